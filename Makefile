@@ -1,0 +1,43 @@
+# The README's two commands: `make demo` (install + main job on the embedded colon data)
+# and `make test` (install + the test suite). Both create .venv from scratch when needed.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN     = $(VENV)/bin
+STAMP   = $(VENV)/.modelmine-installed
+OUT    ?= modelmine-demo
+
+.PHONY: install demo test lint typecheck bench clean
+
+install: $(STAMP)
+
+# scikit-learn-extra's 0.3.0 wheels do not import with numpy 2: build it from source
+# against the numpy and cython already in the environment (no build isolation).
+$(STAMP): pyproject.toml Makefile $(wildcard plugins/*/pyproject.toml)
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip setuptools wheel
+	$(BIN)/python -m pip install --quiet "numpy>=2" cython scipy "scikit-learn>=1.8"
+	$(BIN)/python -m pip install --quiet --no-build-isolation --no-binary scikit-learn-extra "scikit-learn-extra>=0.3"
+	$(BIN)/python -m pip install --quiet -e ".[test,dev,kmedoids]"
+	@for p in plugins/*/; do \
+	  if [ -f "$$p/pyproject.toml" ]; then $(BIN)/python -m pip install --quiet -e "$$p" || exit 1; fi; \
+	done
+	$(BIN)/python -c "import modelmine, sklearn_extra.cluster, fim; print('modelmine', modelmine.__version__, 'installed')"
+	touch $(STAMP)
+
+demo: install
+	$(BIN)/python examples/quickstart.py --out $(OUT)
+
+test: install
+	$(BIN)/python -m pytest tests plugins -q
+
+lint: install
+	$(BIN)/ruff check modelmine tests examples benchmarks plugins
+
+typecheck: install
+	$(BIN)/mypy
+
+bench: install
+	@for s in benchmarks/bench_*.py; do echo "== $$s"; $(BIN)/python $$s || exit 1; done
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache $(OUT)

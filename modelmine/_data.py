@@ -1,0 +1,120 @@
+"""Validation of a dataset (X, y, feature names) at the door of every public function."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+
+from ._validation import param_error
+
+__all__ = ["Dataset", "check_dataset"]
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """Clean data: X as float64 ndarray or CSR, y as class codes 0..K-1, names, classes."""
+
+    X: Any
+    y: np.ndarray
+    classes: np.ndarray
+    feature_names: np.ndarray
+
+    @property
+    def n_samples(self) -> int:
+        return int(self.X.shape[0])
+
+    @property
+    def n_features(self) -> int:
+        return int(self.X.shape[1])
+
+
+def check_dataset(
+    X: Any, y: Any, *, func: str, feature_names: Any = None, min_classes: int = 2
+) -> Dataset:
+    """Validate and normalise a classification dataset.
+
+    Parameters
+    ----------
+    X : array-like, pandas DataFrame or scipy.sparse matrix of shape (n_samples, n_features)
+        Numeric; NaN and inf are refused. DataFrame column names become feature names.
+        Sparse input stays sparse (CSR), never densified.
+    y : array-like of shape (n_samples,)
+        Class labels in any encoding (-1/1, 1/2, strings).
+    func : str
+        The public function validating, for error messages.
+    feature_names : sequence of str, optional
+        Overrides the names; default: DataFrame columns, else ``x0``, ``x1``, ...
+    min_classes : int, default=2
+    """
+    names = None
+    if isinstance(X, pd.DataFrame):
+        bad = [c for c in X.columns if not pd.api.types.is_numeric_dtype(X[c])]
+        if bad:
+            shown = ", ".join(map(str, bad[:5])) + (" ..." if len(bad) > 5 else "")
+            raise param_error("X", func, "numeric", f"non-numeric column(s) {shown}",
+                              exc=TypeError, show=False)
+        names = np.array([str(c) for c in X.columns])
+        X = X.to_numpy(dtype=np.float64)
+    elif sp.issparse(X):
+        if not np.issubdtype(X.dtype, np.number) and X.dtype != bool:
+            raise param_error("X", func, "a numeric matrix", f"a sparse matrix of dtype "
+                              f"{X.dtype}", exc=TypeError, show=False)
+        X = sp.csr_matrix(X, dtype=np.float64)
+        X.sum_duplicates()
+        if not np.all(np.isfinite(X.data)):
+            raise param_error("X", func, "free of NaN and infinite values",
+                              f"{int((~np.isfinite(X.data)).sum())} non-finite value(s)",
+                              show=False)
+    else:
+        arr = np.asarray(X)
+        if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number)
+                                       or arr.dtype == bool):
+            raise param_error("X", func, "a numeric array", f"an array of dtype {arr.dtype}",
+                              exc=TypeError, show=False)
+        X = arr.astype(np.float64)
+    if not sp.issparse(X):
+        if X.ndim != 2:
+            raise param_error("X", func, "a 2-D array (n_samples, n_features)",
+                              f"an array with {X.ndim} dimension(s)", show=False)
+        if not np.all(np.isfinite(X)):
+            nan = int(np.isnan(X).sum())
+            inf = int(np.isinf(X).sum())
+            raise param_error("X", func, "free of NaN and infinite values",
+                              f"{nan} NaN and {inf} infinite value(s)", show=False)
+    n, p = X.shape
+    if n < 2 or p < 1:
+        raise param_error("X", func, "at least 2 samples and 1 feature",
+                          f"shape {X.shape}", show=False)
+
+    y_arr = y.to_numpy() if isinstance(y, pd.Series | pd.DataFrame) else np.asarray(y)
+    if y_arr.ndim == 2 and y_arr.shape[1] == 1:
+        y_arr = y_arr.ravel()
+    if y_arr.ndim != 1:
+        raise param_error("y", func, "a 1-D array of class labels",
+                          f"an array of shape {y_arr.shape}", show=False)
+    if y_arr.shape[0] != n:
+        raise param_error("y", func, f"of length {n} (the number of rows of X)",
+                          f"length {y_arr.shape[0]}", show=False)
+    if y_arr.dtype.kind == "f" and not np.all(np.isfinite(y_arr)):
+        raise param_error("y", func, "free of NaN", "NaN labels", show=False)
+    if y_arr.dtype == object and any(v is None for v in y_arr):
+        raise param_error("y", func, "free of missing labels", "None labels", show=False)
+    classes, codes = np.unique(y_arr, return_inverse=True)
+    if classes.size < min_classes:
+        raise param_error("y", func, f"labels of at least {min_classes} classes",
+                          f"a single class {classes.tolist()!r}", show=False)
+
+    if feature_names is not None:
+        names = np.array([str(v) for v in feature_names])
+        if names.shape != (p,):
+            raise param_error("feature_names", func, f"{p} names (one per column of X)",
+                              f"{names.size} names", show=False)
+    if names is None:
+        names = np.array([f"x{j}" for j in range(p)])
+    if len(set(names.tolist())) != p:
+        raise param_error("feature_names", func, "unique", "duplicated names", show=False)
+    return Dataset(X=X, y=codes.astype(np.int64), classes=classes, feature_names=names)

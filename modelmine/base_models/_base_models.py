@@ -1,0 +1,350 @@
+"""BaseModels: the b base feature models a selector produced on b resamples.
+
+Woznica, Nguyen and Kalousis (KDD 2012, section 2) represent each base model three ways: a
+weighting of the features (scores), a ranking and a subset. :class:`BaseModels` keeps all
+three as b x p matrices, with the resampled sample indices behind each model (so that
+out-of-bag evaluation is possible), the feature names, and a record of the selector, its
+parameters, the resampling scheme and the seed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+
+from ..selectors import FeatureModel
+
+__all__ = ["BaseModels", "data_fingerprint"]
+
+_FORMAT = "modelmine.BaseModels"
+_FORMAT_VERSION = 1
+
+
+def data_fingerprint(X: Any, y: np.ndarray) -> str:
+    """A sha256 of the data (values, shape, sparsity structure and labels).
+
+    Used to refuse mixing results computed on different data (a resumed run, for example).
+    """
+    h = hashlib.sha256()
+    if sp.issparse(X):
+        Xc = sp.csr_matrix(X)
+        for part in (Xc.data.astype(np.float64), Xc.indices.astype(np.int64),
+                     Xc.indptr.astype(np.int64)):
+            h.update(np.ascontiguousarray(part).tobytes())
+    else:
+        h.update(np.ascontiguousarray(X, dtype=np.float64).tobytes())
+    h.update(str(tuple(X.shape)).encode())
+    h.update(np.ascontiguousarray(y, dtype=np.int64).tobytes())
+    return h.hexdigest()
+
+
+def _readonly(a: np.ndarray) -> np.ndarray:
+    a = np.array(a, copy=True)
+    a.flags.writeable = False
+    return a
+
+
+@dataclass(frozen=True, eq=False)
+class BaseModels:
+    """The b base feature models of one selector (KDD 2012, section 2). Immutable.
+
+    Build it with :func:`modelmine.bootstrap`; load a saved one with :meth:`load`.
+
+    Attributes
+    ----------
+    subsets : ndarray of bool, shape (b, p)
+        ``subsets[i, j]`` is True when model i selected feature j. For ranking selectors
+        each row holds exactly ``n_features`` True values; for selectors that choose their
+        own subset (``selector["kind"] == "subset"``) the rows may differ in size.
+    ranks : ndarray of int32, shape (b, p)
+        Rank of each feature in each model, 1 = best, a total order (ties broken by
+        feature index, see :mod:`modelmine.selectors`).
+    scores : ndarray of float64, shape (b, p), or None
+        The selector's relevance scores (higher = better), None for selectors that only
+        rank (such as SVM-RFE).
+    sample_indices : ndarray of int32, shape (b, n_drawn)
+        Row indices of the data each model was fitted on (with repeats for the bootstrap).
+    feature_names : ndarray of str, shape (p,)
+    selector : dict
+        ``{"name", "kind", "params"}`` of the selector.
+    n_features : int or None
+        The requested subset size m (a cap for subset-kind selectors).
+    resampling : dict
+        ``{"method": "bootstrap" | "subsample", "stratify": bool, "fraction": float}``.
+    random_state : int
+        The seed (``numpy.random.SeedSequence`` entropy) that reproduces these models.
+    classes : list
+        The class labels of the data, in the order of the codes 0..K-1.
+    n_samples : int
+        Number of samples of the data.
+    data_sha256 : str
+        Fingerprint of the data (:func:`data_fingerprint`).
+    full_model : FeatureModel or None
+        The selector fitted once on all the data (the "nobagg" baseline of KDD 2012,
+        section 3), with ``scores`` (or None), ``ranks`` and ``subset`` of shape (p,).
+    """
+
+    subsets: np.ndarray
+    ranks: np.ndarray
+    scores: np.ndarray | None
+    sample_indices: np.ndarray
+    feature_names: np.ndarray
+    selector: dict[str, Any]
+    n_features: int | None
+    resampling: dict[str, Any]
+    random_state: int
+    classes: list[Any]
+    n_samples: int
+    data_sha256: str = ""
+    full_model: FeatureModel | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        subsets = np.asarray(self.subsets, dtype=bool)
+        if subsets.ndim != 2:
+            raise ValueError(f"subsets must be a 2-D boolean matrix; got shape {subsets.shape}.")
+        b, p = subsets.shape
+        ranks = np.asarray(self.ranks)
+        if ranks.shape != (b, p):
+            raise ValueError(f"ranks must have shape {(b, p)}; got {ranks.shape}.")
+        object.__setattr__(self, "subsets", _readonly(subsets))
+        object.__setattr__(self, "ranks", _readonly(ranks.astype(np.int32)))
+        if self.scores is not None:
+            scores = np.asarray(self.scores, dtype=np.float64)
+            if scores.shape != (b, p):
+                raise ValueError(f"scores must have shape {(b, p)}; got {scores.shape}.")
+            object.__setattr__(self, "scores", _readonly(scores))
+        idx = np.asarray(self.sample_indices)
+        if idx.ndim != 2 or idx.shape[0] != b:
+            raise ValueError(f"sample_indices must have {b} rows; got shape {idx.shape}.")
+        object.__setattr__(self, "sample_indices", _readonly(idx.astype(np.int32)))
+        names = np.asarray(self.feature_names).astype(str)
+        if names.shape != (p,):
+            raise ValueError(f"feature_names must hold {p} names; got {names.size}.")
+        object.__setattr__(self, "feature_names", _readonly(names))
+        if self.full_model is not None:
+            fm = self.full_model
+            full = FeatureModel(
+                scores=None if fm.scores is None else _readonly(
+                    np.asarray(fm.scores, dtype=np.float64)),
+                ranks=_readonly(np.asarray(fm.ranks, dtype=np.int32)),
+                subset=_readonly(np.asarray(fm.subset, dtype=bool)),
+            )
+            if full.ranks.shape != (p,) or full.subset.shape != (p,):
+                raise ValueError(f"full_model must hold arrays of shape ({p},).")
+            object.__setattr__(self, "full_model", full)
+
+    # ------------------------------------------------------------------ sizes
+    @property
+    def n_models(self) -> int:
+        """b, the number of base models."""
+        return int(self.subsets.shape[0])
+
+    @property
+    def n_features_in(self) -> int:
+        """p, the number of features of the data."""
+        return int(self.subsets.shape[1])
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """(b, p)."""
+        return (self.n_models, self.n_features_in)
+
+    def subset_sizes(self) -> np.ndarray:
+        """Number of features selected by each model, shape (b,)."""
+        return self.subsets.sum(axis=1)
+
+    # ------------------------------------------------------------- accessors
+    def selected(self, i: int) -> np.ndarray:
+        """Feature indices selected by model ``i``, best rank first."""
+        cols = np.flatnonzero(self.subsets[i])
+        return cols[np.argsort(self.ranks[i, cols], kind="stable")]
+
+    def oob_indices(self, i: int) -> np.ndarray:
+        """Indices of the samples model ``i`` did not see (out of bag), ascending."""
+        seen = np.zeros(self.n_samples, dtype=bool)
+        seen[self.sample_indices[i]] = True
+        return np.flatnonzero(~seen)
+
+    def frequencies(self) -> pd.Series:
+        """Selection frequency of each feature: the fraction of the b models selecting it.
+
+        Returns
+        -------
+        pandas.Series
+            Indexed by feature name, in feature order, named ``"frequency"``.
+        """
+        freq = self.subsets.mean(axis=0)
+        return pd.Series(freq, index=pd.Index(self.feature_names, name="feature"),
+                         name="frequency")
+
+    def summary(self, top: int = 20) -> pd.DataFrame:
+        """The ``top`` most frequently selected features with frequency and mean rank.
+
+        Ordered by frequency (descending), then mean rank, then feature index.
+        """
+        freq = self.subsets.mean(axis=0)
+        mean_rank = self.ranks.mean(axis=0)
+        order = np.lexsort((np.arange(freq.size), mean_rank, -freq))[:top]
+        return pd.DataFrame({
+            "feature": self.feature_names[order],
+            "index": order,
+            "frequency": freq[order],
+            "mean_rank": mean_rank[order],
+        }).set_index("feature")
+
+    def __repr__(self) -> str:
+        sizes = self.subset_sizes()
+        size = (f"{sizes[0]}" if sizes.min() == sizes.max()
+                else f"{sizes.min()}..{sizes.max()}")
+        return (f"BaseModels(selector={self.selector.get('name')!r}, n_models={self.n_models}, "
+                f"n_features_in={self.n_features_in}, subset_size={size}, "
+                f"resampling={self.resampling.get('method')!r}, "
+                f"random_state={self.random_state})")
+
+    def __eq__(self, other: object) -> bool:
+        """Exact equality of every array and of the record (bit-identical models)."""
+        if not isinstance(other, BaseModels):
+            return NotImplemented
+        arrays = ("subsets", "ranks", "sample_indices", "feature_names")
+        if any(not np.array_equal(getattr(self, a), getattr(other, a)) for a in arrays):
+            return False
+        if (self.scores is None) != (other.scores is None):
+            return False
+        if (self.scores is not None and other.scores is not None
+                and not np.array_equal(self.scores, other.scores, equal_nan=True)):
+            return False
+        if (self.full_model is None) != (other.full_model is None):
+            return False
+        if self.full_model is not None and other.full_model is not None:
+            a, b = self.full_model, other.full_model
+            if not (np.array_equal(a.ranks, b.ranks) and np.array_equal(a.subset, b.subset)):
+                return False
+            if (a.scores is None) != (b.scores is None) or (
+                    a.scores is not None and b.scores is not None
+                    and not np.array_equal(a.scores, b.scores)):
+                return False
+        return self._meta() == other._meta()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    # ------------------------------------------------------------ persistence
+    def _meta(self) -> dict[str, Any]:
+        return {
+            "format": _FORMAT,
+            "format_version": _FORMAT_VERSION,
+            "selector": self.selector,
+            "n_features": self.n_features,
+            "resampling": self.resampling,
+            "random_state": str(self.random_state),
+            "classes": [_json_label(c) for c in self.classes],
+            "n_samples": self.n_samples,
+            "data_sha256": self.data_sha256,
+            "extra": self.extra,
+        }
+
+    def save(self, path: str | os.PathLike[str]) -> Path:
+        """Save to a ``.npz`` file (numpy arrays and a JSON record; no pickle).
+
+        The file is written to a temporary name and renamed, so an interrupted save never
+        leaves a truncated file under ``path``.
+
+        Returns
+        -------
+        pathlib.Path
+            The path written (``.npz`` is appended when missing).
+        """
+        path = Path(path)
+        if path.suffix != ".npz":
+            path = path.with_name(path.name + ".npz")
+        arrays: dict[str, np.ndarray] = {
+            "subsets": np.packbits(self.subsets, axis=1),
+            "subsets_shape": np.array(self.subsets.shape, dtype=np.int64),
+            "ranks": self.ranks,
+            "sample_indices": self.sample_indices,
+            "feature_names": self.feature_names.astype(str),
+            "meta": np.array(json.dumps(self._meta())),
+        }
+        if self.scores is not None:
+            arrays["scores"] = self.scores
+        if self.full_model is not None:
+            arrays["full_ranks"] = self.full_model.ranks
+            arrays["full_subset"] = self.full_model.subset
+            if self.full_model.scores is not None:
+                arrays["full_scores"] = self.full_model.scores
+        tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+        try:
+            with open(tmp, "wb") as fh:
+                np.savez_compressed(fh, **arrays)  # type: ignore[arg-type]
+            os.replace(tmp, path)
+        finally:
+            if tmp.exists():
+                tmp.unlink()
+        return path
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> BaseModels:
+        """Load base models saved by :meth:`save` (never executes code: no pickle).
+
+        ``path`` may also be a run directory (``modelmine run --out DIR``), whose
+        ``base_models.npz`` is opened.
+
+        Raises
+        ------
+        FileNotFoundError
+            No such file.
+        ValueError
+            The file is not a modelmine BaseModels file, or it is corrupt.
+        """
+        path = Path(path)
+        if path.is_dir():  # a run directory written by ``modelmine run --out DIR``
+            path = path / "base_models.npz"
+        if not path.exists():
+            raise FileNotFoundError(f"No BaseModels file at {str(path)!r}.")
+        data = path.read_bytes()
+        try:
+            with np.load(io.BytesIO(data), allow_pickle=False) as arch:
+                meta = json.loads(str(arch["meta"]))
+                if meta.get("format") != _FORMAT:
+                    raise ValueError("wrong format marker")
+                if int(meta.get("format_version", -1)) > _FORMAT_VERSION:
+                    raise ValueError(
+                        f"written by a newer modelmine (format {meta['format_version']})")
+                shape = tuple(int(v) for v in arch["subsets_shape"])
+                subsets = np.unpackbits(arch["subsets"], axis=1, count=shape[1]).astype(bool)
+                scores = arch["scores"] if "scores" in arch.files else None
+                full = None
+                if "full_ranks" in arch.files:
+                    full = FeatureModel(
+                        scores=arch["full_scores"] if "full_scores" in arch.files else None,
+                        ranks=arch["full_ranks"], subset=arch["full_subset"])
+                return cls(
+                    subsets=subsets, ranks=arch["ranks"], scores=scores,
+                    sample_indices=arch["sample_indices"],
+                    feature_names=arch["feature_names"], selector=meta["selector"],
+                    n_features=meta["n_features"], resampling=meta["resampling"],
+                    random_state=int(meta["random_state"]), classes=meta["classes"],
+                    n_samples=int(meta["n_samples"]), data_sha256=meta["data_sha256"],
+                    full_model=full, extra=meta.get("extra", {}),
+                )
+        except (zipfile.BadZipFile, KeyError, ValueError, OSError, EOFError,
+                json.JSONDecodeError, TypeError) as exc:
+            raise ValueError(
+                f"{str(path)!r} is not a modelmine BaseModels file or it is corrupt ({exc})."
+            ) from None
+
+
+def _json_label(value: Any) -> Any:
+    if isinstance(value, np.generic):
+        return value.item()
+    return value

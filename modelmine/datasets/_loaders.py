@@ -1,0 +1,161 @@
+"""Loaders for the real datasets embedded in modelmine.
+
+The files under ``modelmine/datasets/data`` are lossless, compressed copies of the MATLAB
+files of the scikit-feature repository (Arizona State University); see ``PROVENANCE.md``
+beside them for the origin, the publications and the sha256 of each source file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+
+from .._validation import check_choice
+
+__all__ = [
+    "DatasetInfo",
+    "available",
+    "load",
+    "load_basehock",
+    "load_colon",
+    "load_leukemia",
+    "load_prostate",
+]
+
+
+@dataclass(frozen=True)
+class DatasetInfo:
+    """What one embedded dataset is, and where it comes from."""
+
+    name: str
+    description: str
+    n_samples: int
+    n_features: int
+    classes: dict[int, int]
+    sparse: bool
+    feature_prefix: str
+    reference: str
+
+
+_INFO: dict[str, DatasetInfo] = {
+    "colon": DatasetInfo(
+        "colon", "colon tumour vs normal tissue, Affymetrix microarray (discretised values -2..2)",
+        62, 2000, {-1: 40, 1: 22}, False, "g",
+        "Alon et al., PNAS 96 (1999); 'colon' in Woznica et al. KDD 2012 and Saeys et al. "
+        "PKDD 2008",
+    ),
+    "leukemia": DatasetInfo(
+        "leukemia", "ALL vs AML leukaemia, Affymetrix Hu6800 (standardised expression)",
+        72, 7129, {1: 47, 2: 25}, False, "g",
+        "Golub et al., Science 286 (1999); 'leukemia' in KDD 2012 (Tables 1, 4) and PKDD 2008",
+    ),
+    "prostate": DatasetInfo(
+        "prostate", "prostate tumour vs normal tissue, microarray",
+        102, 5966, {1: 50, 2: 52}, False, "g", "Singh et al., Cancer Cell 1 (2002)",
+    ),
+    "basehock": DatasetInfo(
+        "basehock", "20 Newsgroups, baseball vs hockey posts, word counts (sparse)",
+        1993, 4862, {1: 994, 2: 999}, True, "w",
+        "20 Newsgroups (Lang, 1995), as redistributed by scikit-feature",
+    ),
+}
+
+
+def available() -> pd.DataFrame:
+    """List the embedded datasets with their sizes, classes and references."""
+    rows = [
+        {
+            "name": i.name, "samples": i.n_samples, "features": i.n_features,
+            "classes": ", ".join(f"{k}: {v}" for k, v in i.classes.items()),
+            "sparse": i.sparse, "description": i.description, "reference": i.reference,
+        }
+        for i in _INFO.values()
+    ]
+    return pd.DataFrame(rows).set_index("name")
+
+
+def _feature_names(info: DatasetInfo) -> np.ndarray:
+    width = len(str(info.n_features))
+    return np.array([f"{info.feature_prefix}{j + 1:0{width}d}" for j in range(info.n_features)])
+
+
+def load(
+    name: str, *, return_names: bool = False, as_frame: bool = False
+) -> Any:
+    """Load an embedded dataset by name.
+
+    Parameters
+    ----------
+    name : {'colon', 'leukemia', 'prostate', 'basehock'}
+        Which dataset; :func:`available` describes them.
+    return_names : bool, default=False
+        Also return the feature names (``g0001``, ... for genes, ``w0001``, ... for words:
+        the source files carry no names, so these are positional).
+    as_frame : bool, default=False
+        Return ``X`` as a :class:`pandas.DataFrame` whose columns are the feature names and
+        ``y`` as a :class:`pandas.Series` named ``"class"``. Not available for the sparse
+        text data, which would be densified.
+
+    Returns
+    -------
+    X : ndarray of shape (n_samples, n_features), DataFrame, or scipy.sparse CSR matrix
+        The data, as float64 (colon keeps its small integer values exactly).
+    y : ndarray of shape (n_samples,) or Series
+        Class labels in the source encoding (-1/1 or 1/2): modelmine never assumes one.
+    names : ndarray of str, only if ``return_names``
+    """
+    name = check_choice(name, "name", "modelmine.datasets.load", list(_INFO))
+    info = _INFO[name]
+    source = resources.files(__package__).joinpath("data", f"{name}.npz")
+    with source.open("rb") as fh, np.load(fh, allow_pickle=False) as arch:
+        y = arch["y"].astype(np.int64)
+        if info.sparse:
+            X: Any = sp.csr_matrix(
+                (arch["data"].astype(np.float64), arch["indices"], arch["indptr"]),
+                shape=tuple(arch["shape"]),
+            )
+        else:
+            X = arch["X"].astype(np.float64)
+    names = _feature_names(info)
+    if as_frame:
+        if info.sparse:
+            raise ValueError(
+                f"The 'as_frame' parameter of modelmine.datasets.load must be False for the "
+                f"sparse dataset {name!r}. Got True instead."
+            )
+        X = pd.DataFrame(X, columns=names)
+        y = pd.Series(y, name="class")
+    return (X, y, names) if return_names else (X, y)
+
+
+def load_colon(*, return_names: bool = False, as_frame: bool = False) -> Any:
+    """Colon tumour vs normal tissue (62 x 2000), Alon et al. 1999.
+
+    The "colon" dataset of Woznica et al. (KDD 2012, Table 1) and Saeys et al.
+    (PKDD 2008, Table 1). See :func:`load` for the parameters and returns.
+    """
+    return load("colon", return_names=return_names, as_frame=as_frame)
+
+
+def load_leukemia(*, return_names: bool = False, as_frame: bool = False) -> Any:
+    """ALL vs AML leukaemia (72 x 7129), Golub et al. 1999.
+
+    The "leukemia" dataset of Woznica et al. (KDD 2012, Tables 1 and 4) and Saeys et al.
+    (PKDD 2008). See :func:`load` for the parameters and returns.
+    """
+    return load("leukemia", return_names=return_names, as_frame=as_frame)
+
+
+def load_prostate(*, return_names: bool = False, as_frame: bool = False) -> Any:
+    """Prostate tumour vs normal (102 x 5966), Singh et al. 2002. See :func:`load`."""
+    return load("prostate", return_names=return_names, as_frame=as_frame)
+
+
+def load_basehock(*, return_names: bool = False) -> Any:
+    """Baseball vs hockey newsgroup posts (1993 x 4862 sparse word counts). See :func:`load`."""
+    return load("basehock", return_names=return_names)

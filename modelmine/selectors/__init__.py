@@ -1,0 +1,32 @@
+"""Selectors: (X, y) -> scores, a ranking, or a subset (the input of model mining).
+
+Built in, by name: "chi2", "anova", "ig", "su", "relieff", "svm-rfe", "svm",
+"l1-logistic", "random-forest". Any scikit-learn estimator with ``coef_`` or
+``feature_importances_``, any ``SelectorMixin`` and any callable ``(X, y) -> scores`` are
+wrapped automatically by :func:`get_selector`.
+"""
+
+from ._base import (
+    CallableSelector,
+    EstimatorSelector,
+    FeatureModel,
+    Selector,
+    SelectorOutput,
+    model_from_output,
+    ranks_from_scores,
+)
+from ._builtin import SELECTORS, available_selectors, chi2_contingency_scores, get_selector
+
+__all__ = [
+    "SELECTORS",
+    "CallableSelector",
+    "EstimatorSelector",
+    "FeatureModel",
+    "Selector",
+    "SelectorOutput",
+    "available_selectors",
+    "chi2_contingency_scores",
+    "get_selector",
+    "model_from_output",
+    "ranks_from_scores",
+]

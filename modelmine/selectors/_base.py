@@ -1,0 +1,313 @@
+"""The selector interface: (X, y) -> scores, a ranking, or a subset.
+
+A base feature model in Woznica, Nguyen and Kalousis (KDD 2012, section 2) comes in three
+representations: a weighting (scores), a ranking and a subset. A selector produces at least
+one of them; :func:`model_from_output` derives the others with one documented rule:
+
+- higher score = more relevant; ranks are 1 = best;
+- ties in scores are broken by feature index: the lower index ranks better (a stable sort
+  of the negated scores), so rankings never depend on hash or thread order;
+- the subset is the top ``n_features`` of the ranking, except for selectors that choose
+  their own subset (``kind == "subset"``, such as L1 models), whose subset is kept as
+  chosen and only capped at ``n_features`` (the features with the best ranks are kept).
+"""
+
+from __future__ import annotations
+
+import inspect
+import numbers
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+from sklearn.base import clone
+
+from .._validation import param_error
+
+__all__ = [
+    "CallableSelector",
+    "EstimatorSelector",
+    "FeatureModel",
+    "Selector",
+    "SelectorOutput",
+    "model_from_output",
+    "ranks_from_scores",
+]
+
+SelectorKind = Literal["scores", "ranking", "subset"]
+
+
+@dataclass(frozen=True)
+class SelectorOutput:
+    """What a selector returns for one fit: any of scores, ranking (1 = best) and support."""
+
+    scores: np.ndarray | None = None
+    ranking: np.ndarray | None = None
+    support: np.ndarray | None = None
+
+
+@dataclass(frozen=True)
+class FeatureModel:
+    """One base feature model in its three representations (KDD 2012, section 2)."""
+
+    scores: np.ndarray | None
+    ranks: np.ndarray
+    subset: np.ndarray
+
+
+def ranks_from_scores(scores: np.ndarray) -> np.ndarray:
+    """Ranks (1 = best) from scores (higher = better); ties go to the lower feature index.
+
+    Parameters
+    ----------
+    scores : ndarray of shape (p,)
+
+    Returns
+    -------
+    ndarray of int32, shape (p,)
+    """
+    order = np.argsort(-np.asarray(scores, dtype=np.float64), kind="stable")
+    ranks = np.empty(order.size, dtype=np.int32)
+    ranks[order] = np.arange(1, order.size + 1, dtype=np.int32)
+    return ranks
+
+
+class Selector(ABC):
+    """A feature selector usable by :func:`modelmine.bootstrap`.
+
+    Subclasses set ``name`` and ``kind`` and implement :meth:`select`, which receives
+    validated data: ``X`` as float64 ndarray or CSR matrix without NaN, ``y`` as int class
+    codes 0..K-1, and a ``random_state`` integer for selectors that draw random numbers.
+    """
+
+    name: str = "selector"
+    kind: SelectorKind = "scores"
+    supports_sparse: bool = True
+    supports_multiclass: bool = True
+
+    @abstractmethod
+    def select(self, X: Any, y: np.ndarray, *, random_state: int) -> SelectorOutput:
+        """Fit on (X, y) and return scores, a ranking or a support mask."""
+
+    def get_params(self) -> dict[str, Any]:
+        """The selector's parameters, JSON-serialisable, for the provenance record."""
+        return {}
+
+    def describe(self) -> dict[str, Any]:
+        """Name, kind and parameters, as stored in :class:`modelmine.BaseModels`."""
+        return {"name": self.name, "kind": self.kind, "params": _jsonable(self.get_params())}
+
+    def __repr__(self) -> str:
+        params = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
+        return f"{type(self).__name__}({params})"
+
+
+def model_from_output(
+    output: SelectorOutput, *, n_features_in: int, n_features: int | None, selector: str
+) -> FeatureModel:
+    """Turn a selector's output into the three representations, checking it on the way.
+
+    Parameters
+    ----------
+    output : SelectorOutput
+    n_features_in : int
+        The number of features p of the data.
+    n_features : int or None
+        The subset size m (a cap for selectors that choose their own subset). None keeps
+        a subset-kind selector's whole support; it is required for ranking selectors.
+    selector : str
+        The selector's name, used in error messages.
+    """
+    p = n_features_in
+    scores = ranking = support = None
+    if output.scores is not None:
+        scores = np.asarray(output.scores, dtype=np.float64)
+        if scores.shape != (p,):
+            raise ValueError(
+                f"Selector {selector!r} returned scores of shape {scores.shape}; expected "
+                f"({p},), one score per feature."
+            )
+        if not np.all(np.isfinite(scores)):
+            bad = np.flatnonzero(~np.isfinite(scores))
+            raise ValueError(
+                f"Selector {selector!r} returned {bad.size} non-finite score(s) (NaN or inf), "
+                f"for example at feature index {bad[0]}; scores must be finite."
+            )
+    if output.ranking is not None:
+        ranking = np.asarray(output.ranking)
+        if ranking.shape != (p,) or not np.issubdtype(ranking.dtype, np.integer):
+            raise ValueError(
+                f"Selector {selector!r} returned a ranking of shape {ranking.shape} and dtype "
+                f"{ranking.dtype}; expected integers of shape ({p},)."
+            )
+        if ranking.min(initial=1) < 1:
+            raise ValueError(f"Selector {selector!r} returned a ranking with ranks below 1.")
+    if output.support is not None:
+        support = np.asarray(output.support)
+        if support.shape != (p,):
+            raise ValueError(
+                f"Selector {selector!r} returned a support mask of shape {support.shape}; "
+                f"expected ({p},)."
+            )
+        support = support.astype(bool)
+    if scores is None and ranking is None and support is None:
+        raise ValueError(f"Selector {selector!r} returned neither scores, ranking nor support.")
+
+    if ranking is not None:
+        # A ranking may have ties (e.g. sklearn RFE.ranking_): break them by score, then index.
+        key2 = -scores if scores is not None else np.zeros(p)
+        order = np.lexsort((np.arange(p), key2, ranking))
+        ranks = np.empty(p, dtype=np.int32)
+        ranks[order] = np.arange(1, p + 1, dtype=np.int32)
+    elif scores is not None:
+        ranks = ranks_from_scores(scores)
+    else:
+        assert support is not None
+        ranks = ranks_from_scores(support.astype(np.float64))
+
+    if support is not None:
+        subset = support.copy()
+        if n_features is not None and subset.sum() > n_features:
+            subset &= ranks <= _cutoff_rank(ranks, subset, n_features)
+    else:
+        if n_features is None:
+            raise ValueError(
+                f"Selector {selector!r} ranks features; 'n_features' is needed to cut the "
+                "ranking into a subset."
+            )
+        subset = ranks <= n_features
+    return FeatureModel(scores=scores, ranks=ranks, subset=subset)
+
+
+def _cutoff_rank(ranks: np.ndarray, subset: np.ndarray, m: int) -> int:
+    """The largest rank such that the m best-ranked members of ``subset`` are kept."""
+    return int(np.sort(ranks[subset])[m - 1])
+
+
+class CallableSelector(Selector):
+    """Wrap a callable ``f(X, y) -> scores`` (higher = more relevant) as a selector."""
+
+    kind: SelectorKind = "scores"
+
+    def __init__(self, func: Callable[..., Any], name: str | None = None):
+        self.func = func
+        self.name = str(name or getattr(func, "__name__", "callable"))
+        try:
+            self._takes_seed = "random_state" in inspect.signature(func).parameters
+        except (TypeError, ValueError):
+            self._takes_seed = False
+
+    def select(self, X: Any, y: np.ndarray, *, random_state: int) -> SelectorOutput:
+        out = (
+            self.func(X, y, random_state=random_state) if self._takes_seed else self.func(X, y)
+        )
+        if isinstance(out, SelectorOutput):
+            return out
+        if isinstance(out, tuple):  # sklearn's score_func convention: (scores, pvalues)
+            out = out[0]
+        return SelectorOutput(scores=np.asarray(out, dtype=np.float64))
+
+    def get_params(self) -> dict[str, Any]:
+        module = getattr(self.func, "__module__", None)
+        qual = getattr(self.func, "__qualname__", repr(self.func))
+        return {"callable": f"{module}.{qual}" if module else qual}
+
+
+class EstimatorSelector(Selector):
+    """Wrap a scikit-learn estimator as a selector.
+
+    - an estimator with ``coef_`` gives scores ``|coef_|`` (the sum of absolute values
+      over classes for multiclass ``coef_``), ``feature_importances_`` gives those scores;
+    - a ``SelectorMixin`` with ``ranking_`` (such as :class:`sklearn.feature_selection.RFE`)
+      gives that ranking (its ties broken by feature index), and one without gives its
+      ``get_support()`` as a subset (``kind="subset"``).
+
+    The estimator is cloned for every fit; an integer ``random_state`` parameter, when the
+    estimator has one, is set from the bootstrap's own seed so fits are reproducible.
+    """
+
+    def __init__(self, estimator: Any, name: str | None = None):
+        from sklearn.feature_selection import SelectorMixin
+
+        if not hasattr(estimator, "fit"):
+            raise param_error(
+                "selector", "bootstrap", "a selector name, a Selector, a scikit-learn "
+                "estimator or a callable (X, y) -> scores", estimator, exc=TypeError,
+            )
+        self.estimator = estimator
+        self.name = name or type(estimator).__name__
+        self._is_selector = isinstance(estimator, SelectorMixin)
+        has_ranking = "ranking_" in _fitted_attribute_names(estimator)
+        if self._is_selector and not has_ranking:
+            self.kind = "subset"
+        elif self._is_selector:
+            self.kind = "ranking"
+        else:
+            self.kind = "scores"
+
+    def select(self, X: Any, y: np.ndarray, *, random_state: int) -> SelectorOutput:
+        est = clone(self.estimator)
+        params = est.get_params()
+        seeded = {k: random_state for k in params if k.endswith("random_state")
+                  and (params[k] is None or isinstance(params[k], numbers.Integral))}
+        if seeded:
+            est.set_params(**seeded)
+        if _uses_liblinear(est):
+            from ._builtin import _LIBLINEAR_LOCK
+
+            with _LIBLINEAR_LOCK:
+                est.fit(X, y)
+        else:
+            est.fit(X, y)
+        if self._is_selector:
+            ranking = getattr(est, "ranking_", None)
+            support = est.get_support()
+            if ranking is not None:
+                return SelectorOutput(ranking=np.asarray(ranking, dtype=np.int64))
+            return SelectorOutput(support=support)
+        if hasattr(est, "coef_"):
+            coef = np.asarray(est.coef_, dtype=np.float64)
+            scores = np.abs(coef) if coef.ndim == 1 else np.abs(coef).sum(axis=0)
+            return SelectorOutput(scores=scores)
+        if hasattr(est, "feature_importances_"):
+            return SelectorOutput(scores=np.asarray(est.feature_importances_, dtype=np.float64))
+        raise ValueError(
+            f"Selector {self.name!r}: the fitted estimator has neither coef_, "
+            "feature_importances_ nor a support; it cannot score features."
+        )
+
+    def get_params(self) -> dict[str, Any]:
+        return {"estimator": repr(self.estimator)}
+
+
+def _uses_liblinear(estimator: Any) -> bool:
+    """liblinear's global C random state is not thread-safe (see L1LogisticSelector)."""
+    from sklearn.svm import LinearSVC
+
+    params = estimator.get_params()
+    return isinstance(estimator, LinearSVC) or any(
+        v == "liblinear" for k, v in params.items() if k.endswith("solver"))
+
+
+def _fitted_attribute_names(estimator: Any) -> set[str]:
+    # RFE / RFECV expose ranking_; SelectFromModel, SelectKBest, VarianceThreshold do not.
+    from sklearn.feature_selection import RFE
+
+    return {"ranking_"} if isinstance(estimator, RFE) else set()
+
+
+def _jsonable(value: Any) -> Any:
+    """Turn parameter values into JSON-serialisable ones (numpy scalars, tuples, objects)."""
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, bool | str) or value is None:
+        return value
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, numbers.Real):
+        return float(value)
+    return repr(value)

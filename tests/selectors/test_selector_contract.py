@@ -1,0 +1,143 @@
+"""The selector interface: ranks, ties, subsets, wrappers and the built-in registry."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.stats
+from sklearn.ensemble import ExtraTreesClassifier
+from sklearn.feature_selection import RFE, SelectKBest, f_classif
+from sklearn.svm import SVC, LinearSVC
+
+from modelmine.selectors import (
+    SELECTORS,
+    CallableSelector,
+    EstimatorSelector,
+    SelectorOutput,
+    chi2_contingency_scores,
+    get_selector,
+    model_from_output,
+    ranks_from_scores,
+)
+
+
+def test_ranks_from_scores_breaks_ties_by_feature_index():
+    scores = np.array([0.5, 2.0, 0.5, 2.0, -1.0])
+    # 2.0 at indices 1 and 3 -> ranks 1, 2; 0.5 at 0 and 2 -> ranks 3, 4; -1 last.
+    np.testing.assert_array_equal(ranks_from_scores(scores), [3, 1, 4, 2, 5])
+
+
+def test_ranks_are_a_permutation_matching_scipy_ordinal_ranking(rng):
+    scores = rng.integers(0, 5, size=200).astype(float)  # many ties
+    ranks = ranks_from_scores(scores)
+    # scipy's 'ordinal' ranking of -scores breaks ties by order of appearance: same rule.
+    np.testing.assert_array_equal(ranks, scipy.stats.rankdata(-scores, method="ordinal"))
+
+
+def test_subset_is_top_m_of_ranking():
+    model = model_from_output(SelectorOutput(scores=np.array([3.0, 1.0, 2.0, 5.0])),
+                              n_features_in=4, n_features=2, selector="t")
+    np.testing.assert_array_equal(model.subset, [True, False, False, True])
+
+
+def test_tied_ranking_broken_by_score_then_index():
+    # sklearn RFE style ranking: several features share rank 2.
+    out = SelectorOutput(ranking=np.array([2, 1, 2, 3, 2]),
+                         scores=np.array([0.1, 0.0, 0.3, 0.0, 0.3]))
+    model = model_from_output(out, n_features_in=5, n_features=3, selector="t")
+    np.testing.assert_array_equal(model.ranks, [4, 1, 2, 5, 3])
+    np.testing.assert_array_equal(model.subset, [False, True, True, False, True])
+
+
+def test_subset_selector_keeps_own_subset_and_caps_it():
+    out = SelectorOutput(scores=np.array([0.0, 0.9, 0.2, 0.5, 0.0]),
+                         support=np.array([False, True, True, True, False]))
+    capped = model_from_output(out, n_features_in=5, n_features=2, selector="t")
+    np.testing.assert_array_equal(capped.subset, [False, True, False, True, False])
+    kept = model_from_output(out, n_features_in=5, n_features=None, selector="t")
+    assert kept.subset.sum() == 3
+    larger_cap = model_from_output(out, n_features_in=5, n_features=4, selector="t")
+    assert larger_cap.subset.sum() == 3  # m is a cap, never a fill
+
+
+@pytest.mark.parametrize("out, match", [
+    (SelectorOutput(scores=np.ones(3)), r"scores of shape \(3,\); expected \(4,\)"),
+    (SelectorOutput(scores=np.array([1.0, np.nan, 0.0, 1.0])), "non-finite score"),
+    (SelectorOutput(ranking=np.array([1.0, 2.0, 3.0, 4.0])), "expected integers"),
+    (SelectorOutput(support=np.ones(5, bool)), "support mask of shape"),
+    (SelectorOutput(), "neither scores, ranking nor support"),
+])
+def test_bad_selector_output_names_the_selector(out, match):
+    with pytest.raises(ValueError, match=f"Selector 'mysel'.*{match}|{match}"):
+        model_from_output(out, n_features_in=4, n_features=2, selector="mysel")
+
+
+def test_estimator_wrappers(colon):
+    X, y, _ = colon
+    codes = (y > 0).astype(int)
+    svc = EstimatorSelector(LinearSVC(C=0.5, dual="auto", max_iter=5000))
+    out = svc.select(X, codes, random_state=0)
+    ref = np.abs(LinearSVC(C=0.5, dual="auto", max_iter=5000, random_state=0)
+                 .fit(X, codes).coef_).ravel()
+    np.testing.assert_allclose(out.scores, ref)
+
+    trees = EstimatorSelector(ExtraTreesClassifier(n_estimators=10))
+    a = trees.select(X, codes, random_state=3).scores
+    b = trees.select(X, codes, random_state=3).scores
+    np.testing.assert_array_equal(a, b)  # the bootstrap's seed reaches the estimator
+    assert not np.array_equal(a, trees.select(X, codes, random_state=4).scores)
+
+    rfe = EstimatorSelector(RFE(SVC(kernel="linear", C=0.5), n_features_to_select=50, step=0.2))
+    assert rfe.kind == "ranking"
+    ranking = rfe.select(X, codes, random_state=0).ranking
+    ref_rfe = RFE(SVC(kernel="linear", C=0.5), n_features_to_select=50, step=0.2).fit(X, codes)
+    np.testing.assert_array_equal(ranking, ref_rfe.ranking_)
+
+    kbest = EstimatorSelector(SelectKBest(f_classif, k=7))
+    assert kbest.kind == "subset"
+    assert kbest.select(X, codes, random_state=0).support.sum() == 7
+
+
+def test_callable_selector_with_and_without_seed(colon):
+    X, y, _ = colon
+    codes = (y > 0).astype(int)
+    plain = CallableSelector(f_classif)  # returns (F, p): the scores are taken
+    np.testing.assert_allclose(plain.select(X, codes, random_state=0).scores,
+                               f_classif(X, codes)[0])
+
+    def noisy(X, y, random_state):
+        return np.random.default_rng(random_state).random(X.shape[1])
+
+    seeded = CallableSelector(noisy)
+    np.testing.assert_array_equal(seeded.select(X, codes, random_state=5).scores,
+                                  np.random.default_rng(5).random(X.shape[1]))
+
+
+def test_get_selector_resolves_and_refuses():
+    assert set(SELECTORS) >= {"chi2", "anova", "ig", "su", "relieff", "svm-rfe", "svm",
+                              "l1-logistic", "random-forest"}
+    assert get_selector("relieff", {"n_neighbors": 5}).n_neighbors == 5
+    with pytest.raises(ValueError, match=r"'selector' parameter of bootstrap must be one of "
+                                         r"'chi2'.*Got 'svmrfe' instead. Did you mean 'svm-rfe'"):
+        get_selector("svmrfe")
+    with pytest.raises(TypeError, match="'selector' parameter"):
+        get_selector(42)
+    with pytest.raises(ValueError, match="'selector_params' parameter"):
+        get_selector("relieff", {"k": 3})
+    with pytest.raises(ValueError, match="'n_neighbors' parameter of ReliefFSelector"):
+        get_selector("relieff", {"n_neighbors": 0})
+
+
+def test_chi2_contingency_equals_scipy_per_feature(rng):
+    n, p = 60, 25
+    codes = rng.integers(0, 4, size=(n, p))
+    codes[:, 3] = 0  # a single-level feature scores 0
+    y = rng.integers(0, 3, size=n)
+    scores = chi2_contingency_scores(codes, np.full(p, 4), y)
+    for j in range(p):
+        table = np.array([[np.sum((codes[:, j] == lv) & (y == c)) for c in range(3)]
+                          for lv in range(4)])
+        table = table[table.sum(axis=1) > 0]
+        expected = 0.0 if table.shape[0] < 2 else scipy.stats.chi2_contingency(
+            table, correction=False)[0]
+        assert scores[j] == pytest.approx(expected, rel=1e-12, abs=1e-12)
