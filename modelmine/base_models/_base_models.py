@@ -69,9 +69,11 @@ class BaseModels:
     ranks : ndarray of int32, shape (b, p)
         Rank of each feature in each model, 1 = best, a total order (ties broken by
         feature index, see :mod:`modelmine.selectors`).
-    scores : ndarray of float64, shape (b, p), or None
+    scores : ndarray of float32, shape (b, p), or None
         The selector's relevance scores (higher = better), None for selectors that only
-        rank (such as SVM-RFE).
+        rank (such as SVM-RFE). Stored in single precision to halve the memory of large
+        runs; ranks and subsets are computed from the selector's double-precision scores
+        before storage, so single precision never changes them.
     sample_indices : ndarray of int32, shape (b, n_drawn)
         Row indices of the data each model was fitted on (with repeats for the bootstrap).
     feature_names : ndarray of str, shape (p,)
@@ -120,7 +122,7 @@ class BaseModels:
         object.__setattr__(self, "subsets", _readonly(subsets))
         object.__setattr__(self, "ranks", _readonly(ranks.astype(np.int32)))
         if self.scores is not None:
-            scores = np.asarray(self.scores, dtype=np.float64)
+            scores = np.asarray(self.scores, dtype=np.float32)
             if scores.shape != (b, p):
                 raise ValueError(f"scores must have shape {(b, p)}; got {scores.shape}.")
             object.__setattr__(self, "scores", _readonly(scores))

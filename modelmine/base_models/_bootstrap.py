@@ -15,20 +15,24 @@ independent of the number of threads.
 
 from __future__ import annotations
 
+import hashlib
 import numbers
+import os
 import sys
+from pathlib import Path
 from typing import Any
 
 import numpy as np
-from joblib import Parallel, delayed, effective_n_jobs
 from threadpoolctl import threadpool_limits
 
 from .._data import check_dataset
 from .._validation import check_choice, check_int, check_real, param_error
-from ..selectors import Selector, get_selector, model_from_output
+from ..selectors import FeatureModel, Selector, get_selector, model_from_output
 from ._base_models import BaseModels, data_fingerprint
+from ._executors import Runner
+from ._rundir import RunDirectory
 
-__all__ = ["bootstrap", "resample_indices", "seed_sequence"]
+__all__ = ["bootstrap", "resample_indices", "resume", "seed_sequence"]
 
 _FUNC = "bootstrap"
 
@@ -82,8 +86,8 @@ def resample_indices(
 
 
 def _fit_chunk(
-    X: Any, y: np.ndarray, selector: Selector, seeds: list[np.random.SeedSequence],
-    *, method: str, fraction: float, stratify: bool, n_features: int | None,
+    X: Any, y: np.ndarray, seeds: list[np.random.SeedSequence], *, selector: Selector,
+    method: str, fraction: float, stratify: bool, n_features: int | None,
 ) -> list[tuple[np.ndarray, Any]]:
     """Fit the selector on the resamples of a chunk of bootstraps, single-threaded."""
     out = []
@@ -113,6 +117,10 @@ def bootstrap(
     feature_names: Any = None,
     random_state: Any = None,
     n_jobs: int | None = None,
+    executor: Any = None,
+    run_dir: str | os.PathLike[str] | None = None,
+    resume: bool = False,
+    checkpoint_every: int = 10,
     fit_full: bool = True,
     progress: bool | None = None,
 ) -> BaseModels:
@@ -155,6 +163,22 @@ def bootstrap(
         ``random_state``, so any run can be reproduced.
     n_jobs : int or None
         Parallel workers (joblib; -1 = all cores). Results do not depend on it.
+    executor : dask.distributed.Client or str, optional
+        Run the bootstraps on a Dask cluster: a connected ``Client``, or the address of a
+        scheduler (``"tcp://host:8786"``). The data are scattered to the workers once and
+        chunks of bootstraps are submitted as futures; ``n_jobs`` is then ignored.
+        Results are bit-identical to a serial run. See ``docs/scaling.md``.
+    run_dir : path-like, optional
+        Record the run in this directory: its settings, then each chunk of
+        ``checkpoint_every`` finished bootstraps (atomic writes, checksums), then the
+        BaseModels (``base_models.npz``). A killed run continues with ``resume=True`` (or
+        :func:`resume`) and ends bit-identical to an uninterrupted one.
+    resume : bool, default=False
+        Continue the run recorded in ``run_dir``; its data and settings must be the same
+        (``random_state=None`` takes the recorded seed, and the recorded
+        ``checkpoint_every`` is kept).
+    checkpoint_every : int, default=10
+        Bootstraps per checkpointed chunk when ``run_dir`` is given.
     fit_full : bool, default=True
         Also fit the selector once on all the data and keep it as ``full_model``: the
         "nobagg" baseline of KDD 2012 (section 3), at the cost of one more fit.
@@ -210,53 +234,160 @@ def bootstrap(
     if n_jobs_eff == 0:
         raise param_error("n_jobs", _FUNC, "a non-zero integer or None", n_jobs)
 
+    every = check_int(checkpoint_every, "checkpoint_every", _FUNC, min_value=1)
+    fingerprint = data_fingerprint(data.X, data.y)
+    if resume and run_dir is None:
+        raise param_error("run_dir", _FUNC, "a run directory when resume=True", None)
+    if run_dir is not None and resume and (Path(run_dir) / "manifest.json").exists():
+        recorded = RunDirectory.read_manifest(run_dir)["settings"]
+        # The chunk layout is the run's own; a seed of None means the recorded one.
+        every = int(recorded["checkpoint_every"])
+        if random_state is None:
+            random_state = int(recorded["random_state"])
     ss = seed_sequence(random_state)
-    # Child b (after the b bootstrap children) seeds the full-data fit.
+    # Children 0..b-1 seed the bootstraps; child b seeds the full-data fit.
     children = ss.spawn(b + 1)
     full_seed = children.pop()
-    workers = effective_n_jobs(n_jobs_eff)
-    chunks = _chunks(b, workers)
+    resampling_record = {"method": method, "stratify": bool(stratify), "fraction": fraction}
+
+    store = None
+    done: dict[int, dict[str, np.ndarray]] = {}
+    if run_dir is not None:
+        settings = {
+            "selector": sel.describe(), "n_bootstraps": b, "n_features": m,
+            "resampling": resampling_record, "random_state": str(ss.entropy),
+            "fit_full": bool(fit_full), "checkpoint_every": every,
+            "feature_names_sha256": hashlib.sha256(
+                "\n".join(data.feature_names).encode()).hexdigest(),
+        }
+        store = RunDirectory(run_dir, settings, fingerprint)
+        store.open(resume=resume)
+        done = store.finished_chunks()
+        chunks = [np.arange(b)[i:i + every] for i in range(0, b, every)]
+    runner = Runner(executor, n_jobs_eff)
+    if store is None:
+        chunks = _chunks(b, runner.workers)
     show = sys.stderr.isatty() if progress is None else bool(progress)
 
     subsets = np.zeros((b, p), dtype=bool)
     ranks = np.zeros((b, p), dtype=np.int32)
     scores: np.ndarray | None = None
-    indices: list[np.ndarray | None] = [None] * b
-    kwargs = dict(method=method, fraction=fraction, stratify=bool(stratify), n_features=m)
-    tasks = (delayed(_fit_chunk)(data.X, data.y, sel, [children[i] for i in chunk], **kwargs)
-             for chunk in chunks)
+    sample_indices: np.ndarray | None = None
+
+    def fill(chunk: np.ndarray, idx: np.ndarray, sub: np.ndarray, rk: np.ndarray,
+             sc: np.ndarray | None) -> None:
+        nonlocal scores, sample_indices
+        if sample_indices is None:
+            sample_indices = np.zeros((b, idx.shape[1]), dtype=np.int32)
+        sample_indices[chunk] = idx
+        subsets[chunk] = sub
+        ranks[chunk] = rk
+        if sc is not None:
+            if scores is None:
+                scores = np.zeros((b, p), dtype=np.float32)
+            scores[chunk] = sc
+
+    for cid, arrays in done.items():
+        fill(chunks[cid], arrays["sample_indices"],
+             np.unpackbits(arrays["subsets"], axis=1, count=p).astype(bool), arrays["ranks"],
+             arrays.get("scores"))
+    pending = [cid for cid in range(len(chunks)) if cid not in done]
+    kwargs = dict(selector=sel, method=method, fraction=fraction, stratify=bool(stratify),
+                  n_features=m)
     bar = _progress(b, sel.name, show)
+    bar.update(sum(len(chunks[c]) for c in done))
     try:
-        results = Parallel(n_jobs=workers, return_as="generator")(tasks)
-        for chunk, chunk_result in zip(chunks, results, strict=True):
-            for i, (idx, model) in zip(chunk, chunk_result, strict=True):
-                indices[i] = idx
-                subsets[i] = model.subset
-                ranks[i] = model.ranks
-                if model.scores is not None:
-                    if scores is None:
-                        scores = np.full((b, p), np.nan)
-                    scores[i] = model.scores
-            bar.update(len(chunk))
+        tasks = {cid: [children[i] for i in chunks[cid]] for cid in pending}
+        for cid, result in runner.run(_fit_chunk, data.X, data.y, tasks, kwargs):
+            idx = np.vstack([r[0] for r in result]).astype(np.int32)
+            sub = np.vstack([r[1].subset for r in result])
+            rk = np.vstack([r[1].ranks for r in result])
+            has_scores = result[0][1].scores is not None
+            sc = (np.vstack([r[1].scores for r in result]).astype(np.float32)
+                  if has_scores else None)
+            fill(chunks[cid], idx, sub, rk, sc)
+            if store is not None:
+                arrays = {"sample_indices": idx, "subsets": np.packbits(sub, axis=1),
+                          "ranks": rk}
+                if sc is not None:
+                    arrays["scores"] = sc
+                store.write_chunk(cid, arrays)
+            bar.update(len(chunks[cid]))
     finally:
         bar.close()
+        runner.close()
+
     full_model = None
     if fit_full:
-        with threadpool_limits(limits=1):
-            seed = int(np.random.default_rng(full_seed).integers(0, 2**31 - 1))
-            full_model = model_from_output(
-                sel.select(data.X, data.y, random_state=seed), n_features_in=p,
-                n_features=m, selector=sel.name)
-    # Every resample has the same size (per-class sizes are fixed by the rounding rule).
-    sample_indices = np.vstack([np.asarray(ix) for ix in indices])
-    return BaseModels(
+        saved = store.full_model() if store is not None else None
+        if saved is not None:
+            full_model = FeatureModel(scores=saved.get("scores"), ranks=saved["ranks"],
+                                      subset=saved["subset"])
+        else:
+            with threadpool_limits(limits=1):
+                seed = int(np.random.default_rng(full_seed).integers(0, 2**31 - 1))
+                full_model = model_from_output(
+                    sel.select(data.X, data.y, random_state=seed), n_features_in=p,
+                    n_features=m, selector=sel.name)
+            if store is not None:
+                arrays = {"ranks": full_model.ranks, "subset": full_model.subset}
+                if full_model.scores is not None:
+                    arrays["scores"] = full_model.scores
+                store.write_full_model(arrays)
+    assert sample_indices is not None
+    base = BaseModels(
         subsets=subsets, ranks=ranks, scores=scores, sample_indices=sample_indices,
         feature_names=data.feature_names, selector=sel.describe(), n_features=m,
-        resampling={"method": method, "stratify": bool(stratify), "fraction": fraction},
+        resampling=resampling_record,
         random_state=int(ss.entropy),  # type: ignore[arg-type]
         classes=[c.item() if hasattr(c, "item") else c for c in data.classes],
-        n_samples=data.n_samples, data_sha256=data_fingerprint(data.X, data.y),
-        full_model=full_model,
+        n_samples=data.n_samples, data_sha256=fingerprint, full_model=full_model,
+    )
+    if store is not None:
+        store.finish(base)
+    return base
+
+
+def resume(
+    run_dir: str | os.PathLike[str], X: Any, y: Any, *, selector: Any = None,
+    feature_names: Any = None, n_jobs: int | None = None, executor: Any = None,
+    progress: bool | None = None,
+) -> BaseModels:
+    """Continue a bootstrap run recorded in ``run_dir`` (for example after a crash).
+
+    The settings are read from the run's manifest; the data must be the same as the run's
+    (checked by fingerprint). The result is bit-identical to an uninterrupted run.
+
+    Parameters
+    ----------
+    run_dir : path-like
+        A directory written by :func:`bootstrap` with ``run_dir``.
+    X, y : the run's data.
+    selector : Selector, estimator or callable, optional
+        Needed only when the run used a custom selector (built-in ones are rebuilt from
+        the manifest); it must describe itself exactly as the recorded one.
+    feature_names, n_jobs, executor, progress : as in :func:`bootstrap`.
+    """
+    settings = RunDirectory.read_manifest(run_dir)["settings"]
+    recorded = settings["selector"]
+    from ..selectors import SELECTORS
+
+    if selector is None:
+        if recorded["name"] not in SELECTORS:
+            raise param_error("selector", "resume", f"the custom selector the run used "
+                              f"({recorded['name']!r}, {recorded['params']})", None)
+        selector, params = recorded["name"], recorded["params"]
+    else:
+        params = None
+    res = settings["resampling"]
+    return bootstrap(
+        X, y, selector, n_bootstraps=settings["n_bootstraps"],
+        n_features=settings["n_features"], resampling=res["method"],
+        sample_fraction=res["fraction"], stratify=res["stratify"], selector_params=params,
+        feature_names=feature_names, random_state=int(settings["random_state"]),
+        n_jobs=n_jobs, executor=executor, run_dir=run_dir, resume=True,
+        checkpoint_every=settings["checkpoint_every"], fit_full=settings["fit_full"],
+        progress=progress,
     )
 
 

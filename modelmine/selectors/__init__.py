@@ -16,12 +16,14 @@ from ._base import (
     ranks_from_scores,
 )
 from ._builtin import SELECTORS, available_selectors, chi2_contingency_scores, get_selector
+from ._svm_rfe import SVMRFEResult, svm_rfe, svm_rfe_ranking, svm_weights
 
 __all__ = [
     "SELECTORS",
     "CallableSelector",
     "EstimatorSelector",
     "FeatureModel",
+    "SVMRFEResult",
     "Selector",
     "SelectorOutput",
     "available_selectors",
@@ -29,4 +31,7 @@ __all__ = [
     "get_selector",
     "model_from_output",
     "ranks_from_scores",
+    "svm_rfe",
+    "svm_rfe_ranking",
+    "svm_weights",
 ]

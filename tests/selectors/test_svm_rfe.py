@@ -1,0 +1,504 @@
+"""SVM-RFE and SVMONE against scikit-learn, on real data.
+
+The oracles are independent of the code under test: ``sklearn.feature_selection.RFE`` with
+``SVC(kernel="linear")`` (which lets libsvm evaluate the linear kernel itself, with no
+down-dating), ``SVC(kernel="linear").coef_``, and ``reference_rfe`` below, a plain loop that
+refits ``SVC(kernel="linear")`` on the surviving columns at every step and applies the
+specification (step rules, total order) literally.
+"""
+
+from __future__ import annotations
+
+import tracemalloc
+from dataclasses import dataclass
+from functools import cache
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.datasets import make_classification
+from sklearn.feature_selection import RFE
+from sklearn.svm import SVC
+
+import modelmine.selectors._svm_rfe as svm_rfe_module
+from modelmine import datasets
+from modelmine.selectors._svm_rfe import svm_rfe, svm_rfe_ranking, svm_weights
+
+
+@cache
+def _load(name: str) -> tuple[np.ndarray, np.ndarray]:
+    X, y = getattr(datasets, f"load_{name}")()[:2]
+    return np.asarray(X, dtype=np.float64), np.unique(y, return_inverse=True)[1].astype(np.int64)
+
+
+@cache
+def _basehock_subset() -> tuple[sp.csr_matrix, np.ndarray]:
+    X, y = datasets.load_basehock()[:2]
+    rows = np.sort(np.random.default_rng(0).choice(X.shape[0], 200, replace=False))
+    Xs = X[rows]
+    cols = np.flatnonzero(Xs.getnnz(axis=0) > 0)
+    return sp.csr_matrix(Xs[:, cols], dtype=np.float64), np.unique(y[rows], return_inverse=True)[1]
+
+
+def _multiclass(seed: int, n_classes: int) -> tuple[np.ndarray, np.ndarray]:
+    X, y = make_classification(n_samples=90, n_features=150, n_informative=8, n_redundant=4,
+                               n_classes=n_classes, n_clusters_per_class=1, random_state=seed)
+    return X, y.astype(np.int64)
+
+
+def _sklearn_importance(svc: SVC) -> np.ndarray:
+    coef = svc.coef_
+    coef = coef.toarray() if sp.issparse(coef) else np.asarray(coef)
+    return (coef**2).sum(axis=0)
+
+
+@dataclass
+class Reference:
+    ranking: np.ndarray
+    ranking_tied: np.ndarray
+    steps: list[tuple[np.ndarray, np.ndarray]]  # (features in play, importances) per fit
+    final: tuple[np.ndarray, np.ndarray] | None  # the survivors and their final importances
+
+
+def reference_rfe(X, y, *, C=0.5, step=0.1, step_rule="original", n_select=1, tol=1e-3):
+    """The specification, literally: refit SVC(kernel="linear") on the survivors each step."""
+    p = X.shape[1]
+    X = X.tocsc() if sp.issparse(X) else X
+    alive = np.arange(p)
+    ranking = np.zeros(p, dtype=np.int64)
+    eliminated_at = np.zeros(p, dtype=np.int64)
+    steps = []
+    worst = p
+    while alive.size > n_select:
+        imp = _sklearn_importance(SVC(kernel="linear", C=C, tol=tol).fit(X[:, alive], y))
+        steps.append((alive.copy(), imp))
+        if not isinstance(step, float):
+            count = step
+        elif step_rule == "original":
+            count = int(max(1, step * p))
+        else:
+            count = max(1, int(step * alive.size))
+        count = min(count, alive.size - n_select)
+        out_pos = np.argsort(imp, kind="stable")[:count]
+        out = alive[out_pos]
+        # total order inside the step: larger importance better, then lower index better
+        order = sorted(range(count), key=lambda k: (-imp[out_pos[k]], out[k]))
+        for place, k in enumerate(order):
+            ranking[out[k]] = worst - count + 1 + place
+        worst -= count
+        eliminated_at[out] = len(steps)
+        alive = np.setdiff1d(alive, out)
+    final = None
+    if alive.size > 1:
+        imp = _sklearn_importance(SVC(kernel="linear", C=C, tol=tol).fit(X[:, alive], y))
+        final = (alive.copy(), imp)
+        order = sorted(range(alive.size), key=lambda k: (-imp[k], alive[k]))
+        ranking[alive[order]] = np.arange(1, alive.size + 1)
+    else:
+        ranking[alive] = 1
+    tied = np.where(eliminated_at == 0, 1, len(steps) - eliminated_at + 2)
+    return Reference(ranking, tied, steps, final)
+
+
+def _removed_at(result, s: int, n_steps: int) -> np.ndarray:
+    """Features eliminated at step s (1-based) of a run with n_steps steps."""
+    return np.flatnonzero(result.ranking_tied == n_steps - s + 2)
+
+
+def assert_same_or_near_tie(ours, ref: Reference, rel: float = 1e-9) -> bool:
+    """Equal rankings, or every difference is an order swap between near-equal importances.
+
+    Both runs solve the same dual problems; the kernels differ only by rounding (BLAS sums
+    here, libsvm's own loop in scikit-learn), so the only legitimate difference is the
+    order of features whose importances are equal to rounding (``rel`` of the largest
+    importance of the fit). Step by step: where both runs remove the same set, the order
+    inside the step may differ only between near-equal importances; at the first step
+    where the removed sets differ, the features removed by one run only must be near-equal
+    to one another (they straddle the cut); after that the feature sets differ and nothing
+    more can be compared. Returns True when the rankings are exactly equal.
+    """
+    if np.array_equal(ours.ranking, ref.ranking) and np.array_equal(
+            ours.ranking_tied, ref.ranking_tied):
+        return True
+
+    def near(imp: np.ndarray, where: np.ndarray, what: str) -> None:
+        spread = imp[where].max() - imp[where].min()
+        assert spread <= rel * imp.max(), (
+            f"{what}: importances spread {spread:.3g}, not a near-tie at max {imp.max():.3g}")
+
+    n_ref = len(ref.steps)
+    for s, (alive, imp) in enumerate(ref.steps, start=1):
+        position = {int(f): k for k, f in enumerate(alive)}
+        mine, theirs = _removed_at(ours, s, ours.n_steps), _removed_at(ref, s, n_ref)
+        if not np.array_equal(mine, theirs):
+            odd = np.setxor1d(mine, theirs)
+            near(imp, np.array([position[int(f)] for f in odd]),
+                 f"elimination differs at {alive.size} features")
+            return False
+        moved = theirs[ours.ranking[theirs] != ref.ranking[theirs]]
+        if moved.size:
+            near(imp, np.array([position[int(f)] for f in moved]),
+                 f"order inside the step at {alive.size} features")
+    if ref.final is not None:
+        alive, imp = ref.final
+        moved = np.flatnonzero(ours.ranking[alive] != ref.ranking[alive])
+        if moved.size:
+            near(imp, moved, "order of the survivors")
+    return False
+
+
+def test_near_tie_check_accepts_rounding_swaps_and_rejects_real_ones():
+    # one step on 6 features removes 2; the reference removes {0, 1}
+    def run(removed, ranking):
+        tied = np.ones(6, dtype=np.int64)
+        tied[removed] = 2
+        return SimpleNamespace(ranking=np.array(ranking), ranking_tied=tied, n_steps=1)
+
+    def reference(imp):
+        return Reference(np.array([6, 5, 4, 3, 2, 1]), run([0, 1], [6, 5, 4, 3, 2, 1]).ranking_tied,
+                         [(np.arange(6), np.array(imp))], None)
+
+    tie = reference([0.1, 0.2, 0.2 * (1 + 1e-13), 0.5, 0.6, 0.9])
+    gap = reference([0.1, 0.2, 0.3, 0.5, 0.6, 0.9])
+    swapped_cut = run([0, 2], [6, 4, 5, 3, 2, 1])
+    assert assert_same_or_near_tie(swapped_cut, tie) is False
+    with pytest.raises(AssertionError, match="elimination differs"):
+        assert_same_or_near_tie(swapped_cut, gap)
+    swapped_inside = run([0, 1], [5, 6, 4, 3, 2, 1])  # 0 and 1 swapped within the step
+    with pytest.raises(AssertionError, match="order inside the step"):
+        assert_same_or_near_tie(swapped_inside, gap)
+    assert assert_same_or_near_tie(run([0, 1], [6, 5, 4, 3, 2, 1]), gap) is True
+
+
+def assert_total_order_refines_tied(result) -> None:
+    ranking, tied = result.ranking, result.ranking_tied
+    assert np.array_equal(np.sort(ranking), np.arange(1, ranking.size + 1))
+    order = np.argsort(ranking)
+    assert np.all(np.diff(tied[order]) >= 0), "a later-eliminated feature ranks worse"
+
+
+# ---------------------------------------------------------------------------------------
+# Equality with sklearn.feature_selection.RFE (step_rule="original")
+
+
+def _rfe_and_reference(X, y, *, step, n_select=1, tol=1e-3):
+    """sklearn's RFE and the reference loop, checked against each other exactly.
+
+    Both use only scikit-learn (the same libsvm call on the same columns), so their tied
+    rankings must be identical; the reference adds the total order and the importances.
+    """
+    rfe = RFE(SVC(kernel="linear", C=0.5, tol=tol), n_features_to_select=n_select,
+              step=step).fit(X, y)
+    ref = reference_rfe(X, y, step=step, n_select=n_select, tol=tol)
+    np.testing.assert_array_equal(ref.ranking_tied, rfe.ranking_)
+    return rfe, ref
+
+
+@pytest.mark.parametrize("name", ["colon", "leukemia"])
+@pytest.mark.parametrize("step", [0.1, 150])
+def test_ranking_equals_sklearn_rfe(name, step):
+    X, y = _load(name)
+    ours = svm_rfe(X, y, C=0.5, step=step)
+    _, ref = _rfe_and_reference(X, y, step=step)
+    assert_same_or_near_tie(ours, ref)
+    assert_total_order_refines_tied(ours)
+    per_step = step if step > 1 else int(step * X.shape[1])
+    assert ours.n_steps == int(np.ceil((X.shape[1] - 1) / per_step))
+
+
+@pytest.mark.parametrize("name", ["colon", "leukemia"])
+def test_exactly_equal_with_tight_tolerance(name):
+    # With tol = 1e-8 the two solvers stop at the same dual point and no near-tie is hit:
+    # both rankings equal scikit-learn's bit for bit (observed on x86-64 with OpenBLAS; on
+    # another BLAS, test_ranking_equals_sklearn_rfe tells whether a difference is legitimate)
+    X, y = _load(name)
+    ours = svm_rfe(X, y, step=0.1, tol=1e-8)
+    rfe, ref = _rfe_and_reference(X, y, step=0.1, tol=1e-8)
+    np.testing.assert_array_equal(ours.ranking_tied, rfe.ranking_)
+    np.testing.assert_array_equal(ours.support, rfe.support_)
+    np.testing.assert_array_equal(ours.ranking, ref.ranking)
+    np.testing.assert_array_equal(svm_rfe_ranking(X, y, step=0.1, tol=1e-8), ref.ranking)
+    # the importance recorded for each feature is the one of the fit that eliminated it
+    for s, (alive, imp) in enumerate(ref.steps, start=1):
+        gone = np.isin(alive, _removed_at(ours, s, ours.n_steps))
+        np.testing.assert_allclose(ours.importances[alive[gone]], imp[gone],
+                                   rtol=1e-8, atol=1e-12 * imp.max())
+
+
+@pytest.mark.parametrize("n_select, step", [(10, 0.05), (37, 100), (2, 1999)])
+def test_n_features_to_select_equals_sklearn(n_select, step):
+    X, y = _load("colon")
+    ours = svm_rfe(X, y, step=step, n_features_to_select=n_select)
+    rfe, ref = _rfe_and_reference(X, y, step=step, n_select=n_select)
+    assert ours.support.sum() == n_select
+    # the reference orders the survivors as RFE's final estimator does
+    survivors = np.flatnonzero(rfe.support_)
+    final_imp = (rfe.estimator_.coef_**2).sum(axis=0)
+    expected = survivors[np.lexsort((survivors, -final_imp))]
+    np.testing.assert_array_equal(np.argsort(ref.ranking)[:n_select], expected)
+    assert_same_or_near_tie(ours, ref)
+    np.testing.assert_array_equal(np.sort(ours.top(n_select)), np.flatnonzero(ours.support))
+
+
+def test_step_one_on_a_small_problem_equals_sklearn():
+    X, y = _load("colon")
+    X = X[:, :40]
+    ours = svm_rfe(X, y, step=1)
+    rfe, ref = _rfe_and_reference(X, y, step=1)
+    # with step 1 the tied ranking is already a total order
+    np.testing.assert_array_equal(ref.ranking, rfe.ranking_)
+    assert_same_or_near_tie(ours, ref)
+
+
+# ---------------------------------------------------------------------------------------
+# step_rule="remaining": the papers' "10 % of the remaining features per iteration"
+
+
+@pytest.mark.parametrize("name, step", [("colon", 0.1), ("colon", 0.25), ("leukemia", 0.1)])
+def test_remaining_rule_equals_reference_loop(name, step):
+    X, y = _load(name)
+    ours = svm_rfe(X, y, step=step, step_rule="remaining")
+    ref = reference_rfe(X, y, step=step, step_rule="remaining")
+    assert_same_or_near_tie(ours, ref)
+    # the fits happen at exactly the sizes the rule prescribes
+    sizes, n = [], X.shape[1]
+    while n > 1:
+        sizes.append(n)
+        n -= min(max(1, int(step * n)), n - 1)
+    np.testing.assert_array_equal(ours.n_features_per_step, sizes)
+
+
+def test_integer_step_is_the_same_under_both_rules():
+    X, y = _load("colon")
+    a = svm_rfe(X, y, step=300, step_rule="original")
+    b = svm_rfe(X, y, step=300, step_rule="remaining")
+    np.testing.assert_array_equal(a.ranking, b.ranking)
+    assert_same_or_near_tie(b, _rfe_and_reference(X, y, step=300)[1])
+
+
+# ---------------------------------------------------------------------------------------
+# Multiclass: RFE's rule on the one-vs-one coef_ (sum of squares over the K(K-1)/2 rows)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("n_classes", [3, 4])
+def test_multiclass_equals_sklearn(seed, n_classes):
+    X, y = _multiclass(seed, n_classes)
+    ours = svm_rfe(X, y, step=0.1)
+    assert_same_or_near_tie(ours, _rfe_and_reference(X, y, step=0.1)[1])
+    rem = svm_rfe(X, y, step=0.1, step_rule="remaining")
+    assert_same_or_near_tie(rem, reference_rfe(X, y, step=0.1, step_rule="remaining"))
+
+
+@pytest.mark.parametrize("n_classes", [3, 4])
+def test_multiclass_svm_weights_equal_sklearn(n_classes):
+    X, y = _multiclass(3, n_classes)
+    svc = SVC(kernel="linear", C=0.5).fit(X, y)
+    assert svc.coef_.shape[0] == n_classes * (n_classes - 1) // 2
+    np.testing.assert_allclose(svm_weights(X, y), _sklearn_importance(svc), rtol=0, atol=1e-8)
+
+
+def test_three_class_subset_of_real_data():
+    # prostate, class 0 split in two by its first gene: a 3-class problem on real values
+    X, y = _load("prostate")
+    y = y.copy()
+    first = y == 0
+    y[first & (X[:, 0] > np.median(X[first, 0]))] = 2
+    X = X[:, :600]
+    ours = svm_rfe(X, y, step=0.1)
+    assert_same_or_near_tie(ours, _rfe_and_reference(X, y, step=0.1)[1])
+
+
+# ---------------------------------------------------------------------------------------
+# SVMONE
+
+
+@pytest.mark.parametrize("name", ["colon", "leukemia", "prostate"])
+def test_svm_weights_equal_abs_coef(name):
+    X, y = _load(name)
+    coef = SVC(kernel="linear", C=0.5).fit(X, y).coef_.ravel()
+    w = svm_weights(X, y)
+    np.testing.assert_allclose(w, np.abs(coef), rtol=0, atol=1e-8)
+    np.testing.assert_allclose(w, np.abs(coef), rtol=1e-8, atol=1e-12 * np.abs(coef).max())
+
+
+def test_no_elimination_ranks_by_svmone():
+    X, y = _load("colon")
+    X = X[:, :300]
+    res = svm_rfe(X, y, n_features_to_select=X.shape[1])
+    assert res.n_steps == 0
+    expected = np.lexsort((np.arange(X.shape[1]), -svm_weights(X, y)))
+    np.testing.assert_array_equal(np.argsort(res.ranking), expected)
+
+
+# ---------------------------------------------------------------------------------------
+# Sparse input (text counts): same answer as the dense copy, and as sklearn on sparse
+
+
+@pytest.mark.parametrize("step_rule", ["original", "remaining"])
+def test_sparse_equals_dense_copy(step_rule):
+    Xs, y = _basehock_subset()
+    a = svm_rfe(Xs, y, step=0.1, step_rule=step_rule)
+    b = svm_rfe(Xs.toarray(), y, step=0.1, step_rule=step_rule)
+    np.testing.assert_array_equal(a.ranking, b.ranking)
+    np.testing.assert_allclose(a.importances, b.importances, rtol=1e-9,
+                               atol=1e-12 * b.importances.max())
+
+
+def test_sparse_equals_sklearn():
+    Xs, y = _basehock_subset()
+    ours = svm_rfe(Xs, y, step=0.1)
+    assert_same_or_near_tie(ours, _rfe_and_reference(Xs, y, step=0.1)[1])
+    coef = SVC(kernel="linear", C=0.5).fit(Xs, y).coef_.toarray().ravel()
+    np.testing.assert_allclose(svm_weights(Xs, y), np.abs(coef), rtol=0, atol=1e-8)
+
+
+def test_sparse_input_is_not_densified():
+    # peak memory well below one dense copy of X: only the n x n kernel is dense
+    Xs, y = _basehock_subset()
+    dense_bytes = Xs.shape[0] * Xs.shape[1] * 8
+    for run in (lambda: svm_rfe(Xs, y, step=0.2), lambda: svm_weights(Xs, y)):
+        tracemalloc.start()
+        try:
+            run()
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert peak < dense_bytes / 4, (peak, dense_bytes)
+
+
+# ---------------------------------------------------------------------------------------
+# Ties and constant features
+
+
+def _with_columns(X, positions, values):
+    """Insert constant columns (value v at position pos, positions in the output)."""
+    p = X.shape[1] + len(positions)
+    out = np.empty((X.shape[0], p))
+    extra = np.zeros(p, dtype=bool)
+    extra[positions] = True
+    out[:, ~extra] = X
+    for pos, v in zip(positions, values):
+        out[:, pos] = v
+    return out, np.flatnonzero(extra)
+
+
+def test_constant_features_rank_last_in_index_order():
+    X, y = _load("colon")
+    X, const = _with_columns(X[:, :500], [0, 7, 123, 300, 504], [0.0, 3.7, -2.0, 0.0, 1e3])
+    res = svm_rfe(X, y, step=0.1)
+    p = X.shape[1]
+    # importance exactly zero, hence the worst ranks, lower index ranking better
+    assert np.all(res.importances[const] == 0.0)
+    np.testing.assert_array_equal(res.ranking[const], np.arange(p - const.size + 1, p + 1))
+    # sklearn leaves rounding residues on constant columns: they order the constants
+    # arbitrarily among themselves, which the near-tie check accepts
+    assert_same_or_near_tie(res, _rfe_and_reference(X, y, step=0.1)[1])
+    assert np.all(svm_weights(X, y)[const] == 0.0)
+
+
+def test_exact_ties_across_a_step_follow_sklearn():
+    # 30 zero columns, 20 removed per step: the cut falls inside the tie; RFE removes the
+    # lower indices first (stable argsort), and we must do the same to equal ranking_
+    X, y = _load("colon")
+    positions = list(range(0, 60, 2))
+    X, zero = _with_columns(X[:, :170], positions, [0.0] * len(positions))
+    res = svm_rfe(X, y, step=20)
+    rfe, ref = _rfe_and_reference(X, y, step=20)
+    assert_same_or_near_tie(res, ref)
+    # zero columns have exactly zero weight in sklearn too: the cut inside the tie agrees
+    np.testing.assert_array_equal(res.ranking_tied[zero], rfe.ranking_[zero])
+    first, second = zero[:20], zero[20:]
+    assert np.unique(res.ranking_tied[first]).size == 1
+    assert res.ranking_tied[first].min() > res.ranking_tied[second].max()
+    # inside each step, the tied zeros are ordered by index, lower index better
+    assert np.all(np.diff(res.ranking[first]) == 1)
+    assert np.all(np.diff(res.ranking[second]) == 1)
+
+
+@pytest.mark.parametrize("step_rule", ["original", "remaining"])
+def test_within_step_order_is_by_importance_then_index(step_rule):
+    X, y = _load("colon")
+    res = svm_rfe(X, y, step=0.1, step_rule=step_rule)
+    for level in np.unique(res.ranking_tied):
+        members = np.flatnonzero(res.ranking_tied == level)
+        expected = members[np.lexsort((members, -res.importances[members]))]
+        np.testing.assert_array_equal(members[np.argsort(res.ranking[members])], expected)
+
+
+# ---------------------------------------------------------------------------------------
+# Kernel down-dating and drift
+
+
+def test_downdating_agrees_with_recomputing_every_step(monkeypatch):
+    X, y = _load("leukemia")
+    downdated = svm_rfe(X, y, step=0.1, step_rule="remaining")
+    # the drift guard fired, and most steps were down-dates
+    assert 1 < downdated.n_kernel_computations < downdated.n_steps // 4
+    monkeypatch.setattr(svm_rfe_module, "_RECOMPUTE_MASS_RATIO", 1.0)
+    fresh = svm_rfe(X, y, step=0.1, step_rule="remaining")
+    assert fresh.n_kernel_computations == fresh.n_steps
+    np.testing.assert_array_equal(downdated.ranking, fresh.ranking)
+    np.testing.assert_allclose(downdated.importances, fresh.importances, rtol=1e-8,
+                               atol=1e-12 * fresh.importances.max())
+
+
+# ---------------------------------------------------------------------------------------
+# Result object and bad parameters
+
+
+def test_result_is_read_only_and_top_is_the_ranking():
+    X, y = _load("colon")
+    res = svm_rfe(X[:, :200], y, step=0.2)
+    for a in (res.ranking, res.ranking_tied, res.support, res.importances):
+        with pytest.raises(ValueError, match="read-only"):
+            a[0] = a[1]
+    top = res.top(5)
+    np.testing.assert_array_equal(res.ranking[top], np.arange(1, 6))
+
+
+@pytest.mark.parametrize(
+    "kwargs, exc, match",
+    [
+        ({"C": 0.0}, ValueError,
+         r"The 'C' parameter of svm_rfe must be a real number in \(0, inf\)\. "
+         r"Got 0\.0 instead\."),
+        ({"tol": -1.0}, ValueError, r"The 'tol' parameter of svm_rfe must be"),
+        ({"step": 0}, ValueError,
+         r"The 'step' parameter of svm_rfe must be an integer >= 1 or a real number in "
+         r"\(0, 1\)\. Got 0 instead\."),
+        ({"step": 1.5}, ValueError,
+         r"The 'step' parameter of svm_rfe must be .* Got 1\.5 instead\."),
+        ({"step": "10%"}, TypeError,
+         r"The 'step' parameter of svm_rfe must be .* Got '10%' instead\."),
+        ({"step_rule": "remainig"}, ValueError,
+         r"The 'step_rule' parameter of svm_rfe must be one of 'original', 'remaining'\. "
+         r"Got 'remainig' instead\. Did you mean 'remaining'\?"),
+        ({"n_features_to_select": 0}, ValueError,
+         r"The 'n_features_to_select' parameter of svm_rfe must be an integer in \[1, 50\]\. "
+         r"Got 0 instead\."),
+        ({"n_features_to_select": 51}, ValueError, r"n_features_to_select.*Got 51 instead"),
+    ],
+)
+def test_bad_parameters(kwargs, exc, match):
+    X, y = _load("colon")
+    with pytest.raises(exc, match=match):
+        svm_rfe(X[:, :50], y, **kwargs)
+
+
+def test_bad_parameters_svm_weights():
+    X, y = _load("colon")
+    with pytest.raises(ValueError, match=r"The 'C' parameter of svm_weights must be"):
+        svm_weights(X, y, C=-1.0)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_partition_selects_what_a_stable_argsort_selects(seed):
+    # brute-force oracle for the O(p) selection of the features to eliminate, on values
+    # with many exact ties
+    rng = np.random.default_rng(seed)
+    imp = rng.integers(0, 6, size=40).astype(np.float64)
+    for k in range(1, 41):
+        chosen = svm_rfe_module._smallest_stable(imp, k)
+        np.testing.assert_array_equal(np.sort(chosen), np.sort(np.argsort(imp, kind="stable")[:k]))
