@@ -392,9 +392,11 @@ def resume(
 
 
 def _chunks(b: int, workers: int) -> list[np.ndarray]:
-    """Split range(b) into contiguous chunks: a few per worker, for load balance."""
-    n_chunks = 1 if workers == 1 else min(b, 4 * workers)
-    return [c for c in np.array_split(np.arange(b), n_chunks) if c.size]
+    """Split range(b) into contiguous chunks: about four per worker, for load balance, and
+    at most 50 bootstraps each, so progress shows and intermediate results stay small.
+    (How the work is chunked never changes the result.)"""
+    size = max(1, min(50, -(-b // (4 * workers))))
+    return [np.arange(b)[i:i + size] for i in range(0, b, size)]
 
 
 class _NoBar:
