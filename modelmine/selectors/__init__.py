@@ -16,6 +16,8 @@ from ._base import (
     ranks_from_scores,
 )
 from ._builtin import SELECTORS, available_selectors, chi2_contingency_scores, get_selector
+from ._information import discretize, information_gain, symmetrical_uncertainty
+from ._relieff import relieff_scores
 from ._svm_rfe import SVMRFEResult, svm_rfe, svm_rfe_ranking, svm_weights
 
 __all__ = [
@@ -28,10 +30,14 @@ __all__ = [
     "SelectorOutput",
     "available_selectors",
     "chi2_contingency_scores",
+    "discretize",
     "get_selector",
+    "information_gain",
     "model_from_output",
     "ranks_from_scores",
+    "relieff_scores",
     "svm_rfe",
     "svm_rfe_ranking",
     "svm_weights",
+    "symmetrical_uncertainty",
 ]

@@ -1,0 +1,302 @@
+"""Tests of the MDL / quantile / uniform discretisations and of IG and SU.
+
+Independent truths: a direct per-feature, recursive translation of WEKA's
+``Discretize.cutPointsForSubset`` (written here with scalar Python arithmetic), hand-worked
+Fayyad & Irani examples, pandas ``cut`` / ``qcut``, and a per-feature loop of
+``sklearn.metrics.mutual_info_score`` / ``scipy.stats.entropy`` on the same codes.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.stats import entropy
+from sklearn.metrics import mutual_info_score
+
+import modelmine as mm
+from modelmine.selectors._information import (
+    _mdl_cuts_block,
+    discretize,
+    information_gain,
+    symmetrical_uncertainty,
+)
+
+SEED = 20120812
+
+
+# ---------------------------------------------------------------- WEKA reference (scalar)
+def _lnfunc(x: float) -> float:
+    return 0.0 if x <= 0 else x * math.log(x)
+
+
+def _entropy_bits(counts: list[float]) -> float:
+    value, total = 0.0, 0.0
+    for c in counts:
+        value -= _lnfunc(c)
+        total += c
+    return 0.0 if total == 0 else (value + _lnfunc(total)) / (total * math.log(2))
+
+
+def _cond_entropy_bits(rows: list[list[float]]) -> float:
+    value, total = 0.0, 0.0
+    for row in rows:
+        row_sum = 0.0
+        for c in row:
+            value += _lnfunc(c)
+            row_sum += c
+        value -= _lnfunc(row_sum)
+        total += row_sum
+    return 0.0 if total == 0 else -value / (total * math.log(2))
+
+
+def _weka_mdl_cuts(x: np.ndarray, y: np.ndarray, k: int) -> list[float]:
+    """WEKA's cutPointsForSubset on one feature, recursively, as written in Discretize.java."""
+    order = np.argsort(x, kind="stable")
+    xs, ys = [float(v) for v in x[order]], [int(v) for v in y[order]]
+
+    def cuts(first: int, last_plus_one: int) -> list[float]:
+        if last_plus_one - first < 2:
+            return []
+        right = [0.0] * k
+        for i in range(first, last_plus_one):
+            right[ys[i]] += 1
+        prior = list(right)
+        left = [0.0] * k
+        prior_ent = _entropy_bits(prior)
+        best_ent, best_index, best_cut, best_counts = prior_ent, -1, None, None
+        for i in range(first, last_plus_one - 1):
+            left[ys[i]] += 1
+            right[ys[i]] -= 1
+            if xs[i] < xs[i + 1]:
+                ent = _cond_entropy_bits([left, right])
+                if ent < best_ent:
+                    best_ent, best_index = ent, i
+                    best_cut = (xs[i] + xs[i + 1]) / 2.0
+                    best_counts = (list(left), list(right))
+        n_inst = last_plus_one - first
+        if prior_ent - best_ent <= 0 or best_counts is None:
+            return []
+        bl, br = best_counts
+        gain = prior_ent - _cond_entropy_bits([bl, br])
+        kt = sum(c > 0 for c in prior)
+        kl = sum(c > 0 for c in bl)
+        kr = sum(c > 0 for c in br)
+        delta = math.log(3.0**kt - 2) / math.log(2) - (
+            kt * prior_ent - kr * _entropy_bits(br) - kl * _entropy_bits(bl))
+        if not gain > (math.log(n_inst - 1) / math.log(2) + delta) / n_inst:
+            return []
+        return [*cuts(first, best_index + 1), best_cut, *cuts(best_index + 1, last_plus_one)]
+
+    return cuts(0, len(xs))
+
+
+def _weka_codes(x: np.ndarray, cuts: list[float]) -> np.ndarray:
+    """WEKA's convertInstance: the first j with x <= cut_j."""
+    out = np.empty(x.size, dtype=np.int64)
+    for i, v in enumerate(x):
+        j = 0
+        while j < len(cuts) and not v <= cuts[j]:
+            j += 1
+        out[i] = j
+    return out
+
+
+def _check_against_weka(X: np.ndarray, y: np.ndarray) -> None:
+    k = int(y.max()) + 1
+    codes, n_levels = discretize(X, y, method="mdl")
+    cut_feat, cut_val = _mdl_cuts_block(X, y, k)
+    for j in range(X.shape[1]):
+        ref = _weka_mdl_cuts(X[:, j], y, k)
+        ours = np.sort(cut_val[cut_feat == j])
+        assert ours.tolist() == ref, f"feature {j}"
+        assert n_levels[j] == len(ref) + 1
+        np.testing.assert_array_equal(codes[:, j], _weka_codes(X[:, j], ref))
+
+
+def _codes(y: np.ndarray) -> np.ndarray:
+    return np.unique(y, return_inverse=True)[1].astype(np.int64)
+
+
+# ---------------------------------------------------------------- MDL
+def test_mdl_textbook_perfect_split():
+    # Fayyad & Irani: a boundary point separating two pure classes. N = 10,
+    # gain = 1 bit > (log2(9) + log2(7) - 2) / 10 = 0.398, so the cut at 5.5 is kept;
+    # both halves are pure (no gain), so the recursion stops there.
+    x = np.arange(1.0, 11.0)[:, None]
+    y = np.array([0] * 5 + [1] * 5)
+    _, cut_val = _mdl_cuts_block(x, y, 2)
+    assert cut_val.tolist() == [5.5]
+    codes, n_levels = discretize(x, y)
+    assert codes[:, 0].tolist() == [0] * 5 + [1] * 5 and n_levels.tolist() == [2]
+
+
+def test_mdl_textbook_rejected_split():
+    # x = 1..4, classes 0 1 0 1: the best cut (after x = 1) has conditional entropy
+    # 3/4 * H(1/3) = 0.6887 bits, gain 0.3113; the MDL bound is
+    # (log2 3 + log2 7 - (2 * 1 - 0 - 1 * 0.9183)) / 4 = 0.8885 > gain: no cut.
+    x = np.array([[1.0], [2.0], [3.0], [4.0]])
+    y = np.array([0, 1, 0, 1])
+    codes, n_levels = discretize(x, y)
+    assert n_levels.tolist() == [1] and codes.max() == 0
+    assert information_gain(x, y).tolist() == [0.0]
+
+
+def test_mdl_three_intervals():
+    # Three pure blocks of 20: two cuts, at the two class boundaries (each accepted:
+    # the MDL bound is far below the gain for N = 60 and N = 40).
+    x = np.arange(60, dtype=float)[:, None]
+    y = np.repeat([0, 1, 2], 20)
+    _, cut_val = _mdl_cuts_block(x, y, 3)
+    assert sorted(cut_val.tolist()) == [19.5, 39.5]
+
+
+@pytest.mark.parametrize("n_classes", [2, 3, 4])
+@pytest.mark.parametrize("n_values", [3, 8, 1000])
+def test_mdl_equals_weka_reference_random(n_classes, n_values):
+    rng = np.random.default_rng(SEED + n_classes * 10 + n_values)
+    n, p = 80, 40
+    y = rng.integers(0, n_classes, n)
+    y[:n_classes] = np.arange(n_classes)
+    signal = rng.normal(size=(n, p)) + y[:, None] * rng.uniform(0, 2, p)
+    # Few distinct values create ties and boundaries inside runs of equal values.
+    X = np.floor(signal * n_values / 6.0) if n_values < 1000 else signal
+    X[:, 0] = 3.0  # constant feature
+    _check_against_weka(X, y)
+
+
+def test_mdl_equals_weka_reference_colon():
+    X, y = mm.datasets.load_colon()
+    _check_against_weka(X, _codes(y))
+
+
+@pytest.mark.slow
+def test_mdl_equals_weka_reference_leukemia():
+    X, y = mm.datasets.load_leukemia()
+    _check_against_weka(X[:, ::3], _codes(y))
+
+
+# ---------------------------------------------------------------- unsupervised methods
+@pytest.mark.parametrize("n_bins", [2, 5, 10])
+def test_uniform_and_quantile_match_pandas(n_bins):
+    rng = np.random.default_rng(SEED + n_bins)
+    X = np.column_stack([
+        rng.normal(size=120),
+        rng.integers(0, 4, 120).astype(float),       # heavy ties
+        rng.exponential(size=120),
+        np.r_[np.zeros(100), rng.normal(size=20)],   # mostly one value
+    ])
+    y = rng.integers(0, 2, 120)
+    for method, pandas_fn in (("uniform", pd.cut), ("quantile", pd.qcut)):
+        codes, n_levels = discretize(X, y, method=method, n_bins=n_bins)
+        for j in range(X.shape[1]):
+            if pandas_fn is pd.cut:
+                ref, bins = pd.cut(X[:, j], n_bins, labels=False, retbins=True)
+            else:
+                ref, bins = pd.qcut(X[:, j], n_bins, labels=False, retbins=True,
+                                    duplicates="drop")
+            np.testing.assert_array_equal(codes[:, j], ref, err_msg=f"{method} {j}")
+            # pandas keeps empty equal-width bins; levels = its number of bins.
+            assert n_levels[j] == len(bins) - 1
+
+
+@pytest.mark.parametrize("method", ["mdl", "quantile", "uniform"])
+def test_constant_feature_has_one_level_and_zero_scores(method):
+    rng = np.random.default_rng(SEED)
+    X = rng.normal(size=(50, 3))
+    X[:, 1] = 7.0
+    y = (X[:, 0] > 0).astype(np.int64)
+    codes, n_levels = discretize(X, y, method=method)
+    assert n_levels[1] == 1 and not codes[:, 1].any()
+    assert information_gain(X, y, discretization=method)[1] == 0.0
+    assert symmetrical_uncertainty(X, y, discretization=method)[1] == 0.0
+
+
+# ---------------------------------------------------------------- IG and SU vs sklearn/scipy
+def _reference_ig_su(codes: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    h_c = entropy(np.bincount(y))
+    ig = np.array([mutual_info_score(y, codes[:, j]) for j in range(codes.shape[1])])
+    h_f = np.array([entropy(np.bincount(codes[:, j])) for j in range(codes.shape[1])])
+    su = np.where(h_c + h_f > 0, 2 * ig / (h_c + h_f), 0.0)
+    return ig, su
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "method"),
+                         [("colon", "mdl"), ("colon", "quantile"), ("leukemia", "mdl")])
+def test_ig_su_equal_sklearn_loop(name, method):
+    X, y = getattr(mm.datasets, f"load_{name}")()
+    y = _codes(y)
+    codes, _ = discretize(X, y, method=method)
+    ig_ref, su_ref = _reference_ig_su(codes, y)
+    np.testing.assert_allclose(information_gain(X, y, discretization=method), ig_ref,
+                               rtol=0, atol=1e-12)
+    np.testing.assert_allclose(symmetrical_uncertainty(X, y, discretization=method), su_ref,
+                               rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("method", ["mdl", "quantile", "uniform"])
+def test_ig_su_multiclass_equal_sklearn_loop(method):
+    rng = np.random.default_rng(SEED)
+    y = np.repeat([0, 1, 2, 3], 25)
+    X = rng.normal(size=(100, 60)) + np.outer(y, rng.uniform(0, 1.5, 60))
+    codes, _ = discretize(X, y, method=method, n_bins=6)
+    ig_ref, su_ref = _reference_ig_su(codes, y)
+    ig = information_gain(X, y, discretization=method, n_bins=6)
+    su = symmetrical_uncertainty(X, y, discretization=method, n_bins=6)
+    np.testing.assert_allclose(ig, ig_ref, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(su, su_ref, rtol=0, atol=1e-12)
+    assert np.all((su >= 0) & (su <= 1)) and np.all(ig <= entropy(np.bincount(y)) + 1e-12)
+
+
+def test_ig_of_perfect_predictor_is_class_entropy():
+    y = np.repeat([0, 1, 2], 30)
+    X = np.column_stack([y * 10.0 + 0.5, np.zeros(90)])
+    ig = information_gain(X, y)
+    su = symmetrical_uncertainty(X, y)
+    assert ig[0] == pytest.approx(math.log(3), abs=1e-14) and ig[1] == 0.0
+    assert su[0] == pytest.approx(1.0, abs=1e-14) and su[1] == 0.0
+
+
+# ---------------------------------------------------------------- sparse input
+@pytest.mark.parametrize("method", ["mdl", "quantile", "uniform"])
+def test_sparse_equals_dense(method, monkeypatch):
+    import modelmine.selectors._information as info
+
+    # Small blocks so that the column blocking is exercised.
+    monkeypatch.setattr(info, "_BLOCK_ELEMENTS", 200_000)
+    X, y = mm.datasets.load_basehock()
+    X = X[:300]
+    y = _codes(y[:300])
+    dense = X.toarray()
+    c_s, l_s = discretize(X, y, method=method)
+    c_d, l_d = discretize(dense, y, method=method)
+    np.testing.assert_array_equal(c_s, c_d)
+    np.testing.assert_array_equal(l_s, l_d)
+    np.testing.assert_array_equal(information_gain(X, y, discretization=method),
+                                  information_gain(dense, y, discretization=method))
+
+
+# ---------------------------------------------------------------- bad parameters
+@pytest.mark.parametrize(
+    ("func", "kwargs", "exc", "match"),
+    [
+        (discretize, {"method": "entropy"}, ValueError,
+         r"The 'method' parameter of discretize must be one of 'mdl', 'quantile', 'uniform'\. "
+         r"Got 'entropy' instead\."),
+        (discretize, {"method": "uniform", "n_bins": 1}, ValueError,
+         r"The 'n_bins' parameter of discretize must be an integer >= 2\. Got 1 instead\."),
+        (information_gain, {"discretization": "MDL"}, ValueError,
+         r"The 'discretization' parameter of information_gain must be one of"),
+        (symmetrical_uncertainty, {"n_bins": 2.5}, TypeError,
+         r"The 'n_bins' parameter of symmetrical_uncertainty must be an integer >= 2\. "
+         r"Got 2\.5 instead\."),
+    ],
+)
+def test_bad_parameters(func, kwargs, exc, match):
+    X = np.arange(20.0).reshape(10, 2)
+    y = np.array([0, 1] * 5)
+    with pytest.raises(exc, match=match):
+        func(X, y, **kwargs)
