@@ -4,8 +4,19 @@ Woznica, Nguyen and Kalousis, "Model Mining for Robust Feature Selection" (KDD 2
 """
 
 from . import datasets, selectors
-from .base_models import BaseModels, bootstrap
+from .base_models import BaseModels, bootstrap, resume
+from .patterns import ItemsetLattice, Itemsets, mine_itemsets
 
 __version__ = "0.1.0"
 
-__all__ = ["BaseModels", "__version__", "bootstrap", "datasets", "selectors"]
+__all__ = [
+    "BaseModels",
+    "ItemsetLattice",
+    "Itemsets",
+    "__version__",
+    "bootstrap",
+    "datasets",
+    "mine_itemsets",
+    "resume",
+    "selectors",
+]

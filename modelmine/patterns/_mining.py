@@ -1,0 +1,588 @@
+"""Frequent, closed and maximal itemsets of the base models.
+
+The b feature subsets chosen on bootstrap samples are the transactions of a market-basket
+database; their frequent, closed and maximal itemsets are the "patterns over the models" that
+the closedApr / maxApr family of operators joins into a signature (Woznica, Nguyen & Kalousis,
+"Model Mining for Robust Feature Selection", KDD 2012, Section 3.2).
+
+Definitions (Pasquier et al., ICDT 1999), for a minimum count c:
+
+* frequent: an itemset contained in at least c transactions;
+* closed: a frequent itemset none of whose proper supersets has the same support;
+* maximal: a frequent itemset none of whose proper supersets is frequent.
+
+Two backends compute them and return exactly the same result: pyfim (Borgelt's C library,
+native closed and maximal targets) and mlxtend (fpgrowth / fpmax, with closed itemsets
+obtained from all frequent ones by a vectorised closure check). Results are stored compactly
+as CSR-style arrays (``indptr``, ``indices``) with counts; Python tuples and DataFrames are
+built lazily, on request.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import numbers
+from collections.abc import Iterable, Iterator, Sequence
+from functools import cached_property
+from itertools import chain, pairwise
+from operator import itemgetter
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+
+from .._validation import check_choice, check_fraction_or_count, check_int, param_error
+
+__all__ = ["BACKENDS", "KINDS", "Itemsets", "mine_itemsets"]
+
+KINDS = ("frequent", "closed", "maximal")
+BACKENDS = ("auto", "pyfim", "mlxtend")
+_INSTALL = {
+    "pyfim": "pip install pyfim",
+    "mlxtend": "pip install mlxtend",
+}
+_PYFIM_TARGET = {"frequent": "s", "closed": "c", "maximal": "m"}
+#: Default for ``max_itemsets``: ten million itemsets take about 1 GB in pyfim's Python
+#: output before conversion; beyond that a run is refused unless the user raises the cap.
+DEFAULT_MAX_ITEMSETS = 10_000_000
+
+
+def _installed(name: str) -> bool:
+    module = {"pyfim": "fim", "mlxtend": "mlxtend"}[name]
+    return importlib.util.find_spec(module) is not None
+
+
+# --------------------------------------------------------------------------------------------
+# Input
+# --------------------------------------------------------------------------------------------
+
+
+class Transactions:
+    """A transaction database as a CSR boolean matrix (b, p) plus item names.
+
+    Internal helper of :func:`mine_itemsets`; kept so that results can answer
+    ``models_containing`` without copying the caller's data.
+    """
+
+    def __init__(self, matrix: sp.csr_matrix, feature_names: np.ndarray) -> None:
+        matrix = sp.csr_matrix(matrix, dtype=bool)
+        matrix.sum_duplicates()
+        matrix.sort_indices()
+        self.matrix = matrix
+        self.feature_names = feature_names
+
+    @property
+    def n_transactions(self) -> int:
+        return int(self.matrix.shape[0])
+
+    @property
+    def n_items(self) -> int:
+        return int(self.matrix.shape[1])
+
+    @cached_property
+    def item_counts(self) -> np.ndarray:
+        return np.asarray(self.matrix.sum(axis=0)).ravel().astype(np.int64)
+
+    @cached_property
+    def csc(self) -> sp.csc_matrix:
+        out = self.matrix.tocsc()
+        out.sort_indices()
+        return out
+
+    def rows_containing(self, items: np.ndarray) -> np.ndarray:
+        """Indices of the transactions that contain every item of ``items``."""
+        if len(items) == 0:
+            return np.arange(self.n_transactions)
+        csc = self.csc
+        cols = sorted(items.tolist(), key=lambda j: csc.indptr[j + 1] - csc.indptr[j])
+        rows = csc.indices[csc.indptr[cols[0]] : csc.indptr[cols[0] + 1]]
+        for j in cols[1:]:
+            if len(rows) == 0:
+                break
+            rows = np.intersect1d(rows, csc.indices[csc.indptr[j] : csc.indptr[j + 1]],
+                                  assume_unique=True)
+        return rows.astype(np.intp)
+
+    def lists(self, items: np.ndarray | None = None) -> list[list[int]]:
+        """Transactions as lists of item indices, restricted to ``items`` when given."""
+        m = self.matrix if items is None else self.matrix[:, items]
+        idx = m.indices if items is None else items[m.indices]
+        return [idx[m.indptr[i] : m.indptr[i + 1]].tolist() for i in range(m.shape[0])]
+
+
+def as_transactions(data: Any, func: str = "mine_itemsets") -> Transactions:
+    """Turn any accepted input into :class:`Transactions`.
+
+    Accepted: an object with ``.subsets`` (bool array (b, p)) and ``.feature_names``
+    (a BaseModels), a boolean matrix (numpy or scipy.sparse, rows = transactions), or a
+    list of item sets (iterables of hashable items, mapped to indices in sorted order).
+    """
+    if isinstance(data, Transactions):
+        return data
+    names: np.ndarray | None = None
+    if hasattr(data, "subsets") and not isinstance(data, np.ndarray):
+        given = getattr(data, "feature_names", None)
+        names = None if given is None else np.asarray(given, dtype=object)
+        data = data.subsets
+    if sp.issparse(data):
+        matrix = sp.csr_matrix(data)
+        if matrix.dtype != bool:
+            if matrix.nnz and not np.isin(matrix.data, (0, 1)).all():
+                raise param_error("data", func, "a boolean (0/1) transaction matrix", data)
+            matrix = matrix.astype(bool)
+    elif isinstance(data, np.ndarray) or (
+        isinstance(data, Sequence) and len(data) and isinstance(data[0], np.ndarray)
+        and np.ndim(data[0]) == 1 and np.asarray(data[0]).dtype == bool
+    ):
+        arr = np.asarray(data)
+        if arr.ndim != 2:
+            raise param_error("data", func, "a 2-d boolean transaction matrix (b, p)", arr)
+        if arr.dtype != bool:
+            if not (np.issubdtype(arr.dtype, np.number) and np.isin(arr, (0, 1)).all()):
+                raise param_error("data", func, "a boolean (0/1) transaction matrix", arr)
+            arr = arr.astype(bool)
+        matrix = sp.csr_matrix(arr)
+    elif isinstance(data, Iterable) and not isinstance(data, (str, bytes)):
+        tracts = [set(t) for t in data]
+        labels = sorted(set().union(*tracts), key=_sort_key) if tracts else []
+        code = {v: k for k, v in enumerate(labels)}
+        indptr = np.zeros(len(tracts) + 1, dtype=np.int64)
+        np.cumsum([len(t) for t in tracts], out=indptr[1:])
+        indices = np.fromiter((code[v] for t in tracts for v in sorted(t, key=code.__getitem__)),
+                              dtype=np.int32, count=int(indptr[-1]))
+        matrix = sp.csr_matrix((np.ones(len(indices), bool), indices, indptr),
+                               shape=(len(tracts), len(labels)))
+        names = np.array([str(v) for v in labels], dtype=object)
+    else:
+        raise param_error("data", func, "a BaseModels, a boolean matrix or a list of item sets",
+                          data, exc=TypeError)
+    if matrix.shape[0] == 0:
+        raise param_error("data", func, "a non-empty set of transactions",
+                          "an empty transaction set", show=False)
+    if names is None or len(names) != matrix.shape[1]:
+        names = np.array([str(j) for j in range(matrix.shape[1])], dtype=object)
+    return Transactions(matrix, names)
+
+
+def _sort_key(v: Any) -> tuple[int, Any]:
+    # Numbers before strings, each in natural order: deterministic for mixed labels too.
+    if isinstance(v, numbers.Real) and not isinstance(v, bool):
+        return (0, v)
+    return (1, str(v))
+
+
+# --------------------------------------------------------------------------------------------
+# Result
+# --------------------------------------------------------------------------------------------
+
+
+class Itemsets:
+    """Itemsets mined from the base models, stored compactly (CSR) with their supports.
+
+    Itemset ``i`` holds the feature indices ``indices[indptr[i]:indptr[i+1]]`` (ascending)
+    and occurs in ``counts[i]`` of the ``n_transactions`` transactions. Itemsets are ordered
+    by support descending, then length descending, then lexicographically on the sorted
+    feature indices (ties never depend on hash order).
+
+    Built by :func:`mine_itemsets`; see Woznica et al., KDD 2012, Section 3.2.
+    """
+
+    def __init__(
+        self, indptr: np.ndarray, indices: np.ndarray, counts: np.ndarray, *, kind: str,
+        min_count: int, max_len: int | None, transactions: Transactions, backend: str,
+    ) -> None:
+        for arr in (indptr, indices, counts):
+            arr.setflags(write=False)
+        self._indptr = indptr
+        self._indices = indices
+        self._counts = counts
+        self._kind = kind
+        self._min_count = min_count
+        self._max_len = max_len
+        self._transactions = transactions
+        self._backend = backend
+
+    # -- stored fields ------------------------------------------------------------------
+    @property
+    def indptr(self) -> np.ndarray:
+        """CSR row pointer (int64, length ``len(self) + 1``)."""
+        return self._indptr
+
+    @property
+    def indices(self) -> np.ndarray:
+        """CSR item indices (int32), ascending within each itemset."""
+        return self._indices
+
+    @property
+    def counts(self) -> np.ndarray:
+        """Absolute supports: number of transactions containing each itemset."""
+        return self._counts
+
+    @property
+    def kind(self) -> str:
+        """'frequent', 'closed' or 'maximal'."""
+        return self._kind
+
+    @property
+    def min_count(self) -> int:
+        """The minimum absolute support used."""
+        return self._min_count
+
+    @property
+    def max_len(self) -> int | None:
+        """The maximum itemset length used (None: unbounded)."""
+        return self._max_len
+
+    @property
+    def backend(self) -> str:
+        """The backend that mined these itemsets ('pyfim' or 'mlxtend')."""
+        return self._backend
+
+    @property
+    def n_transactions(self) -> int:
+        """Number of transactions (base models) b."""
+        return self._transactions.n_transactions
+
+    @property
+    def feature_names(self) -> np.ndarray:
+        """Names of the p items (features)."""
+        return self._transactions.feature_names
+
+    @property
+    def transactions(self) -> sp.csr_matrix:
+        """The transactions as a boolean CSR matrix (b, p)."""
+        return self._transactions.matrix
+
+    # -- derived, lazily ------------------------------------------------------------------
+    @cached_property
+    def support(self) -> np.ndarray:
+        """Supports as fractions of the b transactions (float64)."""
+        out = self._counts / self.n_transactions
+        out.setflags(write=False)
+        return out
+
+    @cached_property
+    def lengths(self) -> np.ndarray:
+        """Number of items of each itemset."""
+        out = np.diff(self._indptr)
+        out.setflags(write=False)
+        return out
+
+    @cached_property
+    def itemsets(self) -> tuple[tuple[int, ...], ...]:
+        """All itemsets as tuples of feature indices (built once, on first access)."""
+        flat = self._indices.tolist()
+        bounds = self._indptr.tolist()
+        return tuple(tuple(flat[a:b]) for a, b in pairwise(bounds))
+
+    def __len__(self) -> int:
+        return len(self._counts)
+
+    def __getitem__(self, i: int) -> tuple[int, ...]:
+        return tuple(self.items_of(i).tolist())
+
+    def __iter__(self) -> Iterator[tuple[int, ...]]:
+        for i in range(len(self)):
+            yield self[i]
+
+    def __repr__(self) -> str:
+        return (f"Itemsets(kind={self._kind!r}, n_itemsets={len(self)}, "
+                f"min_count={self._min_count}, n_transactions={self.n_transactions}, "
+                f"backend={self._backend!r})")
+
+    def _check_index(self, i: Any, func: str) -> int:
+        return int(check_int(i, "i", func, min_value=-len(self), max_value=len(self) - 1)) % max(
+            len(self), 1)
+
+    def items_of(self, i: int) -> np.ndarray:
+        """Item indices of itemset ``i`` (a read-only view into ``indices``)."""
+        i = self._check_index(i, "Itemsets.items_of")
+        return self._indices[self._indptr[i] : self._indptr[i + 1]]
+
+    def names_of(self, i: int) -> tuple[str, ...]:
+        """Feature names of itemset ``i``."""
+        return tuple(str(n) for n in self.feature_names[self.items_of(i)])
+
+    def models_containing(self, i: int) -> np.ndarray:
+        """Indices of the base models (transactions) that contain itemset ``i``."""
+        return self._transactions.rows_containing(self.items_of(i))
+
+    def to_frame(self) -> pd.DataFrame:
+        """A DataFrame with columns itemset (feature names), items, support, count, length."""
+        names = self.feature_names
+        items = self.itemsets
+        return pd.DataFrame({
+            "itemset": [tuple(str(n) for n in names[list(t)]) for t in items],
+            "items": list(items),
+            "support": self.support,
+            "count": self._counts,
+            "length": self.lengths,
+        })
+
+    def to_sparse(self) -> sp.csr_matrix:
+        """Itemsets as a boolean CSR matrix (n_itemsets, p)."""
+        return sp.csr_matrix(
+            (np.ones(len(self._indices), bool), self._indices, self._indptr),
+            shape=(len(self), self._transactions.n_items))
+
+
+# --------------------------------------------------------------------------------------------
+# Mining
+# --------------------------------------------------------------------------------------------
+
+
+def mine_itemsets(
+    data: Any, kind: str = "closed", min_support: float = 0.2, max_len: int | None = None,
+    backend: str = "auto", max_itemsets: int | None = DEFAULT_MAX_ITEMSETS,
+) -> Itemsets:
+    """Mine frequent, closed or maximal itemsets of the base models.
+
+    The b selected feature subsets are the transactions (Woznica, Nguyen & Kalousis,
+    KDD 2012, Section 3.2: closedApr / maxApr mine "frequent closed / maximal itemsets" of
+    the base models).
+
+    Parameters
+    ----------
+    data : BaseModels, bool array (b, p), scipy.sparse matrix or list of item sets
+        The transactions. A BaseModels contributes its ``subsets`` and ``feature_names``; a
+        list of item sets is mapped to indices in sorted item order and the items become the
+        feature names.
+    kind : {'frequent', 'closed', 'maximal'}, default='closed'
+        Closed: no proper superset has the same support. Maximal: no proper superset is
+        frequent.
+    min_support : float in (0, 1] or int in [1, b], default=0.2
+        Minimum support: a fraction of the b transactions (rounded up to a count) or an
+        absolute count.
+    max_len : int or None, default=None
+        Longest itemset to report. For 'closed' and 'maximal', closedness / maximality is
+        always judged against all itemsets, so a bounded run reports the closed (maximal)
+        itemsets of at most ``max_len`` items.
+    backend : {'auto', 'pyfim', 'mlxtend'}, default='auto'
+        'auto' uses pyfim (native closed / maximal targets, fastest in
+        ``benchmarks/bench_mining.py``) when installed, otherwise mlxtend.
+    max_itemsets : int or None, default=10_000_000
+        Refuse, before materialising anything, a run that would return more itemsets
+        (see ``docs/mining.md``, "The max_itemsets guard"). None disables the guard.
+
+    Returns
+    -------
+    Itemsets
+        Ordered by support descending, length descending, then feature indices.
+    """
+    func = "mine_itemsets"
+    kind = check_choice(kind, "kind", func, KINDS)
+    backend = check_choice(backend, "backend", func, BACKENDS)
+    tx = as_transactions(data, func)
+    min_count = check_fraction_or_count(min_support, "min_support", func,
+                                        total=tx.n_transactions)
+    max_len = check_int(max_len, "max_len", func, min_value=1, allow_none=True)
+    max_itemsets = check_int(max_itemsets, "max_itemsets", func, min_value=1, allow_none=True)
+    if backend == "auto":
+        backend = "pyfim" if _installed("pyfim") else "mlxtend"
+    if not _installed(backend):
+        raise param_error("backend", func, "an installed backend", backend,
+                          exc=ImportError,
+                          hint=f"{backend} is not installed: run `{_INSTALL[backend]}` or "
+                               f"use backend='auto'.")
+    frequent_items = np.flatnonzero(tx.item_counts >= min_count).astype(np.int32)
+    if max_itemsets is not None:
+        _guard(tx, kind, min_count, max_len, frequent_items, max_itemsets,
+               route_needs_frequent=(backend == "mlxtend" and kind != "maximal"))
+    if len(frequent_items) == 0:
+        lengths = np.zeros(0, np.int64)
+        indices = np.zeros(0, np.int32)
+        counts = np.zeros(0, np.int64)
+    elif backend == "pyfim":
+        lengths, indices, counts = _mine_pyfim(tx, kind, min_count, max_len, frequent_items)
+    else:
+        lengths, indices, counts = _mine_mlxtend(tx, kind, min_count, max_len, frequent_items)
+    indptr, indices, counts = canonical_order(lengths, indices, counts)
+    return Itemsets(indptr, indices, counts, kind=kind, min_count=min_count, max_len=max_len,
+                    transactions=tx, backend=backend)
+
+
+def _guard(tx: Transactions, kind: str, min_count: int, max_len: int | None,
+           frequent_items: np.ndarray, max_itemsets: int, *, route_needs_frequent: bool) -> None:
+    """Refuse a run that would return (or, for mlxtend 'closed', enumerate) too many itemsets.
+
+    Stages, cheapest first, stopping as soon as the answer is known:
+    1. a free bound: at most sum_{k <= max_len} C(f, k) itemsets over f frequent items;
+    2. the exact number of frequent itemsets, from pyfim's pattern spectrum (no itemset is
+       materialised; pyfim counts the subsets of perfect extensions combinatorially, so even
+       billions are counted in a fraction of a second). Closed and maximal itemsets are a
+       subset of the frequent ones, so this also clears most closed / maximal runs;
+    3. only for 'closed' / 'maximal' runs still undecided: their exact number, from the pattern
+       spectrum of the same target, in C with constant memory.
+    """
+    f = len(frequent_items)
+    top = f if max_len is None else min(f, max_len)
+    bound = sum(math.comb(f, k) for k in range(1, top + 1)) if f <= 4096 else math.inf
+    if bound <= max_itemsets:
+        return
+    if not _installed("pyfim"):
+        raise param_error(
+            "max_itemsets", "mine_itemsets", f"at least the number of itemsets found "
+            f"(up to {bound:.3g} over {f} frequent items; pyfim is needed to count them "
+            "exactly: `pip install pyfim`)", max_itemsets,
+            hint="Raise 'min_support', set 'max_len', or pass max_itemsets=None to mine anyway.")
+    import fim
+
+    tracts = _pyfim_tracts(tx, frequent_items)
+    zmax = -1 if max_len is None else max_len
+    n_frequent = _spectrum_total(fim.fpgrowth(tracts, target="s", supp=-min_count, zmax=zmax,
+                                              report="#"))
+    what = "frequent"
+    n = n_frequent
+    if kind != "frequent" and n_frequent > max_itemsets and not route_needs_frequent:
+        n = _spectrum_total(fim.eclat(tracts, target=_PYFIM_TARGET[kind], supp=-min_count,
+                                      zmax=zmax, report="#"))
+        what = kind
+    elif kind != "frequent" and route_needs_frequent:
+        what = "frequent (the mlxtend route enumerates them all)"
+    if n > max_itemsets:
+        raise param_error(
+            "max_itemsets", "mine_itemsets",
+            f"at least the number of itemsets to enumerate ({n:.0f} {what} itemsets at a "
+            f"minimum count of {min_count} of {tx.n_transactions})", max_itemsets,
+            hint="Raise 'min_support', set 'max_len', choose kind='closed' or 'maximal'"
+                 + (" or backend='pyfim'" if route_needs_frequent else "")
+                 + ", or raise 'max_itemsets' (None disables the guard).")
+
+
+def _pyfim_tracts(tx: Transactions, frequent_items: np.ndarray) -> list[list[int]]:
+    # pyfim 6.28 never reports itemsets made only of items present in every transaction
+    # (perfect extensions of the empty set: `fim.eclat([[0], [0]], supp=-1)` returns []).
+    # One extra empty transaction removes the case without changing any non-empty itemset's
+    # support or closure (it contains no itemset); the count threshold is absolute.
+    return [*tx.lists(frequent_items), []]
+
+
+def _spectrum_total(spectrum: Any) -> float:
+    if isinstance(spectrum, dict):
+        return float(sum(spectrum.values()))
+    return float(sum(row[-1] for row in spectrum)) if spectrum else 0.0
+
+
+def _mine_pyfim(tx: Transactions, kind: str, min_count: int, max_len: int | None,
+                frequent_items: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    import fim
+
+    # Items are passed as their column indices (small ints: cheap to hash and to box).
+    tracts = _pyfim_tracts(tx, frequent_items)
+    zmax = -1 if max_len is None else max_len
+    # eclat is the fastest pyfim algorithm for all three targets on base-model transactions
+    # (few, long, heavily overlapping transactions): see benchmarks/bench_mining.py.
+    found = fim.eclat(tracts, target=_PYFIM_TARGET[kind], supp=-min_count, zmax=zmax,
+                      report="a")
+    return _from_pairs(found)
+
+
+def _from_pairs(found: list[tuple[tuple[int, ...], int]]) -> tuple[
+        np.ndarray, np.ndarray, np.ndarray]:
+    """(itemset, count) pairs -> lengths, flat indices, counts, without per-itemset Python work
+    beyond what ``zip`` / ``map`` do in C."""
+    n = len(found)
+    if n == 0:
+        return np.zeros(0, np.int64), np.zeros(0, np.int32), np.zeros(0, np.int64)
+    lengths = np.fromiter(map(len, map(itemgetter(0), found)), dtype=np.int64, count=n)
+    indices = np.fromiter(chain.from_iterable(map(itemgetter(0), found)), dtype=np.int32,
+                          count=int(lengths.sum()))
+    counts = np.fromiter(map(itemgetter(1), found), dtype=np.int64, count=n)
+    return lengths, indices, counts
+
+
+def _mine_mlxtend(tx: Transactions, kind: str, min_count: int, max_len: int | None,
+                  frequent_items: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    from mlxtend.frequent_patterns import fpgrowth, fpmax
+
+    dense = tx.matrix[:, frequent_items].toarray()
+    df = pd.DataFrame(dense, columns=range(len(frequent_items)))
+    # min_support as a fraction that mlxtend turns back into exactly min_count transactions:
+    # it keeps itemsets with count >= min_support * b, so use the midpoint below min_count.
+    frac = (min_count - 0.5) / tx.n_transactions
+    algo = fpmax if kind == "maximal" else fpgrowth
+    res = algo(df, min_support=frac, use_colnames=False, max_len=max_len)
+    counts = np.rint(res["support"].to_numpy() * tx.n_transactions).astype(np.int64)
+    sets = res["itemsets"].tolist()
+    lengths = np.fromiter(map(len, sets), dtype=np.int64, count=len(sets))
+    local = np.fromiter(chain.from_iterable(sets), dtype=np.int32, count=int(lengths.sum()))
+    if kind == "closed":
+        keep = closed_mask(lengths, local, counts, dense, max_len)
+        starts = np.repeat(keep, lengths)
+        lengths, local, counts = lengths[keep], local[starts], counts[keep]
+    return lengths, frequent_items[local].astype(np.int32), counts
+
+
+def closed_mask(lengths: np.ndarray, indices: np.ndarray, counts: np.ndarray,
+                dense: np.ndarray, max_len: int | None = None,
+                chunk: int = 20_000) -> np.ndarray:
+    """Which of the given itemsets are closed in the transactions ``dense`` (b, p).
+
+    X is closed iff no item outside X occurs in every transaction containing X. Vectorised:
+    the tidset of each itemset is the AND of its items' packed tid bitsets (``reduceat``);
+    one matrix product of the tidsets with the transactions gives, for each item j, the
+    support of X + {j}; X is closed iff exactly |X| items reach the support of X.
+    Exact for any input (it does not need the supersets to be in the list), so it also
+    handles a ``max_len`` bound, where closedness must be judged against longer itemsets.
+    """
+    n = len(lengths)
+    keep = np.zeros(n, bool)
+    if n == 0:
+        return keep
+    packed = np.packbits(dense.T, axis=1)  # (p, ceil(b/8)) tid bitsets
+    tfloat = dense.astype(np.float32)
+    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
+    for lo in range(0, n, chunk):
+        hi = min(n, lo + chunk)
+        a, z = starts[lo], starts[hi - 1] + lengths[hi - 1]
+        bits = np.bitwise_and.reduceat(packed[indices[a:z]], starts[lo:hi] - a, axis=0)
+        tids = np.unpackbits(bits, axis=1, count=dense.shape[0]).astype(np.float32)
+        ext = tids @ tfloat  # support of X + {j} for every item j
+        full = (ext >= counts[lo:hi, None] - 0.5).sum(axis=1)
+        keep[lo:hi] = full == lengths[lo:hi]
+    return keep
+
+
+def canonical_order(lengths: np.ndarray, indices: np.ndarray, counts: np.ndarray) -> tuple[
+        np.ndarray, np.ndarray, np.ndarray]:
+    """Sort items inside each itemset, then itemsets by (-count, -length, items).
+
+    Returns ``indptr, indices, counts``. Works per length (rows of one length form a dense
+    matrix), so sorting is vectorised and lexicographic ties only ever compare equal lengths.
+    """
+    n = len(lengths)
+    starts = np.zeros(n + 1, np.int64)
+    np.cumsum(lengths, out=starts[1:])
+    rank = np.zeros(n, np.int64)  # lexicographic rank among itemsets of the same length
+    sorted_indices = np.empty_like(indices)
+    top = int(indices.max()) + 1 if len(indices) else 1
+    bits = 8 if top <= 1 << 8 else 16 if top <= 1 << 16 else 32
+    per_key = 64 // bits
+    for length in np.unique(lengths):
+        rows = np.flatnonzero(lengths == length)
+        L = int(length)
+        if L == 0:
+            continue
+        where = starts[rows][:, None] + np.arange(L)
+        block = indices[where]
+        block.sort(axis=1)
+        sorted_indices[where] = block
+        # Pack `per_key` items into one uint64 (first item in the high bits), so that a
+        # lexsort over a few integer keys orders the rows lexicographically.
+        n_keys = -(-L // per_key)
+        padded = np.zeros((len(rows), n_keys * per_key), np.uint64)
+        padded[:, :L] = block
+        shifts = np.arange(per_key - 1, -1, -1, dtype=np.uint64) * np.uint64(bits)
+        keys = (padded.reshape(len(rows), n_keys, per_key) << shifts).sum(axis=2,
+                                                                          dtype=np.uint64)
+        order = np.lexsort(keys.T[::-1])
+        rank[rows[order]] = np.arange(len(rows))
+    order = np.lexsort((rank, -lengths, -counts))
+    new_lengths = lengths[order]
+    indptr = np.zeros(n + 1, np.int64)
+    np.cumsum(new_lengths, out=indptr[1:])
+    gather = np.repeat(starts[order] - indptr[:-1], new_lengths) + np.arange(indptr[-1])
+    out_indices = sorted_indices[gather].astype(np.int32)
+    return indptr, out_indices, counts[order].astype(np.int64)
