@@ -5,6 +5,8 @@ The b selected subsets are transactions for frequent / closed / maximal itemset 
 Jaccard distance (Woznica, Nguyen and Kalousis, KDD 2012, section 2).
 """
 
+from ._distances import jaccard_distances
+from ._kmedoids import KMedoidsResult, available_backends, kmedoids, silhouette
 from ._lattice import DRAW_FORMATS, EXPORT_FORMATS, ItemsetLattice
 from ._mining import BACKENDS, KINDS, Itemsets, mine_itemsets
 
@@ -15,5 +17,10 @@ __all__ = [
     "KINDS",
     "ItemsetLattice",
     "Itemsets",
+    "KMedoidsResult",
+    "available_backends",
+    "jaccard_distances",
+    "kmedoids",
     "mine_itemsets",
+    "silhouette",
 ]

@@ -1,0 +1,258 @@
+"""Exact structure preservation and multiple models: mostRep, largeMed, med*Apr, allMed.
+
+Woznica, Nguyen and Kalousis (KDD 2012, sections 2.3 and 2.4) return whole base models,
+chosen as medoids under the Jaccard distance between their subsets:
+
+- mostRep: the medoid of all b models (least total distance to the others);
+- largeMed: k-medoids for each k in a range, the k of best average silhouette, the medoid
+  of the largest cluster;
+- medClosedApr / medMaxApr: the base models containing the top-support closed / maximal
+  itemset, and their medoid;
+- allMed: k-medoids with k clusters, the k medoids;
+- allMedClosedApr / allMedMaxApr (the multi-model form of medClosedApr, KDD 2012 Table 4):
+  the base models containing any of the top-k itemsets, k-medoids on them, the k medoids.
+  With k = 1 this is medClosedApr / medMaxApr: the single-model operators call it.
+
+Choices the paper leaves open: ties in total distance go to the lower base-model index;
+the largest cluster ties go to the cluster whose medoid has the smaller within-cluster
+total distance, then the lower medoid index; k-medoids is PAM from the deterministic BUILD
+start; signatures of multi-model operators are ordered by decreasing cluster size, then
+medoid index; when the models containing the top-k itemsets hold fewer than k distinct
+subsets, the next itemsets are added until they hold k; ``n_features`` below the chosen
+model's size keeps its top-ranked features.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._validation import check_int, param_error
+from ..base_models import BaseModels
+from ..patterns._distances import jaccard_distances
+from ..patterns._kmedoids import KMedoidsResult, kmedoids
+from ._common import min_subset_size, model_signature
+from ._itemsets import _mine, _start_count, ordered_itemsets
+from ._registry import declare_operator, distinct_models
+from ._signature import Signature
+
+__all__ = ["medoid"]
+
+
+def medoid(distances: np.ndarray) -> int:
+    """Index of the row of least total distance (ties: the lower index)."""
+    return int(np.argmin(np.asarray(distances).sum(axis=1)))
+
+
+@declare_operator("mostRep", kind="single", max_features=min_subset_size)
+def most_rep(base: BaseModels, *, n_features: int) -> Signature:
+    """mostRep: the medoid of the base models under Jaccard distance (KDD 2012, sec. 2.3).
+
+    The base model with the least total Jaccard distance to the others (ties: lower
+    index), its top ``n_features`` features in its own rank order.
+    """
+    dist = jaccard_distances(base)
+    i = medoid(dist)
+    return model_signature(base, i, n_features, operator="mostRep", provenance={
+        "total_distance": float(dist[i].sum()),
+        "mean_distance": float(dist[i].sum() / max(1, base.n_models - 1))})
+
+
+def _k_range(k_range: Any, func: str) -> list[int]:
+    if k_range is None:
+        return list(range(2, 11))
+    try:
+        ks = [check_int(k, "k_range", func, min_value=2) for k in k_range]
+    except TypeError:
+        raise param_error("k_range", func, "an iterable of integers >= 2", k_range,
+                          exc=TypeError) from None
+    if not ks:
+        raise param_error("k_range", func, "a non-empty iterable of integers >= 2", k_range)
+    return sorted({int(k) for k in ks if k is not None})
+
+
+@declare_operator("largeMed", kind="single", max_features=min_subset_size,
+                  order_invariant=False)
+def large_med(base: BaseModels, *, n_features: int, k_range: Any = None,
+              random_state: Any = None, backend: str = "auto") -> Signature:
+    """largeMed: the medoid of the largest cluster of the best k-medoids (KDD 2012, 2.3).
+
+    k-medoids (PAM) on the Jaccard distances for each k of ``k_range``; the k of best
+    average silhouette (ties: the smaller k); the medoid of its largest cluster.
+
+    Parameters
+    ----------
+    k_range : iterable of int >= 2, default=range(2, 11)
+        Candidate numbers of clusters; values above the number of distinct base models
+        minus one are skipped. When none is left, the single medoid (mostRep) is returned.
+    random_state, backend
+        Passed to k-medoids.
+    """
+    ks = _k_range(k_range, "largeMed")
+    dist = jaccard_distances(base)
+    limit = min(distinct_models(base), base.n_models - 1)
+    tried: dict[str, float | None] = {}
+    best: tuple[float, int, KMedoidsResult] | None = None
+    for k in ks:
+        if k > limit:
+            continue
+        res = kmedoids(dist, k, backend=backend, random_state=random_state)
+        tried[str(k)] = res.silhouette
+        score = -np.inf if res.silhouette is None else res.silhouette
+        if best is None or score > best[0]:
+            best = (score, k, res)
+    if best is None:
+        i = medoid(dist)
+        return model_signature(base, i, n_features, operator="largeMed", provenance={
+            "k": 1, "silhouettes": tried, "cluster_size": base.n_models,
+            "note": "no k in k_range fits these base models; the single medoid is used"})
+    _, k, res = best
+    within = [float(dist[np.ix_(res.members(c), [res.medoids[c]])].sum())
+              for c in range(k)]
+    c = min(range(k), key=lambda c: (-res.sizes[c], within[c], res.medoids[c]))
+    return model_signature(base, int(res.medoids[c]), n_features, operator="largeMed",
+                           provenance={"k": k, "silhouette": res.silhouette,
+                                       "silhouettes": tried,
+                                       "cluster_sizes": res.sizes.tolist(),
+                                       "cluster_size": int(res.sizes[c]),
+                                       "medoids": res.medoids.tolist(), "loss": res.loss,
+                                       "backend": res.backend})
+
+
+def _signatures_from_medoids(base: BaseModels, models: np.ndarray, res: KMedoidsResult,
+                             n_features: int | None, operator: str,
+                             extra: dict[str, Any]) -> list[Signature]:
+    order = sorted(range(res.n_clusters), key=lambda c: (-res.sizes[c], res.medoids[c]))
+    out = []
+    for c in order:
+        out.append(model_signature(base, int(models[res.medoids[c]]), n_features,
+                                   operator=operator, provenance={
+                                       "cluster": int(c), "cluster_size": int(res.sizes[c]),
+                                       "loss": res.loss, "silhouette": res.silhouette,
+                                       "backend": res.backend, **extra}))
+    return out
+
+
+def _check_distinct_medoids(base: BaseModels, models: np.ndarray, res: KMedoidsResult,
+                            name: str) -> None:
+    picked = base.subsets[models[res.medoids]]
+    if np.unique(np.packbits(picked, axis=1), axis=0).shape[0] != res.n_clusters:
+        raise RuntimeError(f"{name}: k-medoids returned two identical base models as "
+                           "medoids; ask for fewer signatures.")
+
+
+@declare_operator("allMed", kind="multi", order_invariant=False)
+def all_med(base: BaseModels, *, n_signatures: int, n_features: int | None = None,
+            random_state: Any = None, backend: str = "auto") -> list[Signature]:
+    """allMed: the k medoids of k-medoids on the base models (KDD 2012, sec. 2.4).
+
+    PAM (BUILD start) on the Jaccard distances between all b base models; signatures in
+    order of decreasing cluster size. With k = 1 it returns mostRep's model.
+
+    Parameters
+    ----------
+    n_features : int, optional
+        Keep each medoid's top n_features (default: the whole model).
+    random_state, backend
+        Passed to k-medoids.
+    """
+    dist = jaccard_distances(base)
+    res = kmedoids(dist, n_signatures, backend=backend, random_state=random_state)
+    models = np.arange(base.n_models)
+    _check_distinct_medoids(base, models, res, "allMed")
+    return _signatures_from_medoids(base, models, res, n_features, "allMed", {
+        "cluster_sizes": res.sizes.tolist()})
+
+
+def _group_for_itemsets(base: BaseModels, kind: str, k: int, min_support: Any, name: str
+                        ) -> tuple[np.ndarray, list[dict[str, Any]], int]:
+    """Models containing any of the top-k itemsets (widened until k distinct subsets)."""
+    count, _ = _start_count(base, min_support, 1, name)
+    while True:
+        mined = ordered_itemsets(base, _mine(base, kind, count))
+        covered = np.zeros(base.n_models, dtype=bool)
+        used = []
+        for s in mined:
+            covered |= base.subsets[:, list(s.items)].all(axis=1)
+            used.append({"items": list(s.items), "support": s.support})
+            if len(used) >= k and distinct_models_of(base, covered) >= k:
+                return np.flatnonzero(covered), used, count
+        if count == 1:
+            raise ValueError(f"{name}: the base models containing the mined itemsets hold "
+                             f"fewer than {k} distinct subsets.")
+        count = max(1, min(count - 1, int(count * 0.8)))
+
+
+def distinct_models_of(base: BaseModels, rows: np.ndarray) -> int:
+    """Number of distinct subsets among the base models selected by a boolean mask."""
+    return int(np.unique(np.packbits(base.subsets[rows], axis=1), axis=0).shape[0])
+
+
+def _med_apr(base: BaseModels, kind: str, k: int, n_features: int | None, min_support: Any,
+             random_state: Any, backend: str, name: str) -> list[Signature]:
+    models, used, count = _group_for_itemsets(base, kind, k, min_support, name)
+    dist = jaccard_distances(base.subsets[models])
+    res = kmedoids(dist, k, backend=backend, random_state=random_state)
+    _check_distinct_medoids(base, models, res, name)
+    return _signatures_from_medoids(base, models, res, n_features, name, {
+        "n_models_in_group": int(models.size), "itemsets": used, "itemset_kind": kind,
+        "min_support_used": count / base.n_models, "cluster_sizes": res.sizes.tolist()})
+
+
+@declare_operator("allMedClosedApr", kind="multi", order_invariant=False)
+def all_med_closed_apr(base: BaseModels, *, n_signatures: int, n_features: int | None = None,
+                       min_support: Any = None, random_state: Any = None,
+                       backend: str = "auto") -> list[Signature]:
+    """medClosedApr, multi-model form (KDD 2012, sec. 2.4 and Table 4).
+
+    The base models containing any of the k closed itemsets of highest support (itemset
+    order as closedApr), k-medoids (PAM) on them, the k medoids. When those models hold
+    fewer than k distinct subsets, the next itemsets are added until they hold k.
+    """
+    return _med_apr(base, "closed", n_signatures, n_features, min_support, random_state,
+                    backend, "allMedClosedApr")
+
+
+@declare_operator("allMedMaxApr", kind="multi", order_invariant=False)
+def all_med_max_apr(base: BaseModels, *, n_signatures: int, n_features: int | None = None,
+                    min_support: Any = None, random_state: Any = None,
+                    backend: str = "auto") -> list[Signature]:
+    """medMaxApr, multi-model form: as allMedClosedApr with maximal itemsets."""
+    return _med_apr(base, "maximal", n_signatures, n_features, min_support, random_state,
+                    backend, "allMedMaxApr")
+
+
+def _single_from_multi(sigs: list[Signature], name: str) -> Signature:
+    sig = sigs[0]
+    return Signature(features=sig.features, names=sig.names, scores=sig.scores,
+                     score_name=sig.score_name, operator=name, provenance=sig.provenance,
+                     n_features_in=sig.n_features_in)
+
+
+@declare_operator("medClosedApr", kind="single", max_features=min_subset_size)
+def med_closed_apr(base: BaseModels, *, n_features: int, min_support: Any = None) -> Signature:
+    """medClosedApr: the medoid of the models holding the top closed itemset (KDD 2012, 2.3).
+
+    The base models containing the closed itemset of highest support (ties as closedApr),
+    and their medoid under Jaccard distance: allMedClosedApr with k = 1.
+    """
+    return _single_from_multi(_med_apr(base, "closed", 1, n_features, min_support, None,
+                                       "auto", "medClosedApr"), "medClosedApr")
+
+
+@declare_operator("medMaxApr", kind="single", max_features=min_subset_size)
+def med_max_apr(base: BaseModels, *, n_features: int, min_support: Any = None) -> Signature:
+    """medMaxApr: the medoid of the models holding the top maximal itemset (KDD 2012, 2.3).
+
+    Maximal itemsets at ``min_support`` (default: the m-th largest feature frequency, as
+    maxApr); the models containing the one of highest support; their medoid.
+    """
+    kind = "maximal"
+    if min_support is None:
+        # The same default threshold as maxApr: the m-th largest feature count.
+        from ._itemsets import _kth_count
+
+        min_support = _kth_count(base, n_features)
+    return _single_from_multi(_med_apr(base, kind, 1, n_features, min_support, None,
+                                       "auto", "medMaxApr"), "medMaxApr")

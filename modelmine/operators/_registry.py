@@ -1,0 +1,714 @@
+"""The operator registry: one registry, two ways in (a decorator and an entry-point group).
+
+An operator maps base models to one signature (kind ``"single"``) or to k alternative
+signatures (kind ``"multi"``), as the model aggregation operators of Woznica, Nguyen and
+Kalousis (KDD 2012, section 2). Operators enter a registry
+
+- through :func:`register_operator` (a decorator, usable by name at once), or
+- through the entry-point group ``modelmine.operators`` of an installed distribution,
+  discovered lazily on first use, cached, and rescanned by :func:`refresh`.
+
+The operator protocol, checked when an operator registers (never on first use)::
+
+    def op(base, *, n_features, [random_state=None], [other=default, ...]) -> Signature
+    def op(base, *, n_signatures, [n_features=None], [random_state=None], ...) -> SignatureSet
+
+- the first parameter takes the :class:`~modelmine.BaseModels` positionally;
+- a single-model operator takes ``n_features`` (an int, resolved by :func:`aggregate`), a
+  multi-model operator ``n_signatures`` (and optionally ``n_features``);
+- every other parameter has a default and can be passed by keyword; no ``*args`` and no
+  ``**kwargs`` (so that :func:`aggregate` can name the parameters an operator accepts);
+- a single-model operator returns a :class:`Signature` or a 1-D array of feature indices;
+  a multi-model operator returns a :class:`SignatureSet` or a sequence of those. Anything
+  else is refused by :func:`aggregate` with an error naming the operator and its plugin.
+
+The module-level functions act on a default :class:`OperatorRegistry`; tests and
+applications that need isolation build their own instance.
+"""
+
+from __future__ import annotations
+
+import inspect
+import numbers
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from importlib import metadata
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._validation import check_int, closest_names, param_error
+from ..base_models import BaseModels
+from ._signature import Signature, SignatureSet, jsonable
+
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "Operator",
+    "OperatorRegistry",
+    "aggregate",
+    "available",
+    "declare_operator",
+    "default_registry",
+    "get_operator",
+    "refresh",
+    "register_operator",
+]
+
+ENTRY_POINT_GROUP = "modelmine.operators"
+BUILT_IN = "built-in"
+KINDS = ("single", "multi")
+_SPEC_ATTR = "__modelmine_operator__"
+_RESERVED = ("n_features", "n_signatures", "random_state")
+
+
+class PluginWarning(UserWarning):
+    """A plugin operator could not be loaded (the others still load)."""
+
+
+def distinct_models(base: BaseModels) -> int:
+    """Number of distinct subsets among the base models."""
+    return int(np.unique(np.packbits(base.subsets, axis=1), axis=0).shape[0])
+
+
+def _all_features(base: BaseModels) -> int:
+    return base.n_features_in
+
+
+@dataclass(frozen=True, eq=False)
+class Operator:
+    """A registered operator and where it came from.
+
+    Attributes
+    ----------
+    name, kind : str
+        Its registry name and ``"single"`` or ``"multi"``.
+    func : callable
+        The implementation (see the protocol in the module docstring).
+    description : str
+        One line (the first line of the docstring unless given).
+    origin : str
+        ``"built-in"``, the distribution of a plugin, or the top-level module of user code.
+    module, qualname, doc : str
+        Where the function is defined and its full docstring.
+    entry_point : str or None
+        ``"name = module:attr"`` for operators found through the entry-point group.
+    order_invariant : bool
+        True when the definition makes the result independent of the order of the base
+        models (checked by :func:`modelmine.testing.check_operator`).
+    max_features, max_signatures : callable
+        ``base -> int``: the largest n_features (single) / n_signatures (multi) the
+        operator can serve for these base models.
+    params : dict
+        Operator-specific keyword parameters and their defaults.
+    accepts_random_state, accepts_n_features : bool
+    """
+
+    name: str
+    kind: str
+    func: Callable[..., Any]
+    description: str = ""
+    origin: str = BUILT_IN
+    module: str = ""
+    qualname: str = ""
+    doc: str = ""
+    entry_point: str | None = None
+    order_invariant: bool = True
+    max_features: Callable[[BaseModels], int] = _all_features
+    max_signatures: Callable[[BaseModels], int] = distinct_models
+    params: dict[str, Any] = field(default_factory=dict)
+    accepts_random_state: bool = False
+    accepts_n_features: bool = True
+
+    @property
+    def is_plugin(self) -> bool:
+        return self.origin != BUILT_IN
+
+    def owner(self) -> str:
+        """Who registered it, for messages: origin and module."""
+        where = f"{self.module}.{self.qualname}" if self.qualname else self.module
+        return f"{self.origin!r} ({where})"
+
+    def __call__(self, base: BaseModels, **kwargs: Any) -> Signature | SignatureSet:
+        """Run through :func:`aggregate`-style validation of the default registry."""
+        return _run(self, base, **kwargs)
+
+
+def declare_operator(
+    name: str | None = None,
+    *,
+    kind: str = "single",
+    description: str | None = None,
+    order_invariant: bool = True,
+    max_features: Callable[[BaseModels], int] | None = None,
+    max_signatures: Callable[[BaseModels], int] | None = None,
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Mark a function as an operator without registering it (for plugins).
+
+    A plugin module decorates its functions with this and lists them in the entry-point
+    group ``modelmine.operators`` of its ``pyproject.toml``; the registry reads the marks
+    when it discovers the entry point (the entry-point name is the operator name unless
+    ``name`` is given). Nothing is registered at import, so importing a plugin has no side
+    effect. Arguments are those of :func:`register_operator`.
+    """
+    if kind not in KINDS:
+        raise param_error("kind", "declare_operator", "one of 'single', 'multi'", kind)
+
+    def mark(func: Callable[..., Any]) -> Callable[..., Any]:
+        setattr(func, _SPEC_ATTR, {
+            "name": name, "kind": kind, "description": description,
+            "order_invariant": order_invariant, "max_features": max_features,
+            "max_signatures": max_signatures,
+        })
+        return func
+
+    return mark
+
+
+def _check_protocol(name: str, kind: str, func: Callable[..., Any], owner: str) -> dict[str, Any]:
+    """Check a call signature against the operator protocol; return what it accepts."""
+    if not callable(func):
+        raise TypeError(f"Operator {name!r} from {owner} cannot be registered: "
+                        f"{func!r} is not callable.")
+    try:
+        sig = inspect.signature(func)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"Operator {name!r} from {owner} cannot be registered: its call "
+                        f"signature cannot be read ({exc}).") from None
+    params = list(sig.parameters.values())
+
+    def refuse(reason: str) -> TypeError:
+        return TypeError(
+            f"Operator {name!r} from {owner} cannot be registered: its call signature "
+            f"{name}{sig} does not fit the operator protocol: {reason}. Expected "
+            + ("op(base, *, n_features, ...)" if kind == "single"
+               else "op(base, *, n_signatures, ...)") + ".")
+
+    if not params or params[0].kind not in (inspect.Parameter.POSITIONAL_ONLY,
+                                            inspect.Parameter.POSITIONAL_OR_KEYWORD):
+        raise refuse("the first parameter must take the base models positionally")
+    if params[0].default is not inspect.Parameter.empty:
+        raise refuse(f"the base-models parameter {params[0].name!r} must not have a default")
+    rest = {p.name: p for p in params[1:]}
+    for p in params[1:]:
+        if p.kind is inspect.Parameter.VAR_POSITIONAL:
+            raise refuse(f"*{p.name} is not allowed (parameters must be named)")
+        if p.kind is inspect.Parameter.VAR_KEYWORD:
+            raise refuse(f"**{p.name} is not allowed (parameters must be named, so that "
+                         "aggregate can check them)")
+        if p.kind is inspect.Parameter.POSITIONAL_ONLY:
+            raise refuse(f"{p.name!r} is positional-only (it must be passable by keyword)")
+    needed = "n_features" if kind == "single" else "n_signatures"
+    if needed not in rest:
+        raise refuse(f"a {kind}-model operator must accept the keyword parameter {needed!r}")
+    for p in rest.values():
+        if p.name != needed and p.default is inspect.Parameter.empty:
+            raise refuse(f"parameter {p.name!r} has no default (only {needed!r} may be "
+                         "required)")
+    return {
+        "params": {p.name: p.default for p in rest.values() if p.name not in _RESERVED},
+        "accepts_random_state": "random_state" in rest,
+        "accepts_n_features": "n_features" in rest,
+    }
+
+
+def _origin_of(module: str) -> str:
+    """The distribution that provides a module, else its top-level package name."""
+    top = module.split(".")[0]
+    if top == "modelmine":
+        return BUILT_IN
+    try:
+        dists = metadata.packages_distributions().get(top)
+    except Exception:
+        dists = None
+    return dists[0] if dists else top
+
+
+def _first_line(doc: str | None) -> str:
+    for line in (doc or "").strip().splitlines():
+        if line.strip():
+            return line.strip()
+    return ""
+
+
+class OperatorRegistry:
+    """A registry of operators: built-ins, decorated user functions, entry-point plugins.
+
+    Parameters
+    ----------
+    group : str or None, default="modelmine.operators"
+        Entry-point group to discover plugins in; None disables discovery.
+    builtins : bool, default=True
+        Load the built-in operators (KDD 2012 and Salman 2022).
+
+    Built-ins and entry points are loaded lazily, on first use, and cached;
+    :meth:`refresh` forgets the plugins and rescans the entry points.
+    """
+
+    def __init__(self, *, group: str | None = ENTRY_POINT_GROUP, builtins: bool = True):
+        self.group = group
+        self._builtins = builtins
+        self._ops: dict[str, Operator] = {}
+        self._loaded = False
+        self._discovered = False
+        self._loading = False
+
+    # ------------------------------------------------------------- loading
+    def _ensure(self) -> None:
+        if self._loaded and self._discovered:
+            return
+        if self._loading:
+            return
+        self._loading = True
+        try:
+            if not self._loaded:
+                self._loaded = True
+                if self._builtins:
+                    from ._builtin import BUILTINS
+
+                    for func in BUILTINS:
+                        self._add_marked(func, origin=BUILT_IN, entry_point=None,
+                                         ep_name=None)
+            if not self._discovered:
+                self._discovered = True
+                self._discover()
+        finally:
+            self._loading = False
+
+    def _entry_points(self) -> Sequence[Any]:
+        if self.group is None:
+            return []
+        return list(metadata.entry_points(group=self.group))
+
+    def _discover(self) -> None:
+        for ep in self._entry_points():
+            dist = getattr(getattr(ep, "dist", None), "name", None) or ep.value.split(":")[0]
+            label = f"{ep.name} = {ep.value}"
+            try:
+                obj = ep.load()
+            except Exception as exc:
+                warnings.warn(f"modelmine operator plugin {label!r} from {dist!r} failed to "
+                              f"load and was skipped: {type(exc).__name__}: {exc}",
+                              PluginWarning, stacklevel=3)
+                continue
+            try:
+                self._add_marked(obj, origin=dist, entry_point=label, ep_name=ep.name)
+            except (TypeError, ValueError) as exc:
+                warnings.warn(f"modelmine operator plugin {label!r} from {dist!r} was "
+                              f"skipped: {exc}", PluginWarning, stacklevel=3)
+
+    def _add_marked(self, func: Any, *, origin: str, entry_point: str | None,
+                    ep_name: str | None) -> Operator:
+        spec = getattr(func, _SPEC_ATTR, None)
+        if isinstance(func, Operator):
+            return self._add(func)
+        if spec is None:
+            raise TypeError(f"{func!r} is not marked with "
+                            "modelmine.operators.declare_operator (its kind is unknown)")
+        name = spec["name"] or ep_name
+        if ep_name is not None and spec["name"] and spec["name"] != ep_name:
+            raise ValueError(f"the entry point is named {ep_name!r} but the operator "
+                             f"declares the name {spec['name']!r}")
+        return self._add(self._build(name, func, origin=origin, entry_point=entry_point,
+                                     **{k: v for k, v in spec.items() if k != "name"}))
+
+    def _build(self, name: Any, func: Callable[..., Any], *, kind: str, origin: str,
+               description: str | None = None, order_invariant: bool = True,
+               max_features: Callable[[BaseModels], int] | None = None,
+               max_signatures: Callable[[BaseModels], int] | None = None,
+               entry_point: str | None = None) -> Operator:
+        if not isinstance(name, str) or not name.strip():
+            raise param_error("name", "register_operator", "a non-empty string", name,
+                              exc=TypeError if not isinstance(name, str) else ValueError)
+        if kind not in KINDS:
+            raise param_error("kind", "register_operator", "one of 'single', 'multi'", kind)
+        module = getattr(func, "__module__", None) or type(func).__module__
+        qualname = getattr(func, "__qualname__", type(func).__name__)
+        owner = f"{origin!r} ({module}.{qualname})"
+        accepted = _check_protocol(name, kind, func, owner)
+        doc = inspect.getdoc(func) or ""
+        return Operator(
+            name=name, kind=kind, func=func,
+            description=description or _first_line(doc) or f"{kind}-model operator",
+            origin=origin, module=module, qualname=qualname, doc=doc,
+            entry_point=entry_point, order_invariant=bool(order_invariant),
+            max_features=max_features or _all_features,
+            max_signatures=max_signatures or distinct_models, **accepted)
+
+    def _add(self, op: Operator) -> Operator:
+        taken = self._ops.get(op.name)
+        if taken is not None:
+            raise ValueError(f"The operator name {op.name!r} is already registered by "
+                             f"{taken.owner()}; {op.owner()} cannot register it too. "
+                             "Choose another name.")
+        self._ops[op.name] = op
+        return op
+
+    # -------------------------------------------------------------- public
+    def register(
+        self, name: str, func: Callable[..., Any] | None = None, *, kind: str = "single",
+        description: str | None = None, order_invariant: bool = True,
+        max_features: Callable[[BaseModels], int] | None = None,
+        max_signatures: Callable[[BaseModels], int] | None = None,
+    ) -> Any:
+        """Register ``func`` as operator ``name`` (or, without ``func``, return a decorator).
+
+        The call signature is checked at once against the protocol (module docstring);
+        a taken name raises :class:`ValueError` naming both owners.
+        """
+        def deco(f: Callable[..., Any]) -> Callable[..., Any]:
+            self._ensure()
+            module = getattr(f, "__module__", None) or ""
+            origin = _origin_of(module) if module != "__main__" else "__main__"
+            op = self._build(name, f, kind=kind, origin=origin, description=description,
+                             order_invariant=order_invariant, max_features=max_features,
+                             max_signatures=max_signatures)
+            self._add(op)
+            return f
+
+        return deco if func is None else deco(func)
+
+    def unregister(self, name: str) -> Operator:
+        """Remove an operator (built-ins included) and return it."""
+        self._ensure()
+        if name not in self._ops:
+            raise self._unknown(name, "unregister")
+        return self._ops.pop(name)
+
+    def refresh(self) -> None:
+        """Forget the plugins found through entry points and scan the group again."""
+        self._ops = {n: op for n, op in self._ops.items() if op.entry_point is None}
+        self._discovered = False
+        self._ensure()
+
+    def names(self) -> list[str]:
+        """Registered operator names, in registration order."""
+        self._ensure()
+        return list(self._ops)
+
+    def __contains__(self, name: object) -> bool:
+        self._ensure()
+        return name in self._ops
+
+    def __len__(self) -> int:
+        self._ensure()
+        return len(self._ops)
+
+    def _unknown(self, name: Any, func: str) -> Exception:
+        names = list(self._ops)
+        listed = ", ".join(repr(n) for n in names)
+        close = closest_names(name, names) if isinstance(name, str) else []
+        hint = f"Did you mean {close[0]!r}?" if close else None
+        return param_error("operator", func, f"one of the available operators ({listed})",
+                           name, hint=hint,
+                           exc=ValueError if isinstance(name, str) else TypeError)
+
+    def get(self, name: Any) -> Operator:
+        """The :class:`Operator` registered under ``name`` (unknown: error with the closest)."""
+        self._ensure()
+        if isinstance(name, Operator):
+            return name
+        if not isinstance(name, str) or name not in self._ops:
+            raise self._unknown(name, "get_operator")
+        return self._ops[name]
+
+    def available(self) -> pd.DataFrame:
+        """One row per operator: name, kind, origin, description, module, entry point."""
+        self._ensure()
+        rows = [{"name": op.name, "kind": op.kind, "origin": op.origin,
+                 "description": op.description, "module": op.module,
+                 "entry_point": op.entry_point} for op in self._ops.values()]
+        cols = ["name", "kind", "origin", "description", "module", "entry_point"]
+        return pd.DataFrame(rows, columns=cols)
+
+    def aggregate(self, base: BaseModels, operator: str | Operator, *,
+                  n_features: int | None = None, n_signatures: int | None = None,
+                  random_state: Any = None, **params: Any) -> Signature | SignatureSet:
+        """See :func:`aggregate`."""
+        if not isinstance(operator, (str, Operator)):
+            self._ensure()
+            raise self._unknown(operator, "aggregate")
+        self._ensure()
+        if isinstance(operator, str) and operator not in self._ops:
+            raise self._unknown(operator, "aggregate")
+        op = operator if isinstance(operator, Operator) else self._ops[operator]
+        return _run(op, base, n_features=n_features, n_signatures=n_signatures,
+                    random_state=random_state, **params)
+
+
+def _default_n_features(base: BaseModels) -> int:
+    if base.n_features is not None:
+        return int(base.n_features)
+    return max(1, round(float(base.subset_sizes().mean())))
+
+
+def _run(op: Operator, base: BaseModels, *, n_features: Any = None, n_signatures: Any = None,
+         random_state: Any = None, **params: Any) -> Signature | SignatureSet:
+    """Validate at the door, call the operator, validate and complete what it returns."""
+    func = "aggregate"
+    if not isinstance(base, BaseModels):
+        raise param_error("base", func, "a modelmine.BaseModels (from modelmine.bootstrap)",
+                          type(base).__name__, exc=TypeError, show=False)
+    for key in params:
+        if key not in op.params:
+            accepted = ", ".join(repr(k) for k in op.params) or "none besides n_features"
+            if op.kind == "multi":
+                accepted = accepted.replace("n_features", "n_signatures")
+            close = closest_names(key, list(op.params))
+            raise param_error(key, func, f"a parameter of the operator {op.name!r} "
+                              f"(it accepts: {accepted})", "an unknown parameter",
+                              show=False, exc=TypeError,
+                              hint=f"Did you mean {close[0]!r}?" if close else None)
+    if random_state is not None and not (
+            isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool)
+            and int(random_state) >= 0):
+        raise param_error("random_state", func, "None or a non-negative integer",
+                          random_state, exc=TypeError if not isinstance(
+                              random_state, numbers.Integral) else ValueError)
+    call: dict[str, Any] = dict(params)
+    if op.accepts_random_state:
+        call["random_state"] = None if random_state is None else int(random_state)
+    if op.kind == "single":
+        if n_signatures is not None:
+            raise param_error("n_signatures", func, f"None for the single-model operator "
+                              f"{op.name!r}", n_signatures)
+        hi = int(op.max_features(base))
+        if hi < 1:
+            raise ValueError(f"The operator {op.name!r} cannot build a signature from these "
+                             "base models (no feature is selected by any model).")
+        m = min(_default_n_features(base), hi) if n_features is None else n_features
+        m = check_int(m, "n_features", func, min_value=1, max_value=hi)
+        call["n_features"] = m
+    else:
+        hi = int(op.max_signatures(base))
+        k = min(10, hi) if n_signatures is None else n_signatures
+        if not isinstance(k, bool) and isinstance(k, numbers.Integral) and int(k) > hi >= 1:
+            distinct = distinct_models(base)
+            raise param_error("n_signatures", func, f"an integer in [1, {hi}]", k,
+                              hint=f"The operator {op.name!r} cannot return more signatures "
+                              f"than the {distinct} distinct base models (of "
+                              f"{base.n_models}) allow.")
+        k = check_int(k, "n_signatures", func, min_value=1, max_value=max(hi, 1))
+        call["n_signatures"] = k
+        if n_features is not None:
+            if not op.accepts_n_features:
+                raise param_error("n_features", func, f"None for the operator {op.name!r} "
+                                  "(it returns whole base models or itemsets)", n_features)
+            call["n_features"] = check_int(n_features, "n_features", func, min_value=1,
+                                           max_value=base.n_features_in)
+    result = op.func(base, **call)
+    record = {"operator": op.name, "kind": op.kind, "origin": op.origin,
+              "params": {k: v for k, v in call.items()},
+              "base_models": {"selector": base.selector.get("name"),
+                              "n_models": base.n_models, "n_features_in": base.n_features_in,
+                              "n_features": base.n_features,
+                              "random_state": str(base.random_state)}}
+    if op.kind == "single":
+        sig = _as_signature(op, base, result, record)
+        if len(sig) != call["n_features"]:
+            raise ValueError(f"The operator {op.name!r} from {op.owner()} returned "
+                             f"{len(sig)} features; n_features={call['n_features']} were "
+                             "asked.")
+        return sig
+    sigs = _as_signature_set(op, base, result, record)
+    if len(sigs) != call["n_signatures"]:
+        raise ValueError(f"The operator {op.name!r} from {op.owner()} returned {len(sigs)} "
+                         f"signatures; n_signatures={call['n_signatures']} were asked.")
+    return sigs
+
+
+def _wrong_type(op: Operator, result: Any, expected: str) -> TypeError:
+    who = "plugin" if op.is_plugin else "operator"
+    return TypeError(f"The operator {op.name!r} from {who} {op.owner()} returned "
+                     f"{type(result).__name__}; a {op.kind}-model operator must return "
+                     f"{expected}.")
+
+
+def _indices(op: Operator, base: BaseModels, value: Any, expected: str) -> np.ndarray:
+    arr = np.asarray(value)
+    if arr.ndim != 1 or not (arr.size == 0 or np.issubdtype(arr.dtype, np.integer)):
+        raise _wrong_type(op, value, expected)
+    arr = arr.astype(np.int64)
+    if arr.size and (arr.min() < 0 or arr.max() >= base.n_features_in
+                     or np.unique(arr).size != arr.size):
+        raise ValueError(f"The operator {op.name!r} from {op.owner()} returned feature "
+                         f"indices that are repeated or outside [0, {base.n_features_in}).")
+    return arr
+
+
+def _complete(op: Operator, base: BaseModels, sig: Signature, record: dict[str, Any],
+              extra: dict[str, Any] | None = None) -> Signature:
+    try:
+        prov = {**record, **(extra or {}), **sig.provenance}
+        prov.update(record)  # the registry's record of the call wins over the operator's
+        prov = jsonable(prov)
+    except TypeError as exc:
+        raise TypeError(f"The operator {op.name!r} from {op.owner()} put a value that is "
+                        f"not JSON-serialisable in its provenance ({exc}).") from None
+    if sig.features.size and sig.features.max() >= base.n_features_in:
+        raise ValueError(f"The operator {op.name!r} from {op.owner()} returned feature "
+                         f"indices outside [0, {base.n_features_in}).")
+    names = base.feature_names[sig.features]
+    return Signature(features=sig.features, names=names, scores=sig.scores,
+                     score_name=sig.score_name, operator=op.name, provenance=prov,
+                     n_features_in=base.n_features_in)
+
+
+def _as_signature(op: Operator, base: BaseModels, result: Any,
+                  record: dict[str, Any]) -> Signature:
+    expected = "a Signature or a 1-D array of feature indices"
+    if isinstance(result, Signature):
+        return _complete(op, base, result, record)
+    if isinstance(result, (SignatureSet, str, bytes, dict)) or result is None:
+        raise _wrong_type(op, result, expected)
+    try:
+        feats = _indices(op, base, result, expected)
+    except (TypeError, ValueError) as exc:
+        if isinstance(exc, ValueError) and "returned feature" in str(exc):
+            raise
+        raise _wrong_type(op, result, expected) from None
+    sig = Signature(features=feats, names=base.feature_names[feats], operator=op.name)
+    return _complete(op, base, sig, record)
+
+
+def _as_signature_set(op: Operator, base: BaseModels, result: Any,
+                      record: dict[str, Any]) -> SignatureSet:
+    expected = "a SignatureSet or a list of Signatures (or of 1-D arrays of feature indices)"
+    if isinstance(result, SignatureSet):
+        items: list[Any] = list(result.signatures)
+        set_prov = dict(result.provenance)
+    elif isinstance(result, (list, tuple)):
+        items, set_prov = list(result), {}
+    else:
+        raise _wrong_type(op, result, expected)
+    sigs = []
+    for i, item in enumerate(items):
+        if isinstance(item, Signature):
+            sig = _complete(op, base, item, record, {"signature": i})
+        else:
+            try:
+                feats = _indices(op, base, item, expected)
+            except TypeError:
+                raise _wrong_type(op, item, expected) from None
+            sig = _complete(op, base, Signature(features=feats,
+                                                names=base.feature_names[feats],
+                                                operator=op.name), record, {"signature": i})
+        sigs.append(sig)
+    try:
+        prov = jsonable({**set_prov, **record})
+    except TypeError as exc:
+        raise TypeError(f"The operator {op.name!r} from {op.owner()} put a value that is "
+                        f"not JSON-serialisable in its provenance ({exc}).") from None
+    return SignatureSet(signatures=tuple(sigs), operator=op.name, provenance=prov)
+
+
+# ------------------------------------------------------- the default registry
+_DEFAULT = OperatorRegistry()
+
+
+def default_registry() -> OperatorRegistry:
+    """The registry behind the module-level functions."""
+    return _DEFAULT
+
+
+def register_operator(
+    name: str, func: Callable[..., Any] | None = None, *, kind: str = "single",
+    description: str | None = None, order_invariant: bool = True,
+    max_features: Callable[[BaseModels], int] | None = None,
+    max_signatures: Callable[[BaseModels], int] | None = None,
+) -> Any:
+    """Register an operator in the default registry; usable by name at once.
+
+    Used as a decorator::
+
+        @register_operator("topTwo", kind="single")
+        def top_two(base, *, n_features):
+            ...  # return a Signature or a 1-D array of n_features feature indices
+
+    Parameters
+    ----------
+    name : str
+        The name :func:`aggregate` will know it by. A taken name raises ValueError
+        naming both owners.
+    func : callable, optional
+        The operator; omitted when used as a decorator.
+    kind : {"single", "multi"}, default="single"
+        One signature, or k alternative signatures (KDD 2012, section 2.4).
+    description : str, optional
+        One line for :func:`available` (default: the docstring's first line).
+    order_invariant : bool, default=True
+        Whether the definition makes the result independent of the order of the base
+        models (checked by :func:`modelmine.testing.check_operator`).
+    max_features, max_signatures : callable, optional
+        ``base -> int``, the largest n_features / n_signatures the operator can serve
+        (default: p features; the number of distinct base models).
+
+    Returns
+    -------
+    callable
+        ``func`` unchanged (or the decorator).
+
+    Raises
+    ------
+    TypeError
+        The call signature does not fit the operator protocol (the reason is given).
+    ValueError
+        The name is taken.
+    """
+    return _DEFAULT.register(name, func, kind=kind, description=description,
+                             order_invariant=order_invariant, max_features=max_features,
+                             max_signatures=max_signatures)
+
+
+def get_operator(name: str) -> Operator:
+    """The registered :class:`Operator` named ``name`` (default registry)."""
+    return _DEFAULT.get(name)
+
+
+def available() -> pd.DataFrame:
+    """Operators of the default registry: name, kind, origin, description, module."""
+    return _DEFAULT.available()
+
+
+def refresh() -> None:
+    """Rescan the ``modelmine.operators`` entry points of the default registry."""
+    _DEFAULT.refresh()
+
+
+def aggregate(base: BaseModels, operator: str, *, n_features: int | None = None,
+              n_signatures: int | None = None, random_state: Any = None,
+              **params: Any) -> Signature | SignatureSet:
+    """Build signature(s) from base models with a registered operator.
+
+    The model aggregation step of Woznica, Nguyen and Kalousis (KDD 2012, section 2).
+
+    Parameters
+    ----------
+    base : BaseModels
+        The base models (:func:`modelmine.bootstrap`).
+    operator : str
+        An operator name (:func:`available` lists them), e.g. ``"closedApr"``, ``"allMed"``.
+    n_features : int, optional
+        m, the signature size, for single-model operators. Default: the size of the base
+        models' subsets (``base.n_features``), capped by what the operator can serve.
+        Operators that return whole base models (mostRep, largeMed, med*) take the top
+        ``n_features`` of the chosen model.
+    n_signatures : int, optional
+        k, the number of alternative signatures, for multi-model operators; default 10
+        (the paper's k), capped by the number of distinct base models.
+    random_state : None or int, optional
+        Seed for operators that draw (passed when the operator accepts it).
+    **params
+        Operator-specific parameters (e.g. ``min_support``, ``k_range``); unknown names
+        are refused with the list of accepted ones.
+
+    Returns
+    -------
+    Signature or SignatureSet
+        With ``provenance["operator"]``, ``["params"]``, ``["base_models"]`` and the
+        operator's own record.
+    """
+    return _DEFAULT.aggregate(base, operator, n_features=n_features,
+                              n_signatures=n_signatures, random_state=random_state, **params)
+

@@ -1,0 +1,247 @@
+"""Signature and SignatureSet: what an operator returns.
+
+A signature is a feature model built from the base models (Woznica, Nguyen and Kalousis,
+KDD 2012, section 2): feature indices in signature order, their names, a score per feature
+where the operator has one, and a provenance record saying how it was built (operator,
+parameters, itemsets or base models and clusters behind it). A multi-model operator
+(KDD 2012, section 2.4) returns k alternative signatures as a :class:`SignatureSet`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["Signature", "SignatureSet", "jsonable"]
+
+
+def jsonable(value: Any) -> Any:
+    """A JSON-serialisable copy of ``value`` (numpy scalars and arrays become Python).
+
+    Raises
+    ------
+    TypeError
+        A value that has no JSON form (the caller names the operator).
+    """
+    if isinstance(value, Mapping):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return [jsonable(v) for v in value.tolist()]
+    if isinstance(value, np.generic):
+        return jsonable(value.item())
+    if isinstance(value, float) and not np.isfinite(value):
+        return None if np.isnan(value) else ("inf" if value > 0 else "-inf")
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, range):
+        return list(value)
+    raise TypeError(f"{type(value).__name__} is not JSON-serialisable")
+
+
+def _readonly(a: np.ndarray) -> np.ndarray:
+    a = np.array(a, copy=True)
+    a.flags.writeable = False
+    return a
+
+
+@dataclass(frozen=True, eq=False)
+class Signature:
+    """One feature signature built by an operator. Immutable.
+
+    Attributes
+    ----------
+    features : ndarray of int, shape (m,)
+        Feature indices, in signature order (the operator's order of preference).
+    names : ndarray of str, shape (m,)
+        Their names.
+    scores : ndarray of float, shape (m,), or None
+        The operator's value for each feature (see ``score_name``), None when it has none.
+    score_name : str or None
+        What ``scores`` hold, e.g. ``"mean_rank"`` (lower is better), ``"frequency"``.
+    operator : str
+        Name of the operator that built it.
+    provenance : dict
+        JSON-serialisable record of how it was built.
+    n_features_in : int or None
+        p, the number of features of the data (for :meth:`mask`).
+    """
+
+    features: np.ndarray
+    names: np.ndarray
+    scores: np.ndarray | None = None
+    score_name: str | None = None
+    operator: str = ""
+    provenance: dict[str, Any] = field(default_factory=dict)
+    n_features_in: int | None = None
+
+    def __post_init__(self) -> None:
+        feats = np.asarray(self.features)
+        if feats.ndim != 1 or (feats.size and not np.issubdtype(feats.dtype, np.integer)):
+            raise TypeError("Signature.features must be a 1-D array of integer indices.")
+        feats = feats.astype(np.int64)
+        if np.unique(feats).size != feats.size:
+            raise ValueError("Signature.features must not repeat a feature.")
+        if feats.size and feats.min() < 0:
+            raise ValueError("Signature.features must be non-negative indices.")
+        if self.n_features_in is not None and feats.size and feats.max() >= self.n_features_in:
+            raise ValueError(f"Signature.features must be < {self.n_features_in}.")
+        names = np.asarray(self.names).astype(str)
+        if names.shape != feats.shape:
+            raise ValueError("Signature.names must hold one name per feature.")
+        object.__setattr__(self, "features", _readonly(feats))
+        object.__setattr__(self, "names", _readonly(names))
+        if self.scores is not None:
+            scores = np.asarray(self.scores, dtype=np.float64)
+            if scores.shape != feats.shape:
+                raise ValueError("Signature.scores must hold one value per feature.")
+            object.__setattr__(self, "scores", _readonly(scores))
+        object.__setattr__(self, "provenance", jsonable(dict(self.provenance)))
+
+    def __len__(self) -> int:
+        return int(self.features.size)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(int(f) for f in self.features)
+
+    def __contains__(self, feature: object) -> bool:
+        return bool(np.any(self.features == feature))
+
+    def mask(self, p: int | None = None) -> np.ndarray:
+        """Boolean mask of length ``p`` (default: ``n_features_in``), True on the features."""
+        size = self.n_features_in if p is None else int(p)
+        if size is None:
+            raise ValueError("Signature.mask needs p: this signature does not record it.")
+        out = np.zeros(size, dtype=bool)
+        out[self.features] = True
+        return out
+
+    def overlap(self, other: Signature) -> float:
+        """Jaccard similarity |A & B| / |A | B| with another signature (1 if both empty)."""
+        a, b = set(self.features.tolist()), set(other.features.tolist())
+        union = len(a | b)
+        return 1.0 if union == 0 else len(a & b) / union
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per feature, in signature order: position, index, name (and score)."""
+        data: dict[str, Any] = {
+            "position": np.arange(1, len(self) + 1),
+            "feature": self.names,
+            "index": self.features,
+        }
+        if self.scores is not None:
+            data[self.score_name or "score"] = self.scores
+        return pd.DataFrame(data).set_index("position")
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-serialisable dict (``json.dumps(sig.to_dict())`` works)."""
+        return {
+            "operator": self.operator,
+            "features": self.features.tolist(),
+            "names": self.names.tolist(),
+            "scores": None if self.scores is None else jsonable(self.scores),
+            "score_name": self.score_name,
+            "n_features_in": self.n_features_in,
+            "provenance": self.provenance,
+        }
+
+    def to_json(self) -> str:
+        """:meth:`to_dict` as a JSON string."""
+        return json.dumps(self.to_dict())
+
+    def __eq__(self, other: object) -> bool:
+        """Same features in the same order, same operator (scores and provenance ignored)."""
+        if not isinstance(other, Signature):
+            return NotImplemented
+        return self.operator == other.operator and np.array_equal(self.features,
+                                                                  other.features)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        shown = ", ".join(self.names[:5].tolist()) + (", ..." if len(self) > 5 else "")
+        return f"Signature(operator={self.operator!r}, n_features={len(self)}, [{shown}])"
+
+
+@dataclass(frozen=True, eq=False)
+class SignatureSet:
+    """k alternative signatures from a multi-model operator (KDD 2012, section 2.4).
+
+    Attributes
+    ----------
+    signatures : tuple of Signature
+    operator : str
+    provenance : dict
+        JSON-serialisable record shared by the set (each signature has its own too).
+    """
+
+    signatures: tuple[Signature, ...]
+    operator: str = ""
+    provenance: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        sigs = tuple(self.signatures)
+        if not all(isinstance(s, Signature) for s in sigs):
+            raise TypeError("SignatureSet.signatures must all be Signature objects.")
+        object.__setattr__(self, "signatures", sigs)
+        object.__setattr__(self, "provenance", jsonable(dict(self.provenance)))
+
+    def __len__(self) -> int:
+        return len(self.signatures)
+
+    def __getitem__(self, i: int) -> Signature:
+        return self.signatures[i]
+
+    def __iter__(self) -> Iterator[Signature]:
+        return iter(self.signatures)
+
+    def overlap(self) -> np.ndarray:
+        """k x k matrix of pairwise Jaccard similarities between the signatures."""
+        k = len(self)
+        out = np.ones((k, k))
+        for i in range(k):
+            for j in range(i + 1, k):
+                out[i, j] = out[j, i] = self.signatures[i].overlap(self.signatures[j])
+        return out
+
+    def mean_overlap(self) -> float:
+        """Average pairwise Jaccard similarity (the "similarity" of KDD 2012, Table 4)."""
+        k = len(self)
+        if k < 2:
+            return 1.0
+        sim = self.overlap()
+        return float(sim[np.triu_indices(k, 1)].mean())
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per signature: size, feature names, indices and scalar provenance."""
+        rows = []
+        for i, sig in enumerate(self.signatures):
+            row: dict[str, Any] = {
+                "signature": i,
+                "n_features": len(sig),
+                "features": " ".join(sig.names.tolist()),
+                "indices": " ".join(str(f) for f in sig.features.tolist()),
+            }
+            for key, val in sig.provenance.items():
+                if isinstance(val, (bool, int, float, str)) and key not in ("operator",):
+                    row[key] = val
+            rows.append(row)
+        return pd.DataFrame(rows).set_index("signature")
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-serialisable dict."""
+        return {"operator": self.operator, "provenance": self.provenance,
+                "signatures": [s.to_dict() for s in self.signatures]}
+
+    def to_json(self) -> str:
+        """:meth:`to_dict` as a JSON string."""
+        return json.dumps(self.to_dict())
+
+    def __repr__(self) -> str:
+        return f"SignatureSet(operator={self.operator!r}, n_signatures={len(self)})"
