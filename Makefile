@@ -6,7 +6,7 @@ BIN     = $(VENV)/bin
 STAMP   = $(VENV)/.modelmine-installed
 OUT    ?= modelmine-demo
 
-.PHONY: install demo test lint typecheck bench clean
+.PHONY: install browser demo test lint typecheck bench clean
 
 install: $(STAMP)
 
@@ -27,7 +27,15 @@ $(STAMP): pyproject.toml Makefile $(wildcard plugins/*/pyproject.toml)
 demo: install
 	$(BIN)/python examples/quickstart.py --out $(OUT)
 
-test: install
+# The HTML report is tested in headless Chromium (Debian's package), installed when missing.
+browser:
+	@if command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
+	  echo "installing Debian's chromium for the report's browser test"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	else echo "chromium not found and cannot be installed here: the browser test will be skipped"; fi
+
+test: install browser
 	$(BIN)/python -m pytest tests plugins -q
 
 lint: install

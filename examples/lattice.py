@@ -18,8 +18,7 @@ from sklearn.feature_selection import chi2
 from sklearn.preprocessing import MinMaxScaler
 
 import modelmine as mm
-from modelmine.patterns._lattice import ItemsetLattice
-from modelmine.patterns._mining import mine_itemsets
+from modelmine.patterns import ItemsetLattice, mine_itemsets
 
 
 def base_models(n_bootstraps: int, n_features: int, seed: int = 0):

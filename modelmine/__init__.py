@@ -3,8 +3,10 @@
 Woznica, Nguyen and Kalousis, "Model Mining for Robust Feature Selection" (KDD 2012).
 """
 
-from . import datasets, selectors
+from . import datasets, diagnostics, operators, patterns, report, selectors
 from .base_models import BaseModels, bootstrap, resume
+from .estimator import ModelMiningSelector
+from .operators import Signature, SignatureSet, aggregate, register_operator
 from .patterns import ItemsetLattice, Itemsets, mine_itemsets
 
 __version__ = "0.1.0"
@@ -13,10 +15,19 @@ __all__ = [
     "BaseModels",
     "ItemsetLattice",
     "Itemsets",
+    "ModelMiningSelector",
+    "Signature",
+    "SignatureSet",
     "__version__",
+    "aggregate",
     "bootstrap",
     "datasets",
+    "diagnostics",
     "mine_itemsets",
+    "operators",
+    "patterns",
+    "register_operator",
+    "report",
     "resume",
     "selectors",
 ]

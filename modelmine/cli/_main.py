@@ -1,0 +1,304 @@
+"""The ``modelmine`` command: argument parsing, exit codes and error reporting.
+
+Exit codes: 0 success; 2 bad usage or bad input (a one-line message on stderr, no
+traceback unless ``--debug``); 1 an unexpected internal error or a feature not available
+in this installation; 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import textwrap
+import traceback
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+from ._readers import DataError
+
+__all__ = ["build_parser", "main"]
+
+_MAIN_EPILOG = """\
+worked examples:
+  modelmine run embedded:colon --out colon-run          the quick start on the embedded data
+  modelmine run data.csv --target diagnosis -b 150 -m 20 --operator closedApr --out run1
+  modelmine operators                                   list the operators and their origin
+  modelmine lattice run1 --min-support 0.3 --format svg
+  modelmine report run1                                 rebuild run1/report.html
+  modelmine datasets export leukemia leukemia.csv
+
+Each subcommand has its own --help with more examples. Global options (--quiet, --debug,
+--seed, --jobs) go before or after the subcommand.
+"""
+
+_RUN_EPILOG = """\
+DATA is a .csv, .tsv, .parquet file (name the label column with --target), a MATLAB
+.mat file with X and Y keys (dense or sparse X, as the scikit-feature datasets), or
+embedded:NAME for a dataset shipped with modelmine (see `modelmine datasets`).
+
+DIR receives: base_models.npz, frequencies.csv, signatures.json, signatures/OPERATOR.csv,
+itemsets.csv, diagnostics.csv/.json, run.json and report.html. It is written atomically:
+nothing appears under DIR unless the whole run succeeds.
+
+worked examples:
+  modelmine run embedded:colon --out colon-run
+  modelmine run expr.csv --target class --selector relieff -b 150 -m 20 --out run1
+  modelmine run ALLAML.mat --operator closedApr --operator allMed -k 10 --seed 7 --out leuk
+  modelmine run counts.parquet --target label --selector ig --jobs 2 --quiet --out run2
+"""
+
+_OPERATORS_EPILOG = """\
+worked examples:
+  modelmine operators
+  modelmine operators --kind multi
+  modelmine operators --format csv > operators.csv
+"""
+
+_LATTICE_EPILOG = """\
+The source is a run directory (its base_models.npz is reused) or a data file (base models
+are computed first, with --target, --selector, -b, -m as for `modelmine run`).
+
+worked examples:
+  modelmine lattice run1                                  run1/lattice.graphml
+  modelmine lattice run1 --min-support 0.3 --format png   a drawing of the lattice
+  modelmine lattice embedded:colon -b 50 --format gexf --out colon.gexf
+"""
+
+_EVALUATE_EPILOG = """\
+worked example (once the protocol is available):
+  modelmine evaluate embedded:colon --operator closedApr --operator avgRank --folds 10
+"""
+
+_REPORT_EPILOG = """\
+worked examples:
+  modelmine report run1                     rewrite run1/report.html
+  modelmine report run1 --out share.html    write it elsewhere, to send to a collaborator
+"""
+
+_DATASETS_EPILOG = """\
+worked examples:
+  modelmine datasets                                 list the embedded datasets
+  modelmine datasets export colon colon.csv          features + a 'class' column
+  modelmine datasets export basehock basehock.mat    sparse data keeps its sparsity
+"""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argparse parser whose usage errors are one line and exit with code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
+def _formatter(prog: str) -> argparse.HelpFormatter:
+    return argparse.RawDescriptionHelpFormatter(prog, max_help_position=32, width=92)
+
+
+def _add_common(parser: argparse.ArgumentParser, *, top: bool) -> None:
+    """--quiet, --debug, --seed, --jobs, accepted before and after the subcommand."""
+    default: dict[str, Any] = {} if top else {"default": argparse.SUPPRESS}
+    g = parser.add_argument_group("global options")
+    g.add_argument("-q", "--quiet", action="store_true",
+                   help="no progress bars, no summary table (errors still go to stderr)",
+                   **({"default": False} if top else default))
+    g.add_argument("--debug", action="store_true",
+                   help="show the full traceback on errors",
+                   **({"default": False} if top else default))
+    g.add_argument("--seed", type=_nonneg_int, metavar="INT",
+                   help="seed of every random draw (default: fresh entropy, recorded in "
+                   "the output so the run can be replayed)",
+                   **({"default": None} if top else default))
+    g.add_argument("--jobs", type=_jobs, metavar="N",
+                   help="parallel workers for the bootstrap (-1 = all cores; results do "
+                   "not depend on it)", **({"default": None} if top else default))
+
+
+def _nonneg_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}"
+                                         ) from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
+    return value
+
+
+def _pos_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}"
+                                         ) from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a non-zero integer, got {text!r}"
+                                         ) from None
+    if value == 0:
+        raise argparse.ArgumentTypeError("expected a non-zero integer (-1 = all cores), got 0")
+    return value
+
+
+def _fraction(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number in (0, 1], got {text!r}"
+                                         ) from None
+    if not 0.0 < value <= 1.0:
+        raise argparse.ArgumentTypeError(f"expected a number in (0, 1], got {text!r}")
+    return value
+
+
+def _add_model_options(p: argparse.ArgumentParser, *, bootstraps: int = 150) -> None:
+    p.add_argument("--target", "-t", metavar="COLUMN",
+                   help="label column of a table (the Y key of a .mat file; ignored for "
+                   "embedded data)")
+    p.add_argument("--selector", "-s", default="svm-rfe",
+                   help="feature selector of the base models: chi2, anova, ig, su, relieff, "
+                   "svm-rfe, svm, l1-logistic, random-forest (default: svm-rfe)")
+    p.add_argument("-b", "--bootstraps", type=_pos_int, default=bootstraps, metavar="B",
+                   help=f"number of bootstrap samples / base models (default: {bootstraps})")
+    p.add_argument("-m", "--features", type=_pos_int, default=20, metavar="M",
+                   help="features per base model and per signature (default: 20)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``modelmine`` command (for documentation and tests)."""
+    from .. import __version__
+
+    parser = _Parser(
+        prog="modelmine", formatter_class=_formatter, epilog=_MAIN_EPILOG,
+        description="Robust feature selection by mining the models a selector produces on "
+        "bootstrap samples (Woznica, Nguyen and Kalousis, KDD 2012).")
+    parser.add_argument("--version", action="version", version=f"modelmine {__version__}")
+    _add_common(parser, top=True)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    def add(name: str, help_: str, epilog: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help_, description=help_, epilog=epilog,
+                           formatter_class=_formatter)
+        _add_common(p, top=False)
+        return p
+
+    p = add("run", "bootstrap a selector, mine the base models, write signatures, "
+            "diagnostics and an HTML report", _RUN_EPILOG)
+    p.add_argument("data", metavar="DATA", help="data file or embedded:NAME")
+    _add_model_options(p)
+    p.add_argument("--operator", "-o", action="append", metavar="NAME",
+                   help="operator to apply, repeatable (default: closedApr and allMed); see "
+                   "`modelmine operators`")
+    p.add_argument("-k", "--signatures", type=_pos_int, default=10, metavar="K",
+                   help="alternative signatures of multi-model operators (default: 10)")
+    p.add_argument("--min-support", type=_fraction, default=0.2, metavar="S",
+                   help="minimum support of the itemsets shown in the report (default: 0.2)")
+    p.add_argument("--out", metavar="DIR", default=None,
+                   help="output directory (default: modelmine-run-SEED)")
+    p.add_argument("--force", action="store_true", help="replace an existing DIR")
+
+    p = add("operators", "list the operators: kind, origin (built-in or plugin) and "
+            "description", _OPERATORS_EPILOG)
+    p.add_argument("--kind", choices=["single", "multi"], help="only this kind")
+    p.add_argument("--format", choices=["table", "csv", "json"], default="table")
+
+    p = add("lattice", "export the closed-itemset lattice of the base models",
+            _LATTICE_EPILOG)
+    p.add_argument("source", metavar="DIR-or-DATA")
+    _add_model_options(p, bootstraps=150)
+    p.add_argument("--min-support", type=_fraction, default=0.2, metavar="S",
+                   help="minimum support of the itemsets (default: 0.2)")
+    p.add_argument("--format", choices=["graphml", "gexf", "json", "dot", "png", "svg"],
+                   default="graphml")
+    p.add_argument("--out", metavar="FILE", default=None,
+                   help="output file (default: DIR/lattice.FORMAT, or ./lattice.FORMAT)")
+    p.add_argument("--force", action="store_true", help="replace an existing FILE")
+
+    p = add("evaluate", "cross-validated error, stability and agreement of operators "
+            "(the KDD 2012 protocol)", _EVALUATE_EPILOG)
+    p.add_argument("data", metavar="DATA")
+    _add_model_options(p)
+    p.add_argument("--operator", "-o", action="append", metavar="NAME")
+    p.add_argument("-k", "--signatures", type=_pos_int, default=10, metavar="K")
+    p.add_argument("--folds", type=_pos_int, default=10)
+    p.add_argument("--out", metavar="DIR", default=None)
+
+    p = add("report", "rebuild the HTML report of a run directory", _REPORT_EPILOG)
+    p.add_argument("directory", metavar="DIR")
+    p.add_argument("--out", metavar="FILE", default=None,
+                   help="where to write it (default: DIR/report.html)")
+    p.add_argument("--force", action="store_true", help="replace an existing FILE")
+
+    p = add("datasets", "list or export the embedded datasets", _DATASETS_EPILOG)
+    dsub = p.add_subparsers(dest="action", metavar="ACTION", parser_class=_Parser)
+    dl = dsub.add_parser("list", help="list the datasets (the default)",
+                         formatter_class=_formatter)
+    _add_common(dl, top=False)
+    de = dsub.add_parser("export", help="write a dataset to .csv, .tsv, .parquet or .mat",
+                         formatter_class=_formatter, epilog=_DATASETS_EPILOG)
+    _add_common(de, top=False)
+    de.add_argument("name", metavar="NAME")
+    de.add_argument("out", metavar="FILE")
+    de.add_argument("--force", action="store_true", help="replace an existing FILE")
+    return parser
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    if isinstance(exc, KeyError):  # str(KeyError) is the repr of the key
+        text = f"missing key {text}"
+    return text or type(exc).__name__
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``modelmine`` command line; return its exit code.
+
+    Parameters
+    ----------
+    argv : sequence of str, optional
+        The arguments (default: ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        0 on success, 2 on bad usage or bad input, 1 on an internal error or an
+        unavailable feature, 130 when interrupted.
+    """
+    parser = build_parser()
+    try:
+        args = parser.parse_args(None if argv is None else list(argv))
+    except SystemExit as exc:  # --help, --version, usage errors
+        return int(exc.code) if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    from . import _commands
+
+    handler = getattr(_commands, f"cmd_{args.command}")
+    try:
+        return int(handler(args) or 0)
+    except KeyboardInterrupt:
+        print("modelmine: interrupted", file=sys.stderr)
+        return 130
+    except (DataError, ValueError, TypeError, FileNotFoundError, PermissionError,
+            IsADirectoryError, NotADirectoryError) as exc:
+        if args.debug:
+            traceback.print_exc()
+        print(f"modelmine {args.command}: error: {_one_line(exc)}", file=sys.stderr)
+        return 2
+    except _commands.Unavailable as exc:
+        print(f"modelmine {args.command}: {_one_line(exc)}", file=sys.stderr)
+        return 1
+    except Exception as exc:
+        if args.debug:
+            traceback.print_exc()
+        print(f"modelmine {args.command}: internal error: {type(exc).__name__}: "
+              f"{textwrap.shorten(_one_line(exc), 300)} (run with --debug for the traceback)",
+              file=sys.stderr)
+        return 1

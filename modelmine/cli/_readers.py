@@ -1,0 +1,252 @@
+"""Data readers of the command line: CSV, TSV, Parquet and MATLAB ``.mat`` files.
+
+Every reader returns a :class:`LoadedData` (X, y, feature names, where it came from), and
+every failure a user can cause (a missing file, a malformed table, a target column that
+does not exist, non-numeric feature columns) raises :class:`DataError` with a one-line
+message that the CLI prints as is.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+
+from .._validation import closest_names
+
+__all__ = ["EMBEDDED_PREFIX", "DataError", "LoadedData", "read_data"]
+
+#: ``modelmine run embedded:colon`` reads an embedded dataset instead of a file.
+EMBEDDED_PREFIX = "embedded:"
+
+_TABLE_SEPARATORS = {".csv": ",", ".tsv": "\t", ".tab": "\t", ".txt": None}
+_COMPRESSIONS = (".gz", ".bz2", ".xz", ".zip", ".zst")
+
+
+class DataError(ValueError):
+    """Bad input data: the message is one line, meant for the user as is."""
+
+
+@dataclass(frozen=True)
+class LoadedData:
+    """A dataset read from disk: X (ndarray or CSR), y, feature names and provenance.
+
+    Attributes
+    ----------
+    X : ndarray of float64 or scipy.sparse CSR matrix, shape (n_samples, n_features)
+    y : ndarray of shape (n_samples,)
+        Class labels as in the file.
+    feature_names : ndarray of str, shape (n_features,)
+    source : str
+        The path (or ``embedded:NAME``) read.
+    target : str
+        The target column (or the ``.mat`` key) the labels came from.
+    format : str
+        ``"csv"``, ``"tsv"``, ``"parquet"``, ``"mat"`` or ``"embedded"``.
+    """
+
+    X: Any
+    y: np.ndarray
+    feature_names: np.ndarray
+    source: str
+    target: str
+    format: str
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (int(self.X.shape[0]), int(self.X.shape[1]))
+
+
+def _kind(path: Path) -> str:
+    suffixes = [s.lower() for s in path.suffixes]
+    if suffixes and suffixes[-1] in _COMPRESSIONS:
+        suffixes = suffixes[:-1]
+    last = suffixes[-1] if suffixes else ""
+    if last in (".csv", ".txt"):
+        return "csv"
+    if last in (".tsv", ".tab"):
+        return "tsv"
+    if last in (".parquet", ".pq"):
+        return "parquet"
+    if last == ".mat":
+        return "mat"
+    raise DataError(
+        f"Cannot tell the format of {str(path)!r} from its extension; use .csv, .tsv, "
+        ".parquet or .mat (optionally compressed .gz/.bz2/.xz/.zip for tables)."
+    )
+
+
+def read_data(source: str | os.PathLike[str], target: str | None = None) -> LoadedData:
+    """Read a classification dataset for ``modelmine run`` / ``modelmine lattice``.
+
+    Parameters
+    ----------
+    source : str or path
+        A ``.csv`` / ``.tsv`` / ``.txt`` (comma / tab / sniffed separator; ``.gz`` etc.
+        allowed), a ``.parquet`` file, a MATLAB ``.mat`` file with ``X`` and ``Y`` keys
+        (dense or sparse ``X``, as the scikit-feature files of ``../shared/datasets``), or
+        ``embedded:NAME`` for a dataset of :mod:`modelmine.datasets`.
+    target : str, optional
+        The label column of a table (required for tables). For ``.mat`` files, the key of
+        the labels (default ``"Y"``); ignored for embedded data.
+
+    Returns
+    -------
+    LoadedData
+
+    Raises
+    ------
+    DataError
+        With a one-line message naming the problem.
+    """
+    text = str(source)
+    if text.startswith(EMBEDDED_PREFIX):
+        return _read_embedded(text[len(EMBEDDED_PREFIX):])
+    path = Path(text)
+    if not path.exists():
+        hint = ""
+        from ..datasets import available
+
+        if text in available().index:
+            hint = f" (for the embedded dataset, write {EMBEDDED_PREFIX}{text})"
+        raise DataError(f"No such file: {text!r}{hint}.")
+    if path.is_dir():
+        raise DataError(f"{text!r} is a directory, not a data file.")
+    if not os.access(path, os.R_OK):
+        raise DataError(f"Cannot read {text!r}: permission denied.")
+    kind = _kind(path)
+    if kind == "mat":
+        return _read_mat(path, target)
+    frame = _read_table(path, kind)
+    return _split_target(frame, target, text, kind)
+
+
+def _read_embedded(name: str) -> LoadedData:
+    from ..datasets import available, load
+
+    names = list(available().index)
+    if name not in names:
+        close = closest_names(name, names)
+        hint = f" Did you mean {EMBEDDED_PREFIX}{close[0]}?" if close else ""
+        raise DataError(f"No embedded dataset {name!r}; available: {', '.join(names)}.{hint}")
+    X, y, feature_names = load(name, return_names=True)
+    return LoadedData(X=X, y=np.asarray(y), feature_names=np.asarray(feature_names, dtype=str),
+                      source=EMBEDDED_PREFIX + name, target="class", format="embedded")
+
+
+def _read_table(path: Path, kind: str) -> pd.DataFrame:
+    where = str(path)
+    try:
+        if kind == "parquet":
+            frame = pd.read_parquet(path)
+        else:
+            sep = "\t" if kind == "tsv" else _TABLE_SEPARATORS.get(
+                path.suffix.lower(), ",")
+            if path.suffix.lower() == ".txt":
+                frame = pd.read_csv(path, sep=None, engine="python")
+            else:
+                frame = pd.read_csv(path, sep=sep)
+    except pd.errors.EmptyDataError:
+        raise DataError(f"{where!r} is empty: no header and no rows.") from None
+    except pd.errors.ParserError as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else "parse error"
+        raise DataError(f"Malformed {kind.upper()} file {where!r}: {first}") from None
+    except UnicodeDecodeError:
+        raise DataError(f"{where!r} is not a text {kind.upper()} file (it is not valid "
+                        "UTF-8).") from None
+    except (OSError, ValueError, ImportError) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise DataError(f"Cannot read {kind.upper()} file {where!r}: {first}") from None
+    if frame.shape[0] == 0:
+        raise DataError(f"{where!r} has a header but no data rows.")
+    if frame.shape[1] < 2:
+        raise DataError(
+            f"{where!r} has a single column; a dataset needs feature columns and a target "
+            f"column (is the separator right? {kind.upper()} expects "
+            f"{'tabs' if kind == 'tsv' else 'commas'})."
+        )
+    return frame
+
+
+def _split_target(frame: pd.DataFrame, target: str | None, where: str, kind: str) -> LoadedData:
+    columns = [str(c) for c in frame.columns]
+    frame.columns = pd.Index(columns)
+    if target is None:
+        raise DataError(f"{where!r} is a table: name its label column with --target "
+                        f"(columns: {_listing(columns)}).")
+    if target not in columns:
+        close = closest_names(target, columns, n=3)
+        hint = (" Close names: " + ", ".join(repr(c) for c in close) + "."
+                if close else f" Columns: {_listing(columns)}.")
+        raise DataError(f"Target column {target!r} is not in {where!r}.{hint}")
+    y = frame[target]
+    if y.isna().any():
+        raise DataError(f"Target column {target!r} of {where!r} has "
+                        f"{int(y.isna().sum())} missing label(s).")
+    features = frame.drop(columns=[target])
+    bad = [c for c in features.columns
+           if not (pd.api.types.is_numeric_dtype(features[c])
+                   or pd.api.types.is_bool_dtype(features[c]))]
+    if bad:
+        raise DataError(f"Non-numeric feature column(s) in {where!r}: {_listing(bad)}; "
+                        "encode or drop them (only the target may hold text).")
+    X = features.to_numpy(dtype=np.float64)
+    if not np.all(np.isfinite(X)):
+        cols = [str(features.columns[int(j)])
+                for j in np.flatnonzero(~np.isfinite(X).all(axis=0))]
+        raise DataError(f"Missing or infinite values in feature column(s) of {where!r}: "
+                        f"{_listing(cols)}.")
+    return LoadedData(X=X, y=y.to_numpy(), feature_names=np.array(features.columns, dtype=str),
+                      source=where, target=target, format=kind)
+
+
+def _read_mat(path: Path, target: str | None) -> LoadedData:
+    from scipy.io import loadmat
+
+    where = str(path)
+    try:
+        content = loadmat(path)
+    except NotImplementedError:
+        raise DataError(f"{where!r} is a MATLAB v7.3 (HDF5) file; save it with "
+                        "-v7 or earlier, or convert it to Parquet.") from None
+    except Exception as exc:  # scipy raises many types on a corrupt file
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise DataError(f"Cannot read MATLAB file {where!r}: {first}") from None
+    keys = [k for k in content if not k.startswith("__")]
+    x_key = next((k for k in keys if k in ("X", "x")), None)
+    y_key = target if target is not None else next((k for k in keys if k in ("Y", "y")), None)
+    if x_key is None:
+        raise DataError(f"MATLAB file {where!r} has no 'X' matrix (keys: {_listing(keys)}).")
+    if y_key is None or y_key not in content:
+        shown = "labels" if y_key is None else f"key {y_key!r}"
+        raise DataError(f"MATLAB file {where!r} has no {shown} for the classes "
+                        f"(keys: {_listing(keys)}).")
+    X = content[x_key]
+    if sp.issparse(X):
+        X = sp.csr_matrix(X, dtype=np.float64)
+    else:
+        X = np.asarray(X)
+        if X.ndim != 2 or not (np.issubdtype(X.dtype, np.number) or X.dtype == bool):
+            raise DataError(f"'X' of {where!r} is not a numeric matrix "
+                            f"(shape {X.shape}, dtype {X.dtype}).")
+        X = X.astype(np.float64)
+    y = content[y_key]
+    y = np.asarray(y.toarray() if sp.issparse(y) else y)
+    if y.ndim == 2 and 1 in y.shape:
+        y = y.ravel()
+    if y.ndim != 1 or y.shape[0] != X.shape[0]:
+        raise DataError(f"Labels {y_key!r} of {where!r} have shape {y.shape}; expected "
+                        f"({X.shape[0]},), one per row of X.")
+    names = [f"f{j + 1}" for j in range(X.shape[1])]
+    return LoadedData(X=X, y=y, feature_names=np.array(names, dtype=str), source=where,
+                      target=str(y_key), format="mat")
+
+
+def _listing(items: list[Any], limit: int = 8) -> str:
+    shown = ", ".join(repr(str(i)) for i in items[:limit])
+    return shown + (f", ... ({len(items)} in all)" if len(items) > limit else "")

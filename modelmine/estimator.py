@@ -1,0 +1,269 @@
+"""ModelMiningSelector: model mining as a scikit-learn feature selector.
+
+Fits a selector on ``n_bootstraps`` bootstrap samples (the base models of Woznica, Nguyen
+and Kalousis, KDD 2012, section 2), applies an operator of :mod:`modelmine.operators` to
+them, and selects the features of the resulting signature. It is a real
+:class:`~sklearn.feature_selection.SelectorMixin`: ``transform``, ``get_support``,
+``inverse_transform`` and ``get_feature_names_out`` come from scikit-learn, so it works in
+a :class:`~sklearn.pipeline.Pipeline` and in :class:`~sklearn.model_selection.GridSearchCV`
+(for example to tune ``operator`` or ``n_features`` by cross-validation).
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+import numpy as np
+from sklearn.base import BaseEstimator
+from sklearn.feature_selection import SelectorMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from ._validation import check_choice, check_int, param_error
+from .base_models import bootstrap
+
+__all__ = ["ModelMiningSelector"]
+
+_NAME = "ModelMiningSelector"
+
+
+def _operator_table() -> Any:
+    from .operators import available
+
+    table = available()
+    return table.reset_index() if "name" not in table.columns else table
+
+
+class ModelMiningSelector(SelectorMixin, BaseEstimator):  # type: ignore[misc]
+    """Robust feature selection by mining bootstrap base models (KDD 2012).
+
+    Parameters
+    ----------
+    selector : str, Selector, estimator or callable, default="svm-rfe"
+        The feature selector of the base models, as accepted by
+        :func:`modelmine.bootstrap` (a built-in name such as "svm-rfe", "relieff", "ig",
+        "anova"; a scikit-learn estimator; a callable ``(X, y) -> scores``).
+    operator : str, default="closedApr"
+        A registered operator (:func:`modelmine.operators.available`): single-model
+        ("closedApr", "avgRank", "mostFreq", ...) or multi-model ("allMed",
+        "allClosedApr", ...). KDD 2012, sections 2.2-2.4.
+    n_bootstraps : int, default=150
+        b, the number of bootstrap samples (the paper's 150).
+    n_features : int, default=20
+        m, the number of features of each base model and of the signature (the paper's
+        20). Capped at the number of columns of X (``n_features_`` holds the value used).
+    n_signatures : int or None, default=None
+        k, the number of alternatives of a multi-model operator (None: the operator's
+        default, KDD 2012's 10). Capped at the number of distinct base models (identical
+        models cannot give distinct alternatives). Must be None for single-model operators.
+    alternative : int or None, default=None
+        For a multi-model operator, which alternative (0-based) ``transform`` selects;
+        None selects the first. Tunable by :class:`~sklearn.model_selection.GridSearchCV`.
+    selector_params : dict or None, default=None
+        Parameters of a built-in selector, e.g. ``{"C": 0.5}``.
+    operator_params : dict or None, default=None
+        Further parameters of the operator, passed to
+        :func:`modelmine.operators.aggregate`.
+    resampling : {"bootstrap", "subsample"}, default="bootstrap"
+    stratify : bool, default=False
+        Keep the class proportions in each resample.
+    compute_stability : bool, default=True
+        Compute ``stability_``, the Nogueira et al. (JMLR 2018) stability of the base
+        models with its confidence interval.
+    random_state : int, SeedSequence or None, default=None
+        Seed of the bootstrap (and of the selector's own randomness).
+    n_jobs : int or None, default=None
+        Parallel workers for the bootstrap; the result does not depend on it.
+
+    Attributes
+    ----------
+    base_models_ : BaseModels
+        The b base models.
+    signature_ : Signature
+        The selected signature (the consensus of a single-model operator, or alternative
+        ``alternative`` of a multi-model one).
+    signatures_ : SignatureSet or None
+        All alternatives of a multi-model operator; None for single-model operators.
+    stability_ : NogueiraResult or None
+        Stability of the base models (``.value``, ``.confidence_interval``).
+    operator_kind_ : {"single", "multi"}
+    n_features_ : int
+        The signature size m actually used.
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        Only when X has string column names (a pandas DataFrame).
+
+    Examples
+    --------
+    >>> import modelmine as mm
+    >>> from modelmine.estimator import ModelMiningSelector
+    >>> X, y = mm.datasets.load_colon(as_frame=True)
+    >>> sel = ModelMiningSelector(selector="anova", n_bootstraps=20, n_features=10,
+    ...                           random_state=0).fit(X, y)
+    >>> sel.transform(X).shape
+    (62, 10)
+    """
+
+    def __init__(self, selector: Any = "svm-rfe", operator: str = "closedApr",
+                 n_bootstraps: int = 150, n_features: int = 20,
+                 n_signatures: int | None = None, alternative: int | None = None,
+                 selector_params: dict[str, Any] | None = None,
+                 operator_params: dict[str, Any] | None = None,
+                 resampling: str = "bootstrap", stratify: bool = False,
+                 compute_stability: bool = True, random_state: Any = None,
+                 n_jobs: int | None = None) -> None:
+        self.selector = selector
+        self.operator = operator
+        self.n_bootstraps = n_bootstraps
+        self.n_features = n_features
+        self.n_signatures = n_signatures
+        self.alternative = alternative
+        self.selector_params = selector_params
+        self.operator_params = operator_params
+        self.resampling = resampling
+        self.stratify = stratify
+        self.compute_stability = compute_stability
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+
+    # ------------------------------------------------------------------ validation
+    def _check_params(self) -> tuple[str, int, int | None, int | None]:
+        """Validate the parameters once, at the door (without changing them)."""
+        table = _operator_table()
+        names = table["name"].astype(str).tolist()
+        op = check_choice(self.operator, "operator", _NAME, names)
+        kind = str(table.loc[table["name"] == op, "kind"].iloc[0])
+        check_int(self.n_bootstraps, "n_bootstraps", _NAME, min_value=2)
+        m = check_int(self.n_features, "n_features", _NAME, min_value=1)
+        assert m is not None
+        k = check_int(self.n_signatures, "n_signatures", _NAME, min_value=1, allow_none=True)
+        alt = check_int(self.alternative, "alternative", _NAME, min_value=0, allow_none=True)
+        if kind == "single":
+            if k is not None:
+                raise param_error("n_signatures", _NAME, f"None for the single-model operator "
+                                  f"{op!r}", self.n_signatures)
+            if alt is not None:
+                raise param_error("alternative", _NAME, f"None for the single-model operator "
+                                  f"{op!r}", self.alternative)
+        if alt is not None and k is not None and alt >= k:
+            raise param_error("alternative", _NAME, f"an integer in [0, {k - 1}] (below "
+                              "n_signatures)", self.alternative)
+        for pname in ("selector_params", "operator_params"):
+            value = getattr(self, pname)
+            if value is not None and not isinstance(value, dict):
+                raise param_error(pname, _NAME, "a dict or None", value, exc=TypeError)
+        if not isinstance(self.compute_stability, bool | np.bool_):
+            raise param_error("compute_stability", _NAME, "a bool", self.compute_stability,
+                              exc=TypeError)
+        return kind, m, k, alt
+
+    # ------------------------------------------------------------------------ fit
+    def fit(self, X: Any, y: Any) -> ModelMiningSelector:
+        """Bootstrap the selector, mine the base models, keep the signature.
+
+        Parameters
+        ----------
+        X : array-like, DataFrame or sparse matrix of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            Class labels (two or more classes).
+
+        Returns
+        -------
+        self
+        """
+        from .operators import aggregate
+
+        kind, m, k, alt = self._check_params()
+        self.signatures_: Any
+        self.signature_: Any
+        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64,
+                             ensure_min_samples=2)
+        check_classification_targets(y)
+        p = X.shape[1]
+        self.n_features_ = min(m, p)
+        names = getattr(self, "feature_names_in_", None)
+        base = bootstrap(X, y, selector=self.selector, n_bootstraps=self.n_bootstraps,
+                         n_features=self.n_features_, resampling=self.resampling,
+                         stratify=self.stratify, selector_params=self.selector_params,
+                         feature_names=names, random_state=self.random_state,
+                         n_jobs=self.n_jobs, progress=False)
+        params = dict(self.operator_params or {})
+        if kind == "multi":
+            from .operators._registry import distinct_models
+
+            if k is not None:
+                # k alternatives need k distinct base models (as n_features is capped at p).
+                params["n_signatures"] = min(k, distinct_models(base))
+            result: Any = aggregate(base, self.operator,
+                                    random_state=base.random_state % 2**32, **params)
+            chosen = 0 if alt is None else alt
+            if chosen >= len(result):
+                raise param_error("alternative", _NAME, f"an integer in [0, {len(result) - 1}]"
+                                  f" (the operator returned {len(result)} alternatives)",
+                                  self.alternative)
+            self.signatures_ = result
+            self.signature_ = result[chosen]
+        else:
+            params.setdefault("n_features", self.n_features_)
+            self.signatures_ = None
+            self.signature_ = aggregate(base, self.operator,
+                                        random_state=base.random_state % 2**32, **params)
+        self.base_models_ = base
+        self.operator_kind_ = kind
+        self.stability_ = None
+        if self.compute_stability:
+            from .diagnostics._stability import nogueira_stability
+
+            self.stability_ = nogueira_stability(base.subsets)
+        return self
+
+    # ------------------------------------------------------------------ selection
+    def _get_support_mask(self) -> np.ndarray:
+        check_is_fitted(self, "signature_")
+        return self._mask(self.signature_)
+
+    def _mask(self, signature: Any) -> np.ndarray:
+        mask = np.zeros(self.n_features_in_, dtype=bool)
+        mask[np.asarray(signature.features, dtype=np.int64)] = True
+        return mask
+
+    def alternative_support(self, i: int, indices: bool = False) -> np.ndarray:
+        """Support of the i-th alternative signature (multi-model operators only).
+
+        Parameters
+        ----------
+        i : int
+            0-based index into ``signatures_``.
+        indices : bool, default=False
+            Return column indices (in signature order) instead of a boolean mask.
+        """
+        check_is_fitted(self, "signature_")
+        if self.signatures_ is None:
+            raise param_error("operator", "ModelMiningSelector.alternative_support",
+                              "a multi-model operator (this one returns a single signature)",
+                              self.operator)
+        n = len(self.signatures_)
+        if isinstance(i, bool) or not isinstance(i, numbers.Integral) or not 0 <= i < n:
+            raise param_error("i", "ModelMiningSelector.alternative_support",
+                              f"an integer in [0, {n - 1}]", i)
+        sig = self.signatures_[int(i)]
+        if indices:
+            return np.asarray(sig.features, dtype=np.int64)
+        return self._mask(sig)
+
+    def transform_alternative(self, X: Any, i: int) -> Any:
+        """Reduce X to the features of the i-th alternative signature (0-based).
+
+        The columns come in increasing index order, as :meth:`transform` returns them.
+        """
+        mask = self.alternative_support(i)
+        X = validate_data(self, X, accept_sparse="csr", dtype=None, reset=False,
+                          ensure_all_finite=False)
+        return X[:, np.flatnonzero(mask)]
+
+    def __sklearn_tags__(self) -> Any:
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        tags.target_tags.required = True
+        return tags

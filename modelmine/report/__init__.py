@@ -1,0 +1,52 @@
+"""The self-contained HTML report of a model-mining run, and its matplotlib figures.
+
+Woznica, Nguyen and Kalousis (KDD 2012): signatures, selection frequencies, the itemset
+lattice and the diagnostics of a run, in one HTML file with embedded plots.
+"""
+
+from ._diagnostics import NOTES, run_diagnostics
+from ._html import (
+    build_report,
+    library_versions,
+    mine_closed_itemsets,
+    report_from_directory,
+    write_report,
+)
+from ._plots import (
+    figure_to_png,
+    plot_error_vs_stability,
+    plot_lattice_top,
+    plot_selection_frequency,
+    plot_signature_overlap,
+    plot_stability,
+    plot_support_distribution,
+)
+from ._records import (
+    OperatorResult,
+    SignatureRecord,
+    operator_result,
+    read_signatures_json,
+    signatures_json,
+)
+
+__all__ = [
+    "NOTES",
+    "OperatorResult",
+    "SignatureRecord",
+    "build_report",
+    "figure_to_png",
+    "library_versions",
+    "mine_closed_itemsets",
+    "operator_result",
+    "plot_error_vs_stability",
+    "plot_lattice_top",
+    "plot_selection_frequency",
+    "plot_signature_overlap",
+    "plot_stability",
+    "plot_support_distribution",
+    "read_signatures_json",
+    "report_from_directory",
+    "run_diagnostics",
+    "signatures_json",
+    "write_report",
+]

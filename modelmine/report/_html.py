@@ -1,0 +1,352 @@
+"""One self-contained HTML report of a model-mining run.
+
+The page needs no network: the plots are PNG images embedded as ``data:`` URIs, the style
+sheet is inline, and there is no script and no web font. It shows what Woznica, Nguyen and
+Kalousis (KDD 2012) report for a run: the data and settings, the consensus signature and
+each alternative (section 2), the per-feature selection frequency across the b base
+models, the top of the closed-itemset lattice and the support distribution of the mined
+itemsets (section 2.2), the Jaccard overlap among alternatives (section 3, eq. 1), the
+stability of the base models with confidence intervals (Nogueira et al., JMLR 2018) and,
+when an evaluation was run, error vs stability per operator (Table 2).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import html
+import json
+import os
+import platform
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..base_models import BaseModels
+from ._diagnostics import NOTES, run_diagnostics
+from ._plots import (
+    plot_error_vs_stability,
+    plot_lattice_top,
+    plot_selection_frequency,
+    plot_signature_overlap,
+    plot_stability,
+    plot_support_distribution,
+    png_data_uri,
+)
+from ._records import OperatorResult, read_signatures_json
+
+__all__ = ["build_report", "library_versions", "mine_closed_itemsets", "report_from_directory",
+           "write_report"]
+
+_CSS = """
+body{font-family:-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;margin:0;color:#222;
+background:#fafafa;line-height:1.45}
+main{max-width:1100px;margin:0 auto;padding:24px 28px 60px;background:#fff}
+h1{font-size:1.7em;margin:0 0 4px}h2{border-bottom:2px solid #c2185b;padding-bottom:3px;
+margin-top:36px}h3{margin-bottom:6px}
+table{border-collapse:collapse;margin:8px 0 14px;font-size:0.9em}
+th,td{border:1px solid #ddd;padding:3px 9px;text-align:left}
+th{background:#f2f2f2}td.num{text-align:right;font-variant-numeric:tabular-nums}
+img{max-width:100%;height:auto;display:block;margin:10px 0;border:1px solid #eee}
+.note{background:#f6f8fb;border-left:4px solid #4c72b0;padding:6px 12px;margin:8px 0;
+font-size:0.92em}.muted{color:#666;font-size:0.9em}
+details{margin:6px 0}summary{cursor:pointer;font-weight:600}
+nav a{margin-right:14px}
+"""
+
+
+def library_versions() -> dict[str, str]:
+    """Versions of modelmine and the libraries whose results it reports."""
+    import matplotlib
+    import scipy
+    import sklearn
+
+    from .. import __version__
+
+    return {"modelmine": __version__, "python": platform.python_version(),
+            "numpy": np.__version__, "scipy": scipy.__version__,
+            "scikit-learn": sklearn.__version__, "pandas": pd.__version__,
+            "matplotlib": matplotlib.__version__}
+
+
+def mine_closed_itemsets(base: BaseModels, min_support: float = 0.2) -> Any:
+    """Closed frequent itemsets of the base models' subsets (KDD 2012, section 2.2).
+
+    Thin wrapper over :func:`modelmine.patterns._mining.mine_itemsets` with
+    ``kind="closed"``; returns None when the patterns module is not installed.
+    """
+    try:
+        from ..patterns._mining import Transactions, mine_itemsets
+    except ImportError:
+        return None
+    import scipy.sparse as sp
+
+    # Transactions built here carry the feature names whatever BaseModels looks like.
+    tx = Transactions(sp.csr_matrix(np.asarray(base.subsets)),
+                      np.asarray(base.feature_names, dtype=object))
+    return mine_itemsets(tx, kind="closed", min_support=min_support)
+
+
+def _e(value: Any) -> str:
+    return html.escape(str(value), quote=True)
+
+
+def _fmt(v: Any, digits: int = 3) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, float | np.floating):
+        return "" if not np.isfinite(v) else f"{float(v):.{digits}f}"
+    return str(v)
+
+
+def _table(frame: pd.DataFrame, *, digits: int = 3, max_rows: int | None = None) -> str:
+    shown = frame if max_rows is None else frame.head(max_rows)
+    head = "".join(f"<th>{_e(c)}</th>" for c in shown.columns)
+    body = []
+    for _, row in shown.iterrows():
+        cells = []
+        for v in row.tolist():
+            numeric = isinstance(v, int | float | np.integer | np.floating) and not isinstance(
+                v, bool)
+            cls = ' class="num"' if numeric else ""
+            cells.append(f"<td{cls}>{_e(_fmt(v, digits))}</td>")
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    more = ""
+    if max_rows is not None and len(frame) > max_rows:
+        more = f'<p class="muted">{len(frame) - max_rows} more rows in the CSV files.</p>'
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>{more}"
+
+
+def _kv_table(items: Mapping[str, Any]) -> str:
+    rows = "".join(f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in items.items())
+    return f"<table>{rows}</table>"
+
+
+def _img(fig: Any, alt: str) -> str:
+    uri = png_data_uri(fig)
+    return f'<img src="{uri}" alt="{_e(alt)}">'
+
+
+def _provenance_text(prov: Mapping[str, Any]) -> str:
+    if not prov:
+        return ""
+    parts = []
+    for k, v in prov.items():
+        text = json.dumps(v) if not isinstance(v, str) else v
+        if len(text) > 160:
+            text = text[:157] + "..."
+        parts.append(f"{k}: {text}")
+    return '<p class="muted">Provenance: ' + _e("; ".join(parts)) + "</p>"
+
+
+def build_report(
+    base: BaseModels,
+    results: Sequence[OperatorResult] = (),
+    *,
+    diagnostics: pd.DataFrame | None = None,
+    itemsets: Any = None,
+    evaluation: pd.DataFrame | None = None,
+    settings: Mapping[str, Any] | None = None,
+    data_description: Mapping[str, Any] | None = None,
+    title: str = "modelmine report",
+) -> str:
+    """Render the self-contained HTML report of a run.
+
+    Parameters
+    ----------
+    base : BaseModels
+        The b base models (their selection frequencies and stability are plotted).
+    results : sequence of OperatorResult
+        The signatures of each operator (see :func:`modelmine.report.operator_result`).
+    diagnostics : DataFrame, optional
+        As returned by :func:`modelmine.report.run_diagnostics`; computed when None.
+    itemsets : Itemsets, optional
+        Closed itemsets of the base models (``.itemsets``, ``.support``) for the lattice
+        and the support distribution; those sections say so when it is None.
+    evaluation : DataFrame, optional
+        Columns ``operator``, ``error``, ``stability`` (and any others, shown in a table)
+        from the cross-validation protocol; adds the error vs stability plot.
+    settings : mapping, optional
+        Run settings shown in the settings table (selector, b, m, k, seed, ...).
+    data_description : mapping, optional
+        What the data is (source, samples, features, classes).
+    title : str
+
+    Returns
+    -------
+    str
+        The HTML text.
+    """
+    if diagnostics is None:
+        diagnostics = run_diagnostics(base, results)
+    names = [str(n) for n in base.feature_names]
+    consensus = next((r for r in results if r.kind == "single"), None)
+    highlight = consensus.signatures[0].features if consensus else ()
+    now = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+    out: list[str] = []
+    out.append(f"<h1>{_e(title)}</h1>")
+    out.append(f'<p class="muted">Generated {now} by modelmine: robust feature selection by '
+               "mining the models a selector produces on bootstrap samples (Woznica, Nguyen "
+               "and Kalousis, KDD 2012).</p>")
+    out.append('<nav><a href="#data">Data and settings</a><a href="#signatures">Signatures</a>'
+               '<a href="#frequency">Selection frequency</a><a href="#lattice">Itemsets</a>'
+               '<a href="#diagnostics">Diagnostics</a></nav>')
+
+    # --- data and settings
+    out.append('<h2 id="data">Data and settings</h2>')
+    data_info = {"samples": base.n_samples, "features": base.n_features_in,
+                 "classes": ", ".join(str(c) for c in base.classes)}
+    data_info.update(dict(data_description or {}))
+    out.append("<h3>Data</h3>" + _kv_table(data_info))
+    sel = base.selector
+    run_info: dict[str, Any] = {
+        "selector": sel.get("name"),
+        "selector parameters": json.dumps(sel.get("params", {})),
+        "b (base models)": base.n_models,
+        "m (features per base model)": base.n_features,
+        "resampling": json.dumps(base.resampling),
+        "seed (random_state)": base.random_state,
+    }
+    run_info.update(dict(settings or {}))
+    out.append("<h3>Settings</h3>" + _kv_table(run_info))
+    out.append("<h3>Versions</h3>" + _kv_table(library_versions()))
+
+    # --- signatures
+    out.append('<h2 id="signatures">Signatures</h2>')
+    out.append('<div class="note">A signature is the set of features an operator extracts '
+               "from the b base models. <b>frequency</b> is the fraction of base models that "
+               "selected the feature (1 = every bootstrap sample chose it); <b>mean rank</b> "
+               "is its average position in the selector's rankings (1 = best); <b>score</b> is "
+               "the operator's own score, where it has one.</div>")
+    if not results:
+        out.append("<p>No operator was run.</p>")
+    for res in results:
+        if res.kind == "single":
+            sig = res.signatures[0]
+            out.append(f"<h3>{_e(res.operator)}: consensus signature of "
+                       f"{len(sig.features)} features</h3>")
+            out.append(_table(sig.to_frame(base)))
+            out.append(_provenance_text(sig.provenance))
+        else:
+            out.append(f"<h3>{_e(res.operator)}: {len(res.signatures)} alternative "
+                       "signatures</h3>")
+            out.append('<div class="note">Alternative signatures are different feature sets '
+                       "that each describe the data well (KDD 2012, section 2.3): "
+                       "a biologist can pick the one with the most plausible genes.</div>")
+            for i, sig in enumerate(res.signatures, start=1):
+                opened = " open" if i == 1 else ""
+                out.append(f"<details{opened}><summary>Alternative {i} "
+                           f"({len(sig.features)} features: {_e(', '.join(sig.names[:5]))}"
+                           f"{' ...' if len(sig.names) > 5 else ''})</summary>")
+                out.append(_table(sig.to_frame(base)))
+                out.append(_provenance_text(sig.provenance) + "</details>")
+            if len(res.signatures) >= 2:
+                out.append(_img(plot_signature_overlap(res, base.n_features_in),
+                                f"Jaccard overlap among the alternatives of {res.operator}"))
+
+    # --- frequency
+    out.append('<h2 id="frequency">Selection frequency across the base models</h2>')
+    out.append(_img(plot_selection_frequency(base, highlight=highlight),
+                    "Per-feature selection frequency across the base models"))
+    out.append('<div class="note">Features that a selector picks on almost every bootstrap '
+               "sample are robust to small changes of the data; features picked only "
+               "sometimes are the unstable part of the selector's output.</div>")
+
+    # --- itemsets
+    out.append('<h2 id="lattice">Frequent itemsets of the base models</h2>')
+    if itemsets is None:
+        out.append("<p>The itemsets were not mined for this report "
+                   "(modelmine.patterns unavailable).</p>")
+    else:
+        out.append('<div class="note">An itemset is a group of features selected '
+                   "<i>together</i>; its support is the fraction of base models containing "
+                   "the whole group. Closed itemsets are those no superset matches in support; "
+                   "closedApr builds the consensus signature from those of highest support "
+                   "(KDD 2012, section 2.2).</div>")
+        out.append(_img(plot_lattice_top(itemsets, names), "Top of the closed-itemset lattice"))
+        out.append(_img(plot_support_distribution(itemsets, n_models=base.n_models),
+                        "Support distribution of the mined itemsets"))
+
+    # --- diagnostics
+    out.append('<h2 id="diagnostics">Diagnostics</h2>')
+    out.append(_img(plot_stability(diagnostics), "Stability of the base models"))
+    shown = diagnostics.drop(columns=["note"]).rename(
+        columns={"ci_low": "95% CI low", "ci_high": "95% CI high"})
+    out.append(_table(shown))
+    out.append("<h3>How to read these numbers</h3>")
+    used = {str(m).split(" ")[0] for m in diagnostics["measure"]}
+    for key, text in NOTES.items():
+        if key in used:
+            out.append(f'<div class="note"><b>{_e(key)}</b>: {_e(text)}</div>')
+    if evaluation is not None and len(evaluation):
+        out.append("<h3>Error vs stability per operator</h3>")
+        out.append(_img(plot_error_vs_stability(evaluation),
+                        "Error vs stability per operator"))
+        out.append(_table(evaluation))
+        out.append('<div class="note">Each point is one operator evaluated by '
+                   "cross-validation, selection inside the training folds only. KDD 2012 "
+                   "(Table 2) finds closedApr the only operator better than no aggregation on "
+                   "error while near the top on stability.</div>")
+    else:
+        out.append('<p class="muted">Error vs stability per operator appears here once the '
+                   "cross-validation protocol has been run.</p>")
+
+    body = "\n".join(out)
+    return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f"<title>{_e(title)}</title><style>{_CSS}</style></head>"
+            f"<body><main>\n{body}\n</main></body></html>\n")
+
+
+def write_report(path: str | os.PathLike[str], base: BaseModels,
+                 results: Sequence[OperatorResult] = (), **kwargs: Any) -> Path:
+    """Write :func:`build_report` to ``path`` atomically (temporary file, then rename).
+
+    Returns
+    -------
+    pathlib.Path
+    """
+    path = Path(path)
+    text = build_report(base, results, **kwargs)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return path
+
+
+def report_from_directory(directory: str | os.PathLike[str],
+                          out: str | os.PathLike[str] | None = None) -> Path:
+    """Rebuild ``report.html`` of a run directory written by ``modelmine run``.
+
+    Reads ``base_models.npz``, ``signatures.json``, ``run.json`` and, when present,
+    ``diagnostics.csv`` and ``evaluation.csv``; mines the closed itemsets again at the
+    run's minimum support.
+    """
+    d = Path(directory)
+    base = BaseModels.load(d)
+    results = []
+    if (d / "signatures.json").exists():
+        results = read_signatures_json((d / "signatures.json").read_text(encoding="utf-8"))
+    meta: dict[str, Any] = {}
+    if (d / "run.json").exists():
+        meta = json.loads((d / "run.json").read_text(encoding="utf-8"))
+    diagnostics = None
+    if (d / "diagnostics.csv").exists():
+        diagnostics = pd.read_csv(d / "diagnostics.csv")
+        diagnostics["note"] = diagnostics["note"].fillna("")
+    evaluation = pd.read_csv(d / "evaluation.csv") if (d / "evaluation.csv").exists() else None
+    min_support = float(meta.get("settings", {}).get("min_support", 0.2))
+    itemsets = mine_closed_itemsets(base, min_support)
+    return write_report(out if out is not None else d / "report.html", base, results,
+                        diagnostics=diagnostics, itemsets=itemsets, evaluation=evaluation,
+                        settings=meta.get("settings"), data_description=meta.get("data"),
+                        title=meta.get("title", "modelmine report"))

@@ -1,0 +1,262 @@
+"""Matplotlib figures of the report, each readable on its own (titles, axis labels, units).
+
+Every function returns a :class:`matplotlib.figure.Figure` built with the object-oriented
+API (no global pyplot state), so figures can be drawn in worker threads and saved as PNG or
+SVG; :func:`figure_to_png` encodes one for embedding in the self-contained HTML report.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from ..base_models import BaseModels
+from ._records import OperatorResult
+
+__all__ = [
+    "figure_to_png",
+    "plot_error_vs_stability",
+    "plot_lattice_top",
+    "plot_selection_frequency",
+    "plot_signature_overlap",
+    "plot_stability",
+    "plot_support_distribution",
+]
+
+_ACCENT = "#c2185b"
+_BASE = "#4c72b0"
+_GREY = "#9e9e9e"
+
+
+def figure_to_png(fig: Figure, *, dpi: int = 110) -> bytes:
+    """The PNG bytes of a figure (tight bounding box)."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight", facecolor="white")
+    return buf.getvalue()
+
+
+def png_data_uri(fig: Figure, *, dpi: int = 110) -> str:
+    """A ``data:image/png;base64,...`` URI of a figure, for an ``<img>`` tag."""
+    return "data:image/png;base64," + base64.b64encode(figure_to_png(fig, dpi=dpi)).decode()
+
+
+def _short(names: Sequence[str], limit: int = 3) -> str:
+    names = list(names)
+    text = ", ".join(names[:limit])
+    return text + (f" +{len(names) - limit}" if len(names) > limit else "")
+
+
+def plot_selection_frequency(base: BaseModels, *, top: int = 30,
+                             highlight: Sequence[int] = ()) -> Figure:
+    """Per-feature selection frequency across the b base models (KDD 2012, section 2).
+
+    Left: the ``top`` most frequently selected features (bars in the accent colour are in
+    ``highlight``, typically the consensus signature). Right: the frequency of every
+    feature, sorted, which shows how concentrated the selector's choices are.
+    """
+    freq = np.asarray(base.subsets).mean(axis=0)
+    mean_rank = np.asarray(base.ranks).mean(axis=0)
+    order = np.lexsort((np.arange(freq.size), mean_rank, -freq))
+    shown = order[: min(top, freq.size)]
+    marked = set(int(i) for i in highlight)
+    fig = Figure(figsize=(11, max(4.0, 0.24 * len(shown) + 1.4)))
+    ax, ax2 = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1.4, 1]})
+    y = np.arange(len(shown))[::-1]
+    colors = [_ACCENT if int(j) in marked else _BASE for j in shown]
+    ax.barh(y, freq[shown], color=colors, height=0.75)
+    ax.set_yticks(y, [str(base.feature_names[j]) for j in shown], fontsize=8)
+    ax.set_xlim(0, 1)
+    ax.set_xlabel(f"selection frequency (fraction of the b = {base.n_models} base models)")
+    ax.set_title(f"Top {len(shown)} features by selection frequency")
+    ax.grid(axis="x", alpha=0.3)
+    if marked:
+        from matplotlib.patches import Patch
+
+        ax.legend(handles=[Patch(color=_ACCENT, label="in the consensus signature"),
+                           Patch(color=_BASE, label="not in it")],
+                  loc="lower right", fontsize=8)
+    sorted_freq = np.sort(freq)[::-1]
+    nonzero = int(np.count_nonzero(sorted_freq))
+    ranks = np.arange(1, sorted_freq.size + 1)
+    ax2.plot(ranks[: max(nonzero, 1)], sorted_freq[: max(nonzero, 1)], color=_BASE, lw=1.6)
+    ax2.set_xscale("log")
+    ax2.set_ylim(0, 1.02)
+    ax2.set_xlabel("features, most frequent first (log scale)")
+    ax2.set_ylabel("selection frequency")
+    ax2.set_title(f"All features: {nonzero} of {freq.size} ever selected")
+    ax2.grid(alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+def plot_signature_overlap(result: OperatorResult, n_features: int) -> Figure:
+    """Heatmap of the pairwise Jaccard overlap among a multi-model operator's alternatives.
+
+    The quantity averaged by KDD 2012's diversity (section 3, eq. 1; Table 4, "similarity").
+    """
+    masks = np.vstack([s.mask(n_features) for s in result.signatures]).astype(np.float64)
+    inter = masks @ masks.T
+    sizes = masks.sum(axis=1)
+    union = sizes[:, None] + sizes[None, :] - inter
+    with np.errstate(invalid="ignore", divide="ignore"):
+        jac = np.where(union > 0, inter / np.where(union > 0, union, 1), 1.0)
+    k = jac.shape[0]
+    side = min(9.0, 2.5 + 0.55 * k)
+    fig = Figure(figsize=(side + 1.2, side))
+    ax = fig.subplots()
+    im = ax.imshow(jac, vmin=0, vmax=1, cmap="viridis")
+    labels = [f"alt {i}" for i in range(1, k + 1)]
+    ax.set_xticks(range(k), labels, rotation=45, ha="right", fontsize=8)
+    ax.set_yticks(range(k), labels, fontsize=8)
+    if k <= 15:
+        for i in range(k):
+            for j in range(k):
+                ax.text(j, i, f"{jac[i, j]:.2f}", ha="center", va="center", fontsize=7,
+                        color="white" if jac[i, j] < 0.6 else "black")
+    off = jac[~np.eye(k, dtype=bool)]
+    mean = float(off.mean()) if off.size else 1.0
+    ax.set_title(f"{result.operator}: Jaccard overlap of the {k} alternatives\n"
+                 f"(mean off-diagonal {mean:.2f}; lower = more diverse)")
+    fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04, label="Jaccard similarity")
+    fig.tight_layout()
+    return fig
+
+
+def _itemset_list(itemsets: Any) -> tuple[list[frozenset[int]], np.ndarray]:
+    sets = [frozenset(int(i) for i in s) for s in itemsets.itemsets]
+    return sets, np.asarray(itemsets.support, dtype=np.float64)
+
+
+def plot_lattice_top(itemsets: Any, feature_names: Sequence[str], *, top: int = 12) -> Figure:
+    """The top of the closed-itemset lattice: the ``top`` itemsets of highest support.
+
+    Nodes are placed in rows by itemset size (singletons at the top) and labelled with
+    their features and support; edges are the Hasse (cover) relations among the shown
+    itemsets (KDD 2012, section 2.2). Ties in support go to the smaller, then the
+    lexicographically smaller itemset.
+    """
+    sets, support = _itemset_list(itemsets)
+    names = [str(n) for n in feature_names]
+    keep = [i for i in range(len(sets)) if sets[i]]
+    keep.sort(key=lambda i: (-support[i], len(sets[i]), sorted(sets[i])))
+    keep = keep[:top]
+    fig = Figure(figsize=(11, 6.2))
+    ax = fig.subplots()
+    ax.set_axis_off()
+    if not keep:
+        ax.text(0.5, 0.5, "no frequent itemsets at this support", ha="center", va="center")
+        return fig
+    sizes = sorted({len(sets[i]) for i in keep})
+    level = {s: r for r, s in enumerate(sizes)}
+    rows: dict[int, list[int]] = {}
+    for i in keep:
+        rows.setdefault(level[len(sets[i])], []).append(i)
+    pos: dict[int, tuple[float, float]] = {}
+    for r, members in rows.items():
+        members.sort(key=lambda i: (-support[i], sorted(sets[i])))
+        for c, i in enumerate(members):
+            pos[i] = ((c + 1) / (len(members) + 1), 1.0 - (r + 0.5) / len(sizes))
+    for a in keep:  # cover edges: a < b with no shown c strictly between
+        for b in keep:
+            if sets[a] < sets[b] and not any(sets[a] < sets[c] < sets[b] for c in keep):
+                (x0, y0), (x1, y1) = pos[a], pos[b]
+                ax.plot([x0, x1], [y0, y1], color=_GREY, lw=1, zorder=1)
+    smax = float(support[keep].max())
+    for i in keep:
+        x, y = pos[i]
+        shade = 0.35 + 0.65 * float(support[i]) / smax
+        label = _short([names[j] for j in sorted(sets[i])]) + f"\nsupport {support[i]:.2f}"
+        ax.text(x, y, label, ha="center", va="center", fontsize=8, zorder=2,
+                bbox={"boxstyle": "round,pad=0.35", "fc": (1.0, 1 - 0.45 * shade,
+                                                           1 - 0.25 * shade),
+                      "ec": _ACCENT, "lw": 0.8})
+    for r, s in enumerate(sizes):
+        ax.text(-0.02, 1.0 - (r + 0.5) / len(sizes), f"size {s}", ha="right", va="center",
+                fontsize=8, color="#555555")
+    ax.set_xlim(-0.1, 1.02)
+    ax.set_ylim(0, 1)
+    ax.set_title(f"Top {len(keep)} closed itemsets by support (fraction of base models "
+                 "containing them); lines join an itemset to its smallest shown supersets")
+    return fig
+
+
+def plot_support_distribution(itemsets: Any, *, n_models: int | None = None) -> Figure:
+    """Histogram of the supports of the mined itemsets, stacked by itemset size."""
+    sets, support = _itemset_list(itemsets)
+    fig = Figure(figsize=(9, 4.2))
+    ax = fig.subplots()
+    if not sets:
+        ax.text(0.5, 0.5, "no frequent itemsets", ha="center", va="center")
+        ax.set_axis_off()
+        return fig
+    lengths = np.array([len(s) for s in sets])
+    groups = [(1, 1, "size 1"), (2, 2, "size 2"), (3, 4, "size 3-4"), (5, 10**9, "size 5+")]
+    data, labels = [], []
+    for lo, hi, label in groups:
+        sel = support[(lengths >= lo) & (lengths <= hi)]
+        if sel.size:
+            data.append(sel)
+            labels.append(f"{label} ({sel.size})")
+    bins = np.linspace(float(support.min()) - 1e-9, 1.0, 21).tolist()
+    ax.hist(data, bins=bins, stacked=True, label=labels, edgecolor="white")
+    ax.set_xlabel("support (fraction of the base models containing the itemset)"
+                  + (f", b = {n_models}" if n_models else ""))
+    ax.set_ylabel("number of itemsets")
+    ax.set_title(f"Support distribution of the {len(sets)} mined itemsets")
+    ax.legend(title="itemset size (count)", fontsize=8)
+    ax.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+def plot_stability(diagnostics: pd.DataFrame) -> Figure:
+    """Stability of the base models by measure, with the confidence interval where known."""
+    rows = diagnostics[diagnostics["scope"] == "base models"].reset_index(drop=True)
+    fig = Figure(figsize=(8, 0.55 * max(len(rows), 1) + 1.6))
+    ax = fig.subplots()
+    y = np.arange(len(rows))[::-1]
+    vals = rows["value"].to_numpy(dtype=float)
+    lo = rows["ci_low"].to_numpy(dtype=float)
+    hi = rows["ci_high"].to_numpy(dtype=float)
+    ax.barh(y, vals, color=_BASE, height=0.6)
+    has = np.isfinite(lo) & np.isfinite(hi)
+    if has.any():
+        ax.errorbar(vals[has], y[has], xerr=[vals[has] - lo[has], hi[has] - vals[has]],
+                    fmt="none", ecolor="black", capsize=4, lw=1.2,
+                    label="95 % confidence interval")
+        ax.legend(loc="lower right", fontsize=8)
+    for yi, v in zip(y, vals):
+        ax.text(min(v, 0.98) + 0.01 if v >= 0 else 0.01, yi, f"{v:.3f}", va="center",
+                fontsize=8)
+    ax.set_yticks(y, rows["measure"].tolist())
+    ax.set_xlim(min(0.0, float(np.nanmin(vals)) - 0.05) if len(vals) else 0.0, 1.05)
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set_xlabel("stability of the base models (1 = identical selections)")
+    ax.set_title("Stability of the selector across the bootstrap samples")
+    ax.grid(axis="x", alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+def plot_error_vs_stability(evaluation: pd.DataFrame) -> Figure:
+    """Error vs stability per operator: the trade-off discussed in KDD 2012 (Table 2) and
+    by Saeys et al. (PKDD 2008, RPT). Expects columns ``operator``, ``error``, ``stability``.
+    """
+    fig = Figure(figsize=(7.5, 5))
+    ax = fig.subplots()
+    for _, row in evaluation.iterrows():
+        ax.scatter(row["stability"], row["error"], s=45, color=_ACCENT, zorder=2)
+        ax.annotate(str(row["operator"]), (row["stability"], row["error"]),
+                    textcoords="offset points", xytext=(5, 4), fontsize=8)
+    ax.set_xlabel("stability of the signatures across CV folds (higher = better)")
+    ax.set_ylabel("classification error on held-out folds (lower = better)")
+    ax.set_title("Error vs stability per operator (best: bottom right)")
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,299 @@
+"""The modelmine command line: outputs checked against the Python API, exit codes, bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import networkx as nx
+import numpy as np
+import pandas as pd
+import pytest
+
+import modelmine as mm
+from modelmine.cli import main
+from modelmine.operators import aggregate
+from modelmine.report import read_signatures_json
+
+SEED = 11
+FAST = ["--selector", "anova", "-b", "12", "-m", "15", "--seed", str(SEED)]
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory):
+    out = tmp_path_factory.mktemp("cli") / "colon-run"
+    assert main(["run", "embedded:colon", *FAST, "-k", "4", "--quiet", "--out", str(out)]) == 0
+    return out
+
+
+def _lines(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.strip()]
+
+
+def test_run_writes_every_output(run_dir):
+    names = {p.name for p in run_dir.iterdir()}
+    assert {"base_models.npz", "frequencies.csv", "signatures.json", "signatures",
+            "itemsets.csv", "diagnostics.csv", "diagnostics.json", "run.json",
+            "report.html"} <= names
+    assert not [p for p in run_dir.parent.iterdir() if ".partial-" in p.name]
+
+
+def test_run_outputs_equal_the_python_api(run_dir):
+    X, y = mm.datasets.load_colon()
+    base = mm.bootstrap(X, y, selector="anova", n_bootstraps=12, n_features=15,
+                        random_state=SEED, feature_names=mm.datasets.load_colon(
+                            return_names=True)[2])
+    saved = mm.BaseModels.load(run_dir)
+    assert saved == base
+    results = {r.operator: r for r in read_signatures_json(
+        (run_dir / "signatures.json").read_text())}
+    assert set(results) == {"closedApr", "allMed"}
+    direct = aggregate(base, "closedApr", n_features=15, random_state=SEED)
+    assert list(results["closedApr"].signatures[0].features) == direct.features.tolist()
+    assert list(results["closedApr"].signatures[0].names) == direct.names.tolist()
+    alt = aggregate(base, "allMed", n_signatures=4, random_state=SEED)
+    assert [list(s.features) for s in results["allMed"].signatures] == [
+        s.features.tolist() for s in alt.signatures]
+    # CSV and JSON say the same thing, with feature names and selection frequencies.
+    table = pd.read_csv(run_dir / "signatures" / "allMed.csv")
+    assert table.groupby("alternative")["index"].apply(list).tolist() == [
+        s.features.tolist() for s in alt.signatures]
+    freq = base.subsets.mean(axis=0)
+    np.testing.assert_allclose(table["frequency"], freq[table["index"]])
+    frequencies = pd.read_csv(run_dir / "frequencies.csv")
+    np.testing.assert_allclose(frequencies.set_index("index").sort_index()["frequency"], freq)
+
+
+def test_run_record_and_diagnostics(run_dir):
+    record = json.loads((run_dir / "run.json").read_text())
+    assert record["settings"]["seed"] == SEED and record["settings"]["b"] == 12
+    assert record["versions"]["modelmine"] == mm.__version__
+    diag = pd.read_csv(run_dir / "diagnostics.csv")
+    Z = mm.BaseModels.load(run_dir).subsets.astype(float)
+    M, d = Z.shape
+    p = Z.mean(axis=0)
+    k = Z.sum(axis=1).mean()
+    expected = 1 - (M / (M - 1) * p * (1 - p)).mean() / (k / d * (1 - k / d))
+    row = diag[diag["measure"] == "nogueira"].iloc[0]
+    assert row["value"] == pytest.approx(expected)
+    assert row["ci_low"] < row["value"] < row["ci_high"]
+
+
+def test_run_prints_a_concise_table(tmp_path, capsys):
+    out = tmp_path / "r"
+    assert main(["run", "embedded:colon", *FAST, "--operator", "mostFreq", "--out",
+                 str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "stability of the base models (Nogueira)" in text
+    assert "mostFreq" in text and "report.html" in text
+    assert len(_lines(text)) <= 8
+
+
+def test_quiet_prints_nothing(tmp_path, capsys):
+    assert main(["--quiet", "run", "embedded:colon", *FAST, "-o", "mostFreq", "--out",
+                 str(tmp_path / "q")]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == ""
+
+
+def test_csv_export_then_run_gives_the_same_models(tmp_path, run_dir):
+    csv = tmp_path / "colon.csv"
+    assert main(["datasets", "export", "colon", str(csv), "--quiet"]) == 0
+    exported = pd.read_csv(csv)
+    X, _ = mm.datasets.load_colon()
+    np.testing.assert_array_equal(exported.drop(columns="class").to_numpy(), X)
+    out = tmp_path / "from-csv"
+    assert main(["run", str(csv), "--target", "class", *FAST, "-k", "4", "--quiet",
+                 "--out", str(out)]) == 0
+    assert mm.BaseModels.load(out) == mm.BaseModels.load(run_dir)
+
+
+def test_operators_lists_the_registry(capsys):
+    assert main(["operators", "--format", "csv"]) == 0
+    table = pd.read_csv(__import__("io").StringIO(capsys.readouterr().out))
+    truth = mm.operators.available()
+    assert table["name"].tolist() == truth["name"].tolist()
+    row = table.set_index("name").loc["closedApr"]
+    assert row["kind"] == "single" and row["origin"] == "built-in"
+    assert table.set_index("name").loc["allMed", "kind"] == "multi"
+    assert main(["operators", "--kind", "multi"]) == 0
+    text = capsys.readouterr().out
+    assert "allMed" in text and "closedApr" not in text
+
+
+@pytest.mark.parametrize("fmt", ["graphml", "gexf", "json"])
+def test_lattice_from_a_run_directory(run_dir, tmp_path, fmt, capsys):
+    out = tmp_path / f"lat.{fmt}"
+    assert main(["lattice", str(run_dir), "--min-support", "0.4", "--format", fmt,
+                 "--out", str(out)]) == 0
+    assert out.stat().st_size > 0
+    if fmt == "graphml":
+        graph = nx.read_graphml(out)
+    elif fmt == "gexf":
+        graph = nx.read_gexf(out)
+    else:
+        graph = None
+        json.loads(out.read_text())
+    if graph is not None:
+        from modelmine.patterns import mine_itemsets
+
+        closed = mine_itemsets(mm.BaseModels.load(run_dir).subsets, kind="closed",
+                               min_support=0.4)
+        # Every closed itemset is a node (the lattice may add a root for the empty set).
+        assert graph.number_of_nodes() in (len(closed), len(closed) + 1)
+    assert "wrote" in capsys.readouterr().out
+
+
+def test_report_rebuilds_the_page(run_dir, tmp_path):
+    out = tmp_path / "share.html"
+    assert main(["report", str(run_dir), "--out", str(out), "--quiet"]) == 0
+    text = out.read_text()
+    assert text.startswith("<!DOCTYPE html>") and "closedApr" in text and "allMed" in text
+    assert main(["report", str(tmp_path), "--quiet"]) == 2
+
+
+def test_datasets_list(capsys):
+    assert main(["datasets"]) == 0
+    text = capsys.readouterr().out
+    for name in mm.datasets.available().index:
+        assert name in text
+
+
+def test_evaluate_says_it_is_not_available(capsys):
+    assert main(["evaluate", "embedded:colon"]) == 1
+    err = capsys.readouterr().err
+    # Not wired to modelmine.evaluation yet: says so in one line, runs nothing (exit 1).
+    assert len(_lines(err)) == 1 and "modelmine.evaluate" in err
+
+
+@pytest.mark.parametrize("command", [[], ["run"], ["operators"], ["lattice"], ["evaluate"],
+                                     ["report"], ["datasets"], ["datasets", "export"]])
+def test_help_has_worked_examples(command, capsys):
+    assert main([*command, "--help"]) == 0
+    text = capsys.readouterr().out
+    assert "worked example" in text
+    assert "modelmine" in text
+
+
+# ----------------------------------------------------------------------------- bad input
+def _bad(argv, capsys, pattern):
+    code = main(argv)
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert len(_lines(err)) == 1, err
+    assert "Traceback" not in err
+    assert pattern in err, err
+    return err
+
+
+def test_missing_file(tmp_path, capsys):
+    _bad(["run", str(tmp_path / "nope.csv"), "--target", "y", "--out", str(tmp_path / "o")],
+         capsys, "No such file")
+    assert not (tmp_path / "o").exists()
+
+
+def test_malformed_csv(tmp_path, capsys):
+    bad = tmp_path / "bad.csv"
+    bad.write_text("a,b,y\n1,2,x\n1,2,3,4,5,6\n")
+    _bad(["run", str(bad), "--target", "y", "--out", str(tmp_path / "o")], capsys,
+         "Malformed CSV")
+
+
+def test_target_that_does_not_exist_lists_close_names(tmp_path, capsys):
+    csv = tmp_path / "d.csv"
+    pd.DataFrame({"gene1": [1, 2, 3, 4], "gene2": [4, 3, 2, 1],
+                  "diagnosis": ["a", "b", "a", "b"]}).to_csv(csv, index=False)
+    _bad(["run", str(csv), "--target", "diagnostic", "--out", str(tmp_path / "o")], capsys,
+         "'diagnosis'")
+
+
+def test_non_numeric_feature_columns_are_named(tmp_path, capsys):
+    csv = tmp_path / "d.csv"
+    pd.DataFrame({"gene1": [1, 2, 3, 4], "tissue": ["x", "y", "x", "y"],
+                  "label": [0, 1, 0, 1]}).to_csv(csv, index=False)
+    _bad(["run", str(csv), "--target", "label", "--out", str(tmp_path / "o")], capsys,
+         "'tissue'")
+
+
+def test_output_that_cannot_be_written(tmp_path, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    _bad(["run", "embedded:colon", *FAST, "--out", str(blocker / "run")], capsys,
+         "is not a directory")
+    existing = tmp_path / "existing"
+    existing.mkdir()
+    (existing / "keep.txt").write_text("mine")
+    _bad(["run", "embedded:colon", *FAST, "--out", str(existing)], capsys, "--force")
+    assert (existing / "keep.txt").read_text() == "mine"
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root ignores directory permissions")
+def test_read_only_parent(tmp_path, capsys):
+    parent = tmp_path / "ro"
+    parent.mkdir()
+    parent.chmod(0o500)
+    try:
+        _bad(["run", "embedded:colon", *FAST, "--out", str(parent / "run")], capsys,
+             "not writable")
+    finally:
+        parent.chmod(0o700)
+
+
+def test_usage_errors_are_one_line(capsys):
+    _bad(["run", "embedded:colon", "-b", "zero"], capsys, "positive integer")
+    _bad(["frobnicate"], capsys, "invalid choice")
+    _bad(["run", "embedded:colon", *FAST, "--operator", "closedAp"], capsys,
+         "Did you mean 'closedApr'")
+
+
+def test_failure_midway_leaves_nothing_that_looks_complete(tmp_path, monkeypatch, capsys):
+    import modelmine.report
+
+    def boom(*args, **kwargs):
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(modelmine.report, "write_report", boom)
+    out = tmp_path / "run"
+    assert main(["run", "embedded:colon", *FAST, "--out", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert "disk on fire" in err and "--debug" in err and "Traceback" not in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_debug_shows_the_traceback(tmp_path, capsys):
+    main(["--debug", "run", str(tmp_path / "missing.csv"), "--target", "y"])
+    assert "Traceback" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_force_replaces_a_run(tmp_path, run_dir):
+    out = tmp_path / "again"
+    for _ in range(2):
+        assert main(["run", "embedded:colon", *FAST, "-o", "mostFreq", "--quiet", "--force",
+                     "--out", str(out)]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["again"]
+
+
+@pytest.mark.slow
+def test_jobs_do_not_change_the_result(tmp_path, run_dir):
+    out = tmp_path / "par"
+    assert main(["run", "embedded:colon", *FAST, "-k", "4", "--jobs", "2", "--quiet",
+                 "--out", str(out)]) == 0
+    assert mm.BaseModels.load(out) == mm.BaseModels.load(run_dir)
+    assert (out / "signatures.json").read_text() == (run_dir / "signatures.json").read_text()
+
+
+@pytest.mark.slow
+def test_python_dash_m_entry_point():
+    proc = subprocess.run([sys.executable, "-m", "modelmine", "--version"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and proc.stdout.strip() == f"modelmine {mm.__version__}"
+    script = Path(sys.executable).parent / "modelmine"
+    if script.exists():
+        proc = subprocess.run([str(script), "operators", "--format", "json"],
+                              capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 0
+        assert "closedApr" in {row["name"] for row in json.loads(proc.stdout)}
