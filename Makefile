@@ -25,7 +25,7 @@ $(STAMP): pyproject.toml Makefile $(wildcard plugins/*/pyproject.toml)
 	touch $(STAMP)
 
 demo: install
-	$(BIN)/python examples/quickstart.py --out $(OUT)
+	$(BIN)/python examples/quickstart.py --out $(OUT) --force
 
 # The HTML report is tested in headless Chromium (Debian's package), installed when missing.
 browser:
