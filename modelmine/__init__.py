@@ -3,13 +3,24 @@
 Woznica, Nguyen and Kalousis, "Model Mining for Robust Feature Selection" (KDD 2012).
 """
 
-from . import datasets, diagnostics, operators, patterns, report, selectors
+from typing import Any
+
+from . import datasets, diagnostics, operators, patterns, selectors
 from .base_models import BaseModels, bootstrap, resume
 from .estimator import ModelMiningSelector
 from .operators import Signature, SignatureSet, aggregate, register_operator
 from .patterns import ItemsetLattice, Itemsets, mine_itemsets
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> Any:
+    # The report pulls in matplotlib: load it on first use, not with every import.
+    if name == "report":
+        import importlib
+
+        return importlib.import_module(".report", __name__)
+    raise AttributeError(f"module 'modelmine' has no attribute {name!r}")
 
 __all__ = [
     "BaseModels",

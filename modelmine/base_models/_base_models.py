@@ -49,8 +49,12 @@ def data_fingerprint(X: Any, y: np.ndarray) -> str:
 
 
 def _readonly(a: np.ndarray) -> np.ndarray:
-    a = np.array(a, copy=True)
-    a.flags.writeable = False
+    """A read-only array: a copy, unless ``a`` is already read-only (then nobody can change
+    it through us, and large runs are spared a second copy of their b x p matrices)."""
+    a = np.asarray(a)
+    if a.flags.writeable:
+        a = a.copy()
+        a.flags.writeable = False
     return a
 
 
@@ -120,7 +124,7 @@ class BaseModels:
         if ranks.shape != (b, p):
             raise ValueError(f"ranks must have shape {(b, p)}; got {ranks.shape}.")
         object.__setattr__(self, "subsets", _readonly(subsets))
-        object.__setattr__(self, "ranks", _readonly(ranks.astype(np.int32)))
+        object.__setattr__(self, "ranks", _readonly(ranks.astype(np.int32, copy=False)))
         if self.scores is not None:
             scores = np.asarray(self.scores, dtype=np.float32)
             if scores.shape != (b, p):
@@ -129,7 +133,7 @@ class BaseModels:
         idx = np.asarray(self.sample_indices)
         if idx.ndim != 2 or idx.shape[0] != b:
             raise ValueError(f"sample_indices must have {b} rows; got shape {idx.shape}.")
-        object.__setattr__(self, "sample_indices", _readonly(idx.astype(np.int32)))
+        object.__setattr__(self, "sample_indices", _readonly(idx.astype(np.int32, copy=False)))
         names = np.asarray(self.feature_names).astype(str)
         if names.shape != (p,):
             raise ValueError(f"feature_names must hold {p} names; got {names.size}.")

@@ -335,6 +335,9 @@ def bootstrap(
                     arrays["scores"] = full_model.scores
                 store.write_full_model(arrays)
     assert sample_indices is not None
+    for owned in (subsets, ranks, scores, sample_indices):
+        if owned is not None:  # handed over to BaseModels without a copy
+            owned.flags.writeable = False
     base = BaseModels(
         subsets=subsets, ranks=ranks, scores=scores, sample_indices=sample_indices,
         feature_names=data.feature_names, selector=sel.describe(), n_features=m,
