@@ -1,0 +1,512 @@
+"""evaluate(): the cross-validation protocol of Woznica, Nguyen and Kalousis (KDD 2012, s. 3).
+
+For every selector and every fold of a stratified k-fold cross-validation:
+
+1. b bootstrap base models of the selector are built on the *training part* of the fold
+   (:func:`modelmine.bootstrap`), together with the selector fitted once on the whole
+   training part (the "nobagg" baseline);
+2. every operator turns these base models into one signature (single-model operators) or k
+   alternative signatures (multi-model operators);
+3. every classifier is trained on each signature (training part) and tested on the test
+   part of the fold: error, balanced accuracy, AUC, the predictions (for McNemar's test),
+   and for k signatures their agreement (KDD'12 equation 2) and diversity (equation 1).
+
+Stability is measured across the folds' signatures of each (selector, operator), on the
+same folds as the error. The work is split into one task per (selector, fold); the tasks run
+with joblib (``n_jobs``) or on a Dask cluster (``executor``) and the results never depend on
+how: every random choice is seeded from ``numpy.random.SeedSequence(random_state)``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import re
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from sklearn.model_selection import StratifiedKFold
+from threadpoolctl import threadpool_limits
+
+from .._data import check_dataset
+from .._validation import check_int, closest_names, param_error
+from ..base_models import BaseModels, bootstrap, data_fingerprint, seed_sequence
+from ..base_models._executors import Runner
+from ..diagnostics import agreement, diversity, signature_performance
+from ..operators import Operator, Signature, SignatureSet, available, get_operator
+from ..selectors import Selector, average_ranks, get_selector
+from ._classifiers import resolve_classifiers
+from ._result import EvaluationResult
+
+__all__ = ["DEFAULT_SELECTORS", "evaluate"]
+
+_FUNC = "evaluate"
+_CACHE_VERSION = 1
+
+#: The four selectors of the KDD'12 leukemia experiment (Table 4).
+DEFAULT_SELECTORS: tuple[str, ...] = ("ig", "relieff", "svm-rfe", "svm")
+
+#: Top fractions of a full ranking compared in the robustness table (Saeys et al. 2008).
+_TOP_FRACTIONS = {"jc5": 0.05, "jc1": 0.01}
+
+
+def _top_count(fraction: float, p: int) -> int:
+    return max(1, round(fraction * p))
+
+
+# ---------------------------------------------------------------------- validation
+def _resolve_selectors(spec: Any, func: str) -> dict[str, Selector]:
+    if isinstance(spec, (str, bytes, Selector)) or hasattr(spec, "fit"):
+        spec = [spec]
+    items: list[tuple[str | None, Any]]
+    if isinstance(spec, Mapping):
+        items = [(str(k), v) for k, v in spec.items()]
+    elif isinstance(spec, Sequence):
+        items = [(None, v) for v in spec]
+    else:
+        raise param_error("selectors", func, "a list of selector names or selectors", spec,
+                          exc=TypeError)
+    if not items:
+        raise param_error("selectors", func, "a non-empty list of selectors", spec)
+    out: dict[str, Selector] = {}
+    for label, value in items:
+        sel = get_selector(value, None, func=func)
+        label = label or (value if isinstance(value, str) else sel.name)
+        if label in out:
+            raise param_error("selectors", func, "selectors with distinct names",
+                              f"{label!r} twice", show=False)
+        out[label] = sel
+    return out
+
+
+def _resolve_operators(spec: Any, func: str) -> list[Operator]:
+    names = available()["name"].tolist()
+    if spec is None:
+        spec = names
+    elif isinstance(spec, (str, Operator)):
+        spec = [spec]
+    if not isinstance(spec, Sequence) or not spec:
+        raise param_error("operators", func, "None (all available) or a non-empty list of "
+                          "operator names", spec, exc=TypeError if not isinstance(
+                              spec, Sequence) else ValueError)
+    ops: list[Operator] = []
+    for value in spec:
+        if isinstance(value, Operator):
+            op = value
+        elif isinstance(value, str) and value in names:
+            op = get_operator(value)
+        else:
+            listed = ", ".join(repr(n) for n in names)
+            close = closest_names(value, names) if isinstance(value, str) else []
+            raise param_error("operators", func, f"names of available operators ({listed})",
+                              value, hint=f"Did you mean {close[0]!r}?" if close else None)
+        if any(o.name == op.name for o in ops):
+            raise param_error("operators", func, "distinct operators", f"{op.name!r} twice",
+                              show=False)
+        ops.append(op)
+    # The baseline every comparison of KDD'12 Table 2 includes.
+    if not any(o.name == "nobagg" for o in ops):
+        ops.insert(0, get_operator("nobagg"))
+    return ops
+
+
+def _check_params(params: Any, ops: list[Operator], func: str) -> dict[str, dict[str, Any]]:
+    if params is None:
+        return {}
+    if not isinstance(params, Mapping):
+        raise param_error("operator_params", func, "a mapping operator name -> parameters",
+                          params, exc=TypeError)
+    known = [o.name for o in ops]
+    out = {}
+    for name, value in params.items():
+        if name not in known:
+            raise param_error("operator_params", func, "keyed by evaluated operators ("
+                              + ", ".join(repr(n) for n in known) + ")", name)
+        if not isinstance(value, Mapping):
+            raise param_error("operator_params", func, "a mapping of parameters for "
+                              f"{name!r}", value, exc=TypeError)
+        out[name] = dict(value)
+    return out
+
+
+# ---------------------------------------------------------------------- the task
+def _cache_path(cache_dir: Path, label: str, key: dict[str, Any]) -> Path:
+    digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:20]
+    safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", label)
+    return cache_dir / f"{safe}_fold{key['fold']:02d}_{digest}.npz"
+
+
+def _load_cached(path: Path, key: dict[str, Any]) -> BaseModels | None:
+    """The cached base models when they exist and match the key, else None."""
+    if not path.exists():
+        return None
+    try:
+        base = BaseModels.load(path)
+    except ValueError:
+        return None  # a corrupt file is recomputed (and overwritten)
+    if (base.selector != key["selector"] or base.n_models != key["n_bootstraps"]
+            or base.n_features != key["n_features"] or base.random_state != key["seed"]
+            or base.n_samples != key["n_train"]):
+        return None
+    return base
+
+
+def _ensemble_ranks(base: BaseModels) -> np.ndarray:
+    """Full ranking by mean rank over the base models (Saeys et al. 2008 linear aggregation).
+
+    Mean of the tied ranks, ranked again with ties sharing their average rank, so that the
+    features no model can tell apart (exact zeros of a random forest) are not ordered by
+    index, which would inflate the Spearman robustness."""
+    return average_ranks(-base.tied_ranks().mean(axis=0, dtype=np.float64))
+
+
+def _single_ranks(base: BaseModels) -> np.ndarray:
+    """The full-data ranking, ties sharing their average rank where the selector scores."""
+    full = base.full_model
+    assert full is not None
+    if full.scores is not None:
+        return average_ranks(full.scores)
+    return np.asarray(full.ranks, dtype=np.float32)
+
+
+def _run_task(X: Any, y: np.ndarray, payload: dict[str, Any], *, operators: list[Operator],
+              classifiers: dict[str, Any], n_signatures: int,
+              operator_params: dict[str, dict[str, Any]],
+              feature_names: np.ndarray) -> dict[str, Any]:
+    """One (selector, fold): base models, every operator, every classifier."""
+    start = time.perf_counter()
+    train, test = payload["train"], payload["test"]
+    key = payload["key"]
+    X_tr, y_tr, X_te, y_te = X[train], y[train], X[test], y[test]
+    with threadpool_limits(limits=1):
+        base = None
+        path = payload["cache_path"]
+        if path is not None:
+            base = _load_cached(Path(path), key)
+        cached = base is not None
+        if base is None:
+            base = bootstrap(X_tr, y_tr, selector=payload["selector"],
+                             n_bootstraps=key["n_bootstraps"], n_features=key["n_features"],
+                             feature_names=feature_names, random_state=key["seed"],
+                             n_jobs=1, progress=False)
+            if path is not None:
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+                base.save(path)
+        rows: list[dict[str, Any]] = []
+        preds: list[dict[str, Any]] = []
+        signatures: dict[str, Signature | SignatureSet] = {}
+        skipped: list[dict[str, Any]] = []
+        for op in operators:
+            params = dict(operator_params.get(op.name, {}))
+            try:
+                if op.kind == "single":
+                    result: Signature | SignatureSet = op(
+                        base, n_features=key["n_features"], random_state=payload["op_seed"],
+                        **params)
+                else:
+                    k = min(n_signatures, int(op.max_signatures(base)))
+                    result = op(base, n_signatures=k, random_state=payload["op_seed"],
+                                **params)
+            except ValueError as exc:  # an operator that does not apply (e.g. geomMean
+                skipped.append({"operator": op.name, "reason": str(exc)})  # on negative scores)
+                continue
+            signatures[op.name] = result
+            sigs = [result] if isinstance(result, Signature) else list(result)
+            masks = np.vstack([s.mask(base.n_features_in) for s in sigs])
+            div = (diversity(masks).value if len(sigs) >= 2 else math.nan)
+            for clf_name, clf in classifiers.items():
+                perfs = [signature_performance(clf, X_tr, y_tr, X_te, y_te, s.features)
+                         for s in sigs]
+                errors = np.array([r.error for r in perfs])
+                agree = (agreement(np.vstack([r.y_pred for r in perfs])).value
+                         if len(perfs) >= 2 else math.nan)
+                rows.append({
+                    "operator": op.name, "kind": op.kind, "classifier": clf_name,
+                    "n_signatures": len(sigs),
+                    "n_features": float(np.mean([len(s) for s in sigs])),
+                    "error": float(errors.mean()),
+                    "error_std": float(errors.std()) if len(sigs) > 1 else 0.0,
+                    "balanced_accuracy": float(np.mean([r.balanced_accuracy for r in perfs])),
+                    "auc": float(np.mean([r.auc for r in perfs])),
+                    "agreement": agree, "diversity": div,
+                    "features": " | ".join(" ".join(s.names.tolist()) for s in sigs),
+                })
+                for i, r in enumerate(perfs):
+                    preds.append({"operator": op.name, "classifier": clf_name, "signature": i,
+                                  "y_pred": r.y_pred})
+        # Saeys et al. (2008): full rankings of the single selector and of the ensemble,
+        # and the performance of the top 1 % features of each.
+        assert base.full_model is not None
+        rankings = {"single": _single_ranks(base), "ensemble": _ensemble_ranks(base)}
+        top = _top_count(_TOP_FRACTIONS["jc1"], base.n_features_in)
+        robust = []
+        for method, ranks in rankings.items():
+            feats = np.argsort(ranks, kind="stable")[:top]
+            for clf_name, clf in classifiers.items():
+                r = signature_performance(clf, X_tr, y_tr, X_te, y_te, feats)
+                robust.append({"method": method, "classifier": clf_name, "error": r.error,
+                               "n_features": top})
+    return {"rows": rows, "preds": preds, "signatures": signatures, "skipped": skipped,
+            "rankings": rankings, "robust": robust, "cached": cached,
+            "seconds": time.perf_counter() - start}
+
+
+# ---------------------------------------------------------------------- evaluate
+def evaluate(
+    X: Any,
+    y: Any,
+    selectors: Any = DEFAULT_SELECTORS,
+    operators: Any = None,
+    classifiers: Any = ("svm", "1nn", "tree"),
+    *,
+    n_folds: int = 10,
+    n_bootstraps: int = 150,
+    n_features: int = 20,
+    n_signatures: int = 10,
+    operator_params: Mapping[str, Mapping[str, Any]] | None = None,
+    feature_names: Any = None,
+    random_state: Any = 0,
+    n_jobs: int | None = None,
+    executor: Any = None,
+    cache_dir: str | os.PathLike[str] | None = None,
+    progress: bool | None = None,
+) -> EvaluationResult:
+    """Run the evaluation protocol of Woznica, Nguyen and Kalousis (KDD 2012, section 3).
+
+    Stratified ``n_folds``-fold cross-validation (scikit-learn's ``StratifiedKFold`` with
+    shuffling), the same folds for error, stability and agreement. In each fold and for each
+    selector, ``n_bootstraps`` base models are built on the training part only, every
+    operator aggregates them into a signature (or ``n_signatures`` alternative signatures),
+    and every classifier is trained on each signature (training part) and tested on the
+    test part. No test sample ever reaches a selector, an operator or a classifier's fit.
+
+    Parameters
+    ----------
+    X : array-like, DataFrame or scipy.sparse matrix of shape (n_samples, p)
+    y : array-like of shape (n_samples,)
+        Class labels, any encoding.
+    selectors : sequence or mapping, default=("ig", "relieff", "svm-rfe", "svm")
+        Selector names (see :func:`modelmine.selectors.available_selectors`), Selector
+        objects, scikit-learn estimators or callables; a mapping gives them labels.
+    operators : sequence of str, optional
+        Operator names (:func:`modelmine.operators.available`); default: every available
+        operator. ``"nobagg"`` (the selector fitted once on the training part, no
+        aggregation) is always added: it is the baseline of every comparison.
+    classifiers : sequence or mapping, default=("svm", "1nn", "tree")
+        Names of the paper's classifiers (linear SVM with C = 0.5, 1-nearest neighbour, a
+        decision tree; see :mod:`modelmine.evaluation._classifiers`) or any scikit-learn
+        classifiers (cloned); a mapping gives them labels.
+    n_folds : int, default=10
+        Number of folds, between 2 and the size of the smallest class.
+    n_bootstraps : int, default=150
+        b, base models per (selector, fold).
+    n_features : int, default=20
+        m, the size of the base models' subsets and of single-model signatures.
+    n_signatures : int, default=10
+        k, alternative signatures of multi-model operators (capped by the number of
+        distinct base models).
+    operator_params : mapping, optional
+        Extra parameters per operator name, e.g. ``{"closedApr": {"min_support": 0.1}}``.
+    feature_names : sequence of str, optional
+    random_state : int, SeedSequence or None, default=0
+        Seed of the whole protocol. ``SeedSequence(random_state).spawn`` gives one child
+        for the folds and one per fold; a fold's child seeds the bootstrap of every
+        selector in that fold (the selectors are compared on the same resamples) and the
+        operators that draw. Nothing depends on the order in which tasks finish.
+    n_jobs : int or None
+        joblib workers over the (selector, fold) tasks; -1 = all cores.
+    executor : dask.distributed.Client or str, optional
+        Run the tasks on a Dask cluster (a Client or a scheduler address) instead; the data
+        are scattered to the workers once. Results are bit-identical to a serial run.
+    cache_dir : path-like, optional
+        Directory of the finished base models of each (selector, fold), saved with
+        :meth:`BaseModels.save`, keyed by the data fingerprint, the fold's training rows,
+        the selector's description, b, m and the seed. A rerun (for example with more
+        operators or classifiers) loads them instead of refitting the selector. With a Dask
+        cluster, the directory must be on a file system the workers share.
+    progress : bool or None
+        A progress bar over the tasks (tqdm); None shows it when stderr is a terminal.
+
+    Returns
+    -------
+    EvaluationResult
+        Tidy frames (``folds``, ``predictions``, ``robustness_folds``,
+        ``tasks``, ``skipped``), the signatures, the stability across folds
+        (:meth:`EvaluationResult.stability`), and the KDD'12 Table 2 and Table 4 and the
+        Saeys et al. (2008) robustness layouts (:meth:`EvaluationResult.table2`,
+        :meth:`~EvaluationResult.table4`, :meth:`~EvaluationResult.robustness_table`).
+
+    Raises
+    ------
+    ValueError
+        ``n_folds`` larger than the smallest class; an unknown selector, operator or
+        classifier name (the message lists the valid ones).
+    """
+    data = check_dataset(X, y, func=_FUNC, feature_names=feature_names)
+    sels = _resolve_selectors(selectors, _FUNC)
+    ops = _resolve_operators(operators, _FUNC)
+    clfs = resolve_classifiers(classifiers, _FUNC)
+    params = _check_params(operator_params, ops, _FUNC)
+    counts = np.bincount(data.y)
+    smallest = int(counts.min())
+    folds_k = check_int(n_folds, "n_folds", _FUNC, min_value=2)
+    if folds_k > smallest:
+        raise param_error("n_folds", _FUNC, f"an integer in [2, {smallest}] (at most the "
+                          f"size of the smallest class, {smallest} samples, so that every "
+                          "fold holds every class)", n_folds)
+    b = check_int(n_bootstraps, "n_bootstraps", _FUNC, min_value=2)
+    m = check_int(n_features, "n_features", _FUNC, min_value=1, max_value=data.n_features)
+    k = check_int(n_signatures, "n_signatures", _FUNC, min_value=1)
+    jobs = check_int(n_jobs, "n_jobs", _FUNC, allow_none=True)
+    if jobs == 0:
+        raise param_error("n_jobs", _FUNC, "a non-zero integer or None", n_jobs)
+    ss = seed_sequence(random_state, _FUNC)
+    cache = None if cache_dir is None else Path(cache_dir)
+    if cache is not None and cache.exists() and not cache.is_dir():
+        raise param_error("cache_dir", _FUNC, "a directory", str(cache))
+    show = sys.stderr.isatty() if progress is None else bool(progress)
+
+    labels = data.classes[data.y]  # the user's labels, for predictions and classifiers
+    fold_ss, *task_ss = ss.spawn(folds_k + 1)
+    split_seed = int(fold_ss.generate_state(1)[0])
+    skf = StratifiedKFold(n_splits=folds_k, shuffle=True, random_state=split_seed)
+    folds = [(np.asarray(tr, dtype=np.intp), np.asarray(te, dtype=np.intp))
+             for tr, te in skf.split(np.zeros(data.n_samples), data.y)]
+    fingerprint = data_fingerprint(data.X, data.y)
+    tasks: dict[int, dict[str, Any]] = {}
+    sel_labels = list(sels)
+    for s, label in enumerate(sel_labels):
+        for f, (train, test) in enumerate(folds):
+            seeds = task_ss[f].generate_state(2)
+            key = {"version": _CACHE_VERSION, "data": fingerprint, "fold": f,
+                   "train": hashlib.sha256(train.tobytes()).hexdigest(),
+                   "selector": sels[label].describe(), "n_bootstraps": b, "n_features": m,
+                   "seed": int(seeds[0]), "n_train": int(train.size)}
+            tasks[s * folds_k + f] = {
+                "selector": sels[label], "train": train, "test": test, "key": key,
+                "op_seed": int(seeds[1]),
+                "cache_path": None if cache is None else str(_cache_path(cache, label, key)),
+            }
+    kwargs = {"operators": ops, "classifiers": clfs, "n_signatures": k,
+              "operator_params": params, "feature_names": data.feature_names}
+    start = time.perf_counter()
+    runner = Runner(executor, jobs, func=_FUNC)
+    bar = _progress(len(tasks), show)
+    results: dict[int, dict[str, Any]] = {}
+    try:
+        for tid, out in runner.run(_run_task, data.X, labels, tasks, kwargs):
+            results[tid] = out
+            bar.update(1)
+    finally:
+        bar.close()
+        runner.close()
+    seconds = time.perf_counter() - start
+    return _assemble(results, tasks, sel_labels, ops, clfs, folds, labels, data.feature_names,
+                     settings={
+                         "n_folds": folds_k, "n_bootstraps": b, "n_features": m,
+                         "n_signatures": k, "random_state": int(ss.entropy),  # type: ignore[arg-type]
+                         "selectors": {lb: sels[lb].describe() for lb in sel_labels},
+                         "operators": [o.name for o in ops], "classifiers": list(clfs),
+                         "classifier_params": {c: repr(e) for c, e in clfs.items()},
+                         "fold_seed": split_seed, "n_samples": data.n_samples,
+                         "n_features_in": data.n_features,
+                         "data_sha256": fingerprint, "seconds": seconds,
+                     })
+
+
+def _assemble(results: dict[int, dict[str, Any]], tasks: dict[int, dict[str, Any]],
+              sel_labels: list[str], ops: list[Operator], clfs: dict[str, Any],
+              folds: list[tuple[np.ndarray, np.ndarray]], labels: np.ndarray,
+              feature_names: np.ndarray, settings: dict[str, Any]) -> EvaluationResult:
+    """Put the task results in place, in (selector, operator, classifier, fold) order."""
+    n_folds = len(folds)
+    rows, pred_rows, rob_rows, task_rows, skipped = [], [], [], [], []
+    signatures: dict[tuple[str, str, int], Signature | SignatureSet] = {}
+    rankings: dict[tuple[str, str], np.ndarray] = {}
+    p = feature_names.size
+    for s, label in enumerate(sel_labels):
+        ranks = {"single": np.zeros((n_folds, p), np.float32),
+                 "ensemble": np.zeros((n_folds, p), np.float32)}
+        for f in range(n_folds):
+            tid = s * n_folds + f
+            out, task = results[tid], tasks[tid]
+            test = task["test"]
+            for r in out["rows"]:
+                rows.append({"selector": label, "fold": f, **r})
+            for r in out["preds"]:
+                pred_rows.append(pd.DataFrame({
+                    "selector": label, "operator": r["operator"],
+                    "classifier": r["classifier"], "signature": r["signature"], "fold": f,
+                    "sample": test, "y_true": labels[test], "y_pred": r["y_pred"]}))
+            for r in out["robust"]:
+                rob_rows.append({"selector": label, "fold": f, **r})
+            for r in out["skipped"]:
+                skipped.append({"selector": label, "fold": f, **r})
+            for name, sig in out["signatures"].items():
+                signatures[(label, name, f)] = sig
+            for method in ranks:
+                ranks[method][f] = out["rankings"][method]
+            task_rows.append({"selector": label, "fold": f, "n_train": task["train"].size,
+                              "n_test": test.size, "seed": task["key"]["seed"],
+                              "cached": out["cached"], "seconds": out["seconds"]})
+        for method, R in ranks.items():
+            rankings[(label, method)] = R
+    folds_df = pd.DataFrame(rows)
+    order = {"selector": sel_labels, "operator": [o.name for o in ops],
+             "classifier": list(clfs)}
+    if not folds_df.empty:
+        folds_df = _sorted(folds_df, order, ["selector", "operator", "classifier", "fold"])
+        cols = ["selector", "operator", "kind", "classifier", "fold"]
+        folds_df = folds_df[cols + [c for c in folds_df.columns if c not in cols]]
+    preds = (pd.concat(pred_rows, ignore_index=True) if pred_rows else pd.DataFrame(
+        columns=["selector", "operator", "classifier", "signature", "fold", "sample",
+                 "y_true", "y_pred"]))
+    if not preds.empty:
+        preds["correct"] = preds["y_true"].to_numpy() == preds["y_pred"].to_numpy()
+        preds = _sorted(preds, order, ["selector", "operator", "classifier", "signature",
+                                       "sample"])
+    return EvaluationResult(
+        folds=folds_df, predictions=preds,
+        robustness_folds=_sorted(pd.DataFrame(rob_rows), {
+            "selector": sel_labels, "method": ["single", "ensemble"],
+            "classifier": list(clfs)}, ["selector", "method", "classifier", "fold"]),
+        tasks=pd.DataFrame(task_rows),
+        skipped=pd.DataFrame(skipped, columns=["selector", "fold", "operator", "reason"]),
+        signatures=signatures, rankings=rankings,
+        fold_indices=tuple((tr.copy(), te.copy()) for tr, te in folds),
+        operator_kinds={o.name: o.kind for o in ops}, feature_names=feature_names,
+        settings=settings,
+    )
+
+
+def _sorted(df: pd.DataFrame, order: dict[str, list[str]], by: list[str]) -> pd.DataFrame:
+    """Sort by ``by``, categorical columns in the order the user gave them."""
+    keys = df.copy()
+    for col, values in order.items():
+        if col in keys:
+            keys[col] = pd.Categorical(keys[col], categories=values, ordered=True)
+    idx = keys.sort_values(by, kind="stable").index
+    return df.loc[idx].reset_index(drop=True)
+
+
+class _NoBar:
+    def update(self, n: int) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def _progress(total: int, show: bool) -> Any:
+    if not show:
+        return _NoBar()
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, desc="evaluate (selector x fold)", unit="task", file=sys.stderr)

@@ -1,0 +1,382 @@
+"""EvaluationResult: the tidy outcome of :func:`modelmine.evaluation.evaluate` and its tables.
+
+The tables follow the layouts of Woznica, Nguyen and Kalousis (KDD 2012, section 3, Tables 2
+and 4) and of Saeys, Abeel and Van de Peer (PKDD 2008, Tables 2-3). How the points of Table 2
+are computed (which test, on what) is documented in :meth:`EvaluationResult.points` and in
+``docs/reproduction.md``.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._validation import check_choice, check_real, param_error
+from ..diagnostics import (
+    jaccard_stability,
+    nogueira_stability,
+    pairwise_similarity,
+    points_ranking,
+    rpt,
+    spearman_stability,
+)
+from ..operators import Signature, SignatureSet
+
+__all__ = ["EvaluationResult"]
+
+_ERROR_TESTS = ("mcnemar", "mcnemar_chi2", "ttest", "wilcoxon")
+_STABILITY_TESTS = ("ttest", "wilcoxon", "nogueira")
+_PAIRWISE_MEASURES = ("jaccard", "dice", "kuncheva", "pearson")
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class EvaluationResult:
+    """What :func:`~modelmine.evaluation.evaluate` returns (KDD 2012, section 3).
+
+    Attributes
+    ----------
+    folds : pandas.DataFrame
+        One row per selector x operator x classifier x fold: ``kind`` ("single" or
+        "multi"), ``n_signatures``, ``n_features`` (mean signature size), ``error`` (mean
+        over the k signatures for a multi-model operator), ``error_std`` (over the k
+        signatures), ``balanced_accuracy``, ``auc``, ``agreement`` (KDD'12 equation 2) and
+        ``diversity`` (average pairwise Jaccard of the k signatures, equation 1; NaN for
+        single-model operators), and ``features`` (the signature's feature names; the k
+        signatures are separated by ``" | "``).
+    predictions : pandas.DataFrame
+        One row per selector x operator x classifier x signature x test sample: ``fold``,
+        ``sample`` (row of the data), ``y_true``, ``y_pred``, ``correct``. Every sample is
+        tested exactly once per (selector, operator, classifier, signature).
+    robustness_folds : pandas.DataFrame
+        Per selector x method ("single" = the selector on the training part, "ensemble" =
+        mean-rank aggregation of the b base models) x classifier x fold: the test error of
+        the classifier on the top 1 % of the ranking (Saeys et al. 2008).
+    tasks : pandas.DataFrame
+        Per selector x fold: training and test sizes, the bootstrap seed, whether the base
+        models came from the cache, and the task's wall time.
+    skipped : pandas.DataFrame
+        Operators that could not run on a (selector, fold), with the reason (for example
+        geomMean on a selector with negative scores).
+    signatures : dict
+        ``(selector, operator, fold) -> Signature`` (single-model) or ``SignatureSet``.
+    rankings : dict
+        ``(selector, "single" | "ensemble") -> ndarray (n_folds, p)``: the full rankings
+        of each fold (rank 1 = best).
+    fold_indices : tuple of (train, test) index arrays
+    operator_kinds : dict
+        Operator name -> "single" or "multi".
+    feature_names : ndarray of str
+    settings : dict
+        The protocol's parameters, the data fingerprint and the wall time (``seconds``).
+    """
+
+    folds: pd.DataFrame
+    predictions: pd.DataFrame
+    robustness_folds: pd.DataFrame
+    tasks: pd.DataFrame
+    skipped: pd.DataFrame
+    signatures: dict[tuple[str, str, int], Signature | SignatureSet]
+    rankings: dict[tuple[str, str], np.ndarray]
+    fold_indices: tuple[tuple[np.ndarray, np.ndarray], ...]
+    operator_kinds: dict[str, str]
+    feature_names: np.ndarray
+    settings: dict[str, Any] = field(default_factory=dict)
+
+    # ------------------------------------------------------------------ helpers
+    @property
+    def selectors(self) -> list[str]:
+        """Selector labels, in the order given."""
+        return list(self.settings["selectors"])
+
+    @property
+    def classifiers(self) -> list[str]:
+        """Classifier labels, in the order given."""
+        return list(self.settings["classifiers"])
+
+    def _operators(self, kind: str, operators: Sequence[str] | None, func: str) -> list[str]:
+        names = [n for n, k in self.operator_kinds.items() if k == kind]
+        if operators is None:
+            return names
+        if isinstance(operators, str):
+            operators = [operators]
+        for op in operators:
+            check_choice(op, "operators", func, names)
+        return [op for op in names if op in operators]
+
+    def _complete(self, selector: str, operators: list[str]) -> list[str]:
+        """Operators that produced a signature in every fold for this selector."""
+        n = self.settings["n_folds"]
+        return [op for op in operators
+                if all((selector, op, f) in self.signatures for f in range(n))]
+
+    def fold_signatures(self, selector: str, operator: str) -> np.ndarray:
+        """Boolean matrix (n_folds, p): the single-model signature of each fold."""
+        n, p = self.settings["n_folds"], self.feature_names.size
+        Z = np.zeros((n, p), dtype=bool)
+        for f in range(n):
+            sig = self.signatures[(selector, operator, f)]
+            if not isinstance(sig, Signature):
+                raise param_error("operator", "EvaluationResult.fold_signatures",
+                                  "a single-model operator", operator)
+            Z[f, sig.features] = True
+        return Z
+
+    # ---------------------------------------------------------------- stability
+    def stability(self, confidence_level: float = 0.95) -> pd.DataFrame:
+        """Stability of each (selector, single-model operator) across the folds' signatures.
+
+        The signatures of the n folds (trained on overlapping training parts, KDD 2012
+        section 3) are compared: average pairwise Jaccard (Kalousis et al. 2007), Kuncheva
+        (equal sizes only, else NaN) and the estimator of Nogueira, Sechidis and Brown (JMLR
+        2018) with its variance and confidence interval.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``selector``, ``operator``, ``jaccard``, ``kuncheva``, ``nogueira``,
+            ``nogueira_var``, ``nogueira_low``, ``nogueira_high``, ``mean_size``.
+        """
+        level = check_real(confidence_level, "confidence_level", "EvaluationResult.stability",
+                           low=0.0, high=1.0, closed="neither")
+        rows = []
+        for sel in self.selectors:
+            for op in self._complete(sel, self._operators("single", None, "stability")):
+                Z = self.fold_signatures(sel, op)
+                sizes = Z.sum(axis=1)
+                nog = nogueira_stability(Z, confidence_level=level)
+                kun = (pairwise_similarity(Z, measure="kuncheva").value
+                       if sizes.min() == sizes.max() and 0 < sizes[0] < Z.shape[1] else np.nan)
+                rows.append({
+                    "selector": sel, "operator": op,
+                    "jaccard": jaccard_stability(Z).value, "kuncheva": kun,
+                    "nogueira": nog.value, "nogueira_var": nog.variance,
+                    "nogueira_low": nog.confidence_interval[0],
+                    "nogueira_high": nog.confidence_interval[1],
+                    "mean_size": float(sizes.mean()),
+                })
+        return pd.DataFrame(rows)
+
+    # ------------------------------------------------------------------- points
+    def points(self, *, classifier: str | None = None, error_test: str = "mcnemar",
+               stability_test: str = "ttest", stability_measure: str = "jaccard",
+               alpha: float = 0.05, operators: Sequence[str] | None = None) -> pd.DataFrame:
+        """KDD'12 points of every single-model operator, per selector (section 3).
+
+        For each selector, every pair of operators is compared; a significant difference
+        (p < ``alpha``) gives the better one 1 point and the other 0, otherwise both get 0.5
+        (:func:`modelmine.diagnostics.points_ranking`). Per selector the points sum to
+        ``n (n - 1) / 2`` for ``n`` operators.
+
+        - Error: by default McNemar's exact test on the pooled test predictions of the
+          cross-validation (every sample is tested once, by the model of its fold; the
+          paper's "McNemar's test"); ``"mcnemar_chi2"`` uses the continuity-corrected
+          chi-square; ``"ttest"`` / ``"wilcoxon"`` compare the per-fold errors instead.
+        - Stability: by default the paired t-test on the per-pair similarities of the
+          folds' signatures (the n (n - 1) / 2 pairs of folds are the same for every
+          operator, so the similarities are paired; the paper's "paired t-test" on the
+          stability). Note that the pairs share folds and are not independent: the test is
+          the paper's heuristic, not an exact one. ``"nogueira"`` uses the test of Nogueira
+          et al. (JMLR 2018, Theorem 10) on the selection matrices instead.
+
+        Operators that could not run in every fold of every selector (see ``skipped``) are
+        left out of the comparison, with a warning.
+
+        Parameters
+        ----------
+        classifier : str, optional
+            Default: "svm" when evaluated, else the first classifier.
+        error_test : {"mcnemar", "mcnemar_chi2", "ttest", "wilcoxon"}
+        stability_test : {"ttest", "wilcoxon", "nogueira"}
+        stability_measure : {"jaccard", "dice", "kuncheva", "pearson"}
+            Similarity of two signatures for the per-pair tests.
+        alpha : float, default=0.05
+        operators : sequence of str, optional
+            Restrict the comparison to these single-model operators (the number of
+            operators compared sets the scale of the points).
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per selector x operator: ``error_points``, ``stability_points``, the
+            mean ``error`` over the folds and the ``stability`` (average pairwise
+            similarity).
+        """
+        func = "EvaluationResult.points"
+        clf = self._classifier(classifier, func)
+        error_test = check_choice(error_test, "error_test", func, _ERROR_TESTS)
+        stability_test = check_choice(stability_test, "stability_test", func, _STABILITY_TESTS)
+        measure = check_choice(stability_measure, "stability_measure", func, _PAIRWISE_MEASURES)
+        a = check_real(alpha, "alpha", func, low=0.0, high=1.0, closed="neither")
+        ops = self._operators("single", operators, func)
+        # Points only compare like with like: an operator that could not run in every fold
+        # of every selector (e.g. geomMean on negative scores) is left out everywhere, so
+        # that every selector's points are on the same n (n - 1) / 2 scale.
+        present = [op for op in ops if all(op in self._complete(s, [op])
+                                           for s in self.selectors)]
+        left_out = [op for op in ops if op not in present]
+        if left_out:
+            warnings.warn(f"Operators left out of the points (they did not run in every "
+                          f"fold of every selector; see EvaluationResult.skipped): "
+                          f"{', '.join(left_out)}.", UserWarning, stacklevel=2)
+        rows = []
+        for sel in self.selectors if len(present) >= 2 else []:
+            errs, stab_vals, stab_in, err_in = {}, {}, {}, {}
+            pairs = np.triu_indices(self.settings["n_folds"], 1)
+            for op in present:
+                fold_rows = self.folds[(self.folds.selector == sel) & (self.folds.operator == op)
+                                       & (self.folds.classifier == clf)]
+                errs[op] = float(fold_rows.error.mean())
+                if error_test.startswith("mcnemar"):
+                    pr = self.predictions[(self.predictions.selector == sel)
+                                          & (self.predictions.operator == op)
+                                          & (self.predictions.classifier == clf)]
+                    err_in[op] = pr.sort_values("sample").correct.to_numpy()
+                else:
+                    err_in[op] = fold_rows.sort_values("fold").error.to_numpy()
+                Z = self.fold_signatures(sel, op)
+                sim = pairwise_similarity(Z, measure=measure)
+                assert sim.pairwise is not None
+                stab_vals[op] = float(sim.value)
+                stab_in[op] = Z if stability_test == "nogueira" else sim.pairwise[pairs]
+            err_pts = points_ranking(err_in, test=error_test, alpha=a,
+                                     higher_is_better=False).table.points
+            stab_pts = points_ranking(stab_in, test=stability_test, alpha=a,
+                                      higher_is_better=True).table.points
+            for op in present:
+                rows.append({"selector": sel, "operator": op, "classifier": clf,
+                             "error_points": float(err_pts[op]),
+                             "stability_points": float(stab_pts[op]),
+                             "error": errs[op], "stability": stab_vals[op]})
+        return pd.DataFrame(rows, columns=["selector", "operator", "classifier",
+                                           "error_points", "stability_points", "error",
+                                           "stability"])
+
+    def table2(self, **kwargs: Any) -> pd.DataFrame:
+        """The KDD'12 Table 2 layout: points for error and stability, averaged over selectors.
+
+        Takes the parameters of :meth:`points`. Woznica et al. average the points over
+        datasets and selectors; a result holds one dataset, so this averages over its
+        selectors (average several results' :meth:`points` for several datasets).
+
+        Returns
+        -------
+        pandas.DataFrame
+            Indexed by operator (in evaluation order): ``error_points``,
+            ``stability_points``, mean ``error`` and ``stability``, and ``n_selectors``.
+        """
+        pts = self.points(**kwargs)
+        return average_points(pts)
+
+    # ------------------------------------------------------------------- table 4
+    def table4(self, *, operators: Sequence[str] | None = None) -> pd.DataFrame:
+        """The KDD'12 Table 4 layout for the multi-model operators (section 4.3).
+
+        Per operator x selector and per classifier: the agreement of the k classifiers
+        trained on the k alternative signatures (equation 2) and their mean error, each as
+        mean and standard deviation over the folds; and the similarity (average pairwise
+        Jaccard, equation 1) of the k signatures, mean and standard deviation over folds.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Indexed by (operator, selector); columns ``<classifier>_agreement_mean``,
+            ``<classifier>_agreement_std``, ``<classifier>_error_mean``,
+            ``<classifier>_error_std`` for each classifier, then ``similarity_mean``,
+            ``similarity_std`` and ``n_signatures`` (mean k actually returned).
+        """
+        ops = self._operators("multi", operators, "EvaluationResult.table4")
+        df = self.folds[self.folds.operator.isin(ops)]
+        rows = []
+        for op in ops:
+            for sel in self.selectors:
+                part = df[(df.operator == op) & (df.selector == sel)]
+                if part.empty:
+                    continue
+                row: dict[str, Any] = {"operator": op, "selector": sel}
+                for clf in self.classifiers:
+                    c = part[part.classifier == clf]
+                    for col in ("agreement", "error"):
+                        row[f"{clf}_{col}_mean"] = float(c[col].mean())
+                        row[f"{clf}_{col}_std"] = float(c[col].std(ddof=1))
+                first = part[part.classifier == self.classifiers[0]]
+                row["similarity_mean"] = float(first.diversity.mean())
+                row["similarity_std"] = float(first.diversity.std(ddof=1))
+                row["n_signatures"] = float(first.n_signatures.mean())
+                rows.append(row)
+        if not rows:
+            return pd.DataFrame()
+        return pd.DataFrame(rows).set_index(["operator", "selector"])
+
+    # -------------------------------------------------------------- robustness
+    def robustness_table(self, *, classifier: str | None = None,
+                         beta: float = 1.0) -> pd.DataFrame:
+        """Single versus ensemble feature selection (Saeys, Abeel, Van de Peer, PKDD 2008).
+
+        "single" is the selector fitted on each training part (the nobagg baseline);
+        "ensemble" is the mean-rank (linear) aggregation of its b bootstrap base models.
+        Robustness compares the full rankings of the n folds: average pairwise Spearman
+        correlation (``spearman``) and Jaccard of the top 5 % and top 1 % features
+        (``jc5``, ``jc1``). ``accuracy`` is the cross-validated accuracy of the classifier
+        trained on the top 1 % features; ``rpt`` is the robustness-performance trade-off
+        ``RPT_beta`` of JC1 and accuracy.
+
+        Saeys et al. measure robustness on 10 subsamples of 90 % of the data and use 40
+        bags; here the subsamples are the training parts of the cross-validation folds and
+        the bags are the protocol's b bootstraps.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Indexed by (selector, method).
+        """
+        func = "EvaluationResult.robustness_table"
+        clf = self._classifier(classifier, func)
+        b = check_real(beta, "beta", func, low=0.0)
+        p = self.feature_names.size
+        rf = self.robustness_folds
+        rows = []
+        for sel in self.selectors:
+            for method in ("single", "ensemble"):
+                R = self.rankings[(sel, method)]
+                row: dict[str, Any] = {"selector": sel, "method": method,
+                                       "spearman": spearman_stability(R).value}
+                for col, frac in (("jc5", 0.05), ("jc1", 0.01)):
+                    top = max(1, round(frac * p))
+                    row[col] = jaccard_stability(np.less_equal(R, top)).value
+                errs = rf[(rf.selector == sel) & (rf.method == method)
+                          & (rf.classifier == clf)].error
+                row["accuracy"] = float(1.0 - errs.mean())
+                row["rpt"] = float(rpt(min(max(row["jc1"], 0.0), 1.0), row["accuracy"],
+                                       beta=b).value)
+                rows.append(row)
+        return pd.DataFrame(rows).set_index(["selector", "method"])
+
+    def _classifier(self, classifier: str | None, func: str) -> str:
+        if classifier is None:
+            return "svm" if "svm" in self.classifiers else self.classifiers[0]
+        return check_choice(classifier, "classifier", func, self.classifiers)
+
+    def __repr__(self) -> str:
+        s = self.settings
+        return (f"EvaluationResult(selectors={self.selectors}, "
+                f"operators={len(self.operator_kinds)}, classifiers={self.classifiers}, "
+                f"n_folds={s['n_folds']}, n_bootstraps={s['n_bootstraps']}, "
+                f"seconds={s['seconds']:.1f})")
+
+
+def average_points(points: pd.DataFrame) -> pd.DataFrame:
+    """Average :meth:`EvaluationResult.points` rows over selectors (and datasets).
+
+    ``points`` may concatenate the points of several results (datasets), as Woznica et al.
+    average over datasets and selectors in their Table 2.
+    """
+    order = list(dict.fromkeys(points.operator))
+    grouped = points.groupby("operator", sort=False)
+    out = grouped[["error_points", "stability_points", "error", "stability"]].mean()
+    out["n_selectors"] = grouped.size()
+    return out.loc[order]
