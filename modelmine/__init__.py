@@ -5,9 +5,10 @@ Woznica, Nguyen and Kalousis, "Model Mining for Robust Feature Selection" (KDD 2
 
 from typing import Any
 
-from . import datasets, diagnostics, operators, patterns, selectors
+from . import datasets, diagnostics, evaluation, operators, patterns, selectors
 from .base_models import BaseModels, bootstrap, resume
 from .estimator import ModelMiningSelector
+from .evaluation import EvaluationResult, evaluate
 from .operators import Signature, SignatureSet, aggregate, register_operator
 from .patterns import ItemsetLattice, Itemsets, mine_itemsets
 
@@ -24,6 +25,7 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "BaseModels",
+    "EvaluationResult",
     "ItemsetLattice",
     "Itemsets",
     "ModelMiningSelector",
@@ -34,6 +36,8 @@ __all__ = [
     "bootstrap",
     "datasets",
     "diagnostics",
+    "evaluate",
+    "evaluation",
     "mine_itemsets",
     "operators",
     "patterns",

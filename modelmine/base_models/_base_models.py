@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from ..selectors import FeatureModel
+from ..selectors import FeatureModel, average_ranks
 
 __all__ = ["BaseModels", "data_fingerprint"]
 
@@ -166,6 +166,26 @@ class BaseModels:
         """(b, p)."""
         return (self.n_models, self.n_features_in)
 
+    def tied_ranks(self) -> np.ndarray:
+        """Ranks where exactly tied scores share their average rank, shape (b, p), float32.
+
+        What rank aggregations (avgRank, Stuart, RRA) and rank stability use: averaging
+        :attr:`ranks`, whose ties are broken by feature index, would favour low-index
+        features wherever a selector gives many features the same score (a random
+        forest's importance or an MDL information gain is exactly 0 for most genes).
+        Equal to :attr:`ranks` where no score is tied, and for selectors that give no
+        scores (their ranking is taken as given).
+        """
+        cached = self.__dict__.get("_tied_ranks")
+        if cached is None:
+            if self.scores is not None:
+                cached = average_ranks(self.scores)
+            else:
+                cached = self.ranks.astype(np.float32)
+            cached.flags.writeable = False
+            object.__setattr__(self, "_tied_ranks", cached)
+        return cached
+
     def subset_sizes(self) -> np.ndarray:
         """Number of features selected by each model, shape (b,)."""
         return self.subsets.sum(axis=1)
@@ -197,10 +217,12 @@ class BaseModels:
     def summary(self, top: int = 20) -> pd.DataFrame:
         """The ``top`` most frequently selected features with frequency and mean rank.
 
+        The mean rank averages :meth:`tied_ranks`.
+
         Ordered by frequency (descending), then mean rank, then feature index.
         """
         freq = self.subsets.mean(axis=0)
-        mean_rank = self.ranks.mean(axis=0)
+        mean_rank = self.tied_ranks().mean(axis=0, dtype=np.float64)
         order = np.lexsort((np.arange(freq.size), mean_rank, -freq))[:top]
         return pd.DataFrame({
             "feature": self.feature_names[order],

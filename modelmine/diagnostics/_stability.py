@@ -424,9 +424,22 @@ def _as_matrix_2d(
     return a
 
 
-def _check_rankings(R: Any, func: str) -> np.ndarray:
+def _check_rankings(R: Any, func: str, *, ties: bool = False) -> np.ndarray:
     a = _as_matrix_2d(R, func, "rankings", kind="rankings")
     d = a.shape[1]
+    if ties:
+        # Fractional rankings: ranks in [1, d], tied features sharing their average rank,
+        # so every row still sums to d (d + 1) / 2.
+        af = np.asarray(a, dtype=np.float64)
+        total = d * (d + 1) / 2.0
+        if not (np.all(np.isfinite(af)) and af.min(initial=1) >= 1 and af.max(initial=1) <= d
+                and np.allclose(af.sum(axis=1), total, rtol=0, atol=1e-6 * total)):
+            raise param_error(
+                "rankings", func,
+                f"rows of ranks in [1, {d}] (rank 1 = best; ties sharing their average rank)",
+                "rows that are not", show=False,
+            )
+        return af
     expected = np.arange(1, d + 1)
     if not np.array_equal(np.sort(a, axis=1), np.broadcast_to(expected, a.shape)):
         raise param_error(
@@ -924,13 +937,16 @@ def selection_frequency(
 def spearman_stability(rankings: Any, *, pairwise: bool = False) -> StabilityResult:
     """Average pairwise Spearman rank correlation of full rankings (Kalousis et al. 2007).
 
-    ``rho(r_i, r_j) = 1 - 6 sum_f (r_if - r_jf)^2 / (d (d^2 - 1))``, the Pearson correlation
-    of the ranks; in [-1, 1]. The rows must be permutations of 1..d (rank 1 = best), the
-    convention of modelmine's rankings. Computed in O(M d).
+    The Pearson correlation of the ranks, in [-1, 1]; without ties it equals
+    ``1 - 6 sum_f (r_if - r_jf)^2 / (d (d^2 - 1))``. Tied features may share their average
+    rank (fractional ranks, as :meth:`modelmine.BaseModels.tied_ranks` gives): the
+    correlation of such ranks is Spearman's coefficient corrected for ties. Computed in
+    O(M d).
 
     Parameters
     ----------
-    rankings : array-like of int, shape (M, d)
+    rankings : array-like, shape (M, d)
+        Ranks 1..d (1 = best), ties sharing their average rank.
     pairwise : bool, default=False
         Also return the ``(M, M)`` matrix of pairwise values.
 
@@ -939,7 +955,7 @@ def spearman_stability(rankings: Any, *, pairwise: bool = False) -> StabilityRes
     StabilityResult
     """
     func = "spearman_stability"
-    R = _check_rankings(rankings, func)
+    R = _check_rankings(rankings, func, ties=True)
     if R.shape[1] < 2:
         raise param_error("rankings", func, "rankings of at least 2 features", R)
     U, _ = _row_correlation_units(R)

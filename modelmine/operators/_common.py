@@ -30,8 +30,11 @@ DOC_BACKEND = """backend : {"auto", "sklearn-extra", "fasterpam"}, default="auto
 
 
 def mean_ranks(base: BaseModels) -> np.ndarray:
-    """Mean rank of each feature over the b rankings (1 = best), shape (p,)."""
-    return base.ranks.mean(axis=0)
+    """Mean rank of each feature over the b rankings (1 = best), shape (p,).
+
+    Averages :meth:`BaseModels.tied_ranks`: tied scores share their average rank, so
+    features a selector cannot tell apart are not ordered by their index."""
+    return base.tied_ranks().mean(axis=0, dtype=np.float64)
 
 
 def counts(base: BaseModels) -> np.ndarray:

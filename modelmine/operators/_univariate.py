@@ -161,7 +161,7 @@ def rra_scores(normalised: np.ndarray) -> np.ndarray:
 
 def _normalised_ranks(base: BaseModels, lists: str, func: str) -> np.ndarray:
     lists = check_choice(lists, "lists", func, ("full", "subset"))
-    norm = base.ranks / float(base.n_features_in)
+    norm = base.tied_ranks() / float(base.n_features_in)  # ties share their mean rank
     if lists == "subset":
         norm = np.where(base.subsets, norm, 1.0)
     return norm

@@ -84,7 +84,7 @@ def run_diagnostics(base: BaseModels, results: Sequence[OperatorResult] = (),
                      "ci_high": np.nan, "note": NOTES["kuncheva"]})
     if Z.shape[1] >= 2:
         rows.append({"scope": "base models", "measure": "spearman",
-                     "value": spearman_stability(base.ranks).value, "ci_low": np.nan,
+                     "value": spearman_stability(base.tied_ranks()).value, "ci_low": np.nan,
                      "ci_high": np.nan, "note": NOTES["spearman"]})
     for res in results:
         if res.kind == "multi" and len(res.signatures) >= 2:

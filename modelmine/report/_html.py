@@ -324,12 +324,14 @@ def write_report(path: str | os.PathLike[str], base: BaseModels,
 
 
 def report_from_directory(directory: str | os.PathLike[str],
-                          out: str | os.PathLike[str] | None = None) -> Path:
+                          out: str | os.PathLike[str] | None = None, *,
+                          evaluation: pd.DataFrame | None = None) -> Path:
     """Rebuild ``report.html`` of a run directory written by ``modelmine run``.
 
     Reads ``base_models.npz``, ``signatures.json``, ``run.json`` and, when present,
     ``diagnostics.csv`` and ``evaluation.csv``; mines the closed itemsets again at the
-    run's minimum support.
+    run's minimum support. ``evaluation`` (the ``evaluation.csv`` of ``modelmine evaluate``,
+    read) takes precedence over the directory's own.
     """
     d = Path(directory)
     base = BaseModels.load(d)
@@ -343,7 +345,8 @@ def report_from_directory(directory: str | os.PathLike[str],
     if (d / "diagnostics.csv").exists():
         diagnostics = pd.read_csv(d / "diagnostics.csv")
         diagnostics["note"] = diagnostics["note"].fillna("")
-    evaluation = pd.read_csv(d / "evaluation.csv") if (d / "evaluation.csv").exists() else None
+    if evaluation is None and (d / "evaluation.csv").exists():
+        evaluation = pd.read_csv(d / "evaluation.csv")
     min_support = float(meta.get("settings", {}).get("min_support", 0.2))
     itemsets = mine_closed_itemsets(base, min_support)
     return write_report(out if out is not None else d / "report.html", base, results,

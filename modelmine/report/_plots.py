@@ -61,7 +61,7 @@ def plot_selection_frequency(base: BaseModels, *, top: int = 30,
     feature, sorted, which shows how concentrated the selector's choices are.
     """
     freq = np.asarray(base.subsets).mean(axis=0)
-    mean_rank = np.asarray(base.ranks).mean(axis=0)
+    mean_rank = base.tied_ranks().mean(axis=0, dtype=np.float64)
     order = np.lexsort((np.arange(freq.size), mean_rank, -freq))
     shown = order[: min(top, freq.size)]
     marked = set(int(i) for i in highlight)

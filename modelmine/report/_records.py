@@ -120,7 +120,7 @@ class SignatureRecord:
         if base is not None and self.features:
             idx = np.asarray(self.features)
             frame["frequency"] = base.subsets[:, idx].mean(axis=0)
-            frame["mean_rank"] = base.ranks[:, idx].mean(axis=0)
+            frame["mean_rank"] = base.tied_ranks()[:, idx].mean(axis=0, dtype=np.float64)
         return frame
 
 

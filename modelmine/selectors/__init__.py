@@ -12,6 +12,7 @@ from ._base import (
     FeatureModel,
     Selector,
     SelectorOutput,
+    average_ranks,
     model_from_output,
     ranks_from_scores,
 )
@@ -29,6 +30,7 @@ __all__ = [
     "Selector",
     "SelectorOutput",
     "available_selectors",
+    "average_ranks",
     "chi2_contingency_scores",
     "discretize",
     "get_selector",

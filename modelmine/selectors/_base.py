@@ -32,6 +32,7 @@ __all__ = [
     "FeatureModel",
     "Selector",
     "SelectorOutput",
+    "average_ranks",
     "model_from_output",
     "ranks_from_scores",
 ]
@@ -72,6 +73,30 @@ def ranks_from_scores(scores: np.ndarray) -> np.ndarray:
     ranks = np.empty(order.size, dtype=np.int32)
     ranks[order] = np.arange(1, order.size + 1, dtype=np.int32)
     return ranks
+
+
+def average_ranks(scores: np.ndarray) -> np.ndarray:
+    """Ranks (1 = best) in which exactly tied scores share their average rank.
+
+    The total order of :func:`ranks_from_scores` is needed to cut a ranking into a subset,
+    but averaging it over models (avgRank, Stuart, RRA, Spearman stability) would favour
+    low-index features wherever a selector gives many features the same score (random
+    forest importances or information gain are exactly 0 for most genes). Rank
+    aggregations therefore use these "fractional" ranks (Kendall and Gibbons, 1990).
+
+    Parameters
+    ----------
+    scores : ndarray of shape (p,) or (b, p)
+        Higher = better; ranks are computed along the last axis.
+
+    Returns
+    -------
+    ndarray of float32, the same shape: exact (half-integers at most, p < 2**23).
+    """
+    from scipy.stats import rankdata
+
+    return rankdata(-np.asarray(scores, dtype=np.float64), method="average",
+                    axis=-1).astype(np.float32)
 
 
 class Selector(ABC):

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import scipy.sparse as sp
+import scipy.stats
 from sklearn.feature_selection import f_classif
 
 import modelmine as mm
@@ -275,3 +276,20 @@ def test_selector_returning_wrong_output_is_named(func, match):
     func.__name__ = "bad_shape" if "shape" in match else "bad_nan"
     with pytest.raises(ValueError, match=match):
         mm.bootstrap(X0, Y0, selector=func, n_bootstraps=3, n_features=5, n_jobs=1)
+
+
+def test_tied_ranks_do_not_favour_low_feature_indices(colon):
+    # A random forest gives most genes an importance of exactly 0. Their total-order ranks
+    # follow the feature index; their tied ranks must not: every gene that no model can
+    # tell apart from the others gets the same mean rank.
+    X, y, _ = colon
+    base = mm.bootstrap(X, y, selector="random-forest", n_bootstraps=5, n_features=10,
+                        random_state=0, selector_params={"n_estimators": 10})
+    tied = base.tied_ranks()
+    np.testing.assert_array_equal(tied, scipy.stats.rankdata(-base.scores, method="average",
+                                                             axis=1))
+    never = np.flatnonzero((base.scores == 0).all(axis=0))
+    assert never.size > 1000
+    assert np.unique(tied[:, never].mean(axis=0)).size == 1
+    assert np.unique(base.ranks[:, never].mean(axis=0)).size > 1  # the index bias avoided
+    assert base.tied_ranks() is tied and not tied.flags.writeable  # cached, read-only

@@ -486,13 +486,27 @@ def test_bad_subsets(args, match):
 
 def test_bad_rankings_and_confidence_level():
     with pytest.raises(ValueError, match=r"'rankings' parameter of spearman_stability must be "
-                       r"rows that are permutations of the ranks 1\.\.3"):
+                       r"rows of ranks in \[1, 3\] \(rank 1 = best; ties sharing their "
+                       r"average rank\)"):
         spearman_stability([[1, 2, 2], [1, 2, 3]])
+    with pytest.raises(ValueError, match=r"'rankings' parameter of canberra_stability must be "
+                       r"rows that are permutations of the ranks 1\.\.3"):
+        canberra_stability([[1, 2.5, 2.5], [1, 2, 3]])
     with pytest.raises(ValueError, match=r"'confidence_level' parameter of nogueira_stability"):
         nogueira_stability(A2, confidence_level=1.0)
     with pytest.raises(ValueError, match=r"'subsets_2' parameter of nogueira_compare must be "
                        r"subsets over the same 5 features"):
         nogueira_compare(A2, np.ones((3, 4), bool))
+
+
+def test_spearman_with_tied_ranks_equals_scipy(rng):
+    # Fractional ranks (ties sharing their average rank) give Spearman's tie-corrected rho,
+    # which scipy computes from the raw scores.
+    scores = rng.integers(0, 4, size=(5, 40)).astype(float)  # many ties
+    ranks = scipy.stats.rankdata(-scores, method="average", axis=1)
+    expected = np.mean([scipy.stats.spearmanr(scores[i], scores[j]).statistic
+                        for i in range(5) for j in range(i + 1, 5)])
+    assert spearman_stability(ranks).value == pytest.approx(expected, rel=1e-12)
 
 
 def test_results_are_frozen_and_readable():

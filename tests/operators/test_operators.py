@@ -17,7 +17,17 @@ MULTI = [n for n in REG.names() if REG.get(n).kind == "multi"]
 
 
 def mean_rank(base, j):
-    return sum(int(base.ranks[i, j]) for i in range(base.n_models)) / base.n_models
+    """Mean over the models of feature j's rank, exact ties sharing their average rank:
+    1 + (features scoring strictly better) + (other features tied with it) / 2."""
+    if base.scores is None:
+        return sum(int(base.ranks[i, j]) for i in range(base.n_models)) / base.n_models
+    total = 0.0
+    for i in range(base.n_models):
+        row = base.scores[i]
+        better = int(np.sum(row > row[j]))
+        tied = int(np.sum(row == row[j])) - 1
+        total += 1 + better + tied / 2
+    return total / base.n_models
 
 
 def count(base, j):

@@ -53,7 +53,7 @@ def stab_closed_apr(base: Any, *, n_features: int, min_support: float = 0.3) -> 
     b = base.n_models
     counts = base.subsets.sum(axis=0)
     freq = counts / b
-    mean_rank = base.ranks.mean(axis=0)
+    mean_rank = base.tied_ranks().mean(axis=0, dtype=np.float64)
     kth = int(np.sort(counts)[::-1][n_features - 1])
     min_count = max(1, min(int(np.ceil(min_support * b - 1e-9)), kth))
     its = mine_itemsets(base.subsets, kind="closed", min_support=min_count)
