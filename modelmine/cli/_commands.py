@@ -16,14 +16,10 @@ from ..base_models import BaseModels, bootstrap
 from ._output import atomic_directory, atomic_file
 from ._readers import EMBEDDED_PREFIX, DataError, LoadedData, read_data
 
-__all__ = ["Unavailable", "cmd_datasets", "cmd_evaluate", "cmd_lattice", "cmd_operators",
+__all__ = ["cmd_datasets", "cmd_evaluate", "cmd_lattice", "cmd_operators",
            "cmd_report", "cmd_run", "run_to_directory"]
 
 DEFAULT_OPERATORS = ("closedApr", "allMed")
-
-
-class Unavailable(RuntimeError):
-    """A feature that this installation of modelmine does not provide (exit code 1)."""
 
 
 def _say(args: argparse.Namespace, text: str = "") -> None:
@@ -31,20 +27,12 @@ def _say(args: argparse.Namespace, text: str = "") -> None:
         print(text)
 
 
-def _operators_module() -> Any:
-    try:
-        from ..operators import _registry
-    except ImportError as exc:
-        raise Unavailable(f"the operators are not available ({exc}).") from None
-    return _registry
-
-
 def _operator_kinds(names: list[str]) -> dict[str, str]:
     """Check operator names against the registry; return name -> 'single' | 'multi'."""
     from .._validation import closest_names
+    from ..operators import available
 
-    table = _operators_module().available()
-    frame = table.reset_index() if "name" not in table.columns else table
+    frame = available()
     kinds = dict(zip(frame["name"].astype(str), frame["kind"].astype(str)))
     for name in names:
         if name not in kinds:
@@ -54,12 +42,25 @@ def _operator_kinds(names: list[str]) -> dict[str, str]:
     return {n: kinds[n] for n in names}
 
 
-def _bootstrap(data: LoadedData, args: argparse.Namespace) -> BaseModels:
+def _bootstrap(data: LoadedData, args: argparse.Namespace,
+               run_dir: Path | None = None, resume: bool = False) -> BaseModels:
     m = min(args.features, data.shape[1])
     return bootstrap(data.X, data.y, selector=args.selector, n_bootstraps=args.bootstraps,
                      n_features=m, feature_names=data.feature_names,
                      random_state=args.seed, n_jobs=args.jobs,
-                     progress=False if args.quiet else None)
+                     executor=getattr(args, "scheduler", None), run_dir=run_dir,
+                     resume=resume, progress=False if args.quiet else None)
+
+
+def _partial_dir(out: str | os.PathLike[str]) -> Path:
+    """Where ``modelmine run --out DIR`` checkpoints its bootstraps: ``.DIR.partial``."""
+    path = Path(out).expanduser()
+    return path.parent / f".{path.name}.partial"
+
+
+# What `run --resume` takes back from the interrupted run (everything that shapes results).
+_RESUMED = ("data", "target", "selector", "bootstraps", "features", "seed", "operator",
+            "signatures", "min_support")
 
 
 def run_to_directory(data: LoadedData, out: str | os.PathLike[str], *, selector: str = "svm-rfe",
@@ -84,6 +85,7 @@ def run_to_directory(data: LoadedData, out: str | os.PathLike[str], *, selector:
 def _write_run(tmp: Path, final: Path, data: LoadedData, base: BaseModels,
                kinds: dict[str, str], ns: argparse.Namespace, *, n_signatures: int,
                min_support: float, command: list[str] | None) -> dict[str, Any]:
+    from ..operators import aggregate
     from ..report import (
         mine_closed_itemsets,
         operator_result,
@@ -94,7 +96,6 @@ def _write_run(tmp: Path, final: Path, data: LoadedData, base: BaseModels,
     from ..report._html import library_versions
     from ..report._records import jsonable
 
-    aggregate = _operators_module().aggregate
     m = base.n_features or ns.features
     results = []
     for name, kind in kinds.items():
@@ -111,8 +112,9 @@ def _write_run(tmp: Path, final: Path, data: LoadedData, base: BaseModels,
     freq.to_csv(tmp / "frequencies.csv", index=False)
     (tmp / "signatures.json").write_text(signatures_json(results), encoding="utf-8")
     (tmp / "signatures").mkdir()
-    for res in results:
-        res.to_frame(base).to_csv(tmp / "signatures" / f"{res.operator}.csv", index=False)
+    for result in results:
+        result.to_frame(base).to_csv(tmp / "signatures" / f"{result.operator}.csv",
+                                     index=False)
     diagnostics = run_diagnostics(base, results)
     diagnostics.to_csv(tmp / "diagnostics.csv", index=False)
     (tmp / "diagnostics.json").write_text(
@@ -172,26 +174,62 @@ def _summary(record: dict[str, Any], quiet: bool) -> None:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    import shutil
+
+    from ..base_models import RunDirectory
+
+    resume = args.resume is not None
+    if resume:
+        if args.data is not None or args.out is not None:
+            raise DataError("--resume DIR takes the data and the output directory of the "
+                            "interrupted run: give neither DATA nor --out.")
+        partial = _partial_dir(args.resume)
+        if not (partial / "cli.json").exists():
+            raise DataError(f"No interrupted run to resume for {str(args.resume)!r}: nothing "
+                            f"at {str(partial)!r}."
+                            + (" That run finished." if Path(args.resume).exists() else ""))
+        saved = json.loads((partial / "cli.json").read_text(encoding="utf-8"))
+        for key in _RESUMED:
+            setattr(args, key, saved[key])
+        manifest = RunDirectory.read_manifest(partial / "bootstraps")
+        args.seed = int(manifest["settings"]["random_state"])
+    elif args.data is None:
+        raise DataError("DATA is required (a data file or embedded:NAME), unless --resume.")
     operators = args.operator or list(DEFAULT_OPERATORS)
-    out = args.out or f"modelmine-run-{args.seed if args.seed is not None else 'latest'}"
+    out = args.resume or args.out or (
+        f"modelmine-run-{args.seed if args.seed is not None else 'latest'}")
+    partial = _partial_dir(out)
     # Cheap checks first, so bad input fails before any long work.
     from ._output import check_output_target
 
-    check_output_target(out, force=args.force)
+    check_output_target(out, force=args.force or resume)
     kinds = _operator_kinds(list(operators))
+    assert args.data is not None
     data = read_data(args.data, args.target)
-    with atomic_directory(out, force=args.force) as tmp:
-        base = _bootstrap(data, args)
+    if not resume:
+        if partial.exists():
+            if not args.force:
+                raise DataError(f"An interrupted run of {str(out)!r} waits in "
+                                f"{str(partial)!r}: continue it with `modelmine run --resume "
+                                f"{out}`, or pass --force to start over.")
+            shutil.rmtree(partial)
+        partial.mkdir(parents=True)
+        (partial / "cli.json").write_text(json.dumps(
+            {key: getattr(args, key) for key in _RESUMED}, indent=1), encoding="utf-8")
+    with atomic_directory(out, force=args.force or resume) as tmp:
+        base = _bootstrap(data, args, run_dir=partial / "bootstraps", resume=resume)
         record = _write_run(tmp, Path(out), data, base, kinds, args,
                             n_signatures=args.signatures, min_support=args.min_support,
                             command=["modelmine", *sys.argv[1:]])
+    shutil.rmtree(partial, ignore_errors=True)  # DIR is complete: the checkpoints go
     _summary(record, args.quiet)
     return 0
 
 
 def cmd_operators(args: argparse.Namespace) -> int:
-    table = _operators_module().available()
-    frame = table.reset_index() if "name" not in table.columns else table.copy()
+    from ..operators import available
+
+    frame = available()
     if args.kind:
         frame = frame[frame["kind"] == args.kind]
     cols = [c for c in ("name", "kind", "origin", "description") if c in frame.columns]
@@ -207,11 +245,8 @@ def cmd_operators(args: argparse.Namespace) -> int:
 
 
 def cmd_lattice(args: argparse.Namespace) -> int:
-    try:
-        from ..patterns import ItemsetLattice
-    except ImportError:
-        raise Unavailable("the itemset lattice (modelmine.patterns) is not available in "
-                          "this installation.") from None
+    from ..patterns import ItemsetLattice
+
     source = Path(args.source)
     if source.is_dir():
         base = BaseModels.load(source)
@@ -238,17 +273,69 @@ def cmd_lattice(args: argparse.Namespace) -> int:
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
-    evaluation: Any
+    from ..evaluation import DEFAULT_SELECTORS, evaluate
+    from ._output import check_output_target
+
+    seed = 0 if args.seed is None else args.seed
+    out = args.out or f"modelmine-evaluation-{seed}"
+    check_output_target(out, force=args.force)
+    if args.operator:
+        _operator_kinds(list(args.operator))
+    data = read_data(args.data, args.target)
+    m = min(args.features, data.shape[1])
+    result = evaluate(
+        data.X, data.y, selectors=args.selector or list(DEFAULT_SELECTORS),
+        operators=args.operator, classifiers=args.classifier or ("svm", "1nn", "tree"),
+        n_folds=args.folds, n_bootstraps=args.bootstraps, n_features=m,
+        n_signatures=args.signatures, feature_names=data.feature_names, random_state=seed,
+        n_jobs=args.jobs, executor=args.scheduler, cache_dir=args.cache,
+        progress=False if args.quiet else None)
+    table2 = result.table2()
+    multi = [op for op, kind in result.operator_kinds.items() if kind == "multi"]
+    with atomic_directory(out, force=args.force) as tmp:
+        result.folds.to_csv(tmp / "folds.csv", index=False)
+        result.points().to_csv(tmp / "points.csv", index=False)
+        table2.to_csv(tmp / "table2.csv")
+        result.stability().to_csv(tmp / "stability.csv")
+        result.robustness_table().to_csv(tmp / "robustness.csv")
+        if multi:
+            result.table4().to_csv(tmp / "table4.csv")
+        # The report's error vs stability plot reads this file.
+        table2.reset_index()[["operator", "error", "stability", "error_points",
+                              "stability_points"]].to_csv(tmp / "evaluation.csv", index=False)
+        (tmp / "evaluation.json").write_text(json.dumps(
+            {"settings": result.settings, "data": data.source,
+             "command": ["modelmine", *sys.argv[1:]]}, indent=1, default=str),
+            encoding="utf-8")
+    if not args.quiet:
+        with pd.option_context("display.width", 160, "display.precision", 3):
+            print(f"{args.folds}-fold evaluation on {data.source} "
+                  f"({result.settings.get('seconds', float('nan')):.0f} s); KDD 2012 Table 2 "
+                  "points, higher is better:")
+            print(table2.to_string())
+        print(f"wrote {out}")
+    return 0
+
+
+def read_evaluation(path: str | os.PathLike[str]) -> pd.DataFrame:
+    """Read ``evaluation.csv`` of ``modelmine evaluate`` for the report."""
+    file = Path(path)
+    if not file.is_file():
+        raise DataError(f"No such evaluation file: {str(file)!r} (the evaluation.csv that "
+                        "`modelmine evaluate --out DIR` writes).")
     try:
-        from .. import evaluation
-    except ImportError:
-        evaluation = None
-    evaluate = getattr(evaluation, "evaluate", None)
-    if evaluate is None:
-        raise Unavailable("the cross-validation protocol (modelmine.evaluate, issue 5) is not "
-                          "part of this version of modelmine yet; nothing was run.")
-    raise Unavailable("modelmine.evaluate exists but this command line does not drive it yet; "
-                      "call it from Python.")
+        table = pd.read_csv(file)
+    except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as exc:
+        raise DataError(f"{str(file)!r} is not a readable CSV ({_first_line(exc)}).") from None
+    missing = {"operator", "error", "stability"} - set(table.columns)
+    if missing:
+        raise DataError(f"{str(file)!r} lacks the column(s) {sorted(missing)}: it is not the "
+                        "evaluation.csv of `modelmine evaluate`.")
+    return table
+
+
+def _first_line(exc: BaseException) -> str:
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -264,8 +351,9 @@ def cmd_report(args: argparse.Namespace) -> int:
         raise DataError(f"{str(d)!r} holds no base_models.npz: it is not a run directory of "
                         "`modelmine run`.")
     out = Path(args.out) if args.out else d / "report.html"
+    evaluation = read_evaluation(args.evaluation) if args.evaluation else None
     with atomic_file(out, force=args.force or args.out is None) as tmp:
-        report_from_directory(d, tmp)
+        report_from_directory(d, tmp, evaluation=evaluation)
     _say(args, f"wrote {out}")
     return 0
 

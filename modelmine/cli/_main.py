@@ -45,6 +45,12 @@ worked examples:
   modelmine run expr.csv --target class --selector relieff -b 150 -m 20 --out run1
   modelmine run ALLAML.mat --operator closedApr --operator allMed -k 10 --seed 7 --out leuk
   modelmine run counts.parquet --target label --selector ig --jobs 2 --quiet --out run2
+  modelmine run --resume run2                 continue run2 after a crash or a kill
+  modelmine run big.parquet -t label -b 5000 --scheduler tcp://host:8786 --out big
+
+While it runs, the finished bootstraps are checkpointed in .DIR.partial/ beside DIR (removed
+once DIR is complete): `--resume DIR` continues from there, bit-identical to an
+uninterrupted run.
 """
 
 _OPERATORS_EPILOG = """\
@@ -65,8 +71,19 @@ worked examples:
 """
 
 _EVALUATE_EPILOG = """\
-worked example (once the protocol is available):
-  modelmine evaluate embedded:colon --operator closedApr --operator avgRank --folds 10
+The KDD 2012 protocol (section 3): stratified folds; in each, the base models of every
+selector on the training part only, every operator, every classifier tested on the test
+part. DIR receives folds.csv (per selector x operator x classifier x fold), points.csv
+and table2.csv (McNemar / paired t-test points for error and stability), stability.csv,
+table4.csv (agreement, error and similarity of the alternatives), robustness.csv (Saeys
+et al. 2008) and evaluation.csv (for `modelmine report RUN --evaluation`).
+
+worked examples:
+  modelmine evaluate embedded:colon --selector svm-rfe --operator closedApr \\
+      --operator avgRank --operator allMed --folds 10 --out colon-eval
+  modelmine evaluate ALLAML.mat -s ig -s relieff -b 150 -m 20 -k 10 --jobs 2 \\
+      --cache leuk-cache --out leuk-eval
+  modelmine report colon-run --evaluation colon-eval/evaluation.csv
 """
 
 _REPORT_EPILOG = """\
@@ -111,6 +128,10 @@ def _add_common(parser: argparse.ArgumentParser, *, top: bool) -> None:
     g.add_argument("--jobs", type=_jobs, metavar="N",
                    help="parallel workers for the bootstrap (-1 = all cores; results do "
                    "not depend on it)", **({"default": None} if top else default))
+    g.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run the bootstraps on a Dask cluster, e.g. tcp://host:8786 "
+                   "(see docs/scaling.md; results do not depend on it)",
+                   **({"default": None} if top else default))
 
 
 def _nonneg_int(text: str) -> int:
@@ -157,13 +178,20 @@ def _fraction(text: str) -> float:
     return value
 
 
-def _add_model_options(p: argparse.ArgumentParser, *, bootstraps: int = 150) -> None:
+def _add_model_options(p: argparse.ArgumentParser, *, bootstraps: int = 150,
+                       several_selectors: bool = False) -> None:
     p.add_argument("--target", "-t", metavar="COLUMN",
                    help="label column of a table (the Y key of a .mat file; ignored for "
                    "embedded data)")
-    p.add_argument("--selector", "-s", default="svm-rfe",
-                   help="feature selector of the base models: chi2, anova, ig, su, relieff, "
-                   "svm-rfe, svm, l1-logistic, random-forest (default: svm-rfe)")
+    if several_selectors:
+        p.add_argument("--selector", "-s", action="append", metavar="NAME",
+                       help="feature selector, repeatable: chi2, anova, ig, su, relieff, "
+                       "svm-rfe, svm, l1-logistic, random-forest (default: ig, relieff, "
+                       "svm-rfe and svm, as KDD 2012)")
+    else:
+        p.add_argument("--selector", "-s", default="svm-rfe",
+                       help="feature selector of the base models: chi2, anova, ig, su, "
+                       "relieff, svm-rfe, svm, l1-logistic, random-forest (default: svm-rfe)")
     p.add_argument("-b", "--bootstraps", type=_pos_int, default=bootstraps, metavar="B",
                    help=f"number of bootstrap samples / base models (default: {bootstraps})")
     p.add_argument("-m", "--features", type=_pos_int, default=20, metavar="M",
@@ -190,11 +218,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = add("run", "bootstrap a selector, mine the base models, write signatures, "
             "diagnostics and an HTML report", _RUN_EPILOG)
-    p.add_argument("data", metavar="DATA", help="data file or embedded:NAME")
+    p.add_argument("data", metavar="DATA", nargs="?",
+                   help="data file or embedded:NAME (not with --resume)")
     _add_model_options(p)
     p.add_argument("--operator", "-o", action="append", metavar="NAME",
                    help="operator to apply, repeatable (default: closedApr and allMed); see "
                    "`modelmine operators`")
+    p.add_argument("--resume", metavar="DIR", default=None,
+                   help="continue the run whose --out was DIR after it was interrupted "
+                   "(its data and settings are the recorded ones)")
     p.add_argument("-k", "--signatures", type=_pos_int, default=10, metavar="K",
                    help="alternative signatures of multi-model operators (default: 10)")
     p.add_argument("--min-support", type=_fraction, default=0.2, metavar="S",
@@ -222,17 +254,30 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = add("evaluate", "cross-validated error, stability and agreement of operators "
             "(the KDD 2012 protocol)", _EVALUATE_EPILOG)
-    p.add_argument("data", metavar="DATA")
-    _add_model_options(p)
-    p.add_argument("--operator", "-o", action="append", metavar="NAME")
-    p.add_argument("-k", "--signatures", type=_pos_int, default=10, metavar="K")
-    p.add_argument("--folds", type=_pos_int, default=10)
-    p.add_argument("--out", metavar="DIR", default=None)
+    p.add_argument("data", metavar="DATA", help="data file or embedded:NAME")
+    _add_model_options(p, several_selectors=True)
+    p.add_argument("--operator", "-o", action="append", metavar="NAME",
+                   help="operator to compare, repeatable (default: all registered)")
+    p.add_argument("--classifier", "-c", action="append", metavar="NAME",
+                   help="classifier, repeatable: svm, 1nn, tree (default: all three)")
+    p.add_argument("-k", "--signatures", type=_pos_int, default=10, metavar="K",
+                   help="alternative signatures of multi-model operators (default: 10)")
+    p.add_argument("--folds", type=_pos_int, default=10,
+                   help="stratified cross-validation folds (default: 10)")
+    p.add_argument("--cache", metavar="DIR", default=None,
+                   help="keep the base models of each (selector, fold) here, so a rerun "
+                   "with more operators does not recompute them")
+    p.add_argument("--out", metavar="DIR", default=None,
+                   help="output directory (default: modelmine-evaluation-SEED)")
+    p.add_argument("--force", action="store_true", help="replace an existing DIR")
 
     p = add("report", "rebuild the HTML report of a run directory", _REPORT_EPILOG)
     p.add_argument("directory", metavar="DIR")
     p.add_argument("--out", metavar="FILE", default=None,
                    help="where to write it (default: DIR/report.html)")
+    p.add_argument("--evaluation", metavar="FILE", default=None,
+                   help="evaluation.csv of `modelmine evaluate`: adds error vs stability per "
+                   "operator to the report")
     p.add_argument("--force", action="store_true", help="replace an existing FILE")
 
     p = add("datasets", "list or export the embedded datasets", _DATASETS_EPILOG)
@@ -292,8 +337,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             traceback.print_exc()
         print(f"modelmine {args.command}: error: {_one_line(exc)}", file=sys.stderr)
         return 2
-    except _commands.Unavailable as exc:
-        print(f"modelmine {args.command}: {_one_line(exc)}", file=sys.stderr)
+    except OSError as exc:  # the environment, not the input: disk full, permissions
+        if args.debug:
+            traceback.print_exc()
+        print(f"modelmine {args.command}: error: {_one_line(exc)}", file=sys.stderr)
         return 1
     except Exception as exc:
         if args.debug:

@@ -162,11 +162,76 @@ def test_datasets_list(capsys):
         assert name in text
 
 
-def test_evaluate_says_it_is_not_available(capsys):
-    assert main(["evaluate", "embedded:colon"]) == 1
-    err = capsys.readouterr().err
-    # Not wired to modelmine.evaluation yet: says so in one line, runs nothing (exit 1).
-    assert len(_lines(err)) == 1 and "modelmine.evaluate" in err
+def test_evaluate_writes_the_protocol_tables(tmp_path, capsys):
+    out = tmp_path / "eval"
+    argv = ["evaluate", "embedded:colon", "-s", "anova", "-o", "closedApr", "-o", "allMed",
+            "-c", "svm", "-b", "8", "-m", "10", "-k", "3", "--folds", "3", "--seed", "1",
+            "--out", str(out)]
+    assert main(argv) == 0
+    assert "Table 2" in capsys.readouterr().out
+    names = sorted(p.name for p in out.iterdir())
+    assert names == ["evaluation.csv", "evaluation.json", "folds.csv", "points.csv",
+                     "robustness.csv", "stability.csv", "table2.csv", "table4.csv"]
+    # Independent truth: the same protocol called from Python.
+    X, y, names_ = mm.datasets.load_colon(return_names=True)
+    truth = mm.evaluate(X, y, selectors=["anova"], operators=["closedApr", "allMed"],
+                        classifiers=["svm"], n_folds=3, n_bootstraps=8, n_features=10,
+                        n_signatures=3, feature_names=names_, random_state=1, progress=False)
+    folds = pd.read_csv(out / "folds.csv")
+    np.testing.assert_allclose(folds["error"], truth.folds["error"])
+    evaluation = pd.read_csv(out / "evaluation.csv")
+    assert list(evaluation["operator"]) == list(truth.table2().index)
+    np.testing.assert_allclose(evaluation["stability"], truth.table2()["stability"])
+
+
+def test_report_with_an_evaluation(tmp_path, capsys):
+    run, ev = tmp_path / "run", tmp_path / "eval"
+    assert main(["run", "embedded:colon", *FAST, "--out", str(run), "-q"]) == 0
+    pd.DataFrame({"operator": ["closedApr", "nobagg"], "error": [0.1, 0.2],
+                  "stability": [0.5, 0.3]}).to_csv(tmp_path / "evaluation.csv", index=False)
+    assert main(["report", str(run), "--evaluation", str(tmp_path / "evaluation.csv")]) == 0
+    assert "error vs stability" in (run / "report.html").read_text().lower()
+    _bad(["report", str(run), "--evaluation", str(ev / "missing.csv")], capsys,
+         "No such evaluation file")
+    (tmp_path / "wrong.csv").write_text("a,b\n1,2\n")
+    _bad(["report", str(run), "--evaluation", str(tmp_path / "wrong.csv")], capsys,
+         "lacks the column(s)")
+
+
+_KILLED_RUN = """
+import sys
+from modelmine.cli import main
+sys.exit(main(["run", "embedded:colon", "--selector", "random-forest", "-b", "40", "-m", "10",
+               "--seed", "4", "--out", sys.argv[1], "-q"]))
+"""
+
+
+@pytest.mark.slow
+def test_run_killed_midway_then_resumed(tmp_path, capsys):
+    import signal
+    import time
+
+    out = tmp_path / "run"
+    partial = tmp_path / ".run.partial"
+    proc = subprocess.Popen([sys.executable, "-c", _KILLED_RUN, str(out)])
+    manifest = partial / "bootstraps" / "manifest.json"
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        if manifest.exists() and len(json.loads(manifest.read_text())["chunks"]) >= 1:
+            break
+        time.sleep(0.05)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert not out.exists()  # nothing that looks complete
+    _bad(["run", "embedded:colon", "--out", str(out)], capsys, "--resume")
+    assert main(["run", "--resume", str(out), "-q"]) == 0
+    assert not partial.exists()
+    X, y, names = mm.datasets.load_colon(return_names=True)
+    truth = mm.bootstrap(X, y, selector="random-forest", n_bootstraps=40, n_features=10,
+                         random_state=4, feature_names=names)
+    assert mm.BaseModels.load(out) == truth
+    _bad(["run", "--resume", str(out)], capsys, "That run finished")
+    _bad(["run", "embedded:colon", "--resume", str(out)], capsys, "give neither DATA")
 
 
 @pytest.mark.parametrize("command", [[], ["run"], ["operators"], ["lattice"], ["evaluate"],
