@@ -26,12 +26,12 @@ def colon():
     return X, y
 
 
-# scikit-learn's own conformance suite. Small b and m keep it fast. Excluded: closedApr,
-# whose operator (modelmine.operators) currently raises "the frequent itemsets hold only 0
-# features" when every base model selects all p columns (m >= p, which the tiny datasets of
-# check_estimator produce); it is checked on real data below instead.
+# scikit-learn's own conformance suite. Small b and m keep it fast. The tiny datasets of the
+# checks make every base model select all p columns (m >= p), an edge case for closedApr.
 @parametrize_with_checks([
     ModelMiningSelector(selector="anova", operator="mostFreq", n_bootstraps=5, n_features=3,
+                        random_state=0),
+    ModelMiningSelector(selector="anova", operator="closedApr", n_bootstraps=5, n_features=3,
                         random_state=0),
     ModelMiningSelector(selector="anova", operator="allMed", n_signatures=2, n_bootstraps=5,
                         n_features=3, random_state=0),
