@@ -18,7 +18,6 @@ from __future__ import annotations
 import hashlib
 import numbers
 import os
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +25,7 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from .._data import check_dataset
+from .._progress import progress_bar
 from .._validation import check_choice, check_int, check_real, param_error
 from ..selectors import FeatureModel, Selector, get_selector, model_from_output
 from ._base_models import BaseModels, data_fingerprint
@@ -267,7 +267,6 @@ def bootstrap(
     runner = Runner(executor, n_jobs_eff)
     if store is None:
         chunks = _chunks(b, runner.workers)
-    show = sys.stderr.isatty() if progress is None else bool(progress)
 
     subsets = np.zeros((b, p), dtype=bool)
     ranks = np.zeros((b, p), dtype=np.int32)
@@ -294,7 +293,7 @@ def bootstrap(
     pending = [cid for cid in range(len(chunks)) if cid not in done]
     kwargs = dict(selector=sel, method=method, fraction=fraction, stratify=bool(stratify),
                   n_features=m)
-    bar = _progress(b, sel.name, show)
+    bar = progress_bar(b, f"bootstrap {sel.name}", "fit", progress)
     bar.update(sum(len(chunks[c]) for c in done))
     try:
         tasks = {cid: [children[i] for i in chunks[cid]] for cid in pending}
@@ -402,19 +401,4 @@ def _chunks(b: int, workers: int) -> list[np.ndarray]:
     return [np.arange(b)[i:i + size] for i in range(0, b, size)]
 
 
-class _NoBar:
-    def update(self, n: int) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
-
-
-def _progress(total: int, name: str, show: bool) -> Any:
-    if not show:
-        return _NoBar()
-    from tqdm.auto import tqdm
-
-    return tqdm(total=total, desc=f"bootstrap {name}", unit="fit", file=sys.stderr,
-                leave=False)
 

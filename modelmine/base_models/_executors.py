@@ -24,11 +24,8 @@ def resolve_executor(executor: Any, func: str) -> tuple[Any, bool]:
     -------
     client, owned : the client, and whether it was opened here (and must be closed).
     """
-    try:
-        from distributed import Client
-    except ImportError:  # pragma: no cover - dask.distributed is a dependency
-        raise ImportError(
-            "executor= needs dask.distributed: pip install 'dask[distributed]'") from None
+    from distributed import Client
+
     if isinstance(executor, Client):
         if executor.status != "running":
             raise param_error("executor", func, "a connected dask.distributed.Client",

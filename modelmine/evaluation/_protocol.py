@@ -24,7 +24,6 @@ import json
 import math
 import os
 import re
-import sys
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -36,6 +35,7 @@ from sklearn.model_selection import StratifiedKFold
 from threadpoolctl import threadpool_limits
 
 from .._data import check_dataset
+from .._progress import progress_bar
 from .._validation import check_int, closest_names, param_error
 from ..base_models import BaseModels, bootstrap, data_fingerprint, seed_sequence
 from ..base_models._executors import Runner
@@ -371,7 +371,6 @@ def evaluate(
     cache = None if cache_dir is None else Path(cache_dir)
     if cache is not None and cache.exists() and not cache.is_dir():
         raise param_error("cache_dir", _FUNC, "a directory", str(cache))
-    show = sys.stderr.isatty() if progress is None else bool(progress)
 
     labels = data.classes[data.y]  # the user's labels, for predictions and classifiers
     fold_ss, *task_ss = ss.spawn(folds_k + 1)
@@ -398,7 +397,7 @@ def evaluate(
               "operator_params": params, "feature_names": data.feature_names}
     start = time.perf_counter()
     runner = Runner(executor, jobs, func=_FUNC)
-    bar = _progress(len(tasks), show)
+    bar = progress_bar(len(tasks), "evaluate (selector x fold)", "task", progress)
     results: dict[int, dict[str, Any]] = {}
     try:
         for tid, out in runner.run(_run_task, data.X, labels, tasks, kwargs):
@@ -496,17 +495,3 @@ def _sorted(df: pd.DataFrame, order: dict[str, list[str]], by: list[str]) -> pd.
     return df.loc[idx].reset_index(drop=True)
 
 
-class _NoBar:
-    def update(self, n: int) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
-
-
-def _progress(total: int, show: bool) -> Any:
-    if not show:
-        return _NoBar()
-    from tqdm.auto import tqdm
-
-    return tqdm(total=total, desc="evaluate (selector x fold)", unit="task", file=sys.stderr)
