@@ -23,6 +23,7 @@ import scipy.sparse as sp
 from sklearn.base import clone
 from sklearn.metrics import balanced_accuracy_score, roc_auc_score
 
+from .._utils import readonly as _readonly
 from .._validation import check_real, param_error
 from ._stability import as_selection_matrix, pairwise_similarity
 
@@ -36,11 +37,6 @@ __all__ = [
     "rpt",
     "signature_performance",
 ]
-
-
-def _readonly(a: np.ndarray) -> np.ndarray:
-    a.setflags(write=False)
-    return a
 
 
 @dataclass(frozen=True, repr=False)

@@ -38,6 +38,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.stats import norm
 
+from .._utils import readonly
 from .._validation import check_choice, check_int, check_real, param_error
 
 __all__ = [
@@ -75,11 +76,7 @@ _BLOCK_ROWS = 512
 
 
 def _readonly(a: np.ndarray | None) -> np.ndarray | None:
-    if a is None:
-        return None
-    a = np.asarray(a)
-    a.setflags(write=False)
-    return a
+    return None if a is None else readonly(a)
 
 
 @dataclass(frozen=True, repr=False)

@@ -10,45 +10,27 @@ parameters, itemsets or base models and clusters behind it). A multi-model opera
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from .._utils import jsonable as _jsonable
+from .._utils import readonly
+
 __all__ = ["Signature", "SignatureSet", "jsonable"]
 
 
 def jsonable(value: Any) -> Any:
-    """A JSON-serialisable copy of ``value`` (numpy scalars and arrays become Python).
-
-    Raises
-    ------
-    TypeError
-        A value that has no JSON form (the caller names the operator).
-    """
-    if isinstance(value, Mapping):
-        return {str(k): jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [jsonable(v) for v in value]
-    if isinstance(value, np.ndarray):
-        return [jsonable(v) for v in value.tolist()]
-    if isinstance(value, np.generic):
-        return jsonable(value.item())
-    if isinstance(value, float) and not np.isfinite(value):
-        return None if np.isnan(value) else ("inf" if value > 0 else "-inf")
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    if isinstance(value, range):
-        return list(value)
-    raise TypeError(f"{type(value).__name__} is not JSON-serialisable")
+    """A JSON-serialisable copy of ``value``; TypeError for what has no JSON form (the
+    caller names the operator)."""
+    return _jsonable(value, unknown="raise")
 
 
 def _readonly(a: np.ndarray) -> np.ndarray:
-    a = np.array(a, copy=True)
-    a.flags.writeable = False
-    return a
+    return readonly(a, copy=True)
 
 
 @dataclass(frozen=True, eq=False)

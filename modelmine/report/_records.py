@@ -10,8 +10,6 @@ a JSON-friendly form that can be read back without the operator code:
 from __future__ import annotations
 
 import json
-import math
-import numbers
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,6 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._utils import jsonable
 from ..base_models import BaseModels
 
 __all__ = [
@@ -29,28 +28,6 @@ __all__ = [
     "read_signatures_json",
     "signatures_json",
 ]
-
-
-def jsonable(value: Any) -> Any:
-    """Turn numpy scalars / arrays, tuples, sets and frozensets into JSON values."""
-    if isinstance(value, Mapping):
-        return {str(k): jsonable(v) for k, v in value.items()}
-    if isinstance(value, np.ndarray):
-        return [jsonable(v) for v in value.tolist()]
-    if isinstance(value, list | tuple):
-        return [jsonable(v) for v in value]
-    if isinstance(value, set | frozenset):
-        return sorted((jsonable(v) for v in value), key=lambda v: (str(type(v)), v))
-    if isinstance(value, bool | np.bool_):
-        return bool(value)
-    if isinstance(value, numbers.Integral):
-        return int(value)
-    if isinstance(value, numbers.Real):
-        v = float(value)
-        return v if math.isfinite(v) else None
-    if value is None or isinstance(value, str):
-        return value
-    return str(value)
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from typing import Any, Literal
 import numpy as np
 from sklearn.base import clone
 
+from .._utils import jsonable
 from .._validation import param_error
 
 __all__ = [
@@ -122,7 +123,8 @@ class Selector(ABC):
 
     def describe(self) -> dict[str, Any]:
         """Name, kind and parameters, as stored in :class:`modelmine.BaseModels`."""
-        return {"name": self.name, "kind": self.kind, "params": _jsonable(self.get_params())}
+        return {"name": self.name, "kind": self.kind,
+                "params": jsonable(self.get_params(), unknown="repr")}
 
     def __repr__(self) -> str:
         params = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
@@ -321,18 +323,3 @@ def _fitted_attribute_names(estimator: Any) -> set[str]:
     from sklearn.feature_selection import RFE
 
     return {"ranking_"} if isinstance(estimator, RFE) else set()
-
-
-def _jsonable(value: Any) -> Any:
-    """Turn parameter values into JSON-serialisable ones (numpy scalars, tuples, objects)."""
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, bool | str) or value is None:
-        return value
-    if isinstance(value, numbers.Integral):
-        return int(value)
-    if isinstance(value, numbers.Real):
-        return float(value)
-    return repr(value)

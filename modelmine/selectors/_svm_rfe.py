@@ -53,6 +53,7 @@ from sklearn import config_context
 from sklearn.svm import SVC
 from threadpoolctl import ThreadpoolController
 
+from .._utils import readonly as _readonly
 from .._validation import check_choice, check_int, check_real, param_error
 
 __all__ = [
@@ -135,11 +136,6 @@ def _fast_sklearn() -> Any:
     # The kernel and labels are built here, clean and finite: skip sklearn's re-validation
     # on every one of the many SVC fits (it costs more than the fit on small problems).
     return config_context(assume_finite=True, skip_parameter_validation=True)
-
-
-def _readonly(a: NDArray[Any]) -> NDArray[Any]:
-    a.flags.writeable = False
-    return a
 
 
 def _feature_major(X: Any) -> tuple[Any, NDArray[np.float64], NDArray[np.bool_]]:
