@@ -240,10 +240,13 @@ class ItemsetLattice:
             f"(the {shown} of highest support; cap max_nodes={max_nodes}), "
             f"min support {self.closed.min_count}/{self.closed.n_transactions}.\n"
             "Layer = itemset size; colour and size = support; label = features added "
-            "to the parents (+), or the whole itemset.", fontsize=10)
+            "to the parents (+), or the whole itemset.", fontsize=10, pad=10)
         ax.set_ylabel("itemset size")
         ax.set_xticks([])
         ax.set_yticks(sorted(layers))
+        # Headroom above the top layer for its rotated labels, so they never reach the title.
+        ax.set_ylim(min(layers) - 0.4, max(layers) + 0.9)
+        ax.set_xlim(-0.55, 0.62)
         for side in ("top", "right", "bottom"):
             ax.spines[side].set_visible(False)
         fig.colorbar(plt.cm.ScalarMappable(norm=norm, cmap=cmap), ax=ax, label="support",

@@ -20,13 +20,14 @@ built lazily, on request.
 
 from __future__ import annotations
 
+import gc
 import importlib.util
 import math
 import numbers
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from functools import cached_property
 from itertools import chain, pairwise
-from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -143,7 +144,13 @@ def as_transactions(data: Any, func: str = "mine_itemsets") -> Transactions:
             if not (np.issubdtype(arr.dtype, np.number) and np.isin(arr, (0, 1)).all()):
                 raise param_error("data", func, "a boolean (0/1) transaction matrix", arr)
             arr = arr.astype(bool)
-        matrix = sp.csr_matrix(arr)
+        # One pass over the dense matrix (scipy's own conversion makes two).
+        flat = np.flatnonzero(arr)
+        indptr = np.zeros(arr.shape[0] + 1, np.int64)
+        np.cumsum(np.bincount(flat // max(arr.shape[1], 1), minlength=arr.shape[0]),
+                  out=indptr[1:])
+        matrix = sp.csr_matrix((np.ones(len(flat), bool), flat % max(arr.shape[1], 1),
+                                indptr), shape=arr.shape)
     elif isinstance(data, Iterable) and not isinstance(data, (str, bytes)):
         tracts = [set(t) for t in data]
         labels = sorted(set().union(*tracts), key=_sort_key) if tracts else []
@@ -398,7 +405,8 @@ def mine_itemsets(
         lengths, indices, counts = _mine_pyfim(tx, kind, min_count, max_len, frequent_items)
     else:
         lengths, indices, counts = _mine_mlxtend(tx, kind, min_count, max_len, frequent_items)
-    indptr, indices, counts = canonical_order(lengths, indices, counts)
+    # Both backends return codes into frequent_items (rank = feature order).
+    indptr, indices, counts = canonical_order(lengths, indices, counts, items=frequent_items)
     return Itemsets(indptr, indices, counts, kind=kind, min_count=min_count, max_len=max_len,
                     transactions=tx, backend=backend)
 
@@ -436,8 +444,8 @@ def _guard(tx: Transactions, kind: str, min_count: int, max_len: int | None,
     what = "frequent"
     n = n_frequent
     if kind != "frequent" and n_frequent > max_itemsets and not route_needs_frequent:
-        n = _spectrum_total(fim.eclat(tracts, target=_PYFIM_TARGET[kind], supp=-min_count,
-                                      zmax=zmax, report="#"))
+        n = _spectrum_total(fim.fpgrowth(tracts, target=_PYFIM_TARGET[kind], supp=-min_count,
+                                         zmax=zmax, report="#"))
         what = kind
     elif kind != "frequent" and route_needs_frequent:
         what = "frequent (the mlxtend route enumerates them all)"
@@ -452,11 +460,37 @@ def _guard(tx: Transactions, kind: str, min_count: int, max_len: int | None,
 
 
 def _pyfim_tracts(tx: Transactions, frequent_items: np.ndarray) -> list[list[int]]:
+    """Transactions for pyfim, items recoded to ``0 .. f-1`` (their rank among the frequent items).
+
+    Recoding keeps the item order (code order = feature-index order), so lexicographic order on
+    codes is lexicographic order on feature indices; codes below 256 are Python's cached small
+    ints and let :func:`_from_pairs` read pyfim's output with one ``bytes`` call per itemset.
+    """
     # pyfim 6.28 never reports itemsets made only of items present in every transaction
     # (perfect extensions of the empty set: `fim.eclat([[0], [0]], supp=-1)` returns []).
     # One extra empty transaction removes the case without changing any non-empty itemset's
     # support or closure (it contains no itemset); the count threshold is absolute.
-    return [*tx.lists(frequent_items), []]
+    m = tx.matrix[:, frequent_items]
+    m.sort_indices()
+    idx, ptr = m.indices.tolist(), m.indptr.tolist()
+    return [*(idx[a:z] for a, z in pairwise(ptr)), []]
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector (restored afterwards).
+
+    pyfim builds one tuple per itemset; with the collector on, every 700 allocations trigger a
+    young-generation pass over them, which costs pyfim about a third of its own time on
+    millions of itemsets. The tuples hold only ints, so no cycle can form while paused.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def _spectrum_total(spectrum: Any) -> float:
@@ -469,28 +503,48 @@ def _mine_pyfim(tx: Transactions, kind: str, min_count: int, max_len: int | None
                 frequent_items: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     import fim
 
-    # Items are passed as their column indices (small ints: cheap to hash and to box).
     tracts = _pyfim_tracts(tx, frequent_items)
     zmax = -1 if max_len is None else max_len
-    # eclat is the fastest pyfim algorithm for all three targets on base-model transactions
+    # fpgrowth is as fast as eclat on b = 150 base models and up to 1.5x faster on b = 1000
     # (few, long, heavily overlapping transactions): see benchmarks/bench_mining.py.
-    found = fim.eclat(tracts, target=_PYFIM_TARGET[kind], supp=-min_count, zmax=zmax,
-                      report="a")
-    return _from_pairs(found)
+    with _gc_paused():
+        found = fim.fpgrowth(tracts, target=_PYFIM_TARGET[kind], supp=-min_count, zmax=zmax,
+                          report="a")
+        out = _from_pairs(found, len(frequent_items))
+        # Free pyfim's tuples while the collector is still paused (no pass over them).
+        del found
+    return out
 
 
-def _from_pairs(found: list[tuple[tuple[int, ...], int]]) -> tuple[
+def _code_dtype(n_items: int) -> type[np.unsignedinteger[Any]]:
+    """Smallest unsigned dtype holding codes ``0 .. n_items-1`` plus one padding value."""
+    if n_items < 1 << 8:
+        return np.uint8
+    if n_items < 1 << 16:
+        return np.uint16
+    return np.uint32
+
+
+def _from_pairs(found: list[tuple[tuple[int, ...], int]], n_items: int) -> tuple[
         np.ndarray, np.ndarray, np.ndarray]:
-    """(itemset, count) pairs -> lengths, flat indices, counts, without per-itemset Python work
-    beyond what ``zip`` / ``map`` do in C."""
+    """pyfim's (itemset, count) pairs -> lengths, flat item codes, counts.
+
+    No per-item Python work: with fewer than 256 items each itemset tuple becomes a ``bytes``
+    object (in C) and all are joined into one buffer; otherwise ``np.fromiter`` over
+    ``itertools.chain``. Codes keep pyfim's within-itemset order (not sorted).
+    """
     n = len(found)
+    dtype = _code_dtype(n_items)
     if n == 0:
-        return np.zeros(0, np.int64), np.zeros(0, np.int32), np.zeros(0, np.int64)
-    lengths = np.fromiter(map(len, map(itemgetter(0), found)), dtype=np.int64, count=n)
-    indices = np.fromiter(chain.from_iterable(map(itemgetter(0), found)), dtype=np.int32,
-                          count=int(lengths.sum()))
-    counts = np.fromiter(map(itemgetter(1), found), dtype=np.int64, count=n)
-    return lengths, indices, counts
+        return np.zeros(0, np.int64), np.zeros(0, dtype), np.zeros(0, np.int64)
+    sets, counts_t = zip(*found, strict=True)
+    lengths = np.fromiter(map(len, sets), dtype=np.int64, count=n)
+    counts = np.fromiter(counts_t, dtype=np.int64, count=n)
+    if dtype is np.uint8:
+        codes = np.frombuffer(b"".join(map(bytes, sets)), dtype=np.uint8)
+    else:
+        codes = np.fromiter(chain.from_iterable(sets), dtype=dtype, count=int(lengths.sum()))
+    return lengths, codes, counts
 
 
 def _mine_mlxtend(tx: Transactions, kind: str, min_count: int, max_len: int | None,
@@ -512,7 +566,7 @@ def _mine_mlxtend(tx: Transactions, kind: str, min_count: int, max_len: int | No
         keep = closed_mask(lengths, local, counts, dense, max_len)
         starts = np.repeat(keep, lengths)
         lengths, local, counts = lengths[keep], local[starts], counts[keep]
-    return lengths, frequent_items[local].astype(np.int32), counts
+    return lengths, local, counts
 
 
 def closed_mask(lengths: np.ndarray, indices: np.ndarray, counts: np.ndarray,
@@ -545,44 +599,97 @@ def closed_mask(lengths: np.ndarray, indices: np.ndarray, counts: np.ndarray,
     return keep
 
 
-def canonical_order(lengths: np.ndarray, indices: np.ndarray, counts: np.ndarray) -> tuple[
+def canonical_order(lengths: np.ndarray, indices: np.ndarray, counts: np.ndarray,
+                    items: np.ndarray | None = None) -> tuple[
         np.ndarray, np.ndarray, np.ndarray]:
     """Sort items inside each itemset, then itemsets by (-count, -length, items).
 
-    Returns ``indptr, indices, counts``. Works per length (rows of one length form a dense
-    matrix), so sorting is vectorised and lexicographic ties only ever compare equal lengths.
+    Parameters
+    ----------
+    lengths, indices, counts : ndarray
+        Itemset ``i`` holds ``indices[sum(lengths[:i]) : sum(lengths[:i+1])]`` in any order.
+    items : ndarray of int, optional
+        Ascending feature indices; when given, ``indices`` are codes into it (as returned by
+        :func:`_from_pairs`), otherwise they are feature indices.
+
+    Returns
+    -------
+    indptr : int64, indices : int32 (feature indices, ascending per itemset), counts : int64
+
+    Notes
+    -----
+    Vectorised, without a Python loop over lengths or a multi-key lexsort: the itemsets are
+    laid out as a padded matrix of codes (padding = the largest code value, so that an in-row
+    sort moves it to the end), each row is prefixed with its big-endian (-count, -length) key
+    and viewed as one fixed-width byte string. Byte strings compare bytewise unsigned and
+    codes are stored big-endian, so a single ``argsort`` of the strings gives the canonical
+    order (padding only ever meets padding: equal keys imply equal lengths). When padding
+    would more than quadruple memory (very uneven lengths), rows are processed in buckets of
+    lengths within a factor of two and merged by a stable sort on the key.
     """
+    lengths = np.asarray(lengths, np.int64)
+    counts = np.asarray(counts, np.int64)
     n = len(lengths)
-    starts = np.zeros(n + 1, np.int64)
-    np.cumsum(lengths, out=starts[1:])
-    rank = np.zeros(n, np.int64)  # lexicographic rank among itemsets of the same length
-    sorted_indices = np.empty_like(indices)
-    top = int(indices.max()) + 1 if len(indices) else 1
-    bits = 8 if top <= 1 << 8 else 16 if top <= 1 << 16 else 32
-    per_key = 64 // bits
-    for length in np.unique(lengths):
-        rows = np.flatnonzero(lengths == length)
-        L = int(length)
-        if L == 0:
-            continue
-        where = starts[rows][:, None] + np.arange(L)
-        block = indices[where]
-        block.sort(axis=1)
-        sorted_indices[where] = block
-        # Pack `per_key` items into one uint64 (first item in the high bits), so that a
-        # lexsort over a few integer keys orders the rows lexicographically.
-        n_keys = -(-L // per_key)
-        padded = np.zeros((len(rows), n_keys * per_key), np.uint64)
-        padded[:, :L] = block
-        shifts = np.arange(per_key - 1, -1, -1, dtype=np.uint64) * np.uint64(bits)
-        keys = (padded.reshape(len(rows), n_keys, per_key) << shifts).sum(axis=2,
-                                                                          dtype=np.uint64)
-        order = np.lexsort(keys.T[::-1])
-        rank[rows[order]] = np.arange(len(rows))
-    order = np.lexsort((rank, -lengths, -counts))
-    new_lengths = lengths[order]
+    if items is None:
+        items, indices = np.unique(np.asarray(indices), return_inverse=True)
+    items = np.asarray(items, np.int32)
     indptr = np.zeros(n + 1, np.int64)
-    np.cumsum(new_lengths, out=indptr[1:])
-    gather = np.repeat(starts[order] - indptr[:-1], new_lengths) + np.arange(indptr[-1])
-    out_indices = sorted_indices[gather].astype(np.int32)
-    return indptr, out_indices, counts[order].astype(np.int64)
+    if n == 0:
+        return indptr, np.zeros(0, np.int32), counts.copy()
+    dtype = _code_dtype(len(items))
+    codes = np.asarray(indices).astype(dtype, copy=False).ravel()
+    total = len(codes)
+    long = int(lengths.max())
+    # One unsigned key per itemset: support descending, then length descending.
+    key = (int(counts.max()) - counts) * (long + 1) + (long - lengths)
+    key_dtype = np.dtype(">u4") if int(key.max()) < 1 << 32 else np.dtype(">u8")
+    key_bytes = key.astype(key_dtype).view(np.uint8).reshape(n, key_dtype.itemsize)
+    itemsize = np.dtype(dtype).itemsize
+    if n * long <= 4 * total + (1 << 20):
+        buckets = [np.arange(n)]
+    else:
+        group = np.log2(np.maximum(lengths, 1)).astype(np.int8)
+        by_group = np.argsort(group, kind="stable")
+        buckets = np.split(by_group, np.flatnonzero(np.diff(group[by_group])) + 1)
+    starts = indptr[:-1]
+    np.cumsum(lengths, out=indptr[1:])
+    pieces_rows, pieces_codes = [], []
+    for rows in buckets:
+        lens = lengths[rows]
+        width = int(lens.max())
+        inside = np.arange(width) < lens[:, None]
+        # Row = [big-endian key | item codes, ascending, padded with the largest value].
+        strings = np.empty((len(rows), key_dtype.itemsize + width * itemsize), np.uint8)
+        strings[:, : key_dtype.itemsize] = key_bytes[rows]
+        block = strings[:, key_dtype.itemsize :].view(np.dtype(dtype).newbyteorder(">"))
+        block[...] = np.iinfo(dtype).max
+        if len(buckets) == 1:
+            block[inside] = codes
+        else:
+            gather = np.repeat(starts[rows] - np.cumsum(lens) + lens, lens) + np.arange(
+                int(lens.sum()))
+            block[inside] = codes[gather]
+        block.sort(axis=1)
+        order = np.argsort(strings.view(f"S{strings.shape[1]}").ravel())
+        sorted_block = block[order]
+        del strings, block
+        pieces_rows.append(rows[order])
+        pieces_codes.append(sorted_block[inside[order]].astype(dtype))
+        del sorted_block
+    if len(buckets) == 1:
+        order, flat = pieces_rows[0], pieces_codes[0]
+    else:
+        # each piece is sorted by key; a stable merge on the key keeps lexicographic order
+        cat_rows = np.concatenate(pieces_rows)
+        merge = np.argsort(key[cat_rows], kind="stable")
+        order = cat_rows[merge]
+        cat_len = lengths[cat_rows]
+        cat_ptr = np.zeros(n + 1, np.int64)
+        np.cumsum(cat_len, out=cat_ptr[1:])
+        new_len = cat_len[merge]
+        gather = np.repeat(cat_ptr[:-1][merge] - np.cumsum(new_len) + new_len,
+                           new_len) + np.arange(total)
+        flat = np.concatenate(pieces_codes)[gather]
+    out_ptr = np.zeros(n + 1, np.int64)
+    np.cumsum(lengths[order], out=out_ptr[1:])
+    return out_ptr, items[flat], counts[order]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 import warnings
-from itertools import combinations
+from itertools import combinations, pairwise
 
 import numpy as np
 import pytest
@@ -242,3 +242,75 @@ def test_backend_not_installed(monkeypatch):
         mine_itemsets(PASQUIER, backend="pyfim")
     # auto falls back to the installed backend
     assert mine_itemsets(PASQUIER, min_support=2).backend == "mlxtend"
+
+
+def reference_order(sets, counts):
+    """The canonical order by a plain Python sort: (-count, -length, sorted items)."""
+    rows = sorted((-int(c), -len(s), tuple(sorted(int(i) for i in s)))
+                  for s, c in zip(sets, counts))
+    return [r[2] for r in rows], [-r[0] for r in rows]
+
+
+@pytest.mark.parametrize("kind,min_support", [("closed", 0.1), ("frequent", 0.4),
+                                              ("maximal", 0.05)])
+def test_order_matches_reference_sort_on_real_data(kind, min_support):
+    import fim
+
+    T = leukemia_like("leukemia", "anova", b=60, m=20)
+    res = mine_itemsets(T, kind=kind, min_support=min_support)
+    c = res.min_count
+    raw = fim.eclat([np.flatnonzero(r).tolist() for r in T] + [[]],
+                    target={"closed": "c", "frequent": "s", "maximal": "m"}[kind], supp=-c)
+    sets, counts = reference_order([s for s, _ in raw], [n for _, n in raw])
+    assert len(res) == len(raw) > 100
+    assert list(res.itemsets) == sets
+    assert res.counts.tolist() == counts
+
+
+@pytest.mark.parametrize("n_items", [5, 255, 256, 300, 70_000])
+@pytest.mark.parametrize("uneven", [False, True])
+def test_canonical_order_against_python_sort(n_items, uneven):
+    from modelmine.patterns._mining import canonical_order
+
+    rng = np.random.default_rng(n_items)
+    n = 3000
+    pool = rng.choice(n_items, size=min(n_items, 60), replace=False)
+    sets = [tuple(rng.choice(pool, size=min(int(k), len(pool)), replace=False))
+            for k in rng.integers(1, 9, n)]
+    if uneven:  # one long itemset among many short ones: the bucketed path
+        sets += [(int(i),) for i in rng.choice(pool, 300_000)]
+        sets.append(tuple(pool[:40].tolist()))
+    lengths = np.array([len(s) for s in sets])
+    counts = rng.integers(1, 4, len(sets))
+    flat = np.fromiter((i for s in sets for i in s), np.int64)
+    indptr, indices, out_counts = canonical_order(lengths, flat, counts)
+    want_sets, want_counts = reference_order(sets, counts)
+    got = [tuple(indices[a:b].tolist()) for a, b in pairwise(indptr)]
+    assert got == want_sets
+    assert out_counts.tolist() == want_counts
+    assert indices.dtype == np.int32 and indptr.dtype == np.int64
+
+
+def test_real_bootstrap_base_models():
+    # Bug of issue 3: a real BaseModels (feature_names an ndarray) as input.
+    X, y, names = mm.datasets.load_colon(return_names=True)
+    base = mm.bootstrap(X, y, selector="chi2", n_bootstraps=8, n_features=6, random_state=0,
+                        feature_names=names)
+    assert isinstance(base.feature_names, np.ndarray)
+    res = mine_itemsets(base, kind="closed", min_support=2)
+    # oracle: closed itemsets are the non-empty intersections of >= 2 transactions
+    S = base.subsets
+    truth = {}
+    for k in range(2, len(S) + 1):
+        for rows in combinations(range(len(S)), k):
+            inter = tuple(np.flatnonzero(S[list(rows)].all(axis=0)).tolist())
+            if inter:
+                truth[inter] = int(S[:, list(inter)].all(axis=1).sum())
+    assert as_dict(res) == truth
+    assert res.names_of(0) == tuple(str(names[j]) for j in res[0])
+    assert res.to_frame()["itemset"][0] == res.names_of(0)
+    from modelmine.patterns._lattice import ItemsetLattice
+
+    lat = ItemsetLattice.from_base(base, min_support=2)
+    assert len(lat) == len(res) + 1
+    assert lat.graph.nodes[0]["names"] == res.names_of(0)
