@@ -118,7 +118,8 @@ def chi2_contingency_scores(codes: np.ndarray, n_levels: np.ndarray, y: np.ndarr
 class AnovaSelector(Selector):
     """The ANOVA F statistic of each feature (:func:`sklearn.feature_selection.f_classif`).
 
-    A feature that is constant within a resample has an undefined F; it scores 0.
+    A feature that is constant within a resample has an undefined F; it scores 0. Rounding
+    noise below 0 (about -1e-17 on near-constant features) is clipped: F is non-negative.
     """
 
     name = "anova"
@@ -133,7 +134,8 @@ class AnovaSelector(Selector):
                 warnings.simplefilter("ignore", RuntimeWarning)
                 warnings.filterwarnings("ignore", message=".*constant.*")
                 f, _ = f_classif(X, y)
-        return SelectorOutput(scores=np.nan_to_num(f, nan=0.0, posinf=0.0))
+        # F >= 0 by definition; rounding can leave -1e-17 on near-constant features.
+        return SelectorOutput(scores=np.maximum(np.nan_to_num(f, nan=0.0, posinf=0.0), 0.0))
 
 
 class ReliefFSelector(Selector):
