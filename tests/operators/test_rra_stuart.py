@@ -85,3 +85,26 @@ def test_stuart_is_probability_of_order_statistics(rng):
     mc = np.mean(np.all(u <= r, axis=1))
     assert stuart_scores(r[:, None])[0] == pytest.approx(mc, abs=0.005)
     assert stuart_scores(np.array([[0.3]]))[0] == pytest.approx(0.3)
+
+
+def test_stuart_with_many_lists_never_ranks_by_nan():
+    # With hundreds of lists n! overflows and the alternating recursion loses precision;
+    # no NaN may reach the ranking, and a feature ranked first everywhere comes first.
+    rng = np.random.default_rng(0)
+    b, p = 400, 60
+    ranks = np.vstack([rng.permutation(np.arange(2, p + 1)) for _ in range(b)])
+    ranks = np.column_stack([np.ones(b, dtype=int), ranks])
+    template = make_base_models(n_models=b, n_features_in=p, n_features=5)
+    base = replace(template, ranks=ranks, subsets=ranks <= 5, scores=None,
+                   selector={"name": "lists", "kind": "ranking", "params": {}})
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        sig = OperatorRegistry(group=None).aggregate(base, "stuart", n_features=p)
+    assert sig.features[0] == 0
+    assert not np.isnan(sig.scores).any()
+    lost = sig.provenance["n_features_not_computable"]
+    assert np.isinf(sig.scores).sum() == lost
+    assert (lost > 0) == any("rra" in str(w.message) for w in caught)
+    assert not any(issubclass(w.category, RuntimeWarning) for w in caught)
