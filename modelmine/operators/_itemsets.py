@@ -31,14 +31,17 @@ Choices the paper leaves open (documented in docs/operators.md and tested):
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any
 
 import numpy as np
 
 from .._validation import check_fraction_or_count
 from ..base_models import BaseModels
-from ._common import counts, feature_order, mean_ranks, n_selected_features, signature
+from ..patterns import Itemsets, mine_itemsets
+from ._common import counts, feature_order, n_selected_features, signature
 from ._registry import declare_operator
 from ._signature import Signature
 
@@ -54,20 +57,32 @@ class Itemset:
     support: float
 
 
-def _mine(base: BaseModels, kind: str, count: int) -> list[Itemset]:
-    from ..patterns._mining import mine_itemsets
+def _mine(base: BaseModels, kind: str, count: int) -> Itemsets:
+    return mine_itemsets(base.subsets, kind=kind, min_support=int(count))
 
-    its = mine_itemsets(base.subsets, kind=kind, min_support=int(count))
+
+def ordered_itemsets(base: BaseModels, itemsets: Itemsets) -> Iterator[Itemset]:
+    """Itemsets in the operators' order: support desc, length desc, mean rank, lexicographic.
+
+    The order is computed on the compact arrays of the mined itemsets (millions of them
+    for univariate selectors at low support) and the itemsets are built one at a time, as
+    the operators consume them: closedApr typically needs only the first few dozen.
+    The mean-rank key is exact: it is only compared between itemsets of one length, where
+    it orders as the sum over the items of ``2 b x mean rank``, an integer.
+    """
+    n = len(itemsets)
+    if n == 0:
+        return
+    indptr, indices = itemsets.indptr, itemsets.indices
+    lengths = np.diff(indptr)
+    twice_rank_sums = np.rint(2.0 * base.tied_ranks().sum(axis=0, dtype=np.float64))
+    keys = np.add.reduceat(twice_rank_sums[indices], indptr[:-1])
+    # Mining order is lexicographic among itemsets of one support and length.
+    order = np.lexsort((np.arange(n), keys, -lengths, -itemsets.counts))
     b = base.n_models
-    return [Itemset(tuple(int(i) for i in items), int(c), int(c) / b)
-            for items, c in zip(its.itemsets, its.counts.tolist(), strict=True)]
-
-
-def ordered_itemsets(base: BaseModels, itemsets: list[Itemset]) -> list[Itemset]:
-    """Itemsets in the operators' order: support desc, length desc, mean rank, lexicographic."""
-    mr = mean_ranks(base)
-    return sorted(itemsets, key=lambda s: (-s.count, -len(s.items),
-                                           float(mr[list(s.items)].mean()), s.items))
+    for i in order.tolist():
+        c = int(itemsets.counts[i])
+        yield Itemset(tuple(indices[indptr[i]:indptr[i + 1]].tolist()), c, c / b)
 
 
 def _kth_count(base: BaseModels, k: int) -> int:
@@ -103,13 +118,13 @@ def top_itemsets(base: BaseModels, kind: str, k: int, min_support: Any, func: st
         raise ValueError(f"The operator {func!r} found only {len(mined)} {kind} itemsets "
                          f"at any support; n_signatures must be at most {len(mined)} for "
                          "these base models.")
-    return ordered_itemsets(base, mined)[:k], count, asked, len(mined)
+    return list(islice(ordered_itemsets(base, mined), k)), count, asked, len(mined)
 
 
 def _apr(base: BaseModels, kind: str, n_features: int, min_support: Any, name: str
          ) -> Signature:
     count, asked = _start_count(base, min_support, n_features, name)
-    mined = ordered_itemsets(base, _mine(base, kind, count))
+    mined = _mine(base, kind, count)
     freq = base.subsets.mean(axis=0)
     chosen: list[int] = []
     in_sig = np.zeros(base.n_features_in, dtype=bool)
@@ -117,7 +132,7 @@ def _apr(base: BaseModels, kind: str, n_features: int, min_support: Any, name: s
     scores: list[float] = []
     cut: dict[str, Any] | None = None
     scanned: list[Itemset] = []
-    for s in mined:
+    for s in ordered_itemsets(base, mined):
         scanned.append(s)
         new = np.array([i for i in s.items if not in_sig[i]], dtype=np.int64)
         if new.size == 0:

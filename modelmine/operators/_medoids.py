@@ -170,10 +170,9 @@ def _group_for_itemsets(base: BaseModels, kind: str, k: int, min_support: Any, n
     """Models containing any of the top-k itemsets (widened until k distinct subsets)."""
     count, _ = _start_count(base, min_support, 1, name)
     while True:
-        mined = ordered_itemsets(base, _mine(base, kind, count))
         covered = np.zeros(base.n_models, dtype=bool)
         used = []
-        for s in mined:
+        for s in ordered_itemsets(base, _mine(base, kind, count)):
             covered |= base.subsets[:, list(s.items)].all(axis=1)
             used.append({"items": list(s.items), "support": s.support})
             if len(used) >= k and distinct_models_of(base, covered) >= k:

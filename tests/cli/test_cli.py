@@ -325,7 +325,13 @@ def test_failure_midway_leaves_nothing_that_looks_complete(tmp_path, monkeypatch
     assert main(["run", "embedded:colon", *FAST, "--out", str(out)]) == 1
     err = capsys.readouterr().err
     assert "disk on fire" in err and "--debug" in err and "Traceback" not in err
-    assert list(tmp_path.iterdir()) == []
+    # Nothing under DIR; only the hidden checkpoint of the finished bootstraps remains, so
+    # that `--resume DIR` does not recompute them.
+    assert [p.name for p in tmp_path.iterdir()] == [".run.partial"]
+    assert not out.exists()
+    manifest = json.loads((tmp_path / ".run.partial" / "bootstraps" / "manifest.json")
+                          .read_text())
+    assert len(manifest["chunks"]) == 2  # 12 bootstraps, checkpoints of 10
 
 
 def test_debug_shows_the_traceback(tmp_path, capsys):
