@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import scipy.sparse as sp
 
 from ..base_models import BaseModels, bootstrap
 from ._output import atomic_directory, atomic_file
@@ -87,8 +88,8 @@ def _write_run(tmp: Path, final: Path, data: LoadedData, base: BaseModels,
                min_support: float, command: list[str] | None) -> dict[str, Any]:
     from ..operators import aggregate
     from ..report import (
-        mine_closed_itemsets,
         operator_result,
+        report_itemsets,
         run_diagnostics,
         signatures_json,
         write_report,
@@ -120,23 +121,23 @@ def _write_run(tmp: Path, final: Path, data: LoadedData, base: BaseModels,
     (tmp / "diagnostics.json").write_text(
         json.dumps(jsonable(diagnostics.to_dict(orient="records")), indent=2),
         encoding="utf-8")
-    itemsets = mine_closed_itemsets(base, min_support)
+    itemsets, itemsets_note = report_itemsets(base, min_support)
     if itemsets is not None:
         itemsets.to_frame().to_csv(tmp / "itemsets.csv", index=False)
     settings = {"selector": base.selector.get("name"), "b": base.n_models, "m": m,
                 "k": n_signatures, "operators": list(kinds), "min_support": min_support,
                 "seed": base.random_state, "jobs": ns.jobs}
     described = {"source": data.source, "format": data.format, "target": data.target,
-                 "storage": "sparse" if hasattr(data.X, "tocsr") else "dense"}
+                 "storage": "sparse" if sp.issparse(data.X) else "dense"}
     record = {"format": "modelmine.run", "format_version": 1,
               "title": f"modelmine report: {Path(data.source).name}",
               "command": command, "settings": settings, "data": described,
               "versions": library_versions()}
     (tmp / "run.json").write_text(json.dumps(jsonable(record), indent=2), encoding="utf-8")
+    shown = {"operators": ", ".join(kinds), "k (alternatives)": n_signatures,
+             "minimum support": min_support}
     write_report(tmp / "report.html", base, results, diagnostics=diagnostics,
-                 itemsets=itemsets, settings={"operators": ", ".join(kinds),
-                                              "k (alternatives)": n_signatures,
-                                              "minimum support": min_support},
+                 itemsets=itemsets, itemsets_note=itemsets_note, settings=shown,
                  data_description=described, title=record["title"])
     record["results"] = results
     record["diagnostics"] = diagnostics

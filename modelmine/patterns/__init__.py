@@ -8,7 +8,7 @@ Jaccard distance (Woznica, Nguyen and Kalousis, KDD 2012, section 2).
 from ._distances import jaccard_distances
 from ._kmedoids import KMedoidsResult, available_backends, kmedoids, silhouette
 from ._lattice import DRAW_FORMATS, EXPORT_FORMATS, ItemsetLattice
-from ._mining import BACKENDS, KINDS, Itemsets, mine_itemsets
+from ._mining import BACKENDS, KINDS, Itemsets, TooManyItemsetsError, mine_itemsets
 
 __all__ = [
     "BACKENDS",
@@ -18,6 +18,7 @@ __all__ = [
     "ItemsetLattice",
     "Itemsets",
     "KMedoidsResult",
+    "TooManyItemsetsError",
     "available_backends",
     "jaccard_distances",
     "kmedoids",

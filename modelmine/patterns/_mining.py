@@ -36,7 +36,7 @@ import scipy.sparse as sp
 
 from .._validation import check_choice, check_fraction_or_count, check_int, param_error
 
-__all__ = ["BACKENDS", "KINDS", "Itemsets", "mine_itemsets"]
+__all__ = ["BACKENDS", "KINDS", "Itemsets", "TooManyItemsetsError", "mine_itemsets"]
 
 KINDS = ("frequent", "closed", "maximal")
 BACKENDS = ("auto", "pyfim", "mlxtend")
@@ -450,13 +450,26 @@ def _guard(tx: Transactions, kind: str, min_count: int, max_len: int | None,
     elif kind != "frequent" and route_needs_frequent:
         what = "frequent (the mlxtend route enumerates them all)"
     if n > max_itemsets:
-        raise param_error(
+        smaller = {"frequent": "choose kind='closed' or 'maximal', ",
+                   "closed": "choose kind='maximal', "}.get(kind, "")
+        exc = param_error(
             "max_itemsets", "mine_itemsets",
             f"at least the number of itemsets to enumerate ({n:.0f} {what} itemsets at a "
             f"minimum count of {min_count} of {tx.n_transactions})", max_itemsets,
-            hint="Raise 'min_support', set 'max_len', choose kind='closed' or 'maximal'"
-                 + (" or backend='pyfim'" if route_needs_frequent else "")
-                 + ", or raise 'max_itemsets' (None disables the guard).")
+            hint="Raise 'min_support', set 'max_len', " + smaller
+                 + ("use backend='pyfim', " if route_needs_frequent else "")
+                 + "or raise 'max_itemsets' (None disables the guard).")
+        raise TooManyItemsetsError(str(exc), n_itemsets=int(n))
+
+
+class TooManyItemsetsError(ValueError):
+    """Raised by the ``max_itemsets`` guard of :func:`mine_itemsets` before any itemset is
+    enumerated; ``n_itemsets`` is the number the run would have produced (a lower bound
+    when only the frequent itemsets were counted)."""
+
+    def __init__(self, message: str, *, n_itemsets: int):
+        super().__init__(message)
+        self.n_itemsets = n_itemsets
 
 
 def _pyfim_tracts(tx: Transactions, frequent_items: np.ndarray) -> list[list[int]]:

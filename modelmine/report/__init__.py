@@ -8,8 +8,8 @@ from ._diagnostics import NOTES, run_diagnostics
 from ._html import (
     build_report,
     library_versions,
-    mine_closed_itemsets,
     report_from_directory,
+    report_itemsets,
     write_report,
 )
 from ._plots import (
@@ -36,7 +36,6 @@ __all__ = [
     "build_report",
     "figure_to_png",
     "library_versions",
-    "mine_closed_itemsets",
     "operator_result",
     "plot_error_vs_stability",
     "plot_lattice_top",
@@ -46,6 +45,7 @@ __all__ = [
     "plot_support_distribution",
     "read_signatures_json",
     "report_from_directory",
+    "report_itemsets",
     "run_diagnostics",
     "signatures_json",
     "write_report",

@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from ..base_models import BaseModels
+from ..patterns import Itemsets, TooManyItemsetsError, mine_itemsets
 from ._diagnostics import NOTES, run_diagnostics
 from ._plots import (
     plot_error_vs_stability,
@@ -38,7 +39,7 @@ from ._plots import (
 )
 from ._records import OperatorResult, read_signatures_json
 
-__all__ = ["build_report", "library_versions", "mine_closed_itemsets", "report_from_directory",
+__all__ = ["build_report", "library_versions", "report_from_directory", "report_itemsets",
            "write_report"]
 
 _CSS = """
@@ -72,22 +73,25 @@ def library_versions() -> dict[str, str]:
             "matplotlib": matplotlib.__version__}
 
 
-def mine_closed_itemsets(base: BaseModels, min_support: float = 0.2) -> Any:
-    """Closed frequent itemsets of the base models' subsets (KDD 2012, section 2.2).
+def report_itemsets(base: BaseModels, min_support: float = 0.2
+                    ) -> tuple[Itemsets | None, str | None]:
+    """The closed itemsets shown by the report (KDD 2012, section 2.2), or why there are none.
 
-    Thin wrapper over :func:`modelmine.patterns._mining.mine_itemsets` with
-    ``kind="closed"``; returns None when the patterns module is not installed.
+    The itemsets are a view of a finished run: when the ``max_itemsets`` guard of
+    :func:`modelmine.mine_itemsets` finds that they would explode at this support (univariate
+    selectors with a large m), the run keeps everything else and the report says why.
+
+    Returns
+    -------
+    itemsets : Itemsets or None
+    note : str or None
+        The reason the itemsets were not mined.
     """
     try:
-        from ..patterns._mining import Transactions, mine_itemsets
-    except ImportError:
-        return None
-    import scipy.sparse as sp
-
-    # Transactions built here carry the feature names whatever BaseModels looks like.
-    tx = Transactions(sp.csr_matrix(np.asarray(base.subsets)),
-                      np.asarray(base.feature_names, dtype=object))
-    return mine_itemsets(tx, kind="closed", min_support=min_support)
+        return mine_itemsets(base, kind="closed", min_support=min_support), None
+    except TooManyItemsetsError as exc:
+        return None, (f"Not mined at minimum support {min_support:g}: {exc} Rerun with a "
+                      "higher --min-support (`modelmine report` mines them again).")
 
 
 def _e(value: Any) -> str:
@@ -147,7 +151,8 @@ def build_report(
     results: Sequence[OperatorResult] = (),
     *,
     diagnostics: pd.DataFrame | None = None,
-    itemsets: Any = None,
+    itemsets: Itemsets | None = None,
+    itemsets_note: str | None = None,
     evaluation: pd.DataFrame | None = None,
     settings: Mapping[str, Any] | None = None,
     data_description: Mapping[str, Any] | None = None,
@@ -166,6 +171,8 @@ def build_report(
     itemsets : Itemsets, optional
         Closed itemsets of the base models (``.itemsets``, ``.support``) for the lattice
         and the support distribution; those sections say so when it is None.
+    itemsets_note : str, optional
+        Why there are no itemsets (:func:`report_itemsets`), shown in their place.
     evaluation : DataFrame, optional
         Columns ``operator``, ``error``, ``stability`` (and any others, shown in a table)
         from the cross-validation protocol; adds the error vs stability plot.
@@ -259,8 +266,8 @@ def build_report(
     # --- itemsets
     out.append('<h2 id="lattice">Frequent itemsets of the base models</h2>')
     if itemsets is None:
-        out.append("<p>The itemsets were not mined for this report "
-                   "(modelmine.patterns unavailable).</p>")
+        out.append(f"<p>{_e(itemsets_note or 'The itemsets were not mined for this report.')}"
+                   "</p>")
     else:
         out.append('<div class="note">An itemset is a group of features selected '
                    "<i>together</i>; its support is the fraction of base models containing "
@@ -348,8 +355,9 @@ def report_from_directory(directory: str | os.PathLike[str],
     if evaluation is None and (d / "evaluation.csv").exists():
         evaluation = pd.read_csv(d / "evaluation.csv")
     min_support = float(meta.get("settings", {}).get("min_support", 0.2))
-    itemsets = mine_closed_itemsets(base, min_support)
+    itemsets, note = report_itemsets(base, min_support)
     return write_report(out if out is not None else d / "report.html", base, results,
-                        diagnostics=diagnostics, itemsets=itemsets, evaluation=evaluation,
+                        diagnostics=diagnostics, itemsets=itemsets, itemsets_note=note,
+                        evaluation=evaluation,
                         settings=meta.get("settings"), data_description=meta.get("data"),
                         title=meta.get("title", "modelmine report"))

@@ -19,6 +19,7 @@ import pandas as pd
 
 from .._utils import jsonable
 from ..base_models import BaseModels
+from ..operators import Signature, SignatureSet
 
 __all__ = [
     "OperatorResult",
@@ -54,16 +55,15 @@ class SignatureRecord:
     score_name: str | None = None
 
     @classmethod
-    def from_signature(cls, sig: Any) -> SignatureRecord:
-        """Build from an operator's ``Signature`` (``.features``, ``.names``, ``.scores``)."""
-        features = tuple(int(f) for f in np.asarray(sig.features).ravel())
-        names = tuple(str(n) for n in np.asarray(sig.names).ravel())
-        scores = getattr(sig, "scores", None)
-        score_t = None if scores is None else tuple(
-            jsonable(s) for s in np.asarray(scores, dtype=np.float64).ravel())
-        prov = jsonable(dict(getattr(sig, "provenance", None) or {}))
-        name = getattr(sig, "score_name", None)
-        return cls(features, names, score_t, prov, None if name is None else str(name))
+    def from_signature(cls, sig: Signature) -> SignatureRecord:
+        """Build from an operator's :class:`~modelmine.operators.Signature`."""
+        features = tuple(int(f) for f in sig.features)
+        names = tuple(str(n) for n in sig.names)
+        score_t = None if sig.scores is None else tuple(
+            jsonable(s) for s in np.asarray(sig.scores, dtype=np.float64))
+        name = sig.score_name
+        return cls(features, names, score_t, jsonable(dict(sig.provenance)),
+                   None if name is None else str(name))
 
     def to_dict(self) -> dict[str, Any]:
         return {"features": list(self.features), "names": list(self.names),
@@ -137,18 +137,16 @@ class OperatorResult:
         return pd.concat(parts, ignore_index=True)
 
 
-def operator_result(name: str, result: Any, params: Mapping[str, Any] | None = None
-                    ) -> OperatorResult:
+def operator_result(name: str, result: Signature | SignatureSet,
+                    params: Mapping[str, Any] | None = None) -> OperatorResult:
     """Wrap what :func:`modelmine.operators.aggregate` returned (Signature or SignatureSet)."""
-    sigs = getattr(result, "signatures", None)
-    if sigs is not None and not hasattr(result, "features"):
-        records = tuple(SignatureRecord.from_signature(s) for s in sigs)
+    if isinstance(result, SignatureSet):
+        records = tuple(SignatureRecord.from_signature(s) for s in result.signatures)
         kind = "multi"
     else:
         records = (SignatureRecord.from_signature(result),)
         kind = "single"
-    return OperatorResult(str(getattr(result, "operator", name) or name), kind, records,
-                          dict(params or {}))
+    return OperatorResult(name, kind, records, dict(params or {}))
 
 
 def signatures_json(results: Sequence[OperatorResult]) -> str:

@@ -368,3 +368,19 @@ def test_python_dash_m_entry_point():
                               capture_output=True, text=True, timeout=120)
         assert proc.returncode == 0
         assert "closedApr" in {row["name"] for row in json.loads(proc.stdout)}
+
+
+def test_run_survives_itemsets_that_would_explode(tmp_path, monkeypatch, capsys):
+    # The report's itemsets come last; when the max_itemsets guard refuses them (here made
+    # tiny, the real guard), the run keeps everything else and the report says why.
+    import functools
+
+    import modelmine.report._html as html
+
+    monkeypatch.setattr(html, "mine_itemsets", functools.partial(mm.mine_itemsets,
+                                                                 max_itemsets=2))
+    out = tmp_path / "run"
+    assert main(["run", "embedded:colon", *FAST, "--out", str(out), "-q"]) == 0
+    assert (out / "base_models.npz").exists() and not (out / "itemsets.csv").exists()
+    page = (out / "report.html").read_text()
+    assert "Not mined at minimum support 0.2" in page and "max_itemsets" in page

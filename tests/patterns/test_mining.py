@@ -314,3 +314,21 @@ def test_real_bootstrap_base_models():
     lat = ItemsetLattice.from_base(base, min_support=2)
     assert len(lat) == len(res) + 1
     assert lat.graph.nodes[0]["names"] == res.names_of(0)
+
+
+@pytest.mark.parametrize("kind, offered, not_offered", [
+    ("frequent", "choose kind='closed' or 'maximal'", None),
+    ("closed", "choose kind='maximal'", "kind='closed'"),
+    ("maximal", "raise 'max_itemsets'", "choose kind"),
+])
+def test_guard_raises_its_own_error_and_offers_only_smaller_kinds(kind, offered, not_offered):
+    from modelmine.patterns import TooManyItemsetsError
+
+    rng = np.random.default_rng(0)
+    S = rng.random((60, 14)) < 0.6
+    with pytest.raises(TooManyItemsetsError, match=r"'max_itemsets' parameter") as info:
+        mine_itemsets(S, kind=kind, min_support=2, max_itemsets=3, backend="pyfim")
+    assert isinstance(info.value, ValueError) and info.value.n_itemsets > 3
+    assert offered in str(info.value)
+    if not_offered:
+        assert not_offered not in str(info.value)

@@ -18,10 +18,10 @@ import modelmine as mm
 from modelmine.operators import aggregate
 from modelmine.report import (
     build_report,
-    mine_closed_itemsets,
     operator_result,
     plot_lattice_top,
     plot_signature_overlap,
+    report_itemsets,
     run_diagnostics,
     write_report,
 )
@@ -40,7 +40,8 @@ def run():
     results = [operator_result("closedApr", aggregate(base, "closedApr", n_features=15)),
                operator_result("allMed", aggregate(base, "allMed", n_signatures=5,
                                                    random_state=SEED))]
-    itemsets = mine_closed_itemsets(base, 0.3)
+    itemsets, note = report_itemsets(base, 0.3)
+    assert note is None
     return base, results, itemsets
 
 
