@@ -11,7 +11,7 @@ import argparse
 import sys
 import textwrap
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from ._readers import DataError
@@ -134,37 +134,23 @@ def _add_common(parser: argparse.ArgumentParser, *, top: bool) -> None:
                    **({"default": None} if top else default))
 
 
-def _nonneg_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}"
-                                         ) from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
-    return value
+def _int_arg(expected: str, ok: Callable[[int], bool]) -> Callable[[str], int]:
+    """An argparse type: an integer that satisfies ``ok``, else "expected <expected>"."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or not ok(value):
+            raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}")
+        return value
+
+    return parse
 
 
-def _pos_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}"
-                                         ) from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
-
-
-def _jobs(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a non-zero integer, got {text!r}"
-                                         ) from None
-    if value == 0:
-        raise argparse.ArgumentTypeError("expected a non-zero integer (-1 = all cores), got 0")
-    return value
+_nonneg_int = _int_arg("a non-negative integer", lambda v: v >= 0)
+_pos_int = _int_arg("a positive integer", lambda v: v >= 1)
+_jobs = _int_arg("a non-zero integer (-1 = all cores)", lambda v: v != 0)
 
 
 def _fraction(text: str) -> float:
