@@ -21,6 +21,7 @@ Run: ``.venv/bin/python benchmarks/bench_overhead.py [--quick]``.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import platform
 import time
 from pathlib import Path
@@ -48,7 +49,7 @@ def base_models(selector: str, b: int, m: int, X, y, *, n_jobs: int = 2) -> tupl
     base = mm.bootstrap(X, y, selector=selector, n_bootstraps=b, n_features=m,
                         random_state=0, n_jobs=n_jobs, progress=False)
     seconds = time.perf_counter() - start
-    base = mm.BaseModels(**{**base.__dict__, "extra": {"seconds": seconds}})
+    base = dataclasses.replace(base, extra={"seconds": seconds})
     base.save(path)
     return base, seconds
 
