@@ -1,6 +1,6 @@
 """Quick start: a robust gene signature for colon cancer, with a report to open.
 
-What ``modelmine run embedded:colon --out DIR`` does, step by step in Python
+What ``modelmine run embedded:colon --out DIR`` does, in Python with public names only
 (Woznica, Nguyen and Kalousis, "Model Mining for Robust Feature Selection", KDD 2012):
 
 1. fit SVM-RFE on b = 150 bootstrap samples of the colon data (62 tissues x 2000 genes):
@@ -9,7 +9,7 @@ What ``modelmine run embedded:colon --out DIR`` does, step by step in Python
    signature, allMed returns k = 10 alternative signatures (medoids of clusters of models);
 3. diagnose: how stable is the selector across bootstrap samples (Nogueira et al. 2018,
    with a 95 % confidence interval), how different are the alternatives;
-4. write everything (CSV, JSON, base models) and a self-contained HTML report into DIR.
+4. save everything (CSV, JSON, base models) and a self-contained HTML report into DIR.
 
 Run:  python examples/quickstart.py --out colon-report        (about a minute)
       python examples/quickstart.py --fast --out /tmp/quick    (a few seconds)
@@ -21,8 +21,6 @@ import argparse
 import sys
 
 import modelmine as mm
-from modelmine.cli._commands import run_to_directory
-from modelmine.cli._readers import read_data
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -35,36 +33,32 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     selector, b = ("anova", 20) if args.fast else ("svm-rfe", 150)
-    data = read_data("embedded:colon")
+    data = mm.datasets.read_data("embedded:colon")
     print(f"colon data: {data.shape[0]} tissues x {data.shape[1]} genes "
           f"(Alon et al. 1999); selector {selector}, b = {b} bootstrap samples, m = 20")
-    record = run_to_directory(data, args.out, selector=selector, n_bootstraps=b,
-                              n_features=20, n_signatures=10, seed=args.seed,
-                              quiet=False, force=args.force,
-                              command=["python", "examples/quickstart.py", *sys.argv[1:]])
-    base: mm.BaseModels = record["base_models"]
-    diag = record["diagnostics"].set_index("measure")
+    run = mm.run(data, selector=selector, operators=["closedApr", "allMed"],
+                 n_bootstraps=b, n_features=20, n_signatures=10, random_state=args.seed,
+                 progress=None)
+    run.save(args.out, force=args.force)
 
     print("\nMost frequently selected genes across the base models:")
-    top = base.summary(top=10)
-    for name, row in top.iterrows():
+    for name, row in run.base_models.summary(top=10).iterrows():
         bar = "#" * round(row["frequency"] * 30)
         print(f"  {name:>6}  {row['frequency']:5.2f}  {bar}")
 
-    nog = diag.loc["nogueira"]
+    nog = run.stability()
+    low, high = nog.confidence_interval
     print(f"\nStability of {selector} across the {b} bootstrap samples (Nogueira): "
-          f"{nog['value']:.2f}  [95% CI {nog['ci_low']:.2f}, {nog['ci_high']:.2f}]"
+          f"{nog.value:.2f}  [95% CI {low:.2f}, {high:.2f}]"
           f"\n  (1 = same genes every time, 0 = no better than random)")
-    for res in record["results"]:
-        if res.kind == "single":
-            sig = res.signatures[0]
-            print(f"\n{res.operator} consensus signature ({len(sig.features)} genes): "
-                  + ", ".join(sig.names))
-        else:
-            print(f"\n{res.operator}: {len(res.signatures)} alternative signatures, mean "
-                  f"pairwise Jaccard overlap {diag.loc['diversity (jaccard)', 'value']:.2f}")
-            for i, sig in enumerate(res.signatures[:3], start=1):
-                print(f"  alternative {i}: " + ", ".join(sig.names[:8]) + " ...")
+    consensus = run.signatures["closedApr"]
+    print(f"\nclosedApr consensus signature ({len(consensus)} genes): "
+          + ", ".join(consensus.names))
+    alternatives = run.signatures["allMed"]
+    print(f"\nallMed: {len(alternatives)} alternative signatures, mean pairwise Jaccard "
+          f"overlap {alternatives.mean_overlap():.2f}")
+    for i, sig in enumerate(list(alternatives)[:3], start=1):
+        print(f"  alternative {i}: " + ", ".join(sig.names[:8]) + " ...")
     print(f"\nOpen {args.out}/report.html in a browser (it works offline and can be e-mailed).")
     return 0
 

@@ -5,12 +5,14 @@ Woznica, Nguyen and Kalousis, "Model Mining for Robust Feature Selection" (KDD 2
 
 from typing import Any
 
-from . import datasets, diagnostics, evaluation, operators, patterns, selectors
-from .base_models import BaseModels, bootstrap, resume
+from . import constants, datasets, diagnostics, evaluation, operators, patterns, pipeline, selectors
+from .base_models import BaseModels, bootstrap
 from .estimator import ModelMiningSelector
 from .evaluation import EvaluationResult, evaluate
+from .exceptions import DataError, ModelmineError, RunStateError
 from .operators import Signature, SignatureSet, aggregate, register_operator
 from .patterns import ItemsetLattice, Itemsets, mine_itemsets
+from .pipeline import MiningRun, resume, run
 
 __version__ = "0.1.0"
 
@@ -25,15 +27,20 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "BaseModels",
+    "DataError",
     "EvaluationResult",
     "ItemsetLattice",
     "Itemsets",
+    "MiningRun",
     "ModelMiningSelector",
+    "ModelmineError",
+    "RunStateError",
     "Signature",
     "SignatureSet",
     "__version__",
     "aggregate",
     "bootstrap",
+    "constants",
     "datasets",
     "diagnostics",
     "evaluate",
@@ -41,8 +48,10 @@ __all__ = [
     "mine_itemsets",
     "operators",
     "patterns",
+    "pipeline",
     "register_operator",
     "report",
     "resume",
+    "run",
     "selectors",
 ]

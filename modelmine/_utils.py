@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-__all__ = ["jsonable", "readonly"]
+__all__ = ["FrozenDict", "FrozenList", "frozen", "jsonable", "library_versions", "readonly"]
 
 
 def readonly(a: Any, *, copy: bool = False) -> np.ndarray:
@@ -51,3 +51,73 @@ def jsonable(value: Any, *, unknown: Literal["str", "repr", "raise"] = "str") ->
         return repr(v) if unknown == "repr" else str(v)
 
     return convert(value)
+
+
+class FrozenDict(dict):  # type: ignore[type-arg]
+    """A dict that cannot be changed after it is built (every mutator raises TypeError).
+
+    A dict subclass rather than :class:`types.MappingProxyType`, so that results holding
+    one still pickle (joblib, Dask), compare equal to plain dicts and dump as JSON.
+    """
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError(f"{type(self).__name__} is read-only: build a new dict from it "
+                        "(dict(value)) to change it.")
+
+    __setitem__ = __delitem__ = __ior__ = _refuse
+    clear = pop = popitem = setdefault = update = _refuse
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (dict(self),))
+
+    def __repr__(self) -> str:
+        return f"FrozenDict({dict.__repr__(self)})"
+
+
+class FrozenList(tuple):  # type: ignore[type-arg]
+    """A tuple that also compares equal to a list with the same items.
+
+    What :func:`frozen` makes of a list, so that a frozen record still equals the same
+    record read back from JSON (where sequences are lists).
+    """
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, list):
+            return tuple.__eq__(self, tuple(other))
+        return tuple.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = tuple.__hash__
+
+
+def frozen(value: Any) -> Any:
+    """A read-only copy of a JSON-like value, all the way down.
+
+    Mappings become :class:`FrozenDict`, lists and tuples :class:`FrozenList`, arrays read-only
+    copies; other values are kept. :func:`jsonable` turns the result back into plain JSON.
+    """
+    if isinstance(value, Mapping):
+        return FrozenDict({k: frozen(v) for k, v in value.items()})
+    if isinstance(value, list | tuple):
+        return FrozenList(frozen(v) for v in value)
+    if isinstance(value, np.ndarray):
+        return readonly(value, copy=True)
+    return value
+
+
+def library_versions() -> dict[str, str]:
+    """Versions of modelmine, Python and the libraries whose results it reports."""
+    import platform
+    from importlib import metadata
+
+    from . import __version__
+
+    out = {"modelmine": __version__, "python": platform.python_version()}
+    for dist in ("numpy", "scipy", "scikit-learn", "pandas", "matplotlib"):
+        try:
+            out[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            out[dist] = "not installed"
+    return out

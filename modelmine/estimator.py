@@ -20,19 +20,12 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._validation import check_choice, check_int, param_error
+from ._validation import check_int, param_error
 from .base_models import bootstrap
 
 __all__ = ["ModelMiningSelector"]
 
 _NAME = "ModelMiningSelector"
-
-
-def _operator_table() -> Any:
-    from .operators import available
-
-    table = available()
-    return table.reset_index() if "name" not in table.columns else table
 
 
 class ModelMiningSelector(SelectorMixin, BaseEstimator):  # type: ignore[misc]
@@ -130,10 +123,13 @@ class ModelMiningSelector(SelectorMixin, BaseEstimator):  # type: ignore[misc]
     # ------------------------------------------------------------------ validation
     def _check_params(self) -> tuple[str, int, int | None, int | None]:
         """Validate the parameters once, at the door (without changing them)."""
-        table = _operator_table()
-        names = table["name"].astype(str).tolist()
-        op = check_choice(self.operator, "operator", _NAME, names)
-        kind = str(table.loc[table["name"] == op, "kind"].iloc[0])
+        from .operators import operator_kinds
+
+        if not isinstance(self.operator, str):
+            raise param_error("operator", _NAME, "an operator name", self.operator,
+                              exc=TypeError)
+        op = self.operator
+        kind = operator_kinds([op], param="operator", func=_NAME)[op]
         check_int(self.n_bootstraps, "n_bootstraps", _NAME, min_value=2)
         m = check_int(self.n_features, "n_features", _NAME, min_value=1)
         assert m is not None
@@ -172,7 +168,7 @@ class ModelMiningSelector(SelectorMixin, BaseEstimator):  # type: ignore[misc]
         -------
         self
         """
-        from .operators import aggregate
+        from .operators import aggregate, operator_seed
 
         kind, m, k, alt = self._check_params()
         self.signatures_: Any
@@ -189,14 +185,11 @@ class ModelMiningSelector(SelectorMixin, BaseEstimator):  # type: ignore[misc]
                          feature_names=names, random_state=self.random_state,
                          n_jobs=self.n_jobs, progress=False)
         params = dict(self.operator_params or {})
+        size = {"n_signatures": k} if kind == "multi" else {"n_features": self.n_features_}
+        # The operator stage of mm.run: aggregate caps k (recorded in the provenance).
+        result: Any = aggregate(base, self.operator, random_state=operator_seed(base),
+                                **{**size, **params})
         if kind == "multi":
-            from .operators._registry import distinct_models
-
-            if k is not None:
-                # k alternatives need k distinct base models (as n_features is capped at p).
-                params["n_signatures"] = min(k, distinct_models(base))
-            result: Any = aggregate(base, self.operator,
-                                    random_state=base.random_state % 2**32, **params)
             chosen = 0 if alt is None else alt
             if chosen >= len(result):
                 raise param_error("alternative", _NAME, f"an integer in [0, {len(result) - 1}]"
@@ -205,10 +198,8 @@ class ModelMiningSelector(SelectorMixin, BaseEstimator):  # type: ignore[misc]
             self.signatures_ = result
             self.signature_ = result[chosen]
         else:
-            params.setdefault("n_features", self.n_features_)
             self.signatures_ = None
-            self.signature_ = aggregate(base, self.operator,
-                                        random_state=base.random_state % 2**32, **params)
+            self.signature_ = result
         self.base_models_ = base
         self.operator_kind_ = kind
         self.stability_ = None

@@ -14,6 +14,7 @@ import io
 import json
 import os
 import zipfile
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from .._utils import frozen, jsonable
 from ..selectors import FeatureModel, average_ranks
 
 __all__ = ["BaseModels", "data_fingerprint"]
@@ -81,15 +83,15 @@ class BaseModels:
     sample_indices : ndarray of int32, shape (b, n_drawn)
         Row indices of the data each model was fitted on (with repeats for the bootstrap).
     feature_names : ndarray of str, shape (p,)
-    selector : dict
+    selector : mapping (read-only)
         ``{"name", "kind", "params"}`` of the selector.
     n_features : int or None
         The requested subset size m (a cap for subset-kind selectors).
-    resampling : dict
+    resampling : mapping (read-only)
         ``{"method": "bootstrap" | "subsample", "stratify": bool, "fraction": float}``.
     random_state : int
         The seed (``numpy.random.SeedSequence`` entropy) that reproduces these models.
-    classes : list
+    classes : tuple
         The class labels of the data, in the order of the codes 0..K-1.
     n_samples : int
         Number of samples of the data.
@@ -105,15 +107,15 @@ class BaseModels:
     scores: np.ndarray | None
     sample_indices: np.ndarray
     feature_names: np.ndarray
-    selector: dict[str, Any]
+    selector: Mapping[str, Any]
     n_features: int | None
-    resampling: dict[str, Any]
+    resampling: Mapping[str, Any]
     random_state: int
-    classes: list[Any]
+    classes: Sequence[Any]
     n_samples: int
     data_sha256: str = ""
     full_model: FeatureModel | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         subsets = np.asarray(self.subsets, dtype=bool)
@@ -138,6 +140,10 @@ class BaseModels:
         if names.shape != (p,):
             raise ValueError(f"feature_names must hold {p} names; got {names.size}.")
         object.__setattr__(self, "feature_names", _readonly(names))
+        # Immutable all the way down: the records become read-only mappings and tuples.
+        for name in ("selector", "resampling", "extra"):
+            object.__setattr__(self, name, frozen(jsonable(dict(getattr(self, name)))))
+        object.__setattr__(self, "classes", tuple(_json_label(c) for c in self.classes))
         if self.full_model is not None:
             fm = self.full_model
             full = FeatureModel(
@@ -271,14 +277,14 @@ class BaseModels:
         return {
             "format": _FORMAT,
             "format_version": _FORMAT_VERSION,
-            "selector": self.selector,
+            "selector": jsonable(self.selector),
             "n_features": self.n_features,
-            "resampling": self.resampling,
+            "resampling": jsonable(self.resampling),
             "random_state": str(self.random_state),
             "classes": [_json_label(c) for c in self.classes],
             "n_samples": self.n_samples,
             "data_sha256": self.data_sha256,
-            "extra": self.extra,
+            "extra": jsonable(self.extra),
         }
 
     def save(self, path: str | os.PathLike[str]) -> Path:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -11,146 +12,50 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import scipy.sparse as sp
 
+from .._files import atomic_directory, atomic_file, check_output_target, replace_directory
 from ..base_models import BaseModels, bootstrap
-from ._output import atomic_directory, atomic_file
-from ._readers import EMBEDDED_PREFIX, DataError, LoadedData, read_data
+from ..datasets import EMBEDDED_PREFIX, LoadedData, read_data
+from ..exceptions import DataError
+from ..operators import Signature, SignatureSet
+from ..pipeline import MiningRun
 
 __all__ = ["cmd_datasets", "cmd_evaluate", "cmd_lattice", "cmd_operators",
-           "cmd_report", "cmd_run", "run_to_directory"]
-
-DEFAULT_OPERATORS = ("closedApr", "allMed")
-
+           "cmd_report", "cmd_run"]
 
 def _say(args: argparse.Namespace, text: str = "") -> None:
     if not args.quiet:
         print(text)
 
 
-def _operator_kinds(names: list[str]) -> dict[str, str]:
-    """Check operator names against the registry; return name -> 'single' | 'multi'."""
-    from .._validation import closest_names
-    from ..operators import available
-
-    frame = available()
-    kinds = dict(zip(frame["name"].astype(str), frame["kind"].astype(str)))
-    for name in names:
-        if name not in kinds:
-            close = closest_names(name, kinds, n=1)
-            hint = f" Did you mean {close[0]!r}?" if close else ""
-            raise DataError(f"Unknown operator {name!r}; see `modelmine operators`.{hint}")
-    return {n: kinds[n] for n in names}
-
-
-def _bootstrap(data: LoadedData, args: argparse.Namespace,
-               run_dir: Path | None = None, resume: bool = False) -> BaseModels:
-    m = min(args.features, data.shape[1])
+def _bootstrap(data: LoadedData, args: argparse.Namespace) -> BaseModels:
     return bootstrap(data.X, data.y, selector=args.selector, n_bootstraps=args.bootstraps,
-                     n_features=m, feature_names=data.feature_names,
+                     n_features=args.features, feature_names=data.feature_names,
                      random_state=args.seed, n_jobs=args.jobs,
-                     executor=getattr(args, "scheduler", None), run_dir=run_dir,
-                     resume=resume, progress=False if args.quiet else None)
+                     executor=getattr(args, "scheduler", None),
+                     progress=False if args.quiet else None)
 
 
 def _partial_dir(out: str | os.PathLike[str]) -> Path:
-    """Where ``modelmine run --out DIR`` checkpoints its bootstraps: ``.DIR.partial``."""
+    """Where ``modelmine run --out DIR`` works: the ``run_dir`` ``.DIR.partial`` beside DIR.
+
+    DIR itself appears only when the run is complete (the finished ``.DIR.partial`` is
+    renamed to it), so a directory under the name the user asked for is never half-written.
+    """
     path = Path(out).expanduser()
     return path.parent / f".{path.name}.partial"
 
 
-# What `run --resume` takes back from the interrupted run (everything that shapes results).
-_RESUMED = ("data", "target", "selector", "bootstraps", "features", "seed", "operator",
-            "signatures", "min_support")
+def _absolute_source(source: str) -> str:
+    # The checkpoint records where the data are, for --resume from any directory.
+    return source if source.startswith(EMBEDDED_PREFIX) else str(Path(source).resolve())
 
 
-def run_to_directory(data: LoadedData, out: str | os.PathLike[str], *, selector: str = "svm-rfe",
-                     operators: list[str] | tuple[str, ...] = DEFAULT_OPERATORS,
-                     n_bootstraps: int = 150, n_features: int = 20, n_signatures: int = 10,
-                     min_support: float = 0.2, seed: int | None = None,
-                     n_jobs: int | None = None, quiet: bool = True, force: bool = False,
-                     command: list[str] | None = None) -> dict[str, Any]:
-    """Everything ``modelmine run`` does, as a function: bootstrap, operators, files.
-
-    Returns the run record (also saved as ``run.json``) with the printed summary pieces.
-    """
-    ns = argparse.Namespace(selector=selector, bootstraps=n_bootstraps, features=n_features,
-                            seed=seed, jobs=n_jobs, quiet=quiet)
-    kinds = _operator_kinds(list(operators))
-    with atomic_directory(out, force=force) as tmp:
-        base = _bootstrap(data, ns)
-        return _write_run(tmp, Path(out), data, base, kinds, ns, n_signatures=n_signatures,
-                          min_support=min_support, command=command)
-
-
-def _write_run(tmp: Path, final: Path, data: LoadedData, base: BaseModels,
-               kinds: dict[str, str], ns: argparse.Namespace, *, n_signatures: int,
-               min_support: float, command: list[str] | None) -> dict[str, Any]:
-    from ..operators import aggregate
-    from ..report import (
-        operator_result,
-        report_itemsets,
-        run_diagnostics,
-        signatures_json,
-        write_report,
-    )
-    from ..report._html import library_versions
-    from ..report._records import jsonable
-
-    m = base.n_features or ns.features
-    results = []
-    for name, kind in kinds.items():
-        if kind == "multi":
-            k = min(n_signatures, base.n_models)
-            res = aggregate(base, name, n_signatures=k, random_state=base.random_state % 2**32)
-            params = {"n_signatures": k}
-        else:
-            res = aggregate(base, name, n_features=m, random_state=base.random_state % 2**32)
-            params = {"n_features": m}
-        results.append(operator_result(name, res, params))
-    base.save(tmp / "base_models.npz")
-    freq = base.summary(top=base.n_features_in).reset_index()
-    freq.to_csv(tmp / "frequencies.csv", index=False)
-    (tmp / "signatures.json").write_text(signatures_json(results), encoding="utf-8")
-    (tmp / "signatures").mkdir()
-    for result in results:
-        result.to_frame(base).to_csv(tmp / "signatures" / f"{result.operator}.csv",
-                                     index=False)
-    diagnostics = run_diagnostics(base, results)
-    diagnostics.to_csv(tmp / "diagnostics.csv", index=False)
-    (tmp / "diagnostics.json").write_text(
-        json.dumps(jsonable(diagnostics.to_dict(orient="records")), indent=2),
-        encoding="utf-8")
-    itemsets, itemsets_note = report_itemsets(base, min_support)
-    if itemsets is not None:
-        itemsets.to_frame().to_csv(tmp / "itemsets.csv", index=False)
-    settings = {"selector": base.selector.get("name"), "b": base.n_models, "m": m,
-                "k": n_signatures, "operators": list(kinds), "min_support": min_support,
-                "seed": base.random_state, "jobs": ns.jobs}
-    described = {"source": data.source, "format": data.format, "target": data.target,
-                 "storage": "sparse" if sp.issparse(data.X) else "dense"}
-    record = {"format": "modelmine.run", "format_version": 1,
-              "title": f"modelmine report: {Path(data.source).name}",
-              "command": command, "settings": settings, "data": described,
-              "versions": library_versions()}
-    (tmp / "run.json").write_text(json.dumps(jsonable(record), indent=2), encoding="utf-8")
-    shown = {"operators": ", ".join(kinds), "k (alternatives)": n_signatures,
-             "minimum support": min_support}
-    write_report(tmp / "report.html", base, results, diagnostics=diagnostics,
-                 itemsets=itemsets, itemsets_note=itemsets_note, settings=shown,
-                 data_description=described, title=record["title"])
-    record["results"] = results
-    record["diagnostics"] = diagnostics
-    record["base_models"] = base
-    record["out"] = str(final)
-    return record
-
-
-def _summary(record: dict[str, Any], quiet: bool) -> None:
+def _summary(run: MiningRun, out: Path, quiet: bool) -> None:
     if quiet:
         return
-    base: BaseModels = record["base_models"]
-    diag: pd.DataFrame = record["diagnostics"]
+    base = run.base_models
+    diag = run.diagnostics
     nog = diag[diag["measure"] == "nogueira"].iloc[0]
     print(f"{base.n_models} base models of {base.selector.get('name')} on "
           f"{base.n_samples} samples x {base.n_features_in} features (seed {base.random_state})")
@@ -158,72 +63,76 @@ def _summary(record: dict[str, Any], quiet: bool) -> None:
           f"[95% CI {nog['ci_low']:.3f}, {nog['ci_high']:.3f}]")
     rows: list[dict[str, Any]] = []
     freq = base.subsets.mean(axis=0)
-    for res in record["results"]:
-        for i, sig in enumerate(res.signatures, start=1):
-            if res.kind == "multi" and i > 3:
+    for name, result in run.signatures.items():
+        multi = isinstance(result, SignatureSet)
+        sigs: list[Signature] = list(result) if isinstance(result, SignatureSet) else [result]
+        for i, sig in enumerate(sigs, start=1):
+            if multi and i > 3:
                 rows.append({"operator": "", "#": "...", "size": "", "mean freq": "",
-                             "top features": f"({len(res.signatures) - 3} more in the files)"})
+                             "top features": f"({len(sigs) - 3} more in the files)"})
                 break
             idx = list(sig.features)
             top = ", ".join(sig.names[:5]) + (" ..." if len(sig.names) > 5 else "")
-            rows.append({"operator": res.operator if i == 1 else "",
-                         "#": str(i) if res.kind == "multi" else "-", "size": len(idx),
+            rows.append({"operator": name if i == 1 else "", "#": str(i) if multi else "-",
+                         "size": len(idx),
                          "mean freq": f"{freq[idx].mean():.2f}" if idx else "",
                          "top features": top})
+        requested = result.provenance.get("n_signatures_requested")
+        if requested is not None:
+            rows.append({"operator": "", "#": "", "size": "", "mean freq": "",
+                         "top features": f"(k = {len(sigs)}, not {requested}: "
+                         f"{result.provenance.get('n_signatures_capped_because')})"})
     print(pd.DataFrame(rows).to_string(index=False))
-    print(f"wrote {record['out']}/ (open {record['out']}/report.html)")
+    print(f"wrote {out}/ (open {out}/report.html)")
 
 
 def cmd_run(args: argparse.Namespace) -> int:
     import shutil
 
-    from ..base_models import RunDirectory
+    from .. import pipeline
+    from ..operators import operator_kinds
+    from ..pipeline import _store
 
     resume = args.resume is not None
-    if resume:
-        if args.data is not None or args.out is not None:
-            raise DataError("--resume DIR takes the data and the output directory of the "
-                            "interrupted run: give neither DATA nor --out.")
-        partial = _partial_dir(args.resume)
-        if not (partial / "cli.json").exists():
-            raise DataError(f"No interrupted run to resume for {str(args.resume)!r}: nothing "
-                            f"at {str(partial)!r}."
-                            + (" That run finished." if Path(args.resume).exists() else ""))
-        saved = json.loads((partial / "cli.json").read_text(encoding="utf-8"))
-        for key in _RESUMED:
-            setattr(args, key, saved[key])
-        manifest = RunDirectory.read_manifest(partial / "bootstraps")
-        args.seed = int(manifest["settings"]["random_state"])
-    elif args.data is None:
+    if resume and (args.data is not None or args.out is not None):
+        raise DataError("--resume DIR takes the data and the output directory of the "
+                        "interrupted run: give neither DATA nor --out.")
+    if not resume and args.data is None:
         raise DataError("DATA is required (a data file or embedded:NAME), unless --resume.")
-    operators = args.operator or list(DEFAULT_OPERATORS)
-    out = args.resume or args.out or (
-        f"modelmine-run-{args.seed if args.seed is not None else 'latest'}")
+    out = Path(args.resume or args.out or (
+        f"modelmine-run-{args.seed if args.seed is not None else 'latest'}"))
     partial = _partial_dir(out)
-    # Cheap checks first, so bad input fails before any long work.
-    from ._output import check_output_target
-
+    # Cheap checks first, so that bad input fails before any long work.
     check_output_target(out, force=args.force or resume)
-    kinds = _operator_kinds(list(operators))
-    assert args.data is not None
-    data = read_data(args.data, args.target)
-    if not resume:
+    progress = False if args.quiet else None
+    if resume:
+        if not (partial / _store.CHECKPOINT).exists():
+            raise DataError(f"No interrupted run to resume for {str(out)!r}: nothing at "
+                            f"{str(partial)!r}." + (" That run finished." if out.exists()
+                                                     else ""))
+        recorded = _store.read_checkpoint(partial)["data"]
+        data = read_data(recorded["source"], recorded["target"])
+        run = pipeline.resume(partial, data, n_jobs=args.jobs, executor=args.scheduler,
+                              progress=progress)
+    else:
+        operators = args.operator or list(pipeline.DEFAULT_OPERATORS)
+        operator_kinds(operators)
+        data = read_data(args.data, args.target)
+        data = dataclasses.replace(data, source=_absolute_source(data.source))
         if partial.exists():
             if not args.force:
                 raise DataError(f"An interrupted run of {str(out)!r} waits in "
                                 f"{str(partial)!r}: continue it with `modelmine run --resume "
                                 f"{out}`, or pass --force to start over.")
             shutil.rmtree(partial)
-        partial.mkdir(parents=True)
-        (partial / "cli.json").write_text(json.dumps(
-            {key: getattr(args, key) for key in _RESUMED}, indent=1), encoding="utf-8")
-    with atomic_directory(out, force=args.force or resume) as tmp:
-        base = _bootstrap(data, args, run_dir=partial / "bootstraps", resume=resume)
-        record = _write_run(tmp, Path(out), data, base, kinds, args,
-                            n_signatures=args.signatures, min_support=args.min_support,
-                            command=["modelmine", *sys.argv[1:]])
-    shutil.rmtree(partial, ignore_errors=True)  # DIR is complete: the checkpoints go
-    _summary(record, args.quiet)
+        run = pipeline.run(data, selector=args.selector, operators=operators,
+                           n_bootstraps=args.bootstraps, n_features=args.features,
+                           n_signatures=args.signatures, min_support=args.min_support,
+                           random_state=args.seed, n_jobs=args.jobs, executor=args.scheduler,
+                           run_dir=partial, progress=progress,
+                           command=["modelmine", *sys.argv[1:]])
+    replace_directory(partial, out)
+    _summary(run, out, args.quiet)
     return 0
 
 
@@ -275,13 +184,13 @@ def cmd_lattice(args: argparse.Namespace) -> int:
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
     from ..evaluation import DEFAULT_SELECTORS, evaluate
-    from ._output import check_output_target
+    from ..operators import operator_kinds
 
     seed = 0 if args.seed is None else args.seed
     out = args.out or f"modelmine-evaluation-{seed}"
     check_output_target(out, force=args.force)
     if args.operator:
-        _operator_kinds(list(args.operator))
+        operator_kinds(args.operator)
     data = read_data(args.data, args.target)
     m = min(args.features, data.shape[1])
     result = evaluate(
@@ -340,8 +249,6 @@ def _first_line(exc: BaseException) -> str:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from ..report import report_from_directory
-
     d = Path(args.directory)
     if not d.exists():
         raise DataError(f"No such run directory: {str(d)!r}.")
@@ -354,7 +261,9 @@ def cmd_report(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else d / "report.html"
     evaluation = read_evaluation(args.evaluation) if args.evaluation else None
     with atomic_file(out, force=args.force or args.out is None) as tmp:
-        report_from_directory(d, tmp, evaluation=evaluation)
+        if evaluation is None and (d / "evaluation.csv").exists():
+            evaluation = read_evaluation(d / "evaluation.csv")
+        MiningRun.load(d).report(tmp, evaluation=evaluation)
     _say(args, f"wrote {out}")
     return 0
 

@@ -14,7 +14,7 @@ import traceback
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
-from ._readers import DataError
+from ..exceptions import ModelmineError
 
 __all__ = ["build_parser", "main"]
 
@@ -317,7 +317,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("modelmine: interrupted", file=sys.stderr)
         return 130
-    except (DataError, ValueError, TypeError, FileNotFoundError, PermissionError,
+    except (ModelmineError, ValueError, TypeError, FileNotFoundError, PermissionError,
             IsADirectoryError, NotADirectoryError) as exc:
         if args.debug:
             traceback.print_exc()

@@ -1,5 +1,6 @@
 """Operators: base models -> signature(s) (KDD 2012, section 2), and their registry."""
 
+from ._apply import apply_operators, operator_kinds, operator_seed
 from ._registry import (
     ENTRY_POINT_GROUP,
     Operator,
@@ -24,10 +25,13 @@ __all__ = [
     "Signature",
     "SignatureSet",
     "aggregate",
+    "apply_operators",
     "available",
     "declare_operator",
     "default_registry",
     "get_operator",
+    "operator_kinds",
+    "operator_seed",
     "refresh",
     "register_operator",
     "rra_scores",

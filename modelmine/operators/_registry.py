@@ -41,6 +41,7 @@ import pandas as pd
 
 from .._validation import check_int, closest_names, param_error
 from ..base_models import BaseModels
+from ..constants import DEFAULT_N_SIGNATURES
 from ._signature import Signature, SignatureSet, jsonable
 
 __all__ = [
@@ -467,6 +468,7 @@ def _run(op: Operator, base: BaseModels, *, n_features: Any = None, n_signatures
                           random_state, exc=TypeError if not isinstance(
                               random_state, numbers.Integral) else ValueError)
     call: dict[str, Any] = dict(params)
+    capped: dict[str, Any] = {}
     if op.accepts_random_state:
         call["random_state"] = None if random_state is None else int(random_state)
     if op.kind == "single":
@@ -481,16 +483,22 @@ def _run(op: Operator, base: BaseModels, *, n_features: Any = None, n_signatures
         m = check_int(m, "n_features", func, min_value=1, max_value=hi)
         call["n_features"] = m
     else:
+        requested = check_int(DEFAULT_N_SIGNATURES if n_signatures is None else n_signatures,
+                              "n_signatures", func, min_value=1)
+        assert requested is not None
+        # The one capping policy of k (KDD 2012, section 2.4): an operator cannot return
+        # more alternatives than its max_signatures (the distinct base models for the
+        # medoid operators); the request and the cap are recorded in the provenance.
         hi = int(op.max_signatures(base))
-        k = min(10, hi) if n_signatures is None else n_signatures
-        if not isinstance(k, bool) and isinstance(k, numbers.Integral) and int(k) > hi >= 1:
-            distinct = distinct_models(base)
-            raise param_error("n_signatures", func, f"an integer in [1, {hi}]", k,
-                              hint=f"The operator {op.name!r} cannot return more signatures "
-                              f"than the {distinct} distinct base models (of "
-                              f"{base.n_models}) allow.")
-        k = check_int(k, "n_signatures", func, min_value=1, max_value=max(hi, 1))
-        call["n_signatures"] = k
+        if hi < 1:
+            raise ValueError(f"The operator {op.name!r} cannot build a signature from these "
+                             "base models (no feature is selected by any model).")
+        call["n_signatures"] = k = min(requested, hi)
+        if k < requested:
+            capped = {"n_signatures_requested": requested, "n_signatures_cap": hi,
+                      "n_signatures_capped_because": (
+                          f"{op.name} can return at most {hi} alternatives from these "
+                          f"{base.n_models} base models ({distinct_models(base)} distinct)")}
         if n_features is not None:
             if not op.accepts_n_features:
                 raise param_error("n_features", func, f"None for the operator {op.name!r} "
@@ -499,7 +507,7 @@ def _run(op: Operator, base: BaseModels, *, n_features: Any = None, n_signatures
                                            max_value=base.n_features_in)
     result = op.func(base, **call)
     record = {"operator": op.name, "kind": op.kind, "origin": op.origin,
-              "params": {k: v for k, v in call.items()},
+              "params": dict(call), **capped,
               "base_models": {"selector": base.selector.get("name"),
                               "n_models": base.n_models, "n_features_in": base.n_features_in,
                               "n_features": base.n_features,

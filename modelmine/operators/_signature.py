@@ -10,15 +10,15 @@ parameters, itemsets or base models and clusters behind it). A multi-model opera
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from .._utils import frozen, readonly
 from .._utils import jsonable as _jsonable
-from .._utils import readonly
 
 __all__ = ["Signature", "SignatureSet", "jsonable"]
 
@@ -49,8 +49,9 @@ class Signature:
         What ``scores`` hold, e.g. ``"mean_rank"`` (lower is better), ``"frequency"``.
     operator : str
         Name of the operator that built it.
-    provenance : dict
-        JSON-serialisable record of how it was built.
+    provenance : mapping
+        Read-only, JSON-serialisable record of how it was built (``jsonable`` or
+        :meth:`to_dict` give plain dicts).
     n_features_in : int or None
         p, the number of features of the data (for :meth:`mask`).
     """
@@ -84,7 +85,7 @@ class Signature:
             if scores.shape != feats.shape:
                 raise ValueError("Signature.scores must hold one value per feature.")
             object.__setattr__(self, "scores", _readonly(scores))
-        object.__setattr__(self, "provenance", jsonable(dict(self.provenance)))
+        object.__setattr__(self, "provenance", frozen(jsonable(dict(self.provenance))))
 
     def __len__(self) -> int:
         return int(self.features.size)
@@ -130,8 +131,20 @@ class Signature:
             "scores": None if self.scores is None else jsonable(self.scores),
             "score_name": self.score_name,
             "n_features_in": self.n_features_in,
-            "provenance": self.provenance,
+            "provenance": jsonable(self.provenance),
         }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Signature:
+        """Rebuild a signature from :meth:`to_dict` (as read back from JSON)."""
+        scores = data.get("scores")
+        return cls(features=np.asarray(data["features"], dtype=np.int64),
+                   names=np.asarray(data["names"], dtype=str),
+                   scores=None if scores is None else np.asarray(
+                       [np.nan if s is None else s for s in scores], dtype=np.float64),
+                   score_name=data.get("score_name"), operator=str(data.get("operator", "")),
+                   provenance=data.get("provenance") or {},
+                   n_features_in=data.get("n_features_in"))
 
     def to_json(self) -> str:
         """:meth:`to_dict` as a JSON string."""
@@ -172,7 +185,7 @@ class SignatureSet:
         if not all(isinstance(s, Signature) for s in sigs):
             raise TypeError("SignatureSet.signatures must all be Signature objects.")
         object.__setattr__(self, "signatures", sigs)
-        object.__setattr__(self, "provenance", jsonable(dict(self.provenance)))
+        object.__setattr__(self, "provenance", frozen(jsonable(dict(self.provenance))))
 
     def __len__(self) -> int:
         return len(self.signatures)
@@ -218,8 +231,15 @@ class SignatureSet:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-serialisable dict."""
-        return {"operator": self.operator, "provenance": self.provenance,
+        return {"operator": self.operator, "provenance": jsonable(self.provenance),
                 "signatures": [s.to_dict() for s in self.signatures]}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> SignatureSet:
+        """Rebuild a set from :meth:`to_dict` (as read back from JSON)."""
+        return cls(tuple(Signature.from_dict(s) for s in data["signatures"]),
+                   operator=str(data.get("operator", "")),
+                   provenance=data.get("provenance") or {})
 
     def to_json(self) -> str:
         """:meth:`to_dict` as a JSON string."""

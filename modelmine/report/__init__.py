@@ -7,9 +7,6 @@ lattice and the diagnostics of a run, in one HTML file with embedded plots.
 from ._diagnostics import NOTES, run_diagnostics
 from ._html import (
     build_report,
-    library_versions,
-    report_from_directory,
-    report_itemsets,
     write_report,
 )
 from ._plots import (
@@ -23,19 +20,15 @@ from ._plots import (
 )
 from ._records import (
     OperatorResult,
-    SignatureRecord,
     operator_result,
-    read_signatures_json,
-    signatures_json,
+    signature_table,
 )
 
 __all__ = [
     "NOTES",
     "OperatorResult",
-    "SignatureRecord",
     "build_report",
     "figure_to_png",
-    "library_versions",
     "operator_result",
     "plot_error_vs_stability",
     "plot_lattice_top",
@@ -43,10 +36,7 @@ __all__ = [
     "plot_signature_overlap",
     "plot_stability",
     "plot_support_distribution",
-    "read_signatures_json",
-    "report_from_directory",
-    "report_itemsets",
     "run_diagnostics",
-    "signatures_json",
+    "signature_table",
     "write_report",
 ]

@@ -8,7 +8,7 @@ variance and confidence interval) and diversity of each multi-model operator's a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
@@ -21,7 +21,7 @@ from ..diagnostics._stability import (
     nogueira_stability,
     spearman_stability,
 )
-from ._records import OperatorResult
+from ..operators import Signature, SignatureSet
 
 __all__ = ["NOTES", "run_diagnostics"]
 
@@ -49,15 +49,16 @@ NOTES: dict[str, str] = {
 }
 
 
-def run_diagnostics(base: BaseModels, results: Sequence[OperatorResult] = (),
+def run_diagnostics(base: BaseModels,
+                    signatures: Mapping[str, Signature | SignatureSet] | None = None,
                     *, confidence_level: float = 0.95) -> pd.DataFrame:
     """Diagnostics of a run: stability of the base models, diversity of alternatives.
 
     Parameters
     ----------
     base : BaseModels
-    results : sequence of OperatorResult
-        The operators' outputs; each multi-model one with 2 or more signatures gets a
+    signatures : mapping of str to Signature or SignatureSet, optional
+        The operators' outputs by name; each set of 2 or more alternatives gets a
         diversity row.
     confidence_level : float, default=0.95
         Level of the Nogueira interval.
@@ -86,11 +87,11 @@ def run_diagnostics(base: BaseModels, results: Sequence[OperatorResult] = (),
         rows.append({"scope": "base models", "measure": "spearman",
                      "value": spearman_stability(base.tied_ranks()).value, "ci_low": np.nan,
                      "ci_high": np.nan, "note": NOTES["spearman"]})
-    for res in results:
-        if res.kind == "multi" and len(res.signatures) >= 2:
-            masks = np.vstack([s.mask(base.n_features_in) for s in res.signatures])
+    for name, result in (signatures or {}).items():
+        if isinstance(result, SignatureSet) and len(result) >= 2:
+            masks = np.vstack([s.mask(base.n_features_in) for s in result])
             div = diversity(masks)
-            rows.append({"scope": res.operator, "measure": "diversity (jaccard)",
+            rows.append({"scope": name, "measure": "diversity (jaccard)",
                          "value": div.value, "ci_low": np.nan, "ci_high": np.nan,
                          "note": NOTES["diversity"]})
     return pd.DataFrame(rows, columns=["scope", "measure", "value", "ci_low", "ci_high",

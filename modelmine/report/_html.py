@@ -16,7 +16,6 @@ import datetime as _dt
 import html
 import json
 import os
-import platform
 import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -25,8 +24,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._utils import jsonable, library_versions
 from ..base_models import BaseModels
-from ..patterns import Itemsets, TooManyItemsetsError, mine_itemsets
+from ..patterns import Itemsets
 from ._diagnostics import NOTES, run_diagnostics
 from ._plots import (
     plot_error_vs_stability,
@@ -37,10 +37,9 @@ from ._plots import (
     plot_support_distribution,
     png_data_uri,
 )
-from ._records import OperatorResult, read_signatures_json
+from ._records import OperatorResult, signature_table
 
-__all__ = ["build_report", "library_versions", "report_from_directory", "report_itemsets",
-           "write_report"]
+__all__ = ["build_report", "write_report"]
 
 _CSS = """
 body{font-family:-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;margin:0;color:#222;
@@ -57,41 +56,6 @@ font-size:0.92em}.muted{color:#666;font-size:0.9em}
 details{margin:6px 0}summary{cursor:pointer;font-weight:600}
 nav a{margin-right:14px}
 """
-
-
-def library_versions() -> dict[str, str]:
-    """Versions of modelmine and the libraries whose results it reports."""
-    import matplotlib
-    import scipy
-    import sklearn
-
-    from .. import __version__
-
-    return {"modelmine": __version__, "python": platform.python_version(),
-            "numpy": np.__version__, "scipy": scipy.__version__,
-            "scikit-learn": sklearn.__version__, "pandas": pd.__version__,
-            "matplotlib": matplotlib.__version__}
-
-
-def report_itemsets(base: BaseModels, min_support: float = 0.2
-                    ) -> tuple[Itemsets | None, str | None]:
-    """The closed itemsets shown by the report (KDD 2012, section 2.2), or why there are none.
-
-    The itemsets are a view of a finished run: when the ``max_itemsets`` guard of
-    :func:`modelmine.mine_itemsets` finds that they would explode at this support (univariate
-    selectors with a large m), the run keeps everything else and the report says why.
-
-    Returns
-    -------
-    itemsets : Itemsets or None
-    note : str or None
-        The reason the itemsets were not mined.
-    """
-    try:
-        return mine_itemsets(base, kind="closed", min_support=min_support), None
-    except TooManyItemsetsError as exc:
-        return None, (f"Not mined at minimum support {min_support:g}: {exc} Rerun with a "
-                      "higher --min-support (`modelmine report` mines them again).")
 
 
 def _e(value: Any) -> str:
@@ -139,7 +103,7 @@ def _provenance_text(prov: Mapping[str, Any]) -> str:
         return ""
     parts = []
     for k, v in prov.items():
-        text = json.dumps(v) if not isinstance(v, str) else v
+        text = json.dumps(jsonable(v)) if not isinstance(v, str) else v
         if len(text) > 160:
             text = text[:157] + "..."
         parts.append(f"{k}: {text}")
@@ -172,7 +136,7 @@ def build_report(
         Closed itemsets of the base models (``.itemsets``, ``.support``) for the lattice
         and the support distribution; those sections say so when it is None.
     itemsets_note : str, optional
-        Why there are no itemsets (:func:`report_itemsets`), shown in their place.
+        Why there are no itemsets (:func:`modelmine.pipeline.run_itemsets`), shown in their place.
     evaluation : DataFrame, optional
         Columns ``operator``, ``error``, ``stability`` (and any others, shown in a table)
         from the cross-validation protocol; adds the error vs stability plot.
@@ -188,10 +152,10 @@ def build_report(
         The HTML text.
     """
     if diagnostics is None:
-        diagnostics = run_diagnostics(base, results)
+        diagnostics = run_diagnostics(base, {r.operator: r.result for r in results})
     names = [str(n) for n in base.feature_names]
     consensus = next((r for r in results if r.kind == "single"), None)
-    highlight = consensus.signatures[0].features if consensus else ()
+    highlight = [int(f) for f in consensus.signatures[0].features] if consensus else []
     now = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 
     out: list[str] = []
@@ -212,10 +176,10 @@ def build_report(
     sel = base.selector
     run_info: dict[str, Any] = {
         "selector": sel.get("name"),
-        "selector parameters": json.dumps(sel.get("params", {})),
+        "selector parameters": json.dumps(jsonable(sel.get("params", {}))),
         "b (base models)": base.n_models,
         "m (features per base model)": base.n_features,
-        "resampling": json.dumps(base.resampling),
+        "resampling": json.dumps(jsonable(base.resampling)),
         "seed (random_state)": base.random_state,
     }
     run_info.update(dict(settings or {}))
@@ -236,7 +200,7 @@ def build_report(
             sig = res.signatures[0]
             out.append(f"<h3>{_e(res.operator)}: consensus signature of "
                        f"{len(sig.features)} features</h3>")
-            out.append(_table(sig.to_frame(base)))
+            out.append(_table(signature_table(base, sig)))
             out.append(_provenance_text(sig.provenance))
         else:
             out.append(f"<h3>{_e(res.operator)}: {len(res.signatures)} alternative "
@@ -249,7 +213,7 @@ def build_report(
                 out.append(f"<details{opened}><summary>Alternative {i} "
                            f"({len(sig.features)} features: {_e(', '.join(sig.names[:5]))}"
                            f"{' ...' if len(sig.names) > 5 else ''})</summary>")
-                out.append(_table(sig.to_frame(base)))
+                out.append(_table(signature_table(base, sig)))
                 out.append(_provenance_text(sig.provenance) + "</details>")
             if len(res.signatures) >= 2:
                 out.append(_img(plot_signature_overlap(res, base.n_features_in),
@@ -328,36 +292,3 @@ def write_report(path: str | os.PathLike[str], base: BaseModels,
         if os.path.exists(tmp):
             os.unlink(tmp)
     return path
-
-
-def report_from_directory(directory: str | os.PathLike[str],
-                          out: str | os.PathLike[str] | None = None, *,
-                          evaluation: pd.DataFrame | None = None) -> Path:
-    """Rebuild ``report.html`` of a run directory written by ``modelmine run``.
-
-    Reads ``base_models.npz``, ``signatures.json``, ``run.json`` and, when present,
-    ``diagnostics.csv`` and ``evaluation.csv``; mines the closed itemsets again at the
-    run's minimum support. ``evaluation`` (the ``evaluation.csv`` of ``modelmine evaluate``,
-    read) takes precedence over the directory's own.
-    """
-    d = Path(directory)
-    base = BaseModels.load(d)
-    results = []
-    if (d / "signatures.json").exists():
-        results = read_signatures_json((d / "signatures.json").read_text(encoding="utf-8"))
-    meta: dict[str, Any] = {}
-    if (d / "run.json").exists():
-        meta = json.loads((d / "run.json").read_text(encoding="utf-8"))
-    diagnostics = None
-    if (d / "diagnostics.csv").exists():
-        diagnostics = pd.read_csv(d / "diagnostics.csv")
-        diagnostics["note"] = diagnostics["note"].fillna("")
-    if evaluation is None and (d / "evaluation.csv").exists():
-        evaluation = pd.read_csv(d / "evaluation.csv")
-    min_support = float(meta.get("settings", {}).get("min_support", 0.2))
-    itemsets, note = report_itemsets(base, min_support)
-    return write_report(out if out is not None else d / "report.html", base, results,
-                        diagnostics=diagnostics, itemsets=itemsets, itemsets_note=note,
-                        evaluation=evaluation,
-                        settings=meta.get("settings"), data_description=meta.get("data"),
-                        title=meta.get("title", "modelmine report"))

@@ -16,7 +16,6 @@ import pytest
 import modelmine as mm
 from modelmine.cli import main
 from modelmine.operators import aggregate
-from modelmine.report import read_signatures_json
 
 SEED = 11
 FAST = ["--selector", "anova", "-b", "12", "-m", "15", "--seed", str(SEED)]
@@ -48,15 +47,12 @@ def test_run_outputs_equal_the_python_api(run_dir):
                             return_names=True)[2])
     saved = mm.BaseModels.load(run_dir)
     assert saved == base
-    results = {r.operator: r for r in read_signatures_json(
-        (run_dir / "signatures.json").read_text())}
-    assert set(results) == {"closedApr", "allMed"}
+    results = mm.MiningRun.load(run_dir).signatures
+    assert list(results) == ["closedApr", "allMed"]
     direct = aggregate(base, "closedApr", n_features=15, random_state=SEED)
-    assert list(results["closedApr"].signatures[0].features) == direct.features.tolist()
-    assert list(results["closedApr"].signatures[0].names) == direct.names.tolist()
+    assert results["closedApr"].to_dict() == direct.to_dict()
     alt = aggregate(base, "allMed", n_signatures=4, random_state=SEED)
-    assert [list(s.features) for s in results["allMed"].signatures] == [
-        s.features.tolist() for s in alt.signatures]
+    assert results["allMed"].to_dict() == alt.to_dict()
     # CSV and JSON say the same thing, with feature names and selection frequencies.
     table = pd.read_csv(run_dir / "signatures" / "allMed.csv")
     assert table.groupby("alternative")["index"].apply(list).tolist() == [
@@ -69,7 +65,8 @@ def test_run_outputs_equal_the_python_api(run_dir):
 
 def test_run_record_and_diagnostics(run_dir):
     record = json.loads((run_dir / "run.json").read_text())
-    assert record["settings"]["seed"] == SEED and record["settings"]["b"] == 12
+    assert record["settings"]["random_state"] == str(SEED)
+    assert record["settings"]["n_bootstraps"] == 12 and record["settings"]["n_features"] == 15
     assert record["versions"]["modelmine"] == mm.__version__
     diag = pd.read_csv(run_dir / "diagnostics.csv")
     Z = mm.BaseModels.load(run_dir).subsets.astype(float)
@@ -322,7 +319,7 @@ def test_failure_midway_leaves_nothing_that_looks_complete(tmp_path, monkeypatch
     def boom(*args, **kwargs):
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(modelmine.report, "write_report", boom)
+    monkeypatch.setattr(modelmine.report, "build_report", boom)
     out = tmp_path / "run"
     assert main(["run", "embedded:colon", *FAST, "--out", str(out)]) == 1
     err = capsys.readouterr().err
@@ -377,9 +374,9 @@ def test_run_survives_itemsets_that_would_explode(tmp_path, monkeypatch, capsys)
     # tiny, the real guard), the run keeps everything else and the report says why.
     import functools
 
-    import modelmine.report._html as html
+    import modelmine.pipeline._run as run_module
 
-    monkeypatch.setattr(html, "mine_itemsets", functools.partial(mm.mine_itemsets,
+    monkeypatch.setattr(run_module, "mine_itemsets", functools.partial(mm.mine_itemsets,
                                                                  max_itemsets=2))
     out = tmp_path / "run"
     assert main(["run", "embedded:colon", *FAST, "--out", str(out), "-q"]) == 0

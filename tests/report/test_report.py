@@ -16,12 +16,12 @@ import pytest
 
 import modelmine as mm
 from modelmine.operators import aggregate
+from modelmine.pipeline import run_itemsets
 from modelmine.report import (
     build_report,
     operator_result,
     plot_lattice_top,
     plot_signature_overlap,
-    report_itemsets,
     run_diagnostics,
     write_report,
 )
@@ -40,7 +40,7 @@ def run():
     results = [operator_result("closedApr", aggregate(base, "closedApr", n_features=15)),
                operator_result("allMed", aggregate(base, "allMed", n_signatures=5,
                                                    random_state=SEED))]
-    itemsets, note = report_itemsets(base, 0.3)
+    itemsets, note = run_itemsets(base, 0.3)
     assert note is None
     return base, results, itemsets
 
@@ -90,7 +90,8 @@ def test_report_tables_hold_the_signatures(run, html):
 
 def test_diagnostics_against_brute_force(run):
     base, results, _ = run
-    diag = run_diagnostics(base, results).set_index("measure")
+    alts = results[1].result
+    diag = run_diagnostics(base, {"allMed": alts}).set_index("measure")
     Z = base.subsets
     pairs = list(itertools.combinations(range(Z.shape[0]), 2))
     jac = np.mean([(Z[i] & Z[j]).sum() / (Z[i] | Z[j]).sum() for i, j in pairs])
@@ -99,7 +100,7 @@ def test_diagnostics_against_brute_force(run):
     d = Z.shape[1]
     kun = np.mean([((Z[i] & Z[j]).sum() - k * k / d) / (k - k * k / d) for i, j in pairs])
     assert diag.loc["kuncheva", "value"] == pytest.approx(kun)
-    sigs = [set(s.features) for s in results[1].signatures]
+    sigs = [set(s.features) for s in alts]
     div = np.mean([len(a & b) / len(a | b) for a, b in itertools.combinations(sigs, 2)])
     assert diag.loc["diversity (jaccard)", "value"] == pytest.approx(div)
     assert diag.loc["nogueira", "ci_low"] < diag.loc["nogueira", "value"]

@@ -1,4 +1,4 @@
-"""Atomic output: a run's directory appears complete or not at all.
+"""Atomic output: a run's directory (or a file) appears complete or not at all.
 
 ``modelmine run --out DIR`` writes everything into a fresh temporary directory created
 inside the parent of ``DIR`` (so the final rename stays on one file system and is atomic),
@@ -15,9 +15,9 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from ._readers import DataError
+from .exceptions import DataError
 
-__all__ = ["atomic_directory", "atomic_file", "check_output_target"]
+__all__ = ["atomic_directory", "atomic_file", "check_output_target", "replace_directory"]
 
 
 def check_output_target(out: str | os.PathLike[str], *, force: bool, what: str = "directory"
@@ -69,16 +69,23 @@ def atomic_directory(out: str | os.PathLike[str], *, force: bool = False) -> Ite
         raise DataError(f"Cannot write into {str(parent)!r}: {exc.strerror or exc}.") from None
     try:
         yield tmp
-        old = None
-        if path.exists():
-            old = Path(tempfile.mkdtemp(prefix=f".{path.name}.old-", dir=parent))
-            os.replace(path, old / "previous")
-        os.replace(tmp, path)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
+        replace_directory(tmp, path)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+
+
+def replace_directory(src: Path, dest: Path) -> None:
+    """Rename the finished directory ``src`` to ``dest`` (same file system), replacing an
+    existing ``dest``: it is moved aside first and deleted only once ``src`` is in place."""
+    parent = dest.parent if str(dest.parent) else Path(".")
+    old = None
+    if dest.exists():
+        old = Path(tempfile.mkdtemp(prefix=f".{dest.name}.old-", dir=parent))
+        os.replace(dest, old / "previous")
+    os.replace(src, dest)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
 
 
 @contextlib.contextmanager

@@ -9,7 +9,8 @@ import scipy.io
 import scipy.sparse as sp
 
 import modelmine as mm
-from modelmine.cli._readers import DataError, read_data
+from modelmine import DataError
+from modelmine.datasets import read_data
 
 
 @pytest.fixture(scope="module")

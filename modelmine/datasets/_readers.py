@@ -18,6 +18,7 @@ import pandas as pd
 import scipy.sparse as sp
 
 from .._validation import closest_names
+from ..exceptions import DataError
 
 __all__ = ["EMBEDDED_PREFIX", "DataError", "LoadedData", "read_data"]
 
@@ -26,10 +27,6 @@ EMBEDDED_PREFIX = "embedded:"
 
 _TABLE_SEPARATORS = {".csv": ",", ".tsv": "\t", ".tab": "\t", ".txt": None}
 _COMPRESSIONS = (".gz", ".bz2", ".xz", ".zip", ".zst")
-
-
-class DataError(ValueError):
-    """Bad input data: the message is one line, meant for the user as is."""
 
 
 @dataclass(frozen=True)
@@ -110,7 +107,7 @@ def read_data(source: str | os.PathLike[str], target: str | None = None) -> Load
     path = Path(text)
     if not path.exists():
         hint = ""
-        from ..datasets import available
+        from ._loaders import available
 
         if text in available().index:
             hint = f" (for the embedded dataset, write {EMBEDDED_PREFIX}{text})"
@@ -127,7 +124,7 @@ def read_data(source: str | os.PathLike[str], target: str | None = None) -> Load
 
 
 def _read_embedded(name: str) -> LoadedData:
-    from ..datasets import available, load
+    from ._loaders import available, load
 
     names = list(available().index)
     if name not in names:

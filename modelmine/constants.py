@@ -1,0 +1,59 @@
+"""The numbers modelmine takes from the papers or chooses itself, each with its reason.
+
+One module, so that a default is changed in one place and every door (the Python API, the
+command line, the estimator, the evaluation protocol) agrees on it.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "DEFAULT_K_RANGE",
+    "DEFAULT_MIN_SUPPORT",
+    "DEFAULT_N_BOOTSTRAPS",
+    "DEFAULT_N_FEATURES",
+    "DEFAULT_N_SIGNATURES",
+    "LATTICE_MAX_ITEMSETS",
+    "MAX_ITEMSETS",
+    "SEED_MODULUS",
+    "SUPPORT_DECAY",
+    "TOP_FRACTIONS",
+]
+
+#: b = 150 bootstrap samples: Woznica, Nguyen and Kalousis (KDD 2012), section 3.
+DEFAULT_N_BOOTSTRAPS = 150
+
+#: m = 20 features per base model and per consensus signature, within the 10 to 50 the
+#: KDD 2012 experiments use (section 3) and the size of a biomarker panel a lab can test.
+DEFAULT_N_FEATURES = 20
+
+#: k = 10 alternative signatures of multi-model operators: KDD 2012, section 3 (Table 4).
+DEFAULT_N_SIGNATURES = 10
+
+#: k = 2, ..., 10 clusters tried by largeMed (KDD 2012, section 2.3 chooses k by the average
+#: silhouette; the range matches DEFAULT_N_SIGNATURES as its upper end).
+DEFAULT_K_RANGE = tuple(range(2, DEFAULT_N_SIGNATURES + 1))
+
+#: Minimum support of the closed itemsets a run shows and exports: the lower end of the
+#: supports of KDD 2012, Table 3 (0.17 to 0.41), rounded; low enough for long itemsets,
+#: high enough that univariate selectors do not produce millions of them.
+DEFAULT_MIN_SUPPORT = 0.2
+
+#: When too few itemsets are frequent, the operators lower the support count by this
+#: factor per step (geometric, so that the number of mining passes stays logarithmic).
+SUPPORT_DECAY = 0.8
+
+#: The most itemsets :func:`modelmine.mine_itemsets` enumerates before refusing: 10 million
+#: itemsets take about 1 GiB in the compact arrays, a tenth of the 2-core, 24 GiB CI machine.
+MAX_ITEMSETS = 10_000_000
+
+#: The most itemsets an :class:`~modelmine.ItemsetLattice` holds: its Hasse diagram is a
+#: networkx graph at about 1 KiB per node and edge, so a million nodes is about 1 GiB.
+LATTICE_MAX_ITEMSETS = 1_000_000
+
+#: Operators, scikit-learn estimators and numpy's legacy seeding take 32-bit seeds; a run's
+#: 128-bit ``SeedSequence`` entropy is reduced modulo this to seed them.
+SEED_MODULUS = 2**32
+
+#: Fractions of the features whose top-ranked overlap the protocol measures (jc5, jc1):
+#: the top 5 % and 1 % of Saeys, Abeel and Van de Peer (PKDD 2008), section 4.
+TOP_FRACTIONS = {"jc5": 0.05, "jc1": 0.01}

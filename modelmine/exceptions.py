@@ -1,0 +1,23 @@
+"""The exceptions modelmine raises on purpose, in one small hierarchy.
+
+Every error a user can cause derives from :class:`ModelmineError`, so an application (or
+the command line, which prints these as one line and exits with status 2) can tell them
+from bugs. Each also derives from the built-in class it refines (``ValueError``), so
+``except ValueError`` keeps working.
+"""
+
+from __future__ import annotations
+
+__all__ = ["DataError", "ModelmineError", "RunStateError"]
+
+
+class ModelmineError(Exception):
+    """Base class of the errors modelmine raises on purpose (bad input, bad files)."""
+
+
+class DataError(ModelmineError, ValueError):
+    """Bad input data or a bad file: the message is one line, meant for the user as is."""
+
+
+class RunStateError(ModelmineError, ValueError):
+    """A run directory is in the wrong state for the request (unfinished, finished, busy)."""

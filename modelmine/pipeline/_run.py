@@ -1,0 +1,478 @@
+"""One model-mining run: bootstrap, mine, aggregate, diagnose, in one call and one object.
+
+The whole flow of Woznica, Nguyen and Kalousis (KDD 2012, sections 2-3): a selector on b
+resamples gives the base models (:func:`modelmine.bootstrap`); the registered operators turn
+them into consensus and alternative signatures (:func:`modelmine.operators.apply_operators`);
+the closed itemsets (section 2.2) and the diagnostics (stability of the base models,
+Nogueira et al. 2018; diversity of the alternatives, KDD 2012 eq. 1) describe them.
+:func:`run` returns it all as an immutable :class:`MiningRun`; :meth:`MiningRun.save` writes
+the run directory that ``modelmine run`` writes, and :meth:`MiningRun.load` reads it back.
+"""
+
+from __future__ import annotations
+
+import html
+import numbers
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+
+from .._files import atomic_directory
+from .._utils import frozen, jsonable, library_versions
+from .._validation import check_fraction_or_count, check_int, param_error
+from ..base_models import BaseModels, bootstrap
+from ..constants import (
+    DEFAULT_MIN_SUPPORT,
+    DEFAULT_N_BOOTSTRAPS,
+    DEFAULT_N_FEATURES,
+    DEFAULT_N_SIGNATURES,
+)
+from ..datasets import LoadedData
+from ..exceptions import DataError
+from ..operators import Signature, SignatureSet, apply_operators, operator_kinds
+from ..patterns import ItemsetLattice, Itemsets, TooManyItemsetsError, mine_itemsets
+from . import _store
+
+__all__ = ["DEFAULT_OPERATORS", "MiningRun", "resume", "run"]
+
+#: The operators of ``mm.run`` and ``modelmine run`` unless told otherwise: one consensus
+#: signature from frequent model fragments (closedApr) and k alternatives (allMed).
+DEFAULT_OPERATORS = ("closedApr", "allMed")
+
+_FUNC = "run"
+
+
+@dataclass(frozen=True, eq=False)
+class MiningRun:
+    """The result of :func:`run`: base models, signatures, itemsets and diagnostics. Immutable.
+
+    Attributes
+    ----------
+    base_models : BaseModels
+        The b base models (KDD 2012, section 2).
+    signatures : mapping of str to Signature or SignatureSet
+        One entry per operator, in the order asked: a :class:`~modelmine.Signature` for a
+        single-model operator, a :class:`~modelmine.SignatureSet` of k alternatives for a
+        multi-model one. Read-only.
+    settings : mapping
+        What shaped the results: selector and its parameters, ``n_bootstraps``,
+        ``n_features``, ``n_signatures``, ``operators``, ``min_support``, resampling,
+        ``random_state``. Read-only.
+    data : mapping
+        Where the data came from (``source``, ``format``, ``target``, ``storage``,
+        ``n_samples``, ``n_features_in``). Read-only.
+    command : tuple of str or None
+        The command line that made the run, when it came from ``modelmine run``.
+    versions : mapping
+        Versions of modelmine and the libraries behind the results.
+    """
+
+    base_models: BaseModels
+    signatures: Mapping[str, Signature | SignatureSet]
+    settings: Mapping[str, Any]
+    data: Mapping[str, Any]
+    diagnostics_table: pd.DataFrame = field(repr=False)
+    command: tuple[str, ...] | None = None
+    versions: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.base_models, BaseModels):
+            raise param_error("base_models", "MiningRun", "a BaseModels",
+                              type(self.base_models).__name__, exc=TypeError, show=False)
+        sigs = dict(self.signatures)
+        for name, sig in sigs.items():
+            if not isinstance(sig, Signature | SignatureSet):
+                raise param_error("signatures", "MiningRun", "a mapping of operator names to "
+                                  "Signature or SignatureSet", f"{type(sig).__name__} for "
+                                  f"{name!r}", exc=TypeError, show=False)
+        object.__setattr__(self, "signatures", frozen(sigs))
+        object.__setattr__(self, "settings", frozen(jsonable(dict(self.settings))))
+        object.__setattr__(self, "data", frozen(jsonable(dict(self.data))))
+        object.__setattr__(self, "versions", frozen(jsonable(dict(self.versions))))
+        if self.command is not None:
+            object.__setattr__(self, "command", tuple(str(c) for c in self.command))
+        object.__setattr__(self, "diagnostics_table", self.diagnostics_table.copy())
+
+    # ------------------------------------------------------------------ views
+    @property
+    def diagnostics(self) -> pd.DataFrame:
+        """Stability of the base models and diversity of each operator's alternatives.
+
+        A copy: columns ``scope``, ``measure``, ``value``, ``ci_low``, ``ci_high``, ``note``
+        (see :func:`modelmine.report.run_diagnostics`). The result objects behind the rows
+        come from :meth:`stability` and :func:`modelmine.diagnostics.diversity`.
+        """
+        return self.diagnostics_table.copy()
+
+    def stability(self, confidence_level: float = 0.95) -> Any:
+        """Nogueira stability of the base models with variance and confidence interval.
+
+        Nogueira, Sechidis and Brown (JMLR 2018), through
+        :func:`modelmine.diagnostics.nogueira_stability`.
+        """
+        from ..diagnostics import nogueira_stability
+
+        return nogueira_stability(self.base_models.subsets,
+                                  confidence_level=confidence_level)
+
+    @cached_property
+    def _mined(self) -> tuple[Itemsets | None, str | None]:
+        return run_itemsets(self.base_models, float(self.settings["min_support"]))
+
+    @property
+    def itemsets(self) -> Itemsets | None:
+        """The closed itemsets of the base models at the run's ``min_support`` (KDD 2012,
+        section 2.2), or None when they would exceed the mining guard (see
+        :attr:`itemsets_note`)."""
+        return self._mined[0]
+
+    @property
+    def itemsets_note(self) -> str | None:
+        """Why :attr:`itemsets` is None, else None."""
+        return self._mined[1]
+
+    def lattice(self, min_support: float | None = None) -> ItemsetLattice:
+        """The Hasse diagram of the closed itemsets (:class:`~modelmine.ItemsetLattice`).
+
+        Parameters
+        ----------
+        min_support : float or int, optional
+            Default: the run's ``min_support`` (its :attr:`itemsets` are reused).
+        """
+        if min_support is None:
+            if self.itemsets is None:
+                raise DataError(f"{self.itemsets_note} Pass a higher min_support to "
+                                "MiningRun.lattice.")
+            return ItemsetLattice(self.itemsets)
+        return ItemsetLattice.from_base(self.base_models, min_support=min_support)
+
+    def frequencies(self) -> pd.DataFrame:
+        """Every feature with its selection frequency and mean rank, most frequent first."""
+        return self.base_models.summary(top=self.base_models.n_features_in)
+
+    # ------------------------------------------------------------- files
+    def save(self, path: str | os.PathLike[str], *, force: bool = False,
+             report: bool = True) -> Path:
+        """Write the run directory (the format ``modelmine run --out DIR`` writes).
+
+        The directory appears complete or not at all (written under a temporary name in
+        the same parent, then renamed). See ``docs/DEVELOPING.md`` for its files.
+
+        Parameters
+        ----------
+        path : path-like
+        force : bool, default=False
+            Replace an existing directory.
+        report : bool, default=True
+            Also write ``report.html``.
+        """
+        with atomic_directory(path, force=force) as tmp:
+            _store.write_run(self, tmp, with_report=report)
+        return Path(path)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> MiningRun:
+        """Read a run directory written by :meth:`save`, :func:`run` or ``modelmine run``."""
+        return _store.read_run(Path(path), cls)
+
+    def report(self, path: str | os.PathLike[str], *,
+               evaluation: pd.DataFrame | None = None) -> Path:
+        """Write the self-contained HTML report of the run to ``path``.
+
+        Parameters
+        ----------
+        path : path-like
+        evaluation : DataFrame, optional
+            The ``evaluation.csv`` of ``modelmine evaluate`` (error vs stability per
+            operator).
+        """
+        return _store.write_report(self, Path(path), evaluation=evaluation)
+
+    # ------------------------------------------------------------- display
+    def __eq__(self, other: object) -> bool:
+        """Same base models, signatures (features, scores, provenance), settings, data and
+        diagnostics."""
+        if not isinstance(other, MiningRun):
+            return NotImplemented
+        return (self.base_models == other.base_models
+                and list(self.signatures) == list(other.signatures)
+                and all(self.signatures[k].to_dict() == other.signatures[k].to_dict()
+                        for k in self.signatures)
+                and jsonable(self.settings) == jsonable(other.settings)
+                and jsonable(self.data) == jsonable(other.data)
+                and _same_table(self.diagnostics_table, other.diagnostics_table))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        ops = ", ".join(self.signatures)
+        return (f"MiningRun(selector={self.settings.get('selector')!r}, "
+                f"n_bootstraps={self.base_models.n_models}, "
+                f"n_features_in={self.base_models.n_features_in}, operators=[{ops}])")
+
+    def _repr_html_(self) -> str:
+        base = self.base_models
+        e = html.escape
+        rows = []
+        for name, sig in self.signatures.items():
+            sigs = [sig] if isinstance(sig, Signature) else list(sig)
+            shown = ", ".join(sigs[0].names[:8].tolist()) + (" ..." if len(sigs[0]) > 8 else "")
+            what = "consensus" if isinstance(sig, Signature) else f"{len(sigs)} alternatives"
+            rows.append(f"<tr><td>{e(name)}</td><td>{e(what)}</td><td>{len(sigs[0])}</td>"
+                        f"<td>{e(shown)}</td></tr>")
+        stab = self.diagnostics_table
+        nog = stab[stab["measure"] == "nogueira"]
+        line = ""
+        if len(nog):
+            r = nog.iloc[0]
+            line = (f"<p>Stability of the base models (Nogueira): <b>{r['value']:.3f}</b> "
+                    f"[95% CI {r['ci_low']:.3f}, {r['ci_high']:.3f}]</p>")
+        return (f"<div><p><b>MiningRun</b>: {base.n_models} base models of "
+                f"{e(str(self.settings.get('selector')))} on {base.n_samples} samples x "
+                f"{base.n_features_in} features (seed {base.random_state})</p>{line}"
+                "<table><thead><tr><th>operator</th><th>output</th><th>size</th>"
+                f"<th>features</th></tr></thead><tbody>{''.join(rows)}</tbody></table></div>")
+
+
+def _same_table(a: pd.DataFrame, b: pd.DataFrame) -> bool:
+    if list(a.columns) != list(b.columns) or len(a) != len(b):
+        return False
+    for col in a.columns:
+        x, y = a[col].to_numpy(), b[col].to_numpy()
+        if x.dtype.kind == "f" or y.dtype.kind == "f":
+            if not np.array_equal(x.astype(float), y.astype(float), equal_nan=True):
+                return False
+        elif not (a[col].astype(str).to_numpy() == b[col].astype(str).to_numpy()).all():
+            return False
+    return True
+
+
+def run_itemsets(base: BaseModels, min_support: float) -> tuple[Itemsets | None, str | None]:
+    """The closed itemsets a run shows (KDD 2012, section 2.2), or why there are none.
+
+    When the ``max_itemsets`` guard of :func:`modelmine.mine_itemsets` finds that they would
+    explode at this support (univariate selectors with a large m), the run keeps everything
+    else and says why.
+    """
+    try:
+        return mine_itemsets(base, kind="closed", min_support=min_support), None
+    except TooManyItemsetsError as exc:
+        return None, (f"Not mined at minimum support {min_support:g}: {exc} Use a higher "
+                      "min_support (`modelmine lattice DIR --min-support S`).")
+
+
+def _describe(X: Any, y: Any, source: LoadedData | None) -> dict[str, Any]:
+    described: dict[str, Any]
+    if source is not None:
+        described = {"source": source.source, "format": source.format,
+                     "target": source.target}
+    else:
+        described = {"source": type(X).__name__, "format": "python", "target": None}
+    described["storage"] = "sparse" if sp.issparse(X) else "dense"
+    described["n_samples"], described["n_features_in"] = (int(s) for s in X.shape)
+    return described
+
+
+def run(
+    X: Any,
+    y: Any = None,
+    *,
+    selector: Any = "svm-rfe",
+    operators: Sequence[str] = DEFAULT_OPERATORS,
+    n_bootstraps: int = DEFAULT_N_BOOTSTRAPS,
+    n_features: int = DEFAULT_N_FEATURES,
+    n_signatures: int = DEFAULT_N_SIGNATURES,
+    min_support: float = DEFAULT_MIN_SUPPORT,
+    resampling: str = "bootstrap",
+    sample_fraction: float | None = None,
+    stratify: bool = False,
+    selector_params: dict[str, Any] | None = None,
+    operator_params: Mapping[str, Mapping[str, Any]] | None = None,
+    feature_names: Any = None,
+    random_state: Any = None,
+    n_jobs: int | None = None,
+    executor: Any = None,
+    run_dir: str | os.PathLike[str] | None = None,
+    checkpoint_every: int = 10,
+    progress: bool | None = None,
+    command: Sequence[str] | None = None,
+) -> MiningRun:
+    """Mine the models of a feature selector: base models, signatures, itemsets, diagnostics.
+
+    The model-mining flow of Woznica, Nguyen and Kalousis (KDD 2012, sections 2-3) in one
+    call: ``selector`` on ``n_bootstraps`` resamples (:func:`modelmine.bootstrap`), each
+    operator on the base models (:func:`modelmine.operators.apply_operators`), the closed
+    itemsets at ``min_support`` and the diagnostics (Nogueira stability with its confidence
+    interval, Nogueira et al. 2018; diversity of alternatives, KDD 2012 eq. 1).
+
+    Parameters
+    ----------
+    X : array-like, DataFrame, sparse matrix, or LoadedData
+        The data (n_samples x p), or what :func:`modelmine.datasets.read_data` returned
+        (then ``y`` and the feature names come with it).
+    y : array-like of shape (n_samples,), optional
+        Class labels; required unless ``X`` is a LoadedData.
+    selector : str, Selector, estimator or callable, default="svm-rfe"
+        As in :func:`modelmine.bootstrap`.
+    operators : sequence of str, default=("closedApr", "allMed")
+        Registered operator names (``modelmine.operators.available()``).
+    n_bootstraps : int, default=150
+        b (KDD 2012, section 3).
+    n_features : int, default=20
+        m: features per base model and per consensus signature.
+    n_signatures : int, default=10
+        k: alternatives of the multi-model operators (capped per operator by
+        :func:`modelmine.aggregate`, which records the cap in the provenance).
+    min_support : float in (0, 1] or int, default=0.2
+        Minimum support of the closed itemsets the run keeps (:attr:`MiningRun.itemsets`).
+    resampling, sample_fraction, stratify, selector_params, feature_names : optional
+        As in :func:`modelmine.bootstrap`.
+    operator_params : mapping of str to mapping, optional
+        Extra parameters per operator, e.g. ``{"closedApr": {"min_support": 0.3}}``.
+    random_state : int or None
+        Seed of the whole run (None draws fresh entropy and records it).
+    n_jobs, executor : optional
+        Workers for the bootstrap (joblib) or a Dask client / scheduler address. Results
+        do not depend on them.
+    run_dir : path-like, optional
+        Checkpoint the run here while it works (settings, then every
+        ``checkpoint_every`` bootstraps); when it finishes the directory holds the saved
+        run (as :meth:`MiningRun.save`). A killed run continues with :func:`resume`,
+        bit-identical to an uninterrupted one.
+    checkpoint_every : int, default=10
+    progress : bool or None
+        Progress bar (None: when stderr is a terminal).
+    command : sequence of str, optional
+        The command line to record in ``run.json`` (``modelmine run`` passes its own).
+
+    Returns
+    -------
+    MiningRun
+
+    Examples
+    --------
+    >>> import modelmine as mm
+    >>> X, y = mm.datasets.load_colon()
+    >>> r = mm.run(X, y, selector="anova", operators=["closedApr", "allMed"],
+    ...            n_bootstraps=20, n_features=10, n_signatures=3, random_state=0)
+    >>> len(r.signatures["closedApr"]), len(r.signatures["allMed"])
+    (10, 3)
+    """
+    return _run(X, y, selector=selector, operators=operators, n_bootstraps=n_bootstraps,
+                n_features=n_features, n_signatures=n_signatures, min_support=min_support,
+                resampling=resampling, sample_fraction=sample_fraction, stratify=stratify,
+                selector_params=selector_params, operator_params=operator_params,
+                feature_names=feature_names, random_state=random_state, n_jobs=n_jobs,
+                executor=executor, run_dir=run_dir, checkpoint_every=checkpoint_every,
+                progress=progress, command=command, resuming=False)
+
+
+def _run(X: Any, y: Any, *, selector: Any, operators: Sequence[str], n_bootstraps: int,
+         n_features: int, n_signatures: int, min_support: float, resampling: str,
+         sample_fraction: float | None, stratify: bool, selector_params: Any,
+         operator_params: Any, feature_names: Any, random_state: Any, n_jobs: int | None,
+         executor: Any, run_dir: Any, checkpoint_every: int, progress: bool | None,
+         command: Sequence[str] | None, resuming: bool) -> MiningRun:
+    source = X if isinstance(X, LoadedData) else None
+    if source is not None:
+        if y is not None:
+            raise param_error("y", _FUNC, "None when X is a LoadedData (it holds the labels)",
+                              type(y).__name__, show=False)
+        X, y = source.X, source.y
+        feature_names = source.feature_names if feature_names is None else feature_names
+    elif y is None:
+        raise param_error("y", _FUNC, "the class labels (array-like of shape (n_samples,))",
+                          None)
+    # Cheap checks first, so that bad input fails before any long work.
+    kinds = operator_kinds(operators, func=_FUNC)
+    check_int(n_signatures, "n_signatures", _FUNC, min_value=1)
+    check_int(n_bootstraps, "n_bootstraps", _FUNC, min_value=2)
+    check_fraction_or_count(min_support, "min_support", _FUNC, total=int(n_bootstraps))
+    described = _describe(X, y, source)
+    directory = None if run_dir is None else Path(run_dir)
+    if directory is not None and not resuming:
+        # Everything a resume needs, before the first fit (the seed of a run without
+        # random_state is recorded by the bootstrap's own checkpoint).
+        _store.start_checkpoint(directory, {
+            "selector": selector if isinstance(selector, str) else None,
+            "selector_params": dict(selector_params or {}),
+            "n_bootstraps": n_bootstraps, "n_features": n_features,
+            "n_signatures": n_signatures, "operators": list(kinds),
+            "operator_params": dict(operator_params or {}), "min_support": min_support,
+            "resampling": {"method": resampling, "fraction": sample_fraction,
+                           "stratify": stratify},
+            "checkpoint_every": checkpoint_every,
+            "random_state": str(int(random_state)) if isinstance(
+                random_state, numbers.Integral) else None}, described, command)
+    base = bootstrap(X, y, selector=selector, n_bootstraps=n_bootstraps,
+                     n_features=n_features, resampling=resampling,
+                     sample_fraction=sample_fraction, stratify=stratify,
+                     selector_params=selector_params, feature_names=feature_names,
+                     random_state=random_state, n_jobs=n_jobs, executor=executor,
+                     run_dir=None if directory is None else directory / _store.BOOTSTRAPS,
+                     resume=resuming, checkpoint_every=checkpoint_every, progress=progress)
+    settings = {
+        "selector": base.selector["name"], "selector_params": base.selector["params"],
+        "n_bootstraps": base.n_models, "n_features": base.n_features,
+        "n_signatures": int(n_signatures), "operators": list(kinds),
+        "operator_params": dict(operator_params or {}), "min_support": min_support,
+        "resampling": base.resampling, "random_state": str(base.random_state)}
+    signatures = apply_operators(base, kinds, n_features=base.n_features,
+                                 n_signatures=n_signatures, params=operator_params)
+    from ..report import run_diagnostics
+
+    result = MiningRun(base_models=base, signatures=signatures, settings=settings,
+                       data=described, diagnostics_table=run_diagnostics(base, signatures),
+                       command=None if command is None else tuple(command),
+                       versions=library_versions())
+    if directory is not None:
+        _store.finish_checkpoint(result, directory)
+    return result
+
+
+def resume(run_dir: str | os.PathLike[str], X: Any, y: Any = None, *, selector: Any = None,
+           feature_names: Any = None, n_jobs: int | None = None, executor: Any = None,
+           progress: bool | None = None) -> MiningRun:
+    """Continue a run that :func:`run` was checkpointing into ``run_dir`` when it stopped.
+
+    The settings are the recorded ones; the data must be the run's (checked by
+    fingerprint). The result is bit-identical to an uninterrupted run (a killed run loses
+    at most ``checkpoint_every`` bootstraps).
+
+    Parameters
+    ----------
+    run_dir : path-like
+        The ``run_dir`` of the interrupted :func:`run`.
+    X, y : the run's data (or a LoadedData as ``X``).
+    selector : Selector, estimator or callable, optional
+        Only for a run with a custom selector (built-in ones are rebuilt from the record).
+    feature_names, n_jobs, executor, progress : as in :func:`run`.
+
+    Returns
+    -------
+    MiningRun
+    """
+    directory = Path(run_dir)
+    record = _store.read_checkpoint(directory)
+    settings = record["settings"]
+    if selector is None:
+        if settings["selector"] is None:
+            raise param_error("selector", "resume", "the custom selector the run used", None)
+        selector = settings["selector"]
+    res = settings["resampling"]
+    return _run(X, y, selector=selector, operators=settings["operators"],
+                n_bootstraps=settings["n_bootstraps"], n_features=settings["n_features"],
+                n_signatures=settings["n_signatures"], min_support=settings["min_support"],
+                resampling=res["method"], sample_fraction=res["fraction"],
+                stratify=res["stratify"], selector_params=settings["selector_params"] or None,
+                operator_params=settings["operator_params"], feature_names=feature_names,
+                random_state=record["random_state"], n_jobs=n_jobs, executor=executor,
+                run_dir=directory, checkpoint_every=settings["checkpoint_every"],
+                progress=progress, command=record.get("command"), resuming=True)
