@@ -7,7 +7,7 @@ SVMONE) x every registered operator x 3 classifiers (linear SVM, 1NN, tree). Tar
 
 Prints the wall time against the target, the CPU time of this process and its workers
 (from the per-task times), the split of the work by selector, and the number of signatures
-evaluated. ``--folds`` and ``--bootstraps`` shrink the run for a quick look.
+evaluated. ``--folds`` and ``--n-bootstraps`` shrink the run for a quick look.
 
 Run: ``.venv/bin/python benchmarks/bench_protocol.py [--n-jobs 2] [--executor tcp://...]``.
 """
@@ -29,7 +29,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n-jobs", type=int, default=2)
     parser.add_argument("--folds", type=int, default=10)
-    parser.add_argument("--bootstraps", type=int, default=150)
+    parser.add_argument("--n-bootstraps", type=int, default=150)
     parser.add_argument("--executor", default=None, help="a Dask scheduler address")
     args = parser.parse_args()
 
@@ -38,12 +38,12 @@ def main() -> None:
     t0 = time.perf_counter()
     res = evaluate(X, y, selectors=["ig", "relieff", "svm-rfe", "svm"], operators=None,
                    classifiers=["svm", "1nn", "tree"], feature_names=names,
-                   n_folds=args.folds, n_bootstraps=args.bootstraps, n_features=20,
+                   n_folds=args.folds, n_bootstraps=args.n_bootstraps, n_features=20,
                    n_signatures=10, random_state=0, n_jobs=args.n_jobs,
                    executor=args.executor, progress=False)
     wall = time.perf_counter() - t0
     n_sigs = int(res.folds.groupby(["selector", "operator", "fold"]).n_signatures.first().sum())
-    print(f"leukemia {X.shape[0]} x {X.shape[1]}: {args.folds} folds x {args.bootstraps} "
+    print(f"leukemia {X.shape[0]} x {X.shape[1]}: {args.folds} folds x {args.n_bootstraps} "
           f"bootstraps x 4 selectors x {len(ops)} operators x 3 classifiers "
           f"({n_sigs} signatures, {len(res.predictions)} test predictions)")
     print(f"cores visible: {os.cpu_count()}, n_jobs={args.n_jobs}, "

@@ -28,7 +28,7 @@ class Dataset:
         return int(self.X.shape[0])
 
     @property
-    def n_features(self) -> int:
+    def n_features_in(self) -> int:
         return int(self.X.shape[1])
 
 
@@ -39,7 +39,7 @@ def check_dataset(
 
     Parameters
     ----------
-    X : array-like, pandas DataFrame or scipy.sparse matrix of shape (n_samples, n_features)
+    X : array-like, pandas DataFrame or scipy.sparse matrix of shape (n_samples, n_features_in)
         Numeric; NaN and inf are refused. DataFrame column names become feature names.
         Sparse input stays sparse (CSR), never densified.
     y : array-like of shape (n_samples,)
@@ -78,7 +78,7 @@ def check_dataset(
         X = arr.astype(np.float64)
     if not sp.issparse(X):
         if X.ndim != 2:
-            raise param_error("X", func, "a 2-D array (n_samples, n_features)",
+            raise param_error("X", func, "a 2-D array (n_samples, n_features_in)",
                               f"an array with {X.ndim} dimension(s)", show=False)
         if not np.all(np.isfinite(X)):
             nan = int(np.isnan(X).sum())

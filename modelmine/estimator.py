@@ -160,7 +160,7 @@ class ModelMiningSelector(SelectorMixin, BaseEstimator):  # type: ignore[misc]
 
         Parameters
         ----------
-        X : array-like, DataFrame or sparse matrix of shape (n_samples, n_features)
+        X : array-like, DataFrame or sparse matrix of shape (n_samples, n_features_in)
         y : array-like of shape (n_samples,)
             Class labels (two or more classes).
 

@@ -143,7 +143,7 @@ class BaseModels:
         # Immutable all the way down: the records become read-only mappings and tuples.
         for name in ("selector", "resampling", "extra"):
             object.__setattr__(self, name, frozen(jsonable(dict(getattr(self, name)))))
-        object.__setattr__(self, "classes", tuple(_json_label(c) for c in self.classes))
+        object.__setattr__(self, "classes", frozen([_json_label(c) for c in self.classes]))
         if self.full_model is not None:
             fm = self.full_model
             full = FeatureModel(

@@ -201,7 +201,7 @@ def bootstrap(
     data = check_dataset(X, y, func=_FUNC, feature_names=feature_names)
     b = check_int(n_bootstraps, "n_bootstraps", _FUNC, min_value=2)
     assert b is not None
-    p = data.n_features
+    p = data.n_features_in
     sel = get_selector(selector, selector_params, func=_FUNC)
     if n_features is None and sel.kind != "subset":
         raise param_error("n_features", _FUNC, f"an integer in [1, {p}] for the ranking "

@@ -29,8 +29,8 @@ def _say(args: argparse.Namespace, text: str = "") -> None:
 
 
 def _bootstrap(data: LoadedData, args: argparse.Namespace) -> BaseModels:
-    return bootstrap(data.X, data.y, selector=args.selector, n_bootstraps=args.bootstraps,
-                     n_features=args.features, feature_names=data.feature_names,
+    return bootstrap(data.X, data.y, selector=args.selector, n_bootstraps=args.n_bootstraps,
+                     n_features=args.n_features, feature_names=data.feature_names,
                      random_state=args.seed, n_jobs=args.jobs,
                      executor=getattr(args, "scheduler", None),
                      progress=False if args.quiet else None)
@@ -126,8 +126,8 @@ def cmd_run(args: argparse.Namespace) -> int:
                                 f"{out}`, or pass --force to start over.")
             shutil.rmtree(partial)
         run = pipeline.run(data, selector=args.selector, operators=operators,
-                           n_bootstraps=args.bootstraps, n_features=args.features,
-                           n_signatures=args.signatures, min_support=args.min_support,
+                           n_bootstraps=args.n_bootstraps, n_features=args.n_features,
+                           n_signatures=args.n_signatures, min_support=args.min_support,
                            random_state=args.seed, n_jobs=args.jobs, executor=args.scheduler,
                            run_dir=partial, progress=progress,
                            command=["modelmine", *sys.argv[1:]])
@@ -192,12 +192,12 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     if args.operator:
         operator_kinds(args.operator)
     data = read_data(args.data, args.target)
-    m = min(args.features, data.shape[1])
+    m = min(args.n_features, data.shape[1])
     result = evaluate(
         data.X, data.y, selectors=args.selector or list(DEFAULT_SELECTORS),
         operators=args.operator, classifiers=args.classifier or ("svm", "1nn", "tree"),
-        n_folds=args.folds, n_bootstraps=args.bootstraps, n_features=m,
-        n_signatures=args.signatures, feature_names=data.feature_names, random_state=seed,
+        n_folds=args.folds, n_bootstraps=args.n_bootstraps, n_features=m,
+        n_signatures=args.n_signatures, feature_names=data.feature_names, random_state=seed,
         n_jobs=args.jobs, executor=args.scheduler, cache_dir=args.cache,
         progress=False if args.quiet else None)
     table2 = result.table2()

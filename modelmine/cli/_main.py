@@ -14,6 +14,12 @@ import traceback
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
+from ..constants import (
+    DEFAULT_MIN_SUPPORT,
+    DEFAULT_N_BOOTSTRAPS,
+    DEFAULT_N_FEATURES,
+    DEFAULT_N_SIGNATURES,
+)
 from ..exceptions import ModelmineError
 
 __all__ = ["build_parser", "main"]
@@ -164,7 +170,7 @@ def _fraction(text: str) -> float:
     return value
 
 
-def _add_model_options(p: argparse.ArgumentParser, *, bootstraps: int = 150,
+def _add_model_options(p: argparse.ArgumentParser, *, bootstraps: int = DEFAULT_N_BOOTSTRAPS,
                        several_selectors: bool = False) -> None:
     p.add_argument("--target", "-t", metavar="COLUMN",
                    help="label column of a table (the Y key of a .mat file; ignored for "
@@ -178,10 +184,11 @@ def _add_model_options(p: argparse.ArgumentParser, *, bootstraps: int = 150,
         p.add_argument("--selector", "-s", default="svm-rfe",
                        help="feature selector of the base models: chi2, anova, ig, su, "
                        "relieff, svm-rfe, svm, l1-logistic, random-forest (default: svm-rfe)")
-    p.add_argument("-b", "--bootstraps", type=_pos_int, default=bootstraps, metavar="B",
+    p.add_argument("-b", "--n-bootstraps", type=_pos_int, default=bootstraps, metavar="B",
                    help=f"number of bootstrap samples / base models (default: {bootstraps})")
-    p.add_argument("-m", "--features", type=_pos_int, default=20, metavar="M",
-                   help="features per base model and per signature (default: 20)")
+    p.add_argument("-m", "--n-features", type=_pos_int, default=DEFAULT_N_FEATURES,
+                   metavar="M", help="m, features per base model and per signature "
+                   f"(default: {DEFAULT_N_FEATURES})")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -213,10 +220,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--resume", metavar="DIR", default=None,
                    help="continue the run whose --out was DIR after it was interrupted "
                    "(its data and settings are the recorded ones)")
-    p.add_argument("-k", "--signatures", type=_pos_int, default=10, metavar="K",
-                   help="alternative signatures of multi-model operators (default: 10)")
-    p.add_argument("--min-support", type=_fraction, default=0.2, metavar="S",
-                   help="minimum support of the itemsets shown in the report (default: 0.2)")
+    p.add_argument("-k", "--n-signatures", type=_pos_int, default=DEFAULT_N_SIGNATURES,
+                   metavar="K", help="k, alternative signatures of multi-model operators "
+                   f"(default: {DEFAULT_N_SIGNATURES})")
+    p.add_argument("--min-support", type=_fraction, default=DEFAULT_MIN_SUPPORT, metavar="S",
+                   help="minimum support of the itemsets shown in the report "
+                   f"(default: {DEFAULT_MIN_SUPPORT})")
     p.add_argument("--out", metavar="DIR", default=None,
                    help="output directory (default: modelmine-run-SEED)")
     p.add_argument("--force", action="store_true", help="replace an existing DIR")
@@ -229,9 +238,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("lattice", "export the closed-itemset lattice of the base models",
             _LATTICE_EPILOG)
     p.add_argument("source", metavar="DIR-or-DATA")
-    _add_model_options(p, bootstraps=150)
-    p.add_argument("--min-support", type=_fraction, default=0.2, metavar="S",
-                   help="minimum support of the itemsets (default: 0.2)")
+    _add_model_options(p)
+    p.add_argument("--min-support", type=_fraction, default=DEFAULT_MIN_SUPPORT, metavar="S",
+                   help=f"minimum support of the itemsets (default: {DEFAULT_MIN_SUPPORT})")
     p.add_argument("--format", choices=["graphml", "gexf", "json", "dot", "png", "svg"],
                    default="graphml")
     p.add_argument("--out", metavar="FILE", default=None,
@@ -246,8 +255,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="operator to compare, repeatable (default: all registered)")
     p.add_argument("--classifier", "-c", action="append", metavar="NAME",
                    help="classifier, repeatable: svm, 1nn, tree (default: all three)")
-    p.add_argument("-k", "--signatures", type=_pos_int, default=10, metavar="K",
-                   help="alternative signatures of multi-model operators (default: 10)")
+    p.add_argument("-k", "--n-signatures", type=_pos_int, default=DEFAULT_N_SIGNATURES,
+                   metavar="K", help="k, alternative signatures of multi-model operators "
+                   f"(default: {DEFAULT_N_SIGNATURES})")
     p.add_argument("--folds", type=_pos_int, default=10,
                    help="stratified cross-validation folds (default: 10)")
     p.add_argument("--cache", metavar="DIR", default=None,

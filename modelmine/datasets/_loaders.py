@@ -35,7 +35,7 @@ class DatasetInfo:
     name: str
     description: str
     n_samples: int
-    n_features: int
+    n_features_in: int
     classes: dict[int, int]
     sparse: bool
     feature_prefix: str
@@ -70,7 +70,7 @@ def available() -> pd.DataFrame:
     """List the embedded datasets with their sizes, classes and references."""
     rows = [
         {
-            "name": i.name, "samples": i.n_samples, "features": i.n_features,
+            "name": i.name, "samples": i.n_samples, "features": i.n_features_in,
             "classes": ", ".join(f"{k}: {v}" for k, v in i.classes.items()),
             "sparse": i.sparse, "description": i.description, "reference": i.reference,
         }
@@ -80,8 +80,8 @@ def available() -> pd.DataFrame:
 
 
 def _feature_names(info: DatasetInfo) -> np.ndarray:
-    width = len(str(info.n_features))
-    return np.array([f"{info.feature_prefix}{j + 1:0{width}d}" for j in range(info.n_features)])
+    width = len(str(info.n_features_in))
+    return np.array([f"{info.feature_prefix}{j + 1:0{width}d}" for j in range(info.n_features_in)])
 
 
 def load(
@@ -103,7 +103,7 @@ def load(
 
     Returns
     -------
-    X : ndarray of shape (n_samples, n_features), DataFrame, or scipy.sparse CSR matrix
+    X : ndarray of shape (n_samples, n_features_in), DataFrame, or scipy.sparse CSR matrix
         The data, as float64 (colon keeps its small integer values exactly).
     y : ndarray of shape (n_samples,) or Series
         Class labels in the source encoding (-1/1 or 1/2): modelmine never assumes one.

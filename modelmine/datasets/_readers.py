@@ -35,7 +35,7 @@ class LoadedData:
 
     Attributes
     ----------
-    X : ndarray of float64 or scipy.sparse CSR matrix, shape (n_samples, n_features)
+    X : ndarray of float64 or scipy.sparse CSR matrix, shape (n_samples, n_features_in)
     y : ndarray of shape (n_samples,)
         Class labels as in the file.
     feature_names : ndarray of str, shape (n_features,)

@@ -362,7 +362,7 @@ def evaluate(
                           f"size of the smallest class, {smallest} samples, so that every "
                           "fold holds every class)", n_folds)
     b = check_int(n_bootstraps, "n_bootstraps", _FUNC, min_value=2)
-    m = check_int(n_features, "n_features", _FUNC, min_value=1, max_value=data.n_features)
+    m = check_int(n_features, "n_features", _FUNC, min_value=1, max_value=data.n_features_in)
     k = check_int(n_signatures, "n_signatures", _FUNC, min_value=1)
     jobs = check_int(n_jobs, "n_jobs", _FUNC, allow_none=True)
     if jobs == 0:
@@ -415,7 +415,7 @@ def evaluate(
                          "operators": [o.name for o in ops], "classifiers": list(clfs),
                          "classifier_params": {c: repr(e) for c, e in clfs.items()},
                          "fold_seed": split_seed, "n_samples": data.n_samples,
-                         "n_features_in": data.n_features,
+                         "n_features_in": data.n_features_in,
                          "data_sha256": fingerprint, "seconds": seconds,
                      })
 

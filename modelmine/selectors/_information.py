@@ -206,7 +206,7 @@ def discretize(
 
     Parameters
     ----------
-    X : ndarray of shape (n_samples, n_features) or scipy.sparse CSR matrix
+    X : ndarray of shape (n_samples, n_features_in) or scipy.sparse CSR matrix
         Float64 data without missing values. Sparse input is processed by column blocks,
         never densified whole.
     y : ndarray of shape (n_samples,)
@@ -217,7 +217,7 @@ def discretize(
 
     Returns
     -------
-    codes : int32 ndarray of shape (n_samples, n_features)
+    codes : int32 ndarray of shape (n_samples, n_features_in)
         Level of each value, 0 .. n_levels[j] - 1, in increasing order of the values.
     n_levels : int64 ndarray of shape (n_features,)
         Number of intervals of each feature (number of cut points + 1); 1 for a feature
@@ -316,7 +316,7 @@ def information_gain(
 
     Parameters
     ----------
-    X : ndarray of shape (n_samples, n_features) or scipy.sparse CSR matrix
+    X : ndarray of shape (n_samples, n_features_in) or scipy.sparse CSR matrix
     y : ndarray of shape (n_samples,)
         Int64 class codes 0..K-1.
     discretization : {"mdl", "quantile", "uniform"}, default="mdl"
@@ -351,7 +351,7 @@ def symmetrical_uncertainty(
 
     Parameters
     ----------
-    X : ndarray of shape (n_samples, n_features) or scipy.sparse CSR matrix
+    X : ndarray of shape (n_samples, n_features_in) or scipy.sparse CSR matrix
     y : ndarray of shape (n_samples,)
         Int64 class codes 0..K-1.
     discretization : {"mdl", "quantile", "uniform"}, default="mdl"

@@ -187,7 +187,7 @@ def relieff_scores(
 
     Parameters
     ----------
-    X : ndarray of shape (n_samples, n_features) or scipy.sparse CSR matrix
+    X : ndarray of shape (n_samples, n_features_in) or scipy.sparse CSR matrix
         Float64 data without missing values. A sparse matrix is processed by column and
         row blocks and never densified whole.
     y : ndarray of shape (n_samples,)

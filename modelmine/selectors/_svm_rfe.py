@@ -281,7 +281,7 @@ def svm_rfe(
 
     Parameters
     ----------
-    X : ndarray or scipy.sparse matrix of shape (n_samples, n_features), float64
+    X : ndarray or scipy.sparse matrix of shape (n_samples, n_features_in), float64
         Data. Sparse input stays sparse (only the ``n x n`` kernel is dense).
     y : ndarray of shape (n_samples,), int
         Class codes ``0..K-1``, ``K >= 2``.
@@ -444,7 +444,7 @@ def svm_weights(
 
     Parameters
     ----------
-    X : ndarray or scipy.sparse matrix of shape (n_samples, n_features), float64
+    X : ndarray or scipy.sparse matrix of shape (n_samples, n_features_in), float64
         Data; sparse input is never densified.
     y : ndarray of shape (n_samples,), int
         Class codes ``0..K-1``, ``K >= 2``.

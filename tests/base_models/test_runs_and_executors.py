@@ -16,6 +16,7 @@ import pytest
 
 import modelmine as mm
 from modelmine.base_models import RunDirectoryError, _rundir
+from modelmine.base_models import resume as resume_bootstrap
 
 KW = dict(selector="anova", n_bootstraps=12, n_features=10, random_state=5)
 
@@ -42,7 +43,7 @@ def test_run_directory_records_and_reloads(tmp_path, data):
         with np.load(f, allow_pickle=False) as arch:
             [arch[k] for k in arch.files]
     # Resuming a finished run recomputes nothing and gives the same models.
-    assert mm.resume(run, X, y) == base
+    assert resume_bootstrap(run, X, y) == base
 
 
 def test_resume_after_partial_run_is_bit_identical(tmp_path, data, monkeypatch):
@@ -64,7 +65,7 @@ def test_resume_after_partial_run_is_bit_identical(tmp_path, data, monkeypatch):
     monkeypatch.setattr(_rundir, "_atomic_write", real)
     saved = json.loads((run / "manifest.json").read_text())
     assert not saved["complete"] and len(saved["chunks"]) == 1
-    resumed = mm.resume(run, X, y, n_jobs=2)
+    resumed = resume_bootstrap(run, X, y, n_jobs=2)
     assert resumed == mm.bootstrap(X, y, **KW)
 
 
@@ -73,7 +74,7 @@ def test_resume_refuses_other_data_settings_versions_and_corruption(tmp_path, da
     run = tmp_path / "run"
     mm.bootstrap(X, y, run_dir=run, checkpoint_every=4, **KW)
     with pytest.raises(RunDirectoryError, match="different data"):
-        mm.resume(run, X + 1.0, y)
+        resume_bootstrap(run, X + 1.0, y)
     with pytest.raises(RunDirectoryError, match=r"different settings: n_features is 10 in "
                                                 r"the run, 11 now"):
         mm.bootstrap(X, y, run_dir=run, resume=True, **{**KW, "n_features": 11})
@@ -83,23 +84,23 @@ def test_resume_refuses_other_data_settings_versions_and_corruption(tmp_path, da
     chunk = run / "chunk-00001.npz"
     chunk.write_bytes(chunk.read_bytes()[:-10] + b"0123456789")
     with pytest.raises(RunDirectoryError, match=r"chunk-00001.npz .* changed or is corrupt"):
-        mm.resume(run, X, y)
+        resume_bootstrap(run, X, y)
 
     manifest = json.loads((run / "manifest.json").read_text())
     manifest["modelmine_version"] = "0.0.1"
     (run / "manifest.json").write_text(json.dumps(manifest))
     with pytest.raises(RunDirectoryError, match=r"written by modelmine 0.0.1; this is"):
-        mm.resume(run, X, y)
+        resume_bootstrap(run, X, y)
 
     (run / "manifest.json").write_text("{not json")
     with pytest.raises(RunDirectoryError, match=r"manifest .* is corrupt"):
-        mm.resume(run, X, y)
+        resume_bootstrap(run, X, y)
 
     stray = tmp_path / "stray"
     stray.mkdir()
     (stray / "notes.txt").write_text("mine")
     with pytest.raises(RunDirectoryError, match="not a modelmine run directory"):
-        mm.resume(stray, X, y)
+        resume_bootstrap(stray, X, y)
     with pytest.raises(RunDirectoryError, match="exists and is not empty"):
         mm.bootstrap(X, y, run_dir=stray, **KW)
     with pytest.raises(ValueError, match=r"'run_dir' parameter .* when resume=True"):
@@ -134,7 +135,7 @@ def test_sigkill_midway_then_resume(tmp_path):
     state = json.loads(manifest.read_text())
     assert not state["complete"] and 2 <= len(state["chunks"]) < 10
     X, y = mm.datasets.load_colon()
-    resumed = mm.resume(run, X, y, n_jobs=2)
+    resumed = resume_bootstrap(run, X, y, n_jobs=2)
     uninterrupted = mm.bootstrap(X, y, selector="random-forest",
                                  selector_params={"n_estimators": 150}, n_bootstraps=30,
                                  n_features=10, random_state=3, n_jobs=2)
