@@ -87,8 +87,8 @@ def run(T, kind, c, repeats, mlxtend_cap):
         "eclat": lambda: fim.eclat(tracts, **kw),
         "fpgrowth": lambda: fim.fpgrowth(tracts, **kw),
         "fpgrowth_nogc": lambda: fpgrowth_nogc(tracts, **kw),
-        "ours": lambda: mine_itemsets(T, kind=kind, min_support=c),
-        "ours_none": lambda: mine_itemsets(T, kind=kind, min_support=c, max_itemsets=None),
+        "ours": lambda: mine_itemsets(T, itemset_type=kind, min_support=c),
+        "ours_none": lambda: mine_itemsets(T, itemset_type=kind, min_support=c, max_itemsets=None),
     }
     times: dict[str, list[float]] = {k: [] for k in runs}
     sizes = set()

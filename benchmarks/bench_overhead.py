@@ -58,8 +58,8 @@ def framework(base: mm.BaseModels, m: int, k: int = 10) -> dict[str, float]:
     """Seconds spent in each stage downstream of the base models."""
     out: dict[str, float] = {}
     t = time.perf_counter()
-    mm.mine_itemsets(base, kind="closed", min_support=0.2)
-    mm.mine_itemsets(base, kind="maximal", min_support=0.2)
+    mm.mine_itemsets(base, itemset_type="closed", min_support=0.2)
+    mm.mine_itemsets(base, itemset_type="maximal", min_support=0.2)
     out["mining"] = time.perf_counter() - t
     t = time.perf_counter()
     from modelmine.patterns._distances import jaccard_distances

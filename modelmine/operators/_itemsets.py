@@ -58,7 +58,7 @@ class Itemset:
 
 
 def _mine(base: BaseModels, kind: str, count: int) -> Itemsets:
-    return mine_itemsets(base.subsets, kind=kind, min_support=int(count))
+    return mine_itemsets(base.subsets, itemset_type=kind, min_support=int(count))
 
 
 def ordered_itemsets(base: BaseModels, itemsets: Itemsets) -> Iterator[Itemset]:

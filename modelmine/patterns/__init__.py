@@ -8,13 +8,13 @@ Jaccard distance (Woznica, Nguyen and Kalousis, KDD 2012, section 2).
 from ._distances import jaccard_distances
 from ._kmedoids import KMedoidsResult, available_backends, kmedoids, silhouette
 from ._lattice import DRAW_FORMATS, EXPORT_FORMATS, ItemsetLattice
-from ._mining import BACKENDS, KINDS, Itemsets, TooManyItemsetsError, mine_itemsets
+from ._mining import BACKENDS, ITEMSET_TYPES, Itemsets, TooManyItemsetsError, mine_itemsets
 
 __all__ = [
     "BACKENDS",
     "DRAW_FORMATS",
     "EXPORT_FORMATS",
-    "KINDS",
+    "ITEMSET_TYPES",
     "ItemsetLattice",
     "Itemsets",
     "KMedoidsResult",

@@ -41,7 +41,7 @@ class ItemsetLattice:
     ----------
     closed : Itemsets
         Closed itemsets from :func:`~modelmine.patterns._mining.mine_itemsets` with
-        ``kind='closed'`` and no ``max_len`` (the lattice needs all of them).
+        ``itemset_type='closed'`` and no ``max_len`` (the lattice needs all of them).
 
     Attributes
     ----------
@@ -63,12 +63,12 @@ class ItemsetLattice:
 
     def __init__(self, closed: Itemsets) -> None:
         if not isinstance(closed, Itemsets):
-            raise param_error("closed", "ItemsetLattice", "an Itemsets of kind 'closed'",
+            raise param_error("closed", "ItemsetLattice", "closed Itemsets",
                               closed, exc=TypeError)
-        if closed.kind != "closed":
+        if closed.itemset_type != "closed":
             raise param_error("closed", "ItemsetLattice",
-                              "closed itemsets (mine_itemsets(..., kind='closed'))",
-                              f"itemsets of kind {closed.kind!r}", show=False)
+                              "closed itemsets (mine_itemsets(..., itemset_type='closed'))",
+                              f"itemsets of type {closed.itemset_type!r}", show=False)
         if closed.max_len is not None:
             raise param_error("closed", "ItemsetLattice",
                               "all closed itemsets (mined with max_len=None)",
@@ -81,7 +81,7 @@ class ItemsetLattice:
                   max_itemsets: int | None = 1_000_000) -> ItemsetLattice:
         """Mine the closed itemsets of ``base`` and build their lattice."""
         return cls(mine_itemsets(as_transactions(base, "ItemsetLattice.from_base"),
-                                 kind="closed", min_support=min_support, backend=backend,
+                                 itemset_type="closed", min_support=min_support, backend=backend,
                                  max_itemsets=max_itemsets))
 
     def __len__(self) -> int:

@@ -36,9 +36,9 @@ import scipy.sparse as sp
 
 from .._validation import check_choice, check_fraction_or_count, check_int, param_error
 
-__all__ = ["BACKENDS", "KINDS", "Itemsets", "TooManyItemsetsError", "mine_itemsets"]
+__all__ = ["BACKENDS", "ITEMSET_TYPES", "Itemsets", "TooManyItemsetsError", "mine_itemsets"]
 
-KINDS = ("frequent", "closed", "maximal")
+ITEMSET_TYPES = ("frequent", "closed", "maximal")
 BACKENDS = ("auto", "pyfim", "mlxtend")
 _INSTALL = {
     "pyfim": "pip install pyfim",
@@ -197,7 +197,8 @@ class Itemsets:
     """
 
     def __init__(
-        self, indptr: np.ndarray, indices: np.ndarray, counts: np.ndarray, *, kind: str,
+        self, indptr: np.ndarray, indices: np.ndarray, counts: np.ndarray, *,
+        itemset_type: str,
         min_count: int, max_len: int | None, transactions: Transactions, backend: str,
     ) -> None:
         for arr in (indptr, indices, counts):
@@ -205,7 +206,7 @@ class Itemsets:
         self._indptr = indptr
         self._indices = indices
         self._counts = counts
-        self._kind = kind
+        self._itemset_type = itemset_type
         self._min_count = min_count
         self._max_len = max_len
         self._transactions = transactions
@@ -228,9 +229,9 @@ class Itemsets:
         return self._counts
 
     @property
-    def kind(self) -> str:
+    def itemset_type(self) -> str:
         """'frequent', 'closed' or 'maximal'."""
-        return self._kind
+        return self._itemset_type
 
     @property
     def min_count(self) -> int:
@@ -295,7 +296,7 @@ class Itemsets:
             yield self[i]
 
     def __repr__(self) -> str:
-        return (f"Itemsets(kind={self._kind!r}, n_itemsets={len(self)}, "
+        return (f"Itemsets(itemset_type={self._itemset_type!r}, n_itemsets={len(self)}, "
                 f"min_count={self._min_count}, n_transactions={self.n_transactions}, "
                 f"backend={self._backend!r})")
 
@@ -341,7 +342,7 @@ class Itemsets:
 
 
 def mine_itemsets(
-    data: Any, kind: str = "closed", min_support: float = 0.2, max_len: int | None = None,
+    data: Any, itemset_type: str = "closed", min_support: float = 0.2, max_len: int | None = None,
     backend: str = "auto", max_itemsets: int | None = DEFAULT_MAX_ITEMSETS,
 ) -> Itemsets:
     """Mine frequent, closed or maximal itemsets of the base models.
@@ -356,7 +357,7 @@ def mine_itemsets(
         The transactions. A BaseModels contributes its ``subsets`` and ``feature_names``; a
         list of item sets is mapped to indices in sorted item order and the items become the
         feature names.
-    kind : {'frequent', 'closed', 'maximal'}, default='closed'
+    itemset_type : {'frequent', 'closed', 'maximal'}, default='closed'
         Closed: no proper superset has the same support. Maximal: no proper superset is
         frequent.
     min_support : float in (0, 1] or int in [1, b], default=0.2
@@ -379,7 +380,7 @@ def mine_itemsets(
         Ordered by support descending, length descending, then feature indices.
     """
     func = "mine_itemsets"
-    kind = check_choice(kind, "kind", func, KINDS)
+    kind = check_choice(itemset_type, "itemset_type", func, ITEMSET_TYPES)
     backend = check_choice(backend, "backend", func, BACKENDS)
     tx = as_transactions(data, func)
     min_count = check_fraction_or_count(min_support, "min_support", func,
@@ -407,8 +408,8 @@ def mine_itemsets(
         lengths, indices, counts = _mine_mlxtend(tx, kind, min_count, max_len, frequent_items)
     # Both backends return codes into frequent_items (rank = feature order).
     indptr, indices, counts = canonical_order(lengths, indices, counts, items=frequent_items)
-    return Itemsets(indptr, indices, counts, kind=kind, min_count=min_count, max_len=max_len,
-                    transactions=tx, backend=backend)
+    return Itemsets(indptr, indices, counts, itemset_type=kind, min_count=min_count,
+                    max_len=max_len, transactions=tx, backend=backend)
 
 
 def _guard(tx: Transactions, kind: str, min_count: int, max_len: int | None,
@@ -450,8 +451,8 @@ def _guard(tx: Transactions, kind: str, min_count: int, max_len: int | None,
     elif kind != "frequent" and route_needs_frequent:
         what = "frequent (the mlxtend route enumerates them all)"
     if n > max_itemsets:
-        smaller = {"frequent": "choose kind='closed' or 'maximal', ",
-                   "closed": "choose kind='maximal', "}.get(kind, "")
+        smaller = {"frequent": "choose itemset_type='closed' or 'maximal', ",
+                   "closed": "choose itemset_type='maximal', "}.get(kind, "")
         exc = param_error(
             "max_itemsets", "mine_itemsets",
             f"at least the number of itemsets to enumerate ({n:.0f} {what} itemsets at a "

@@ -262,7 +262,7 @@ def run_itemsets(base: BaseModels, min_support: float) -> tuple[Itemsets | None,
     else and says why.
     """
     try:
-        return mine_itemsets(base, kind="closed", min_support=min_support), None
+        return mine_itemsets(base, itemset_type="closed", min_support=min_support), None
     except TooManyItemsetsError as exc:
         return None, (f"Not mined at minimum support {min_support:g}: {exc} Use a higher "
                       "min_support (`modelmine lattice DIR --min-support S`).")

@@ -137,7 +137,7 @@ def test_lattice_from_a_run_directory(run_dir, tmp_path, fmt, capsys):
     if graph is not None:
         from modelmine.patterns import mine_itemsets
 
-        closed = mine_itemsets(mm.BaseModels.load(run_dir).subsets, kind="closed",
+        closed = mine_itemsets(mm.BaseModels.load(run_dir).subsets, itemset_type="closed",
                                min_support=0.4)
         # Every closed itemset is a node (the lattice may add a root for the empty set).
         assert graph.number_of_nodes() in (len(closed), len(closed) + 1)

@@ -37,7 +37,7 @@ def check_hasse(lat: ItemsetLattice) -> None:
 
 
 def test_pasquier_lattice():
-    lat = ItemsetLattice(mine_itemsets(PASQUIER, kind="closed", min_support=2))
+    lat = ItemsetLattice(mine_itemsets(PASQUIER, itemset_type="closed", min_support=2))
     names = {n: lat.graph.nodes[n]["names"] for n in lat.graph}
     edges = {(names[u], names[v]) for u, v in lat.graph.edges()}
     assert edges == {((), ("2", "5")), ((), ("3",)), (("2", "5"), ("2", "3", "5")),
@@ -66,7 +66,7 @@ matrices = st.integers(1, 10).flatmap(lambda b: st.integers(1, 7).flatmap(
 @given(matrix=matrices, count=st.integers(1, 4))
 def test_edges_are_exactly_the_covering_pairs(matrix, count):
     count = min(count, matrix.shape[0])
-    check_hasse(ItemsetLattice(mine_itemsets(matrix, kind="closed", min_support=count)))
+    check_hasse(ItemsetLattice(mine_itemsets(matrix, itemset_type="closed", min_support=count)))
 
 
 def test_item_in_every_transaction():
@@ -125,7 +125,7 @@ def test_scales_to_5000_closed_itemsets():
     T = np.zeros((150, 60), bool)
     T[:, :12] = rng.random((150, 12)) < 0.7
     T[:, 12:] = rng.random((150, 48)) < 0.12
-    closed = mine_itemsets(T, kind="closed", min_support=4)
+    closed = mine_itemsets(T, itemset_type="closed", min_support=4)
     assert len(closed) >= 5000
     start = time.perf_counter()
     lat = ItemsetLattice(closed)
@@ -143,9 +143,9 @@ def test_scales_to_5000_closed_itemsets():
 
 
 def test_bad_input(tmp_path):
-    maximal = mine_itemsets(PASQUIER, kind="maximal", min_support=2)
+    maximal = mine_itemsets(PASQUIER, itemset_type="maximal", min_support=2)
     with pytest.raises(ValueError, match=r"The 'closed' parameter of ItemsetLattice must be "
-                                         r"closed itemsets.*Got itemsets of kind 'maximal'"):
+                                         r"closed itemsets.*Got itemsets of type 'maximal'"):
         ItemsetLattice(maximal)
     with pytest.raises(ValueError, match="max_len"):
         ItemsetLattice(mine_itemsets(PASQUIER, min_support=2, max_len=2))

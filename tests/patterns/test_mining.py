@@ -50,12 +50,12 @@ def names_dict(res: Itemsets) -> dict[tuple[str, ...], int]:
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_spmf_pasquier_oracle(backend):
-    closed = mine_itemsets(PASQUIER, kind="closed", min_support=2, backend=backend)
+    closed = mine_itemsets(PASQUIER, itemset_type="closed", min_support=2, backend=backend)
     assert names_dict(closed) == {("3",): 4, ("2", "5"): 4, ("1", "3"): 3, ("2", "3", "5"): 3,
                                   ("1", "2", "3", "5"): 2}
-    maximal = mine_itemsets(PASQUIER, kind="maximal", min_support=2, backend=backend)
+    maximal = mine_itemsets(PASQUIER, itemset_type="maximal", min_support=2, backend=backend)
     assert names_dict(maximal) == {("1", "2", "3", "5"): 2}
-    frequent = mine_itemsets(PASQUIER, kind="frequent", min_support=0.4, backend=backend)
+    frequent = mine_itemsets(PASQUIER, itemset_type="frequent", min_support=0.4, backend=backend)
     assert len(frequent) == 15
     # the order: support desc, length desc, then lexicographic on indices
     assert closed.to_frame()["itemset"].tolist() == [
@@ -82,7 +82,7 @@ def test_brute_force_all_kinds_both_backends(matrix, frac, max_len):
     truth = brute_force(matrix, min_count, max_len)
     for kind in ("frequent", "closed", "maximal"):
         for backend in BACKENDS:
-            res = mine_itemsets(matrix, kind=kind, min_support=min_count, max_len=max_len,
+            res = mine_itemsets(matrix, itemset_type=kind, min_support=min_count, max_len=max_len,
                                 backend=backend)
             assert as_dict(res) == truth[kind], (kind, backend)
             check_order(res)
@@ -97,7 +97,7 @@ def test_brute_force_all_kinds_both_backends(matrix, frac, max_len):
 @given(matrix=matrices, count=st.integers(1, 3))
 def test_closed_sets_closed_under_tidset_intersection(matrix, count):
     count = min(count, matrix.shape[0])
-    res = mine_itemsets(matrix, kind="closed", min_support=count)
+    res = mine_itemsets(matrix, itemset_type="closed", min_support=count)
     closed = {frozenset(s) for s in res.itemsets}
     tids = [set(res.models_containing(i).tolist()) for i in range(len(res))]
     for i, j in combinations(range(len(res)), 2):
@@ -111,7 +111,7 @@ def test_closed_sets_closed_under_tidset_intersection(matrix, count):
         common = np.flatnonzero(matrix[sorted(tids[i])].all(axis=0)).tolist()
         assert tuple(common) == res[i]
     # closed_mask agrees on all frequent itemsets
-    freq = mine_itemsets(matrix, kind="frequent", min_support=count)
+    freq = mine_itemsets(matrix, itemset_type="frequent", min_support=count)
     mask = closed_mask(freq.lengths, freq.indices, freq.counts, matrix)
     assert {freq[i] for i in np.flatnonzero(mask)} == set(res.itemsets)
 
@@ -167,8 +167,8 @@ def leukemia_like(name, score, b, m, seed=0):
                                               ("frequent", 0.5)])
 def test_backends_agree_on_real_base_models(name, score, kind, min_support):
     T = leukemia_like(name, score, b=40, m=15)
-    a = mine_itemsets(T, kind=kind, min_support=min_support, backend="pyfim")
-    b = mine_itemsets(T, kind=kind, min_support=min_support, backend="mlxtend")
+    a = mine_itemsets(T, itemset_type=kind, min_support=min_support, backend="pyfim")
+    b = mine_itemsets(T, itemset_type=kind, min_support=min_support, backend="mlxtend")
     assert len(a) > 0
     assert a.itemsets == b.itemsets
     np.testing.assert_array_equal(a.counts, b.counts)
@@ -185,8 +185,8 @@ def test_real_data_svm_base_models_agree():
         w = np.abs(SVC(kernel="linear", C=0.5).fit(X[idx], y[idx]).coef_[0])
         T[i, np.argsort(-w, kind="stable")[:20]] = True
     for kind in ("closed", "maximal"):
-        a = mine_itemsets(T, kind=kind, min_support=0.1, backend="pyfim")
-        b = mine_itemsets(T, kind=kind, min_support=0.1, backend="mlxtend")
+        a = mine_itemsets(T, itemset_type=kind, min_support=0.1, backend="pyfim")
+        b = mine_itemsets(T, itemset_type=kind, min_support=0.1, backend="mlxtend")
         assert a.itemsets == b.itemsets and len(a) > 0
 
 
@@ -195,15 +195,15 @@ def test_guard_stops_explosion():
     T = np.ones((10, 30), bool)
     with pytest.raises(ValueError, match=r"The 'max_itemsets' parameter of mine_itemsets "
                                          r"must be at least the number.*Raise 'min_support'"):
-        mine_itemsets(T, kind="frequent", min_support=0.5)
-    assert len(mine_itemsets(T, kind="closed", min_support=0.5)) == 1
+        mine_itemsets(T, itemset_type="frequent", min_support=0.5)
+    assert len(mine_itemsets(T, itemset_type="closed", min_support=0.5)) == 1
     with pytest.raises(ValueError, match="mlxtend route enumerates them all"):
-        mine_itemsets(T, kind="closed", min_support=0.5, backend="mlxtend")
+        mine_itemsets(T, itemset_type="closed", min_support=0.5, backend="mlxtend")
     # a guard that is not exceeded lets the run through
     T2 = np.eye(6, dtype=bool)
-    assert len(mine_itemsets(T2, kind="frequent", min_support=1, max_itemsets=6)) == 6
+    assert len(mine_itemsets(T2, itemset_type="frequent", min_support=1, max_itemsets=6)) == 6
     with pytest.raises(ValueError, match="max_itemsets"):
-        mine_itemsets(np.tile(T2, (1, 4)) | np.eye(6, 24, dtype=bool), kind="closed",
+        mine_itemsets(np.tile(T2, (1, 4)) | np.eye(6, 24, dtype=bool), itemset_type="closed",
                       min_support=1, max_itemsets=2)
 
 
@@ -212,7 +212,8 @@ def test_guard_stops_explosion():
                            r"in \(0, 1\] or a count of transactions in \[1, 5\]. Got 0.0"),
     ({"min_support": 1.5}, r"'min_support'.*Got 1.5 instead"),
     ({"min_support": 6}, r"'min_support'.*\[1, 5\]. Got 6 instead"),
-    ({"kind": "closd"}, r"'kind'.*one of 'frequent', 'closed', 'maximal'.*Did you mean 'closed'"),
+    ({"itemset_type": "closd"},
+     r"'itemset_type'.*one of 'frequent', 'closed', 'maximal'.*Did you mean 'closed'"),
     ({"backend": "spmf"}, r"'backend'.*one of 'auto', 'pyfim', 'mlxtend'"),
     ({"max_len": 0}, r"'max_len'.*integer >= 1 or None"),
 ])
@@ -257,7 +258,7 @@ def test_order_matches_reference_sort_on_real_data(kind, min_support):
     import fim
 
     T = leukemia_like("leukemia", "anova", b=60, m=20)
-    res = mine_itemsets(T, kind=kind, min_support=min_support)
+    res = mine_itemsets(T, itemset_type=kind, min_support=min_support)
     c = res.min_count
     raw = fim.eclat([np.flatnonzero(r).tolist() for r in T] + [[]],
                     target={"closed": "c", "frequent": "s", "maximal": "m"}[kind], supp=-c)
@@ -297,7 +298,7 @@ def test_real_bootstrap_base_models():
     base = mm.bootstrap(X, y, selector="chi2", n_bootstraps=8, n_features=6, random_state=0,
                         feature_names=names)
     assert isinstance(base.feature_names, np.ndarray)
-    res = mine_itemsets(base, kind="closed", min_support=2)
+    res = mine_itemsets(base, itemset_type="closed", min_support=2)
     # oracle: closed itemsets are the non-empty intersections of >= 2 transactions
     S = base.subsets
     truth = {}
@@ -317,8 +318,8 @@ def test_real_bootstrap_base_models():
 
 
 @pytest.mark.parametrize("kind, offered, not_offered", [
-    ("frequent", "choose kind='closed' or 'maximal'", None),
-    ("closed", "choose kind='maximal'", "kind='closed'"),
+    ("frequent", "choose itemset_type='closed' or 'maximal'", None),
+    ("closed", "choose itemset_type='maximal'", "itemset_type='closed'"),
     ("maximal", "raise 'max_itemsets'", "choose kind"),
 ])
 def test_guard_raises_its_own_error_and_offers_only_smaller_kinds(kind, offered, not_offered):
@@ -327,7 +328,7 @@ def test_guard_raises_its_own_error_and_offers_only_smaller_kinds(kind, offered,
     rng = np.random.default_rng(0)
     S = rng.random((60, 14)) < 0.6
     with pytest.raises(TooManyItemsetsError, match=r"'max_itemsets' parameter") as info:
-        mine_itemsets(S, kind=kind, min_support=2, max_itemsets=3, backend="pyfim")
+        mine_itemsets(S, itemset_type=kind, min_support=2, max_itemsets=3, backend="pyfim")
     assert isinstance(info.value, ValueError) and info.value.n_itemsets > 3
     assert offered in str(info.value)
     if not_offered:

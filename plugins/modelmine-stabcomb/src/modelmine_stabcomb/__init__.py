@@ -56,7 +56,7 @@ def stab_closed_apr(base: Any, *, n_features: int, min_support: float = 0.3) -> 
     mean_rank = base.tied_ranks().mean(axis=0, dtype=np.float64)
     kth = int(np.sort(counts)[::-1][n_features - 1])
     min_count = max(1, min(int(np.ceil(min_support * b - 1e-9)), kth))
-    its = mine_itemsets(base.subsets, kind="closed", min_support=min_count)
+    its = mine_itemsets(base.subsets, itemset_type="closed", min_support=min_count)
     candidates = [(np.asarray(items, dtype=np.int64), int(c))
                   for items, c in zip(its.itemsets, its.counts)]
     # items in every model form a closed itemset of full support (some backends omit it)
