@@ -53,7 +53,7 @@ def jsonable(value: Any, *, unknown: Literal["str", "repr", "raise"] = "str") ->
     return convert(value)
 
 
-class FrozenDict(dict):  # type: ignore[type-arg]
+class FrozenDict(dict):
     """A dict that cannot be changed after it is built (every mutator raises TypeError).
 
     A dict subclass rather than :class:`types.MappingProxyType`, so that results holding
@@ -74,7 +74,7 @@ class FrozenDict(dict):  # type: ignore[type-arg]
         return f"FrozenDict({dict.__repr__(self)})"
 
 
-class FrozenList(tuple):  # type: ignore[type-arg]
+class FrozenList(tuple):
     """A tuple that also compares equal to a list with the same items.
 
     What :func:`frozen` makes of a list, so that a frozen record still equals the same

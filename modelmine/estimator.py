@@ -28,7 +28,7 @@ __all__ = ["ModelMiningSelector"]
 _NAME = "ModelMiningSelector"
 
 
-class ModelMiningSelector(SelectorMixin, BaseEstimator):  # type: ignore[misc]
+class ModelMiningSelector(SelectorMixin, BaseEstimator):
     """Robust feature selection by mining bootstrap base models (KDD 2012).
 
     Parameters

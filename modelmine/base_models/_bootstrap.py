@@ -213,7 +213,7 @@ def bootstrap(
         fraction = 1.0 if method == "bootstrap" else 0.9
     else:
         fraction = check_real(sample_fraction, "sample_fraction", _FUNC, low=0.0, high=1.0,
-                              closed="right")  # type: ignore[assignment]
+                              closed="right")
     if method == "subsample" and round(fraction * data.n_samples) >= data.n_samples:
         raise param_error("sample_fraction", _FUNC, "below 1 for subsampling without "
                           "replacement (a full subsample is the data itself)", fraction)

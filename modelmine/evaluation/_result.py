@@ -9,13 +9,13 @@ are computed (which test, on what) is documented in :meth:`EvaluationResult.poin
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from .._utils import FrozenDict, frozen, readonly
 from .._validation import check_choice, check_real, param_error
 from ..diagnostics import (
     jaccard_stability,
@@ -34,7 +34,6 @@ _STABILITY_TESTS = ("ttest", "wilcoxon", "nogueira")
 _PAIRWISE_MEASURES = ("jaccard", "dice", "kuncheva", "pearson")
 
 
-@dataclass(frozen=True, eq=False, repr=False)
 class EvaluationResult:
     """What :func:`~modelmine.evaluation.evaluate` returns (KDD 2012, section 3).
 
@@ -75,17 +74,67 @@ class EvaluationResult:
         The protocol's parameters, the data fingerprint and the wall time (``seconds``).
     """
 
-    folds: pd.DataFrame
-    predictions: pd.DataFrame
-    robustness_folds: pd.DataFrame
-    tasks: pd.DataFrame
-    skipped: pd.DataFrame
-    signatures: dict[tuple[str, str, int], Signature | SignatureSet]
-    rankings: dict[tuple[str, str], np.ndarray]
+    _TABLES = ("folds", "predictions", "robustness_folds", "tasks", "skipped")
+
+    def __init__(self, *, folds: pd.DataFrame, predictions: pd.DataFrame,
+                 robustness_folds: pd.DataFrame, tasks: pd.DataFrame, skipped: pd.DataFrame,
+                 signatures: Mapping[tuple[str, str, int], Signature | SignatureSet],
+                 rankings: Mapping[tuple[str, str], np.ndarray],
+                 fold_indices: Sequence[tuple[np.ndarray, np.ndarray]],
+                 operator_kinds: Mapping[str, str], feature_names: np.ndarray,
+                 settings: Mapping[str, Any] | None = None) -> None:
+        # Immutable all the way down: tables are kept private and handed out as copies,
+        # mappings are read-only, arrays cannot be written through.
+        tables = dict(zip(self._TABLES, (folds, predictions, robustness_folds, tasks,
+                                         skipped), strict=True))
+        set_ = object.__setattr__
+        set_(self, "_tables", {k: v.copy() for k, v in tables.items()})
+        set_(self, "signatures", FrozenDict(signatures))
+        set_(self, "rankings", FrozenDict({k: readonly(v, copy=True)
+                                           for k, v in rankings.items()}))
+        set_(self, "fold_indices", tuple((readonly(tr, copy=True), readonly(te, copy=True))
+                                         for tr, te in fold_indices))
+        set_(self, "operator_kinds", FrozenDict(operator_kinds))
+        set_(self, "feature_names", readonly(feature_names, copy=True))
+        set_(self, "settings", frozen(dict(settings or {})))
+
+    _tables: dict[str, pd.DataFrame]
+    signatures: Mapping[tuple[str, str, int], Signature | SignatureSet]
+    rankings: Mapping[tuple[str, str], np.ndarray]
     fold_indices: tuple[tuple[np.ndarray, np.ndarray], ...]
-    operator_kinds: dict[str, str]
+    operator_kinds: Mapping[str, str]
     feature_names: np.ndarray
-    settings: dict[str, Any] = field(default_factory=dict)
+    settings: Mapping[str, Any]
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"EvaluationResult is immutable: cannot set {name!r}.")
+
+    __delattr__ = __setattr__  # type: ignore[assignment]
+
+    @property
+    def folds(self) -> pd.DataFrame:
+        """A copy of the per-fold table (see the class docstring)."""
+        return self._tables["folds"].copy()
+
+    @property
+    def predictions(self) -> pd.DataFrame:
+        """A copy of the per-sample predictions."""
+        return self._tables["predictions"].copy()
+
+    @property
+    def robustness_folds(self) -> pd.DataFrame:
+        """A copy of the robustness (Saeys et al. 2008) table."""
+        return self._tables["robustness_folds"].copy()
+
+    @property
+    def tasks(self) -> pd.DataFrame:
+        """A copy of the per-task table."""
+        return self._tables["tasks"].copy()
+
+    @property
+    def skipped(self) -> pd.DataFrame:
+        """A copy of the table of operators that were not applicable."""
+        return self._tables["skipped"].copy()
 
     # ------------------------------------------------------------------ helpers
     @property

@@ -176,9 +176,9 @@ class SVMRFESelector(Selector):
                  tol: float = 1e-3):
         self.C = check_real(C, "C", "SVMRFESelector", low=0, closed="neither")
         if isinstance(step, numbers.Integral) and not isinstance(step, bool):
-            self.step: float = check_int(step, "step", "SVMRFESelector", min_value=1)  # type: ignore[assignment]
+            self.step: float = check_int(step, "step", "SVMRFESelector", min_value=1)
         else:
-            self.step = check_real(step, "step", "SVMRFESelector", low=0, high=1,  # type: ignore[assignment]
+            self.step = check_real(step, "step", "SVMRFESelector", low=0, high=1,
                                    closed="neither")
         self.step_rule = check_choice(step_rule, "step_rule", "SVMRFESelector",
                                       ["remaining", "original"])

@@ -232,7 +232,7 @@ def discretize(
     default, not its "better encoding").
     """
     method = check_choice(method, "method", "discretize", _METHODS)
-    n_bins = int(check_int(n_bins, "n_bins", "discretize", min_value=2))  # type: ignore[arg-type]
+    n_bins = int(check_int(n_bins, "n_bins", "discretize", min_value=2))
     n, p = X.shape
     n_classes = int(y.max()) + 1
     codes = np.empty((n, p), dtype=np.int32)

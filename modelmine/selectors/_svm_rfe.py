@@ -234,7 +234,7 @@ def _smallest_stable(imp: NDArray[np.float64], k: int) -> NDArray[np.intp]:
 def _check_common(C: Any, tol: Any, func: str) -> tuple[float, float]:
     C = check_real(C, "C", func, low=0.0, closed="neither")
     tol = check_real(tol, "tol", func, low=0.0, closed="neither")
-    return float(C), float(tol)  # type: ignore[arg-type]
+    return float(C), float(tol)
 
 
 def _check_step(step: Any, func: str) -> int | float:
