@@ -8,7 +8,7 @@ from bugs. Each also derives from the built-in class it refines (``ValueError``)
 
 from __future__ import annotations
 
-__all__ = ["DataError", "ModelmineError", "RunStateError"]
+__all__ = ["DataError", "ModelmineError", "NotApplicableError", "OperatorError", "RunStateError"]
 
 
 class ModelmineError(Exception):
@@ -21,3 +21,16 @@ class DataError(ModelmineError, ValueError):
 
 class RunStateError(ModelmineError, ValueError):
     """A run directory is in the wrong state for the request (unfinished, finished, busy)."""
+
+
+class NotApplicableError(ModelmineError, ValueError):
+    """An operator does not apply to these base models (say geomMean on negative scores,
+    nobagg without the full-data model, a score aggregation on a ranking-only selector).
+
+    The one exception that :func:`modelmine.evaluate` records as "skipped" and goes on; any
+    other error of an operator propagates.
+    """
+
+
+class OperatorError(ModelmineError, ValueError):
+    """An operator (usually a plugin) returned something that breaks the operator protocol."""

@@ -36,11 +36,21 @@ from threadpoolctl import threadpool_limits
 
 from .._data import check_dataset
 from .._progress import progress_bar
-from .._validation import check_int, closest_names, param_error
+from .._validation import check_int, param_error
 from ..base_models import BaseModels, bootstrap, data_fingerprint, seed_sequence
 from ..base_models._executors import Runner
+from ..constants import TOP_FRACTIONS
 from ..diagnostics import agreement, diversity, signature_performance
-from ..operators import Operator, Signature, SignatureSet, available, get_operator
+from ..exceptions import NotApplicableError
+from ..operators import (
+    Operator,
+    Signature,
+    SignatureSet,
+    aggregate,
+    available,
+    get_operator,
+    operator_kinds,
+)
 from ..selectors import Selector, average_ranks, get_selector
 from ._classifiers import resolve_classifiers
 from ._result import EvaluationResult
@@ -54,7 +64,6 @@ _CACHE_VERSION = 1
 DEFAULT_SELECTORS: tuple[str, ...] = ("ig", "relieff", "svm-rfe", "svm")
 
 #: Top fractions of a full ranking compared in the robustness table (Saeys et al. 2008).
-_TOP_FRACTIONS = {"jc5": 0.05, "jc1": 0.01}
 
 
 def _top_count(fraction: float, p: int) -> int:
@@ -87,26 +96,22 @@ def _resolve_selectors(spec: Any, func: str) -> dict[str, Selector]:
 
 
 def _resolve_operators(spec: Any, func: str) -> list[Operator]:
-    names = available()["name"].tolist()
     if spec is None:
-        spec = names
+        spec = available()["name"].tolist()
     elif isinstance(spec, (str, Operator)):
         spec = [spec]
     if not isinstance(spec, Sequence) or not spec:
         raise param_error("operators", func, "None (all available) or a non-empty list of "
                           "operator names", spec, exc=TypeError if not isinstance(
                               spec, Sequence) else ValueError)
+    # Names are checked where every door checks them (operator_kinds); Operator objects
+    # (not necessarily registered) are taken as they are.
+    names = [v for v in spec if not isinstance(v, Operator)]
+    if names:
+        operator_kinds(names, param="operators", func=func)
     ops: list[Operator] = []
     for value in spec:
-        if isinstance(value, Operator):
-            op = value
-        elif isinstance(value, str) and value in names:
-            op = get_operator(value)
-        else:
-            listed = ", ".join(repr(n) for n in names)
-            close = closest_names(value, names) if isinstance(value, str) else []
-            raise param_error("operators", func, f"names of available operators ({listed})",
-                              value, hint=f"Did you mean {close[0]!r}?" if close else None)
+        op = value if isinstance(value, Operator) else get_operator(value)
         if any(o.name == op.name for o in ops):
             raise param_error("operators", func, "distinct operators", f"{op.name!r} twice",
                               show=False)
@@ -205,18 +210,15 @@ def _run_task(X: Any, y: np.ndarray, payload: dict[str, Any], *, operators: list
         skipped: list[dict[str, Any]] = []
         for op in operators:
             params = dict(operator_params.get(op.name, {}))
+            # The operator stage of mm.run (aggregate validates, caps k, records provenance).
+            size = ({"n_features": key["n_features"]} if op.kind == "single"
+                    else {"n_signatures": n_signatures})
             try:
-                if op.kind == "single":
-                    result: Signature | SignatureSet = op(
-                        base, n_features=key["n_features"], random_state=payload["op_seed"],
-                        **params)
-                else:
-                    k = min(n_signatures, int(op.max_signatures(base)))
-                    result = op(base, n_signatures=k, random_state=payload["op_seed"],
-                                **params)
-            except ValueError as exc:  # an operator that does not apply (e.g. geomMean
-                skipped.append({"operator": op.name, "reason": str(exc)})  # on negative scores)
-                continue
+                result: Signature | SignatureSet = aggregate(
+                    base, op, random_state=payload["op_seed"], **size, **params)
+            except NotApplicableError as exc:  # e.g. geomMean on negative scores; any
+                skipped.append({"operator": op.name, "reason": str(exc)})  # other error
+                continue                                                    # propagates
             signatures[op.name] = result
             sigs = [result] if isinstance(result, Signature) else list(result)
             masks = np.vstack([s.mask(base.n_features_in) for s in sigs])
@@ -245,7 +247,7 @@ def _run_task(X: Any, y: np.ndarray, payload: dict[str, Any], *, operators: list
         # and the performance of the top 1 % features of each.
         assert base.full_model is not None
         rankings = {"single": _single_ranks(base), "ensemble": _ensemble_ranks(base)}
-        top = _top_count(_TOP_FRACTIONS["jc1"], base.n_features_in)
+        top = _top_count(TOP_FRACTIONS["jc1"], base.n_features_in)
         robust = []
         for method, ranks in rankings.items():
             feats = np.argsort(ranks, kind="stable")[:top]

@@ -17,6 +17,7 @@ import pandas as pd
 
 from .._utils import FrozenDict, frozen, readonly
 from .._validation import check_choice, check_real, param_error
+from ..constants import TOP_FRACTIONS
 from ..diagnostics import (
     jaccard_stability,
     nogueira_stability,
@@ -394,7 +395,7 @@ class EvaluationResult:
                 R = self.rankings[(sel, method)]
                 row: dict[str, Any] = {"selector": sel, "method": method,
                                        "spearman": spearman_stability(R).value}
-                for col, frac in (("jc5", 0.05), ("jc1", 0.01)):
+                for col, frac in TOP_FRACTIONS.items():
                     top = max(1, round(frac * p))
                     row[col] = jaccard_stability(np.less_equal(R, top)).value
                 errs = rf[(rf.selector == sel) & (rf.method == method)

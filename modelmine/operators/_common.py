@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from ..base_models import BaseModels
+from ..exceptions import NotApplicableError
 from ._signature import Signature
 
 __all__ = ["feature_order", "model_signature", "signature"]
@@ -74,7 +75,7 @@ def model_signature(base: BaseModels, model: int, n_features: int | None, *, ope
     feats = base.selected(int(model))
     if n_features is not None:
         if n_features > feats.size:
-            raise ValueError(f"The operator {operator!r} chose base model {model}, which "
+            raise NotApplicableError(f"The operator {operator!r} chose base model {model}, which "
                              f"selects {feats.size} features; n_features={n_features} is "
                              "more than it holds.")
         feats = feats[:n_features]

@@ -40,6 +40,7 @@ import numpy as np
 
 from .._validation import check_fraction_or_count
 from ..base_models import BaseModels
+from ..exceptions import NotApplicableError
 from ..patterns import Itemsets, mine_itemsets
 from ._common import counts, feature_order, n_selected_features, signature
 from ._registry import declare_operator
@@ -115,7 +116,7 @@ def top_itemsets(base: BaseModels, kind: str, k: int, min_support: Any, func: st
             break
         count = count - 1 if kind == "maximal" else max(1, min(count - 1, int(count * 0.8)))
     if len(mined) < k:
-        raise ValueError(f"The operator {func!r} found only {len(mined)} {kind} itemsets "
+        raise NotApplicableError(f"The operator {func!r} found only {len(mined)} {kind} itemsets "
                          f"at any support; n_signatures must be at most {len(mined)} for "
                          "these base models.")
     return list(islice(ordered_itemsets(base, mined), k)), count, asked, len(mined)

@@ -30,6 +30,7 @@ import numpy as np
 
 from .._validation import check_int, param_error
 from ..base_models import BaseModels
+from ..exceptions import NotApplicableError
 from ..patterns._distances import jaccard_distances
 from ..patterns._kmedoids import KMedoidsResult, kmedoids
 from ._common import min_subset_size, model_signature
@@ -178,7 +179,7 @@ def _group_for_itemsets(base: BaseModels, kind: str, k: int, min_support: Any, n
             if len(used) >= k and distinct_models_of(base, covered) >= k:
                 return np.flatnonzero(covered), used, count
         if count == 1:
-            raise ValueError(f"{name}: the base models containing the mined itemsets hold "
+            raise NotApplicableError(f"{name}: the base models containing the mined itemsets hold "
                              f"fewer than {k} distinct subsets.")
         count = max(1, min(count - 1, int(count * 0.8)))
 

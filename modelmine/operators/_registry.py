@@ -42,6 +42,7 @@ import pandas as pd
 from .._validation import check_int, closest_names, param_error
 from ..base_models import BaseModels
 from ..constants import DEFAULT_N_SIGNATURES
+from ..exceptions import NotApplicableError, OperatorError
 from ._signature import Signature, SignatureSet, jsonable
 
 __all__ = [
@@ -444,6 +445,14 @@ def _default_n_features(base: BaseModels) -> int:
     return max(1, round(float(base.subset_sizes().mean())))
 
 
+def _applicable(op: Operator, most: int) -> int:
+    """``most``, the largest size the operator can serve, unless it can serve nothing."""
+    if most < 1:
+        raise NotApplicableError(f"The operator {op.name!r} cannot build a signature from "
+                                 "these base models (no feature is selected by any model).")
+    return most
+
+
 def _run(op: Operator, base: BaseModels, *, n_features: Any = None, n_signatures: Any = None,
          random_state: Any = None, **params: Any) -> Signature | SignatureSet:
     """Validate at the door, call the operator, validate and complete what it returns."""
@@ -453,9 +462,8 @@ def _run(op: Operator, base: BaseModels, *, n_features: Any = None, n_signatures
                           type(base).__name__, exc=TypeError, show=False)
     for key in params:
         if key not in op.params:
-            accepted = ", ".join(repr(k) for k in op.params) or "none besides n_features"
-            if op.kind == "multi":
-                accepted = accepted.replace("n_features", "n_signatures")
+            size = "n_features" if op.kind == "single" else "n_signatures"
+            accepted = ", ".join(repr(k) for k in op.params) or f"none besides {size}"
             close = closest_names(key, list(op.params))
             raise param_error(key, func, f"a parameter of the operator {op.name!r} "
                               f"(it accepts: {accepted})", "an unknown parameter",
@@ -475,10 +483,7 @@ def _run(op: Operator, base: BaseModels, *, n_features: Any = None, n_signatures
         if n_signatures is not None:
             raise param_error("n_signatures", func, f"None for the single-model operator "
                               f"{op.name!r}", n_signatures)
-        hi = int(op.max_features(base))
-        if hi < 1:
-            raise ValueError(f"The operator {op.name!r} cannot build a signature from these "
-                             "base models (no feature is selected by any model).")
+        hi = _applicable(op, int(op.max_features(base)))
         m = min(_default_n_features(base), hi) if n_features is None else n_features
         m = check_int(m, "n_features", func, min_value=1, max_value=hi)
         call["n_features"] = m
@@ -489,10 +494,7 @@ def _run(op: Operator, base: BaseModels, *, n_features: Any = None, n_signatures
         # The one capping policy of k (KDD 2012, section 2.4): an operator cannot return
         # more alternatives than its max_signatures (the distinct base models for the
         # medoid operators); the request and the cap are recorded in the provenance.
-        hi = int(op.max_signatures(base))
-        if hi < 1:
-            raise ValueError(f"The operator {op.name!r} cannot build a signature from these "
-                             "base models (no feature is selected by any model).")
+        hi = _applicable(op, int(op.max_signatures(base)))
         call["n_signatures"] = k = min(requested, hi)
         if k < requested:
             capped = {"n_signatures_requested": requested, "n_signatures_cap": hi,
@@ -515,14 +517,15 @@ def _run(op: Operator, base: BaseModels, *, n_features: Any = None, n_signatures
     if op.kind == "single":
         sig = _as_signature(op, base, result, record)
         if len(sig) != call["n_features"]:
-            raise ValueError(f"The operator {op.name!r} from {op.owner()} returned "
-                             f"{len(sig)} features; n_features={call['n_features']} were "
-                             "asked.")
+            raise OperatorError(f"The operator {op.name!r} from {op.owner()} returned "
+                                f"{len(sig)} features; n_features={call['n_features']} were "
+                                "asked.")
         return sig
     sigs = _as_signature_set(op, base, result, record)
     if len(sigs) != call["n_signatures"]:
-        raise ValueError(f"The operator {op.name!r} from {op.owner()} returned {len(sigs)} "
-                         f"signatures; n_signatures={call['n_signatures']} were asked.")
+        raise OperatorError(f"The operator {op.name!r} from {op.owner()} returned "
+                            f"{len(sigs)} signatures; n_signatures={call['n_signatures']} "
+                            "were asked.")
     return sigs
 
 
@@ -540,8 +543,9 @@ def _indices(op: Operator, base: BaseModels, value: Any, expected: str) -> np.nd
     arr = arr.astype(np.int64)
     if arr.size and (arr.min() < 0 or arr.max() >= base.n_features_in
                      or np.unique(arr).size != arr.size):
-        raise ValueError(f"The operator {op.name!r} from {op.owner()} returned feature "
-                         f"indices that are repeated or outside [0, {base.n_features_in}).")
+        raise OperatorError(f"The operator {op.name!r} from {op.owner()} returned feature "
+                            f"indices that are repeated or outside [0, "
+                            f"{base.n_features_in}).")
     return arr
 
 
@@ -555,8 +559,8 @@ def _complete(op: Operator, base: BaseModels, sig: Signature, record: dict[str, 
         raise TypeError(f"The operator {op.name!r} from {op.owner()} put a value that is "
                         f"not JSON-serialisable in its provenance ({exc}).") from None
     if sig.features.size and sig.features.max() >= base.n_features_in:
-        raise ValueError(f"The operator {op.name!r} from {op.owner()} returned feature "
-                         f"indices outside [0, {base.n_features_in}).")
+        raise OperatorError(f"The operator {op.name!r} from {op.owner()} returned feature "
+                            f"indices outside [0, {base.n_features_in}).")
     names = base.feature_names[sig.features]
     return Signature(features=sig.features, names=names, scores=sig.scores,
                      score_name=sig.score_name, operator=op.name, provenance=prov,
@@ -573,7 +577,7 @@ def _as_signature(op: Operator, base: BaseModels, result: Any,
     try:
         feats = _indices(op, base, result, expected)
     except (TypeError, ValueError) as exc:
-        if isinstance(exc, ValueError) and "returned feature" in str(exc):
+        if isinstance(exc, OperatorError):
             raise
         raise _wrong_type(op, result, expected) from None
     sig = Signature(features=feats, names=base.feature_names[feats], operator=op.name)
@@ -684,7 +688,7 @@ def refresh() -> None:
     _DEFAULT.refresh()
 
 
-def aggregate(base: BaseModels, operator: str, *, n_features: int | None = None,
+def aggregate(base: BaseModels, operator: str | Operator, *, n_features: int | None = None,
               n_signatures: int | None = None, random_state: Any = None,
               **params: Any) -> Signature | SignatureSet:
     """Build signature(s) from base models with a registered operator.

@@ -20,6 +20,7 @@ from scipy.special import betainc
 
 from .._validation import check_choice
 from ..base_models import BaseModels
+from ..exceptions import NotApplicableError
 from ._common import counts, feature_order, mean_ranks, signature
 from ._registry import declare_operator
 from ._signature import Signature
@@ -62,7 +63,7 @@ def most_freq(base: BaseModels, *, n_features: int) -> Signature:
 
 def _scores(base: BaseModels, operator: str) -> np.ndarray:
     if base.scores is None:
-        raise ValueError(f"The operator {operator!r} aggregates scores, but the selector "
+        raise NotApplicableError(f"The operator {operator!r} aggregates scores, but the selector "
                          f"{base.selector.get('name')!r} gives only rankings: use a "
                          "rank aggregation (avgRank, stuart, rra) instead.")
     return base.scores
@@ -84,7 +85,7 @@ def geom_mean(base: BaseModels, *, n_features: int) -> Signature:
     """
     s = _scores(base, "geomMean")
     if (s < 0).any():
-        raise ValueError("The operator 'geomMean' needs non-negative scores; the selector "
+        raise NotApplicableError("The operator 'geomMean' needs non-negative scores; the selector "
                          f"{base.selector.get('name')!r} gives negative ones.")
     with np.errstate(divide="ignore"):
         key = np.exp(np.log(s).mean(axis=0))
@@ -192,7 +193,7 @@ def stuart(base: BaseModels, *, n_features: int, lists: str = "full") -> Signatu
         lists). Scores: Q (lower is better).
     """
     if base.n_models > STUART_MAX_LISTS:
-        raise ValueError(
+        raise NotApplicableError(
             f"The operator 'stuart' needs at most {STUART_MAX_LISTS} base models: Stuart's "
             "Q is computed by an alternating recursion that cancels catastrophically with "
             f"more rank lists (and costs O(b^2 p)); got {base.n_models}. Use 'rra' (Robust "
@@ -272,7 +273,7 @@ def nobagg(base: BaseModels, *, n_features: int) -> Signature:
     """
     full = base.full_model
     if full is None:
-        raise ValueError("The operator 'nobagg' needs the selector fitted on all the data: "
+        raise NotApplicableError("The operator 'nobagg' needs the selector fitted on all the data: "
                          "build the base models with bootstrap(..., fit_full=True).")
     cand = (np.flatnonzero(full.subset) if base.selector.get("kind") == "subset"
             else np.arange(base.n_features_in))

@@ -22,6 +22,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import MinMaxScaler
 from sklearn.svm import SVC
 
+import modelmine as mm
 from modelmine.evaluation import EvaluationResult, average_points, evaluate
 from modelmine.selectors import Selector, SelectorOutput
 
@@ -324,7 +325,7 @@ def test_n_folds_larger_than_smallest_class(colon):
      r"The 'classifiers' parameter of evaluate must be one of 'svm', '1nn', 'tree'\. "
      r"Got 'svn' instead\. Did you mean 'svm'\?"),
     ({"operators": ["closedAPR"]},
-     r"The 'operators' parameter of evaluate must be names of available operators "
+     r"The 'operators' parameter of evaluate must be one of the available operators "
      r"\('avgRank', .*'allMed'.*\)\. Got 'closedAPR' instead\. Did you mean 'closedApr'\?"),
     ({"selectors": ["relief"]},
      r"The 'selector' parameter of evaluate must be one of .*'relieff'.*Got 'relief' "),
@@ -387,3 +388,31 @@ def test_sparse_text_data_stays_sparse():
                    **{**SMALL, "n_features": 5, "n_bootstraps": 6})
     assert res.folds.error.between(0, 1).all()
     assert len(res.predictions.query("operator == 'avgRank' and classifier == 'svm'")) == 60
+
+
+def test_evaluate_skips_only_operators_that_do_not_apply():
+    # An operator that says it does not apply (NotApplicableError) is recorded as skipped;
+    # any other error is a bug and propagates (never hidden as "skipped").
+    from modelmine.exceptions import NotApplicableError
+    from modelmine.operators import OperatorRegistry
+
+    reg = OperatorRegistry(group=None, builtins=False)
+
+    @reg.register("neverApplies")
+    def never(base, *, n_features):
+        raise NotApplicableError("neverApplies needs something these models lack")
+
+    @reg.register("buggy")
+    def buggy(base, *, n_features):
+        raise ValueError("a real bug")
+
+    X, y = mm.datasets.load_colon()
+    kw = dict(selectors=["anova"], classifiers=["1nn"], n_folds=2, n_bootstraps=3,
+              n_features=5, random_state=0)
+    res = mm.evaluate(X, y, operators=[reg.get("neverApplies"), "mostFreq"], **kw)
+    skipped = res.skipped
+    assert skipped["operator"].tolist() == ["neverApplies", "neverApplies"]
+    assert skipped["reason"].str.contains("needs something").all()
+    assert set(res.folds["operator"]) == {"nobagg", "mostFreq"}
+    with pytest.raises(ValueError, match="a real bug"):
+        mm.evaluate(X, y, operators=[reg.get("buggy")], **kw)

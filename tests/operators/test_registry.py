@@ -135,15 +135,18 @@ def test_n_features_out_of_range_says_range(base, reg):
         reg.aggregate(base, "avgRank", n_features=2.5)
 
 
-def test_too_many_signatures_for_distinct_models(reg):
+def test_too_many_signatures_for_distinct_models_are_capped_and_recorded(reg):
     base = make_base_models(n_models=12)
     dup = type(base)(**{**base.__dict__, "subsets": np.repeat(base.subsets[:3], 4, axis=0),
                         "ranks": np.repeat(base.ranks[:3], 4, axis=0)})
-    with pytest.raises(ValueError, match=r"The 'n_signatures' parameter of aggregate must be "
-                       r"an integer in \[1, 3\]\. Got 4 instead\. The operator 'allMed' "
-                       r"cannot return more signatures than the 3 distinct base models"):
-        reg.aggregate(dup, "allMed", n_signatures=4)
-    assert len(reg.aggregate(dup, "allMed", n_signatures=3)) == 3
+    capped = reg.aggregate(dup, "allMed", n_signatures=4)
+    assert len(capped) == 3
+    assert capped.provenance["n_signatures_requested"] == 4
+    assert capped.provenance["n_signatures_cap"] == 3
+    assert "3 distinct" in capped.provenance["n_signatures_capped_because"]
+    exact = reg.aggregate(dup, "allMed", n_signatures=3)
+    assert len(exact) == 3 and "n_signatures_requested" not in exact.provenance
+    assert [s.features.tolist() for s in exact] == [s.features.tolist() for s in capped]
 
 
 def test_other_bad_parameters(base, reg):
