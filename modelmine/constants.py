@@ -42,8 +42,8 @@ DEFAULT_MIN_SUPPORT = 0.2
 #: factor per step (geometric, so that the number of mining passes stays logarithmic).
 SUPPORT_DECAY = 0.8
 
-#: The most itemsets :func:`modelmine.mine_itemsets` enumerates before refusing: 10 million
-#: itemsets take about 1 GiB in the compact arrays, a tenth of the 2-core, 24 GiB CI machine.
+#: The most itemsets :func:`modelmine.mine_itemsets` enumerates before refusing: ten million
+#: itemsets take about 1 GB in pyfim's Python output before conversion to compact arrays.
 MAX_ITEMSETS = 10_000_000
 
 #: The most itemsets an :class:`~modelmine.ItemsetLattice` holds: its Hasse diagram is a

@@ -16,18 +16,33 @@ from ..base_models import BaseModels
 from ..exceptions import NotApplicableError
 from ._signature import Signature
 
-__all__ = ["feature_order", "model_signature", "signature"]
+__all__ = ["DOC_FRAGMENTS", "doc_params", "feature_order", "model_signature", "signature"]
 
-# Reusable docstring fragments (numpydoc), shared by the operators.
-DOC_N_FEATURES = """n_features : int
-        m, the signature size (resolved and range-checked by :func:`aggregate`)."""
-DOC_N_SIGNATURES = """n_signatures : int
-        k, the number of alternative signatures (at most the number of distinct base
-        models; checked by :func:`aggregate`)."""
-DOC_RANDOM_STATE = """random_state : None or int, default=None
-        Seed passed to k-medoids (whose BUILD initialisation is deterministic anyway)."""
-DOC_BACKEND = """backend : {"auto", "sklearn-extra", "fasterpam"}, default="auto"
-        k-medoids backend (:func:`modelmine.patterns._kmedoids.kmedoids`)."""
+# Reusable docstring fragments (numpydoc) for parameters that recur across operators,
+# substituted by @doc_params (the imbalanced-learn ``Substitution`` idiom).
+DOC_FRAGMENTS = {
+    "n_features": """n_features : int
+        m, the signature size (resolved and range-checked by :func:`aggregate`).""",
+    "n_features_optional": """n_features : int, optional
+        Keep each chosen model's top ``n_features`` features (default: the whole model).""",
+    "n_signatures": """n_signatures : int
+        k, the number of alternative signatures (capped by :func:`aggregate` at what the
+        operator can return, the cap recorded in the provenance).""",
+    "min_support": """min_support : float in (0, 1], int or None, default=None
+        Minimum support of the mined itemsets (fraction of the b models, or a count);
+        None: the highest support at which the itemsets hold enough features.""",
+    "random_state": """random_state : None or int, default=None
+        Seed passed to k-medoids (results are deterministic for a given seed).""",
+    "backend": """backend : {"auto", "sklearn-extra", "fasterpam"}, default="auto"
+        k-medoids backend (:func:`modelmine.patterns.kmedoids`).""",
+}
+
+
+def doc_params(func: Any) -> Any:
+    """Fill ``%(name)s`` placeholders of ``func``'s docstring from :data:`DOC_FRAGMENTS`."""
+    if func.__doc__:
+        func.__doc__ = func.__doc__ % DOC_FRAGMENTS
+    return func
 
 
 def mean_ranks(base: BaseModels) -> np.ndarray:

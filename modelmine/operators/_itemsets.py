@@ -40,6 +40,7 @@ import numpy as np
 
 from .._validation import check_fraction_or_count
 from ..base_models import BaseModels
+from ..constants import SUPPORT_DECAY
 from ..exceptions import NotApplicableError
 from ..patterns import Itemsets, mine_itemsets
 from ._common import counts, feature_order, n_selected_features, signature
@@ -101,6 +102,12 @@ def _start_count(base: BaseModels, min_support: Any, needed: int, func: str
     return min(asked, auto), asked
 
 
+def lower_support(count: int) -> int:
+    """The next, lower support count to try when too few itemsets are frequent: geometric
+    steps of :data:`~modelmine.constants.SUPPORT_DECAY`, at least one less, never below 1."""
+    return max(1, min(count - 1, int(count * SUPPORT_DECAY)))
+
+
 def top_itemsets(base: BaseModels, kind: str, k: int, min_support: Any, func: str
                  ) -> tuple[list[Itemset], int, int | None, int]:
     """The first ``k`` itemsets in operator order, lowering the threshold until k exist.
@@ -114,11 +121,11 @@ def top_itemsets(base: BaseModels, kind: str, k: int, min_support: Any, func: st
         mined = _mine(base, kind, count)
         if len(mined) >= k or count == 1:
             break
-        count = count - 1 if kind == "maximal" else max(1, min(count - 1, int(count * 0.8)))
+        count = count - 1 if kind == "maximal" else lower_support(count)
     if len(mined) < k:
-        raise NotApplicableError(f"The operator {func!r} found only {len(mined)} {kind} itemsets "
-                         f"at any support; n_signatures must be at most {len(mined)} for "
-                         "these base models.")
+        raise NotApplicableError(f"The operator {func!r} found only {len(mined)} {kind} "
+                                 f"itemsets at any support; n_signatures must be at most "
+                                 f"{len(mined)} for these base models.")
     return list(islice(ordered_itemsets(base, mined), k)), count, asked, len(mined)
 
 

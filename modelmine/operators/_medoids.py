@@ -30,11 +30,12 @@ import numpy as np
 
 from .._validation import check_int, param_error
 from ..base_models import BaseModels
+from ..constants import DEFAULT_K_RANGE
 from ..exceptions import NotApplicableError
 from ..patterns._distances import jaccard_distances
 from ..patterns._kmedoids import KMedoidsResult, kmedoids
-from ._common import min_subset_size, model_signature
-from ._itemsets import _mine, _start_count, ordered_itemsets
+from ._common import doc_params, min_subset_size, model_signature
+from ._itemsets import _mine, _start_count, lower_support, ordered_itemsets
 from ._registry import declare_operator, distinct_models
 from ._signature import Signature
 
@@ -62,7 +63,7 @@ def most_rep(base: BaseModels, *, n_features: int) -> Signature:
 
 def _k_range(k_range: Any, func: str) -> list[int]:
     if k_range is None:
-        return list(range(2, 11))
+        return list(DEFAULT_K_RANGE)
     try:
         ks = [check_int(k, "k_range", func, min_value=2) for k in k_range]
     except TypeError:
@@ -73,6 +74,7 @@ def _k_range(k_range: Any, func: str) -> list[int]:
     return sorted({int(k) for k in ks if k is not None})
 
 
+@doc_params
 @declare_operator("largeMed", kind="single", max_features=min_subset_size,
                   order_invariant=False)
 def large_med(base: BaseModels, *, n_features: int, k_range: Any = None,
@@ -84,11 +86,12 @@ def large_med(base: BaseModels, *, n_features: int, k_range: Any = None,
 
     Parameters
     ----------
+    %(n_features)s
     k_range : iterable of int >= 2, default=range(2, 11)
         Candidate numbers of clusters; values above the number of distinct base models
         minus one are skipped. When none is left, the single medoid (mostRep) is returned.
-    random_state, backend
-        Passed to k-medoids.
+    %(random_state)s
+    %(backend)s
     """
     ks = _k_range(k_range, "largeMed")
     dist = jaccard_distances(base)
@@ -143,6 +146,7 @@ def _check_distinct_medoids(base: BaseModels, models: np.ndarray, res: KMedoidsR
                            "medoids; ask for fewer signatures.")
 
 
+@doc_params
 @declare_operator("allMed", kind="multi", order_invariant=False)
 def all_med(base: BaseModels, *, n_signatures: int, n_features: int | None = None,
             random_state: Any = None, backend: str = "auto") -> list[Signature]:
@@ -153,10 +157,10 @@ def all_med(base: BaseModels, *, n_signatures: int, n_features: int | None = Non
 
     Parameters
     ----------
-    n_features : int, optional
-        Keep each medoid's top n_features (default: the whole model).
-    random_state, backend
-        Passed to k-medoids.
+    %(n_signatures)s
+    %(n_features_optional)s
+    %(random_state)s
+    %(backend)s
     """
     dist = jaccard_distances(base)
     res = kmedoids(dist, n_signatures, backend=backend, random_state=random_state)
@@ -179,9 +183,9 @@ def _group_for_itemsets(base: BaseModels, kind: str, k: int, min_support: Any, n
             if len(used) >= k and distinct_models_of(base, covered) >= k:
                 return np.flatnonzero(covered), used, count
         if count == 1:
-            raise NotApplicableError(f"{name}: the base models containing the mined itemsets hold "
-                             f"fewer than {k} distinct subsets.")
-        count = max(1, min(count - 1, int(count * 0.8)))
+            raise NotApplicableError(f"{name}: the base models containing the mined "
+                                     f"itemsets hold fewer than {k} distinct subsets.")
+        count = lower_support(count)
 
 
 def distinct_models_of(base: BaseModels, rows: np.ndarray) -> int:
@@ -200,6 +204,7 @@ def _med_apr(base: BaseModels, kind: str, k: int, n_features: int | None, min_su
         "min_support_used": count / base.n_models, "cluster_sizes": res.sizes.tolist()})
 
 
+@doc_params
 @declare_operator("allMedClosedApr", kind="multi", order_invariant=False)
 def all_med_closed_apr(base: BaseModels, *, n_signatures: int, n_features: int | None = None,
                        min_support: Any = None, random_state: Any = None,
@@ -209,6 +214,14 @@ def all_med_closed_apr(base: BaseModels, *, n_signatures: int, n_features: int |
     The base models containing any of the k closed itemsets of highest support (itemset
     order as closedApr), k-medoids (PAM) on them, the k medoids. When those models hold
     fewer than k distinct subsets, the next itemsets are added until they hold k.
+
+    Parameters
+    ----------
+    %(n_signatures)s
+    %(n_features_optional)s
+    %(min_support)s
+    %(random_state)s
+    %(backend)s
     """
     return _med_apr(base, "closed", n_signatures, n_features, min_support, random_state,
                     backend, "allMedClosedApr")

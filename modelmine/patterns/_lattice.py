@@ -26,6 +26,7 @@ import networkx as nx
 import numpy as np
 
 from .._validation import check_choice, check_int, param_error
+from ..constants import LATTICE_MAX_ITEMSETS
 from ._mining import Itemsets, as_transactions, mine_itemsets
 
 __all__ = ["DRAW_FORMATS", "EXPORT_FORMATS", "ItemsetLattice"]
@@ -78,7 +79,7 @@ class ItemsetLattice:
 
     @classmethod
     def from_base(cls, base: Any, min_support: float = 0.2, backend: str = "auto",
-                  max_itemsets: int | None = 1_000_000) -> ItemsetLattice:
+                  max_itemsets: int | None = LATTICE_MAX_ITEMSETS) -> ItemsetLattice:
         """Mine the closed itemsets of ``base`` and build their lattice."""
         return cls(mine_itemsets(as_transactions(base, "ItemsetLattice.from_base"),
                                  itemset_type="closed", min_support=min_support, backend=backend,

@@ -35,6 +35,7 @@ import pandas as pd
 import scipy.sparse as sp
 
 from .._validation import check_choice, check_fraction_or_count, check_int, param_error
+from ..constants import MAX_ITEMSETS
 
 __all__ = ["BACKENDS", "ITEMSET_TYPES", "Itemsets", "TooManyItemsetsError", "mine_itemsets"]
 
@@ -45,9 +46,8 @@ _INSTALL = {
     "mlxtend": "pip install mlxtend",
 }
 _PYFIM_TARGET = {"frequent": "s", "closed": "c", "maximal": "m"}
-#: Default for ``max_itemsets``: ten million itemsets take about 1 GB in pyfim's Python
-#: output before conversion; beyond that a run is refused unless the user raises the cap.
-DEFAULT_MAX_ITEMSETS = 10_000_000
+#: Default for ``max_itemsets`` (:data:`modelmine.constants.MAX_ITEMSETS`).
+DEFAULT_MAX_ITEMSETS = MAX_ITEMSETS
 
 
 def _installed(name: str) -> bool:
@@ -370,7 +370,7 @@ def mine_itemsets(
     backend : {'auto', 'pyfim', 'mlxtend'}, default='auto'
         'auto' uses pyfim (native closed / maximal targets, fastest in
         ``benchmarks/bench_mining.py``) when installed, otherwise mlxtend.
-    max_itemsets : int or None, default=10_000_000
+    max_itemsets : int or None, default=10_000_000 (:data:`modelmine.constants.MAX_ITEMSETS`)
         Refuse, before materialising anything, a run that would return more itemsets
         (see ``docs/mining.md``, "The max_itemsets guard"). None disables the guard.
 
