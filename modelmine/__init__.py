@@ -5,7 +5,17 @@ Woznica, Nguyen and Kalousis, "Model Mining for Robust Feature Selection" (KDD 2
 
 from typing import Any
 
-from . import constants, datasets, diagnostics, evaluation, operators, patterns, pipeline, selectors
+from . import (
+    constants,
+    datasets,
+    diagnostics,
+    evaluation,
+    operators,
+    patterns,
+    pipeline,
+    selectors,
+    validation,
+)
 from .base_models import BaseModels, bootstrap
 from .estimator import ModelMiningSelector
 from .evaluation import EvaluationResult, evaluate
@@ -54,4 +64,5 @@ __all__ = [
     "resume",
     "run",
     "selectors",
+    "validation",
 ]

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from ._validation import param_error
+from .validation import param_error
 
 __all__ = ["Dataset", "check_dataset"]
 

@@ -20,8 +20,8 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._validation import check_int, param_error
 from .base_models import bootstrap
+from .validation import check_int, param_error
 
 __all__ = ["ModelMiningSelector"]
 

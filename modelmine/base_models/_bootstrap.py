@@ -26,8 +26,8 @@ from threadpoolctl import threadpool_limits
 
 from .._data import check_dataset
 from .._progress import progress_bar
-from .._validation import check_choice, check_int, check_real, param_error
 from ..selectors import FeatureModel, Selector, get_selector, model_from_output
+from ..validation import check_choice, check_int, check_real, param_error
 from ._base_models import BaseModels, data_fingerprint
 from ._executors import Runner
 from ._rundir import RunDirectory

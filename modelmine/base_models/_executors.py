@@ -12,7 +12,7 @@ from typing import Any
 
 from joblib import Parallel, delayed, effective_n_jobs
 
-from .._validation import param_error
+from ..validation import param_error
 
 __all__ = ["Runner", "resolve_executor"]
 

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from .._validation import check_choice
+from ..validation import check_choice
 
 __all__ = [
     "DatasetInfo",

@@ -17,8 +17,8 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from .._validation import closest_names
 from ..exceptions import DataError
+from ..validation import closest_names
 
 __all__ = ["EMBEDDED_PREFIX", "DataError", "LoadedData", "read_data"]
 

@@ -24,7 +24,7 @@ from sklearn.base import clone
 from sklearn.metrics import balanced_accuracy_score, roc_auc_score
 
 from .._utils import readonly as _readonly
-from .._validation import check_real, param_error
+from ..validation import check_real, param_error
 from ._stability import as_selection_matrix, pairwise_similarity
 
 __all__ = [

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._validation import check_choice, check_real, param_error
+from ..validation import check_choice, check_real, param_error
 from ._stability import nogueira_compare
 
 __all__ = [

@@ -39,7 +39,7 @@ import scipy.sparse as sp
 from scipy.stats import norm
 
 from .._utils import readonly
-from .._validation import check_choice, check_int, check_real, param_error
+from ..validation import check_choice, check_int, check_real, param_error
 
 __all__ = [
     "STABILITY_MEASURES",

@@ -29,7 +29,7 @@ from sklearn.preprocessing import MaxAbsScaler, MinMaxScaler
 from sklearn.svm import SVC
 from sklearn.tree import DecisionTreeClassifier
 
-from .._validation import check_choice, param_error
+from ..validation import check_choice, param_error
 
 __all__ = ["CLASSIFIERS", "RangeScaler", "make_classifier", "resolve_classifiers"]
 

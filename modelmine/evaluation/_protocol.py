@@ -36,7 +36,6 @@ from threadpoolctl import threadpool_limits
 
 from .._data import check_dataset
 from .._progress import progress_bar
-from .._validation import check_int, param_error
 from ..base_models import BaseModels, bootstrap, data_fingerprint, seed_sequence
 from ..base_models._executors import Runner
 from ..constants import TOP_FRACTIONS
@@ -52,6 +51,7 @@ from ..operators import (
     operator_kinds,
 )
 from ..selectors import Selector, average_ranks, get_selector
+from ..validation import check_int, param_error
 from ._classifiers import resolve_classifiers
 from ._result import EvaluationResult
 

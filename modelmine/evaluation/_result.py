@@ -16,7 +16,6 @@ import numpy as np
 import pandas as pd
 
 from .._utils import FrozenDict, frozen, readonly
-from .._validation import check_choice, check_real, param_error
 from ..constants import TOP_FRACTIONS
 from ..diagnostics import (
     jaccard_stability,
@@ -27,6 +26,7 @@ from ..diagnostics import (
     spearman_stability,
 )
 from ..operators import Signature, SignatureSet
+from ..validation import check_choice, check_real, param_error
 
 __all__ = ["EvaluationResult"]
 

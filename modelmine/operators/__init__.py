@@ -1,11 +1,11 @@
 """Operators: base models -> signature(s) (KDD 2012, section 2), and their registry."""
 
+from .._registry import PluginWarning
 from ._apply import apply_operators, operator_kinds, operator_seed
 from ._registry import (
     ENTRY_POINT_GROUP,
     Operator,
     OperatorRegistry,
-    PluginWarning,
     aggregate,
     available,
     declare_operator,

@@ -12,9 +12,9 @@ from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Any
 
-from .._validation import closest_names, param_error
 from ..base_models import BaseModels
 from ..constants import SEED_MODULUS
+from ..validation import closest_names, param_error
 from ._registry import aggregate, available
 from ._signature import Signature, SignatureSet
 

@@ -38,11 +38,11 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_fraction_or_count
 from ..base_models import BaseModels
 from ..constants import SUPPORT_DECAY
 from ..exceptions import NotApplicableError
 from ..patterns import Itemsets, mine_itemsets
+from ..validation import check_fraction_or_count
 from ._common import counts, feature_order, n_selected_features, signature
 from ._registry import declare_operator
 from ._signature import Signature

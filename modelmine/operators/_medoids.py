@@ -28,12 +28,12 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_int, param_error
 from ..base_models import BaseModels
 from ..constants import DEFAULT_K_RANGE
 from ..exceptions import NotApplicableError
 from ..patterns._distances import jaccard_distances
 from ..patterns._kmedoids import KMedoidsResult, kmedoids
+from ..validation import check_int, param_error
 from ._common import doc_params, min_subset_size, model_signature
 from ._itemsets import _mine, _start_count, lower_support, ordered_itemsets
 from ._registry import declare_operator, distinct_models

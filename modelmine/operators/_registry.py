@@ -30,19 +30,18 @@ from __future__ import annotations
 
 import inspect
 import numbers
-import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from importlib import metadata
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from .._validation import check_int, closest_names, param_error
+from .._registry import BUILT_IN, Registry, first_line, origin_of
 from ..base_models import BaseModels
 from ..constants import DEFAULT_N_SIGNATURES
 from ..exceptions import NotApplicableError, OperatorError
+from ..validation import check_int, closest_names, param_error
 from ._signature import Signature, SignatureSet, jsonable
 
 __all__ = [
@@ -59,14 +58,9 @@ __all__ = [
 ]
 
 ENTRY_POINT_GROUP = "modelmine.operators"
-BUILT_IN = "built-in"
 KINDS = ("single", "multi")
 _SPEC_ATTR = "__modelmine_operator__"
 _RESERVED = ("n_features", "n_signatures", "random_state")
-
-
-class PluginWarning(UserWarning):
-    """A plugin operator could not be loaded (the others still load)."""
 
 
 def distinct_models(base: BaseModels) -> int:
@@ -131,6 +125,12 @@ class Operator:
         """Who registered it, for messages: origin and module."""
         where = f"{self.module}.{self.qualname}" if self.qualname else self.module
         return f"{self.origin!r} ({where})"
+
+    def row(self) -> dict[str, Any]:
+        """Its row of ``available()`` (the shape every registry of modelmine shares)."""
+        return {"name": self.name, "kind": self.kind, "origin": self.origin,
+                "description": self.description, "module": self.module,
+                "entry_point": self.entry_point}
 
     def __call__(self, base: BaseModels, **kwargs: Any) -> Signature | SignatureSet:
         """Run through :func:`aggregate`-style validation of the default registry."""
@@ -215,26 +215,15 @@ def _check_protocol(name: str, kind: str, func: Callable[..., Any], owner: str) 
     }
 
 
-def _origin_of(module: str) -> str:
-    """The distribution that provides a module, else its top-level package name."""
-    top = module.split(".")[0]
-    if top == "modelmine":
-        return BUILT_IN
-    try:
-        dists = metadata.packages_distributions().get(top)
-    except Exception:
-        dists = None
-    return dists[0] if dists else top
+def _register_builtins(registry: Registry[Operator]) -> None:
+    from ._builtin import BUILTINS
+
+    assert isinstance(registry, OperatorRegistry)
+    for func in BUILTINS:
+        registry._add_marked(func, origin=BUILT_IN, entry_point=None, ep_name=None)
 
 
-def _first_line(doc: str | None) -> str:
-    for line in (doc or "").strip().splitlines():
-        if line.strip():
-            return line.strip()
-    return ""
-
-
-class OperatorRegistry:
+class OperatorRegistry(Registry[Operator]):
     """A registry of operators: built-ins, decorated user functions, entry-point plugins.
 
     Parameters
@@ -249,62 +238,19 @@ class OperatorRegistry:
     """
 
     def __init__(self, *, group: str | None = ENTRY_POINT_GROUP, builtins: bool = True):
-        self.group = group
-        self._builtins = builtins
-        self._ops: dict[str, Operator] = {}
-        self._loaded = False
-        self._discovered = False
-        self._loading = False
+        super().__init__("operator", group=group,
+                         builtins=_register_builtins if builtins else None)
 
-    # ------------------------------------------------------------- loading
-    def _ensure(self) -> None:
-        if self._loaded and self._discovered:
-            return
-        if self._loading:
-            return
-        self._loading = True
-        try:
-            if not self._loaded:
-                self._loaded = True
-                if self._builtins:
-                    from ._builtin import BUILTINS
-
-                    for func in BUILTINS:
-                        self._add_marked(func, origin=BUILT_IN, entry_point=None,
-                                         ep_name=None)
-            if not self._discovered:
-                self._discovered = True
-                self._discover()
-        finally:
-            self._loading = False
-
-    def _entry_points(self) -> Sequence[Any]:
-        if self.group is None:
-            return []
-        return list(metadata.entry_points(group=self.group))
-
-    def _discover(self) -> None:
-        for ep in self._entry_points():
-            dist = getattr(getattr(ep, "dist", None), "name", None) or ep.value.split(":")[0]
-            label = f"{ep.name} = {ep.value}"
-            try:
-                obj = ep.load()
-            except Exception as exc:
-                warnings.warn(f"modelmine operator plugin {label!r} from {dist!r} failed to "
-                              f"load and was skipped: {type(exc).__name__}: {exc}",
-                              PluginWarning, stacklevel=3)
-                continue
-            try:
-                self._add_marked(obj, origin=dist, entry_point=label, ep_name=ep.name)
-            except (TypeError, ValueError) as exc:
-                warnings.warn(f"modelmine operator plugin {label!r} from {dist!r} was "
-                              f"skipped: {exc}", PluginWarning, stacklevel=3)
+    def _from_entry_point(self, obj: Any, *, origin: str, entry_point: str,
+                          ep_name: str) -> Operator:
+        return self._add_marked(obj, origin=origin, entry_point=entry_point, ep_name=ep_name,
+                                add=False)
 
     def _add_marked(self, func: Any, *, origin: str, entry_point: str | None,
-                    ep_name: str | None) -> Operator:
+                    ep_name: str | None, add: bool = True) -> Operator:
         spec = getattr(func, _SPEC_ATTR, None)
         if isinstance(func, Operator):
-            return self._add(func)
+            return self._add(func) if add else func
         if spec is None:
             raise TypeError(f"{func!r} is not marked with "
                             "modelmine.operators.declare_operator (its kind is unknown)")
@@ -312,8 +258,9 @@ class OperatorRegistry:
         if ep_name is not None and spec["name"] and spec["name"] != ep_name:
             raise ValueError(f"the entry point is named {ep_name!r} but the operator "
                              f"declares the name {spec['name']!r}")
-        return self._add(self._build(name, func, origin=origin, entry_point=entry_point,
-                                     **{k: v for k, v in spec.items() if k != "name"}))
+        op = self._build(name, func, origin=origin, entry_point=entry_point,
+                         **{k: v for k, v in spec.items() if k != "name"})
+        return self._add(op) if add else op
 
     def _build(self, name: Any, func: Callable[..., Any], *, kind: str, origin: str,
                description: str | None = None, order_invariant: bool = True,
@@ -332,20 +279,11 @@ class OperatorRegistry:
         doc = inspect.getdoc(func) or ""
         return Operator(
             name=name, kind=kind, func=func,
-            description=description or _first_line(doc) or f"{kind}-model operator",
+            description=description or first_line(doc) or f"{kind}-model operator",
             origin=origin, module=module, qualname=qualname, doc=doc,
             entry_point=entry_point, order_invariant=bool(order_invariant),
             max_features=max_features or _all_features,
             max_signatures=max_signatures or distinct_models, **accepted)
-
-    def _add(self, op: Operator) -> Operator:
-        taken = self._ops.get(op.name)
-        if taken is not None:
-            raise ValueError(f"The operator name {op.name!r} is already registered by "
-                             f"{taken.owner()}; {op.owner()} cannot register it too. "
-                             "Choose another name.")
-        self._ops[op.name] = op
-        return op
 
     # -------------------------------------------------------------- public
     def register(
@@ -362,7 +300,7 @@ class OperatorRegistry:
         def deco(f: Callable[..., Any]) -> Callable[..., Any]:
             self._ensure()
             module = getattr(f, "__module__", None) or ""
-            origin = _origin_of(module) if module != "__main__" else "__main__"
+            origin = origin_of(module) if module != "__main__" else "__main__"
             op = self._build(name, f, kind=kind, origin=origin, description=description,
                              order_invariant=order_invariant, max_features=max_features,
                              max_signatures=max_signatures)
@@ -371,58 +309,17 @@ class OperatorRegistry:
 
         return deco if func is None else deco(func)
 
-    def unregister(self, name: str) -> Operator:
-        """Remove an operator (built-ins included) and return it."""
-        self._ensure()
-        if name not in self._ops:
-            raise self._unknown(name, "unregister")
-        return self._ops.pop(name)
-
-    def refresh(self) -> None:
-        """Forget the plugins found through entry points and scan the group again."""
-        self._ops = {n: op for n, op in self._ops.items() if op.entry_point is None}
-        self._discovered = False
-        self._ensure()
-
-    def names(self) -> list[str]:
-        """Registered operator names, in registration order."""
-        self._ensure()
-        return list(self._ops)
-
-    def __contains__(self, name: object) -> bool:
-        self._ensure()
-        return name in self._ops
-
-    def __len__(self) -> int:
-        self._ensure()
-        return len(self._ops)
-
     def _unknown(self, name: Any, func: str) -> Exception:
-        names = list(self._ops)
-        listed = ", ".join(repr(n) for n in names)
-        close = closest_names(name, names) if isinstance(name, str) else []
-        hint = f"Did you mean {close[0]!r}?" if close else None
-        return param_error("operator", func, f"one of the available operators ({listed})",
-                           name, hint=hint,
-                           exc=ValueError if isinstance(name, str) else TypeError)
+        return self.unknown(name, func, "operator")
 
     def get(self, name: Any) -> Operator:
         """The :class:`Operator` registered under ``name`` (unknown: error with the closest)."""
         self._ensure()
         if isinstance(name, Operator):
             return name
-        if not isinstance(name, str) or name not in self._ops:
+        if not isinstance(name, str) or name not in self._entries:
             raise self._unknown(name, "get_operator")
-        return self._ops[name]
-
-    def available(self) -> pd.DataFrame:
-        """One row per operator: name, kind, origin, description, module, entry point."""
-        self._ensure()
-        rows = [{"name": op.name, "kind": op.kind, "origin": op.origin,
-                 "description": op.description, "module": op.module,
-                 "entry_point": op.entry_point} for op in self._ops.values()]
-        cols = ["name", "kind", "origin", "description", "module", "entry_point"]
-        return pd.DataFrame(rows, columns=cols)
+        return self._entries[name]
 
     def aggregate(self, base: BaseModels, operator: str | Operator, *,
                   n_features: int | None = None, n_signatures: int | None = None,
@@ -432,9 +329,9 @@ class OperatorRegistry:
             self._ensure()
             raise self._unknown(operator, "aggregate")
         self._ensure()
-        if isinstance(operator, str) and operator not in self._ops:
+        if isinstance(operator, str) and operator not in self._entries:
             raise self._unknown(operator, "aggregate")
-        op = operator if isinstance(operator, Operator) else self._ops[operator]
+        op = operator if isinstance(operator, Operator) else self._entries[operator]
         return _run(op, base, n_features=n_features, n_signatures=n_signatures,
                     random_state=random_state, **params)
 

@@ -18,9 +18,9 @@ from typing import Any
 import numpy as np
 from scipy.special import betainc
 
-from .._validation import check_choice
 from ..base_models import BaseModels
 from ..exceptions import NotApplicableError
+from ..validation import check_choice
 from ._common import counts, feature_order, mean_ranks, signature
 from ._registry import declare_operator
 from ._signature import Signature

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from .._validation import param_error
+from ..validation import param_error
 
 __all__ = ["jaccard_distances"]
 

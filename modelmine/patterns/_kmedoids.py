@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_choice, check_int, param_error
+from ..validation import check_choice, check_int, param_error
 
 __all__ = ["KMedoidsResult", "available_backends", "kmedoids", "silhouette"]
 

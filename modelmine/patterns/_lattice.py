@@ -25,8 +25,8 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
-from .._validation import check_choice, check_int, param_error
 from ..constants import LATTICE_MAX_ITEMSETS
+from ..validation import check_choice, check_int, param_error
 from ._mining import Itemsets, as_transactions, mine_itemsets
 
 __all__ = ["DRAW_FORMATS", "EXPORT_FORMATS", "ItemsetLattice"]

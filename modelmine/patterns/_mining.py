@@ -34,8 +34,8 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from .._validation import check_choice, check_fraction_or_count, check_int, param_error
 from ..constants import MAX_ITEMSETS
+from ..validation import check_choice, check_fraction_or_count, check_int, param_error
 
 __all__ = ["BACKENDS", "ITEMSET_TYPES", "Itemsets", "TooManyItemsetsError", "mine_itemsets"]
 

@@ -26,7 +26,6 @@ import scipy.sparse as sp
 
 from .._files import atomic_directory
 from .._utils import frozen, jsonable, library_versions
-from .._validation import check_fraction_or_count, check_int, param_error
 from ..base_models import BaseModels, bootstrap
 from ..constants import (
     DEFAULT_MIN_SUPPORT,
@@ -38,6 +37,7 @@ from ..datasets import LoadedData
 from ..exceptions import DataError
 from ..operators import Signature, SignatureSet, apply_operators, operator_kinds
 from ..patterns import ItemsetLattice, Itemsets, TooManyItemsetsError, mine_itemsets
+from ..validation import check_fraction_or_count, check_int, param_error
 from . import _store
 
 __all__ = ["DEFAULT_OPERATORS", "MiningRun", "resume", "run"]

@@ -25,7 +25,7 @@ import numpy as np
 from sklearn.base import clone
 
 from .._utils import jsonable
-from .._validation import param_error
+from ..validation import param_error
 
 __all__ = [
     "CallableSelector",

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_choice, check_int, check_real, param_error
+from ..validation import check_choice, check_int, check_real, param_error
 from ._base import (
     CallableSelector,
     EstimatorSelector,
@@ -307,7 +307,7 @@ def get_selector(spec: Any, params: dict[str, Any] | None = None, *,
     params = dict(params or {})
     if isinstance(spec, str):
         if spec not in SELECTORS:
-            from .._validation import closest_names
+            from ..validation import closest_names
 
             close = closest_names(spec, SELECTORS)
             raise param_error(

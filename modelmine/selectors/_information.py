@@ -20,7 +20,7 @@ import numpy as np
 import scipy.sparse as sp
 from numpy.typing import NDArray
 
-from .._validation import check_choice, check_int
+from ..validation import check_choice, check_int
 from ._relieff import _column_blocks
 
 __all__ = ["discretize", "information_gain", "symmetrical_uncertainty"]

@@ -54,7 +54,7 @@ from sklearn.svm import SVC
 from threadpoolctl import ThreadpoolController
 
 from .._utils import readonly as _readonly
-from .._validation import check_choice, check_int, check_real, param_error
+from ..validation import check_choice, check_int, check_real, param_error
 
 __all__ = [
     "SVMRFEResult",

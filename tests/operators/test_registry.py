@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 import modelmine.operators._registry as registry_module
+from modelmine.operators import PluginWarning
 from modelmine.operators._registry import (
     OperatorRegistry,
-    PluginWarning,
     aggregate,
     available,
     declare_operator,

@@ -7,6 +7,9 @@ for a value of the wrong kind) whose message has a single shape::
     The 'n_features' parameter of bootstrap must be an integer in [1, 2000]. Got 0 instead.
 
 so that a user always learns which parameter was wrong, what was expected and what was given.
+
+The module is public: plugin authors (operators, selectors) use the same helpers, so that
+their parameters fail the way the built-ins do (see ``plugins/modelmine-stabcomb``).
 """
 
 from __future__ import annotations
@@ -89,7 +92,30 @@ def check_int(
     value: Any, name: str, func: str, *, min_value: int | None = None,
     max_value: int | None = None, allow_none: bool = False,
 ) -> int | None:
-    """Check an integer parameter (numpy integers accepted, bools refused)."""
+    """Check an integer parameter (numpy integers accepted, bools refused).
+
+    Parameters
+    ----------
+    value : object
+        What the user gave.
+    name, func : str
+        The parameter and the public function, for the message.
+    min_value, max_value : int, optional
+        Inclusive bounds.
+    allow_none : bool, default=False
+        Accept None (returned as is).
+
+    Returns
+    -------
+    int or None
+
+    Raises
+    ------
+    TypeError
+        Not an integer (a bool is not one).
+    ValueError
+        Out of bounds.
+    """
     if value is None and allow_none:
         return None
     bounds = _bounds_text(min_value, max_value)
@@ -122,7 +148,30 @@ def check_real(
     value: Any, name: str, func: str, *, low: float | None = None, high: float | None = None,
     closed: str = "both", allow_none: bool = False,
 ) -> float | None:
-    """Check a real parameter in an interval; ``closed`` is 'both', 'left', 'right' or 'neither'."""
+    """Check a finite real parameter in an interval.
+
+    Parameters
+    ----------
+    value : object
+    name, func : str
+        The parameter and the public function, for the message.
+    low, high : float, optional
+        The interval's ends (None: unbounded).
+    closed : {"both", "left", "right", "neither"}, default="both"
+        Which ends belong to the interval.
+    allow_none : bool, default=False
+
+    Returns
+    -------
+    float or None
+
+    Raises
+    ------
+    TypeError
+        Not a real number.
+    ValueError
+        Not finite, or outside the interval.
+    """
     if value is None and allow_none:
         return None
     left = "[" if closed in ("both", "left") else "("
@@ -149,7 +198,13 @@ def check_fraction_or_count(
     """Turn a fraction in (0, 1] or an absolute count in [1, total] into a count.
 
     A float is a fraction of ``total`` (rounded up, so that ``support >= value`` holds);
-    an integer is an absolute count.
+    an integer is an absolute count (the convention of ``min_support`` throughout, as
+    in pyfim's negative supports and mlxtend's fractions).
+
+    Returns
+    -------
+    int
+        The count, in [1, total].
     """
     expected = f"a fraction in (0, 1] or a count of {what} in [1, {total}]"
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
@@ -175,7 +230,13 @@ def closest_names(name: str, options: Iterable[str], n: int = 1) -> list[str]:
 
 
 def check_choice(value: Any, name: str, func: str, options: Sequence[str]) -> str:
-    """Check that ``value`` is one of ``options``; the error lists them and the closest one."""
+    """Check that ``value`` is one of ``options``; the error lists them and the closest one.
+
+    Returns
+    -------
+    str
+        ``value``.
+    """
     if isinstance(value, str) and value in options:
         return value
     listed = ", ".join(repr(o) for o in options)
