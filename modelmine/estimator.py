@@ -204,7 +204,7 @@ class ModelMiningSelector(SelectorMixin, BaseEstimator):
         self.operator_kind_ = kind
         self.stability_ = None
         if self.compute_stability:
-            from .diagnostics._stability import nogueira_stability
+            from .diagnostics import nogueira_stability
 
             self.stability_ = nogueira_stability(base.subsets)
         return self

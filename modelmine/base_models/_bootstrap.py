@@ -372,10 +372,10 @@ def resume(
     """
     settings = RunDirectory.read_manifest(run_dir)["settings"]
     recorded = settings["selector"]
-    from ..selectors import SELECTORS
+    from ..selectors import default_registry
 
     if selector is None:
-        if recorded["name"] not in SELECTORS:
+        if recorded["name"] not in default_registry():
             raise param_error("selector", "resume", f"the custom selector the run used "
                               f"({recorded['name']!r}, {recorded['params']})", None)
         selector, params = recorded["name"], recorded["params"]

@@ -1,7 +1,11 @@
 """Diagnostics: stability, diversity, agreement, performance and significance.
 
 Pure functions on subsets, rankings, scores and predictions, each returning a small result
-object. See ``docs/diagnostics.md`` for every measure, its formula and its reference.
+object. Each takes the previous stage's objects as they are (BaseModels, Signature,
+SignatureSet, a boolean matrix or index sets; :func:`as_selection_matrix`). Modules by
+family: ``_subsets`` (Jaccard, Dice, Kuncheva, Pearson), ``_nogueira`` (estimator,
+variance, tests), ``_rankings`` (Spearman, Canberra, scores), ``_measures`` (the registry).
+See ``docs/diagnostics.md`` for every measure, its formula and its reference.
 """
 
 from ._agreement import (
@@ -14,6 +18,25 @@ from ._agreement import (
     rpt,
     signature_performance,
 )
+from ._coerce import as_rankings, as_scores, as_selection_matrix
+from ._measures import (
+    MEASURE_ENTRY_POINT_GROUP,
+    MeasureRegistry,
+    StabilityMeasure,
+    available_measures,
+    get_measure,
+    measure_spec,
+    register_measure,
+    stability,
+)
+from ._nogueira import nogueira_compare, nogueira_stability, nogueira_test
+from ._rankings import (
+    canberra_stability,
+    score_pearson_stability,
+    score_std_stability,
+    spearman_stability,
+)
+from ._results import FrequencyResult, NogueiraResult, NogueiraTestResult, StabilityResult
 from ._significance import (
     McNemarResult,
     PairedTestResult,
@@ -23,36 +46,22 @@ from ._significance import (
     points_ranking,
     wilcoxon_test,
 )
-from ._stability import (
-    STABILITY_MEASURES,
-    FrequencyResult,
-    NogueiraResult,
-    NogueiraTestResult,
-    StabilityMeasure,
-    StabilityResult,
-    as_selection_matrix,
-    canberra_stability,
+from ._subsets import (
     dice_stability,
     jaccard_stability,
     kuncheva_stability,
-    nogueira_compare,
-    nogueira_stability,
-    nogueira_test,
     pairwise_similarity,
     pearson_stability,
-    score_pearson_stability,
-    score_std_stability,
     selection_frequency,
-    spearman_stability,
-    stability,
 )
 
 __all__ = [
-    "STABILITY_MEASURES",
+    "MEASURE_ENTRY_POINT_GROUP",
     "AgreementResult",
     "DiversityResult",
     "FrequencyResult",
     "McNemarResult",
+    "MeasureRegistry",
     "NogueiraResult",
     "NogueiraTestResult",
     "PairedTestResult",
@@ -62,13 +71,18 @@ __all__ = [
     "StabilityMeasure",
     "StabilityResult",
     "agreement",
+    "as_rankings",
+    "as_scores",
     "as_selection_matrix",
+    "available_measures",
     "canberra_stability",
     "dice_stability",
     "diversity",
+    "get_measure",
     "jaccard_stability",
     "kuncheva_stability",
     "mcnemar_test",
+    "measure_spec",
     "nogueira_compare",
     "nogueira_stability",
     "nogueira_test",
@@ -76,6 +90,7 @@ __all__ = [
     "pairwise_similarity",
     "pearson_stability",
     "points_ranking",
+    "register_measure",
     "rpt",
     "score_pearson_stability",
     "score_std_stability",

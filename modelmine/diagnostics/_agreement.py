@@ -25,7 +25,8 @@ from sklearn.metrics import balanced_accuracy_score, roc_auc_score
 
 from .._utils import readonly as _readonly
 from ..validation import check_real, param_error
-from ._stability import as_selection_matrix, pairwise_similarity
+from ._coerce import as_selection_matrix
+from ._subsets import pairwise_similarity
 
 __all__ = [
     "AgreementResult",
@@ -51,14 +52,14 @@ class DiversityResult:
         The similarity of every pair (1 on the diagonal). Read-only.
     measure : str
         The similarity used.
-    n_signatures, n_features : int
+    n_signatures, n_features_in : int
     """
 
     value: float
     pairwise: np.ndarray
     measure: str
     n_signatures: int
-    n_features: int
+    n_features_in: int
 
     def __post_init__(self) -> None:
         _readonly(self.pairwise)
@@ -69,12 +70,12 @@ class DiversityResult:
     def __repr__(self) -> str:
         return (
             f"DiversityResult(value={self.value:.6g}, measure={self.measure!r}, "
-            f"n_signatures={self.n_signatures}, n_features={self.n_features})"
+            f"n_signatures={self.n_signatures}, n_features_in={self.n_features_in})"
         )
 
 
 def diversity(
-    signatures: Any, n_features: int | None = None, *, measure: str = "jaccard"
+    signatures: Any, n_features_in: int | None = None, *, measure: str = "jaccard"
 ) -> DiversityResult:
     """Average pairwise similarity among k alternative signatures (KDD 2012, equation 1).
 
@@ -86,16 +87,16 @@ def diversity(
     ----------
     signatures : bool matrix of shape (k, d) or sequence of k index arrays
         The alternative signatures; at least 2.
-    n_features : int, optional
+    n_features_in : int, optional
         ``d``, required when signatures are index arrays.
     measure : {'jaccard', 'dice', 'kuncheva', 'pearson'}, default='jaccard'
-        Pairwise similarity (see :mod:`modelmine.diagnostics._stability`).
+        Pairwise similarity (see :func:`modelmine.diagnostics.pairwise_similarity`).
 
     Returns
     -------
     DiversityResult
     """
-    Z = as_selection_matrix(signatures, n_features, func="diversity", name="signatures")
+    Z = as_selection_matrix(signatures, n_features_in, func="diversity", name="signatures")
     res = pairwise_similarity(Z, measure=measure)
     assert res.pairwise is not None
     return DiversityResult(res.value, np.array(res.pairwise), res.measure, Z.shape[0],

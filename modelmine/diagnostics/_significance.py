@@ -21,7 +21,7 @@ import pandas as pd
 from scipy import stats
 
 from ..validation import check_choice, check_real, param_error
-from ._stability import nogueira_compare
+from ._nogueira import nogueira_compare
 
 __all__ = [
     "McNemarResult",

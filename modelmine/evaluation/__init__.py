@@ -3,17 +3,28 @@
 :func:`evaluate` cross-validates selectors x operators x classifiers (error, stability,
 agreement, diversity) and returns an :class:`EvaluationResult` with the KDD'12 Table 2 and
 Table 4 layouts and the Saeys et al. (2008) single-versus-ensemble robustness table.
+Classifiers come from a registry (:func:`register_classifier`, the ``modelmine.classifiers``
+entry-point group; :func:`available_classifiers` lists them).
 """
 
-from ._classifiers import CLASSIFIERS, make_classifier
+from ._classifiers import (
+    CLASSIFIER_ENTRY_POINT_GROUP,
+    ClassifierRegistry,
+    make_classifier,
+    register_classifier,
+)
+from ._classifiers import available as available_classifiers
 from ._protocol import DEFAULT_SELECTORS, evaluate
 from ._result import EvaluationResult, average_points
 
 __all__ = [
-    "CLASSIFIERS",
+    "CLASSIFIER_ENTRY_POINT_GROUP",
     "DEFAULT_SELECTORS",
+    "ClassifierRegistry",
     "EvaluationResult",
+    "available_classifiers",
     "average_points",
     "evaluate",
     "make_classifier",
+    "register_classifier",
 ]

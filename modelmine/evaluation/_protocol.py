@@ -221,8 +221,7 @@ def _run_task(X: Any, y: np.ndarray, payload: dict[str, Any], *, operators: list
                 continue                                                    # propagates
             signatures[op.name] = result
             sigs = [result] if isinstance(result, Signature) else list(result)
-            masks = np.vstack([s.mask(base.n_features_in) for s in sigs])
-            div = (diversity(masks).value if len(sigs) >= 2 else math.nan)
+            div = diversity(sigs).value if len(sigs) >= 2 else math.nan
             for clf_name, clf in classifiers.items():
                 perfs = [signature_performance(clf, X_tr, y_tr, X_te, y_te, s.features)
                          for s in sigs]
@@ -295,7 +294,7 @@ def evaluate(
     y : array-like of shape (n_samples,)
         Class labels, any encoding.
     selectors : sequence or mapping, default=("ig", "relieff", "svm-rfe", "svm")
-        Selector names (see :func:`modelmine.selectors.available_selectors`), Selector
+        Selector names (see :func:`modelmine.selectors.available`), Selector
         objects, scikit-learn estimators or callables; a mapping gives them labels.
     operators : sequence of str, optional
         Operator names (:func:`modelmine.operators.available`); default: every available

@@ -25,6 +25,7 @@ from ..diagnostics import (
     rpt,
     spearman_stability,
 )
+from ..diagnostics._subsets import PAIRWISE_MEASURES
 from ..operators import Signature, SignatureSet
 from ..validation import check_choice, check_real, param_error
 
@@ -32,7 +33,6 @@ __all__ = ["EvaluationResult"]
 
 _ERROR_TESTS = ("mcnemar", "mcnemar_chi2", "ttest", "wilcoxon")
 _STABILITY_TESTS = ("ttest", "wilcoxon", "nogueira")
-_PAIRWISE_MEASURES = ("jaccard", "dice", "kuncheva", "pearson")
 
 
 class EvaluationResult:
@@ -260,7 +260,7 @@ class EvaluationResult:
         clf = self._classifier(classifier, func)
         error_test = check_choice(error_test, "error_test", func, _ERROR_TESTS)
         stability_test = check_choice(stability_test, "stability_test", func, _STABILITY_TESTS)
-        measure = check_choice(stability_measure, "stability_measure", func, _PAIRWISE_MEASURES)
+        measure = check_choice(stability_measure, "stability_measure", func, PAIRWISE_MEASURES)
         a = check_real(alpha, "alpha", func, low=0.0, high=1.0, closed="neither")
         ops = self._operators("single", operators, func)
         # Points only compare like with like: an operator that could not run in every fold

@@ -10,7 +10,7 @@ parameters, itemsets or base models and clusters behind it). A multi-model opera
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,6 +19,7 @@ import pandas as pd
 
 from .._utils import frozen, readonly
 from .._utils import jsonable as _jsonable
+from ..patterns import intersection_counts
 
 __all__ = ["Signature", "SignatureSet", "jsonable"]
 
@@ -31,6 +32,29 @@ def jsonable(value: Any) -> Any:
 
 def _readonly(a: np.ndarray) -> np.ndarray:
     return readonly(a, copy=True)
+
+
+def jaccard_similarities(signatures: Sequence[Signature]) -> np.ndarray:
+    """Pairwise Jaccard similarities of signatures, (k, k), 1 where both are empty.
+
+    Through the one overlap kernel (:func:`modelmine.patterns.intersection_counts`), on the
+    columns of the features that some signature holds.
+    """
+    k = len(signatures)
+    if k == 0:
+        return np.ones((0, 0))
+    used, cols = np.unique(np.concatenate([s.features for s in signatures]),
+                           return_inverse=True)
+    masks = np.zeros((k, max(used.size, 1)), dtype=bool)
+    rows = np.repeat(np.arange(k), [len(s) for s in signatures])
+    masks[rows, cols] = True
+    inter = intersection_counts(masks).astype(np.float64)
+    sizes = masks.sum(axis=1).astype(np.float64)
+    union = sizes[:, None] + sizes[None, :] - inter
+    out = np.ones((k, k))
+    np.divide(inter, union, out=out, where=union > 0)
+    np.fill_diagonal(out, 1.0)
+    return out
 
 
 @dataclass(frozen=True, eq=False)
@@ -107,9 +131,7 @@ class Signature:
 
     def overlap(self, other: Signature) -> float:
         """Jaccard similarity |A & B| / |A | B| with another signature (1 if both empty)."""
-        a, b = set(self.features.tolist()), set(other.features.tolist())
-        union = len(a | b)
-        return 1.0 if union == 0 else len(a & b) / union
+        return float(jaccard_similarities([self, other])[0, 1])
 
     def to_frame(self) -> pd.DataFrame:
         """One row per feature, in signature order: position, index, name (and score)."""
@@ -198,12 +220,7 @@ class SignatureSet:
 
     def overlap(self) -> np.ndarray:
         """k x k matrix of pairwise Jaccard similarities between the signatures."""
-        k = len(self)
-        out = np.ones((k, k))
-        for i in range(k):
-            for j in range(i + 1, k):
-                out[i, j] = out[j, i] = self.signatures[i].overlap(self.signatures[j])
-        return out
+        return jaccard_similarities(self.signatures)
 
     def mean_overlap(self) -> float:
         """Average pairwise Jaccard similarity (the "similarity" of KDD 2012, Table 4)."""

@@ -5,7 +5,7 @@ The b selected subsets are transactions for frequent / closed / maximal itemset 
 Jaccard distance (Woznica, Nguyen and Kalousis, KDD 2012, section 2).
 """
 
-from ._distances import jaccard_distances
+from ._distances import intersection_counts, jaccard_distances, overlap_blocks
 from ._kmedoids import KMedoidsResult, available_backends, kmedoids, silhouette
 from ._lattice import DRAW_FORMATS, EXPORT_FORMATS, ItemsetLattice
 from ._mining import BACKENDS, ITEMSET_TYPES, Itemsets, TooManyItemsetsError, mine_itemsets
@@ -20,8 +20,10 @@ __all__ = [
     "KMedoidsResult",
     "TooManyItemsetsError",
     "available_backends",
+    "intersection_counts",
     "jaccard_distances",
     "kmedoids",
     "mine_itemsets",
+    "overlap_blocks",
     "silhouette",
 ]

@@ -8,14 +8,15 @@ and allMed run (k-)medoids on these distances.
 The intersection counts ``|S_i & S_j|`` are a Gram matrix of the b x p 0/1 matrix. Base
 model subsets are small (m = 20 of thousands of features) and their column counts are very
 uneven: a few features are selected by almost every model, most by a handful. The Gram
-matrix is therefore split by columns: the frequently selected columns go through a dense
-float32 BLAS product (cost 2 b^2 per column), the rarely selected ones through a sparse CSR
-product (cost about c_j^2 per column of count c_j). Counts are exact: float32 represents
-integers up to 2**24 exactly, far above any subset size.
+matrix is therefore split by columns (:func:`overlap_blocks`, the one overlap kernel of
+modelmine): the most frequently selected columns go through a dense float32 BLAS product,
+the rare ones through a sparse CSR product, the split chosen to minimise the cost. Counts
+are exact: float32 represents integers up to 2**24 exactly, far above any subset size.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -23,7 +24,7 @@ import scipy.sparse as sp
 
 from ..validation import param_error
 
-__all__ = ["jaccard_distances"]
+__all__ = ["BLOCK_ROWS", "intersection_counts", "jaccard_distances", "overlap_blocks"]
 
 _FUNC = "jaccard_distances"
 
@@ -43,25 +44,73 @@ def _as_subsets(models: Any) -> np.ndarray:
     return arr
 
 
-def intersection_counts(subsets: np.ndarray, *, dense_fraction: float = 0.01) -> np.ndarray:
+#: Row blocks of :func:`overlap_blocks`: bounds the memory of a pass over ``Z Z^T`` to
+#: ``BLOCK_ROWS * b`` values whatever the number of subsets.
+BLOCK_ROWS = 512
+
+
+def overlap_blocks(
+    Z: np.ndarray, *, block_rows: int = BLOCK_ROWS, dtype: Any = np.float64,
+) -> Iterator[tuple[slice, np.ndarray | None, sp.csr_matrix | None]]:
+    """Yield ``(rows, dense, sparse)`` with ``Z[rows] @ Z.T = dense + sparse``, by blocks.
+
+    ``Z Z^T`` is the sum over features of the outer products of the columns, so the
+    columns can be split: the ``h`` most frequently selected ones go through a dense BLAS
+    product (cost about ``M^2 h``), the rest through a sparse product (cost about
+    ``sum_f c_f^2`` over them, ``c_f`` the column counts, with a larger constant). ``h``
+    minimises the total; never-selected columns are dropped. Bootstrap selections have a
+    few features chosen almost always and a long tail of rare ones, which this split
+    serves well. Either part is None when empty. ``dense`` has the given ``dtype``; the
+    counts are exact (float32 holds integers up to 2**24).
+
+    The one kernel for subset overlaps: Jaccard distances between base models
+    (:func:`jaccard_distances`), the pairwise stability measures and the overlaps of
+    signatures all use it.
+    """
+    M = Z.shape[0]
+    rows_nz, cols_nz = np.nonzero(Z)
+    counts = np.bincount(cols_nz, minlength=Z.shape[1])
+    used = np.flatnonzero(counts)
+    order = used[np.argsort(-counts[used], kind="stable")]
+    sq = np.square(counts[order], dtype=np.float64)
+    # tail[h] = sum of c_f^2 over the columns after the h heaviest.
+    tail = np.concatenate([np.cumsum(sq[::-1])[::-1], [0.0]])
+    cost = float(M) * M * np.arange(order.size + 1) + 40.0 * tail
+    h = int(np.argmin(cost))
+    # float32 products of 0/1 values are exact below 2**24 features.
+    D = np.ascontiguousarray(Z[:, order[:h]], dtype=np.float32) if h > 0 else None
+    S = ST = None
+    if h < order.size:
+        rank = np.full(Z.shape[1], -1)
+        rank[order[h:]] = np.arange(order.size - h)
+        keep = rank[cols_nz] >= 0
+        S = sp.csr_matrix(
+            (np.ones(int(keep.sum()), dtype=np.float32), (rows_nz[keep], rank[cols_nz[keep]])),
+            shape=(M, order.size - h),
+        )
+        ST = S.T.tocsc()
+    step = max(1, int(block_rows))
+    for start in range(0, M, step):
+        rows = slice(start, min(M, start + step))
+        dense = (D[rows] @ D.T).astype(dtype, copy=False) if D is not None else None
+        sparse = sp.csr_matrix(S[rows] @ ST) if S is not None else None
+        yield rows, dense, sparse
+
+
+def intersection_counts(subsets: np.ndarray) -> np.ndarray:
     """``|S_i & S_j|`` for every pair of rows of a boolean (b, p) matrix, as float32 (b, b).
 
-    Columns selected by at least ``dense_fraction * b`` rows go through a dense BLAS
-    product, the others through a sparse one (see the module docstring).
+    Assembled from :func:`overlap_blocks` in one block.
     """
     b = subsets.shape[0]
-    counts = subsets.sum(axis=0)
-    used = counts > 0
-    heavy = used & (counts >= max(1.0, dense_fraction * b))
-    light = used & ~heavy
     gram = np.zeros((b, b), dtype=np.float32)
-    if heavy.any():
-        dense = np.ascontiguousarray(subsets[:, heavy], dtype=np.float32)
-        gram += dense @ dense.T
-    if light.any():
-        csr = sp.csr_matrix(subsets[:, light], dtype=np.float32)
-        part = (csr @ csr.T).tocoo()  # canonical: no duplicate (row, col) pairs
-        gram[part.row, part.col] += part.data
+    for rows, dense, sparse in overlap_blocks(subsets, block_rows=max(b, 1),
+                                              dtype=np.float32):
+        if dense is not None:
+            gram[rows] += dense
+        if sparse is not None:
+            part = sparse.tocoo()  # canonical: no duplicate (row, col) pairs
+            gram[part.row + rows.start, part.col] += part.data
     return gram
 
 

@@ -14,8 +14,8 @@ import numpy as np
 import pandas as pd
 
 from ..base_models import BaseModels
-from ..diagnostics._agreement import diversity
-from ..diagnostics._stability import (
+from ..diagnostics import (
+    diversity,
     jaccard_stability,
     kuncheva_stability,
     nogueira_stability,
@@ -89,8 +89,7 @@ def run_diagnostics(base: BaseModels,
                      "ci_high": np.nan, "note": NOTES["spearman"]})
     for name, result in (signatures or {}).items():
         if isinstance(result, SignatureSet) and len(result) >= 2:
-            masks = np.vstack([s.mask(base.n_features_in) for s in result])
-            div = diversity(masks)
+            div = diversity(result)
             rows.append({"scope": name, "measure": "diversity (jaccard)",
                          "value": div.value, "ci_low": np.nan, "ci_high": np.nan,
                          "note": NOTES["diversity"]})

@@ -216,7 +216,7 @@ def build_report(
                 out.append(_table(signature_table(base, sig)))
                 out.append(_provenance_text(sig.provenance) + "</details>")
             if len(res.signatures) >= 2:
-                out.append(_img(plot_signature_overlap(res, base.n_features_in),
+                out.append(_img(plot_signature_overlap(res),
                                 f"Jaccard overlap among the alternatives of {res.operator}"))
 
     # --- frequency

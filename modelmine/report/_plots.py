@@ -17,6 +17,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from ..base_models import BaseModels
+from ..operators._signature import jaccard_similarities
 from ._records import OperatorResult
 
 __all__ = [
@@ -95,17 +96,12 @@ def plot_selection_frequency(base: BaseModels, *, top: int = 30,
     return fig
 
 
-def plot_signature_overlap(result: OperatorResult, n_features: int) -> Figure:
+def plot_signature_overlap(result: OperatorResult) -> Figure:
     """Heatmap of the pairwise Jaccard overlap among a multi-model operator's alternatives.
 
     The quantity averaged by KDD 2012's diversity (section 3, eq. 1; Table 4, "similarity").
     """
-    masks = np.vstack([s.mask(n_features) for s in result.signatures]).astype(np.float64)
-    inter = masks @ masks.T
-    sizes = masks.sum(axis=1)
-    union = sizes[:, None] + sizes[None, :] - inter
-    with np.errstate(invalid="ignore", divide="ignore"):
-        jac = np.where(union > 0, inter / np.where(union > 0, union, 1), 1.0)
+    jac = jaccard_similarities(result.signatures)
     k = jac.shape[0]
     side = min(9.0, 2.5 + 0.55 * k)
     fig = Figure(figsize=(side + 1.2, side))

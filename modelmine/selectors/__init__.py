@@ -3,7 +3,9 @@
 Built in, by name: "chi2", "anova", "ig", "su", "relieff", "svm-rfe", "svm",
 "l1-logistic", "random-forest". Any scikit-learn estimator with ``coef_`` or
 ``feature_importances_``, any ``SelectorMixin`` and any callable ``(X, y) -> scores`` are
-wrapped automatically by :func:`get_selector`.
+wrapped automatically by :func:`get_selector`. More selectors come from
+:func:`register_selector` or the ``modelmine.selectors`` entry-point group of an installed
+package; :func:`available` lists them all.
 """
 
 from ._base import (
@@ -16,27 +18,40 @@ from ._base import (
     model_from_output,
     ranks_from_scores,
 )
-from ._builtin import SELECTORS, available_selectors, chi2_contingency_scores, get_selector
+from ._builtin import (
+    SELECTOR_ENTRY_POINT_GROUP,
+    SelectorRegistry,
+    available,
+    chi2_contingency_scores,
+    default_registry,
+    get_selector,
+    refresh,
+    register_selector,
+)
 from ._information import discretize, information_gain, symmetrical_uncertainty
 from ._relieff import relieff_scores
 from ._svm_rfe import SVMRFEResult, svm_rfe, svm_rfe_ranking, svm_weights
 
 __all__ = [
-    "SELECTORS",
+    "SELECTOR_ENTRY_POINT_GROUP",
     "CallableSelector",
     "EstimatorSelector",
     "FeatureModel",
     "SVMRFEResult",
     "Selector",
     "SelectorOutput",
-    "available_selectors",
+    "SelectorRegistry",
+    "available",
     "average_ranks",
     "chi2_contingency_scores",
+    "default_registry",
     "discretize",
     "get_selector",
     "information_gain",
     "model_from_output",
     "ranks_from_scores",
+    "refresh",
+    "register_selector",
     "relieff_scores",
     "svm_rfe",
     "svm_rfe_ranking",

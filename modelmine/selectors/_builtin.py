@@ -12,7 +12,9 @@ import threading
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
+from .._registry import BUILT_IN, Entry, Registry
 from ..validation import check_choice, check_int, check_real, param_error
 from ._base import (
     CallableSelector,
@@ -22,7 +24,8 @@ from ._base import (
     SelectorOutput,
 )
 
-__all__ = ["SELECTORS", "available_selectors", "get_selector"]
+__all__ = ["SELECTOR_ENTRY_POINT_GROUP", "SelectorRegistry", "available", "default_registry",
+           "get_selector", "refresh", "register_selector"]
 
 
 class _Discretising(Selector):
@@ -274,19 +277,100 @@ class RandomForestSelector(Selector):
         return {"n_estimators": self.n_estimators, "max_features": self.max_features}
 
 
-SELECTORS: dict[str, type[Selector]] = {
-    cls.name: cls
-    for cls in (
-        Chi2Selector, AnovaSelector, InfoGainSelector, SymmetricalUncertaintySelector,
-        ReliefFSelector, SVMRFESelector, SVMOneSelector, L1LogisticSelector,
-        RandomForestSelector,
-    )
-}
+_BUILTIN_SELECTORS: tuple[type[Selector], ...] = (
+    Chi2Selector, AnovaSelector, InfoGainSelector, SymmetricalUncertaintySelector,
+    ReliefFSelector, SVMRFESelector, SVMOneSelector, L1LogisticSelector,
+    RandomForestSelector,
+)
+
+#: The entry-point group through which installed packages add selectors.
+SELECTOR_ENTRY_POINT_GROUP = "modelmine.selectors"
 
 
-def available_selectors() -> list[str]:
-    """Names of the built-in selectors."""
-    return list(SELECTORS)
+class SelectorRegistry(Registry[Entry]):
+    """Selectors by name: the built-ins, decorated classes and entry-point plugins.
+
+    The operator registry's pattern (:mod:`modelmine._registry`): ``register_selector``
+    as a decorator, the ``modelmine.selectors`` entry-point group (a plugin lists
+    ``name = "module:SelectorClass"``), lazy discovery with ``refresh()``, loud conflicts,
+    closest-name errors and one ``available()`` shape. An entry's kind is the selector's
+    ``kind``: "scores", "ranking" or "subset" (:class:`Selector`).
+    """
+
+    def __init__(self, *, group: str | None = SELECTOR_ENTRY_POINT_GROUP,
+                 builtins: bool = True) -> None:
+        super().__init__("selector", group=group,
+                         builtins=_register_builtin_selectors if builtins else None)
+
+    def _entry(self, cls: Any, *, name: str | None, origin: str, entry_point: str | None,
+               description: str | None = None) -> Entry:
+        if not (isinstance(cls, type) and issubclass(cls, Selector)):
+            raise TypeError(f"{cls!r} is not a subclass of modelmine.selectors.Selector")
+        name = name or cls.name
+        if not isinstance(name, str) or not name.strip() or name == Selector.name:
+            raise param_error("name", "register_selector", "a non-empty selector name (or a "
+                              "'name' class attribute)", name)
+        if name != cls.name:
+            # BaseModels record the selector by cls.name: the two must agree.
+            raise ValueError(f"the selector is registered as {name!r} but its class "
+                             f"{cls.__qualname__} says name = {cls.name!r}")
+        try:
+            cls()
+        except TypeError as exc:
+            raise TypeError(f"the selector {name!r} cannot be built without arguments "
+                            f"({exc}); give every parameter a default") from None
+        return Entry(name=name, kind=cls.kind, obj=cls, origin=origin,
+                     entry_point=entry_point, **self.describe(cls, description))
+
+    def _from_entry_point(self, obj: Any, *, origin: str, entry_point: str,
+                          ep_name: str) -> Entry:
+        return self._entry(obj, name=ep_name, origin=origin, entry_point=entry_point)
+
+    def register(self, cls: type[Selector] | None = None, *, name: str | None = None,
+                 description: str | None = None) -> Any:
+        """Register a :class:`Selector` subclass under ``name`` (default: ``cls.name``);
+        without ``cls``, return a decorator. A taken name raises naming both owners."""
+        def deco(c: type[Selector]) -> type[Selector]:
+            self._ensure()
+            self._add(self._entry(c, name=name, origin=self.caller_origin(c),
+                                  entry_point=None, description=description))
+            return c
+
+        return deco if cls is None else deco(cls)
+
+
+def _register_builtin_selectors(registry: Registry[Entry]) -> None:
+    assert isinstance(registry, SelectorRegistry)
+    for cls in _BUILTIN_SELECTORS:
+        registry._add(registry._entry(cls, name=None, origin=BUILT_IN, entry_point=None))
+
+
+_DEFAULT = SelectorRegistry()
+
+
+def default_registry() -> SelectorRegistry:
+    """The registry behind :func:`get_selector` and :func:`available`."""
+    return _DEFAULT
+
+
+def register_selector(cls: type[Selector] | None = None, *, name: str | None = None,
+                      description: str | None = None) -> Any:
+    """Register a :class:`Selector` subclass in the default registry (usable by name at once).
+
+    Use as ``@register_selector`` or ``@register_selector(name="fisher")``. Installed
+    packages add selectors through the ``modelmine.selectors`` entry-point group instead.
+    """
+    return _DEFAULT.register(cls, name=name, description=description)
+
+
+def available() -> pd.DataFrame:
+    """The selectors: name, kind, origin, description, module, entry_point."""
+    return _DEFAULT.available()
+
+
+def refresh() -> None:
+    """Rescan the ``modelmine.selectors`` entry points of the default registry."""
+    _DEFAULT.refresh()
 
 
 def get_selector(spec: Any, params: dict[str, Any] | None = None, *,
@@ -296,7 +380,7 @@ def get_selector(spec: Any, params: dict[str, Any] | None = None, *,
     Parameters
     ----------
     spec : str, Selector, scikit-learn estimator or callable
-        A built-in name (see :func:`available_selectors`); a :class:`Selector`; an estimator
+        A registered name (see :func:`available`); a :class:`Selector`; an estimator
         with ``coef_`` or ``feature_importances_`` after fitting, or a ``SelectorMixin``; a
         callable ``(X, y) -> scores``.
     params : dict, optional
@@ -306,17 +390,13 @@ def get_selector(spec: Any, params: dict[str, Any] | None = None, *,
     """
     params = dict(params or {})
     if isinstance(spec, str):
-        if spec not in SELECTORS:
-            from ..validation import closest_names
-
-            close = closest_names(spec, SELECTORS)
-            raise param_error(
-                "selector", func, "one of " + ", ".join(repr(s) for s in SELECTORS)
-                + ", a Selector, a scikit-learn estimator or a callable", spec,
-                hint=f"Did you mean {close[0]!r}?" if close else None,
-            )
+        if spec not in _DEFAULT:
+            listed = ", ".join(repr(s) for s in _DEFAULT.names())
+            raise _DEFAULT.unknown(spec, func, "selector", f"one of {listed}, a Selector, a "
+                                   "scikit-learn estimator or a callable")
+        cls = _DEFAULT.entry(spec).obj
         try:
-            return SELECTORS[spec](**params)
+            return cls(**params)
         except TypeError as exc:
             raise param_error(
                 "selector_params", func, f"parameters accepted by selector {spec!r}",

@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.spatial.distance import canberra
 
-from modelmine.diagnostics import _stability
-from modelmine.diagnostics._stability import (
-    STABILITY_MEASURES,
+from modelmine.diagnostics import (
+    _subsets,
     as_selection_matrix,
+    available_measures,
     canberra_stability,
     dice_stability,
     jaccard_stability,
@@ -31,6 +31,7 @@ from modelmine.diagnostics._stability import (
     spearman_stability,
     stability,
 )
+from modelmine.patterns import overlap_blocks
 
 A1 = np.array([[1, 1, 1, 0, 0], [1, 1, 1, 0, 0], [1, 1, 1, 0, 0]], dtype=bool)
 A2 = np.array([[1, 1, 1, 0, 0], [1, 0, 1, 1, 0], [1, 0, 1, 0, 0]], dtype=bool)
@@ -70,7 +71,7 @@ def test_kuncheva_worked_example():
 def test_index_arrays_equal_bool_matrix():
     idx = [np.flatnonzero(r) for r in A2]
     for name in ("jaccard", "dice", "pearson", "nogueira"):
-        assert float(stability(idx, name, n_features=5)) == pytest.approx(
+        assert float(stability(idx, name, n_features_in=5)) == pytest.approx(
             float(stability(A2, name))
         )
     # 0/1 integer matrices and lists of bool masks are selection matrices too.
@@ -128,7 +129,7 @@ def _random_subsets(rng, M, d, sizes):
 def test_pairwise_measures_match_double_loop(monkeypatch, seed, M, d, sizes, block):
     # Small row blocks exercise the blocked overlap products; d = 500 with tiny subsets
     # takes the sparse product, the others the dense one.
-    monkeypatch.setattr(_stability, "_BLOCK_ROWS", block)
+    monkeypatch.setattr(_subsets, "_BLOCK_ROWS", block)
     rng = np.random.default_rng(seed)
     print("seed", seed)
     Z = _random_subsets(rng, M, d, sizes)
@@ -146,13 +147,13 @@ def test_pairwise_measures_match_double_loop(monkeypatch, seed, M, d, sizes, blo
 def test_heavy_and_light_columns_match_brute_force(monkeypatch, block):
     # A few features selected almost always (dense product) and a long tail of rare ones
     # (sparse product): the overlaps are the sum of both parts.
-    monkeypatch.setattr(_stability, "_BLOCK_ROWS", block)
+    monkeypatch.setattr(_subsets, "_BLOCK_ROWS", block)
     rng = np.random.default_rng(5)
     M, d = 60, 400
     Z = rng.random((M, d)) < np.r_[np.full(4, 0.95), np.full(d - 4, 0.01)]
     Z[3] = False
     heavy = 0
-    for _, dense, _sparse in _stability._overlap_blocks(Z):
+    for _, dense, _sparse in overlap_blocks(Z, block_rows=block):
         heavy += dense is not None
     assert heavy > 0
     for measure in ("jaccard", "dice"):
@@ -440,7 +441,7 @@ def test_selection_frequency():
 
 
 def test_registry_lists_all_measures():
-    assert set(STABILITY_MEASURES) == {
+    assert set(available_measures()["name"]) == {
         "jaccard", "dice", "kuncheva", "pearson", "nogueira", "spearman", "canberra",
         "score_pearson", "score_std",
     }
@@ -451,7 +452,8 @@ def test_registry_lists_all_measures():
 
 def test_unknown_measure_lists_names_and_closest():
     with pytest.raises(ValueError, match=r"The 'measure' parameter of stability must be one "
-                       r"of 'jaccard', .*'score_std'\. Got 'jacard' instead\. Did you mean "
+                       r"of the available measures \('jaccard', .*'score_std'\)\. Got 'jacard' "
+                       r"instead\. Did you mean "
                        r"'jaccard'\?"):
         stability(A2, "jacard")
 
@@ -473,7 +475,7 @@ def test_fewer_than_two_subsets(func):
 @pytest.mark.parametrize(
     ("args", "match"),
     [
-        (([[0, 1], [2]],), r"'n_features' parameter of jaccard_stability must be an integer"),
+        (([[0, 1], [2]],), r"'n_features_in' parameter of jaccard_stability must be an integer"),
         (([[0, 7], [2]], 5), r"must be feature indices in \[0, 4\]"),
         (([[0, 0], [2]], 5), r"must be subsets without repeated feature indices"),
         ((np.array([[0, 2, 3]]), 5), r"at least 2 subsets"),

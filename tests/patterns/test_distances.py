@@ -8,7 +8,7 @@ import scipy.sparse as sp
 from scipy.spatial.distance import pdist, squareform
 
 import modelmine as mm
-from modelmine.patterns._distances import intersection_counts, jaccard_distances
+from modelmine.patterns import intersection_counts, jaccard_distances, overlap_blocks
 
 
 @pytest.mark.parametrize("shape,density", [((1, 5), 0.5), ((40, 30), 0.3), ((120, 500), 0.04),
@@ -33,12 +33,22 @@ def test_hand_example():
     np.testing.assert_allclose(jaccard_distances(S), expected)
 
 
-@pytest.mark.parametrize("dense_fraction", [0.0, 0.01, 0.3, 2.0])
-def test_split_of_columns_is_exact(rng, dense_fraction):
-    # Heavy columns (dense BLAS), light ones (sparse) or all of one kind: same exact counts.
-    S = rng.random((80, 300)) < np.linspace(0.9, 0.001, 300)
+@pytest.mark.parametrize("profile", ["skewed", "all_heavy", "all_light"])
+@pytest.mark.parametrize("block_rows", [1, 7, 512])
+def test_split_of_columns_is_exact(rng, profile, block_rows):
+    # Heavy columns (dense BLAS), light ones (sparse) or all of one kind, in row blocks of
+    # any size: the one overlap kernel gives the exact counts.
+    p = {"skewed": np.linspace(0.9, 0.001, 300), "all_heavy": np.full(300, 0.8),
+         "all_light": np.full(300, 0.004)}[profile]
+    S = rng.random((80, 300)) < p
     want = S.astype(np.int64) @ S.T.astype(np.int64)
-    got = intersection_counts(S, dense_fraction=dense_fraction)
+    np.testing.assert_array_equal(intersection_counts(S), want)
+    got = np.zeros_like(want, dtype=np.float64)
+    for rows, dense, sparse in overlap_blocks(S, block_rows=block_rows):
+        if dense is not None:
+            got[rows] += dense
+        if sparse is not None:
+            got[rows] += sparse.toarray()
     np.testing.assert_array_equal(got, want)
 
 

@@ -107,8 +107,8 @@ def test_diagnostics_against_brute_force(run):
 
 
 def test_overlap_heatmap_is_the_pairwise_jaccard(run):
-    base, results, _ = run
-    fig = plot_signature_overlap(results[1], base.n_features_in)
+    _, results, _ = run
+    fig = plot_signature_overlap(results[1])
     shown = np.asarray(fig.axes[0].images[0].get_array())
     sigs = [set(s.features) for s in results[1].signatures]
     truth = np.array([[len(a & b) / len(a | b) for b in sigs] for a in sigs])

@@ -10,10 +10,10 @@ from sklearn.feature_selection import RFE, SelectKBest, f_classif
 from sklearn.svm import SVC, LinearSVC
 
 from modelmine.selectors import (
-    SELECTORS,
     CallableSelector,
     EstimatorSelector,
     SelectorOutput,
+    available,
     chi2_contingency_scores,
     get_selector,
     model_from_output,
@@ -114,7 +114,7 @@ def test_callable_selector_with_and_without_seed(colon):
 
 
 def test_get_selector_resolves_and_refuses():
-    assert set(SELECTORS) >= {"chi2", "anova", "ig", "su", "relieff", "svm-rfe", "svm",
+    assert set(available()["name"]) >= {"chi2", "anova", "ig", "su", "relieff", "svm-rfe", "svm",
                               "l1-logistic", "random-forest"}
     assert get_selector("relieff", {"n_neighbors": 5}).n_neighbors == 5
     with pytest.raises(ValueError, match=r"'selector' parameter of bootstrap must be one of "
