@@ -60,3 +60,33 @@ def test_prefers_large_frequent_groups():
 def test_bad_min_support():
     with pytest.raises(ValueError, match=r"The 'min_support' parameter of stabClosedApr"):
         aggregate(make_base_models(), "stabClosedApr", n_features=3, min_support=2.0)
+
+
+def test_selector_found_through_its_entry_point_and_equal_to_brute_force():
+    from modelmine.selectors import available as available_selectors
+    from modelmine.selectors import refresh as refresh_selectors
+
+    refresh_selectors()
+    row = available_selectors().set_index("name").loc["fisher"]
+    assert row["origin"] == "modelmine-stabcomb" and row["kind"] == "scores"
+    assert row["entry_point"] == "fisher = modelmine_stabcomb:FisherScoreSelector"
+    X, y = mm.datasets.load_colon()
+    base = mm.bootstrap(X, y, selector="fisher", n_bootstraps=3, n_features=10,
+                        random_state=0)
+    # Brute force on the first resample: the Fisher score of every feature, by loops.
+    Xb, yb = X[base.sample_indices[0]].astype(float), np.asarray(y)[base.sample_indices[0]]
+    want = np.zeros(X.shape[1])
+    for j in range(X.shape[1]):
+        col, mu = Xb[:, j], Xb[:, j].mean()
+        num = sum((yb == c).sum() * (col[yb == c].mean() - mu) ** 2 for c in np.unique(yb))
+        den = sum((yb == c).sum() * col[yb == c].var() for c in np.unique(yb))
+        want[j] = num / den if den > 0 else 0.0
+    np.testing.assert_allclose(base.scores[0], want, rtol=1e-5)
+    assert base.selector["name"] == "fisher"
+
+
+def test_bad_min_support_uses_the_shared_message():
+    base = make_base_models(n_models=8)
+    with pytest.raises(ValueError, match=r"The 'min_support' parameter of stabClosedApr must "
+                                         r"be a real number in \(0, 1\]\. Got 1\.5 instead\."):
+        aggregate(base, "stabClosedApr", n_features=5, min_support=1.5)

@@ -1,4 +1,7 @@
-"""modelmine-stabcomb: the stabClosedApr operator (a template for modelmine plugins).
+"""modelmine-stabcomb: an operator and a selector plugin (a template for modelmine plugins).
+
+The operator stabClosedApr and the selector "fisher" (:class:`FisherScoreSelector`).
+
 
 closedApr (Woznica, Nguyen and Kalousis, KDD 2012, section 2.2) joins closed itemsets in
 order of support alone, so its first itemsets are often single features. stabClosedApr
@@ -9,7 +12,9 @@ of features that are stably selected *together* enter first, which keeps the str
 the base models that closedApr aims at while preferring large, frequent groups.
 
 Nothing is registered at import: the function is marked with ``declare_operator`` and
-listed in the ``modelmine.operators`` entry-point group of this package's pyproject.toml.
+listed in the ``modelmine.operators`` entry-point group of this package's pyproject.toml;
+the selector class is listed in the ``modelmine.selectors`` group. Parameters are checked
+with :mod:`modelmine.validation`, so they fail the way modelmine's own do.
 """
 
 from __future__ import annotations
@@ -20,8 +25,10 @@ import numpy as np
 
 from modelmine.operators import Signature, declare_operator
 from modelmine.patterns import mine_itemsets
+from modelmine.selectors import Selector, SelectorOutput
+from modelmine.validation import check_real
 
-__all__ = ["stab_closed_apr"]
+__all__ = ["FisherScoreSelector", "stab_closed_apr"]
 __version__ = "0.1.0"
 
 
@@ -47,9 +54,8 @@ def stab_closed_apr(base: Any, *, n_features: int, min_support: float = 0.3) -> 
     Ties in area: higher support, then lower mean rank of the new features, then
     lexicographic order. The last itemset is cut to its most frequent new features.
     """
-    if not (isinstance(min_support, (int, float)) and 0 < min_support <= 1):
-        raise ValueError("The 'min_support' parameter of stabClosedApr must be a real number "
-                         f"in (0, 1]. Got {min_support!r} instead.")
+    check_real(min_support, "min_support", "stabClosedApr", low=0.0, high=1.0,
+               closed="right")
     b = base.n_models
     counts = base.subsets.sum(axis=0)
     freq = counts / b
@@ -94,3 +100,28 @@ def stab_closed_apr(base: Any, *, n_features: int, min_support: float = 0.3) -> 
                     "mean_itemset_support": float(np.mean([u["support"] for u in used])),
                     "min_support_used": min_count / b},
         n_features_in=base.n_features_in)
+
+
+class FisherScoreSelector(Selector):
+    """The Fisher score of each feature (Duda, Hart and Stork 2001; Gu, Li and Han 2011).
+
+    ``F_j = sum_c n_c (mu_cj - mu_j)^2 / sum_c n_c sigma_cj^2``: between-class scatter over
+    within-class scatter of feature j (population variances); a feature constant within
+    every class and across them scores 0. Dense or sparse X, two or more classes.
+    """
+
+    name = "fisher"
+    kind = "scores"
+
+    def select(self, X: Any, y: np.ndarray, *, random_state: int) -> SelectorOutput:
+        X = X.toarray() if hasattr(X, "toarray") else np.asarray(X, dtype=np.float64)
+        mu = X.mean(axis=0)
+        between = np.zeros(X.shape[1])
+        within = np.zeros(X.shape[1])
+        for c in np.unique(y):
+            Xc = X[y == c]
+            between += Xc.shape[0] * (Xc.mean(axis=0) - mu) ** 2
+            within += Xc.shape[0] * Xc.var(axis=0)
+        scores = np.zeros(X.shape[1])
+        np.divide(between, within, out=scores, where=within > 0)
+        return SelectorOutput(scores=scores)

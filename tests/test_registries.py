@@ -1,0 +1,134 @@
+"""Selectors, stability measures, classifiers and operators share one registry pattern."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.linear_model import LogisticRegression
+
+import modelmine as mm
+from modelmine._registry import AVAILABLE_COLUMNS, PluginWarning
+from modelmine.diagnostics import MeasureRegistry
+from modelmine.evaluation import ClassifierRegistry
+from modelmine.selectors import Selector, SelectorOutput, SelectorRegistry
+
+
+class FakeEntryPoint:
+    def __init__(self, name, obj, dist="fake-plugin", error=None):
+        self.name, self._obj, self._error = name, obj, error
+        self.value = f"fake_module:{name}"
+        self.dist = type("Dist", (), {"name": dist})()
+
+    def load(self):
+        if self._error is not None:
+            raise self._error
+        return self._obj
+
+
+class VarianceSelector(Selector):
+    """Variance of each feature (a test selector)."""
+
+    name = "variance"
+
+    def select(self, X, y, *, random_state):
+        return SelectorOutput(scores=np.asarray(X, dtype=float).var(axis=0))
+
+
+def test_every_available_has_one_shape():
+    for table in (mm.operators.available(), mm.selectors.available(),
+                  mm.diagnostics.available_measures(), mm.evaluation.available_classifiers()):
+        assert list(table.columns) == AVAILABLE_COLUMNS
+        assert len(table) > 0 and table["name"].is_unique
+        assert (table.loc[table["entry_point"].isna(), "origin"] == "built-in").any()
+    assert {"chi2", "anova", "ig", "su", "relieff", "svm-rfe", "svm", "l1-logistic",
+            "random-forest"} <= set(mm.selectors.available()["name"])
+    assert set(mm.evaluation.available_classifiers()["name"]) >= {"svm", "1nn", "tree"}
+
+
+def test_selector_registry_decorator_conflicts_and_closest_names(monkeypatch):
+    reg = SelectorRegistry(group=None)
+    reg.register(VarianceSelector)
+    assert reg.entry("variance").obj is VarianceSelector
+    assert reg.available().set_index("name").loc["variance", "kind"] == "scores"
+    with pytest.raises(ValueError, match=r"'variance' is already registered by .*"
+                                         r"test_registries.*cannot register it too"):
+        reg.register(VarianceSelector)
+    with pytest.raises(ValueError, match=r"registered as 'var' but its class "
+                                         r"VarianceSelector says name = 'variance'"):
+        SelectorRegistry(group=None).register(VarianceSelector, name="var")
+    with pytest.raises(ValueError, match=r"'selector' parameter of get must be one of the "
+                                         r"available selectors .*Did you mean 'variance'\?"):
+        reg.entry("varience")
+    # The default registry: a decorated class is usable by name in bootstrap at once.
+    default = mm.selectors.default_registry()
+    monkeypatch.setattr(default, "_entries", dict(default._entries))
+    mm.selectors.register_selector(VarianceSelector)
+    X, y = mm.datasets.load_colon()
+    base = mm.bootstrap(X, y, selector="variance", n_bootstraps=2, n_features=5,
+                        random_state=0)
+    Xb = X[base.sample_indices[0]].astype(float)
+    np.testing.assert_allclose(base.scores[0], Xb.var(axis=0), rtol=1e-5)
+    with pytest.raises(ValueError, match=r"Did you mean 'variance'\?"):
+        mm.bootstrap(X, y, selector="varianse", n_bootstraps=2, n_features=5)
+
+
+def test_selector_plugins_load_lazily_and_broken_ones_warn(monkeypatch):
+    reg = SelectorRegistry(group="test")
+    eps = [FakeEntryPoint("variance", VarianceSelector),
+           FakeEntryPoint("broken", None, error=ImportError("no such module")),
+           FakeEntryPoint("notaselector", object)]
+    monkeypatch.setattr(reg, "_entry_points", lambda: eps)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        names = reg.names()
+    assert "variance" in names and "broken" not in names and "notaselector" not in names
+    assert sum(issubclass(w.category, PluginWarning) for w in caught) == 2
+    row = reg.available().set_index("name").loc["variance"]
+    assert row["origin"] == "fake-plugin"
+    assert row["entry_point"] == "variance = fake_module:variance"
+
+
+def test_measure_registry_and_stability_by_name():
+    reg = MeasureRegistry(group=None)
+
+    @reg.register("overlap_count", kind="subsets", reference="a test measure")
+    def overlap_count(Z, n_features_in=None):
+        return float(np.asarray(Z).all(axis=0).sum())
+
+    assert reg.entry("overlap_count").kind == "subsets"
+    with pytest.raises(ValueError, match="already registered"):
+        reg.register("overlap_count", overlap_count)
+    with pytest.raises(ValueError, match=r"'kind' parameter of register_measure must be one "
+                                         r"of 'subsets', 'rankings', 'scores'"):
+        reg.register("bad", overlap_count, kind="sets")
+    X, y = mm.datasets.load_colon()
+    base = mm.bootstrap(X, y, selector="anova", n_bootstraps=5, n_features=5, random_state=0)
+    for name in ("nogueira", "spearman", "score_std"):
+        assert mm.diagnostics.stability(base, name).value == pytest.approx(
+            mm.diagnostics.get_measure(name).func(
+                {"subsets": base.subsets, "rankings": base.tied_ranks(),
+                 "scores": base.scores}[mm.diagnostics.get_measure(name).kind]).value)
+
+
+def test_classifier_registry_is_used_by_evaluate(monkeypatch):
+    reg = ClassifierRegistry(group=None)
+    reg.register("logreg", lambda: LogisticRegression(max_iter=200),
+                 description="logistic regression")
+    est = reg.make("logreg")
+    assert isinstance(est, LogisticRegression) and est is not reg.make("logreg")
+    with pytest.raises(ValueError, match=r"'classifiers' parameter of make_classifier must "
+                                         r"be one of the available classifiers .*Did you "
+                                         r"mean 'logreg'\?"):
+        reg.make("logrec")
+    import modelmine.evaluation._classifiers as module
+
+    default = module._DEFAULT
+    monkeypatch.setattr(default, "_entries", dict(default._entries))
+    mm.evaluation.register_classifier("logreg", lambda: LogisticRegression(max_iter=200))
+    X, y = mm.datasets.load_colon()
+    res = mm.evaluate(X, y, selectors=["anova"], operators=["mostFreq"],
+                      classifiers=["logreg"], n_folds=2, n_bootstraps=3, n_features=5,
+                      random_state=0)
+    assert set(res.folds["classifier"]) == {"logreg"}
