@@ -17,7 +17,8 @@ from pathlib import Path
 
 from .exceptions import DataError
 
-__all__ = ["atomic_directory", "atomic_file", "check_output_target", "replace_directory"]
+__all__ = ["atomic_directory", "atomic_file", "check_output_target", "replace_directory",
+           "write_text_atomic"]
 
 
 def check_output_target(out: str | os.PathLike[str], *, force: bool, what: str = "directory"
@@ -103,3 +104,17 @@ def atomic_file(out: str | os.PathLike[str], *, force: bool = False) -> Iterator
     finally:
         if tmp.exists():
             tmp.unlink()
+
+
+def write_text_atomic(path: Path, text: str) -> Path:
+    """Write ``text`` to ``path`` through a temporary file in the same directory, renamed at
+    the end: an interrupted write never leaves a truncated file under ``path``."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return path

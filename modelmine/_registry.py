@@ -24,8 +24,8 @@ import pandas as pd
 
 from .validation import closest_names, param_error
 
-__all__ = ["AVAILABLE_COLUMNS", "BUILT_IN", "Entry", "EntryLike", "PluginWarning", "Registry",
-           "first_line", "origin_of"]
+__all__ = ["AVAILABLE_COLUMNS", "BUILT_IN", "Described", "Entry", "EntryLike", "PluginWarning",
+           "Registry", "first_line", "origin_of"]
 
 BUILT_IN = "built-in"
 #: The columns of every registry's ``available()``.
@@ -53,8 +53,36 @@ def origin_of(module: str) -> str:
     return dists[0] if dists else top
 
 
+class Described:
+    """What every registry entry says about itself: who registered it, its available() row.
+
+    Mixed into :class:`Entry`, the operators and the stability measures (each a frozen
+    dataclass with ``name``, ``kind``, ``origin``, ``description``, ``module``,
+    ``qualname`` and ``entry_point``).
+    """
+
+    name: str
+    kind: str
+    origin: str
+    description: str
+    module: str
+    qualname: str
+    entry_point: str | None
+
+    def owner(self) -> str:
+        """Who registered it, for messages: origin and qualified name."""
+        where = f"{self.module}.{self.qualname}" if self.qualname else self.module
+        return f"{self.origin!r} ({where})"
+
+    def row(self) -> dict[str, Any]:
+        """Its row of ``available()``."""
+        return {"name": self.name, "kind": self.kind, "origin": self.origin,
+                "description": self.description, "module": self.module,
+                "entry_point": self.entry_point}
+
+
 @dataclass(frozen=True, eq=False)
-class Entry:
+class Entry(Described):
     """One registered object and where it came from.
 
     Attributes
@@ -81,16 +109,6 @@ class Entry:
     module: str
     qualname: str
     entry_point: str | None = None
-
-    def owner(self) -> str:
-        """Who registered it, for messages: origin and qualified name."""
-        return f"{self.origin!r} ({self.module}.{self.qualname})"
-
-    def row(self) -> dict[str, Any]:
-        """Its row of ``available()``."""
-        return {"name": self.name, "kind": self.kind, "origin": self.origin,
-                "description": self.description, "module": self.module,
-                "entry_point": self.entry_point}
 
 
 class EntryLike(Protocol):

@@ -85,7 +85,7 @@ def diversity(
 
     Parameters
     ----------
-    signatures : bool matrix of shape (k, d) or sequence of k index arrays
+    signatures : SignatureSet, sequence of Signatures, bool matrix (k, d) or index arrays
         The alternative signatures; at least 2.
     n_features_in : int, optional
         ``d``, required when signatures are index arrays.

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from .._registry import BUILT_IN, Registry
+from .._registry import BUILT_IN, Described, Registry
 from ..validation import check_choice, check_int, param_error
 from ._coerce import as_rankings, as_scores
 from ._nogueira import nogueira_stability
@@ -47,7 +47,7 @@ INPUT_KINDS = ("subsets", "rankings", "scores")
 
 
 @dataclass(frozen=True, eq=False)
-class StabilityMeasure:
+class StabilityMeasure(Described):
     """A registered stability measure and where it came from.
 
     Attributes
@@ -79,15 +79,6 @@ class StabilityMeasure:
         """Alias of :attr:`kind`."""
         return self.kind
 
-    def owner(self) -> str:
-        """Who registered it, for messages."""
-        return f"{self.origin!r} ({self.module}.{self.qualname})"
-
-    def row(self) -> dict[str, Any]:
-        """Its row of ``available()``."""
-        return {"name": self.name, "kind": self.kind, "origin": self.origin,
-                "description": self.description, "module": self.module,
-                "entry_point": self.entry_point}
 
 
 class MeasureRegistry(Registry[StabilityMeasure]):

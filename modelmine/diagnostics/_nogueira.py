@@ -64,7 +64,7 @@ def nogueira_stability(
 
     Parameters
     ----------
-    subsets : bool matrix of shape (M, d) or sequence of index arrays
+    subsets : BaseModels, SignatureSet, bool matrix (M, d) or sequence of index arrays
         At least 2 subsets.
     n_features_in : int, optional
         ``d``, required with index arrays.
@@ -113,7 +113,7 @@ def nogueira_test(
 
     Parameters
     ----------
-    subsets : bool matrix of shape (M, d) or sequence of index arrays
+    subsets : BaseModels, SignatureSet, bool matrix (M, d) or sequence of index arrays
     null_value : float
         ``Phi_0``, at most 1.
     n_features_in : int, optional

@@ -142,7 +142,7 @@ def jaccard_stability(
 
     Parameters
     ----------
-    subsets : bool matrix of shape (M, d) or sequence of index arrays
+    subsets : BaseModels, SignatureSet, bool matrix (M, d) or sequence of index arrays
         See :func:`as_selection_matrix`; at least 2 subsets.
     n_features_in : int, optional
         ``d``, required with index arrays.
@@ -169,7 +169,7 @@ def dice_stability(
 
     Parameters
     ----------
-    subsets : bool matrix of shape (M, d) or sequence of index arrays
+    subsets : BaseModels, SignatureSet, bool matrix (M, d) or sequence of index arrays
     n_features_in : int, optional
     pairwise : bool, default=False
         Also return the ``(M, M)`` matrix of pairwise values.
@@ -197,7 +197,7 @@ def kuncheva_stability(
 
     Parameters
     ----------
-    subsets : bool matrix of shape (M, d) or sequence of index arrays
+    subsets : BaseModels, SignatureSet, bool matrix (M, d) or sequence of index arrays
     n_features_in : int, optional
     pairwise : bool, default=False
         Also return the ``(M, M)`` matrix of pairwise values.
@@ -244,7 +244,7 @@ def pearson_stability(
 
     Parameters
     ----------
-    subsets : bool matrix of shape (M, d) or sequence of index arrays
+    subsets : BaseModels, SignatureSet, bool matrix (M, d) or sequence of index arrays
     n_features_in : int, optional
     pairwise : bool, default=False
         Also return the ``(M, M)`` matrix of pairwise values.
@@ -283,7 +283,7 @@ def selection_frequency(
 
     Parameters
     ----------
-    subsets : bool matrix of shape (M, d) or sequence of index arrays
+    subsets : BaseModels, SignatureSet, bool matrix (M, d) or sequence of index arrays
         At least one subset.
     n_features_in : int, optional
     feature_names : array-like of shape (d,), optional
@@ -326,7 +326,7 @@ def pairwise_similarity(
 
     Parameters
     ----------
-    subsets : bool matrix of shape (M, d) or sequence of index arrays
+    subsets : BaseModels, SignatureSet, bool matrix (M, d) or sequence of index arrays
     n_features_in : int, optional
     measure : {'jaccard', 'dice', 'kuncheva', 'pearson'}, default='jaccard'
 

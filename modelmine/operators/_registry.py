@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._registry import BUILT_IN, Registry, first_line, origin_of
+from .._registry import BUILT_IN, Described, Registry, first_line, origin_of
 from ..base_models import BaseModels
 from ..constants import DEFAULT_N_SIGNATURES
 from ..exceptions import NotApplicableError, OperatorError
@@ -73,7 +73,7 @@ def _all_features(base: BaseModels) -> int:
 
 
 @dataclass(frozen=True, eq=False)
-class Operator:
+class Operator(Described):
     """A registered operator and where it came from.
 
     Attributes
@@ -121,16 +121,6 @@ class Operator:
     def is_plugin(self) -> bool:
         return self.origin != BUILT_IN
 
-    def owner(self) -> str:
-        """Who registered it, for messages: origin and module."""
-        where = f"{self.module}.{self.qualname}" if self.qualname else self.module
-        return f"{self.origin!r} ({where})"
-
-    def row(self) -> dict[str, Any]:
-        """Its row of ``available()`` (the shape every registry of modelmine shares)."""
-        return {"name": self.name, "kind": self.kind, "origin": self.origin,
-                "description": self.description, "module": self.module,
-                "entry_point": self.entry_point}
 
     def __call__(self, base: BaseModels, **kwargs: Any) -> Signature | SignatureSet:
         """Run through :func:`aggregate`-style validation of the default registry."""

@@ -19,15 +19,14 @@ so a directory with ``checkpoint.json`` is an interrupted run and one without it
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
+from .._files import write_text_atomic as _write_text
 from .._utils import jsonable
 from ..base_models import BaseModels, RunDirectory
 from ..exceptions import DataError, RunStateError
@@ -44,17 +43,6 @@ SIGNATURES_FORMAT = "modelmine.signatures"
 CHECKPOINT = "checkpoint.json"
 BOOTSTRAPS = "bootstraps"
 _DIAGNOSTIC_COLUMNS = ["scope", "measure", "value", "ci_low", "ci_high", "note"]
-
-
-def _write_text(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
 
 
 def _write_json(path: Path, value: Any) -> None:

@@ -16,7 +16,6 @@ import datetime as _dt
 import html
 import json
 import os
-import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -24,6 +23,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._files import write_text_atomic
 from .._utils import jsonable, library_versions
 from ..base_models import BaseModels
 from ..patterns import Itemsets
@@ -281,14 +281,4 @@ def write_report(path: str | os.PathLike[str], base: BaseModels,
     -------
     pathlib.Path
     """
-    path = Path(path)
-    text = build_report(base, results, **kwargs)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-    return path
+    return write_text_atomic(Path(path), build_report(base, results, **kwargs))
