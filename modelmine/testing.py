@@ -29,7 +29,8 @@ from .operators._registry import Operator, OperatorRegistry, default_registry
 from .operators._signature import Signature, SignatureSet
 from .selectors import FeatureModel, ranks_from_scores
 
-__all__ = ["check_operator", "make_base_models", "permute_features", "permute_models"]
+__all__ = ["base_models_from_subsets", "check_operator", "make_base_models", "permute_features",
+           "permute_models"]
 
 
 def make_base_models(n_models: int = 24, n_features_in: int = 40, n_features: int = 8,
@@ -63,6 +64,24 @@ def make_base_models(n_models: int = 24, n_features_in: int = 40, n_features: in
         full_model=FeatureModel(scores=full_scores, ranks=full_ranks,
                                 subset=full_ranks <= n_features),
     )
+
+
+def base_models_from_subsets(subsets: Any) -> BaseModels:
+    """Base models made by hand from a boolean (b, p) matrix of subsets.
+
+    Each model ranks its selected features first (lower index first), then the others;
+    scores follow the ranks. For worked examples in tests of operators (plugins too).
+    """
+    S = np.asarray(subsets, dtype=bool)
+    b, p = S.shape
+    key = -S.astype(np.float64) * 10 + np.arange(p)[None, :] * 1e-3
+    ranks = np.argsort(np.argsort(key, axis=1, kind="stable"), axis=1) + 1
+    return BaseModels(
+        subsets=S, ranks=ranks, scores=-key, sample_indices=np.zeros((b, 1), dtype=np.int64),
+        feature_names=np.array([f"f{j}" for j in range(p)]),
+        selector={"name": "hand", "kind": "subset", "params": {}}, n_features=None,
+        resampling={"method": "bootstrap", "stratify": False, "fraction": 1.0},
+        random_state=0, classes=[0, 1], n_samples=1)
 
 
 def permute_features(base: BaseModels, perm: np.ndarray) -> BaseModels:

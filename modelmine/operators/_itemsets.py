@@ -39,11 +39,11 @@ from typing import Any
 import numpy as np
 
 from ..base_models import BaseModels
-from ..constants import SUPPORT_DECAY
+from ..constants import DEFAULT_MIN_SUPPORT, SUPPORT_DECAY
 from ..exceptions import NotApplicableError
 from ..patterns import Itemsets, mine_itemsets
-from ..validation import check_fraction_or_count
-from ._common import counts, feature_order, n_selected_features, signature
+from ..validation import check_choice, check_fraction_or_count
+from ._common import counts, doc_params, feature_order, n_selected_features, signature
 from ._registry import declare_operator
 from ._signature import Signature
 
@@ -129,87 +129,213 @@ def top_itemsets(base: BaseModels, kind: str, k: int, min_support: Any, func: st
     return list(islice(ordered_itemsets(base, mined), k)), count, asked, len(mined)
 
 
-def _apr(base: BaseModels, kind: str, n_features: int, min_support: Any, name: str
-         ) -> Signature:
-    count, asked = _start_count(base, min_support, n_features, name)
+#: How closedApr / maxApr combine itemsets into m features (see the module docstring and
+#: docs/operators.md, "Which closedApr?"): the registry of strategies.
+STRATEGIES = ("area", "fragments", "fit", "literal")
+DEFAULT_STRATEGY = "literal"
+
+
+@dataclass
+class _Combination:
+    """The features a strategy chose, with the itemsets behind them."""
+
+    chosen: list[int]
+    scores: list[float]
+    used: list[dict[str, Any]]
+    scanned: list[Itemset]
+    cut: dict[str, Any] | None = None
+    filled: list[int] | None = None
+
+
+def _take(comb: _Combination, s: Itemset, new: np.ndarray, room: int, base: BaseModels,
+          freq: np.ndarray) -> None:
+    """Add the new features of itemset ``s`` (cut to ``room``, most frequent first)."""
+    new = feature_order(freq, base, descending=True, candidates=new)
+    taken = new[:room]
+    if new.size > room:
+        comb.cut = {"itemset": len(comb.used), "kept": taken.tolist(),
+                    "dropped": new[room:].tolist()}
+    comb.chosen.extend(taken.tolist())
+    comb.scores.extend([s.support] * taken.size)
+    comb.used.append({"items": list(s.items), "support": s.support, "count": s.count,
+                      "added": taken.tolist()})
+
+
+def _in_support_order(base: BaseModels, mined: Itemsets, m: int, freq: np.ndarray,
+                      comb: _Combination, *, whole_only: bool, min_length: int = 1) -> None:
+    """Add itemsets to ``comb`` by decreasing support until it holds m features.
+
+    literal (whole_only=False): every itemset adds its new features, the last one cut;
+    fit (whole_only=True): only itemsets whose new features all fit are taken;
+    ``min_length`` > 1 keeps only itemsets that long (model fragments).
+    """
+    in_sig = np.zeros(base.n_features_in, dtype=bool)
+    in_sig[comb.chosen] = True
+    for s in ordered_itemsets(base, mined):
+        if len(comb.chosen) >= m:
+            break
+        if len(s.items) < min_length:
+            continue
+        comb.scanned.append(s)
+        new = np.array([i for i in s.items if not in_sig[i]], dtype=np.int64)
+        room = m - len(comb.chosen)
+        if new.size == 0 or (whole_only and new.size > room):
+            continue
+        _take(comb, s, new, room, base, freq)
+        in_sig[comb.chosen] = True
+
+
+def _by_area(base: BaseModels, mined: Itemsets, m: int, freq: np.ndarray) -> _Combination:
+    """Greedy tiling (Geerts, Goethals and Mielikainen, DS 2004): at each step the itemset
+    that covers the largest area of the base-model matrix with features not yet chosen,
+    ``support count x |new features|``; ties: higher support, lower mean rank of the new
+    features, canonical (lexicographic) order. Vectorised over the compact itemsets."""
+    comb = _Combination([], [], [], [])
+    indptr, indices, counts_ = mined.indptr, mined.indices, mined.counts.astype(np.int64)
+    if len(mined) == 0:
+        return comb
+    ranks = base.tied_ranks().mean(axis=0, dtype=np.float64)
+    in_sig = np.zeros(base.n_features_in, dtype=bool)
+    starts = indptr[:-1]
+    position = np.arange(len(mined))
+    b = base.n_models
+    while len(comb.chosen) < m:
+        fresh = ~in_sig[indices]
+        n_new = np.add.reduceat(fresh.astype(np.int64), starts)
+        if not n_new.any():
+            break
+        rank_new = np.add.reduceat(np.where(fresh, ranks[indices], 0.0), starts)
+        mean_rank = np.divide(rank_new, n_new, out=np.full(n_new.size, np.inf),
+                              where=n_new > 0)
+        area = counts_ * n_new
+        i = int(np.lexsort((position, mean_rank, -counts_, -area))[0])
+        items = indices[indptr[i]:indptr[i + 1]]
+        s = Itemset(tuple(int(x) for x in items), int(counts_[i]), int(counts_[i]) / b)
+        comb.scanned.append(s)
+        _take(comb, s, items[~in_sig[items]].astype(np.int64), m - len(comb.chosen), base,
+              freq)
+        in_sig[comb.chosen] = True
+    return comb
+
+
+def _fill_by_frequency(comb: _Combination, base: BaseModels, m: int,
+                       freq: np.ndarray) -> None:
+    """Complete a signature with the most frequent features not in it (mostFreq's order)."""
+    if len(comb.chosen) >= m:
+        return
+    rest = np.setdiff1d(np.flatnonzero(base.subsets.any(axis=0)), comb.chosen)
+    extra = feature_order(freq, base, descending=True, candidates=rest)[:m - len(comb.chosen)]
+    comb.filled = extra.tolist()
+    comb.chosen.extend(comb.filled)
+    comb.scores.extend(freq[extra].tolist())
+
+
+def _mining_count(base: BaseModels, strategy: str, m: int, min_support: Any,
+                  name: str) -> tuple[int, int | None]:
+    """The support count to mine at. area: the run's default minimum support (the lower
+    end of KDD 2012, Table 3's supports), unless given; the others: the m-th largest feature
+    count. Both are lowered to the m-th largest count when the itemsets would hold fewer
+    than m features."""
+    if strategy == "area" and min_support is None:
+        min_support = DEFAULT_MIN_SUPPORT
+    return _start_count(base, min_support, m, name)
+
+
+def _apr(base: BaseModels, kind: str, n_features: int, min_support: Any, name: str,
+         strategy: str = DEFAULT_STRATEGY) -> Signature:
+    strategy = check_choice(strategy, "strategy", name, STRATEGIES)
+    count, asked = _mining_count(base, strategy, n_features, min_support, name)
     mined = _mine(base, kind, count)
     freq = base.subsets.mean(axis=0)
-    chosen: list[int] = []
-    in_sig = np.zeros(base.n_features_in, dtype=bool)
-    used: list[dict[str, Any]] = []
-    scores: list[float] = []
-    cut: dict[str, Any] | None = None
-    scanned: list[Itemset] = []
-    for s in ordered_itemsets(base, mined):
-        scanned.append(s)
-        new = np.array([i for i in s.items if not in_sig[i]], dtype=np.int64)
-        if new.size == 0:
-            continue
-        new = feature_order(freq, base, descending=True, candidates=new)
-        room = n_features - len(chosen)
-        taken = new[:room]
-        if new.size > room:
-            cut = {"itemset": len(used), "kept": taken.tolist(),
-                   "dropped": new[room:].tolist()}
-        chosen.extend(taken.tolist())
-        scores.extend([s.support] * taken.size)
-        in_sig[taken] = True
-        used.append({"items": list(s.items), "support": s.support, "count": s.count,
-                     "added": taken.tolist()})
-        if len(chosen) == n_features:
-            break
-    if len(chosen) < n_features:  # cannot happen: the threshold guarantees m features
-        raise RuntimeError(f"{name}: the frequent itemsets hold only {len(chosen)} features.")
-    sizes = [len(u["items"]) for u in used]
-    sups = [u["support"] for u in used]
+    if strategy == "area":
+        comb = _by_area(base, mined, n_features, freq)
+    else:
+        comb = _Combination([], [], [], [])
+        if strategy == "fit":  # whole itemsets that fit, then the literal rule (the cut)
+            _in_support_order(base, mined, n_features, freq, comb, whole_only=True)
+        _in_support_order(base, mined, n_features, freq, comb, whole_only=False,
+                          min_length=2 if strategy == "fragments" else 1)
+    _fill_by_frequency(comb, base, n_features, freq)
+    if len(comb.chosen) < n_features:  # cannot happen: the threshold guarantees m features
+        raise RuntimeError(f"{name}: the frequent itemsets hold only {len(comb.chosen)} "
+                           "features.")
+    sizes = [len(u["items"]) for u in comb.used]
+    sups = [u["support"] for u in comb.used]
+    scanned = comb.scanned or [Itemset((), 0, 0.0)]
     prov = {
         "itemset_kind": kind,
+        "strategy": strategy,
         "min_support_requested": None if asked is None else asked / base.n_models,
         "min_support_used": count / base.n_models,
         "min_count_used": count,
         "n_itemsets_mined": len(mined),
-        "n_itemsets_used": len(used),
-        "mean_itemset_size": float(np.mean(sizes)),
-        "mean_itemset_support": float(np.mean(sups)),
-        "n_itemsets_scanned": len(scanned),
+        "n_itemsets_used": len(comb.used),
+        "mean_itemset_size": float(np.mean(sizes)) if sizes else 0.0,
+        "mean_itemset_support": float(np.mean(sups)) if sups else 0.0,
+        "n_itemsets_scanned": len(comb.scanned),
         "mean_scanned_size": float(np.mean([len(t.items) for t in scanned])),
         "mean_scanned_support": float(np.mean([t.support for t in scanned])),
-        "itemsets": used,
-        "cut": cut,
+        "itemsets": comb.used,
+        "cut": comb.cut,
+        "filled_by_frequency": comb.filled or [],
     }
-    return signature(base, chosen, scores=scores, score_name="itemset_support",
+    return signature(base, comb.chosen, scores=comb.scores, score_name="itemset_support",
                      operator=name, provenance=prov)
 
 
+@doc_params
 @declare_operator("closedApr", kind="single", max_features=n_selected_features)
-def closed_apr(base: BaseModels, *, n_features: int, min_support: Any = None) -> Signature:
-    """closedApr: join the frequent closed itemsets of highest support (KDD 2012, sec. 2.2).
+def closed_apr(base: BaseModels, *, n_features: int, min_support: Any = None,
+               strategy: str = DEFAULT_STRATEGY) -> Signature:
+    """closedApr: combine frequent closed itemsets into m features (KDD 2012, sec. 2.2).
 
-    Itemsets are taken in order of decreasing support (ties: longer, then lower mean rank,
-    then lexicographic) and their features added until the signature holds m; the last
-    itemset is cut to its most frequent new features. Provenance: the itemsets used, their
-    number, mean size and mean support (KDD 2012, Table 3), the cut, the thresholds.
+    "The union of the most frequent itemsets until the union holds m features", read as
+    ``strategy`` says (docs/operators.md, "Which closedApr?", has the evidence):
+
+    - ``"area"`` (default): greedy tiling, Geerts et al. (2004): at each step the closed
+      itemset covering the largest area ``support count x new features`` of the base-model
+      matrix, mined at the run's minimum support (0.2, the lower end of KDD 2012 Table 3's
+      supports): multi-feature model fragments shared by many models enter first;
+    - ``"fragments"``: itemsets of length >= 2 by decreasing support, then the most
+      frequent single features;
+    - ``"fit"``: itemsets by decreasing support, whole, skipping those that would
+      overshoot m, then the literal rule;
+    - ``"literal"``: itemsets by decreasing support, the last one cut. Provably the same
+      features as mostFreq up to ties (the closure of a feature has the feature's
+      frequency, and every item of a closed itemset of support s has frequency >= s).
+
+    The provenance holds the itemsets used, their number, mean size and mean support (KDD
+    2012, Table 3), the cut, the features filled by frequency, the thresholds.
 
     Parameters
     ----------
-    n_features : int
-        m, at most the number of features selected by some base model.
-    min_support : float in (0, 1], int or None, default=None
-        Mining threshold (fraction of b or a count). None: the m-th largest feature
-        frequency, the highest threshold whose frequent itemsets hold m features; a larger
-        value is lowered to it. The result does not depend on it.
+    %(n_features)s
+    %(min_support)s
+    strategy : {"area", "fragments", "fit", "literal"}, default="area"
+        How the itemsets are combined (above).
     """
-    return _apr(base, "closed", n_features, min_support, "closedApr")
+    return _apr(base, "closed", n_features, min_support, "closedApr", strategy)
 
 
+@doc_params
 @declare_operator("maxApr", kind="single", max_features=n_selected_features)
-def max_apr(base: BaseModels, *, n_features: int, min_support: Any = None) -> Signature:
-    """maxApr: join the frequent maximal itemsets of highest support (KDD 2012, sec. 2.2).
+def max_apr(base: BaseModels, *, n_features: int, min_support: Any = None,
+            strategy: str = DEFAULT_STRATEGY) -> Signature:
+    """maxApr: combine frequent maximal itemsets into m features (KDD 2012, sec. 2.2).
 
-    As closedApr with maximal itemsets. Maximal itemsets depend on the threshold: the
-    default (None) is the m-th largest feature frequency; a larger value is lowered to it.
+    As closedApr with maximal itemsets. Maximal itemsets depend on the threshold: with
+    ``"area"`` (default) they are mined at the run's minimum support (0.2), low enough that
+    they are long (KDD 2012 Table 3 reports supports of 0.17 to 0.41); the other strategies
+    mine at the m-th largest feature frequency, where maximal itemsets are short.
+
+    Parameters
+    ----------
+    %(n_features)s
+    %(min_support)s
+    strategy : {"area", "fragments", "fit", "literal"}, default="area"
+        As for closedApr.
     """
-    return _apr(base, "maximal", n_features, min_support, "maxApr")
+    return _apr(base, "maximal", n_features, min_support, "maxApr", strategy)
 
 
 def _all_apr(base: BaseModels, kind: str, k: int, min_support: Any, name: str

@@ -7,7 +7,7 @@ import pytest
 
 import modelmine as mm
 from modelmine.operators import aggregate, available, get_operator, refresh
-from modelmine.testing import check_operator, make_base_models
+from modelmine.testing import base_models_from_subsets, check_operator, make_base_models
 
 
 def test_listed_by_available_with_its_origin():
@@ -42,18 +42,12 @@ def test_prefers_large_frequent_groups():
     S[:5, 4] = True
     S[2:5, 5] = True
     S[5, 6:9] = True
-    from dataclasses import replace
-
-    t = make_base_models(n_models=6, n_features_in=10, n_features=1)
-    key = -S.astype(float) * 10 + np.arange(10)[None, :] * 1e-3
-    ranks = np.argsort(np.argsort(key, axis=1), axis=1) + 1
-    base = replace(t, subsets=S, ranks=ranks, scores=-key, n_features=None,
-                   selector={"name": "hand", "kind": "subset", "params": {}})
+    base = base_models_from_subsets(S)
     sig = aggregate(base, "stabClosedApr", n_features=5, min_support=0.5)
     # area of {0,1,2,3,4} = 4 * 5 = 20 beats {4} (5) and {0..3} (16): one itemset suffices
     assert sorted(sig.features.tolist()) == [0, 1, 2, 3, 4]
     assert sig.provenance["n_itemsets_used"] == 1
-    closed = aggregate(base, "closedApr", n_features=5)
+    closed = aggregate(base, "closedApr", n_features=5, strategy="literal")
     assert closed.provenance["n_itemsets_used"] == 2  # {4} first (support 5/6), then {0..4}
 
 

@@ -23,8 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from modelmine.operators import Signature, declare_operator
-from modelmine.patterns import mine_itemsets
+from modelmine.operators import Signature, aggregate, declare_operator
 from modelmine.selectors import Selector, SelectorOutput
 from modelmine.validation import check_real
 
@@ -39,6 +38,10 @@ def _selected_count(base: Any) -> int:
 @declare_operator(kind="single", max_features=_selected_count)
 def stab_closed_apr(base: Any, *, n_features: int, min_support: float = 0.3) -> Signature:
     """stabClosedApr: closed itemsets chosen by tiled area, support x new features.
+
+    closedApr's ``"area"`` strategy (greedy tiling, Geerts et al. 2004) at a minimum
+    support of 0.3 by default: this plugin shows how to build an operator on a built-in
+    one through the public API, with a parameter default of its own.
 
     Parameters
     ----------
@@ -56,50 +59,14 @@ def stab_closed_apr(base: Any, *, n_features: int, min_support: float = 0.3) -> 
     """
     check_real(min_support, "min_support", "stabClosedApr", low=0.0, high=1.0,
                closed="right")
-    b = base.n_models
-    counts = base.subsets.sum(axis=0)
-    freq = counts / b
-    mean_rank = base.tied_ranks().mean(axis=0, dtype=np.float64)
-    kth = int(np.sort(counts)[::-1][n_features - 1])
-    min_count = max(1, min(int(np.ceil(min_support * b - 1e-9)), kth))
-    its = mine_itemsets(base.subsets, itemset_type="closed", min_support=min_count)
-    candidates = [(np.asarray(items, dtype=np.int64), int(c))
-                  for items, c in zip(its.itemsets, its.counts)]
-    # items in every model form a closed itemset of full support (some backends omit it)
-    core = np.flatnonzero(counts == b)
-    if core.size and not any(np.array_equal(core, it) for it, _ in candidates):
-        candidates.append((core, b))
-    # single features are closed-itemset members too: make sure every frequent feature is
-    # reachable even if its closure was cut by the backend
-    chosen: list[int] = []
-    in_sig = np.zeros(base.n_features_in, dtype=bool)
-    used = []
-    while len(chosen) < n_features:
-        best = None
-        for items, c in candidates:
-            new = items[~in_sig[items]]
-            if new.size == 0:
-                continue
-            key = (-(c * new.size), -c, float(mean_rank[new].mean()), tuple(items.tolist()))
-            if best is None or key < best[0]:
-                best = (key, items, c, new)
-        if best is None:  # pragma: no cover - the threshold guarantees m features
-            raise RuntimeError("stabClosedApr: the frequent itemsets hold too few features")
-        _, items, c, new = best
-        new = new[np.lexsort((new, mean_rank[new], -freq[new]))][: n_features - len(chosen)]
-        chosen.extend(new.tolist())
-        in_sig[new] = True
-        used.append({"items": items.tolist(), "support": c / b, "added": new.tolist(),
-                     "area": int(c * new.size)})
-    feats = np.asarray(chosen, dtype=np.int64)
-    return Signature(
-        features=feats, names=base.feature_names[feats], scores=freq[feats],
-        score_name="frequency", operator="stabClosedApr",
-        provenance={"itemsets": used, "n_itemsets_used": len(used),
-                    "mean_itemset_size": float(np.mean([len(u["items"]) for u in used])),
-                    "mean_itemset_support": float(np.mean([u["support"] for u in used])),
-                    "min_support_used": min_count / b},
-        n_features_in=base.n_features_in)
+    sig = aggregate(base, "closedApr", n_features=n_features, strategy="area",
+                    min_support=float(min_support))
+    keep = ("itemsets", "n_itemsets_used", "mean_itemset_size", "mean_itemset_support",
+            "min_support_used")
+    return Signature(features=sig.features, names=sig.names, scores=sig.scores,
+                     score_name=sig.score_name, operator="stabClosedApr",
+                     provenance={k: sig.provenance[k] for k in keep},
+                     n_features_in=base.n_features_in)
 
 
 class FisherScoreSelector(Selector):

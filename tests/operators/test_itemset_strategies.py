@@ -1,0 +1,86 @@
+"""closedApr / maxApr strategies: the literal reading is mostFreq (a theorem), the others
+combine multi-feature fragments; each checked against a brute-force reading."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import modelmine as mm
+from modelmine.operators._itemsets import STRATEGIES
+
+CASES = [("colon", "svm-rfe"), ("colon", "relieff"), ("leukemia", "ig"),
+         ("prostate", "anova")]
+
+
+@pytest.fixture(scope="module", params=CASES, ids=["-".join(c) for c in CASES])
+def real_base(request):
+    name, selector = request.param
+    X, y = getattr(mm.datasets, f"load_{name}")()
+    return mm.bootstrap(X, y, selector=selector, n_bootstraps=40, n_features=20,
+                        random_state=1)
+
+
+def test_literal_closed_apr_is_most_freq_up_to_ties(real_base):
+    # Theorem (docs/operators.md): the closure of a feature has the feature's frequency and
+    # every item of a closed itemset of support s has frequency >= s, so closed itemsets
+    # taken by decreasing support add features by decreasing frequency.
+    freq = real_base.subsets.mean(axis=0)
+    for m in (5, 20):
+        lit = mm.aggregate(real_base, "closedApr", n_features=m, strategy="literal")
+        mf = mm.aggregate(real_base, "mostFreq", n_features=m)
+        assert sorted(freq[lit.features]) == sorted(freq[mf.features])
+        boundary = np.sort(freq)[::-1][m - 1]
+        differ = set(lit.features) ^ set(mf.features)
+        assert all(freq[f] == boundary for f in differ)
+
+
+def test_area_prefers_large_frequent_groups_and_records_table3():
+    # 6 models: {0,1,2,3} in 4 of them, feature 4 in 5, feature 5 in 3 of them.
+    # Closed itemsets at support 3: {4} (5), {0,1,2,3,4} (4), {5} (3), {4,5} (?)...
+    # area: {0,1,2,3,4} covers 4 x 5 = 20 cells, more than {4} (5) or {5} (3): one
+    # itemset gives the 5 features. literal: {4} first (the highest support), then the rest.
+    S = np.zeros((6, 10), dtype=bool)
+    S[:4, :4] = True
+    S[:5, 4] = True
+    S[3:, 5] = True
+    base = mm.testing.base_models_from_subsets(S)
+    sig = mm.aggregate(base, "closedApr", n_features=5, strategy="area", min_support=3)
+    assert sorted(sig.features.tolist()) == [0, 1, 2, 3, 4]
+    prov = sig.provenance
+    assert prov["strategy"] == "area" and prov["n_itemsets_used"] == 1
+    assert prov["itemsets"][0]["items"] == [0, 1, 2, 3, 4]
+    assert prov["mean_itemset_size"] == 5.0
+    assert prov["mean_itemset_support"] == pytest.approx(4 / 6)
+    lit = mm.aggregate(base, "closedApr", n_features=5, strategy="literal", min_support=3)
+    assert lit.features[0] == 4 and lit.provenance["n_itemsets_used"] == 2
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+@pytest.mark.parametrize("operator", ["closedApr", "maxApr"])
+def test_every_strategy_gives_m_features_from_frequent_itemsets(real_base, strategy,
+                                                                operator):
+    m = 20
+    sig = mm.aggregate(real_base, operator, n_features=m, strategy=strategy)
+    assert len(sig) == m and len(set(sig.features)) == m
+    prov = sig.provenance
+    assert prov["strategy"] == strategy
+    tx = [set(np.flatnonzero(r).tolist()) for r in real_base.subsets]
+    for u in prov["itemsets"]:
+        # each itemset used has the support it claims, at or above the threshold
+        assert sum(set(u["items"]) <= t for t in tx) == u["count"] >= prov["min_count_used"]
+        assert set(u["added"]) <= set(u["items"])
+    from_itemsets = [f for u in prov["itemsets"] for f in u["added"]]
+    assert sorted([*from_itemsets, *prov["filled_by_frequency"]]) == sorted(sig.features)
+    sizes = [len(u["items"]) for u in prov["itemsets"]]
+    assert prov["mean_itemset_size"] == pytest.approx(np.mean(sizes) if sizes else 0.0)
+    if strategy == "fragments":
+        assert all(s >= 2 for s in sizes)
+
+
+def test_unknown_strategy_lists_them():
+    base = mm.testing.make_base_models(n_models=8)
+    with pytest.raises(ValueError, match=r"The 'strategy' parameter of closedApr must be one "
+                                         r"of 'area', 'fragments', 'fit', 'literal'\. Got "
+                                         r"'tiling' instead\."):
+        mm.aggregate(base, "closedApr", n_features=3, strategy="tiling")
