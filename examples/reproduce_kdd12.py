@@ -35,6 +35,7 @@ import pandas as pd
 
 import modelmine as mm
 from modelmine.evaluation import EvaluationResult, average_points, evaluate
+from modelmine.report import markdown_table
 
 # ------------------------------------------------------------- published figures
 #: KDD'12 Table 2 (average over all datasets and selectors, SVM): error and stability points.
@@ -98,25 +99,9 @@ def settings(fast: bool) -> dict[str, dict[str, int]]:
             "saeys": dict(n_folds=10, n_bootstraps=40, n_features=20, n_signatures=2)}
 
 
-def to_markdown(df: pd.DataFrame, digits: int = 2) -> str:
-    """A GitHub markdown table (no tabulate dependency)."""
-    df = df.reset_index() if not isinstance(df.index, pd.RangeIndex) else df
-
-    def cell(v: object) -> str:
-        if isinstance(v, (float, np.floating)):
-            return "" if np.isnan(v) else f"{v:.{digits}f}"
-        return str(v)
-
-    lines = ["| " + " | ".join(map(str, df.columns)) + " |",
-             "|" + "---|" * len(df.columns)]
-    lines += ["| " + " | ".join(cell(v) for v in row) + " |"
-              for row in df.itertuples(index=False)]
-    return "\n".join(lines) + "\n"
-
-
 def write(df: pd.DataFrame, out: Path, name: str, title: str) -> None:
     df.to_csv(out / f"{name}.csv")
-    (out / f"{name}.md").write_text(f"# {title}\n\n" + to_markdown(df))
+    (out / f"{name}.md").write_text(f"# {title}\n\n" + markdown_table(df))
 
 
 def saeys_table(results: dict[str, EvaluationResult]) -> pd.DataFrame:
@@ -185,7 +170,7 @@ def main() -> None:
                             values=["error_points", "stability_points"], sort=False)
     by_ds.columns = [f"{a}_{b}" for a, b in by_ds.columns]
     write(by_ds, args.out, "table2_by_dataset", "KDD'12 Table 2 points per dataset")
-    print(to_markdown(table2))
+    print(markdown_table(table2))
 
     if "leukemia" in kdd:
         t4 = kdd["leukemia"].table4(operators=PAPER_MULTI)
@@ -195,7 +180,7 @@ def main() -> None:
         table4 = t4[list(cols)].rename(columns=cols).join(PAPER_TABLE4)
         write(table4, args.out, "table4", "KDD'12 Table 4, leukemia: ours vs published")
         write(t4, args.out, "table4_full", "KDD'12 Table 4 layout, leukemia, mean and std")
-        print(to_markdown(table4))
+        print(markdown_table(table4))
 
     if not args.no_saeys:
         saeys: dict[str, EvaluationResult] = {}
@@ -213,7 +198,7 @@ def main() -> None:
         st = saeys_table(saeys)
         write(st, args.out, "saeys_table2", "PKDD'08 Table 2: single vs ensemble, ours vs "
               "published")
-        print(to_markdown(st))
+        print(markdown_table(st))
     (args.out / "run_log.md").write_text("".join(log))
 
 

@@ -20,6 +20,7 @@ from ._plots import (
 )
 from ._records import (
     OperatorResult,
+    markdown_table,
     operator_result,
     signature_table,
 )
@@ -29,6 +30,7 @@ __all__ = [
     "OperatorResult",
     "build_report",
     "figure_to_png",
+    "markdown_table",
     "operator_result",
     "plot_error_vs_stability",
     "plot_lattice_top",

@@ -20,7 +20,7 @@ from .._utils import frozen
 from ..base_models import BaseModels
 from ..operators import Signature, SignatureSet
 
-__all__ = ["OperatorResult", "operator_result", "signature_table"]
+__all__ = ["OperatorResult", "markdown_table", "operator_result", "signature_table"]
 
 
 def signature_table(base: BaseModels | None, result: Signature | SignatureSet) -> pd.DataFrame:
@@ -81,3 +81,23 @@ def operator_result(name: str, result: Signature | SignatureSet,
         raise TypeError(f"operator_result takes a Signature or SignatureSet; got "
                         f"{type(result).__name__}.")
     return OperatorResult(name, result, dict(params or {}))
+
+
+def markdown_table(frame: pd.DataFrame, digits: int = 2) -> str:
+    """A GitHub Markdown table of ``frame`` (its index too, unless a plain range).
+
+    For the reproduction documents (``docs/reproduction.md``, ``docs/operators.md``):
+    numbers with ``digits`` decimals, NaN as an empty cell; no dependency beyond pandas.
+    """
+    frame = frame.reset_index() if not isinstance(frame.index, pd.RangeIndex) else frame
+
+    def cell(v: object) -> str:
+        if isinstance(v, float | np.floating):
+            return "" if np.isnan(v) else f"{v:.{digits}f}"
+        return str(v)
+
+    lines = ["| " + " | ".join(map(str, frame.columns)) + " |",
+             "|" + "---|" * len(frame.columns)]
+    lines += ["| " + " | ".join(cell(v) for v in row) + " |"
+              for row in frame.itertuples(index=False)]
+    return "\n".join(lines) + "\n"
