@@ -172,16 +172,25 @@ def all_med(base: BaseModels, *, n_signatures: int, n_features: int | None = Non
 
 def _group_for_itemsets(base: BaseModels, kind: str, k: int, min_support: Any, name: str
                         ) -> tuple[np.ndarray, list[dict[str, Any]], int]:
-    """Models containing any of the top-k itemsets (widened until k distinct subsets)."""
+    """Models containing any of the top-k itemsets (widened until k distinct subsets).
+
+    The paper's IS_top (KDD 2012, section 2.3): every itemset with the top support, so the
+    group never depends on how ties in support are ordered; for k alternatives, every
+    itemset tied with the k-th. The group then widens, itemset by itemset in closedApr's
+    order, until its models hold k distinct subsets.
+    """
     count, _ = _start_count(base, min_support, 1, name)
     while True:
         covered = np.zeros(base.n_models, dtype=bool)
-        used = []
+        used: list[dict[str, Any]] = []
         for s in ordered_itemsets(base, _mine(base, kind, count)):
-            covered |= base.subsets[:, list(s.items)].all(axis=1)
-            used.append({"items": list(s.items), "support": s.support})
-            if len(used) >= k and distinct_models_of(base, covered) >= k:
+            if (len(used) >= k and s.count < used[-1]["count"]
+                    and distinct_models_of(base, covered) >= k):
                 return np.flatnonzero(covered), used, count
+            covered |= base.subsets[:, list(s.items)].all(axis=1)
+            used.append({"items": list(s.items), "support": s.support, "count": s.count})
+        if len(used) >= k and distinct_models_of(base, covered) >= k:
+            return np.flatnonzero(covered), used, count
         if count == 1:
             raise NotApplicableError(f"{name}: the base models containing the mined "
                                      f"itemsets hold fewer than {k} distinct subsets.")
@@ -247,8 +256,8 @@ def _single_from_multi(sigs: list[Signature], name: str) -> Signature:
 def med_closed_apr(base: BaseModels, *, n_features: int, min_support: Any = None) -> Signature:
     """medClosedApr: the medoid of the models holding the top closed itemset (KDD 2012, 2.3).
 
-    The base models containing the closed itemset of highest support (ties as closedApr),
-    and their medoid under Jaccard distance: allMedClosedApr with k = 1.
+    IS_top, every closed itemset with the highest support; the base models containing at
+    least one of them; their medoid under Jaccard distance: allMedClosedApr with k = 1.
     """
     return _single_from_multi(_med_apr(base, "closed", 1, n_features, min_support, None,
                                        "auto", "medClosedApr"), "medClosedApr")
@@ -259,7 +268,8 @@ def med_max_apr(base: BaseModels, *, n_features: int, min_support: Any = None) -
     """medMaxApr: the medoid of the models holding the top maximal itemset (KDD 2012, 2.3).
 
     Maximal itemsets at ``min_support`` (default: the m-th largest feature frequency, as
-    maxApr); the models containing the one of highest support; their medoid.
+    maxApr); IS_top, every maximal itemset of the highest support; the models containing
+    at least one of them; their medoid.
     """
     kind = "maximal"
     if min_support is None:

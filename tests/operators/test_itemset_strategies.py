@@ -8,6 +8,7 @@ import pytest
 
 import modelmine as mm
 from modelmine.operators._itemsets import STRATEGIES
+from modelmine.testing import base_models_from_subsets, make_base_models
 
 CASES = [("colon", "svm-rfe"), ("colon", "relieff"), ("leukemia", "ig"),
          ("prostate", "anova")]
@@ -44,7 +45,7 @@ def test_area_prefers_large_frequent_groups_and_records_table3():
     S[:4, :4] = True
     S[:5, 4] = True
     S[3:, 5] = True
-    base = mm.testing.base_models_from_subsets(S)
+    base = base_models_from_subsets(S)
     sig = mm.aggregate(base, "closedApr", n_features=5, strategy="area", min_support=3)
     assert sorted(sig.features.tolist()) == [0, 1, 2, 3, 4]
     prov = sig.provenance
@@ -79,8 +80,28 @@ def test_every_strategy_gives_m_features_from_frequent_itemsets(real_base, strat
 
 
 def test_unknown_strategy_lists_them():
-    base = mm.testing.make_base_models(n_models=8)
+    base = make_base_models(n_models=8)
     with pytest.raises(ValueError, match=r"The 'strategy' parameter of closedApr must be one "
                                          r"of 'area', 'fragments', 'fit', 'literal'\. Got "
                                          r"'tiling' instead\."):
         mm.aggregate(base, "closedApr", n_features=3, strategy="tiling")
+
+
+@pytest.mark.parametrize("operator", ["medClosedApr", "medMaxApr"])
+def test_med_apr_starts_from_every_itemset_of_top_support(operator):
+    # IS_top (KDD 2012, section 2.3): {0, 1} and {2, 3} both have the top support 3; the
+    # group holds the models of both, not only those of the first in itemset order.
+    S = np.zeros((6, 8), dtype=bool)
+    S[:3, [0, 1]] = True
+    S[3:, [2, 3]] = True
+    S[np.arange(6), 4 + np.arange(6) % 4] = True  # one noise feature each, support <= 2
+    base = base_models_from_subsets(S)
+    sig = mm.aggregate(base, operator, n_features=3, min_support=3)
+    prov = sig.provenance
+    assert sorted(map(sorted, (u["items"] for u in prov["itemsets"]))) == [[0, 1], [2, 3]]
+    assert prov["n_models_in_group"] == 6
+    # Brute force: the medoid of all six models under Jaccard distance (ties: lower index).
+    rows = [set(np.flatnonzero(r)) for r in S]
+    total = [sum(1 - len(a & b) / len(a | b) for b in rows) for a in rows]
+    medoid = int(np.argmin(total))
+    assert set(sig.features.tolist()) == rows[medoid]
