@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from ..base_models import BaseModels
-from ..constants import DEFAULT_K_RANGE
+from ..constants import DEFAULT_K_RANGE, SILHOUETTE_NO_STRUCTURE
 from ..exceptions import NotApplicableError
 from ..patterns._distances import jaccard_distances
 from ..patterns._kmedoids import KMedoidsResult, kmedoids
@@ -81,8 +81,13 @@ def large_med(base: BaseModels, *, n_features: int, k_range: Any = None,
               random_state: Any = None, backend: str = "auto") -> Signature:
     """largeMed: the medoid of the largest cluster of the best k-medoids (KDD 2012, 2.3).
 
-    k-medoids (PAM) on the Jaccard distances for each k of ``k_range``; the k of best
-    average silhouette (ties: the smaller k); the medoid of its largest cluster.
+    k-medoids (PAM from BUILD, then seeded restarts: :func:`modelmine.patterns.kmedoids`)
+    on the Jaccard distances for each k of ``k_range``; the k of best average silhouette
+    (ties: the smaller k); the medoid of its largest cluster. When the best average
+    silhouette is below :data:`~modelmine.constants.SILHOUETTE_NO_STRUCTURE` (0.25, "no
+    substantial structure", Kaufman and Rousseeuw 1990), the base models form no clusters
+    and k would be chosen by noise: the medoid of all the models (mostRep) is returned, and
+    the provenance says so (``no_cluster_structure``, ``best_silhouette``).
 
     Parameters
     ----------
@@ -111,7 +116,16 @@ def large_med(base: BaseModels, *, n_features: int, k_range: Any = None,
         return model_signature(base, i, n_features, operator="largeMed", provenance={
             "k": 1, "silhouettes": tried, "cluster_size": base.n_models,
             "note": "no k in k_range fits these base models; the single medoid is used"})
-    _, k, res = best
+    score, k, res = best
+    if score < SILHOUETTE_NO_STRUCTURE:
+        i = medoid(dist)
+        return model_signature(base, i, n_features, operator="largeMed", provenance={
+            "k": 1, "silhouettes": tried, "cluster_size": base.n_models,
+            "no_cluster_structure": True, "best_silhouette": float(score), "best_k": k,
+            "silhouette_threshold": SILHOUETTE_NO_STRUCTURE,
+            "note": (f"no cluster structure: the best average silhouette, {score:.3f} at "
+                     f"k = {k}, is below {SILHOUETTE_NO_STRUCTURE} (Kaufman and Rousseeuw "
+                     "1990); the medoid of all the models (mostRep) is returned")})
     within = [float(dist[np.ix_(res.members(c), [res.medoids[c]])].sum())
               for c in range(k)]
     c = min(range(k), key=lambda c: (-res.sizes[c], within[c], res.medoids[c]))
@@ -121,7 +135,8 @@ def large_med(base: BaseModels, *, n_features: int, k_range: Any = None,
                                        "cluster_sizes": res.sizes.tolist(),
                                        "cluster_size": int(res.sizes[c]),
                                        "medoids": res.medoids.tolist(), "loss": res.loss,
-                                       "backend": res.backend})
+                                       "backend": res.backend,
+                                       "no_cluster_structure": False})
 
 
 def _signatures_from_medoids(base: BaseModels, models: np.ndarray, res: KMedoidsResult,

@@ -6,7 +6,7 @@ Jaccard distance (Woznica, Nguyen and Kalousis, KDD 2012, section 2).
 """
 
 from ._distances import intersection_counts, jaccard_distances, overlap_blocks
-from ._kmedoids import KMedoidsResult, available_backends, kmedoids, silhouette
+from ._kmedoids import KMedoidsResult, available_backends, kmedoids, silhouette, swap_descent
 from ._lattice import DRAW_FORMATS, EXPORT_FORMATS, ItemsetLattice
 from ._mining import BACKENDS, ITEMSET_TYPES, Itemsets, TooManyItemsetsError, mine_itemsets
 
@@ -26,4 +26,5 @@ __all__ = [
     "mine_itemsets",
     "overlap_blocks",
     "silhouette",
+    "swap_descent",
 ]

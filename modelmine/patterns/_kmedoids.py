@@ -16,6 +16,15 @@ medoid) starting from the same deterministic BUILD initialisation (Kaufman and R
 ``backend="auto"`` uses scikit-learn-extra when importable, else python-kmedoids.
 Labels and the loss are recomputed here from the medoids (nearest medoid, ties to the
 lower medoid index), so both backends report them identically.
+
+PAM from BUILD stops at a local optimum; on base models it is often not the best one (12
+of 63 (dataset, k) runs on colon, leukemia and prostate were up to 0.15 % above the best
+loss found by restarts), and largeMed's choice of k then follows the local optimum. So
+``n_restarts`` seeded restarts follow (random initial medoids drawn from
+``numpy.random.default_rng(random_state)``, each improved by steepest-descent swaps with
+FastPAM1's loss deltas, Schubert and Rousseeuw 2021), and the lowest loss is kept; ties
+go to the BUILD start, then to the restart drawn first. Deterministic for a given
+``random_state`` (None means 0).
 """
 
 from __future__ import annotations
@@ -26,9 +35,10 @@ from typing import Any
 
 import numpy as np
 
+from ..constants import KMEDOIDS_RESTART_MAX_ROWS, KMEDOIDS_RESTARTS
 from ..validation import check_choice, check_int, param_error
 
-__all__ = ["KMedoidsResult", "available_backends", "kmedoids", "silhouette"]
+__all__ = ["KMedoidsResult", "available_backends", "kmedoids", "silhouette", "swap_descent"]
 
 _FUNC = "kmedoids"
 BACKENDS = ("auto", "sklearn-extra", "fasterpam")
@@ -59,6 +69,8 @@ class KMedoidsResult:
         Average silhouette (scikit-learn, precomputed distances); None when k = 1 or k = n.
     backend : str
         The backend that ran (``"exact"`` for k = 1, solved without a backend).
+    n_restarts : int
+        Seeded restarts tried after the BUILD start (module docstring).
     """
 
     medoids: np.ndarray
@@ -67,6 +79,7 @@ class KMedoidsResult:
     sizes: np.ndarray
     silhouette: float | None
     backend: str
+    n_restarts: int = 0
 
     @property
     def n_clusters(self) -> int:
@@ -126,6 +139,7 @@ def kmedoids(
     max_iter: int = 300,
     random_state: Any = None,
     compute_silhouette: bool = True,
+    n_restarts: int | None = None,
 ) -> KMedoidsResult:
     """k-medoids (PAM) on a precomputed distance matrix.
 
@@ -143,10 +157,14 @@ def kmedoids(
     max_iter : int, default=300
         Maximum number of swap iterations.
     random_state : None or int, default=None
-        Passed to the backend. BUILD and the swaps are deterministic, so results do not
-        depend on it; it is accepted for the operator protocol.
+        Seed of the restarts (None means 0: results are always reproducible).
     compute_silhouette : bool, default=True
         Compute the average silhouette (O(n^2)).
+    n_restarts : int or None, default=None
+        Seeded restarts after BUILD + swaps, the lowest loss kept (module docstring).
+        None: :data:`~modelmine.constants.KMEDOIDS_RESTARTS` for up to
+        :data:`~modelmine.constants.KMEDOIDS_RESTART_MAX_ROWS` rows, else 0 (each restart
+        costs O(k n^2) per swap).
 
     Returns
     -------
@@ -166,6 +184,9 @@ def kmedoids(
     iters = check_int(max_iter, "max_iter", _FUNC, min_value=1)
     seed = None if random_state is None else int(random_state)
     check_choice(backend, "backend", _FUNC, BACKENDS)
+    restarts = check_int(n_restarts, "n_restarts", _FUNC, min_value=0, allow_none=True)
+    if restarts is None:
+        restarts = KMEDOIDS_RESTARTS if n <= KMEDOIDS_RESTART_MAX_ROWS else 0
     if k == 1:
         # Solved exactly: the row of least total distance (ties: the lower index), which
         # is also PAM's BUILD choice; no backend is needed.
@@ -182,6 +203,10 @@ def kmedoids(
         res = fp.fasterpam(dist, k, max_iter=iters, init="build", random_state=seed, n_cpu=1)
         medoids = np.asarray(res.medoids, dtype=np.int64)
     medoids = np.sort(medoids)
+    if 1 < k < n and restarts:
+        medoids = _best_of_restarts(dist, medoids, k, restarts, seed or 0, iters)
+    else:
+        restarts = 0
     to_medoid = dist[:, medoids]
     labels = np.argmin(to_medoid, axis=1)  # ties: the lower medoid index
     labels[medoids] = np.arange(k)  # a medoid belongs to its own cluster
@@ -189,4 +214,53 @@ def kmedoids(
     sizes = np.bincount(labels, minlength=k)
     sil = silhouette(dist, labels) if compute_silhouette else None
     return KMedoidsResult(medoids=medoids, labels=labels, loss=loss, sizes=sizes,
-                          silhouette=sil, backend=name)
+                          silhouette=sil, backend=name, n_restarts=restarts)
+
+
+def _loss(dist: np.ndarray, medoids: np.ndarray) -> float:
+    return float(dist[:, medoids].min(axis=1).sum())
+
+
+def swap_descent(dist: np.ndarray, medoids: np.ndarray, max_iter: int) -> np.ndarray:
+    """Steepest-descent PAM swaps from ``medoids`` until no swap lowers the loss.
+
+    Each step evaluates every (medoid, non-medoid) swap at once with FastPAM1's deltas
+    (Schubert and Rousseeuw, 2021): removing medoid i and adding x changes the loss by
+    ``sum_j min(d(j, x), d2_j if nearest_j = i else d1_j) - d1_j``, with ``d1``, ``d2``
+    the distances to the nearest and second nearest medoids. Returns sorted medoids.
+    """
+    med = np.array(medoids, dtype=np.int64)
+    n, k = dist.shape[0], med.size
+    rows = np.arange(n)
+    for _ in range(max_iter):
+        to_med = dist[:, med]
+        order = np.argsort(to_med, axis=1, kind="stable")
+        nearest = order[:, 0]
+        d1 = to_med[rows, nearest]
+        d2 = to_med[rows, order[:, 1]] if k > 1 else np.full(n, np.inf)
+        best_delta, best_swap = -1e-12 * max(1.0, float(d1.sum())), None
+        for i in range(k):
+            ref = np.where(nearest == i, d2, d1)
+            delta = (np.minimum(dist, ref[:, None]) - d1[:, None]).sum(axis=0)
+            delta[med] = np.inf
+            x = int(np.argmin(delta))
+            if delta[x] < best_delta:
+                best_delta, best_swap = float(delta[x]), (i, x)
+        if best_swap is None:
+            break
+        med[best_swap[0]] = best_swap[1]
+    return np.sort(med)
+
+
+def _best_of_restarts(dist: np.ndarray, start: np.ndarray, k: int, restarts: int,
+                      seed: int, max_iter: int) -> np.ndarray:
+    """The lowest-loss medoids among the BUILD start and ``restarts`` seeded restarts."""
+    rng = np.random.default_rng(seed)
+    best, best_loss = start, _loss(dist, start)
+    for _ in range(restarts):
+        init = rng.choice(dist.shape[0], size=k, replace=False)
+        med = swap_descent(dist, init, max_iter)
+        loss = _loss(dist, med)
+        if loss < best_loss - 1e-12 * max(1.0, best_loss):
+            best, best_loss = med, loss
+    return best

@@ -322,8 +322,8 @@ def test_n_folds_larger_than_smallest_class(colon):
 
 @pytest.mark.parametrize("kwargs, pattern", [
     ({"classifiers": ["svn"]},
-     r"The 'classifiers' parameter of evaluate must be one of 'svm', '1nn', 'tree'\. "
-     r"Got 'svn' instead\. Did you mean 'svm'\?"),
+     r"The 'classifiers' parameter of evaluate must be one of the available classifiers "
+     r"\('svm', '1nn', 'tree'.*\)\. Got 'svn' instead\. Did you mean 'svm'\?"),
     ({"operators": ["closedAPR"]},
      r"The 'operators' parameter of evaluate must be one of the available operators "
      r"\('avgRank', .*'allMed'.*\)\. Got 'closedAPR' instead\. Did you mean 'closedApr'\?"),

@@ -96,17 +96,26 @@ def ref_most_rep(base):
     return base.selected(int(np.argmin(totals))).tolist()
 
 
-def ref_all_med(base, k):
+def ref_pam_loss(base, k):
+    """PAM from BUILD (scikit-learn-extra), the start that allMed's restarts improve on."""
     from sklearn_extra.cluster import KMedoids
 
     dist = squareform(pdist(base.subsets, "jaccard"))
     km = KMedoids(n_clusters=k, metric="precomputed", method="pam", init="build").fit(dist)
-    med = np.sort(km.medoid_indices_)
+    return float(dist[:, km.medoid_indices_].min(axis=1).sum())
+
+
+def ref_all_med(base, medoids):
+    """The signatures of given medoid models: clusters by nearest medoid (ties: lower
+    index), ordered by decreasing size then medoid index."""
+    dist = squareform(pdist(base.subsets, "jaccard"))
+    med = np.sort(np.asarray(medoids))
     labels = np.argmin(dist[:, med], axis=1)
-    labels[med] = np.arange(k)
-    sizes = np.bincount(labels, minlength=k)
-    order = sorted(range(k), key=lambda c: (-sizes[c], med[c]))
-    return [base.selected(int(med[c])).tolist() for c in order]
+    labels[med] = np.arange(med.size)
+    sizes = np.bincount(labels, minlength=med.size)
+    order = sorted(range(med.size), key=lambda c: (-sizes[c], med[c]))
+    loss = float(dist[np.arange(len(labels)), med[labels]].sum())
+    return [base.selected(int(med[c])).tolist() for c in order], loss
 
 
 # ------------------------------------------------------------------- tests
@@ -145,7 +154,13 @@ def test_most_rep_matches_reference(real_base):
 @pytest.mark.parametrize("k", [2, 5])
 def test_all_med_matches_reference(real_base, k):
     sigs = REG.aggregate(real_base, "allMed", n_signatures=k, backend="sklearn-extra")
-    assert [s.features.tolist() for s in sigs] == ref_all_med(real_base, k)
+    # The medoids are base models whose selected features the signatures are.
+    medoids = [next(i for i in range(real_base.n_models)
+                    if real_base.selected(i).tolist() == s.features.tolist()) for s in sigs]
+    expected, loss = ref_all_med(real_base, medoids)
+    assert [s.features.tolist() for s in sigs] == expected
+    assert sigs[0].provenance["loss"] == pytest.approx(loss)
+    assert loss <= ref_pam_loss(real_base, k) + 1e-9  # restarts never worse than PAM
     assert sum(s.provenance["cluster_size"] for s in sigs) == real_base.n_models
 
 
@@ -256,10 +271,17 @@ def test_large_med_picks_best_silhouette_and_largest_cluster(real_base):
     from modelmine.patterns._distances import jaccard_distances
     from modelmine.patterns._kmedoids import kmedoids
 
+    from modelmine.constants import SILHOUETTE_NO_STRUCTURE
+
     sig = REG.aggregate(real_base, "largeMed", k_range=[2, 3, 4])
     dist = jaccard_distances(real_base)
     sils = {k: kmedoids(dist, k).silhouette for k in (2, 3, 4)}
     best = max(sils, key=lambda k: (sils[k], -k))
+    if sils[best] < SILHOUETTE_NO_STRUCTURE:  # no clusters: the documented fallback
+        assert sig.provenance["no_cluster_structure"] is True
+        assert sig.provenance["best_k"] == best
+        assert sig.features.tolist() == REG.aggregate(real_base, "mostRep").features.tolist()
+        return
     assert sig.provenance["k"] == best
     res = kmedoids(dist, best)
     assert sig.provenance["cluster_size"] == res.sizes.max()
