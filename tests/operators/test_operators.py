@@ -268,10 +268,9 @@ def test_structure_operators_return_base_models(real_base):
 
 
 def test_large_med_picks_best_silhouette_and_largest_cluster(real_base):
+    from modelmine.constants import SILHOUETTE_NO_STRUCTURE
     from modelmine.patterns._distances import jaccard_distances
     from modelmine.patterns._kmedoids import kmedoids
-
-    from modelmine.constants import SILHOUETTE_NO_STRUCTURE
 
     sig = REG.aggregate(real_base, "largeMed", k_range=[2, 3, 4])
     dist = jaccard_distances(real_base)

@@ -151,7 +151,8 @@ def test_too_many_signatures_for_distinct_models_are_capped_and_recorded(reg):
 
 def test_other_bad_parameters(base, reg):
     with pytest.raises(TypeError, match=r"The 'min_suport' parameter of aggregate must be a "
-                       r"parameter of the operator 'closedApr' \(it accepts: 'min_support', 'strategy'\)"
+                       r"parameter of the operator 'closedApr' \(it accepts: 'min_support', "
+                       r"'strategy'\)"
                        r"\. Got an unknown parameter instead\. Did you mean 'min_support'\?"):
         reg.aggregate(base, "closedApr", min_suport=0.5)
     with pytest.raises(ValueError, match=r"The 'n_signatures' parameter of aggregate must be "
