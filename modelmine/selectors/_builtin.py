@@ -23,6 +23,7 @@ from ._base import (
     SelectorKind,
     SelectorOutput,
 )
+from ._cfs import CFSSelector
 
 __all__ = ["SELECTOR_ENTRY_POINT_GROUP", "SelectorRegistry", "available", "default_registry",
            "get_selector", "refresh", "register_selector"]
@@ -280,7 +281,7 @@ class RandomForestSelector(Selector):
 _BUILTIN_SELECTORS: tuple[type[Selector], ...] = (
     Chi2Selector, AnovaSelector, InfoGainSelector, SymmetricalUncertaintySelector,
     ReliefFSelector, SVMRFESelector, SVMOneSelector, L1LogisticSelector,
-    RandomForestSelector,
+    RandomForestSelector, CFSSelector,
 )
 
 #: The entry-point group through which installed packages add selectors.
