@@ -97,41 +97,65 @@ def cfs_search(codes: NDArray[np.int32], levels: NDArray[np.int64], y: NDArray[n
             rows[g] = su_matrix_row(codes, levels, g, h)
         return rows[g]
 
-    tie = itertools.count()
-    # open list entries: (-merit, insertion order, subset tuple in order of addition,
-    # sum of rcf, sum of pairwise rff)
-    open_list: list[tuple[float, int, tuple[int, ...], float, float]] = [
-        (-0.0, next(tie), (), 0.0, 0.0)]
-    visited: set[frozenset[int]] = {frozenset()}
+    # The open list holds one entry per expanded subset (a "block" of all its children,
+    # sorted by merit, then feature index) instead of one entry per child: the same order
+    # as pushing every child (ties: the child generated first), at O(p log p) per
+    # expansion instead of p heap pushes. A child met again in a later block has the same
+    # merit and comes after the first: it is skipped when popped.
+    blocks: list[tuple[tuple[int, ...], NDArray[np.int64], NDArray[np.float64],
+                       float, NDArray[np.float64]]] = []
+    heap: list[tuple[float, int, int]] = []  # (-merit, block id, position in the block)
+    expanded: set[frozenset[int]] = set()
     best: tuple[int, ...] = ()
     best_merit = 0.0
     stale = 0
     cap = p if max_features is None else max_features
-    while open_list and stale < max_stale:
-        _, _, subset, s_cf, s_ff = heapq.heappop(open_list)
-        if len(subset) >= cap:
-            stale += 1
-            continue
+
+    def expand(subset: tuple[int, ...], s_cf: float) -> None:
         k = len(subset) + 1
         add_ff = np.zeros(p)
         for g in subset:
             add_ff += row(g)
+        s_ff = float(pair_sums[subset])
         merits = (s_cf + rcf) / np.sqrt(k + 2.0 * (s_ff + add_ff))
-        in_subset = np.zeros(p, dtype=bool)
-        in_subset[list(subset)] = True
-        improved = False
-        base = frozenset(subset)
-        for f in np.flatnonzero(~in_subset).tolist():
-            child = base | {f}
-            if child in visited:
-                continue
-            visited.add(child)
-            m = float(merits[f])
-            heapq.heappush(open_list, (-m, next(tie), (*subset, f), s_cf + rcf[f],
-                                       s_ff + add_ff[f]))
-            if m > best_merit:
-                best_merit, best, improved = m, (*subset, f), True
-        stale = 0 if improved else stale + 1
+        merits[list(subset)] = -np.inf
+        order = np.lexsort((np.arange(p), -merits))[:p - len(subset)]
+        blocks.append((subset, order, merits[order], s_cf, s_ff + add_ff))
+        if len(order):
+            heapq.heappush(heap, (-float(merits[order[0]]), len(blocks) - 1, 0))
+
+    pair_sums: dict[tuple[int, ...], float] = {(): 0.0}
+    expanded.add(frozenset())
+    expand((), 0.0)
+    _, order0, merits0, _, _ = blocks[0]
+    if len(order0) and merits0[0] > best_merit:  # the root's best child
+        best, best_merit = (int(order0[0]),), float(merits0[0])
+    else:
+        stale = 1
+    while heap and stale < max_stale:
+        _, bid, pos = heapq.heappop(heap)
+        parent, order, merits, s_cf, ff = blocks[bid]
+        if pos + 1 < len(order):
+            heapq.heappush(heap, (-float(merits[pos + 1]), bid, pos + 1))
+        f = int(order[pos])
+        child = (*parent, f)
+        key = frozenset(child)
+        if key in expanded:
+            continue
+        expanded.add(key)
+        if len(child) >= cap:
+            stale += 1
+            continue
+        pair_sums[child] = float(ff[f])
+        c_cf = s_cf + float(rcf[f])
+        before = best_merit
+        expand(child, c_cf)
+        _, c_order, c_merits, _, _ = blocks[-1]
+        if len(c_order) and c_merits[0] > before:
+            best, best_merit = (*child, int(c_order[0])), float(c_merits[0])
+            stale = 0
+        else:
+            stale += 1
     return list(best), best_merit, rcf
 
 
