@@ -129,7 +129,7 @@ def test_avg_rank_and_most_freq_match_reference(real_base, m):
 
 @pytest.mark.parametrize("m", [5, 20])
 def test_closed_apr_matches_reference(real_base, m):
-    sig = REG.aggregate(real_base, "closedApr", n_features=m)
+    sig = REG.aggregate(real_base, "closedApr", n_features=m, strategy="literal")
     assert sig.features.tolist() == ref_closed_apr(real_base, m)
     prov = sig.provenance
     used = prov["itemsets"]
@@ -215,10 +215,11 @@ def test_multi_sizes_and_determinism(real_base, name):
 
 
 def test_closed_apr_support_adapts_and_result_independent_of_threshold(real_base):
-    default = REG.aggregate(real_base, "closedApr", n_features=20)
-    high = REG.aggregate(real_base, "closedApr", n_features=20, min_support=0.95)
+    lit = {"strategy": "literal"}
+    default = REG.aggregate(real_base, "closedApr", n_features=20, **lit)
+    high = REG.aggregate(real_base, "closedApr", n_features=20, min_support=0.95, **lit)
     low_count = max(1, default.provenance["min_count_used"] - 3)
-    low = REG.aggregate(real_base, "closedApr", n_features=20, min_support=low_count)
+    low = REG.aggregate(real_base, "closedApr", n_features=20, min_support=low_count, **lit)
     assert high.features.tolist() == default.features.tolist() == low.features.tolist()
     assert high.provenance["min_support_requested"] == pytest.approx(
         np.ceil(0.95 * real_base.n_models) / real_base.n_models)
@@ -236,7 +237,7 @@ def test_closed_apr_cut_of_last_itemset():
     S[3:5, 4:6] = True
     S[5, 6] = True
     base = _base_from_subsets(S, ranks_bias=[0, 0, 0, 0, 1, 0, 0, 0])
-    sig = REG.aggregate(base, "closedApr", n_features=5)
+    sig = REG.aggregate(base, "closedApr", n_features=5, strategy="literal")
     # ties in frequency inside {4, 5}: mean rank decides; feature 5 is ranked better
     assert sig.features.tolist()[:4] == [0, 1, 2, 3] and sig.features.tolist()[4] == 5
     assert sig.provenance["cut"] == {"itemset": 1, "kept": [5], "dropped": [4]}
@@ -311,12 +312,15 @@ def test_paper_protocol_b150(base_cache, dataset):
     from conftest import make_base
 
     base = make_base(base_cache, dataset, "anova", 150)
-    sig = REG.aggregate(base, "closedApr", n_features=20)
+    sig = REG.aggregate(base, "closedApr", n_features=20, strategy="literal")
     assert len(sig) == 20
     freq = base.subsets.mean(axis=0)
     assert (freq[sig.features] >= sig.provenance["min_support_used"] - 1e-12).all()
     assert sig.features.tolist() == REG.aggregate(base, "closedApr", n_features=20,
-                                                  min_support=0.05).features.tolist()
+                                                  min_support=0.05,
+                                                  strategy="literal").features.tolist()
+    area = REG.aggregate(base, "closedApr", n_features=20)  # the default: mined at 0.2
+    assert len(area) == 20 and area.provenance["strategy"] == "area"
     alts = REG.aggregate(base, "allMed", n_signatures=10)
     assert len(alts) == 10 and 0.0 < alts.mean_overlap() < 1.0
     assert distinct_models(base) >= 10
