@@ -73,6 +73,15 @@ def _ratio_stability(Z: np.ndarray, measure: str, pairwise: bool) -> tuple[float
     return total / (M * (M - 1)), full
 
 
+def _ratio_result(subsets: Any, n_features_in: int | None, pairwise: Any,
+                  measure: str) -> StabilityResult:
+    """Jaccard or Dice stability of subsets, the pairwise matrix on request."""
+    func = f"{measure}_stability"
+    Z = as_selection_matrix(subsets, n_features_in, func=func)
+    value, full = _ratio_stability(Z, measure, _flag(pairwise, func))
+    return StabilityResult(measure, value, Z.shape[0], Z.shape[1], pairwise=full)
+
+
 def _equal_size(Z: np.ndarray, func: str, measure: str) -> int:
     k = Z.sum(axis=1)
     if np.any(k != k[0]):
@@ -153,9 +162,7 @@ def jaccard_stability(
     -------
     StabilityResult
     """
-    Z = as_selection_matrix(subsets, n_features_in, func="jaccard_stability")
-    value, full = _ratio_stability(Z, "jaccard", _flag(pairwise, "jaccard_stability"))
-    return StabilityResult("jaccard", value, Z.shape[0], Z.shape[1], pairwise=full)
+    return _ratio_result(subsets, n_features_in, pairwise, "jaccard")
 
 
 def dice_stability(
@@ -178,9 +185,7 @@ def dice_stability(
     -------
     StabilityResult
     """
-    Z = as_selection_matrix(subsets, n_features_in, func="dice_stability")
-    value, full = _ratio_stability(Z, "dice", _flag(pairwise, "dice_stability"))
-    return StabilityResult("dice", value, Z.shape[0], Z.shape[1], pairwise=full)
+    return _ratio_result(subsets, n_features_in, pairwise, "dice")
 
 
 def kuncheva_stability(
