@@ -153,7 +153,9 @@ def write_report(run: MiningRun, path: Path, *,
              "minimum support": settings["min_support"]}
     text = build_report(run.base_models, results, diagnostics=run.diagnostics,
                         itemsets=run.itemsets, itemsets_note=run.itemsets_note,
-                        evaluation=evaluation, settings=shown, data_description=run.data,
+                        evaluation=evaluation, settings=shown,
+                        data_description={k: v for k, v in run.data.items()
+                                          if k not in ("n_samples", "n_features_in")},
                         title=f"modelmine report: {Path(str(run.data.get('source'))).name}")
     _write_text(path, text)
     return path
