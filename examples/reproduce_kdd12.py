@@ -280,6 +280,28 @@ def findings(t2: dict[str, pd.DataFrame], t4: dict[str, pd.DataFrame]) -> str:
     return "\n".join(lines)
 
 
+def combine(dirs: list[Path]) -> pd.DataFrame:
+    """Table 2 averaged over every domain, from the per-domain tables of separate runs.
+
+    A domain's table averages its (dataset, selector) rows, so the average over every row
+    is the domains' tables weighted by their number of (dataset, selector) pairs, read from
+    the runs' per-fold results."""
+    tables, weights = [], []
+    for d in dirs:
+        for path in sorted(d.glob("table2_*.csv")):
+            dom = path.stem.removeprefix("table2_")
+            pairs = sum(pd.read_csv(d / f"{ds}_folds.csv", usecols=["selector"])
+                        .selector.nunique() for ds in DOMAINS[dom]
+                        if (d / f"{ds}_folds.csv").exists())
+            tables.append(pd.read_csv(path, index_col="operator"))
+            weights.append(pairs)
+    if not tables:
+        raise SystemExit(f"--combine: no table2_<domain>.csv in {[str(d) for d in dirs]}")
+    ours = [c for c in tables[0].columns if not c.startswith("paper_")]
+    total = sum(w * t[ours] for w, t in zip(weights, tables)) / sum(weights)
+    return total.join(PAPER_TABLE2).round(2)
+
+
 def saeys_table(results: dict[str, EvaluationResult]) -> pd.DataFrame:
     rows = []
     for ds, res in results.items():
@@ -324,6 +346,9 @@ def main() -> None:
                         choices=["svm", "1nn", "tree"],
                         help="the paper's tables use the SVM (Table 2) and 1NN (Table 4)")
     parser.add_argument("--n-jobs", type=int, default=-1)
+    parser.add_argument("--combine", type=Path, nargs="+", default=None,
+                        help="only average the table2_<domain>.csv of these output "
+                        "directories into --out/table2.{csv,md}")
     parser.add_argument("--cache", type=Path, default=None,
                         help="cache directory of the base models (reruns are faster)")
     saeys = parser.add_mutually_exclusive_group()
@@ -331,6 +356,12 @@ def main() -> None:
     saeys.add_argument("--only-saeys", action="store_true",
                        help="run only the PKDD'08 setting (on colon and leukemia)")
     args = parser.parse_args()
+    if args.combine:
+        args.out.mkdir(parents=True, exist_ok=True)
+        write(combine(args.combine), args.out, "table2", "KDD'12 Table 2: points (SVM), "
+              "average over every dataset and selector of the three domains, ours vs "
+              "published", "From " + ", ".join(str(d) for d in args.combine) + ".")
+        return
     cfg = settings(args.fast, args.folds, args.bootstraps, args.large_folds,
                    args.large_bootstraps)
     args.out.mkdir(parents=True, exist_ok=True)
