@@ -84,6 +84,11 @@ def _layout(levels: np.ndarray, counts: np.ndarray, parent: np.ndarray, child: n
         nodes = np.flatnonzero(levels == level)
         if level == 0:
             ranked = nodes
+        elif level == 1:
+            # singletons by decreasing support, from the centre outwards (so the itemsets of
+            # highest support, which the level of detail draws first, sit in the middle)
+            by_support = nodes[np.lexsort((nodes, -counts[nodes]))]
+            ranked = np.concatenate([by_support[1::2][::-1], by_support[0::2]])
         else:
             into = np.isin(child, nodes)
             total = np.bincount(child[into], weights=place[parent[into]], minlength=n)
