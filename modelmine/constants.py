@@ -18,6 +18,7 @@ __all__ = [
     "LATTICE_HTML_MAX_ITEMSETS",
     "LATTICE_MAX_ITEMSETS",
     "LATTICE_NOTEBOOK_MAX_ITEMSETS",
+    "LATTICE_REPORT_MAX_ITEMSETS",
     "MAX_ITEMSETS",
     "SEED_MODULUS",
     "SILHOUETTE_NO_STRUCTURE",
@@ -70,6 +71,10 @@ LATTICE_HTML_DRAWN = 1_500
 #: The cap of the explorer shown inline in Jupyter (ItemsetLattice._repr_html_): notebooks
 #: store their outputs, so an inline page stays under about 1.5 MB.
 LATTICE_NOTEBOOK_MAX_ITEMSETS = 20_000
+
+#: The cap of the explorer inside the run report: the report is built with every run, and
+#: the Hasse diagram costs about 0.5 ms per itemset (a few seconds at 10,000).
+LATTICE_REPORT_MAX_ITEMSETS = 10_000
 
 #: Seeded k-medoids restarts after PAM's BUILD start (modelmine.patterns.kmedoids): PAM alone
 #: stops above the best loss in 12 of 63 (dataset, k) runs on real base models; with 20

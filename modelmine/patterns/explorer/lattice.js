@@ -1,6 +1,6 @@
 /* modelmine lattice explorer: the Hasse diagram of the closed itemsets of the base models.
  *
- * Self-contained (no library, no network). Reads the JSON in <script id="lattice-data">,
+ * Self-contained (no library, no network). Reads the JSON block with id "lattice-data",
  * draws at most `budget` itemsets as SVG (level of detail: inside the current view, the
  * itemsets matching the search first, then those of highest support), and exposes
  * window.modelmineLattice for tests and users' scripts. BSD-3-Clause, part of modelmine.
