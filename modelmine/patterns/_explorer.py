@@ -220,9 +220,9 @@ _CONTROLS = """\
 <option value="-1">(any signature or none)</option></select></label>
 </div>
 <div class="mmL-bar">
-<span class="mmL-sigonly">Compare <select id="lattice-compare-a"><option value="-1">(none)
-</option></select> with <select id="lattice-compare-b"><option value="-1">(none)</option>
-</select></span>
+<span class="mmL-sigonly">Compare <select id="lattice-compare-a">
+<option value="-1">(none)</option></select> with <select id="lattice-compare-b">
+<option value="-1">(none)</option></select></span>
 <button type="button" id="lattice-zoom-in" title="zoom in">+</button>
 <button type="button" id="lattice-zoom-out" title="zoom out">&minus;</button>
 <button type="button" id="lattice-reset">Reset</button>

@@ -216,3 +216,25 @@ def test_explorer_level_of_detail(tmp_path):
         assert zoomed["inView"] < view["inView"]
         assert page.evaluate("modelmineLattice.state.zoom") > 2
         assert page.errors() == []
+
+
+def test_explorer_inside_the_run_report(colon_lattice, tmp_path):
+    from modelmine.report import operator_result, write_report
+
+    base, signatures, lattice = colon_lattice
+    results = [operator_result(name, sig) for name, sig in signatures.items()]
+    path = write_report(tmp_path / "report.html", base, results, itemsets=lattice.closed)
+    with BrowserPage(width=1280, height=1000) as page:
+        page.open(path)
+        page.wait_for("document.getElementById('lattice').dataset.ready === '1'")
+        page.evaluate("document.getElementById('lattice').scrollIntoView()")
+        page.settle()
+        drawn = page.evaluate(f"{DRAWN}.map(e => e.dataset.itemset)")
+        assert set(drawn) == {_key(_names(lattice, n)) for n in lattice.graph}
+        labels = page.evaluate("Array.from(document.querySelectorAll("
+                               "'#lattice-compare-a option')).map(o => o.textContent)")
+        assert labels == ["(none)", "closedApr (consensus)", "allMed alternative 1",
+                          "allMed alternative 2", "allMed alternative 3"]
+        page.screenshot(_artifacts(tmp_path) / "lattice-explorer-report.png")
+        assert page.errors() == []
+        assert all(url.startswith(("file:", "data:")) for url in page.requests())
