@@ -273,8 +273,9 @@ def explorer_fragment(lattice: ItemsetLattice, *, signatures: Mapping[str, Any] 
         "subsets). Scroll to zoom, drag to pan, click an itemset for its details.</p>"
         f"{_CONTROLS}"
         f'<datalist id="lattice-features">{options}</datalist>'
-        '<div class="mmL-main"><svg id="lattice-svg" role="img" '
-        'aria-label="Hasse diagram of the closed itemsets"></svg>'
+        '<div class="mmL-main"><div class="mmL-plot"><canvas id="lattice-edges"></canvas>'
+        '<svg id="lattice-svg" role="img" aria-label="Hasse diagram of the closed itemsets">'
+        '</svg><div id="lattice-tip" hidden></div></div>'
         '<div id="lattice-details"></div></div><div id="lattice-status"></div>'
         f'<script type="application/json" id="lattice-data">{_json_for_script(data)}</script>'
         f"<script>{_asset('lattice.js')}</script></div>"

@@ -146,6 +146,8 @@
   // ---------------------------------------------------------------- DOM
   function $(sel) { return root.querySelector(sel); }
   var svg = $("#lattice-svg");
+  var canvas = $("#lattice-edges");    // the cover edges, drawn under the SVG (cheaper)
+  var tip = $("#lattice-tip");
   var status = $("#lattice-status");
   var details = $("#lattice-details");
   var VIRIDIS = [[68, 1, 84], [59, 82, 139], [33, 145, 140], [94, 201, 98], [253, 231, 37]];
@@ -175,8 +177,8 @@
   var view = { W: 800, H: 520, rowH: 50, inView: 0, drawn: 0, hidden: 0, cutCount: 0 };
 
   function geometry() {
-    view.W = Math.max(200, svg.clientWidth || 800);
-    view.H = Math.max(200, svg.clientHeight || 520);
+    view.W = Math.max(200, svg.parentNode.clientWidth || 800);
+    view.H = Math.max(200, svg.parentNode.clientHeight || 520);
     var rows = Math.max(1, S.lenMax - S.lenMin + 1);
     view.rowH = (view.H - 30) / rows;
   }
@@ -224,7 +226,6 @@
       '.mmL-f{opacity:.25}.mmL-s{stroke:#000;stroke-width:3.2}',
       '.mmL-t{font:10px sans-serif;fill:#222;pointer-events:none}',
       '.mmL-l{font:11px sans-serif;fill:#666}.mmL-h{font:11px sans-serif;fill:#b71c1c}</style>'];
-    out.push('<rect x="0" y="0" width="' + W + '" height="' + view.H + '" fill="#fff"/>');
     for (L = S.lenMin; L <= S.lenMax; L++) {
       var y = view.H - 15 - (L - S.lenMin + 0.5) * view.rowH;
       out.push('<line x1="0" x2="' + W + '" y1="' + y + '" y2="' + y +
@@ -236,19 +237,7 @@
           ' hidden</text>');
       }
     }
-    var path = [], sel = [];
-    for (k = 0; k < drawn.length; k++) {
-      n = drawn[k];
-      for (var p = paPtr[n]; p < paPtr[n + 1]; p++) {
-        var u = paIdx[p];
-        if (!drawnMask[u]) { continue; }
-        var seg = "M" + sx(u).toFixed(1) + " " + sy(u).toFixed(1) + "L" + sx(n).toFixed(1) +
-          " " + sy(n).toFixed(1);
-        if (n === S.selected || u === S.selected) { sel.push(seg); } else { path.push(seg); }
-      }
-    }
-    out.push('<path class="mmL-e" d="' + path.join("") + '"/>');
-    if (sel.length) { out.push('<path class="mmL-es" d="' + sel.join("") + '"/>'); }
+    drawEdges(drawn);
     var labels = drawn.length <= D.label_max;
     var spacing = [];                  // horizontal room per itemset in each level, in px
     for (L = 0; L <= maxLevel; L++) { spacing.push((W - 80) * S.zoom / Math.max(1, levelSize[L])); }
@@ -260,9 +249,7 @@
       if (n === S.selected) { cls += " mmL-s"; }
       out.push('<circle class="' + cls + '" data-i="' + n + '" data-itemset="' +
         esc(fn.join(",")) + '" cx="' + sx(n).toFixed(1) + '" cy="' + sy(n).toFixed(1) +
-        '" r="' + radius(n).toFixed(1) + '" fill="' + fill(n) + '"><title>' +
-        esc(short(fn, 12)) + " \u2014 support " + fmt(cnt[n] / B) + " (" + cnt[n] + "/" + B +
-        ")</title></circle>");
+        '" r="' + radius(n).toFixed(1) + '" fill="' + fill(n) + '"/>');
       // labels: level, or slanted when the level is crowded, or none when too crowded
       if (labels && (spacing[lvl[n]] >= 20 || drawn.length <= 12)) {
         var lx = (sx(n) + radius(n) + 1).toFixed(1), ly = (sy(n) - 3).toFixed(1);
@@ -275,6 +262,41 @@
     svg.setAttribute("viewBox", "0 0 " + W + " " + view.H);
     renderStatus();
     api.lastRenderMs = performance.now() - tr0;
+  }
+
+  function eachEdge(drawn, fn) {     // the cover edges between drawn itemsets
+    for (var k = 0; k < drawn.length; k++) {
+      var n = drawn[k];
+      for (var p = paPtr[n]; p < paPtr[n + 1]; p++) {
+        var u = paIdx[p];
+        if (drawnMask[u]) { fn(u, n, n === S.selected || u === S.selected); }
+      }
+    }
+  }
+  function drawEdges(drawn) {
+    var ratio = window.devicePixelRatio || 1;
+    var w = Math.round(view.W * ratio), h = Math.round(view.H * ratio);
+    if (canvas.width !== w || canvas.height !== h) { canvas.width = w; canvas.height = h; }
+    var ctx = canvas.getContext("2d");
+    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+    ctx.clearRect(0, 0, view.W, view.H);
+    [[false, "#9e9e9e", 0.6], [true, "#111", 1.6]].forEach(function (style) {
+      ctx.beginPath();
+      eachEdge(drawn, function (u, n, sel) {
+        if (sel !== style[0]) { return; }
+        ctx.moveTo(sx(u), sy(u)); ctx.lineTo(sx(n), sy(n));
+      });
+      ctx.strokeStyle = style[1]; ctx.lineWidth = style[2]; ctx.stroke();
+    });
+  }
+  function edgePaths() {              // the same edges as SVG paths, for the SVG export
+    var path = [], sel = [];
+    eachEdge(lastDrawn, function (u, n, s) {
+      (s ? sel : path).push("M" + sx(u).toFixed(1) + " " + sy(u).toFixed(1) + "L" +
+        sx(n).toFixed(1) + " " + sy(n).toFixed(1));
+    });
+    return '<path class="mmL-e" d="' + path.join("") + '"/>' +
+      (sel.length ? '<path class="mmL-es" d="' + sel.join("") + '"/>' : "");
   }
 
   function reducedLabel(n) {
@@ -409,7 +431,11 @@
     var clone = svg.cloneNode(true);
     clone.setAttribute("width", view.W);
     clone.setAttribute("height", view.H);
-    return new XMLSerializer().serializeToString(clone);
+    var text = new XMLSerializer().serializeToString(clone);
+    // a white background and the edges (drawn on a canvas in the page) go first
+    var at = text.indexOf("</style>") + "</style>".length;
+    return text.slice(0, at) + '<rect x="0" y="0" width="' + view.W + '" height="' + view.H +
+      '" fill="#fff"/>' + edgePaths() + text.slice(at);
   }
   function png() {
     return new Promise(function (resolve, reject) {
@@ -475,6 +501,18 @@
     var t = ev.target.closest ? ev.target.closest("[data-i]") : null;
     select(t ? +t.getAttribute("data-i") : -1, false);
   });
+  svg.addEventListener("mouseover", function (ev) {
+    var t = ev.target.closest ? ev.target.closest("[data-i]") : null;
+    if (!t) { tip.hidden = true; return; }
+    var n = +t.getAttribute("data-i");
+    tip.textContent = short(featNames(n), 12) + " \u2014 support " + fmt(cnt[n] / B) + " (" +
+      cnt[n] + "/" + B + ")";
+    var r = svg.getBoundingClientRect();
+    tip.style.left = (ev.clientX - r.left + 12) + "px";
+    tip.style.top = (ev.clientY - r.top + 12) + "px";
+    tip.hidden = false;
+  });
+  svg.addEventListener("mouseleave", function () { tip.hidden = true; });
   details.addEventListener("click", function (ev) {
     var t = ev.target.closest("[data-i]");
     if (t) { select(+t.getAttribute("data-i"), true); }
@@ -540,12 +578,21 @@
   $("#lattice-png").addEventListener("click", function () {
     png().then(function (url) { download("lattice.png", url); });
   });
-  if (window.ResizeObserver) { new ResizeObserver(schedule).observe(svg); }
+  if (window.ResizeObserver) { new ResizeObserver(schedule).observe(svg.parentNode); }
 
   // ---------------------------------------------------------------- start
   var api = {
     state: S, nodes: N, csv: csv, svg: svgText, png: png, select: select,
     selection: selection, view: view, setupMs: 0, firstPaintMs: 0, lastRenderMs: 0,
+    filter: function (opts) {         // apply filters now (no frame wait); returns ms
+      var t = performance.now();
+      if (opts.minSupport !== undefined) { S.minSupport = opts.minSupport; }
+      if (opts.lenMin !== undefined) { S.lenMin = opts.lenMin; }
+      if (opts.lenMax !== undefined) { S.lenMax = opts.lenMax; }
+      if (opts.query !== undefined) { S.query = opts.query; applySearch(); }
+      syncInputs(); applyFilters(); render();
+      return performance.now() - t;
+    },
     indexOf: function (itemset) {     // page node of an itemset given by feature names
       var key = itemset.slice().sort().join("\u0001");
       for (var n = 0; n < N; n++) { if (featNames(n).sort().join("\u0001") === key) { return n; } }
@@ -558,5 +605,7 @@
   api.setupMs = performance.now() - t0;
   render();
   api.firstPaintMs = performance.now() - t0;
+  api.renderedAt = performance.now();  // since navigation start: parse + setup + render
+  requestAnimationFrame(function () { api.frameAt = performance.now(); });
   root.setAttribute("data-ready", "1");
 })();
