@@ -34,7 +34,7 @@ import modelmine as mm
 from modelmine.patterns import ItemsetLattice, mine_itemsets
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "report"))
-from browser_session import BrowserPage  # noqa: E402
+from browser_session import BrowserPage
 
 RESULTS = Path(__file__).parent / "results" / "lattice_html.csv"
 
@@ -45,8 +45,16 @@ def subsets(cache: Path) -> np.ndarray:
         with np.load(path) as f:
             return f["subsets"], f["names"]
     X, y, names = mm.datasets.load_leukemia(return_names=True)
-    base = mm.bootstrap(X, y, selector="anova", n_bootstraps=150, n_features=50,
-                        random_state=0, feature_names=names, n_jobs=1)
+    base = mm.bootstrap(
+        X,
+        y,
+        selector="anova",
+        n_bootstraps=150,
+        n_features=50,
+        random_state=0,
+        feature_names=names,
+        n_jobs=1,
+    )
     cache.mkdir(parents=True, exist_ok=True)
     np.savez(path, subsets=base.subsets, names=np.asarray(base.feature_names, dtype=str))
     return base.subsets, np.asarray(base.feature_names, dtype=str)
@@ -68,9 +76,11 @@ def measure(page: BrowserPage, path: Path, repeats: int, feature: str) -> dict[s
     page.wait_for("document.getElementById('lattice').dataset.ready === '1'", timeout=120)
     page.wait_for("window.modelmineLattice.frameAt", timeout=30)
     wall = (time.perf_counter() - t) * 1000
-    api = page.evaluate("(({renderedAt, frameAt, setupMs, firstPaintMs, view}) => "
-                        "({renderedAt, frameAt, setupMs, firstPaintMs, drawn: view.drawn}))"
-                        "(window.modelmineLattice)")
+    api = page.evaluate(
+        "(({renderedAt, frameAt, setupMs, firstPaintMs, view}) => "
+        "({renderedAt, frameAt, setupMs, firstPaintMs, drawn: view.drawn}))"
+        "(window.modelmineLattice)"
+    )
     low = page.evaluate("modelmineLattice.state.minSupport")
     support, size, search = [], [], []
     for _ in range(repeats):
@@ -81,10 +91,17 @@ def measure(page: BrowserPage, path: Path, repeats: int, feature: str) -> dict[s
         search.append(page.evaluate(f"modelmineLattice.filter({{query: '{feature}'}})"))
         search.append(page.evaluate("modelmineLattice.filter({query: ''})"))
     assert page.errors() == [], page.errors()
-    return {"wall_ms": wall, "render_ms": api["renderedAt"], "frame_ms": api["frameAt"],
-            "setup_ms": api["setupMs"], "explorer_ms": api["firstPaintMs"],
-            "drawn": api["drawn"], "support_filter_ms": statistics.median(support),
-            "size_filter_ms": statistics.median(size), "search_ms": statistics.median(search)}
+    return {
+        "wall_ms": wall,
+        "render_ms": api["renderedAt"],
+        "frame_ms": api["frameAt"],
+        "setup_ms": api["setupMs"],
+        "explorer_ms": api["firstPaintMs"],
+        "drawn": api["drawn"],
+        "support_filter_ms": statistics.median(support),
+        "size_filter_ms": statistics.median(size),
+        "search_ms": statistics.median(search),
+    }
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -109,32 +126,64 @@ def main(argv: list[str] | None = None) -> None:
             path = lattice.to_html(out / f"lattice_{target}.html")
             write = time.perf_counter() - t
             res = measure(page, path, args.repeats, feature)
-            res.update(target=target, n_itemsets=len(closed), min_count=count,
-                       n_edges=lattice.graph.number_of_edges(), build_s=build, write_s=write,
-                       page_mb=path.stat().st_size / 1e6)
+            res.update(
+                target=target,
+                n_itemsets=len(closed),
+                min_count=count,
+                n_edges=lattice.graph.number_of_edges(),
+                build_s=build,
+                write_s=write,
+                page_mb=path.stat().st_size / 1e6,
+            )
             rows.append(res)
-            print(f"{len(closed):>7,} closed itemsets (support >= {count}/150), "
-                  f"{res['n_edges']:,} edges: mine + Hasse {build:.1f} s, page "
-                  f"{write:.2f} s, {res['page_mb']:.1f} MB", flush=True)
+            print(
+                f"{len(closed):>7,} closed itemsets (support >= {count}/150), "
+                f"{res['n_edges']:,} edges: mine + Hasse {build:.1f} s, page "
+                f"{write:.2f} s, {res['page_mb']:.1f} MB",
+                flush=True,
+            )
     ref = rows[0]
     print()
-    print(f"{'itemsets':>9} {'drawn':>6} {'1st render':>11} {'1st frame':>10} {'explorer':>9} "
-          f"{'support f.':>11} {'size f.':>8} {'search':>8}   ratios vs 1k (render, filter)")
+    print(
+        f"{'itemsets':>9} {'drawn':>6} {'1st render':>11} {'1st frame':>10} {'explorer':>9} "
+        f"{'support f.':>11} {'size f.':>8} {'search':>8}   ratios vs 1k (render, filter)"
+    )
     for r in rows:
-        print(f"{r['n_itemsets']:>9,} {r['drawn']:>6} {r['render_ms']:>9.0f}ms "
-              f"{r['frame_ms']:>8.0f}ms {r['explorer_ms']:>7.0f}ms "
-              f"{r['support_filter_ms']:>9.1f}ms {r['size_filter_ms']:>6.1f}ms "
-              f"{r['search_ms']:>6.1f}ms   x{r['render_ms'] / ref['render_ms']:.1f}, "
-              f"x{r['support_filter_ms'] / ref['support_filter_ms']:.1f}")
+        print(
+            f"{r['n_itemsets']:>9,} {r['drawn']:>6} {r['render_ms']:>9.0f}ms "
+            f"{r['frame_ms']:>8.0f}ms {r['explorer_ms']:>7.0f}ms "
+            f"{r['support_filter_ms']:>9.1f}ms {r['size_filter_ms']:>6.1f}ms "
+            f"{r['search_ms']:>6.1f}ms   x{r['render_ms'] / ref['render_ms']:.1f}, "
+            f"x{r['support_filter_ms'] / ref['support_filter_ms']:.1f}"
+        )
     worst = max(max(r["support_filter_ms"], r["size_filter_ms"], r["search_ms"]) for r in rows)
-    print(f"\nslowest filter or search: {worst:.1f} ms = {worst / 100:.2f} x the 100 ms "
-          "of an instant response")
+    print(
+        f"\nslowest filter or search: {worst:.1f} ms = {worst / 100:.2f} x the 100 ms "
+        "of an instant response"
+    )
     RESULTS.parent.mkdir(exist_ok=True)
-    keys = ["target", "n_itemsets", "min_count", "n_edges", "build_s", "write_s", "page_mb",
-            "wall_ms", "render_ms", "frame_ms", "setup_ms", "explorer_ms", "drawn",
-            "support_filter_ms", "size_filter_ms", "search_ms"]
-    lines = [",".join(keys)] + [",".join(f"{r[k]:.4g}" if isinstance(r[k], float)
-                                         else str(r[k]) for k in keys) for r in rows]
+    keys = [
+        "target",
+        "n_itemsets",
+        "min_count",
+        "n_edges",
+        "build_s",
+        "write_s",
+        "page_mb",
+        "wall_ms",
+        "render_ms",
+        "frame_ms",
+        "setup_ms",
+        "explorer_ms",
+        "drawn",
+        "support_filter_ms",
+        "size_filter_ms",
+        "search_ms",
+    ]
+    lines = [",".join(keys)] + [
+        ",".join(f"{r[k]:.4g}" if isinstance(r[k], float) else str(r[k]) for k in keys)
+        for r in rows
+    ]
     if not args.quick:
         RESULTS.write_text("\n".join(lines) + "\n")
         print(f"wrote {RESULTS}")

@@ -25,18 +25,31 @@ def main(argv: list[str] | None = None) -> Path:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fast", action="store_true", help="b = 40 instead of 150")
     parser.add_argument("--out", type=Path, default=None, help="output directory")
-    parser.add_argument("--screenshots", type=Path, default=None,
-                        help="save screenshots of the page here (needs Chromium)")
+    parser.add_argument(
+        "--screenshots",
+        type=Path,
+        default=None,
+        help="save screenshots of the page here (needs Chromium)",
+    )
     args = parser.parse_args(argv)
     out = args.out or Path(tempfile.mkdtemp(prefix="modelmine-explorer-"))
     out.mkdir(parents=True, exist_ok=True)
     X, y, names = mm.datasets.load_leukemia(return_names=True)
-    run = mm.run(X, y, selector="chi2", n_bootstraps=40 if args.fast else 150,
-                 n_features=20, n_signatures=5, operators=["closedApr", "allMed"],
-                 feature_names=names, random_state=0)
+    run = mm.run(
+        X,
+        y,
+        selector="chi2",
+        n_bootstraps=40 if args.fast else 150,
+        n_features=20,
+        n_signatures=5,
+        operators=["closedApr", "allMed"],
+        feature_names=names,
+        random_state=0,
+    )
     lattice = run.lattice(min_support=0.15)  # carries the run's signatures
-    page = lattice.to_html(out / "leukemia_lattice.html",
-                           title="modelmine lattice explorer: leukemia, chi2, b = 150")
+    page = lattice.to_html(
+        out / "leukemia_lattice.html", title="modelmine lattice explorer: leukemia, chi2, b = 150"
+    )
     print(f"{lattice}: wrote {page}")
     if args.screenshots is not None:
         screenshots(page, lattice, run, args.screenshots)
@@ -48,11 +61,21 @@ def screenshots(page_path: Path, lattice, run, folder: Path) -> None:
     from browser_session import BrowserPage
 
     folder.mkdir(parents=True, exist_ok=True)
-    freq = run.base_models.subsets.mean(axis=0)
-    gene = str(run.base_models.feature_names[freq.argmax()])  # the most selected gene
+    # a gene in many itemsets but not in nearly all of them (those are in every base model)
+    names = run.base_models.feature_names
+    in_itemsets = {}
+    for node in lattice.graph:
+        for name in lattice.graph.nodes[node]["names"]:
+            in_itemsets[name] = in_itemsets.get(name, 0) + 1
+    gene = max(
+        (n for n in sorted(in_itemsets) if in_itemsets[n] < 0.3 * len(lattice)),
+        key=lambda n: in_itemsets[n],
+    )
+    assert gene in set(names)
     hits = lattice.containing(gene)
-    node = max(hits, key=lambda n: (lattice.graph.nodes[n]["size"],
-                                    lattice.graph.nodes[n]["count"]))
+    node = max(
+        hits, key=lambda n: (lattice.graph.nodes[n]["size"], lattice.graph.nodes[n]["count"])
+    )
     key = ",".join(lattice.graph.nodes[node]["names"])
     with BrowserPage(width=1400, height=860) as page:
         page.open(page_path)
@@ -65,9 +88,11 @@ def screenshots(page_path: Path, lattice, run, folder: Path) -> None:
         page.settle()
         page.screenshot(folder / "search-and-details.png")
         page.type("#lattice-search", "")
-        page.evaluate("(() => { for (const [id, v] of [['lattice-compare-a', '0'], "
-                      "['lattice-compare-b', '1']]) { const s = document.getElementById(id);"
-                      " s.value = v; s.dispatchEvent(new Event('change')); } })()")
+        page.evaluate(
+            "(() => { for (const [id, v] of [['lattice-compare-a', '0'], "
+            "['lattice-compare-b', '1']]) { const s = document.getElementById(id);"
+            " s.value = v; s.dispatchEvent(new Event('change')); } })()"
+        )
         page.settle()
         page.screenshot(folder / "compare.png")
         assert page.errors() == [], page.errors()

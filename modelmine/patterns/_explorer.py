@@ -40,37 +40,49 @@ def _asset(name: str) -> str:
     return resources.files("modelmine.patterns").joinpath("explorer", name).read_text("utf-8")
 
 
-def _signature_entries(signatures: Mapping[str, Any] | None, func: str
-                       ) -> list[tuple[str, str, np.ndarray]]:
+def _signature_entries(
+    signatures: Mapping[str, Any] | None, func: str
+) -> list[tuple[str, str, np.ndarray]]:
     """(label, operator, feature indices) for each signature: a single-model operator's
     Signature is the consensus, a SignatureSet's members are alternatives 1..k."""
     if signatures is None:
         return []
     if not isinstance(signatures, Mapping):
-        raise param_error("signatures", func, "a mapping of operator names to Signature or "
-                          "SignatureSet (MiningRun.signatures)", signatures, exc=TypeError)
+        raise param_error(
+            "signatures",
+            func,
+            "a mapping of operator names to Signature or SignatureSet (MiningRun.signatures)",
+            signatures,
+            exc=TypeError,
+        )
     out: list[tuple[str, str, np.ndarray]] = []
     for name, sig in signatures.items():
         if hasattr(sig, "features"):
-            out.append((f"{name} (consensus)", str(name),
-                        np.asarray(sig.features, dtype=np.int64)))
+            out.append((f"{name} (consensus)", str(name), np.asarray(sig.features, dtype=np.int64)))
             continue
         try:
             members = list(sig)
         except TypeError:
             members = []
         if not members or not all(hasattr(m, "features") for m in members):
-            raise param_error("signatures", func, "a mapping of operator names to Signature "
-                              "or SignatureSet", f"{type(sig).__name__} for {name!r}",
-                              exc=TypeError, show=False)
+            raise param_error(
+                "signatures",
+                func,
+                "a mapping of operator names to Signature or SignatureSet",
+                f"{type(sig).__name__} for {name!r}",
+                exc=TypeError,
+                show=False,
+            )
         for k, member in enumerate(members, start=1):
-            out.append((f"{name} alternative {k}", str(name),
-                        np.asarray(member.features, dtype=np.int64)))
+            out.append(
+                (f"{name} alternative {k}", str(name), np.asarray(member.features, dtype=np.int64))
+            )
     return out
 
 
-def _layout(levels: np.ndarray, counts: np.ndarray, parent: np.ndarray, child: np.ndarray
-            ) -> np.ndarray:
+def _layout(
+    levels: np.ndarray, counts: np.ndarray, parent: np.ndarray, child: np.ndarray
+) -> np.ndarray:
     """Order of the nodes: by level, and inside a level by the mean place of their parents
     (the barycentre heuristic of layered drawing, Sugiyama et al. 1981), then by support.
 
@@ -100,10 +112,14 @@ def _layout(levels: np.ndarray, counts: np.ndarray, parent: np.ndarray, child: n
     return np.concatenate(order_parts)
 
 
-def explorer_data(lattice: ItemsetLattice, *, signatures: Mapping[str, Any] | None = None,
-                  max_itemsets: int = LATTICE_HTML_MAX_ITEMSETS,
-                  budget: int = LATTICE_HTML_DRAWN, func: str = "ItemsetLattice.to_html"
-                  ) -> dict[str, Any]:
+def explorer_data(
+    lattice: ItemsetLattice,
+    *,
+    signatures: Mapping[str, Any] | None = None,
+    max_itemsets: int = LATTICE_HTML_MAX_ITEMSETS,
+    budget: int = LATTICE_HTML_DRAWN,
+    func: str = "ItemsetLattice.to_html",
+) -> dict[str, Any]:
     """The JSON the explorer page reads: nodes, cover edges, base models, signatures.
 
     Parameters
@@ -141,9 +157,13 @@ def explorer_data(lattice: ItemsetLattice, *, signatures: Mapping[str, Any] | No
     p = len(closed.feature_names)
     for label, _, feats in entries:
         if len(feats) and (feats.min() < 0 or feats.max() >= p):
-            raise param_error("signatures", func, f"feature indices in [0, {p - 1}] (the "
-                              "features of the lattice's base models)",
-                              f"{label} with features outside it", show=False)
+            raise param_error(
+                "signatures",
+                func,
+                f"feature indices in [0, {p - 1}] (the features of the lattice's base models)",
+                f"{label} with features outside it",
+                show=False,
+            )
     if n_total > max_itemsets:
         cut = int(np.sort(counts_all)[::-1][max_itemsets]) + 1
     else:
@@ -168,7 +188,7 @@ def explorer_data(lattice: ItemsetLattice, *, signatures: Mapping[str, Any] | No
     index = np.concatenate([[-1], keep])[order]
     # the itemsets in drawing order, as local feature ids
     indptr, indices = closed.indptr, closed.indices
-    pieces = [indices[indptr[i]:indptr[i + 1]] for i in index[1:]]
+    pieces = [indices[indptr[i] : indptr[i + 1]] for i in index[1:]]
     flat = np.concatenate(pieces) if pieces else np.zeros(0, np.int64)
     tx = closed._transactions.matrix.tocsr()
     used = np.unique(np.concatenate([flat, *[f for _, _, f in entries]]).astype(np.int64))
@@ -178,7 +198,8 @@ def explorer_data(lattice: ItemsetLattice, *, signatures: Mapping[str, Any] | No
     tx_used.sort_indices()
     items_ptr = np.concatenate([[0], np.cumsum(lengths[order])])
     return {
-        "format": "modelmine.lattice-explorer", "version": 1,
+        "format": "modelmine.lattice-explorer",
+        "version": 1,
         "names": [str(n) for n in closed.feature_names[used]],
         "features": used.tolist(),
         "count": counts[order].tolist(),
@@ -190,8 +211,10 @@ def explorer_data(lattice: ItemsetLattice, *, signatures: Mapping[str, Any] | No
         "tx_ptr": tx_used.indptr.tolist(),
         "tx_items": tx_used.indices.tolist(),
         "tx_size": np.diff(tx.indptr).tolist(),
-        "signatures": [{"label": label, "operator": op, "features": local[f].tolist()}
-                       for label, op, f in entries],
+        "signatures": [
+            {"label": label, "operator": op, "features": local[f].tolist()}
+            for label, op, f in entries
+        ],
         "itemset_type": closed.itemset_type,
         "min_count": int(closed.min_count),
         "kept_min_count": int(cut),
@@ -244,26 +267,35 @@ neither</span></div>
 """
 
 
-def explorer_fragment(lattice: ItemsetLattice, *, signatures: Mapping[str, Any] | None = None,
-                      max_itemsets: int = LATTICE_HTML_MAX_ITEMSETS,
-                      budget: int = LATTICE_HTML_DRAWN, func: str = "ItemsetLattice.to_html"
-                      ) -> str:
+def explorer_fragment(
+    lattice: ItemsetLattice,
+    *,
+    signatures: Mapping[str, Any] | None = None,
+    max_itemsets: int = LATTICE_HTML_MAX_ITEMSETS,
+    budget: int = LATTICE_HTML_DRAWN,
+    func: str = "ItemsetLattice.to_html",
+) -> str:
     """The explorer as an HTML fragment (``<div id="lattice">`` with its style, data and
     script), for embedding in a page such as the run report. One per page.
 
     Parameters are those of :func:`explorer_data`.
     """
-    data = explorer_data(lattice, signatures=signatures, max_itemsets=max_itemsets,
-                         budget=budget, func=func)
+    data = explorer_data(
+        lattice, signatures=signatures, max_itemsets=max_itemsets, budget=budget, func=func
+    )
     b = data["n_transactions"]
-    what = (f"{data['n_total']:,} closed itemsets of the {b} base models (support &ge; "
-            f"{data['min_count']}/{b} = {data['min_count'] / b:.3f})")
+    what = (
+        f"{data['n_total']:,} closed itemsets of the {b} base models (support &ge; "
+        f"{data['min_count']}/{b} = {data['min_count'] / b:.3f})"
+    )
     if data["n_kept"] < data["n_total"]:
-        what += (f". <b>This page holds the {data['n_kept']:,} of highest support</b> (support "
-                 f"&ge; {data['kept_min_count']}/{b} = {data['kept_min_count'] / b:.3f}): "
-                 f"more than the {data['max_itemsets']:,} the explorer embeds "
-                 "(<code>max_itemsets</code>); mine with a higher support to see a part of the "
-                 "lattice whole")
+        what += (
+            f". <b>This page holds the {data['n_kept']:,} of highest support</b> (support "
+            f"&ge; {data['kept_min_count']}/{b} = {data['kept_min_count'] / b:.3f}): "
+            f"more than the {data['max_itemsets']:,} the explorer embeds "
+            "(<code>max_itemsets</code>); mine with a higher support to see a part of the "
+            "lattice whole"
+        )
     options = "".join(f'<option value="{html.escape(n, quote=True)}">' for n in data["names"])
     return (
         f'<div id="lattice" data-n-itemsets="{data["n_kept"]}">'
@@ -282,17 +314,24 @@ def explorer_fragment(lattice: ItemsetLattice, *, signatures: Mapping[str, Any] 
     )
 
 
-def explorer_page(lattice: ItemsetLattice, *, signatures: Mapping[str, Any] | None = None,
-                  title: str = "modelmine lattice explorer",
-                  max_itemsets: int = LATTICE_HTML_MAX_ITEMSETS,
-                  budget: int = LATTICE_HTML_DRAWN, func: str = "ItemsetLattice.to_html"
-                  ) -> str:
+def explorer_page(
+    lattice: ItemsetLattice,
+    *,
+    signatures: Mapping[str, Any] | None = None,
+    title: str = "modelmine lattice explorer",
+    max_itemsets: int = LATTICE_HTML_MAX_ITEMSETS,
+    budget: int = LATTICE_HTML_DRAWN,
+    func: str = "ItemsetLattice.to_html",
+) -> str:
     """The explorer as a whole HTML document (see :func:`explorer_fragment`)."""
-    body = explorer_fragment(lattice, signatures=signatures, max_itemsets=max_itemsets,
-                             budget=budget, func=func)
-    return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-            '<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f"<title>{html.escape(title)}</title>"
-            "<style>body{margin:12px;background:#fafafa}h1{font:600 18px sans-serif;"
-            "margin:0 0 8px}</style></head>"
-            f"<body><h1>{html.escape(title)}</h1>\n{body}\n</body></html>\n")
+    body = explorer_fragment(
+        lattice, signatures=signatures, max_itemsets=max_itemsets, budget=budget, func=func
+    )
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{html.escape(title)}</title>"
+        "<style>body{margin:12px;background:#fafafa}h1{font:600 18px sans-serif;"
+        "margin:0 0 8px}</style></head>"
+        f"<body><h1>{html.escape(title)}</h1>\n{body}\n</body></html>\n"
+    )

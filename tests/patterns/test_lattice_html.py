@@ -26,15 +26,16 @@ class _Sig:  # the duck type of modelmine.Signature the explorer reads
 
 
 def page_data(text: str) -> dict:
-    block = re.search(r'<script type="application/json" id="lattice-data">(.*?)</script>',
-                      text, re.S)
+    block = re.search(
+        r'<script type="application/json" id="lattice-data">(.*?)</script>', text, re.S
+    )
     assert block is not None
     return json.loads(block.group(1))
 
 
 def node_sets(data: dict) -> list[frozenset[str]]:
     ptr, items, names = data["items_ptr"], data["items"], data["names"]
-    return [frozenset(names[j] for j in items[ptr[i]:ptr[i + 1]]) for i in range(len(ptr) - 1)]
+    return [frozenset(names[j] for j in items[ptr[i] : ptr[i + 1]]) for i in range(len(ptr) - 1)]
 
 
 def covering_pairs(sets):
@@ -49,25 +50,43 @@ def test_pasquier_worked_example():
     data = page_data(lat.to_html_text())
     sets = node_sets(data)
     assert sets[0] == frozenset()
-    assert set(sets) == {frozenset(), frozenset("25"), frozenset("3"), frozenset("235"),
-                         frozenset("13"), frozenset("1235")}
+    assert set(sets) == {
+        frozenset(),
+        frozenset("25"),
+        frozenset("3"),
+        frozenset("235"),
+        frozenset("13"),
+        frozenset("1235"),
+    }
     support = {s: c for s, c in zip(sets, data["count"])}
-    assert support == {frozenset(): 5, frozenset("25"): 4, frozenset("3"): 4,
-                       frozenset("235"): 3, frozenset("13"): 3, frozenset("1235"): 2}
+    assert support == {
+        frozenset(): 5,
+        frozenset("25"): 4,
+        frozenset("3"): 4,
+        frozenset("235"): 3,
+        frozenset("13"): 3,
+        frozenset("1235"): 2,
+    }
     e = data["edges"]
     edges = {(sets[e[2 * k]], sets[e[2 * k + 1]]) for k in range(len(e) // 2)}
     assert edges == covering_pairs(set(sets))
     # the base models, as the page holds them: restricted to the features it shows (item 4
     # is in no frequent itemset), with their full sizes
-    tx = [frozenset(data["names"][j] for j in data["tx_items"][a:b])
-          for a, b in zip(data["tx_ptr"][:-1], data["tx_ptr"][1:])]
+    tx = [
+        frozenset(data["names"][j] for j in data["tx_items"][a:b])
+        for a, b in zip(data["tx_ptr"][:-1], data["tx_ptr"][1:])
+    ]
     assert tx == [frozenset(str(i) for i in t if i != 4) for t in PASQUIER]
     assert data["tx_size"] == [len(t) for t in PASQUIER]
 
 
-matrices = st.integers(2, 12).flatmap(lambda b: st.integers(1, 8).flatmap(
-    lambda p: st.lists(st.lists(st.booleans(), min_size=p, max_size=p), min_size=b,
-                       max_size=b).map(lambda rows: np.array(rows, dtype=bool))))
+matrices = st.integers(2, 12).flatmap(
+    lambda b: st.integers(1, 8).flatmap(
+        lambda p: st.lists(
+            st.lists(st.booleans(), min_size=p, max_size=p), min_size=b, max_size=b
+        ).map(lambda rows: np.array(rows, dtype=bool))
+    )
+)
 
 
 @settings(max_examples=40, deadline=None)
@@ -90,8 +109,11 @@ def test_page_data_is_the_lattice_or_its_top(matrix, count, cap):
     assert data["n_kept"] == int((all_counts >= cut).sum()) == len(sets) - 1 <= cap
     assert cut == lat.closed.min_count or (all_counts >= cut - 1).sum() > cap
     everything = [frozenset(lat.graph.nodes[n]["names"]) for n in lat.graph]
-    kept = {s for s, n in zip(everything, lat.graph)
-            if n == lat.bottom or lat.graph.nodes[n]["count"] >= cut}
+    kept = {
+        s
+        for s, n in zip(everything, lat.graph)
+        if n == lat.bottom or lat.graph.nodes[n]["count"] >= cut
+    }
     assert set(sets) == kept and len(sets) == len(kept)
     # edges: the covering pairs among the kept itemsets; kept is down-closed, so these are
     # the lattice's own edges between kept nodes
@@ -107,35 +129,54 @@ def test_page_data_is_the_lattice_or_its_top(matrix, count, cap):
 
 def test_page_is_self_contained_and_escapes_names(tmp_path):
     evil = "</script><script>alert(1)</script>"
-    base = [{evil, "b & c"}, {evil, "d\"e"}, {evil, "b & c", "d\"e"}, {"b & c"}]
-    lat = ItemsetLattice(mine_itemsets(base, min_support=1),
-                         signatures={"op": _Sig([0, 1])})
+    base = [{evil, "b & c"}, {evil, 'd"e'}, {evil, "b & c", 'd"e'}, {"b & c"}]
+    lat = ItemsetLattice(mine_itemsets(base, min_support=1), signatures={"op": _Sig([0, 1])})
     path = lat.to_html(tmp_path / "lattice.html")
     text = path.read_text(encoding="utf-8")
     assert text.startswith("<!DOCTYPE html>") and text.count('id="lattice"') == 1
     lowered = text.lower()
-    for forbidden in ("http://", "https://", "<link", "@import", " src=", "fetch(",
-                      "xmlhttprequest", "@font-face"):
+    for forbidden in (
+        "http://",
+        "https://",
+        "<link",
+        "@import",
+        " src=",
+        "fetch(",
+        "xmlhttprequest",
+        "@font-face",
+    ):
         assert forbidden not in lowered
     assert lowered.count("<script") == 2 and evil not in text
     data = page_data(text)
     assert evil in data["names"] and "b & c" in data["names"]
-    assert data["signatures"] == [{"label": "op (consensus)", "operator": "op",
-                                   "features": sorted(data["features"].index(j)
-                                                      for j in (0, 1))}]
-    assert [data["names"][f] for f in data["signatures"][0]["features"]] == \
-        [str(lat.closed.feature_names[j]) for j in (0, 1)]
+    assert data["signatures"] == [
+        {
+            "label": "op (consensus)",
+            "operator": "op",
+            "features": sorted(data["features"].index(j) for j in (0, 1)),
+        }
+    ]
+    assert [data["names"][f] for f in data["signatures"][0]["features"]] == [
+        str(lat.closed.feature_names[j]) for j in (0, 1)
+    ]
 
 
 def test_signature_sets_become_alternatives():
     lat = ItemsetLattice(mine_itemsets(PASQUIER, min_support=2))
-    data = explorer_data(lat, signatures={"allMed": [_Sig([0, 2]), _Sig([1, 2, 4])],
-                                          "closedApr": _Sig([1, 2, 4])})
+    data = explorer_data(
+        lat, signatures={"allMed": [_Sig([0, 2]), _Sig([1, 2, 4])], "closedApr": _Sig([1, 2, 4])}
+    )
     assert [s["label"] for s in data["signatures"]] == [
-        "allMed alternative 1", "allMed alternative 2", "closedApr (consensus)"]
+        "allMed alternative 1",
+        "allMed alternative 2",
+        "closedApr (consensus)",
+    ]
     names = data["names"]
     assert [[names[f] for f in s["features"]] for s in data["signatures"]] == [
-        ["1", "3"], ["2", "3", "5"], ["2", "3", "5"]]
+        ["1", "3"],
+        ["2", "3", "5"],
+        ["2", "3", "5"],
+    ]
 
 
 def test_cap_is_said_in_the_page():
@@ -163,9 +204,9 @@ def test_bad_input():
     lat = ItemsetLattice(mine_itemsets(PASQUIER, min_support=2))
     with pytest.raises(TypeError, match="signatures"):
         lat.to_html_text(signatures=[1, 2])
-    with pytest.raises(TypeError, match="signatures.*'x'"):
+    with pytest.raises(TypeError, match=r"signatures.*'x'"):
         lat.to_html_text(signatures={"x": 3})
-    with pytest.raises(ValueError, match="signatures.*features outside"):
+    with pytest.raises(ValueError, match=r"signatures.*features outside"):
         lat.to_html_text(signatures={"x": _Sig([0, 99])})
     with pytest.raises(ValueError, match="max_itemsets"):
         lat.to_html_text(max_itemsets=0)

@@ -26,8 +26,14 @@ from browser import _Pipe, find_chromium
 class BrowserPage:
     """One headless Chromium tab. Use as a context manager."""
 
-    def __init__(self, *, width: int = 1280, height: int = 900, chromium: str | None = None,
-                 timeout: float = 60.0) -> None:
+    def __init__(
+        self,
+        *,
+        width: int = 1280,
+        height: int = 900,
+        chromium: str | None = None,
+        timeout: float = 60.0,
+    ) -> None:
         self.width, self.height, self.timeout = width, height, timeout
         self.exe = chromium or find_chromium()
         if self.exe is None:
@@ -42,28 +48,46 @@ class BrowserPage:
             os.dup2(to_r, 3)
             os.dup2(from_w, 4)
 
-        args = [self.exe, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                "--no-first-run", "--no-default-browser-check",
-                "--disable-background-networking", "--disable-component-update",
-                "--disable-sync", "--disable-extensions", "--disable-dev-shm-usage",
-                "--remote-debugging-pipe", f"--user-data-dir={self.profile}",
-                f"--window-size={self.width},{self.height}", "about:blank"]
-        self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.DEVNULL, preexec_fn=child_fds,
-                                     pass_fds=(3, 4))
+        args = [
+            self.exe,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--no-default-browser-check",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--disable-extensions",
+            "--disable-dev-shm-usage",
+            "--remote-debugging-pipe",
+            f"--user-data-dir={self.profile}",
+            f"--window-size={self.width},{self.height}",
+            "about:blank",
+        ]
+        self.proc = subprocess.Popen(
+            args,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            preexec_fn=child_fds,
+            pass_fds=(3, 4),
+        )
         os.close(to_r)
         os.close(from_w)
         self._fds = (to_w, from_r)
         self.pipe = _Pipe(self.proc, to_w, from_r)
-        target = self.pipe.send("Target.createTarget", {"url": "about:blank"},
-                                timeout=self.timeout)
-        self.session = self.pipe.send("Target.attachToTarget", {"targetId": target["targetId"],
-                                                                "flatten": True})["sessionId"]
+        target = self.pipe.send("Target.createTarget", {"url": "about:blank"}, timeout=self.timeout)
+        self.session = self.pipe.send(
+            "Target.attachToTarget", {"targetId": target["targetId"], "flatten": True}
+        )["sessionId"]
         for domain in ("Page", "Runtime", "Log", "Network"):
             self.send(f"{domain}.enable")
-        self.send("Emulation.setDeviceMetricsOverride",
-                  {"width": self.width, "height": self.height, "deviceScaleFactor": 1,
-                   "mobile": False})
+        self.send(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": self.width, "height": self.height, "deviceScaleFactor": 1, "mobile": False},
+        )
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -85,15 +109,18 @@ class BrowserPage:
 
     def open(self, path: Path) -> None:
         """Navigate to a local file and wait for its load event."""
-        self.pipe.events = [ev for ev in self.pipe.events
-                            if ev.get("method") != "Page.loadEventFired"]
+        self.pipe.events = [
+            ev for ev in self.pipe.events if ev.get("method") != "Page.loadEventFired"
+        ]
         self.send("Page.navigate", {"url": Path(path).resolve().as_uri()})
         self.pipe.wait_event("Page.loadEventFired", timeout=self.timeout)
 
     def evaluate(self, expression: str, *, await_promise: bool = False) -> Any:
         """The JSON value of a JavaScript expression; raises on a thrown exception."""
-        res = self.send("Runtime.evaluate", {"expression": expression, "returnByValue": True,
-                                             "awaitPromise": await_promise})
+        res = self.send(
+            "Runtime.evaluate",
+            {"expression": expression, "returnByValue": True, "awaitPromise": await_promise},
+        )
         if "exceptionDetails" in res:
             raise RuntimeError(f"{expression!r} threw: {json.dumps(res['exceptionDetails'])}")
         return res["result"].get("value")
@@ -111,8 +138,10 @@ class BrowserPage:
 
     def settle(self) -> None:
         """Wait for two animation frames (the explorer renders on the next one)."""
-        self.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))",
-                      await_promise=True)
+        self.evaluate(
+            "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))",
+            await_promise=True,
+        )
 
     # ------------------------------------------------------------------ input
     def centre(self, selector: str) -> tuple[float, float]:
@@ -120,16 +149,18 @@ class BrowserPage:
             f"(() => {{ const el = document.querySelector({json.dumps(selector)});"
             " if (!el) return null; el.scrollIntoView({block: 'center', inline: 'center'});"
             " const r = el.getBoundingClientRect();"
-            " return [r.left + r.width / 2, r.top + r.height / 2]; })()")
+            " return [r.left + r.width / 2, r.top + r.height / 2]; })()"
+        )
         if box is None:
             raise LookupError(f"no element matches {selector!r}")
         return float(box[0]), float(box[1])
 
     def click_at(self, x: float, y: float) -> None:
         for kind in ("mouseMoved", "mousePressed", "mouseReleased"):
-            self.send("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y,
-                                                   "button": "left", "buttons": 1,
-                                                   "clickCount": 1})
+            self.send(
+                "Input.dispatchMouseEvent",
+                {"type": kind, "x": x, "y": y, "button": "left", "buttons": 1, "clickCount": 1},
+            )
 
     def click(self, selector: str) -> None:
         """Click the middle of the first element matching ``selector``, as a mouse does."""
@@ -143,8 +174,10 @@ class BrowserPage:
 
     def wheel(self, selector: str, delta_y: float) -> None:
         x, y = self.centre(selector)
-        self.send("Input.dispatchMouseEvent", {"type": "mouseWheel", "x": x, "y": y,
-                                               "deltaX": 0, "deltaY": delta_y})
+        self.send(
+            "Input.dispatchMouseEvent",
+            {"type": "mouseWheel", "x": x, "y": y, "deltaX": 0, "deltaY": delta_y},
+        )
 
     def screenshot(self, path: Path) -> Path:
         shot = self.send("Page.captureScreenshot", {"format": "png"})
@@ -157,8 +190,7 @@ class BrowserPage:
         out = []
         for ev in self.pipe.events:
             method, params = ev.get("method"), ev.get("params", {})
-            if method == "Runtime.consoleAPICalled" and params.get("type") in ("error",
-                                                                               "assert"):
+            if method == "Runtime.consoleAPICalled" and params.get("type") in ("error", "assert"):
                 out.append(json.dumps(params.get("args")))
             elif method == "Runtime.exceptionThrown":
                 out.append(json.dumps(params.get("exceptionDetails")))
@@ -168,5 +200,8 @@ class BrowserPage:
 
     def requests(self) -> list[str]:
         """URLs of every network request so far."""
-        return [ev["params"].get("request", {}).get("url", "") for ev in self.pipe.events
-                if ev.get("method") == "Network.requestWillBeSent"]
+        return [
+            ev["params"].get("request", {}).get("url", "")
+            for ev in self.pipe.events
+            if ev.get("method") == "Network.requestWillBeSent"
+        ]

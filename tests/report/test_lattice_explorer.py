@@ -21,9 +21,10 @@ from browser import find_chromium
 from browser_session import BrowserPage
 
 pytestmark = [
-    pytest.mark.skipif(find_chromium() is None
-                       and not os.environ.get("MODELMINE_REQUIRE_BROWSER"),
-                       reason="Chromium is not installed (apt-get install chromium)"),
+    pytest.mark.skipif(
+        find_chromium() is None and not os.environ.get("MODELMINE_REQUIRE_BROWSER"),
+        reason="Chromium is not installed (apt-get install chromium)",
+    ),
     pytest.mark.slow,
 ]
 
@@ -45,10 +46,19 @@ def _key(names) -> str:
 @pytest.fixture(scope="module")
 def colon_lattice():
     X, y, names = mm.datasets.load_colon(return_names=True)
-    base = mm.bootstrap(X, y, selector="anova", n_bootstraps=30, n_features=15,
-                        feature_names=names, random_state=SEED)
-    signatures = {"closedApr": aggregate(base, "closedApr", n_features=15),
-                  "allMed": aggregate(base, "allMed", n_signatures=3, random_state=SEED)}
+    base = mm.bootstrap(
+        X,
+        y,
+        selector="anova",
+        n_bootstraps=30,
+        n_features=15,
+        feature_names=names,
+        random_state=SEED,
+    )
+    signatures = {
+        "closedApr": aggregate(base, "closedApr", n_features=15),
+        "allMed": aggregate(base, "allMed", n_signatures=3, random_state=SEED),
+    }
     lattice = ItemsetLattice.from_base(base, min_support=0.1, signatures=signatures)
     assert 30 < len(lattice) < 1500  # all of it drawn at once
     return base, signatures, lattice
@@ -85,14 +95,17 @@ def test_explorer_search_click_filter_compare_export(colon_lattice, tmp_path):
         page.settle()
         hits = set(lattice.containing(feature))
         related = set().union(*(nx.ancestors(graph, n) for n in hits)) - hits
-        marked = page.evaluate(f"{DRAWN}.filter(e => e.classList.contains('mmL-m'))"
-                               ".map(e => e.dataset.itemset)")
+        marked = page.evaluate(
+            f"{DRAWN}.filter(e => e.classList.contains('mmL-m')).map(e => e.dataset.itemset)"
+        )
         assert set(marked) == {_key(_names(lattice, n)) for n in hits}
-        pink = page.evaluate(f"{DRAWN}.filter(e => e.classList.contains('mmL-r'))"
-                             ".map(e => e.dataset.itemset)")
+        pink = page.evaluate(
+            f"{DRAWN}.filter(e => e.classList.contains('mmL-r')).map(e => e.dataset.itemset)"
+        )
         assert set(pink) == {_key(_names(lattice, n)) for n in related}
-        assert page.evaluate("document.querySelector('[data-field=n-match]').textContent") \
-            == str(len(hits))
+        assert page.evaluate("document.querySelector('[data-field=n-match]').textContent") == str(
+            len(hits)
+        )
         page.screenshot(shots / "lattice-explorer-search.png")
 
         # click the largest, most supported itemset with the feature
@@ -112,16 +125,20 @@ def test_explorer_search_click_filter_compare_export(colon_lattice, tmp_path):
         for op, sig in signatures.items():
             members = [sig] if isinstance(sig, mm.Signature) else list(sig)
             for k, member in enumerate(members, start=1):
-                label = f"{op} (consensus)" if isinstance(sig, mm.Signature) else \
-                    f"{op} alternative {k}"
+                label = (
+                    f"{op} (consensus)"
+                    if isinstance(sig, mm.Signature)
+                    else f"{op} alternative {k}"
+                )
                 if items <= set(member.features.tolist()):
                     inside.append(label)
-        shown = page.evaluate("Array.from(document.querySelector('#lattice-details "
-                              "[data-field=signatures]').childNodes).filter(n => n.nodeType"
-                              " === 3).map(n => n.textContent)")
+        shown = page.evaluate(
+            "Array.from(document.querySelector('#lattice-details "
+            "[data-field=signatures]').childNodes).filter(n => n.nodeType"
+            " === 3).map(n => n.textContent)"
+        )
         assert shown == inside
-        chips = page.evaluate("document.querySelectorAll('#lattice-details .mmL-chip')"
-                              ".length")
+        chips = page.evaluate("document.querySelectorAll('#lattice-details .mmL-chip').length")
         assert chips == min(40, len(lattice.parents(node))) + min(40, len(lattice.children(node)))
         assert page.evaluate("document.querySelector('#lattice .mmL-s').dataset.itemset") == key
         page.screenshot(shots / "lattice-explorer-details.png")
@@ -129,8 +146,9 @@ def test_explorer_search_click_filter_compare_export(colon_lattice, tmp_path):
         # exports of the selection (filters + search) and of the view
         rows = page.evaluate("modelmineLattice.csv()").strip().split("\n")
         assert rows[0] == "itemset,length,count,support,signatures"
-        assert sorted(r.split(",")[0].strip('"').replace(";", ",") for r in rows[1:]) == \
-            sorted(_key(_names(lattice, n)) for n in hits)
+        assert sorted(r.split(",")[0].strip('"').replace(";", ",") for r in rows[1:]) == sorted(
+            _key(_names(lattice, n)) for n in hits
+        )
         svg = page.evaluate("modelmineLattice.svg()")
         assert svg.startswith("<svg") and f'data-itemset="{key}"' in svg
         png = page.evaluate("modelmineLattice.png()", await_promise=True)
@@ -141,34 +159,48 @@ def test_explorer_search_click_filter_compare_export(colon_lattice, tmp_path):
         page.type("#lattice-min-support", "0.3")
         page.settle()
         need = math.ceil(0.3 * b - 1e-9)
-        expected = {_key(_names(lattice, n)) for n in graph.nodes
-                    if graph.nodes[n]["count"] >= need}
+        expected = {
+            _key(_names(lattice, n)) for n in graph.nodes if graph.nodes[n]["count"] >= need
+        }
         drawn = page.evaluate(f"{DRAWN}.map(e => e.dataset.itemset)")
         assert set(drawn) == expected and len(drawn) == len(expected)
         page.type("#lattice-min-support", "0.1")
 
         # two signatures side by side: closedApr vs allMed's first alternative
-        page.evaluate("(() => { for (const [id, v] of [['lattice-compare-a', '0'], "
-                      "['lattice-compare-b', '1']]) { const s = document.getElementById(id);"
-                      " s.value = v; s.dispatchEvent(new Event('change')); } })()")
+        page.evaluate(
+            "(() => { for (const [id, v] of [['lattice-compare-a', '0'], "
+            "['lattice-compare-b', '1']]) { const s = document.getElementById(id);"
+            " s.value = v; s.dispatchEvent(new Event('change')); } })()"
+        )
         page.settle()
         a = set(signatures["closedApr"].features.tolist())
         bb = set(signatures["allMed"][0].features.tolist())
-        fills = dict(page.evaluate(f"{DRAWN}.map(e => [e.dataset.itemset, "
-                                   "e.getAttribute('fill')])"))
+        fills = dict(
+            page.evaluate(f"{DRAWN}.map(e => [e.dataset.itemset, e.getAttribute('fill')])")
+        )
         colour = {"both": "#7b3294", "a": "#2c7bb6", "b": "#e66101", "none": "#d9d9d9"}
         for n in graph.nodes:
             its = set(graph.nodes[n]["items"])
-            want = ("both" if its <= a and its <= bb else "a" if its <= a else
-                    "b" if its <= bb else "none")
+            want = (
+                "both"
+                if its <= a and its <= bb
+                else "a"
+                if its <= a
+                else "b"
+                if its <= bb
+                else "none"
+            )
             assert fills[_key(_names(lattice, n))] == colour[want], n
         # only the itemsets inside closedApr's signature
-        page.evaluate("(() => { const s = document.getElementById('lattice-only-signature');"
-                      " s.value = '0'; s.dispatchEvent(new Event('change')); })()")
+        page.evaluate(
+            "(() => { const s = document.getElementById('lattice-only-signature');"
+            " s.value = '0'; s.dispatchEvent(new Event('change')); })()"
+        )
         page.settle()
         drawn = page.evaluate(f"{DRAWN}.map(e => e.dataset.itemset)")
-        assert set(drawn) == {_key(_names(lattice, n)) for n in graph.nodes
-                              if set(graph.nodes[n]["items"]) <= a}
+        assert set(drawn) == {
+            _key(_names(lattice, n)) for n in graph.nodes if set(graph.nodes[n]["items"]) <= a
+        }
         page.screenshot(shots / "lattice-explorer-compare.png")
         assert page.errors() == []
         # no network: the page itself, and the data: URL of the PNG export's SVG
@@ -195,13 +227,16 @@ def test_explorer_level_of_detail(tmp_path):
         assert view["drawn"] == 400 and view["inView"] == int(kept.sum()) + 1
         # the drawn itemsets are those of highest support; the rest are counted per level
         drawn = page.evaluate(f"{DRAWN}.map(e => +e.dataset.i)")
-        cnt = page.evaluate("Array.from(JSON.parse(document.getElementById('lattice-data')"
-                            ".textContent).count)")
+        cnt = page.evaluate(
+            "Array.from(JSON.parse(document.getElementById('lattice-data').textContent).count)"
+        )
         shown = sorted((cnt[i] for i in drawn), reverse=True)
         hidden = sorted((c for i, c in enumerate(cnt) if i not in set(drawn)), reverse=True)
         assert shown[-1] >= hidden[0]
-        per_level = page.evaluate("Array.from(document.querySelectorAll('[data-hidden-level]'))"
-                                  ".map(e => +e.textContent.replace(/[^0-9]/g, ''))")
+        per_level = page.evaluate(
+            "Array.from(document.querySelectorAll('[data-hidden-level]'))"
+            ".map(e => +e.textContent.replace(/[^0-9]/g, ''))"
+        )
         assert sum(per_level) == view["inView"] - 400
         status = page.evaluate("document.getElementById('lattice-status').textContent")
         assert "Level of detail" in status and "hidden" in status
@@ -231,10 +266,17 @@ def test_explorer_inside_the_run_report(colon_lattice, tmp_path):
         page.settle()
         drawn = page.evaluate(f"{DRAWN}.map(e => e.dataset.itemset)")
         assert set(drawn) == {_key(_names(lattice, n)) for n in lattice.graph}
-        labels = page.evaluate("Array.from(document.querySelectorAll("
-                               "'#lattice-compare-a option')).map(o => o.textContent)")
-        assert labels == ["(none)", "closedApr (consensus)", "allMed alternative 1",
-                          "allMed alternative 2", "allMed alternative 3"]
+        labels = page.evaluate(
+            "Array.from(document.querySelectorAll("
+            "'#lattice-compare-a option')).map(o => o.textContent)"
+        )
+        assert labels == [
+            "(none)",
+            "closedApr (consensus)",
+            "allMed alternative 1",
+            "allMed alternative 2",
+            "allMed alternative 3",
+        ]
         page.screenshot(_artifacts(tmp_path) / "lattice-explorer-report.png")
         assert page.errors() == []
         assert all(url.startswith(("file:", "data:")) for url in page.requests())

@@ -182,7 +182,9 @@
     var rows = Math.max(1, S.lenMax - S.lenMin + 1);
     view.rowH = (view.H - 30) / rows;
   }
-  function sx(n) { return 40 + S.ox + xw[n] * (view.W - 80) * S.zoom; }
+  var PAD_L = 44, PAD_R = 96;         // room for the row names and the "+n hidden" counts
+  function span() { return view.W - PAD_L - PAD_R; }
+  function sx(n) { return PAD_L + S.ox + xw[n] * span() * S.zoom; }
   function sy(n) { return view.H - 15 - (lvl[n] - S.lenMin + 0.5) * view.rowH; }
   function radius(n) { return 2.5 + 7 * cnt[n] / B; }
 
@@ -240,7 +242,7 @@
     drawEdges(drawn);
     var labels = drawn.length <= D.label_max;
     var spacing = [];                  // horizontal room per itemset in each level, in px
-    for (L = 0; L <= maxLevel; L++) { spacing.push((W - 80) * S.zoom / Math.max(1, levelSize[L])); }
+    for (L = 0; L <= maxLevel; L++) { spacing.push(span() * S.zoom / Math.max(1, levelSize[L])); }
     var searching = nMatch > 0 || S.query.trim() !== "";
     for (k = 0; k < drawn.length; k++) {
       n = drawn[k];
@@ -399,7 +401,7 @@
     if (n >= 0 && centre) {
       geometry();
       var x = sx(n);
-      if (x < 40 || x > view.W - 40) { S.ox += view.W / 2 - x; clampPan(); }
+      if (x < PAD_L || x > view.W - PAD_R) { S.ox += view.W / 2 - x; clampPan(); }
       if (lvl[n] < S.lenMin || lvl[n] > S.lenMax) { S.lenMin = 0; S.lenMax = maxLevel; syncInputs(); applyFilters(); }
     }
     showDetails(n);
@@ -467,16 +469,15 @@
     requestAnimationFrame(function () { pending = false; render(); });
   }
   function clampPan() {
-    var span = (view.W - 80) * S.zoom;
-    S.ox = Math.min(0, Math.max(S.ox, (view.W - 80) - span));
+    S.ox = Math.min(0, Math.max(S.ox, span() - span() * S.zoom));
   }
   var maxZoom = Math.max(4, levelSize.reduce(function (a, b) { return Math.max(a, b); }, 1) / 5);
   function zoomAt(cx, factor) {
     geometry();
     var nz = Math.max(1, Math.min(maxZoom, S.zoom * factor));
-    var w = (cx - 40 - S.ox) / ((view.W - 80) * S.zoom);
+    var w = (cx - PAD_L - S.ox) / (span() * S.zoom);
     S.zoom = nz;
-    S.ox = cx - 40 - w * (view.W - 80) * nz;
+    S.ox = cx - PAD_L - w * span() * nz;
     clampPan();
     schedule();
   }
