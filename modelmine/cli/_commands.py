@@ -171,7 +171,9 @@ def cmd_lattice(args: argparse.Namespace) -> int:
             base = _bootstrap(data, args)
         lattice = _mine_lattice(base, args)
         if args.format == "html":
-            _lattice_html(lattice, source, tmp)
+            from ..constants import LATTICE_HTML_MAX_ITEMSETS
+
+            _lattice_html(lattice, source, tmp, LATTICE_HTML_MAX_ITEMSETS)
         elif args.format in ("png", "svg"):
             lattice.draw(tmp)
         else:
@@ -203,12 +205,12 @@ def _mine_lattice(base: BaseModels, args: argparse.Namespace) -> Any:
             f"{args.min_support:g}).") from exc
 
 
-def _lattice_html(lattice: Any, source: Path, tmp: Path) -> None:
+def _lattice_html(lattice: Any, source: Path, tmp: Path, max_itemsets: int) -> None:
     """The explorer page, with the run's signatures when ``source`` is a run directory."""
     signatures = None
     if source.is_dir() and (source / "run.json").exists():
         signatures = MiningRun.load(source).signatures
-    lattice.to_html(tmp, signatures=signatures,
+    lattice.to_html(tmp, signatures=signatures, max_itemsets=max_itemsets,
                     title=f"modelmine lattice explorer: {source.resolve().name}")
 
 

@@ -436,3 +436,21 @@ def test_lattice_with_too_many_itemsets_says_how_to_mine(run_dir, tmp_path, caps
     err = capsys.readouterr().err
     assert "No lattice at minimum support 0.1" in err and "--min-support S" in err
     assert not out.exists()
+
+
+def test_lattice_html_above_the_cap_keeps_the_top_and_says_so(run_dir, tmp_path, capsys,
+                                                             monkeypatch):
+    import re
+
+    import modelmine.constants
+
+    monkeypatch.setattr(modelmine.constants, "LATTICE_HTML_MAX_ITEMSETS", 5)
+    out = tmp_path / "top.html"
+    assert main(["lattice", str(run_dir), "--min-support", "0.3", "--format", "html",
+                 "--out", str(out)]) == 0
+    said = capsys.readouterr().out
+    assert "the page holds the closed itemsets of highest support (at most 5 of" in said
+    text = out.read_text(encoding="utf-8")
+    data = json.loads(re.search(r'id="lattice-data">(.*?)</script>', text, re.S).group(1))
+    assert data["n_kept"] <= 5 < data["n_total"]
+    assert f"This page holds the {data['n_kept']:,} of highest support" in text

@@ -214,3 +214,23 @@ def test_bad_input():
         lat.to_html_text(budget=3)
     with pytest.raises(TypeError, match="signatures"):
         ItemsetLattice(lat.closed, signatures="closedApr")
+
+
+def test_report_explorer_keeps_the_top_itemsets_above_its_cap(monkeypatch):
+    import modelmine as mm
+    import modelmine.report._html as report_html
+    from modelmine.report import build_report
+
+    rng = np.random.default_rng(1)
+    X, y = rng.normal(size=(40, 14)), np.repeat([0, 1], 20)
+    base = mm.bootstrap(X, y, selector="anova", n_bootstraps=30, n_features=7, random_state=1)
+    closed = mine_itemsets(base, itemset_type="closed", min_support=0.1)
+    assert len(closed) > 50
+    monkeypatch.setattr(report_html, "LATTICE_REPORT_MAX_ITEMSETS", 50)
+    text = build_report(base, (), itemsets=closed)
+    data = page_data(text)
+    cut = data["kept_min_count"]
+    # exactly the closed itemsets of count >= cut, the lowest cut keeping at most 50
+    assert data["n_kept"] == int((closed.counts >= cut).sum()) <= 50
+    assert int((closed.counts >= cut - 1).sum()) > 50
+    assert f"It holds the {data['n_kept']:,} closed itemsets of support" in text
