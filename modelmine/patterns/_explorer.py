@@ -296,6 +296,11 @@ def explorer_fragment(
             "(<code>max_itemsets</code>); mine with a higher support to see a part of the "
             "lattice whole"
         )
+    if data["n_total"] == 0:
+        what += (
+            ": <b>no itemset is that frequent</b>, only the empty itemset is drawn; mine "
+            "with a lower support"
+        )
     options = "".join(f'<option value="{html.escape(n, quote=True)}">' for n in data["names"])
     return (
         f'<div id="lattice" data-n-itemsets="{data["n_kept"]}">'

@@ -190,6 +190,14 @@ def test_cap_is_said_in_the_page():
     assert "This page holds" not in lat.to_html_text()
 
 
+def test_no_frequent_itemset_says_so():
+    lat = ItemsetLattice(mine_itemsets([{1}, {2}, {3}], itemset_type="closed", min_support=2))
+    text = lat.to_html_text()
+    data = page_data(text)
+    assert data["count"] == [3] and data["edges"] == [] and data["n_total"] == 0
+    assert "no itemset is that frequent" in text
+
+
 def test_jupyter_shows_the_explorer_in_an_iframe():
     lat = ItemsetLattice(mine_itemsets(PASQUIER, min_support=2))
     shown = lat._repr_html_()
