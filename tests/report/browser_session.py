@@ -172,6 +172,30 @@ class BrowserPage:
         self.evaluate(f"document.querySelector({json.dumps(selector)}).select()")
         self.send("Input.insertText", {"text": text})
 
+    def drag(self, selector: str, dx: float, steps: int = 8) -> None:
+        """Press the mouse in the middle of ``selector``, move ``dx`` pixels right, release."""
+        x, y = self.centre(selector)
+        mouse = {"button": "left", "clickCount": 1}
+        self.send(
+            "Input.dispatchMouseEvent",
+            {"type": "mousePressed", "x": x, "y": y, "buttons": 1, **mouse},
+        )
+        for k in range(1, steps + 1):
+            self.send(
+                "Input.dispatchMouseEvent",
+                {
+                    "type": "mouseMoved",
+                    "x": x + dx * k / steps,
+                    "y": y,
+                    "buttons": 1,
+                    "button": "left",
+                },
+            )
+        self.send(
+            "Input.dispatchMouseEvent",
+            {"type": "mouseReleased", "x": x + dx, "y": y, "buttons": 0, **mouse},
+        )
+
     def wheel(self, selector: str, delta_y: float) -> None:
         x, y = self.centre(selector)
         self.send(

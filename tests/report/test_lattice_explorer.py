@@ -250,6 +250,13 @@ def test_explorer_level_of_detail(tmp_path):
         zoomed = page.evaluate("modelmineLattice.view")
         assert zoomed["inView"] < view["inView"]
         assert page.evaluate("modelmineLattice.state.zoom") > 2
+        # dragging pans the view: other itemsets come into view
+        before = set(page.evaluate(f"{DRAWN}.map(e => e.dataset.itemset)"))
+        ox = page.evaluate("modelmineLattice.state.ox")
+        page.drag("#lattice-svg", 300)
+        page.settle()
+        assert page.evaluate("modelmineLattice.state.ox") != ox
+        assert set(page.evaluate(f"{DRAWN}.map(e => e.dataset.itemset)")) != before
         assert page.errors() == []
 
 
