@@ -202,7 +202,7 @@ def check_bootstrap_arguments(
     if n_jobs_eff is not None and n_jobs_eff > (os.cpu_count() or 1):
         warnings.warn(f"n_jobs={n_jobs_eff} is above the {os.cpu_count()} cores of this "
                       "machine: the extra workers only compete for them (results do not "
-                      "depend on n_jobs).", ResourceWarning, stacklevel=3)
+                      "depend on n_jobs).", UserWarning, stacklevel=3)
     return BootstrapArguments(data=data, n_bootstraps=b, selector=sel, n_features=m,
                               resampling=method, sample_fraction=fraction,
                               stratify=bool(stratify), n_jobs=n_jobs_eff)

@@ -8,9 +8,11 @@ in this installation; 130 interrupted.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import textwrap
 import traceback
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
@@ -290,11 +292,57 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: The command-line option behind each parameter of the Python API, so that a message of
+#: the API ("The 'n_bootstraps' parameter of run must be ...") names what the user typed.
+_OPTION_OF = {"n_bootstraps": "-b/--n-bootstraps", "n_features": "-m/--n-features",
+              "n_signatures": "-k/--n-signatures", "min_support": "--min-support",
+              "random_state": "--seed", "n_jobs": "--jobs", "executor": "--scheduler",
+              "selector": "--selector", "selectors": "--selector",
+              "operators": "--operator", "operator": "--operator", "n_folds": "--folds",
+              "classifiers": "--classifier", "classifier": "--classifier",
+              "y": "the labels, --target", "X": "the features of DATA"}
+_PARAMETER = re.compile(r"The '(\w+)' parameter of ([\w.]+)")
+
+
 def _one_line(exc: BaseException) -> str:
     text = " ".join(str(exc).split())
     if isinstance(exc, KeyError):  # str(KeyError) is the repr of the key
         text = f"missing key {text}"
+    text = _PARAMETER.sub(
+        lambda m: (f"The {m.group(1)!r} parameter ({_OPTION_OF[m.group(1)]}) of {m.group(2)}"
+                   if m.group(1) in _OPTION_OF else m.group(0)), text)
+    notes = " ".join(" ".join(str(n).split()) for n in getattr(exc, "__notes__", ()) or ())
+    text = f"{text} {notes}".strip()
     return text or type(exc).__name__
+
+
+def _given_options(parser: argparse.ArgumentParser, argv: Sequence[str]) -> set[str]:
+    """The ``dest`` of every option of ``parser`` that ``argv`` gives explicitly (long
+    options, their unambiguous prefixes and ``--opt=value``, short options and ``-b5``)."""
+    longs: dict[str, str] = {}
+    shorts: dict[str, str] = {}
+    for action in parser._actions:
+        for opt in action.option_strings:
+            (longs if opt.startswith("--") else shorts)[opt] = action.dest
+    given = set()
+    for tok in argv:
+        if tok == "--":
+            break
+        if tok.startswith("--"):
+            name = tok.split("=", 1)[0]
+            hits = {dest for opt, dest in longs.items() if opt == name} or {
+                dest for opt, dest in longs.items() if opt.startswith(name)}
+            if len(hits) == 1:
+                given |= hits
+        elif tok.startswith("-") and len(tok) >= 2 and tok[:2] in shorts:
+            given.add(shorts[tok[:2]])
+    return given
+
+
+def _show_warning(message: Warning | str, category: type[Warning], filename: str,
+                  lineno: int, file: Any = None, line: str | None = None) -> None:
+    """Warnings as one line on stderr, as the errors are."""
+    print(f"modelmine: warning: {' '.join(str(message).split())}", file=sys.stderr)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -322,10 +370,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     from . import _commands
 
     handler = getattr(_commands, f"cmd_{args.command}")
+    args.argv = list(sys.argv[1:] if argv is None else argv)
+    sub = parser._subparsers._group_actions[0] if parser._subparsers else None
+    chosen = sub.choices.get(args.command) if isinstance(sub, argparse._SubParsersAction) \
+        else None
+    args.given = _given_options(chosen or parser, args.argv)
     try:
-        return int(handler(args) or 0)
-    except KeyboardInterrupt:
-        print("modelmine: interrupted", file=sys.stderr)
+        with warnings.catch_warnings():
+            warnings.showwarning = _show_warning
+            return int(handler(args) or 0)
+    except KeyboardInterrupt as exc:
+        notes = " ".join(str(n) for n in getattr(exc, "__notes__", ()) or ())
+        print(f"modelmine: interrupted{'. ' + notes if notes else ''}", file=sys.stderr)
         return 130
     except (ModelmineError, ValueError, TypeError, FileNotFoundError, PermissionError,
             IsADirectoryError, NotADirectoryError) as exc:

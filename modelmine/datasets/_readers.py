@@ -8,7 +8,10 @@ message that the CLI prints as is.
 
 from __future__ import annotations
 
+import lzma
 import os
+import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -114,6 +117,9 @@ def read_data(source: str | os.PathLike[str], target: str | None = None) -> Load
         raise DataError(f"No such file: {text!r}{hint}.")
     if path.is_dir():
         raise DataError(f"{text!r} is a directory, not a data file.")
+    if not path.is_file():  # a FIFO, socket or device would block or never end
+        raise DataError(f"{text!r} is not a regular file (a pipe, socket or device); save "
+                        "the data to a file first.")
     if not os.access(path, os.R_OK):
         raise DataError(f"Cannot read {text!r}: permission denied.")
     kind = _kind(path)
@@ -156,9 +162,12 @@ def _read_table(path: Path, kind: str) -> pd.DataFrame:
     except UnicodeDecodeError:
         raise DataError(f"{where!r} is not a text {kind.upper()} file (it is not valid "
                         "UTF-8).") from None
-    except (OSError, ValueError, ImportError) as exc:
+    except (OSError, ValueError, ImportError, EOFError, zlib.error, lzma.LZMAError,
+            zipfile.BadZipFile, NotImplementedError, TypeError) as exc:
+        # EOFError / zlib.error: a truncated or damaged .gz, .bz2, .xz or .zip
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise DataError(f"Cannot read {kind.upper()} file {where!r}: {first}") from None
+    _refuse_duplicate_columns(path, kind, frame)
     if frame.shape[0] == 0:
         raise DataError(f"{where!r} has a header but no data rows.")
     if frame.shape[1] < 2:
@@ -168,6 +177,28 @@ def _read_table(path: Path, kind: str) -> pd.DataFrame:
             f"{'tabs' if kind == 'tsv' else 'commas'})."
         )
     return frame
+
+
+def _refuse_duplicate_columns(path: Path, kind: str, frame: pd.DataFrame) -> None:
+    """Refuse a table whose header repeats a name: pandas renames the second ``g0`` to
+    ``g0.1`` silently, and the features would no longer be the file's."""
+    if kind == "parquet":
+        header = [str(c) for c in frame.columns]
+    else:
+        try:
+            sep = "\t" if kind == "tsv" else (None if path.suffix.lower() == ".txt" else ",")
+            first = pd.read_csv(path, sep=sep, header=None, nrows=1, dtype=str,
+                                engine="python" if sep is None else "c")
+        except Exception:  # the header was read once already; keep the table's own error
+            return
+        header = ["" if pd.isna(v) else str(v) for v in first.iloc[0].tolist()]
+    seen: dict[str, int] = {}
+    for name in header:
+        seen[name] = seen.get(name, 0) + 1
+    repeated = [name for name, count in seen.items() if count > 1 and name]
+    if repeated:
+        raise DataError(f"{str(path)!r} repeats the column name(s) {_listing(repeated)}; "
+                        "column names must be unique (rename them).")
 
 
 def _split_target(frame: pd.DataFrame, target: str | None, where: str, kind: str) -> LoadedData:
@@ -224,6 +255,9 @@ def _read_mat(path: Path, target: str | None) -> LoadedData:
         raise DataError(f"MATLAB file {where!r} has no {shown} for the classes "
                         f"(keys: {_listing(keys)}).")
     X = content[x_key]
+    if np.iscomplexobj(X.data if sp.issparse(X) else np.asarray(X)):
+        raise DataError(f"'X' of {where!r} holds complex numbers; modelmine needs real "
+                        "features (save the real part, the modulus or both as columns).")
     if sp.issparse(X):
         X = sp.csr_matrix(X, dtype=np.float64)
     else:
