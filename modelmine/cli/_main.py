@@ -308,6 +308,8 @@ def _one_line(exc: BaseException) -> str:
     text = " ".join(str(exc).split())
     if isinstance(exc, KeyError):  # str(KeyError) is the repr of the key
         text = f"missing key {text}"
+    if isinstance(exc, OSError) and exc.strerror and exc.filename is None:
+        text = " ".join(exc.strerror.split())  # no "[Errno 28]": the text names the file
     text = _PARAMETER.sub(
         lambda m: (f"The {m.group(1)!r} parameter ({_OPTION_OF[m.group(1)]}) of {m.group(2)}"
                    if m.group(1) in _OPTION_OF else m.group(0)), text)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import html
 import numbers
 import os
+import shutil
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -419,19 +420,24 @@ def _run(X: Any, y: Any, *, selector: Any, operators: Sequence[str], n_bootstrap
     with directory_lock(directory):
         existed = directory.exists()
         if not resuming:
-            # Everything a resume needs, before the first fit (the seed of a run without
-            # random_state is recorded by the bootstrap's own checkpoint).
-            _store.start_checkpoint(directory, {
-                "selector": selector if isinstance(selector, str) else None,
-                "selector_params": dict(selector_params or {}),
-                "n_bootstraps": n_bootstraps, "n_features": n_features,
-                "n_signatures": n_signatures, "operators": list(kinds),
-                "operator_params": dict(operator_params or {}), "min_support": min_support,
-                "resampling": {"method": resampling, "fraction": sample_fraction,
-                               "stratify": stratify},
-                "checkpoint_every": checkpoint_every,
-                "random_state": str(int(random_state)) if isinstance(
-                    random_state, numbers.Integral) else None}, described, command)
+            try:
+                # Everything a resume needs, before the first fit (the seed of a run without
+                # random_state is recorded by the bootstrap's own checkpoint).
+                _store.start_checkpoint(directory, {
+                    "selector": selector if isinstance(selector, str) else None,
+                    "selector_params": dict(selector_params or {}),
+                    "n_bootstraps": n_bootstraps, "n_features": n_features,
+                    "n_signatures": n_signatures, "operators": list(kinds),
+                    "operator_params": dict(operator_params or {}), "min_support": min_support,
+                    "resampling": {"method": resampling, "fraction": sample_fraction,
+                                   "stratify": stratify},
+                    "checkpoint_every": checkpoint_every,
+                    "random_state": str(int(random_state)) if isinstance(
+                        random_state, numbers.Integral) else None}, described, command)
+            except BaseException:
+                if not existed:  # even the record could not be written: leave nothing
+                    shutil.rmtree(directory, ignore_errors=True)
+                raise
         try:
             return _mine(X, y, selector=selector, kinds=kinds, n_bootstraps=n_bootstraps,
                          n_features=n_features, n_signatures=n_signatures,
