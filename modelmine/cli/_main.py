@@ -14,6 +14,7 @@ import textwrap
 import traceback
 import warnings
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, NoReturn
 
 from ..constants import (
@@ -341,10 +342,19 @@ def _given_options(parser: argparse.ArgumentParser, argv: Sequence[str]) -> set[
     return given
 
 
-def _show_warning(message: Warning | str, category: type[Warning], filename: str,
-                  lineno: int, file: Any = None, line: str | None = None) -> None:
-    """Warnings as one line on stderr, as the errors are."""
-    print(f"modelmine: warning: {' '.join(str(message).split())}", file=sys.stderr)
+def _one_line_warnings(previous: Callable[..., None]) -> Callable[..., None]:
+    """A ``warnings.showwarning`` that prints modelmine's own warnings as one line on
+    stderr, as the errors are, and hands the others to ``previous``."""
+    package = str(Path(__file__).resolve().parent.parent)
+
+    def show(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+             file: Any = None, line: str | None = None) -> None:
+        if str(Path(filename).resolve()).startswith(package):
+            print(f"modelmine: warning: {' '.join(str(message).split())}", file=sys.stderr)
+        else:
+            previous(message, category, filename, lineno, file, line)
+
+    return show
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -379,7 +389,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.given = _given_options(chosen or parser, args.argv)
     try:
         with warnings.catch_warnings():
-            warnings.showwarning = _show_warning
+            warnings.showwarning = _one_line_warnings(warnings.showwarning)
             return int(handler(args) or 0)
     except KeyboardInterrupt as exc:
         notes = " ".join(str(n) for n in getattr(exc, "__notes__", ()) or ())
