@@ -60,8 +60,15 @@ class Where:
     expected: str
 
 
-_NAMES = {bool: "a boolean", int: "an integer", float: "a number", str: "a string",
-          list: "a list", dict: "an object", type(None): "null"}
+_NAMES = {
+    bool: "a boolean",
+    int: "an integer",
+    float: "a number",
+    str: "a string",
+    list: "a list",
+    dict: "an object",
+    type(None): "null",
+}
 
 
 def describe(value: Any) -> str:
@@ -103,8 +110,7 @@ def _is(value: Any, kind: type) -> bool:
 def _check(value: Any, schema: Any, field: str, where: str) -> None:
     def fail(expected: str) -> DataError:
         name = f"field {field!r}" if field else "its content"
-        return DataError(f"{where} is corrupt: {name} must be {expected}; it is "
-                         f"{describe(value)}.")
+        return DataError(f"{where} is corrupt: {name} must be {expected}; it is {describe(value)}.")
 
     if isinstance(schema, Optional):
         _check(value, schema.schema, field, where)
@@ -120,8 +126,9 @@ def _check(value: Any, schema: Any, field: str, where: str) -> None:
         if not _is(value, schema):
             raise fail(_expected(schema))
     elif isinstance(schema, tuple):
-        if not any(_is(value, s) if isinstance(s, type) else _matches(value, s, where)
-                   for s in schema):
+        if not any(
+            _is(value, s) if isinstance(s, type) else _matches(value, s, where) for s in schema
+        ):
             raise fail(_expected(schema))
     elif isinstance(schema, dict):
         if not isinstance(value, dict):

@@ -228,7 +228,10 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     if args.operator:
         operator_kinds(args.operator)
     data = read_data(args.data, args.target)
-    m = min(args.n_features, data.shape[1])
+    if args.n_features > data.shape[1]:  # refused, not clamped: as `modelmine run`
+        raise DataError(f"-m/--n-features must be at most the {data.shape[1]} features of "
+                        f"{data.source!r}; got {args.n_features}.")
+    m = args.n_features
     result = evaluate(
         data.X, data.y, selectors=args.selector or list(DEFAULT_SELECTORS),
         operators=args.operator, classifiers=args.classifier or ("svm", "1nn", "tree"),

@@ -160,6 +160,9 @@ def _int_arg(expected: str, ok: Callable[[int], bool]) -> Callable[[str], int]:
 _nonneg_int = _int_arg("a non-negative integer", lambda v: v >= 0)
 _pos_int = _int_arg("a positive integer", lambda v: v >= 1)
 _jobs = _int_arg("a non-zero integer (-1 = all cores)", lambda v: v != 0)
+# Two folds give one pair of signatures: too few for the paired tests of the protocol.
+_folds = _int_arg("an integer >= 3 (the paired tests need two or more pairs of folds)",
+                  lambda v: v >= 3)
 
 
 def _fraction(text: str) -> float:
@@ -261,7 +264,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-k", "--n-signatures", type=_pos_int, default=DEFAULT_N_SIGNATURES,
                    metavar="K", help="k, alternative signatures of multi-model operators "
                    f"(default: {DEFAULT_N_SIGNATURES})")
-    p.add_argument("--folds", type=_pos_int, default=10,
+    p.add_argument("--folds", type=_folds, default=10,
                    help="stratified cross-validation folds (default: 10)")
     p.add_argument("--cache", metavar="DIR", default=None,
                    help="keep the base models of each (selector, fold) here, so a rerun "

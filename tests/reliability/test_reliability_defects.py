@@ -56,13 +56,17 @@ def _write_manifest(run: Path, manifest: dict) -> None:
 
 
 # ----------------------------------------------------------------------- 1. failed runs
-@pytest.mark.parametrize("frame_edit, pattern", [
-    (lambda f: f.assign(y=0), "at least 2 classes"),
-    (lambda f: f.assign(**{c: 0.0 for c in f.columns if c != "y"}), "non-constant"),
-    (lambda f: f.head(3), "at least 2 samples per class"),
-])
+@pytest.mark.parametrize(
+    "frame_edit, pattern",
+    [
+        (lambda f: f.assign(y=0), "at least 2 classes"),
+        (lambda f: f.assign(**{c: 0.0 for c in f.columns if c != "y"}), "non-constant"),
+        (lambda f: f.head(3), "at least 2 samples per class"),
+    ],
+)
 def test_a_run_refused_before_its_first_checkpoint_leaves_nothing(
-        tmp_path, capsys, data_csv, frame_edit, pattern):
+    tmp_path, capsys, data_csv, frame_edit, pattern
+):
     data = tmp_path / "d.csv"
     frame_edit(small_frame()).to_csv(data, index=False)
     out = tmp_path / "run"
@@ -72,8 +76,7 @@ def test_a_run_refused_before_its_first_checkpoint_leaves_nothing(
     assert main(["run", str(data_csv), "-t", "y", *FAST, "--out", str(out)]) == 0
 
 
-def test_a_run_failing_in_its_first_fit_leaves_nothing(tmp_path, capsys, monkeypatch,
-                                                      data_csv):
+def test_a_run_failing_in_its_first_fit_leaves_nothing(tmp_path, capsys, monkeypatch, data_csv):
     from modelmine.selectors import _builtin
 
     def broken(self, X, y, *, random_state):
@@ -85,8 +88,9 @@ def test_a_run_failing_in_its_first_fit_leaves_nothing(tmp_path, capsys, monkeyp
     assert list(tmp_path.iterdir()) == []
 
 
-def test_a_run_failing_after_a_checkpoint_says_so_and_resumes(tmp_path, capsys,
-                                                               monkeypatch, data_csv):
+def test_a_run_failing_after_a_checkpoint_says_so_and_resumes(
+    tmp_path, capsys, monkeypatch, data_csv
+):
     import modelmine.pipeline._run as run_module
 
     def boom(*args, **kwargs):
@@ -94,8 +98,13 @@ def test_a_run_failing_after_a_checkpoint_says_so_and_resumes(tmp_path, capsys,
 
     monkeypatch.setattr(run_module, "apply_operators", boom)
     out = tmp_path / "run"
-    bad(["run", data_csv, "-t", "y", *FAST, "--out", out], capsys, "on purpose",
-        "12 bootstraps are saved", f"--resume {out}")
+    bad(
+        ["run", data_csv, "-t", "y", *FAST, "--out", out],
+        capsys,
+        "on purpose",
+        "12 bootstraps are saved",
+        f"--resume {out}",
+    )
     monkeypatch.undo()
     assert main(["run", "--resume", str(out), "-q"]) == 0
     truth = tmp_path / "truth"
@@ -104,8 +113,9 @@ def test_a_run_failing_after_a_checkpoint_says_so_and_resumes(tmp_path, capsys,
     assert sorted(p.name for p in tmp_path.iterdir()) == ["run", "truth"]
 
 
-def test_resume_works_on_a_checkpoint_without_bootstraps(tmp_path, capsys, interrupted_run,
-                                                         data_csv):
+def test_resume_works_on_a_checkpoint_without_bootstraps(
+    tmp_path, capsys, interrupted_run, data_csv
+):
     # A run killed after its checkpoint.json, before its first chunk.
     partial = copy_tree(interrupted_run, tmp_path / ".run.partial")
     shutil.rmtree(partial / "bootstraps")
@@ -160,19 +170,22 @@ def saved(tmp_path):
     return base, base.save(tmp_path / "b.npz")
 
 
-@pytest.mark.parametrize("edit, pattern", [
-    (lambda a, m: m.update(n_samples="abc"), "field 'n_samples' must be an integer"),
-    (lambda a, m: m.update(classes=7), "field 'classes' must be a list"),
-    (lambda a, m: m.pop("resampling"), "lacks the field 'resampling'"),
-    (lambda a, m: m["selector"].update(params=[1]), "field 'selector.params'"),
-    (lambda a, m: m.update(random_state="x1"), "field 'random_state'"),
-    (lambda a, m: a.update(subsets_shape=np.array([6, 20, 1])), "'subsets_shape'"),
-    (lambda a, m: a.update(subsets_shape=np.array([6, 10**10])), "does not match"),
-    (lambda a, m: a.update(subsets_shape=np.array([10**10, 20])), "does not match"),
-    (lambda a, m: a.pop("ranks"), "lacks the array(s) ['ranks']"),
-    (lambda a, m: a.update(scores=a["scores"][:, :3]), "'scores' has shape"),
-    (lambda a, m: a.update(feature_names=a["feature_names"][:5]), "'feature_names'"),
-])
+@pytest.mark.parametrize(
+    "edit, pattern",
+    [
+        (lambda a, m: m.update(n_samples="abc"), "field 'n_samples' must be an integer"),
+        (lambda a, m: m.update(classes=7), "field 'classes' must be a list"),
+        (lambda a, m: m.pop("resampling"), "lacks the field 'resampling'"),
+        (lambda a, m: m["selector"].update(params=[1]), "field 'selector.params'"),
+        (lambda a, m: m.update(random_state="x1"), "field 'random_state'"),
+        (lambda a, m: a.update(subsets_shape=np.array([6, 20, 1])), "'subsets_shape'"),
+        (lambda a, m: a.update(subsets_shape=np.array([6, 10**10])), "does not match"),
+        (lambda a, m: a.update(subsets_shape=np.array([10**10, 20])), "does not match"),
+        (lambda a, m: a.pop("ranks"), "lacks the array(s) ['ranks']"),
+        (lambda a, m: a.update(scores=a["scores"][:, :3]), "'scores' has shape"),
+        (lambda a, m: a.update(feature_names=a["feature_names"][:5]), "'feature_names'"),
+    ],
+)
 def test_a_schema_invalid_base_models_file_is_refused_by_name(saved, edit, pattern):
     _, path = saved
     rewrite_npz(path, edit)
@@ -191,17 +204,22 @@ def test_a_record_that_is_a_list_is_not_a_base_models_file(saved):
         mm.BaseModels.load(path)
 
 
-@pytest.mark.parametrize("name, content, pattern", [
-    ("run.json", "[1]", "is not a modelmine.run file"),
-    ("run.json", b"\xff\xfe{", "is not valid JSON"),
-    ("run.json", '{"format": "modelmine.run"', "is not valid JSON"),
-    ("diagnostics.json", '[{"scope": "x"}]', "lacks the field '[0].measure'"),
-    ("diagnostics.json", "{}", "must be a list"),
-    ("signatures.json", '{"format": "modelmine.signatures", "operators": {}}',
-     "field 'operators' must be a list"),
-])
-def test_corrupt_run_files_are_refused_by_name(tmp_path, finished_run, name, content,
-                                               pattern):
+@pytest.mark.parametrize(
+    "name, content, pattern",
+    [
+        ("run.json", "[1]", "is not a modelmine.run file"),
+        ("run.json", b"\xff\xfe{", "is not valid JSON"),
+        ("run.json", '{"format": "modelmine.run"', "is not valid JSON"),
+        ("diagnostics.json", '[{"scope": "x"}]', "lacks the field '[0].measure'"),
+        ("diagnostics.json", "{}", "must be a list"),
+        (
+            "signatures.json",
+            '{"format": "modelmine.signatures", "operators": {}}',
+            "field 'operators' must be a list",
+        ),
+    ],
+)
+def test_corrupt_run_files_are_refused_by_name(tmp_path, finished_run, name, content, pattern):
     run = copy_tree(finished_run, tmp_path / "run")
     path = run / name
     path.write_bytes(content if isinstance(content, bytes) else content.encode())
@@ -210,14 +228,18 @@ def test_corrupt_run_files_are_refused_by_name(tmp_path, finished_run, name, con
     assert str(path) in str(info.value) and pattern in str(info.value), str(info.value)
 
 
-@pytest.mark.parametrize("edit, pattern", [
-    (lambda r: r["settings"].update(n_signatures="many"), "field 'settings.n_signatures'"),
-    (lambda r: r["settings"].update(min_support=None), "field 'settings.min_support'"),
-    (lambda r: r["data"].pop("source"), "lacks the field 'data.source'"),
-    (lambda r: r["data"].update(n_features_in=13), "field 'data.n_features_in' is 13"),
-])
-def test_wrong_types_in_run_json_are_refused_before_use(tmp_path, finished_run, edit,
-                                                        pattern, capsys):
+@pytest.mark.parametrize(
+    "edit, pattern",
+    [
+        (lambda r: r["settings"].update(n_signatures="many"), "field 'settings.n_signatures'"),
+        (lambda r: r["settings"].update(min_support=None), "field 'settings.min_support'"),
+        (lambda r: r["data"].pop("source"), "lacks the field 'data.source'"),
+        (lambda r: r["data"].update(n_features_in=13), "field 'data.n_features_in' is 13"),
+    ],
+)
+def test_wrong_types_in_run_json_are_refused_before_use(
+    tmp_path, finished_run, edit, pattern, capsys
+):
     run = copy_tree(finished_run, tmp_path / "run")
     record = json.loads((run / "run.json").read_text())
     edit(record)
@@ -237,13 +259,15 @@ def test_a_signature_naming_other_features_is_refused(tmp_path, finished_run):
         mm.MiningRun.load(run)
 
 
-@pytest.mark.parametrize("edit, pattern", [
-    (lambda r: r["settings"].pop("operators"), "lacks the field 'settings.operators'"),
-    (lambda r: r["settings"].update(checkpoint_every=0), "'settings.checkpoint_every'"),
-    (lambda r: r.update(data=[1]), "field 'data' must be an object"),
-])
-def test_a_corrupt_checkpoint_is_refused_by_name(tmp_path, interrupted_run, capsys, edit,
-                                                 pattern):
+@pytest.mark.parametrize(
+    "edit, pattern",
+    [
+        (lambda r: r["settings"].pop("operators"), "lacks the field 'settings.operators'"),
+        (lambda r: r["settings"].update(checkpoint_every=0), "'settings.checkpoint_every'"),
+        (lambda r: r.update(data=[1]), "field 'data' must be an object"),
+    ],
+)
+def test_a_corrupt_checkpoint_is_refused_by_name(tmp_path, interrupted_run, capsys, edit, pattern):
     partial = copy_tree(interrupted_run, tmp_path / ".run.partial")
     record = json.loads((partial / "checkpoint.json").read_text())
     edit(record)
@@ -251,12 +275,15 @@ def test_a_corrupt_checkpoint_is_refused_by_name(tmp_path, interrupted_run, caps
     bad(["run", "--resume", tmp_path / "run"], capsys, "checkpoint.json", pattern)
 
 
-@pytest.mark.parametrize("edit, pattern", [
-    (lambda m: m["chunks"].update({"7": m["chunks"]["0"]}), "chunk 7 is beyond"),
-    (lambda m: m.update(chunks=[1, 2]), "field 'chunks' must be an object"),
-    (lambda m: m["chunks"].update({"x": m["chunks"]["0"]}), "chunk id 'x'"),
-    (lambda m: m["settings"].update(checkpoint_every="4"), "'settings.checkpoint_every'"),
-])
+@pytest.mark.parametrize(
+    "edit, pattern",
+    [
+        (lambda m: m["chunks"].update({"7": m["chunks"]["0"]}), "chunk 7 is beyond"),
+        (lambda m: m.update(chunks=[1, 2]), "field 'chunks' must be an object"),
+        (lambda m: m["chunks"].update({"x": m["chunks"]["0"]}), "chunk id 'x'"),
+        (lambda m: m["settings"].update(checkpoint_every="4"), "'settings.checkpoint_every'"),
+    ],
+)
 def test_a_corrupt_manifest_is_refused_by_name(tmp_path, bootstrap_dir, Xy, edit, pattern):
     run = copy_tree(bootstrap_dir, tmp_path / "run")
     manifest = _manifest(run)
@@ -302,7 +329,8 @@ def test_a_full_disk_names_the_file(tmp_path, monkeypatch):
 
 
 def test_a_full_disk_during_the_run_files_names_the_file_and_keeps_the_bootstraps(
-        tmp_path, capsys, monkeypatch, data_csv):
+    tmp_path, capsys, monkeypatch, data_csv
+):
     from modelmine import _files
 
     real = _files.os.fdopen
@@ -326,16 +354,25 @@ def test_a_full_disk_during_the_run_files_names_the_file_and_keeps_the_bootstrap
 
 
 # ----------------------------------------------------------------------- 5. wrong content
-@pytest.mark.parametrize("edit, pattern", [
-    (lambda a, m: a["ranks"].__setitem__((0, 0), -7), "'ranks' ranges over [-7"),
-    (lambda a, m: a["ranks"].__setitem__((1, 1), a["ranks"][1, 0]), "not a permutation"),
-    (lambda a, m: a.update(ranks=a["ranks"].astype(float) * np.nan), "'ranks' has shape"),
-    (lambda a, m: a["sample_indices"].__setitem__((0, 0), 10**6), "outside the 30 samples"),
-    (lambda a, m: m.update(n_samples=5), "outside the 5 samples"),
-    (lambda a, m: a["scores"].__setitem__((0, 0), np.nan), "NaN or infinite"),
-    (lambda a, m: a.update(subsets=np.packbits(~np.unpackbits(
-        a["subsets"], axis=1, count=20).astype(bool), axis=1)), "top 'n_features' ranks"),
-])
+@pytest.mark.parametrize(
+    "edit, pattern",
+    [
+        (lambda a, m: a["ranks"].__setitem__((0, 0), -7), "'ranks' ranges over [-7"),
+        (lambda a, m: a["ranks"].__setitem__((1, 1), a["ranks"][1, 0]), "not a permutation"),
+        (lambda a, m: a.update(ranks=a["ranks"].astype(float) * np.nan), "'ranks' has shape"),
+        (lambda a, m: a["sample_indices"].__setitem__((0, 0), 10**6), "outside the 30 samples"),
+        (lambda a, m: m.update(n_samples=5), "outside the 5 samples"),
+        (lambda a, m: a["scores"].__setitem__((0, 0), np.nan), "NaN or infinite"),
+        (
+            lambda a, m: a.update(
+                subsets=np.packbits(
+                    ~np.unpackbits(a["subsets"], axis=1, count=20).astype(bool), axis=1
+                )
+            ),
+            "top 'n_features' ranks",
+        ),
+    ],
+)
 def test_well_formed_but_wrong_content_is_refused(saved, edit, pattern):
     _, path = saved
     rewrite_npz(path, edit)
@@ -372,12 +409,15 @@ def test_a_truncated_compressed_table_is_a_data_error(tmp_path, suffix):
 
 
 # ----------------------------------------------------------------------- 7. degenerate data
-@pytest.mark.parametrize("make, pattern", [
-    (lambda X, y: (np.zeros_like(X), y), "non-constant feature"),
-    (lambda X, y: (np.full_like(X, 3.5), y), "non-constant feature"),
-    (lambda X, y: (X[:2], y[:2]), "at least 2 samples per class"),
-    (lambda X, y: (X[:3], y[:3]), "at least 2 samples per class"),
-])
+@pytest.mark.parametrize(
+    "make, pattern",
+    [
+        (lambda X, y: (np.zeros_like(X), y), "non-constant feature"),
+        (lambda X, y: (np.full_like(X, 3.5), y), "non-constant feature"),
+        (lambda X, y: (X[:2], y[:2]), "at least 2 samples per class"),
+        (lambda X, y: (X[:3], y[:3]), "at least 2 samples per class"),
+    ],
+)
 def test_degenerate_data_fail_before_the_first_fit(monkeypatch, Xy, make, pattern):
     from modelmine.base_models import _bootstrap
 
@@ -391,8 +431,13 @@ def test_degenerate_data_fail_before_the_first_fit(monkeypatch, Xy, make, patter
 
 
 def test_n_features_above_p_is_refused_not_clamped(tmp_path, capsys, data_csv):
-    bad(["run", data_csv, "-t", "y", *FAST, "-m", "13", "--out", tmp_path / "o"], capsys,
-        "-m/--n-features", "[1, 12]", "Got 13")
+    bad(
+        ["run", data_csv, "-t", "y", *FAST, "-m", "13", "--out", tmp_path / "o"],
+        capsys,
+        "-m/--n-features",
+        "[1, 12]",
+        "Got 13",
+    )
 
 
 def test_sparse_constant_data_is_refused(Xy):
@@ -406,13 +451,18 @@ def test_sparse_constant_data_is_refused(Xy):
 
 
 # ----------------------------------------------------------------------- 8. the lock
-def test_a_second_run_into_a_busy_out_is_refused_and_harms_nothing(tmp_path, capsys,
-                                                                   interrupted_run, data_csv):
+def test_a_second_run_into_a_busy_out_is_refused_and_harms_nothing(
+    tmp_path, capsys, interrupted_run, data_csv
+):
     partial = copy_tree(interrupted_run, tmp_path / ".run.partial")
     before = sorted(p.name for p in partial.rglob("*"))
     with directory_lock(tmp_path / "run"):
-        err = bad(["run", data_csv, "-t", "y", *FAST, "--force", "--out", tmp_path / "run"],
-                  capsys, "Another modelmine run is writing", f"pid {os.getpid()}")
+        err = bad(
+            ["run", data_csv, "-t", "y", *FAST, "--force", "--out", tmp_path / "run"],
+            capsys,
+            "Another modelmine run is writing",
+            f"pid {os.getpid()}",
+        )
         assert "waits" not in err
         bad(["run", "--resume", tmp_path / "run"], capsys, "Another modelmine run")
     assert sorted(p.name for p in partial.rglob("*")) == before
@@ -430,9 +480,12 @@ time.sleep(120)
 
 def test_a_killed_holder_releases_the_lock(tmp_path):
     target = tmp_path / "run"
-    proc = subprocess.Popen([sys.executable, "-c", _HOLDER, str(target)],
-                            stdout=subprocess.PIPE, text=True,
-                            env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _HOLDER, str(target)],
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+    )
     try:
         assert proc.stdout.readline().strip() == "locked"
         with pytest.raises(RunStateError, match=f"pid {proc.pid}"), directory_lock(target):
@@ -456,8 +509,25 @@ def test_the_api_locks_its_run_dir(tmp_path, Xy):
 # ----------------------------------------------------------------------- 9. sizes and hangs
 def test_a_runaway_b_is_refused_at_once_with_the_figure(tmp_path, capsys, data_csv):
     start = time.perf_counter()
-    bad(["run", data_csv, "-t", "y", "-s", "anova", "-b", "1000000000", "-m", "5",
-         "--out", tmp_path / "o"], capsys, "-b/--n-bootstraps", "GiB of memory")
+    bad(
+        [
+            "run",
+            data_csv,
+            "-t",
+            "y",
+            "-s",
+            "anova",
+            "-b",
+            "1000000000",
+            "-m",
+            "5",
+            "--out",
+            tmp_path / "o",
+        ],
+        capsys,
+        "-b/--n-bootstraps",
+        "GiB of memory",
+    )
     assert time.perf_counter() - start < 30
     assert list(tmp_path.iterdir()) == []
 
@@ -476,12 +546,12 @@ def test_the_memory_estimate_refuses_what_does_not_fit(monkeypatch, Xy):
 def test_a_fifo_is_refused_without_blocking(tmp_path, capsys):
     fifo = tmp_path / "data.csv"
     os.mkfifo(fifo)
-    bad(["run", fifo, "-t", "y", *FAST, "--out", tmp_path / "o"], capsys,
-        "not a regular file")
+    bad(["run", fifo, "-t", "y", *FAST, "--out", tmp_path / "o"], capsys, "not a regular file")
 
 
 def test_workers_are_capped_at_the_chunks_with_a_warning_above_the_cores(
-        monkeypatch, capsys, tmp_path, data_csv):
+    monkeypatch, capsys, tmp_path, data_csv
+):
     from modelmine.base_models import _executors
 
     seen = []
@@ -493,13 +563,17 @@ def test_workers_are_capped_at_the_chunks_with_a_warning_above_the_cores(
 
     monkeypatch.setattr(_executors, "Parallel", spy)
     jobs = str((os.cpu_count() or 1) + 22)
-    assert main(["run", str(data_csv), "-t", "y", *FAST, "--jobs", jobs,
-                 "--out", str(tmp_path / "o")]) == 0
+    assert (
+        main(["run", str(data_csv), "-t", "y", *FAST, "--jobs", jobs, "--out", str(tmp_path / "o")])
+        == 0
+    )
     err = capsys.readouterr().err
     assert seen and max(seen) <= 2  # two chunks of checkpoints (12 bootstraps, by 10)
-    assert lines(err) == [f"modelmine: warning: n_jobs={jobs} is above the "
-                          f"{os.cpu_count()} cores of this machine: the extra workers only "
-                          "compete for them (results do not depend on n_jobs)."]
+    assert lines(err) == [
+        f"modelmine: warning: n_jobs={jobs} is above the "
+        f"{os.cpu_count()} cores of this machine: the extra workers only "
+        "compete for them (results do not depend on n_jobs)."
+    ]
 
 
 # ----------------------------------------------------------------------- 10. silent changes
@@ -523,8 +597,13 @@ def test_a_complex_mat_file_is_refused(tmp_path):
 def test_resume_refuses_settings_it_would_ignore(tmp_path, capsys, interrupted_run):
     copy_tree(interrupted_run, tmp_path / ".run.partial")
     out = tmp_path / "run"
-    bad(["run", "--resume", out, "-b", "5", "--seed", "99"], capsys, "--n-bootstraps",
-        "--seed", "recorded settings")
+    bad(
+        ["run", "--resume", out, "-b", "5", "--seed", "99"],
+        capsys,
+        "--n-bootstraps",
+        "--seed",
+        "recorded settings",
+    )
     bad(["--seed", "99", "run", "--resume", out], capsys, "--seed")
     bad(["run", "--resume", out, "--n-feat=3"], capsys, "--n-features")
     bad(["run", "--resume", out, "-oavgRank"], capsys, "--operator")
@@ -532,8 +611,9 @@ def test_resume_refuses_settings_it_would_ignore(tmp_path, capsys, interrupted_r
 
 def test_the_estimator_says_when_it_caps_n_features(Xy):
     X, y = Xy
-    sel = mm.ModelMiningSelector(selector="anova", operator="mostFreq", n_bootstraps=4,
-                                 n_features=50, random_state=0)
+    sel = mm.ModelMiningSelector(
+        selector="anova", operator="mostFreq", n_bootstraps=4, n_features=50, random_state=0
+    )
     with pytest.warns(UserWarning, match="n_features=50 is above the 12 columns"):
         sel.fit(X, y)
     assert sel.n_features_ == 12
@@ -543,8 +623,11 @@ def test_the_estimator_says_when_it_caps_n_features(Xy):
 def test_l1_logistic_on_four_classes_names_y(Xy):
     X, _ = Xy
     y = np.arange(30) % 4
-    with pytest.raises(ValueError, match=r"'y' parameter of bootstrap must be binary for "
-                                         r"selector 'l1-logistic'"):
+    with pytest.raises(
+        ValueError,
+        match=r"'y' parameter of bootstrap must be binary for "
+        r"selector 'l1-logistic'",
+    ):
         mm.bootstrap(X, y, **{**KW, "selector": "l1-logistic"})
 
 
@@ -569,8 +652,7 @@ def test_stale_partials_of_a_killed_write_are_removed(tmp_path, data_csv):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["run"]
 
 
-def test_resume_keeps_the_original_command_and_works_from_elsewhere(
-        tmp_path, monkeypatch, capsys):
+def test_resume_keeps_the_original_command_and_works_from_elsewhere(tmp_path, monkeypatch, capsys):
     import modelmine.pipeline._run as run_module
 
     here = tmp_path / "here"
