@@ -38,9 +38,11 @@ def rewrite_npz(path: Path, edit, *, checksum: bool = True) -> None:
     meta = json.loads(str(arrays.pop("meta")))
     old = meta.pop("sha256", None)
     edit(arrays, meta)
-    if checksum and meta.get("format_version", 0) >= 2:
+    version = meta.get("format_version")
+    new = isinstance(version, int) and version >= 2
+    if checksum and new:
         meta["sha256"] = _base_models._checksum(meta, arrays)
-    elif old is not None and "sha256" not in meta and meta.get("format_version", 0) >= 2:
+    elif old is not None and "sha256" not in meta and new:
         meta["sha256"] = old
     arrays["meta"] = np.array(json.dumps(meta))
     with open(path, "wb") as fh:
