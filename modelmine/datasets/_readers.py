@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import lzma
 import os
+import re
 import zipfile
 import zlib
 from dataclasses import dataclass
@@ -142,8 +143,65 @@ def _read_embedded(name: str) -> LoadedData:
                       source=EMBEDDED_PREFIX + name, target="class", format="embedded")
 
 
+#: A number whose exponent has 10 or more digits. pandas 2.x's CSV float parser overflows
+#: an int on such exponents and crashes the process (pandas-dev/pandas#62617 and #63089,
+#: fixed by #62741 after 2.3): such text is refused before pandas sees it. No real value
+#: needs an exponent beyond 3 digits (float64 ends at 1.8e308).
+_OVERFLOWING_EXPONENT = re.compile(rb"(?<![\w.])[-+]?(?:\d+\.?\d*|\.\d+)[eE][-+]?\d{10}")
+
+
+def _open_text(path: Path) -> Any:
+    """The (decompressed) byte stream of a text table, by its extension."""
+    suffix = path.suffix.lower()
+    if suffix == ".gz":
+        import gzip
+
+        return gzip.open(path, "rb")
+    if suffix == ".bz2":
+        import bz2
+
+        return bz2.open(path, "rb")
+    if suffix == ".xz":
+        return lzma.open(path, "rb")
+    if suffix == ".zip":
+        archive = zipfile.ZipFile(path)
+        names = archive.namelist()
+        if len(names) != 1:
+            archive.close()
+            raise DataError(f"{str(path)!r} must hold exactly one table; it holds "
+                            f"{len(names)} files.")
+        return archive.open(names[0])
+    return open(path, "rb")
+
+
+def _refuse_overflowing_exponents(path: Path) -> None:
+    """Refuse a text table holding a number that would crash pandas' parser (see
+    :data:`_OVERFLOWING_EXPONENT`); read in blocks, so the cost is one pass over the file."""
+    if path.suffix.lower() == ".zst":
+        return  # no decompressor in the standard library: left to pandas
+    tail = b""
+    try:
+        with _open_text(path) as fh:
+            while True:
+                block = fh.read(1 << 20)
+                if not block:
+                    return
+                found = _OVERFLOWING_EXPONENT.search(tail + block)
+                if found:
+                    shown = found.group(0)[:30].decode("ascii", "replace")
+                    raise DataError(f"{str(path)!r} holds the number {shown!r}..., whose "
+                                    "exponent no floating-point value can have.")
+                tail = block[-64:]
+    except DataError:
+        raise
+    except (OSError, EOFError, zlib.error, lzma.LZMAError, zipfile.BadZipFile):
+        return  # damaged: pandas says how, in _read_table
+
+
 def _read_table(path: Path, kind: str) -> pd.DataFrame:
     where = str(path)
+    if kind != "parquet":
+        _refuse_overflowing_exponents(path)
     try:
         if kind == "parquet":
             frame = pd.read_parquet(path)

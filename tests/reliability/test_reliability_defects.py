@@ -702,3 +702,27 @@ def test_labels_read_from_a_parquet_file_of_mixed_types(tmp_path, capsys):
     except Exception:  # pyarrow refuses mixed objects: then nothing to test here
         pytest.skip("this pyarrow does not write mixed-type columns")
     bad(["run", path, "-t", "y", *FAST, "--out", tmp_path / "o"], capsys, "'y'")
+
+
+# ----------------------------------------------------------------------- found by the fuzz
+@pytest.mark.parametrize("suffix", [".csv", ".csv.gz"])
+def test_an_exponent_that_crashes_pandas_is_refused(tmp_path, suffix):
+    # pandas 2.x's float parser overflows on exponents of 10+ digits and the process dies
+    # (pandas-dev/pandas#63089); the fuzz test found it in a damaged CSV. Run in a child
+    # process, so that a regression fails this test instead of killing the suite.
+    path = tmp_path / f"d{suffix}"
+    frame = small_frame(n=8, p=3).astype(str)
+    frame.iloc[3, 1] = "-0.73E483292342275"
+    frame.to_csv(path, index=False)
+    code = ("import sys, modelmine as mm\n"
+            "try:\n    mm.datasets.read_data(sys.argv[1], 'y')\n"
+            "except mm.exceptions.DataError as e:\n    print(e)\n")
+    proc = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True,
+                          text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert proc.returncode == 0, proc.stderr
+    assert "whose exponent no floating-point value can have" in proc.stdout
+    # Identifiers that merely contain E and digits are not numbers.
+    ids = tmp_path / "ids.csv"
+    ids.write_text("ENSE00001234567890,g1,y\n1,2,0\n3,4,1\n1.5e10,5,0\n2,2,1\n")
+    assert mm.datasets.read_data(ids, "y").X[2, 0] == 1.5e10
