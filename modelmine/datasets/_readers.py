@@ -8,6 +8,7 @@ message that the CLI prints as is.
 
 from __future__ import annotations
 
+import csv
 import lzma
 import os
 import re
@@ -147,7 +148,8 @@ def _read_embedded(name: str) -> LoadedData:
 #: an int on such exponents and crashes the process (pandas-dev/pandas#62617 and #63089,
 #: fixed by #62741 after 2.3): such text is refused before pandas sees it. No real value
 #: needs an exponent beyond 3 digits (float64 ends at 1.8e308).
-_OVERFLOWING_EXPONENT = re.compile(rb"(?<![\w.])[-+]?(?:\d+\.?\d*|\.\d+)[eE][-+]?\d{10}")
+_OVERFLOWING_EXPONENT = re.compile(rb"[eE][-+]?[0-9]{10}")
+_MANTISSA = re.compile(rb"(?:^|[^\w.])[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)$")
 
 
 def _open_text(path: Path) -> Any:
@@ -186,12 +188,16 @@ def _refuse_overflowing_exponents(path: Path) -> None:
                 block = fh.read(1 << 20)
                 if not block:
                     return
-                found = _OVERFLOWING_EXPONENT.search(tail + block)
-                if found:
-                    shown = found.group(0)[:30].decode("ascii", "replace")
-                    raise DataError(f"{str(path)!r} holds the number {shown!r}..., whose "
-                                    "exponent no floating-point value can have.")
-                tail = block[-64:]
+                text = tail + block
+                for found in _OVERFLOWING_EXPONENT.finditer(text):
+                    # a number only when a mantissa precedes (not an id like ENSE0000...)
+                    before = _MANTISSA.search(text, max(0, found.start() - 64), found.start())
+                    if before:
+                        shown = (before.group(0).lstrip(b",;\t \r\n\"'")
+                                 + found.group(0))[:30].decode("ascii", "replace")
+                        raise DataError(f"{str(path)!r} holds the number {shown!r}..., "
+                                        "whose exponent no floating-point value can have.")
+                tail = block[-80:]
     except DataError:
         raise
     except (OSError, EOFError, zlib.error, lzma.LZMAError, zipfile.BadZipFile):
@@ -242,14 +248,22 @@ def _refuse_duplicate_columns(path: Path, kind: str, frame: pd.DataFrame) -> Non
     ``g0.1`` silently, and the features would no longer be the file's."""
     if kind == "parquet":
         header = [str(c) for c in frame.columns]
-    else:
+    elif path.suffix.lower() == ".txt":  # sniffed separator: ask pandas for the raw header
         try:
-            sep = "\t" if kind == "tsv" else (None if path.suffix.lower() == ".txt" else ",")
-            first = pd.read_csv(path, sep=sep, header=None, nrows=1, dtype=str,
-                                engine="python" if sep is None else "c")
+            first = pd.read_csv(path, sep=None, header=None, nrows=1, dtype=str,
+                                engine="python")
         except Exception:  # the header was read once already; keep the table's own error
             return
         header = ["" if pd.isna(v) else str(v) for v in first.iloc[0].tolist()]
+    else:
+        try:
+            with _open_text(path) as fh:
+                line = fh.readline(1 << 26).decode("utf-8-sig")
+        except (OSError, EOFError, zlib.error, lzma.LZMAError, zipfile.BadZipFile,
+                UnicodeDecodeError, DataError):
+            return
+        header = next(csv.reader([line.rstrip("\r\n")],
+                                 delimiter="\t" if kind == "tsv" else ","), [])
     seen: dict[str, int] = {}
     for name in header:
         seen[name] = seen.get(name, 0) + 1
