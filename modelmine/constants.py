@@ -20,6 +20,7 @@ __all__ = [
     "LATTICE_NOTEBOOK_MAX_ITEMSETS",
     "LATTICE_REPORT_MAX_ITEMSETS",
     "MAX_ITEMSETS",
+    "MIN_SAMPLES_PER_CLASS",
     "SEED_MODULUS",
     "SILHOUETTE_NO_STRUCTURE",
     "SUPPORT_DECAY",
@@ -97,3 +98,9 @@ SEED_MODULUS = 2**32
 #: Fractions of the features whose top-ranked overlap the protocol measures (jc5, jc1):
 #: the top 5 % and 1 % of Saeys, Abeel and Van de Peer (PKDD 2008), section 4.
 TOP_FRACTIONS = {"jc5": 0.05, "jc1": 0.01}
+
+#: The fewest samples of a class :func:`modelmine.bootstrap` accepts: a resample must hold
+#: two classes (with one member a class is missing from about a third of the bootstraps),
+#: stratified resampling draws two or more per class, and ReliefF needs a nearest hit
+#: (another member of the same class). Checked before the first fit.
+MIN_SAMPLES_PER_CLASS = 2

@@ -222,10 +222,12 @@ _LIBLINEAR_LOCK = threading.Lock()
 class L1LogisticSelector(Selector):
     """L1-penalised logistic regression (liblinear); it chooses its own subset.
 
-    The subset is the features with a non-zero coefficient (in any class); ``n_features``
-    of :func:`modelmine.bootstrap` caps it (the largest |coefficients| are kept), so
-    subsets may be smaller than ``n_features`` and differ in size between bootstraps.
-    Scores are |coefficients| (summed over classes), so the ranking is complete.
+    The subset is the features with a non-zero coefficient; ``n_features`` of
+    :func:`modelmine.bootstrap` caps it (the largest |coefficients| are kept), so subsets
+    may be smaller than ``n_features`` and differ in size between bootstraps. Scores are
+    |coefficients|, so the ranking is complete. Binary labels only: liblinear's L1 solver
+    has no multiclass mode, and :func:`modelmine.bootstrap` refuses more classes before
+    the first fit, naming ``y``.
 
     liblinear seeds a process-global C random generator, so two fits running at once in
     threads of one process would disturb each other's draws; fits are serialised by a lock
@@ -234,6 +236,7 @@ class L1LogisticSelector(Selector):
 
     name = "l1-logistic"
     kind: SelectorKind = "subset"
+    supports_multiclass = False
 
     def __init__(self, C: float = 0.1, max_iter: int = 1000):
         self.C = check_real(C, "C", "L1LogisticSelector", low=0, closed="neither")
