@@ -38,24 +38,24 @@ step (76 fits), the kernel is computed from scratch three times in all.
 Raw intensities
 ---------------
 On raw (unnormalised) intensities the SVM itself changes: multiplying the data by ``a`` is
-the same problem as keeping the data and multiplying ``C`` by ``a^2`` (substitute
-``v = a w`` in the primal), so ``C = 0.5`` on values in the tens of thousands is an almost
-hard margin. libsvm's stopping rule does not depend on the units (with ``alpha' = a^2
-alpha`` the dual gradient, which ``tol`` bounds, is unchanged), and centring the kernel
-changes neither the dual on its feasible set nor, in exact arithmetic, the SMO path (in
-floating point it only moves the float32 rounding of libsvm's kernel cache: on raw
-prostate the stalled fit below then took 205 million iterations instead of 41 million). What explodes is the
-number of SMO iterations on the fits whose classes overlap, which for RFE are the last,
+the same problem as keeping the data and multiplying ``C`` by ``a^2`` (substitute ``v = a
+w`` in the primal), so ``C = 0.5`` on values in the tens of thousands is an almost hard
+margin. libsvm's stopping rule does not depend on the units (with ``alpha' = a^2 alpha`` the
+dual gradient, which ``tol`` bounds, is unchanged), and centring the kernel changes neither
+the dual on its feasible set nor, in exact arithmetic, the SMO path (in floating point it
+only moves the float32 rounding of libsvm's kernel cache: on raw prostate the stalled fit
+below then took 205 million iterations instead of 41 million). What explodes is the number
+of SMO iterations on the fits whose classes overlap, which for RFE are the last,
 low-dimensional ones: on leukemia scaled to [0, 3.4e4] (800 genes, four classes, 10 % of the
-remaining features per step) the fits on 800..5 features take 300-1600 iterations and
-those on 4, 3 and 2 features 0.64, 5.0 and 10.7 million; on prostate (full, two classes,
-RFE's own step rule) the one fit on 6 features took 41 million (5.7 s; scikit-learn's
+remaining features per step) the fits on 800..5 features take 300-1600 iterations and those
+on 4, 3 and 2 features 0.64, 5.0 and 10.7 million; on prostate (full, two classes, RFE's own
+step rule) the one fit on 6 features took 41 million (5.7 s; scikit-learn's
 ``RFE(SVC(kernel="linear"))`` pays the same, 21 s in all). Each binary problem is therefore
-given to libsvm with an iteration cap (:func:`_smo_iteration_cap`) and, if it stalls,
-solved exactly by a primal-dual interior-point method (:func:`_dual_interior_point`),
-whose cost (tens of ``n x n`` Cholesky factorisations) does not depend on ``C`` or on the
-units. The result is the same SVM to about 1e-7 relative (libsvm's own accuracy at
-``tol = 1e-3`` is coarser); fits libsvm finishes under the cap are untouched.
+given to libsvm with an iteration cap (:func:`_smo_iteration_cap`) and, if it stalls, solved
+exactly by a primal-dual interior-point method (:func:`_dual_interior_point`), whose cost
+(tens of ``n x n`` Cholesky factorisations) does not depend on ``C`` or on the units. The
+result is the same SVM to about 1e-7 relative (libsvm's own accuracy at ``tol = 1e-3`` is
+coarser); fits libsvm finishes under the cap are untouched.
 
 Other costs are kept linear: the features to remove are found by partition, not a full
 sort, and the block of feature rows is compacted only when half of it is dead. BLAS runs on

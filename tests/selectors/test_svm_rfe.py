@@ -535,7 +535,7 @@ def _duality_gap(Z, ypm, alpha, C):
 def test_interior_point_solves_the_stalled_raw_fit_to_optimality():
     # prostate as raw intensities: the fit on the 6 features that RFE(step=0.1) reaches
     # last takes libsvm 41 million iterations; here it is capped and solved exactly
-    X, y = _load("prostate")
+    y = _load("prostate")[1]
     Xr = _raw("prostate")
     cols = svm_rfe(Xr, y, step=0.1).ranking <= 6
     Z = Xr[:, cols]
@@ -592,7 +592,7 @@ def test_raw_intensities_equal_sklearn_rfe(n_classes):
     # leukemia as raw intensities (up to 3.4e4), two and four classes: same ranking as
     # RFE(SVC(kernel="linear")), and the same as on the data in other units with C scaled
     # by the square of the factor (the SVM's own dependence on units, nothing more)
-    X, y = _load("leukemia")
+    y = _load("leukemia")[1]
     Xr = _raw("leukemia")
     if n_classes == 4:
         y = _four_classes(Xr, y)
@@ -606,7 +606,7 @@ def test_raw_intensities_equal_sklearn_rfe(n_classes):
 def test_raw_prostate_finishes_and_matches_its_rescaled_problem(step_rule):
     # the stalled fits (millions of SMO iterations) now take the interior-point route; the
     # ranking equals the one of the same SVM on data in other units (C scaled by a^2)
-    X, y = _load("prostate")
+    y = _load("prostate")[1]
     Xr = _raw("prostate")[:, :800]
     ours = svm_rfe(Xr, y, step=0.1, step_rule=step_rule)
     other = svm_rfe(Xr / 1e3, y, step=0.1, step_rule=step_rule, C=0.5 * 1e6)
