@@ -462,6 +462,18 @@ class SortedColumns:
         for vals in blocks:
             self.values[col:col + vals.shape[0], : vals.shape[1]] = vals
             col += vals.shape[0]
+        # Sparse input: the stored entries (row, column, value index), and the index of the
+        # value 0 in each column, so that a resample's counts cost O(nnz), not O(n p).
+        self.sparse = sp.issparse(X)
+        if self.sparse:
+            Xc = sp.csc_matrix(X)
+            self.indptr = Xc.indptr.astype(np.int64)
+            self.rows = Xc.indices.astype(np.int64)
+            cols = np.repeat(np.arange(p), np.diff(self.indptr))
+            self.entry_group = self.group[self.rows, cols].astype(np.int64)
+            self.zero_group = np.count_nonzero(
+                (self.values < 0) & (np.arange(width)[None, :] < self.n_groups[:, None]),
+                axis=1)
 
 
 def _resample_tables(
@@ -474,7 +486,13 @@ def _resample_tables(
     each value = number of cuts below it. The table has the width of
     :func:`_contingency` on the resample's codes, so every later sum is the same.
     """
-    p = fold.shape[1]
+    n, p = fold.shape
+    multiplicity = totals = y_full = None
+    if fold.sparse:
+        multiplicity = np.bincount(rows, minlength=n).astype(np.float64)
+        y_full = np.zeros(n, dtype=np.int64)
+        y_full[rows] = y
+        totals = np.bincount(y_full, weights=multiplicity, minlength=n_classes)
     per_column = max(rows.shape[0], fold.values.shape[1] * (n_classes + 2))
     step = max(1, _BLOCK_ELEMENTS // per_column)
     level_blocks: list[tuple[int, int, NDArray[np.int64], NDArray[np.float64]]] = []
@@ -483,9 +501,13 @@ def _resample_tables(
         b = min(p, a + step)
         cols = b - a
         width = int(fold.n_groups[a:b].max()) if cols else 0
-        cell = (np.arange(cols)[None, :] * width + fold.group[rows, a:b]) * n_classes
-        counts = np.bincount((cell + y[:, None]).ravel(), minlength=cols * width * n_classes)
-        counts = counts.reshape(cols, width, n_classes)
+        if fold.sparse:
+            counts = _sparse_counts(fold, a, b, width, multiplicity, y_full, totals)
+        else:
+            cell = (np.arange(cols)[None, :] * width + fold.group[rows, a:b]) * n_classes
+            counts = np.bincount((cell + y[:, None]).ravel(),
+                                 minlength=cols * width * n_classes)
+            counts = counts.reshape(cols, width, n_classes)
         present = counts.sum(axis=2) > 0
         # compact each column to the values present in the resample, in increasing order
         new = np.cumsum(present, axis=1) - 1
@@ -513,6 +535,31 @@ def _resample_tables(
                                  minlength=cols * max_levels * n_classes).reshape(
                                      cols, max_levels, n_classes)
     return table
+
+
+def _sparse_counts(
+    fold: SortedColumns, a: int, b: int, width: int, multiplicity: Any, y_full: Any,
+    totals: Any,
+) -> NDArray[np.float64]:
+    """Class counts per (column, value index) of columns ``a:b`` from the stored entries.
+
+    Each stored entry adds its row's multiplicity in the resample; the value 0 gets the
+    class totals minus what the stored entries took (explicit zeros land in its own index).
+    Counts are integers held exactly in float64: the same numbers as the dense route.
+    """
+    cols = b - a
+    n_classes = totals.shape[0]
+    lo, hi = fold.indptr[a], fold.indptr[b]
+    r = fold.rows[lo:hi]
+    col = np.repeat(np.arange(cols), np.diff(fold.indptr[a:b + 1]))
+    cell = ((col * width + fold.entry_group[lo:hi]) * n_classes) + y_full[r]
+    counts = np.bincount(cell, weights=multiplicity[r], minlength=cols * width * n_classes)
+    counts = counts.reshape(cols, width, n_classes)
+    stored = counts.sum(axis=1)
+    # (a column without zeros gets 0 added; its index is clipped into the block)
+    zero = np.minimum(fold.zero_group[a:b], width - 1)
+    counts[np.arange(cols), zero] += totals[None, :] - stored
+    return counts
 
 
 def resample_scores(

@@ -397,3 +397,20 @@ def test_bootstrap_with_shared_sort_equals_plain_loop_and_any_n_jobs(selector):
     for i, rows in enumerate(base.sample_indices):
         plain = sel.select(X[rows], y[rows], random_state=0).scores
         np.testing.assert_array_equal(base.scores[i], plain.astype(np.float32))
+
+
+def test_shared_sort_sparse_with_negative_values_and_explicit_zeros():
+    # the sparse route counts stored entries and gives the rest to the value 0: check it
+    # where 0 is not the smallest value, where zeros are stored explicitly, and where a
+    # column has no zero at all
+    import scipy.sparse as sp
+
+    X, y = mm.datasets.load_colon()[:2]
+    X, y = np.asarray(X, dtype=np.float64)[:, :300].copy(), _codes(np.asarray(y))
+    X[np.abs(X) < 0.8] = 0.0
+    X[:, 5] = np.linspace(-3.0, -1.0, X.shape[0])  # negative, no zero
+    Xs = sp.csc_matrix(X)
+    Xs.data[:7] = 0.0  # explicit zeros in the first column(s)
+    rng = np.random.default_rng(SEED)
+    rows_list = [np.sort(rng.choice(X.shape[0], X.shape[0])), rng.choice(40, 30)]
+    _assert_shared_equals_per_resample(sp.csr_matrix(Xs), y, rows_list)
