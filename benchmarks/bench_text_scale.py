@@ -19,7 +19,8 @@
    features), which before issue 15 took minutes on such data.
 
 CPU times (``time.process_time``), single-threaded. Run:
-``.venv/bin/python benchmarks/bench_text_scale.py [--b 20] [--skip-svm]``.
+``.venv/bin/python benchmarks/bench_text_scale.py [--b 20] [--skip-svm] [--memory-b 150]``
+(``--memory-b``: time per fit and peak RSS of ``mm.bootstrap`` on all of BASEHOCK).
 """
 
 from __future__ import annotations
@@ -180,12 +181,29 @@ def bench_svm_raw() -> None:
                   f"{t_lib / t_ours:>10.1f}{'':>7}{same:>11.3f}{t_rem:>20.3f}")
 
 
+def bench_bootstrap_memory(b: int) -> None:
+    """Time per fit and peak RSS of ``mm.bootstrap`` on the whole of BASEHOCK."""
+    import resource
+
+    X, y = _text("BASEHOCK")
+    print(f"\n== mm.bootstrap(BASEHOCK, b = {b}, n_jobs = 1, fit_full = False)")
+    for sel_name in ("chi2", "ig", "su"):
+        t0 = time.perf_counter()
+        mm.bootstrap(X, y, sel_name, n_bootstraps=b, n_features=20, random_state=0,
+                     fit_full=False, n_jobs=1, progress=False)
+        wall = time.perf_counter() - t0
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(f"{sel_name:<6} {wall / b:.3f} s per fit (wall), peak RSS so far {peak:.0f} MiB")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--b", type=int, default=20, help="bootstraps of the shared route")
     parser.add_argument("--b-ref", type=int, default=2,
                         help="bootstraps timed on the slower reference routes")
     parser.add_argument("--skip-svm", action="store_true")
+    parser.add_argument("--memory-b", type=int, default=0,
+                        help="also run mm.bootstrap on BASEHOCK with this b (peak RSS)")
     args = parser.parse_args()
     if os.path.isdir(SHARED):
         bench_text(args.b, args.b_ref)
@@ -193,6 +211,8 @@ def main() -> None:
         print(f"{SHARED} not present: text benchmark skipped")
     if not args.skip_svm:
         bench_svm_raw()
+    if args.memory_b and os.path.isdir(SHARED):
+        bench_bootstrap_memory(args.memory_b)
 
 
 if __name__ == "__main__":
