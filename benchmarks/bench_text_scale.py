@@ -69,12 +69,14 @@ def _row_wise_mdl_cuts_block(block, y, n_classes):
         ent[~(xs[f, pos] < xs[f, pos + 1])] = np.inf
         seg_min = np.minimum.reduceat(ent, offsets)
         first = np.minimum.reduceat(
-            np.where(ent == seg_min[seg], np.arange(seg.size), seg.size), offsets)
+            np.where(ent == seg_min[seg], np.arange(seg.size), seg.size), offsets
+        )
         first = np.minimum(first, seg.size - 1)
         prior = cum[feat, stop] - cum[feat, start]
         accept = np.isfinite(seg_min) & (seg_min < info._weka_entropy(prior))
-        accept &= info._mdl_accepts(prior, left[first], right[first],
-                                    (stop - start).astype(np.float64))
+        accept &= info._mdl_accepts(
+            prior, left[first], right[first], (stop - start).astype(np.float64)
+        )
         cpos = pos[first][accept]
         cf = feat[accept]
         cut_feat.append(cf)
@@ -105,10 +107,14 @@ def _text(name):
 
 
 def bench_text(b: int, b_ref: int) -> None:
-    print(f"== chi2 / ig / su per bootstrap fit, one fold (90 %), b = {b} "
-          f"(row-wise and per-resample timed on {b_ref})")
-    head = (f"{'data':<9}{'sel':<6}{'row-wise':>9}{'per-res':>9}{'shared':>8}{'sort':>7}"
-            f"{'shared/sort':>12}{'(<=0.5)':>8}{'row/shared':>11}{'(>=20)':>7}{'equal':>7}")
+    print(
+        f"== chi2 / ig / su per bootstrap fit, one fold (90 %), b = {b} "
+        f"(row-wise and per-resample timed on {b_ref})"
+    )
+    head = (
+        f"{'data':<9}{'sel':<6}{'row-wise':>9}{'per-res':>9}{'shared':>8}{'sort':>7}"
+        f"{'shared/sort':>12}{'(<=0.5)':>8}{'row/shared':>11}{'(>=20)':>7}{'equal':>7}"
+    )
     print(head)
     print("-" * len(head))
     for name in ("BASEHOCK", "PCMAC"):
@@ -122,8 +128,9 @@ def bench_text(b: int, b_ref: int) -> None:
             sel = mm.selectors.get_selector(sel_name)
             t0 = time.process_time()
             prepared = sel.prepare(Xf, yf)
-            shared = [sel.select_rows(prepared, Xf, yf, r, random_state=0).scores
-                      for r in resamples]
+            shared = [
+                sel.select_rows(prepared, Xf, yf, r, random_state=0).scores for r in resamples
+            ]
             t_shared = (time.process_time() - t0) / b
             t_res, equal = 0.0, True
             for i, r in enumerate(resamples[:b_ref]):
@@ -140,9 +147,11 @@ def bench_text(b: int, b_ref: int) -> None:
                     equal &= bool(np.array_equal(out.scores, shared[i]))
             finally:
                 info._mdl_cuts_block = original
-            print(f"{name:<9}{sel_name:<6}{t_row:>9.3f}{t_res:>9.3f}{t_shared:>8.3f}"
-                  f"{t_sort:>7.3f}{t_shared / t_sort:>12.2f}{'':>8}{t_row / t_shared:>11.1f}"
-                  f"{'':>7}{'yes' if equal else 'NO':>7}")
+            print(
+                f"{name:<9}{sel_name:<6}{t_row:>9.3f}{t_res:>9.3f}{t_shared:>8.3f}"
+                f"{t_sort:>7.3f}{t_shared / t_sort:>12.2f}{'':>8}{t_row / t_shared:>11.1f}"
+                f"{'':>7}{'yes' if equal else 'NO':>7}"
+            )
 
 
 def _raw(name, n_classes):
@@ -165,8 +174,10 @@ def bench_svm_raw() -> None:
 
     warnings.simplefilter("ignore", ConvergenceWarning)
     print("\n== svm-rfe on raw intensities (values up to 3.4e4), C = 0.5, step 0.1")
-    head = (f"{'data':<10}{'classes':>8}{'ours (s)':>10}{'RFE(SVC) (s)':>14}{'lib/ours':>10}"
-            f"{'(>=2)':>7}{'same rank':>11}{'ours remaining (s)':>20}")
+    head = (
+        f"{'data':<10}{'classes':>8}{'ours (s)':>10}{'RFE(SVC) (s)':>14}{'lib/ours':>10}"
+        f"{'(>=2)':>7}{'same rank':>11}{'ours remaining (s)':>20}"
+    )
     print(head)
     print("-" * len(head))
     for name in ("leukemia", "prostate"):
@@ -177,8 +188,10 @@ def bench_svm_raw() -> None:
             t_lib, _ = _cpu(rfe.fit, X, y)
             t_rem, _ = _cpu(svm_rfe, X, y, C=0.5, step=0.1, step_rule="remaining")
             same = np.mean(rfe.ranking_ == ours.ranking_tied)
-            print(f"{name:<10}{n_classes:>8}{t_ours:>10.3f}{t_lib:>14.3f}"
-                  f"{t_lib / t_ours:>10.1f}{'':>7}{same:>11.3f}{t_rem:>20.3f}")
+            print(
+                f"{name:<10}{n_classes:>8}{t_ours:>10.3f}{t_lib:>14.3f}"
+                f"{t_lib / t_ours:>10.1f}{'':>7}{same:>11.3f}{t_rem:>20.3f}"
+            )
 
 
 def bench_bootstrap_memory(b: int) -> None:
@@ -189,8 +202,17 @@ def bench_bootstrap_memory(b: int) -> None:
     print(f"\n== mm.bootstrap(BASEHOCK, b = {b}, n_jobs = 1, fit_full = False)")
     for sel_name in ("chi2", "ig", "su"):
         t0 = time.perf_counter()
-        mm.bootstrap(X, y, sel_name, n_bootstraps=b, n_features=20, random_state=0,
-                     fit_full=False, n_jobs=1, progress=False)
+        mm.bootstrap(
+            X,
+            y,
+            sel_name,
+            n_bootstraps=b,
+            n_features=20,
+            random_state=0,
+            fit_full=False,
+            n_jobs=1,
+            progress=False,
+        )
         wall = time.perf_counter() - t0
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(f"{sel_name:<6} {wall / b:.3f} s per fit (wall), peak RSS so far {peak:.0f} MiB")
@@ -199,11 +221,16 @@ def bench_bootstrap_memory(b: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--b", type=int, default=20, help="bootstraps of the shared route")
-    parser.add_argument("--b-ref", type=int, default=2,
-                        help="bootstraps timed on the slower reference routes")
+    parser.add_argument(
+        "--b-ref", type=int, default=2, help="bootstraps timed on the slower reference routes"
+    )
     parser.add_argument("--skip-svm", action="store_true")
-    parser.add_argument("--memory-b", type=int, default=0,
-                        help="also run mm.bootstrap on BASEHOCK with this b (peak RSS)")
+    parser.add_argument(
+        "--memory-b",
+        type=int,
+        default=0,
+        help="also run mm.bootstrap on BASEHOCK with this b (peak RSS)",
+    )
     args = parser.parse_args()
     if os.path.isdir(SHARED):
         bench_text(args.b, args.b_ref)
