@@ -501,6 +501,7 @@ def _resample_tables(
         b = min(p, a + step)
         cols = b - a
         width = int(fold.n_groups[a:b].max()) if cols else 0
+        counts: NDArray[Any]
         if fold.sparse:
             counts = _sparse_counts(fold, a, b, width, multiplicity, y_full, totals)
         else:
@@ -553,8 +554,10 @@ def _sparse_counts(
     r = fold.rows[lo:hi]
     col = np.repeat(np.arange(cols), np.diff(fold.indptr[a:b + 1]))
     cell = ((col * width + fold.entry_group[lo:hi]) * n_classes) + y_full[r]
-    counts = np.bincount(cell, weights=multiplicity[r], minlength=cols * width * n_classes)
-    counts = counts.reshape(cols, width, n_classes)
+    flat: NDArray[np.float64] = np.bincount(
+        cell, weights=multiplicity[r], minlength=cols * width * n_classes
+    ).astype(np.float64, copy=False)
+    counts = flat.reshape(cols, width, n_classes)
     stored = counts.sum(axis=1)
     # (a column without zeros gets 0 added; its index is clipped into the block)
     zero = np.minimum(fold.zero_group[a:b], width - 1)

@@ -247,13 +247,13 @@ def _fit_dual(K: NDArray[np.float64], y: NDArray[Any], C: float, tol: float) -> 
         labels = clf.classes_
         pairs = [(a, b) for a in range(n_classes) for b in range(a + 1, n_classes)]
         sign = -1.0 if n_classes == 2 else 1.0  # sklearn negates the binary dual_coef_
-        for pair in np.flatnonzero(stalled):
-            c1, c2 = pairs[pair]
+        for k in np.flatnonzero(stalled):
+            c1, c2 = pairs[k]
             rows = np.flatnonzero((y == labels[c1]) | (y == labels[c2]))
             ypm = np.where(y[rows] == labels[c1], 1.0, -1.0)
             alpha = _dual_interior_point(K[np.ix_(rows, rows)], ypm, C)
-            D[:, pair] = 0.0
-            D[rows, pair] = sign * ypm * alpha
+            D[:, k] = 0.0
+            D[rows, k] = sign * ypm * alpha
     return D
 
 
