@@ -98,11 +98,14 @@ def _fit_chunk(
     """Fit the selector on the resamples of a chunk of bootstraps, single-threaded."""
     out = []
     with threadpool_limits(limits=1):
+        # What all resamples of the data share (for example each column sorted once for
+        # MDL), computed once per chunk; select_rows equals select on X[idx] exactly.
+        prepared = selector.prepare(X, y)
         for seed in seeds:
             rng = np.random.default_rng(seed)
             idx = resample_indices(y, rng, method=method, fraction=fraction, stratify=stratify)
             selector_seed = int(rng.integers(0, 2**31 - 1))
-            output = selector.select(X[idx], y[idx], random_state=selector_seed)
+            output = selector.select_rows(prepared, X, y, idx, random_state=selector_seed)
             model = model_from_output(output, n_features_in=X.shape[1], n_features=n_features,
                                       selector=selector.name)
             out.append((idx, model))
