@@ -693,17 +693,6 @@ def test_outputs_follow_the_umask(tmp_path, finished_run, data_csv):
     assert report.stat().st_mode & 0o777 == 0o644
 
 
-def test_labels_read_from_a_parquet_file_of_mixed_types(tmp_path, capsys):
-    frame = small_frame()
-    frame["y"] = pd.Series(["a" if i % 2 else 1 for i in range(30)], dtype=object)
-    path = tmp_path / "d.parquet"
-    try:
-        frame.to_parquet(path)
-    except Exception:  # pyarrow refuses mixed objects: then nothing to test here
-        pytest.skip("this pyarrow does not write mixed-type columns")
-    bad(["run", path, "-t", "y", *FAST, "--out", tmp_path / "o"], capsys, "'y'")
-
-
 # ----------------------------------------------------------------------- found by the fuzz
 @pytest.mark.parametrize("suffix", [".csv", ".csv.gz"])
 def test_an_exponent_that_crashes_pandas_is_refused(tmp_path, suffix):
