@@ -37,7 +37,7 @@ from ..datasets import LoadedData
 from ..exceptions import DataError
 from ..operators import Signature, SignatureSet, apply_operators, operator_kinds
 from ..patterns import ItemsetLattice, Itemsets, TooManyItemsetsError, mine_itemsets
-from ..validation import check_fraction_or_count, check_int, param_error
+from ..validation import check_choice, check_fraction_or_count, check_int, param_error
 from . import _store
 
 __all__ = ["DEFAULT_OPERATORS", "MiningRun", "resume", "run"]
@@ -303,6 +303,8 @@ def run(
     checkpoint_every: int = 10,
     progress: bool | None = None,
     command: Sequence[str] | None = None,
+    scale: str = "none",
+    signature_size: int | None = None,
 ) -> MiningRun:
     """Mine the models of a feature selector: base models, signatures, itemsets, diagnostics.
 
@@ -314,11 +316,15 @@ def run(
 
     Parameters
     ----------
-    X : array-like, DataFrame, sparse matrix, or LoadedData
-        The data (n_samples x p), or what :func:`modelmine.datasets.read_data` returned
-        (then ``y`` and the feature names come with it).
-    y : array-like of shape (n_samples,), optional
-        Class labels; required unless ``X`` is a LoadedData.
+    X : array-like, DataFrame, sparse matrix, AnnData, or LoadedData
+        The data (n_samples x p), an ``anndata.AnnData`` (observations = samples, its
+        ``var_names`` the feature names; see :func:`modelmine.datasets.from_anndata` for a
+        layer), or what :func:`modelmine.datasets.read_data` returned (then ``y`` and the
+        feature names come with it).
+    y : array-like of shape (n_samples,), or str, optional
+        Class labels; required unless ``X`` is a LoadedData. For an AnnData,
+        ``"obs:COLUMN"`` names a column of its ``obs``. A continuous target is refused
+        (:func:`modelmine.datasets.check_target`).
     selector : str, Selector, estimator or callable, default="svm-rfe"
         As in :func:`modelmine.bootstrap`.
     operators : sequence of str, default=("closedApr", "allMed")
@@ -326,7 +332,7 @@ def run(
     n_bootstraps : int, default=150
         b (KDD 2012, section 3).
     n_features : int, default=20
-        m: features per base model and per consensus signature.
+        m: features per base model (and per signature unless ``signature_size``).
     n_signatures : int, default=10
         k: alternatives of the multi-model operators (capped per operator by
         :func:`modelmine.aggregate`, which records the cap in the provenance).
@@ -351,6 +357,14 @@ def run(
         Progress bar (None: when stderr is a terminal).
     command : sequence of str, optional
         The command line to record in ``run.json`` (``modelmine run`` passes its own).
+    scale : {"none", "standard", "minmax"}, default="none"
+        Scale the features inside each resample before the selector sees them
+        (:class:`modelmine.selectors._scaling.ScaledSelector`): SVM-RFE ranks by weight
+        size, which follows the units of unscaled data. Recorded in the settings.
+    signature_size : int, optional
+        Features per signature of the operators, when it should differ from the base
+        models' m (for example base models of 50 features mined into signatures of 20).
+        Default: ``n_features``.
 
     Returns
     -------
@@ -371,7 +385,8 @@ def run(
                 selector_params=selector_params, operator_params=operator_params,
                 feature_names=feature_names, random_state=random_state, n_jobs=n_jobs,
                 executor=executor, run_dir=run_dir, checkpoint_every=checkpoint_every,
-                progress=progress, command=command, resuming=False)
+                progress=progress, command=command, scale=scale,
+                signature_size=signature_size, resuming=False)
 
 
 def _run(X: Any, y: Any, *, selector: Any, operators: Sequence[str], n_bootstraps: int,
@@ -379,7 +394,18 @@ def _run(X: Any, y: Any, *, selector: Any, operators: Sequence[str], n_bootstrap
          sample_fraction: float | None, stratify: bool, selector_params: Any,
          operator_params: Any, feature_names: Any, random_state: Any, n_jobs: int | None,
          executor: Any, run_dir: Any, checkpoint_every: int, progress: bool | None,
-         command: Sequence[str] | None, resuming: bool) -> MiningRun:
+         command: Sequence[str] | None, scale: str, signature_size: int | None,
+         resuming: bool) -> MiningRun:
+    from ..datasets import check_target, from_anndata
+    from ..datasets._biodata import is_anndata
+    from ..selectors import get_selector
+    from ..selectors._scaling import SCALE_METHODS, scaled
+
+    if is_anndata(X):
+        if y is None:
+            raise param_error("y", _FUNC, "the labels, or 'obs:COLUMN' for a column of the "
+                              "AnnData's obs", None)
+        X, y = from_anndata(X, y), None
     source = X if isinstance(X, LoadedData) else None
     if source is not None:
         if y is not None:
@@ -390,6 +416,12 @@ def _run(X: Any, y: Any, *, selector: Any, operators: Sequence[str], n_bootstrap
     elif y is None:
         raise param_error("y", _FUNC, "the class labels (array-like of shape (n_samples,))",
                           None)
+    else:
+        check_target(y, where="(the labels)", option="y")
+    scale = check_choice(scale, "scale", _FUNC, list(SCALE_METHODS))
+    if signature_size is not None:
+        check_int(signature_size, "signature_size", _FUNC, min_value=1,
+                  max_value=int(X.shape[1]))
     # Cheap checks first, so that bad input fails before any long work.
     kinds = operator_kinds(operators, func=_FUNC)
     check_int(n_signatures, "n_signatures", _FUNC, min_value=1)
@@ -408,9 +440,13 @@ def _run(X: Any, y: Any, *, selector: Any, operators: Sequence[str], n_bootstrap
             "operator_params": dict(operator_params or {}), "min_support": min_support,
             "resampling": {"method": resampling, "fraction": sample_fraction,
                            "stratify": stratify},
-            "checkpoint_every": checkpoint_every,
+            "checkpoint_every": checkpoint_every, "scale": scale,
+            "signature_size": signature_size,
             "random_state": str(int(random_state)) if isinstance(
                 random_state, numbers.Integral) else None}, described, command)
+    if scale != "none":
+        selector, selector_params = scaled(get_selector(selector, selector_params,
+                                                        func=_FUNC), scale), None
     base = bootstrap(X, y, selector=selector, n_bootstraps=n_bootstraps,
                      n_features=n_features, resampling=resampling,
                      sample_fraction=sample_fraction, stratify=stratify,
@@ -423,8 +459,10 @@ def _run(X: Any, y: Any, *, selector: Any, operators: Sequence[str], n_bootstrap
         "n_bootstraps": base.n_models, "n_features": base.n_features,
         "n_signatures": int(n_signatures), "operators": list(kinds),
         "operator_params": dict(operator_params or {}), "min_support": min_support,
-        "resampling": base.resampling, "random_state": str(base.random_state)}
-    signatures = apply_operators(base, kinds, n_features=base.n_features,
+        "resampling": base.resampling, "random_state": str(base.random_state),
+        "scale": scale,
+        "signature_size": base.n_features if signature_size is None else int(signature_size)}
+    signatures = apply_operators(base, kinds, n_features=settings["signature_size"],
                                  n_signatures=n_signatures, params=operator_params)
     from ..report import run_diagnostics
 
@@ -475,4 +513,6 @@ def resume(run_dir: str | os.PathLike[str], X: Any, y: Any = None, *, selector: 
                 operator_params=settings["operator_params"], feature_names=feature_names,
                 random_state=record["random_state"], n_jobs=n_jobs, executor=executor,
                 run_dir=directory, checkpoint_every=settings["checkpoint_every"],
-                progress=progress, command=record.get("command"), resuming=True)
+                progress=progress, command=record.get("command"),
+                scale=settings.get("scale", "none"),
+                signature_size=settings.get("signature_size"), resuming=True)
