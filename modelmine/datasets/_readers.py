@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +58,9 @@ class LoadedData:
         The AnnData layer X came from (None: ``.X``).
     labels : str or None
         The separate label file the labels were joined from, by sample ID.
+    read_options : mapping
+        The keyword arguments of :func:`read_data` beyond ``source`` and ``target`` that
+        read it (recorded by a run, so that ``--resume`` reads the data the same way).
     """
 
     X: Any
@@ -69,6 +73,7 @@ class LoadedData:
     notes: tuple[str, ...] = ()
     layer: str | None = None
     labels: str | None = None
+    read_options: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def shape(self) -> tuple[int, int]:

@@ -72,6 +72,11 @@ class MiningRun:
         The command line that made the run, when it came from ``modelmine run``.
     versions : mapping
         Versions of modelmine and the libraries behind the results.
+    expression : DataFrame or None
+        The data of the report's expression section: one row per sample (index: sample
+        IDs), the class label in the first column, then the values of the genes in any
+        signature (at most ``EXPRESSION_MAX_GENES``, the most frequently selected first).
+        None for runs read from directories written before it existed.
     """
 
     base_models: BaseModels
@@ -81,6 +86,7 @@ class MiningRun:
     diagnostics_table: pd.DataFrame = field(repr=False)
     command: tuple[str, ...] | None = None
     versions: Mapping[str, str] = field(default_factory=dict)
+    expression: pd.DataFrame | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.base_models, BaseModels):
@@ -99,6 +105,8 @@ class MiningRun:
         if self.command is not None:
             object.__setattr__(self, "command", tuple(str(c) for c in self.command))
         object.__setattr__(self, "diagnostics_table", self.diagnostics_table.copy())
+        if self.expression is not None:
+            object.__setattr__(self, "expression", self.expression.copy())
 
     # ------------------------------------------------------------------ views
     @property
@@ -268,11 +276,52 @@ def run_itemsets(base: BaseModels, min_support: float) -> tuple[Itemsets | None,
                       "min_support (`modelmine lattice DIR --min-support S`).")
 
 
+#: The most genes :attr:`MiningRun.expression` keeps for the report (a heat map of more
+#: columns is unreadable, and the run directory stays small).
+EXPRESSION_MAX_GENES = 200
+
+
+def signature_expression(X: Any, y: Any, base: BaseModels,
+                         signatures: Mapping[str, Signature | SignatureSet],
+                         sample_names: Any = None) -> pd.DataFrame:
+    """The values of the signatures' genes per sample, with the class first.
+
+    The genes of every signature, the most frequently selected first (ties: mean rank,
+    then index), at most :data:`EXPRESSION_MAX_GENES`.
+    """
+    if isinstance(X, LoadedData):
+        X, y, sample_names = X.X, X.y, X.sample_names
+    chosen = sorted({int(f) for sig in signatures.values()
+                     for one in ([sig] if isinstance(sig, Signature) else list(sig))
+                     for f in one.features})
+    freq = base.subsets.mean(axis=0)
+    rank = base.tied_ranks().mean(axis=0, dtype=np.float64)
+    chosen.sort(key=lambda j: (-freq[j], rank[j], j))
+    cols = np.asarray(chosen[:EXPRESSION_MAX_GENES], dtype=np.int64)
+    matrix = (X.to_numpy() if isinstance(X, pd.DataFrame)
+              else X if sp.issparse(X) else np.asarray(X))
+    block = matrix[:, cols]
+    block = block.toarray() if sp.issparse(block) else np.asarray(block, dtype=np.float64)
+    labels = y.to_numpy() if isinstance(y, pd.Series) else np.asarray(y)
+    index = (pd.Index([str(s) for s in sample_names], name="sample")
+             if sample_names is not None else pd.RangeIndex(block.shape[0], name="sample"))
+    frame = pd.DataFrame(block, index=index,
+                         columns=[str(base.feature_names[j]) for j in cols])
+    frame.insert(0, "class", labels.astype(str) if labels.dtype.kind in "OUS" else labels)
+    return frame
+
+
 def _describe(X: Any, y: Any, source: LoadedData | None) -> dict[str, Any]:
     described: dict[str, Any]
     if source is not None:
         described = {"source": source.source, "format": source.format,
                      "target": source.target}
+        if source.layer is not None:
+            described["layer"] = source.layer
+        if source.labels is not None:
+            described["labels"] = source.labels
+        if source.read_options:
+            described["read_options"] = dict(source.read_options)
     else:
         described = {"source": type(X).__name__, "format": "python", "target": None}
     described["storage"] = "sparse" if sp.issparse(X) else "dense"
@@ -469,7 +518,10 @@ def _run(X: Any, y: Any, *, selector: Any, operators: Sequence[str], n_bootstrap
     result = MiningRun(base_models=base, signatures=signatures, settings=settings,
                        data=described, diagnostics_table=run_diagnostics(base, signatures),
                        command=None if command is None else tuple(command),
-                       versions=library_versions())
+                       versions=library_versions(),
+                       expression=signature_expression(
+                           X, y, base, signatures,
+                           None if source is None else source.sample_names))
     if directory is not None:
         _store.finish_checkpoint(result, directory)
     return result

@@ -8,6 +8,8 @@ One format for both doors (``docs/DEVELOPING.md`` lists the files)::
     signatures/OPERATOR.csv  the same as tables, with frequency and mean rank
     frequencies.csv          every feature: selection frequency and mean rank
     diagnostics.csv/.json    stability of the base models, diversity of alternatives
+    signatures.gmt           every signature as a gene set (GSEA, enrichment tools)
+    expression.csv.gz        class and values of the signature genes per sample (report)
     itemsets.csv             the closed itemsets at the run's minimum support
     report.html              the self-contained report
 
@@ -42,6 +44,7 @@ RUN_FORMAT_VERSION = 2
 SIGNATURES_FORMAT = "modelmine.signatures"
 CHECKPOINT = "checkpoint.json"
 BOOTSTRAPS = "bootstraps"
+EXPRESSION = "expression.csv.gz"
 _DIAGNOSTIC_COLUMNS = ["scope", "measure", "value", "ci_low", "ci_high", "note"]
 
 
@@ -93,6 +96,11 @@ def write_run(run: MiningRun, directory: Path, *, with_report: bool = True) -> N
     for name, sig in run.signatures.items():
         report.signature_table(base, sig).to_csv(directory / "signatures" / f"{name}.csv",
                                           index=False)
+    _write_text(directory / "signatures.gmt", report.signatures_gmt(
+        run.signatures, description=f"modelmine {run.settings.get('selector')} on "
+        f"{Path(str(run.data.get('source'))).name}"))
+    if run.expression is not None:
+        run.expression.to_csv(directory / EXPRESSION, compression="gzip")
     table = run.diagnostics
     table.to_csv(directory / "diagnostics.csv", index=False)
     _write_json(directory / "diagnostics.json", table.to_dict(orient="records"))
@@ -133,9 +141,14 @@ def read_run(directory: Path, cls: type[MiningRun]) -> MiningRun:
     diag = _read_json(directory / "diagnostics.json", "a modelmine run directory")
     if not isinstance(diag, list):
         raise DataError(f"{str(directory / 'diagnostics.json')!r} is not a list of rows.")
+    expression = None
+    if (directory / EXPRESSION).exists():
+        expression = pd.read_csv(directory / EXPRESSION, index_col=0, compression="gzip")
+        expression.index = expression.index.astype(str)
     return cls(base_models=base, signatures=signatures, settings=meta["settings"],
                data=meta["data"], diagnostics_table=diagnostics_from_records(diag),
-               command=meta.get("command"), versions=meta.get("versions") or {})
+               command=meta.get("command"), versions=meta.get("versions") or {},
+               expression=expression)
 
 
 def write_report(run: MiningRun, path: Path, *,
@@ -149,6 +162,7 @@ def write_report(run: MiningRun, path: Path, *,
                                else {"n_signatures": len(sig)})
                for name, sig in run.signatures.items()]
     shown = {"operators": ", ".join(run.signatures),
+             "signature size": settings.get("signature_size", settings["n_features"]),
              "k (alternatives)": settings["n_signatures"],
              "minimum support": settings["min_support"]}
     text = build_report(run.base_models, results, diagnostics=run.diagnostics,
@@ -156,9 +170,33 @@ def write_report(run: MiningRun, path: Path, *,
                         evaluation=evaluation, settings=shown,
                         data_description={k: v for k, v in run.data.items()
                                           if k not in ("n_samples", "n_features_in")},
-                        title=f"modelmine report: {Path(str(run.data.get('source'))).name}")
+                        title=f"modelmine report: {Path(str(run.data.get('source'))).name}",
+                        expression=run.expression, command=run.command,
+                        evaluation_command=evaluation_command(run))
     _write_text(path, text)
     return path
+
+
+def evaluation_command(run: MiningRun) -> str:
+    """The exact command that adds error vs stability (KDD 2012, Table 2) to the report.
+
+    For a run of ``modelmine run``: its own command line with ``--evaluate`` (the same
+    data, selector, scaling and operators, cross-validated). For a run of :func:`modelmine.run`:
+    the Python lines of :func:`modelmine.evaluate` and :meth:`MiningRun.report`.
+    """
+    import shlex
+
+    command = list(run.command or ())
+    if command:
+        extra = [a for a in ("--evaluate", "--force") if a not in command]
+        return " ".join(shlex.quote(c) for c in [*command, *extra])
+    settings = run.settings
+    ops = ", ".join(repr(str(o)) for o in run.signatures)
+    return (f"result = mm.evaluate(X, y, selectors=[{str(settings['selector'])!r}], "
+            f"operators=[{ops}], n_bootstraps={settings['n_bootstraps']}, "
+            f"n_features={settings.get('signature_size', settings['n_features'])}, "
+            f"n_signatures={settings['n_signatures']})\n"
+            "run.report('report.html', evaluation=result.table2().reset_index())")
 
 
 # ----------------------------------------------------------------- checkpoints
