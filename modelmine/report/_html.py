@@ -73,7 +73,7 @@ def _e(value: Any) -> str:
 
 
 def _fmt(v: Any, digits: int = 3) -> str:
-    """A cell: integers (and integral floats, such as ranks) without decimals."""
+    """A single value: floats with ``digits`` decimals, whole ones (ranks) as integers."""
     if v is None:
         return ""
     if isinstance(v, bool | np.bool_):
@@ -87,6 +87,10 @@ def _fmt(v: Any, digits: int = 3) -> str:
     return str(v)
 
 
+#: Formats of the signature tables' columns.
+_SIGNATURE_FORMATS = {"frequency": "{:.2f}", "mean rank": "{:.1f}"}
+
+
 def _csv_link(frame: pd.DataFrame, name: str) -> str:
     """A link that downloads ``frame`` as ``name`` (a data: URL; the page stays offline)."""
     data = base64.b64encode(frame.to_csv(index=False).encode("utf-8")).decode("ascii")
@@ -95,17 +99,31 @@ def _csv_link(frame: pd.DataFrame, name: str) -> str:
 
 
 def _table(frame: pd.DataFrame, *, digits: int = 3, max_rows: int | None = None,
-           csv: str | None = None) -> str:
+           csv: str | None = None, formats: Mapping[str, str] | None = None) -> str:
+    """An HTML table; a float column whose values are all whole numbers (ranks, counts)
+    shows them as integers, ``formats`` gives a column its own format (``"{:.1f}"``)."""
     shown = frame if max_rows is None else frame.head(max_rows)
-    head = "".join(f"<th>{_e(c)}</th>" for c in shown.columns)
+    head = "".join(f"<th>{_e(str(c).replace('_', ' '))}</th>" for c in shown.columns)
+    cell_formats: list[str | None] = []
+    for col in shown.columns:
+        values = shown[col]
+        fmt = (formats or {}).get(str(col))
+        if fmt is None and pd.api.types.is_float_dtype(values):
+            finite = values.to_numpy(dtype=np.float64)
+            finite = finite[np.isfinite(finite)]
+            if finite.size and np.all(finite == np.round(finite)):
+                fmt = "{:.0f}"
+        cell_formats.append(fmt)
     body = []
-    for _, row in shown.iterrows():
+    for row in shown.itertuples(index=False):
         cells = []
-        for v in row.tolist():
+        for v, fmt in zip(row, cell_formats):
             numeric = isinstance(v, int | float | np.integer | np.floating) and not isinstance(
                 v, bool | np.bool_)
             cls = ' class="num"' if numeric else ""
-            cells.append(f"<td{cls}>{_e(_fmt(v, digits))}</td>")
+            text = (fmt.format(v) if fmt and numeric and np.isfinite(v)
+                    else _fmt(v, digits))
+            cells.append(f"<td{cls}>{_e(text)}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     more = ""
     if max_rows is not None and len(frame) > max_rows:
@@ -149,7 +167,7 @@ def _readable(value: Any, names: Sequence[str], key: str = "") -> str:
         return ", ".join(items[:12]) + (f", ... ({len(items)} in all)" if len(items) > 12
                                         else "")
     if isinstance(value, float):
-        return _fmt(value)
+        return f"{value:.4g}"
     return str(value)
 
 
@@ -191,8 +209,6 @@ def _signature_frame(base: BaseModels, sig: Any) -> pd.DataFrame:
     cols = ["rank", "gene", "frequency", "mean rank"]
     cols += [c for c in frame.columns if c not in (*cols, "index", "alternative")]
     frame = frame[[c for c in cols if c in frame.columns]].copy()
-    if "mean rank" in frame:
-        frame["mean rank"] = frame["mean rank"].round(1)
     return frame
 
 
@@ -337,7 +353,8 @@ def build_report(
         sig = res.signatures[0]
         out.append(f"<h3>{_e(res.operator)}: consensus signature of "
                    f"{len(sig.features)} genes</h3>")
-        out.append(_table(_signature_frame(base, sig), csv=f"{_slug(res.operator)}.csv"))
+        out.append(_table(_signature_frame(base, sig), csv=f"{_slug(res.operator)}.csv",
+                          formats=_SIGNATURE_FORMATS))
         out.append(_provenance(sig.provenance, names, f"{_slug(res.operator)}-provenance"))
 
     # --- expression
@@ -393,7 +410,8 @@ def build_report(
                        f"({len(sig.features)} genes: {_e(', '.join(sig.names[:5]))}"
                        f"{' ...' if len(sig.names) > 5 else ''})</summary>")
             out.append(_table(_signature_frame(base, sig),
-                              csv=f"{_slug(res.operator)}-alt{i}.csv"))
+                              csv=f"{_slug(res.operator)}-alt{i}.csv",
+                              formats=_SIGNATURE_FORMATS))
             out.append(_provenance(sig.provenance, names,
                                    f"{_slug(res.operator)}-alt{i}-provenance") + "</details>")
 
