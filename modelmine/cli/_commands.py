@@ -392,6 +392,9 @@ def cmd_datasets(args: argparse.Namespace) -> int:
                 frame = frame.astype(np.int64)
             frame["class"] = data.y
             if suffix == ".parquet":
+                from ..exceptions import require_extra
+
+                require_extra("pyarrow", "parquet", "Writing Parquet")
                 frame.to_parquet(tmp, index=False)
             else:
                 frame.to_csv(tmp, index=False, sep="\t" if suffix == ".tsv" else ",")

@@ -20,7 +20,7 @@ from ..constants import (
     DEFAULT_N_FEATURES,
     DEFAULT_N_SIGNATURES,
 )
-from ..exceptions import ModelmineError
+from ..exceptions import MissingExtraError, ModelmineError
 
 __all__ = ["build_parser", "main"]
 
@@ -405,6 +405,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("modelmine: interrupted", file=sys.stderr)
         return 130
+    except MissingExtraError as exc:  # not available in this installation
+        print(f"modelmine {args.command}: error: {_one_line(exc)}", file=sys.stderr)
+        return 1
     except (ModelmineError, ValueError, TypeError, FileNotFoundError, PermissionError,
             IsADirectoryError, NotADirectoryError) as exc:
         if args.debug:

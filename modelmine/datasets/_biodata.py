@@ -303,14 +303,10 @@ def is_anndata(obj: Any) -> bool:
 
 
 def import_anndata() -> Any:
-    """Import anndata, or say which extra installs it."""
-    try:
-        import anndata
-    except ImportError:
-        raise DataError(f"Reading AnnData (.h5ad) needs the anndata package: pip install "
-                        f"\"modelmine[{ANNDATA_EXTRA}]\" (the README's set-up installs "
-                        "it).") from None
-    return anndata
+    """Import anndata, or raise MissingExtraError naming the extra that installs it."""
+    from ..exceptions import require_extra
+
+    return require_extra("anndata", ANNDATA_EXTRA, "Reading or writing AnnData (.h5ad)")
 
 
 def split_obs_target(target: Any) -> str | None:

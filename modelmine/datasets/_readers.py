@@ -248,6 +248,9 @@ def _read_table(path: Path, kind: str) -> pd.DataFrame:
     where = str(path)
     try:
         if kind == "parquet":
+            from ..exceptions import require_extra
+
+            require_extra("pyarrow", "parquet", "Reading Parquet")
             frame = pd.read_parquet(path)
         else:
             sep = "\t" if kind == "tsv" else _TABLE_SEPARATORS.get(
