@@ -188,7 +188,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                            n_signatures=args.n_signatures, min_support=args.min_support,
                            random_state=args.seed, n_jobs=args.jobs, executor=args.scheduler,
                            run_dir=partial, progress=progress,
-                           command=["modelmine", *sys.argv[1:]],
+                           command=["modelmine", *getattr(args, "argv", sys.argv[1:])],
                            resampling=args.resampling, sample_fraction=args.fraction,
                            stratify=args.stratify, selector_params=selector_params or None,
                            scale=args.scale, signature_size=args.signature_size)

@@ -397,6 +397,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
+    # The command line as given (run.json and the report's commands record it).
+    args.argv = list(sys.argv[1:] if argv is None else argv)
     from . import _commands
 
     handler = getattr(_commands, f"cmd_{args.command}")
