@@ -12,6 +12,7 @@ The figures in the README ("Install weight") come from here.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.metadata as md
 import re
 
@@ -28,22 +29,23 @@ def _norm(name: str) -> str:
 def closure(extras: tuple[str, ...]) -> set[str]:
     """Names of the distributions ``modelmine[extras]`` needs (modelmine included)."""
     seen: set[str] = set()
+    visited: set[tuple[str, tuple[str, ...]]] = set()
     todo: list[tuple[str, tuple[str, ...]]] = [("modelmine", extras)]
     while todo:
         name, wanted = todo.pop()
+        if (_norm(name), wanted) in visited:
+            continue
+        visited.add((_norm(name), wanted))
         try:
             dist = md.distribution(name)
         except md.PackageNotFoundError:
             continue
-        key = _norm(dist.metadata["Name"])
-        first = key not in seen
-        seen.add(key)
+        seen.add(_norm(dist.metadata["Name"]))
+        envs = [{"extra": e} for e in wanted] or [{"extra": ""}]
         for text in dist.requires or []:
             req = Requirement(text)
-            envs = [{"extra": e} for e in wanted] or [{"extra": ""}]
             if req.marker is None or any(req.marker.evaluate(env) for env in envs):
-                if first or req.marker is not None:
-                    todo.append((req.name, tuple(req.extras)))
+                todo.append((req.name, tuple(sorted(req.extras))))
     return seen
 
 
@@ -52,10 +54,8 @@ def size(names: set[str]) -> int:
     for dist in md.distributions():
         if _norm(dist.metadata["Name"]) in names:
             for f in dist.files or []:
-                try:
+                with contextlib.suppress(OSError):
                     total += f.locate().stat().st_size
-                except OSError:
-                    pass
     return total
 
 

@@ -90,14 +90,18 @@ def check_target(y: Any, *, where: str, option: str = "--target") -> np.ndarray:
         distinct = np.unique(finite).size
         fractional = bool(np.any(finite != np.round(finite)))
         if fractional or (distinct > 2 and distinct > MAX_TARGET_DISTINCT_FRACTION * n):
-            what = ("non-integer values" if fractional else
-                    f"{distinct} distinct values for {n} samples")
+            what = (
+                "non-integer values"
+                if fractional
+                else f"{distinct} distinct values for {n} samples"
+            )
             example = ", ".join(f"{v:g}" for v in np.unique(finite)[:4])
             raise DataError(
                 f"{option} {where} looks continuous ({what}, e.g. {example}): modelmine "
                 "selects features for classification and needs class labels. Bin the values "
                 "into classes first (for example with pandas.qcut into 'low'/'high'), or name "
-                "a column of class labels.")
+                "a column of class labels."
+            )
     classes, counts = np.unique(arr.astype(str) if not numeric else arr, return_counts=True)
     if classes.size >= 2 and n / classes.size < MIN_MEAN_SAMPLES_PER_CLASS:
         warnings.warn(
@@ -105,19 +109,21 @@ def check_target(y: Any, *, where: str, option: str = "--target") -> np.ndarray:
             f"{MIN_MEAN_SAMPLES_PER_CLASS} per class on average; smallest class: "
             f"{int(counts.min())}): bootstrap samples will often miss whole classes, and the "
             "signatures will be unstable. Merge rare classes if you can.",
-            ManyClassesWarning, stacklevel=3)
+            ManyClassesWarning,
+            stacklevel=3,
+        )
     return arr
 
 
 # ----------------------------------------------------------------- sample IDs in tables
 def _is_id_column(column: pd.Series) -> bool:
-    numeric = (pd.api.types.is_numeric_dtype(column) or pd.api.types.is_bool_dtype(column))
-    return (not numeric and not column.isna().any()
-            and column.astype(str).is_unique)
+    numeric = pd.api.types.is_numeric_dtype(column) or pd.api.types.is_bool_dtype(column)
+    return not numeric and not column.isna().any() and column.astype(str).is_unique
 
 
-def set_sample_index(frame: pd.DataFrame, index_col: str | None, target: str | None,
-                     where: str) -> tuple[pd.DataFrame, str | None]:
+def set_sample_index(
+    frame: pd.DataFrame, index_col: str | None, target: str | None, where: str
+) -> tuple[pd.DataFrame, str | None]:
     """Move the sample-ID column of a samples-by-features table into the index.
 
     ``index_col`` names it; without it, a first column that is not numeric, not the target
@@ -132,21 +138,27 @@ def set_sample_index(frame: pd.DataFrame, index_col: str | None, target: str | N
     note = None
     if index_col is not None:
         if index_col not in columns:
-            raise DataError(f"--index-col {index_col!r} is not a column of {where!r} "
-                            f"(columns: {_listing(columns)}).")
+            raise DataError(
+                f"--index-col {index_col!r} is not a column of {where!r} "
+                f"(columns: {_listing(columns)})."
+            )
         chosen = index_col
     else:
         first = columns[0]
         if first == target or not _is_id_column(frame[first]):
             return frame, None
         chosen = first
-        note = (f"read the first column {first!r} of {where!r} as sample IDs (it is not "
-                "numeric and its values are unique); name another one with --index-col")
+        note = (
+            f"read the first column {first!r} of {where!r} as sample IDs (it is not "
+            "numeric and its values are unique); name another one with --index-col"
+        )
     ids = frame[chosen].astype(str)
     duplicated = ids[ids.duplicated()].unique().tolist()
     if duplicated:
-        raise DataError(f"Duplicate sample IDs in column {chosen!r} of {where!r}: "
-                        f"{_listing(duplicated, 5)}; each sample needs its own ID.")
+        raise DataError(
+            f"Duplicate sample IDs in column {chosen!r} of {where!r}: "
+            f"{_listing(duplicated, 5)}; each sample needs its own ID."
+        )
     frame = frame.drop(columns=[chosen])
     frame.index = pd.Index(ids.to_numpy(), name=chosen)
     return frame, note
@@ -164,17 +176,22 @@ def transpose_table(frame: pd.DataFrame, index_col: str | None, where: str) -> p
     frame.columns = pd.Index(columns)
     id_col = index_col if index_col is not None else columns[0]
     if id_col not in columns:
-        raise DataError(f"--index-col {id_col!r} is not a column of {where!r} "
-                        f"(columns: {_listing(columns)}).")
+        raise DataError(
+            f"--index-col {id_col!r} is not a column of {where!r} (columns: {_listing(columns)})."
+        )
     ids = frame[id_col].astype(str)
     duplicated = ids[ids.duplicated()].unique().tolist()
     if duplicated:
-        raise DataError(f"Duplicate feature IDs in column {id_col!r} of {where!r} (read with "
-                        f"--transpose, rows are features): {_listing(duplicated, 5)}.")
+        raise DataError(
+            f"Duplicate feature IDs in column {id_col!r} of {where!r} (read with "
+            f"--transpose, rows are features): {_listing(duplicated, 5)}."
+        )
     body = frame.drop(columns=[id_col])
     if body.shape[1] < 2:
-        raise DataError(f"{where!r} read with --transpose has {body.shape[1]} sample "
-                        "column(s); a genes-by-samples table needs one column per sample.")
+        raise DataError(
+            f"{where!r} read with --transpose has {body.shape[1]} sample "
+            "column(s); a genes-by-samples table needs one column per sample."
+        )
     body.index = pd.Index(ids.to_numpy())
     out = body.T
     out.index = pd.Index([str(c) for c in body.columns], name="sample")
@@ -226,33 +243,41 @@ def read_labels(path: str | Path, column: str | None) -> pd.Series:
     columns = [str(c) for c in table.columns]
     table.columns = pd.Index(columns)
     if len(columns) < 2:
-        raise DataError(f"--labels {where!r} has {len(columns)} column(s); expected sample IDs "
-                        "in the first column and labels in another (is the separator right?).")
+        raise DataError(
+            f"--labels {where!r} has {len(columns)} column(s); expected sample IDs "
+            "in the first column and labels in another (is the separator right?)."
+        )
     if column is None:
         if len(columns) != 2:
-            raise DataError(f"--labels {where!r} has {len(columns) - 1} columns besides the "
-                            f"sample IDs: name the label column with --labels-column "
-                            f"(columns: {_listing(columns[1:])}).")
+            raise DataError(
+                f"--labels {where!r} has {len(columns) - 1} columns besides the "
+                f"sample IDs: name the label column with --labels-column "
+                f"(columns: {_listing(columns[1:])})."
+            )
         column = columns[1]
     elif column not in columns[1:]:
-        raise DataError(f"--labels-column {column!r} is not a column of {where!r} "
-                        f"(columns: {_listing(columns[1:])}).")
+        raise DataError(
+            f"--labels-column {column!r} is not a column of {where!r} "
+            f"(columns: {_listing(columns[1:])})."
+        )
     ids = table[columns[0]].astype(str).str.strip()
     duplicated = ids[ids.duplicated()].unique().tolist()
     if duplicated:
-        raise DataError(f"Duplicate sample IDs in the first column of --labels {where!r}: "
-                        f"{_listing(duplicated, 5)}; each sample needs one label.")
+        raise DataError(
+            f"Duplicate sample IDs in the first column of --labels {where!r}: "
+            f"{_listing(duplicated, 5)}; each sample needs one label."
+        )
     labels = table[column]
     labels = labels.where(labels.isna(), labels.astype(str).str.strip())
     converted = pd.to_numeric(labels, errors="coerce")
     if converted.notna().sum() == labels.notna().sum():  # numeric codes stay numeric
         labels = converted
-    return pd.Series(labels.to_numpy(), index=pd.Index(ids.to_numpy(), name="sample"),
-                     name=column)
+    return pd.Series(labels.to_numpy(), index=pd.Index(ids.to_numpy(), name="sample"), name=column)
 
 
-def join_labels(sample_ids: Sequence[str] | None, labels: pd.Series, *, where: str,
-                labels_where: str) -> tuple[np.ndarray, np.ndarray, list[str]]:
+def join_labels(
+    sample_ids: Sequence[str] | None, labels: pd.Series, *, where: str, labels_where: str
+) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """Match the data's samples to a label file by sample ID.
 
     Samples without a label (absent from the file, or with an empty label) are left out,
@@ -266,9 +291,11 @@ def join_labels(sample_ids: Sequence[str] | None, labels: pd.Series, *, where: s
         labels; ``notes``: what was left out.
     """
     if sample_ids is None:
-        raise DataError(f"--labels needs sample IDs in the data, and {where!r} has none: "
-                        "name its sample-ID column with --index-col (or use --transpose for a "
-                        "genes-by-samples table whose column headers are the sample IDs).")
+        raise DataError(
+            f"--labels needs sample IDs in the data, and {where!r} has none: "
+            "name its sample-ID column with --index-col (or use --transpose for a "
+            "genes-by-samples table whose column headers are the sample IDs)."
+        )
     ids = pd.Index([str(s).strip() for s in sample_ids])
     known = labels.dropna()
     matched = ids.isin(known.index)
@@ -281,15 +308,20 @@ def join_labels(sample_ids: Sequence[str] | None, labels: pd.Series, *, where: s
             f"--labels {labels_where!r} matches {n_match} of the {len(ids)} samples of "
             f"{where!r} by sample ID; data IDs without a label: {_listing(missing, 4)}; label "
             f"IDs not in the data: {_listing(extra, 4)} (are the IDs in the first column of "
-            "both files, spelled alike?).")
+            "both files, spelled alike?)."
+        )
     if n_match < len(ids):
         left = ids[~matched].tolist()
-        notes.append(f"{len(left)} of the {len(ids)} samples of {where!r} have no label in "
-                     f"{labels_where!r} and are left out: {_listing(left, 5)}")
+        notes.append(
+            f"{len(left)} of the {len(ids)} samples of {where!r} have no label in "
+            f"{labels_where!r} and are left out: {_listing(left, 5)}"
+        )
     extra_ids = known.index[~known.index.isin(ids)].tolist()
     if extra_ids:
-        notes.append(f"{len(extra_ids)} labelled sample(s) of {labels_where!r} are not in "
-                     f"{where!r} and are ignored: {_listing(extra_ids, 5)}")
+        notes.append(
+            f"{len(extra_ids)} labelled sample(s) of {labels_where!r} are not in "
+            f"{where!r} and are ignored: {_listing(extra_ids, 5)}"
+        )
     rows = np.flatnonzero(matched)
     y = known.loc[ids[rows]].to_numpy()
     return rows, y, notes
@@ -298,8 +330,10 @@ def join_labels(sample_ids: Sequence[str] | None, labels: pd.Series, *, where: s
 # ----------------------------------------------------------------- AnnData
 def is_anndata(obj: Any) -> bool:
     """Whether ``obj`` is an ``anndata.AnnData`` (checked without importing anndata)."""
-    return any(c.__name__ == "AnnData" and c.__module__.split(".")[0] == "anndata"
-               for c in type(obj).__mro__)
+    return any(
+        c.__name__ == "AnnData" and c.__module__.split(".")[0] == "anndata"
+        for c in type(obj).__mro__
+    )
 
 
 def import_anndata() -> Any:
@@ -312,7 +346,7 @@ def import_anndata() -> Any:
 def split_obs_target(target: Any) -> str | None:
     """The obs column of ``"obs:COLUMN"`` (or of a bare column name), else None."""
     if isinstance(target, str):
-        return target[len(OBS_PREFIX):] if target.startswith(OBS_PREFIX) else target
+        return target[len(OBS_PREFIX) :] if target.startswith(OBS_PREFIX) else target
     return None
 
 
@@ -320,13 +354,17 @@ def _matrix(adata: Any, layer: str | None, where: str) -> Any:
     if layer is None:
         X = adata.X
         if X is None:
-            raise DataError(f"{where!r} has no .X matrix; name a layer with --layer "
-                            f"(layers: {_listing(list(adata.layers.keys()))}).")
+            raise DataError(
+                f"{where!r} has no .X matrix; name a layer with --layer "
+                f"(layers: {_listing(list(adata.layers.keys()))})."
+            )
     else:
         layers = list(adata.layers.keys())
         if layer not in layers:
-            raise DataError(f"--layer {layer!r} is not a layer of {where!r} (layers: "
-                            f"{_listing(layers) if layers else 'none'}).")
+            raise DataError(
+                f"--layer {layer!r} is not a layer of {where!r} (layers: "
+                f"{_listing(layers) if layers else 'none'})."
+            )
         X = adata.layers[layer]
     # Backed files give an h5py dataset or a backed sparse dataset: read the one matrix.
     if hasattr(X, "to_memory"):
@@ -341,9 +379,15 @@ def _matrix(adata: Any, layer: str | None, where: str) -> Any:
     return X.astype(np.float64, copy=False)
 
 
-def from_anndata(adata: Any, target: Any = None, *, layer: str | None = None,
-                 source: str = "AnnData", fmt: str = "anndata",
-                 unlabelled: bool = False) -> Any:
+def from_anndata(
+    adata: Any,
+    target: Any = None,
+    *,
+    layer: str | None = None,
+    source: str = "AnnData",
+    fmt: str = "anndata",
+    unlabelled: bool = False,
+) -> Any:
     """An ``AnnData`` as a :class:`~modelmine.datasets.LoadedData`.
 
     X is ``adata.X`` or ``adata.layers[layer]`` (dense or sparse; sparse stays CSR), the
@@ -378,37 +422,64 @@ def from_anndata(adata: Any, target: Any = None, *, layer: str | None = None,
     if unlabelled:
         column, target = None, np.zeros(X.shape[0])
     if target is None:
-        raise DataError(f"{where!r} is an AnnData: name the label column of its obs with "
-                        f"--target obs:COLUMN (obs columns: {_listing(list(obs.columns))}).")
+        raise DataError(
+            f"{where!r} is an AnnData: name the label column of its obs with "
+            f"--target obs:COLUMN (obs columns: {_listing(list(obs.columns))})."
+        )
     if column is not None:
         if column not in obs.columns:
-            raise DataError(f"--target obs:{column} is not a column of the obs of {where!r} "
-                            f"(obs columns: {_listing(list(obs.columns)) or 'none'}).")
+            raise DataError(
+                f"--target obs:{column} is not a column of the obs of {where!r} "
+                f"(obs columns: {_listing(list(obs.columns)) or 'none'})."
+            )
         labels = obs[column]
         if labels.isna().any():
-            raise DataError(f"--target obs:{column} of {where!r} has {int(labels.isna().sum())}"
-                            " missing label(s); drop those observations or fill them.")
-        y = np.asarray(labels.astype(str) if isinstance(labels.dtype, pd.CategoricalDtype)
-                       and not pd.api.types.is_numeric_dtype(labels.cat.categories)
-                       else labels.to_numpy())
+            raise DataError(
+                f"--target obs:{column} of {where!r} has {int(labels.isna().sum())}"
+                " missing label(s); drop those observations or fill them."
+            )
+        y = np.asarray(
+            labels.astype(str)
+            if isinstance(labels.dtype, pd.CategoricalDtype)
+            and not pd.api.types.is_numeric_dtype(labels.cat.categories)
+            else labels.to_numpy()
+        )
         target_name = f"obs:{column}"
     else:
         y = np.asarray(target)
         target_name = "labels"
         if y.shape != (X.shape[0],):
-            raise DataError(f"The labels given for {where!r} have shape {y.shape}; expected "
-                            f"({X.shape[0]},), one per observation.")
+            raise DataError(
+                f"The labels given for {where!r} have shape {y.shape}; expected "
+                f"({X.shape[0]},), one per observation."
+            )
     names = np.asarray([str(v) for v in adata.var_names], dtype=str)
     if len(set(names.tolist())) != names.size:
-        raise DataError(f"The var_names of {where!r} are not unique; call "
-                        "adata.var_names_make_unique() and save it again.")
+        raise DataError(
+            f"The var_names of {where!r} are not unique; call "
+            "adata.var_names_make_unique() and save it again."
+        )
     samples = np.asarray([str(v) for v in adata.obs_names], dtype=str)
-    return LoadedData(X=X, y=y, feature_names=names, source=source, target=target_name,
-                      format=fmt, sample_names=samples, layer=layer)
+    return LoadedData(
+        X=X,
+        y=y,
+        feature_names=names,
+        source=source,
+        target=target_name,
+        format=fmt,
+        sample_names=samples,
+        layer=layer,
+    )
 
 
-def read_h5ad(path: Path, target: Any, *, layer: str | None = None,
-              backed: bool = False, unlabelled: bool = False) -> Any:
+def read_h5ad(
+    path: Path,
+    target: Any,
+    *,
+    layer: str | None = None,
+    backed: bool = False,
+    unlabelled: bool = False,
+) -> Any:
     """Read an ``.h5ad`` file into a LoadedData (see :func:`from_anndata`)."""
     anndata = import_anndata()
     where = str(path)
@@ -418,8 +489,9 @@ def read_h5ad(path: Path, target: Any, *, layer: str | None = None,
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise DataError(f"Cannot read AnnData file {where!r}: {first}") from None
     try:
-        return from_anndata(adata, target, layer=layer, source=where, fmt="h5ad",
-                            unlabelled=unlabelled)
+        return from_anndata(
+            adata, target, layer=layer, source=where, fmt="h5ad", unlabelled=unlabelled
+        )
     finally:
         if backed and getattr(adata, "file", None) is not None:
             adata.file.close()

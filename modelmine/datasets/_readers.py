@@ -182,7 +182,7 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
                          **(h5ad_only if kind != "h5ad" else {})}.items():
         if used:
             raise DataError(f"{option} does not apply to the {kind} file {text!r}.")
-    label_series = None if labels is None else read_labels(labels, labels_column)
+    label_series = None if labels is None else read_labels(Path(labels), labels_column)
     if labels is not None and target is not None and kind != "mat":
         raise DataError("Give the labels either with --target (a column of the data) or "
                         "with --labels FILE, not both.")
@@ -194,12 +194,12 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
         data = read_h5ad(path, target, layer=layer, backed=backed,
                          unlabelled=label_series is not None)
         if label_series is not None:
-            rows, y, notes = join_labels(data.sample_names, label_series, where=text,
-                                         labels_where=str(labels))
+            rows, y, joined = join_labels(data.sample_names, label_series, where=text,
+                                          labels_where=str(labels))
             X = data.X[rows] if rows.size < data.shape[0] else data.X
             data = dataclasses.replace(
                 data, X=X, y=y, target=str(label_series.name), labels=str(labels),
-                sample_names=np.asarray(data.sample_names)[rows], notes=tuple(notes))
+                sample_names=np.asarray(data.sample_names)[rows], notes=tuple(joined))
     else:
         frame = _read_table(path, kind)
         notes: list[str] = []

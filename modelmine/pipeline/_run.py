@@ -298,8 +298,8 @@ def signature_expression(X: Any, y: Any, base: BaseModels,
     rank = base.tied_ranks().mean(axis=0, dtype=np.float64)
     chosen.sort(key=lambda j: (-freq[j], rank[j], j))
     cols = np.asarray(chosen[:EXPRESSION_MAX_GENES], dtype=np.int64)
-    matrix = (X.to_numpy() if isinstance(X, pd.DataFrame)
-              else X if sp.issparse(X) else np.asarray(X))
+    matrix: Any = (X.to_numpy() if isinstance(X, pd.DataFrame)
+                   else X if sp.issparse(X) else np.asarray(X))
     block = matrix[:, cols]
     block = block.toarray() if sp.issparse(block) else np.asarray(block, dtype=np.float64)
     labels = y.to_numpy() if isinstance(y, pd.Series) else np.asarray(y)

@@ -81,7 +81,7 @@ def _fmt(v: Any, digits: int = 3) -> str:
     if isinstance(v, float | np.floating):
         if not np.isfinite(v):
             return ""
-        if float(v).is_integer() and abs(v) < 1e15:
+        if float(v).is_integer() and abs(float(v)) < 1e15:
             return str(int(v))
         return f"{float(v):.{digits}f}"
     return str(v)

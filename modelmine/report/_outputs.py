@@ -22,8 +22,9 @@ from ..operators import Signature, SignatureSet
 __all__ = ["annotate_anndata", "signature_sets", "signatures_gmt"]
 
 
-def signature_sets(signatures: Mapping[str, Signature | SignatureSet]
-                   ) -> list[tuple[str, Signature]]:
+def signature_sets(
+    signatures: Mapping[str, Signature | SignatureSet],
+) -> list[tuple[str, Signature]]:
     """Every signature of a run under one name: the operator for a consensus signature,
     ``OPERATOR_alt<i>`` (1-based) for the i-th alternative of a multi-model operator."""
     named: list[tuple[str, Signature]] = []
@@ -35,8 +36,9 @@ def signature_sets(signatures: Mapping[str, Signature | SignatureSet]
     return named
 
 
-def signatures_gmt(signatures: Mapping[str, Signature | SignatureSet], *,
-                   description: str = "modelmine") -> str:
+def signatures_gmt(
+    signatures: Mapping[str, Signature | SignatureSet], *, description: str = "modelmine"
+) -> str:
     """The signatures as a GMT file (one gene set per signature, genes in signature order).
 
     Parameters
@@ -87,23 +89,30 @@ def annotate_anndata(run: Any, data: Any) -> Any:
         if data.sample_names is not None and len(data.sample_names) != adata.n_obs:
             adata = adata[list(data.sample_names)].copy()
     else:
-        obs_index = (pd.Index([str(s) for s in data.sample_names])
-                     if data.sample_names is not None
-                     else pd.Index([str(i) for i in range(data.shape[0])]))
-        obs = pd.DataFrame({str(data.target): pd.Categorical(np.asarray(data.y).astype(str))},
-                           index=obs_index)
-        adata = anndata.AnnData(X=data.X, obs=obs,
-                                var=pd.DataFrame(index=[str(n) for n in data.feature_names]))
+        obs_index = (
+            pd.Index([str(s) for s in data.sample_names])
+            if data.sample_names is not None
+            else pd.Index([str(i) for i in range(data.shape[0])])
+        )
+        obs = pd.DataFrame(
+            {str(data.target): pd.Categorical(np.asarray(data.y).astype(str))}, index=obs_index
+        )
+        adata = anndata.AnnData(
+            X=data.X, obs=obs, var=pd.DataFrame(index=[str(n) for n in data.feature_names])
+        )
     names = [str(n) for n in base.feature_names]
     if [str(v) for v in adata.var_names] != names:
-        raise ValueError("The AnnData's var_names differ from the run's feature names; "
-                         "annotate the file the run read.")
+        raise ValueError(
+            "The AnnData's var_names differ from the run's feature names; "
+            "annotate the file the run read."
+        )
     adata.var["modelmine_frequency"] = base.subsets.mean(axis=0)
     adata.var["modelmine_mean_rank"] = base.tied_ranks().mean(axis=0, dtype=np.float64)
     for name, sig in signature_sets(run.signatures):
         member = np.zeros(len(names), dtype=bool)
         member[np.asarray(sig.features, dtype=np.int64)] = True
         adata.var[f"modelmine_{name}"] = member
-    adata.uns["modelmine"] = json.dumps(jsonable({"settings": dict(run.settings),
-                                                  "command": run.command}))
+    adata.uns["modelmine"] = json.dumps(
+        jsonable({"settings": dict(run.settings), "command": run.command})
+    )
     return adata

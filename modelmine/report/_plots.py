@@ -264,7 +264,7 @@ def plot_error_vs_stability(evaluation: pd.DataFrame) -> Figure:
     return fig
 
 
-def _class_colors(labels: Sequence[Any]) -> tuple[list[str], dict[str, Any]]:
+def _class_colors(labels: Any) -> tuple[list[str], dict[str, Any]]:
     from matplotlib import colormaps
 
     classes = sorted({str(v) for v in labels})

@@ -49,16 +49,41 @@ def _gmt(path):
 def test_h5ad_run_annotates_the_anndata_and_writes_gmt(tmp_path, colon, h5ad):
     raw, labels, names, ids = colon
     out = tmp_path / "run"
-    assert main(["run", str(h5ad), "--target", "obs:diagnosis", *FAST, "-o", "closedApr",
-                 "-o", "allMed", "-k", "3", "--annotate", "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "run",
+                str(h5ad),
+                "--target",
+                "obs:diagnosis",
+                *FAST,
+                "-o",
+                "closedApr",
+                "-o",
+                "allMed",
+                "-k",
+                "3",
+                "--annotate",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     run = mm.MiningRun.load(out)
-    truth = mm.bootstrap(raw, labels, selector="anova", n_bootstraps=8, n_features=12,
-                         feature_names=names, random_state=SEED)
+    truth = mm.bootstrap(
+        raw,
+        labels,
+        selector="anova",
+        n_bootstraps=8,
+        n_features=12,
+        feature_names=names,
+        random_state=SEED,
+    )
     assert run.base_models == truth
     annotated = anndata.read_h5ad(out / "annotated.h5ad")
     assert annotated.var["chrom"].tolist() == ["1"] * len(names)  # the user's var is kept
-    np.testing.assert_allclose(annotated.var["modelmine_frequency"],
-                               truth.subsets.mean(axis=0))
+    np.testing.assert_allclose(annotated.var["modelmine_frequency"], truth.subsets.mean(axis=0))
     consensus = set(run.signatures["closedApr"].names.tolist())
     assert set(annotated.var_names[annotated.var["modelmine_closedApr"]]) == consensus
     alts = list(run.signatures["allMed"])
@@ -72,8 +97,15 @@ def test_h5ad_run_annotates_the_anndata_and_writes_gmt(tmp_path, colon, h5ad):
     assert run.expression.index.tolist() == ids.tolist()
     assert run.expression["class"].tolist() == labels.tolist()
     html = (out / "report.html").read_text()
-    for anchor in ("data", "signatures", "expression", "alternatives", "stability",
-                   "itemsets", "diagnostics"):
+    for anchor in (
+        "data",
+        "signatures",
+        "expression",
+        "alternatives",
+        "stability",
+        "itemsets",
+        "diagnostics",
+    ):
         assert f'id="{anchor}"' in html
 
 
@@ -85,28 +117,75 @@ def test_expression_and_labels_files_with_the_run_options(tmp_path, colon):
     expr.to_csv(tmp_path / "expr.tsv", sep="\t", index=False)
     order = np.random.default_rng(1).permutation(len(ids))
     pd.DataFrame({"sample": ids[order], "tissue": labels[order]}).to_csv(
-        tmp_path / "labels.csv", index=False)
+        tmp_path / "labels.csv", index=False
+    )
     out = tmp_path / "run"
-    assert main(["run", str(tmp_path / "expr.tsv"), "--labels", str(tmp_path / "labels.csv"),
-                 "--selector", "svm-rfe", "-b", "4", "-m", "20", "--signature-size", "8",
-                 "--seed", str(SEED), "--quiet", "--resampling", "subsample", "--fraction",
-                 "0.8", "--stratify", "--scale", "standard", "--selector-param", "C=0.1",
-                 "--selector-param", "step=0.5", "-o", "mostFreq", "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "run",
+                str(tmp_path / "expr.tsv"),
+                "--labels",
+                str(tmp_path / "labels.csv"),
+                "--selector",
+                "svm-rfe",
+                "-b",
+                "4",
+                "-m",
+                "20",
+                "--signature-size",
+                "8",
+                "--seed",
+                str(SEED),
+                "--quiet",
+                "--resampling",
+                "subsample",
+                "--fraction",
+                "0.8",
+                "--stratify",
+                "--scale",
+                "standard",
+                "--selector-param",
+                "C=0.1",
+                "--selector-param",
+                "step=0.5",
+                "-o",
+                "mostFreq",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     run = mm.MiningRun.load(out)
     settings = run.settings
     assert settings["scale"] == "standard" and settings["signature_size"] == 8
-    assert dict(settings["resampling"]) == {"method": "subsample", "stratify": True,
-                                            "fraction": 0.8}
+    assert dict(settings["resampling"]) == {
+        "method": "subsample",
+        "stratify": True,
+        "fraction": 0.8,
+    }
     assert settings["selector_params"]["C"] == 0.1
     assert len(run.signatures["mostFreq"]) == 8
     # The truth: the API on the arrays, with the scaling the option names.
-    truth = mm.run(raw, labels, feature_names=names, selector="svm-rfe",
-                   selector_params={"C": 0.1, "step": 0.5}, operators=["mostFreq"],
-                   n_bootstraps=4, n_features=20, signature_size=8, resampling="subsample",
-                   sample_fraction=0.8, stratify=True, scale="standard", random_state=SEED)
+    truth = mm.run(
+        raw,
+        labels,
+        feature_names=names,
+        selector="svm-rfe",
+        selector_params={"C": 0.1, "step": 0.5},
+        operators=["mostFreq"],
+        n_bootstraps=4,
+        n_features=20,
+        signature_size=8,
+        resampling="subsample",
+        sample_fraction=0.8,
+        stratify=True,
+        scale="standard",
+        random_state=SEED,
+    )
     assert run.base_models == truth.base_models
-    assert run.signatures["mostFreq"].names.tolist() == truth.signatures[
-        "mostFreq"].names.tolist()
+    assert run.signatures["mostFreq"].names.tolist() == truth.signatures["mostFreq"].names.tolist()
     assert run.data["labels"].endswith("labels.csv")
 
 
@@ -120,10 +199,15 @@ def test_scaling_happens_inside_each_resample(colon):
     from modelmine.selectors import get_selector
     from modelmine.selectors._scaling import ScaledSelector
 
-    scaled = mm.bootstrap(raw, labels, selector=ScaledSelector(get_selector("svm-rfe"),
-                                                               "standard"),
-                          n_bootstraps=2, n_features=10, feature_names=names,
-                          random_state=0)
+    scaled = mm.bootstrap(
+        raw,
+        labels,
+        selector=ScaledSelector(get_selector("svm-rfe"), "standard"),
+        n_bootstraps=2,
+        n_features=10,
+        feature_names=names,
+        random_state=0,
+    )
     assert scaled.selector["scale"] == "standard"
     # Oracle: the wrapped selector equals the plain one on the resample scaled by hand
     # (the scaler fitted on the resample's rows only).
@@ -141,8 +225,9 @@ def test_scaling_happens_inside_each_resample(colon):
     # Invariant: the ANOVA F statistic does not change under per-feature affine scaling.
     kwargs = dict(n_bootstraps=3, n_features=10, random_state=1)
     plain = mm.bootstrap(raw, labels, selector="anova", **kwargs)
-    zed = mm.bootstrap(raw, labels, selector=ScaledSelector(get_selector("anova"),
-                                                            "standard"), **kwargs)
+    zed = mm.bootstrap(
+        raw, labels, selector=ScaledSelector(get_selector("anova"), "standard"), **kwargs
+    )
     np.testing.assert_array_equal(plain.subsets, zed.subsets)
 
 
@@ -153,10 +238,32 @@ def test_genes_by_samples_file_through_the_cli(tmp_path, colon):
     table.to_csv(tmp_path / "matrix.csv", index=False)
     pd.DataFrame({"id": ids, "y": labels}).to_csv(tmp_path / "y.tsv", sep="\t", index=False)
     out = tmp_path / "run"
-    assert main(["run", str(tmp_path / "matrix.csv"), "--transpose", "--labels",
-                 str(tmp_path / "y.tsv"), *FAST, "-o", "avgRank", "--out", str(out)]) == 0
-    truth = mm.bootstrap(raw, labels, selector="anova", n_bootstraps=8, n_features=12,
-                         feature_names=names, random_state=SEED)
+    assert (
+        main(
+            [
+                "run",
+                str(tmp_path / "matrix.csv"),
+                "--transpose",
+                "--labels",
+                str(tmp_path / "y.tsv"),
+                *FAST,
+                "-o",
+                "avgRank",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
+    truth = mm.bootstrap(
+        raw,
+        labels,
+        selector="anova",
+        n_bootstraps=8,
+        n_features=12,
+        feature_names=names,
+        random_state=SEED,
+    )
     assert mm.BaseModels.load(out) == truth
 
 
@@ -167,22 +274,45 @@ def test_many_small_classes_warn_and_run(tmp_path, capsys):
     frame["type"] = classes
     frame.to_csv(tmp_path / "many.csv", index=False)
     out = tmp_path / "run"
-    assert main(["run", str(tmp_path / "many.csv"), "-t", "type", "--selector", "anova",
-                 "-b", "4", "-m", "6", "-o", "mostFreq", "--seed", "0", "--out",
-                 str(out)]) == 0
+    assert (
+        main(
+            [
+                "run",
+                str(tmp_path / "many.csv"),
+                "-t",
+                "type",
+                "--selector",
+                "anova",
+                "-b",
+                "4",
+                "-m",
+                "6",
+                "-o",
+                "mostFreq",
+                "--seed",
+                "0",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     err = capsys.readouterr().err
     assert "warning: --target 'type'" in err and "18 classes for 72 samples" in err
     assert len(mm.MiningRun.load(out).base_models.classes) == 18
 
 
-@pytest.mark.parametrize("args, message", [
-    (["-t", "age"], "looks continuous"),
-    (["-t", "class", "--selector-param", "gamma=2"], "--selector-param 'gamma'"),
-    (["-t", "class", "--selector-param", "C"], "expected KEY=VALUE"),
-    (["-t", "class", "--scale", "robust"], "argument --scale: invalid choice"),
-    (["--labels", "LABELS"], "matches 0 of the 20 samples"),
-    (["-t", "class", "--layer", "x"], "--layer does not apply"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["-t", "age"], "looks continuous"),
+        (["-t", "class", "--selector-param", "gamma=2"], "--selector-param 'gamma'"),
+        (["-t", "class", "--selector-param", "C"], "expected KEY=VALUE"),
+        (["-t", "class", "--scale", "robust"], "argument --scale: invalid choice"),
+        (["--labels", "LABELS"], "matches 0 of the 20 samples"),
+        (["-t", "class", "--layer", "x"], "--layer does not apply"),
+    ],
+)
 def test_bad_input_is_one_line_with_exit_status_2(tmp_path, capsys, args, message):
     rng = np.random.default_rng(0)
     frame = pd.DataFrame(rng.normal(size=(20, 5)), columns=[f"g{i}" for i in range(5)])
@@ -191,10 +321,20 @@ def test_bad_input_is_one_line_with_exit_status_2(tmp_path, capsys, args, messag
     frame["age"] = rng.uniform(20, 80, 20)
     frame.to_csv(tmp_path / "d.csv", index=False)
     pd.DataFrame({"id": [f"x{i}" for i in range(20)], "y": 1}).to_csv(
-        tmp_path / "labels.csv", index=False)
+        tmp_path / "labels.csv", index=False
+    )
     args = [str(tmp_path / "labels.csv") if a == "LABELS" else a for a in args]
-    code = main(["run", str(tmp_path / "d.csv"), *args, "--selector", "svm-rfe",
-                 "--out", str(tmp_path / "o")])
+    code = main(
+        [
+            "run",
+            str(tmp_path / "d.csv"),
+            *args,
+            "--selector",
+            "svm-rfe",
+            "--out",
+            str(tmp_path / "o"),
+        ]
+    )
     err = capsys.readouterr().err.strip()
     assert code == 2
     assert message in err and len(err.splitlines()) == 1, err
@@ -208,8 +348,27 @@ def test_h5ad_without_the_obs_column_exits_2(tmp_path, h5ad, capsys):
 
 def test_run_evaluate_puts_error_vs_stability_in_the_report(tmp_path, h5ad):
     out = tmp_path / "run"
-    assert main(["run", str(h5ad), "--target", "obs:diagnosis", *FAST, "-o", "closedApr",
-                 "-o", "mostFreq", "--evaluate", "--folds", "3", "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "run",
+                str(h5ad),
+                "--target",
+                "obs:diagnosis",
+                *FAST,
+                "-o",
+                "closedApr",
+                "-o",
+                "mostFreq",
+                "--evaluate",
+                "--folds",
+                "3",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     table = pd.read_csv(out / "evaluation.csv")
     assert set(table["operator"]) >= {"closedApr", "mostFreq"}
     assert table["error"].between(0, 1).all() and table["stability"].notna().all()
@@ -221,8 +380,22 @@ def test_run_evaluate_puts_error_vs_stability_in_the_report(tmp_path, h5ad):
 
 def test_report_names_the_evaluation_command_when_not_run(tmp_path, h5ad):
     out = tmp_path / "run"
-    assert main(["run", str(h5ad), "--target", "obs:diagnosis", *FAST, "-o", "mostFreq",
-                 "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "run",
+                str(h5ad),
+                "--target",
+                "obs:diagnosis",
+                *FAST,
+                "-o",
+                "mostFreq",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     html = (out / "report.html").read_text()
     assert "Not run for this report" in html
     assert "--target obs:diagnosis" in html and "--evaluate --force" in html

@@ -31,8 +31,9 @@ def leukemia():
 
 def _adata(raw, labels, names, ids, *, sparse=False):
     obs = pd.DataFrame({"subtype": pd.Categorical(labels), "batch": "b1"}, index=ids)
-    adata = anndata.AnnData(X=sp.csr_matrix(raw) if sparse else raw, obs=obs,
-                            var=pd.DataFrame(index=names))
+    adata = anndata.AnnData(
+        X=sp.csr_matrix(raw) if sparse else raw, obs=obs, var=pd.DataFrame(index=names)
+    )
     adata.layers["log2"] = np.log2(raw + 1.0)
     return adata
 
@@ -72,13 +73,28 @@ def test_h5ad_bad_column_layer_and_missing_target(tmp_path, leukemia):
 def test_anndata_object_goes_through_run_and_bootstrap(leukemia):
     raw, labels, names, ids = leukemia
     adata = _adata(raw, labels, names, ids)
-    base = mm.bootstrap(adata, "obs:subtype", selector="anova", n_bootstraps=4,
-                        n_features=5, random_state=0)
-    truth = mm.bootstrap(raw, labels, selector="anova", n_bootstraps=4, n_features=5,
-                         feature_names=names, random_state=0)
+    base = mm.bootstrap(
+        adata, "obs:subtype", selector="anova", n_bootstraps=4, n_features=5, random_state=0
+    )
+    truth = mm.bootstrap(
+        raw,
+        labels,
+        selector="anova",
+        n_bootstraps=4,
+        n_features=5,
+        feature_names=names,
+        random_state=0,
+    )
     assert base == truth
-    run = mm.run(adata, "obs:subtype", selector="anova", operators=["mostFreq"],
-                 n_bootstraps=4, n_features=5, random_state=0)
+    run = mm.run(
+        adata,
+        "obs:subtype",
+        selector="anova",
+        operators=["mostFreq"],
+        n_bootstraps=4,
+        n_features=5,
+        random_state=0,
+    )
     assert run.base_models == truth
     assert run.expression.index.tolist() == ids.tolist()
     layer = from_anndata(adata, "obs:subtype", layer="log2")
@@ -120,13 +136,20 @@ def test_labels_file_in_another_order_with_missing_and_extra_ids(tmp_path, leuke
     order = rng.permutation(len(ids))
     dropped = set(order[:4].tolist())  # four samples have no label
     kept = [i for i in order if i not in dropped]
-    table = pd.DataFrame({"geo_accession": ids[kept], "age": rng.integers(20, 70, len(kept)),
-                          "diagnosis": labels[kept]})
-    extra = pd.DataFrame({"geo_accession": ["GSM9999", "GSM9998"], "age": [1, 2],
-                          "diagnosis": ["ALL", "AML"]})
+    table = pd.DataFrame(
+        {
+            "geo_accession": ids[kept],
+            "age": rng.integers(20, 70, len(kept)),
+            "diagnosis": labels[kept],
+        }
+    )
+    extra = pd.DataFrame(
+        {"geo_accession": ["GSM9999", "GSM9998"], "age": [1, 2], "diagnosis": ["ALL", "AML"]}
+    )
     pd.concat([table, extra]).to_csv(tmp_path / "labels.csv", index=False)
-    data = read_data(tmp_path / "expr.tsv", labels=tmp_path / "labels.csv",
-                     labels_column="diagnosis")
+    data = read_data(
+        tmp_path / "expr.tsv", labels=tmp_path / "labels.csv", labels_column="diagnosis"
+    )
     keep_rows = sorted(set(range(len(ids))) - dropped)  # data order is kept
     assert data.sample_names.tolist() == ids[keep_rows].tolist()
     np.testing.assert_array_equal(data.X, raw[keep_rows])
@@ -141,13 +164,16 @@ def test_labels_file_in_another_order_with_missing_and_extra_ids(tmp_path, leuke
 def test_labels_that_match_nothing_say_how_many_and_show_ids(tmp_path, leukemia):
     raw, labels, names, ids = leukemia
     pd.DataFrame(raw[:, :5], columns=names[:5], index=pd.Index(ids, name="id")).to_csv(
-        tmp_path / "expr.csv")
+        tmp_path / "expr.csv"
+    )
     pd.DataFrame({"id": [f"S{i}" for i in range(len(ids))], "y": labels}).to_csv(
-        tmp_path / "labels.csv", index=False)
+        tmp_path / "labels.csv", index=False
+    )
     with pytest.raises(DataError, match=r"matches 0 of the 72 samples.*'GSM7100'.*'S0'"):
         read_data(tmp_path / "expr.csv", labels=tmp_path / "labels.csv")
     pd.DataFrame({"id": [ids[0], ids[0]], "y": ["ALL", "AML"]}).to_csv(
-        tmp_path / "dup.csv", index=False)
+        tmp_path / "dup.csv", index=False
+    )
     with pytest.raises(DataError, match=r"Duplicate sample IDs.*--labels"):
         read_data(tmp_path / "expr.csv", labels=tmp_path / "dup.csv")
 
@@ -158,24 +184,29 @@ def test_genes_by_samples_table_is_transposed(tmp_path, leukemia):
     genes_by_samples.insert(0, "probe", names)
     genes_by_samples.to_csv(tmp_path / "series.csv", index=False)
     pd.DataFrame({"sample": ids[::-1], "class": labels[::-1]}).to_csv(
-        tmp_path / "labels.csv", index=False)
+        tmp_path / "labels.csv", index=False
+    )
     data = read_data(tmp_path / "series.csv", labels=tmp_path / "labels.csv", transpose=True)
     np.testing.assert_array_equal(data.X, raw)
     assert data.feature_names.tolist() == names.tolist()
     assert data.y.tolist() == labels.tolist()
     # A row of class labels inside the genes-by-samples table works as --target.
-    with_row = pd.concat([genes_by_samples, pd.DataFrame([["class", *labels]],
-                                                         columns=genes_by_samples.columns)])
+    with_row = pd.concat(
+        [genes_by_samples, pd.DataFrame([["class", *labels]], columns=genes_by_samples.columns)]
+    )
     with_row.to_csv(tmp_path / "with_row.csv", index=False)
     inside = read_data(tmp_path / "with_row.csv", "class", transpose=True)
     np.testing.assert_array_equal(inside.X, raw)
     assert inside.y.tolist() == labels.tolist()
 
 
-@pytest.mark.parametrize("values", [
-    np.linspace(0.5, 99.5, 40),                 # non-integer: a measurement
-    np.arange(40) * 3 + 18,                     # one value per sample: an age or an ID
-])
+@pytest.mark.parametrize(
+    "values",
+    [
+        np.linspace(0.5, 99.5, 40),  # non-integer: a measurement
+        np.arange(40) * 3 + 18,  # one value per sample: an age or an ID
+    ],
+)
 def test_continuous_target_is_refused(values):
     with pytest.raises(DataError, match=r"looks continuous.*classification.*Bin"):
         check_target(values, where="'age'")
