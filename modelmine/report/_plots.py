@@ -273,6 +273,11 @@ def _class_colors(labels: Any) -> tuple[list[str], dict[str, Any]]:
     return classes, palette
 
 
+def _looks_raw(values: np.ndarray) -> bool:
+    """Raw intensities or counts: non-negative with a maximum above 100 (log-scale them)."""
+    return bool(values.size) and float(values.min()) >= 0 and float(values.max()) > 100
+
+
 def expression_scale(values: np.ndarray) -> tuple[np.ndarray, str]:
     """Values for display: log2(x + 1) when they look like raw intensities or counts
     (non-negative with a maximum above 100), then each gene centred and scaled (z-score).
@@ -281,7 +286,7 @@ def expression_scale(values: np.ndarray) -> tuple[np.ndarray, str]:
     """
     vals = np.asarray(values, dtype=np.float64)
     what = "z-score"
-    if vals.size and vals.min() >= 0 and vals.max() > 100:
+    if _looks_raw(vals):
         vals = np.log2(vals + 1.0)
         what = "z-score of log2(x + 1)"
     sd = vals.std(axis=0)
@@ -343,9 +348,12 @@ def plot_expression_heatmap(expression: pd.DataFrame, genes: Sequence[str], *,
 
 
 def plot_expression_by_class(expression: pd.DataFrame, genes: Sequence[str]) -> Figure:
-    """One box plot with the samples as points per gene, by class (values as stored)."""
+    """One box plot with the samples as points per gene, by class, in the data's units (on
+    a log axis when they look like raw intensities or counts, as :func:`expression_scale`
+    decides)."""
     labels = expression.iloc[:, 0].astype(str).to_numpy()
     genes = [g for g in genes if g in expression.columns[1:]]
+    raw = _looks_raw(expression[genes].to_numpy(dtype=np.float64))
     classes, palette = _class_colors(labels)
     cols = min(4, max(1, len(genes)))
     rows = int(np.ceil(len(genes) / cols)) if genes else 1
@@ -364,11 +372,14 @@ def plot_expression_by_class(expression: pd.DataFrame, genes: Sequence[str]) -> 
         ax.set_xticks(range(1, len(classes) + 1), classes, rotation=45 if len(classes) > 3
                       else 0, ha="right" if len(classes) > 3 else "center", fontsize=7)
         ax.set_title(gene, fontsize=9)
+        if raw:
+            ax.set_yscale("symlog", linthresh=1.0)
         ax.tick_params(axis="y", labelsize=7)
         ax.grid(axis="y", alpha=0.3)
     for ax in axes[len(genes):]:
         ax.set_axis_off()
-    fig.suptitle("Expression of the top consensus genes by class (values as in the data)")
+    fig.suptitle("Expression of the top consensus genes by class (values as in the data"
+                 + (", log axis)" if raw else ")"))
     fig.tight_layout()
     return fig
 
