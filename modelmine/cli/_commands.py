@@ -248,8 +248,6 @@ def cmd_operators(args: argparse.Namespace) -> int:
 
 
 def cmd_lattice(args: argparse.Namespace) -> int:
-    from ..patterns import ItemsetLattice
-
     source = Path(args.source)
     if source.is_dir():
         base = BaseModels.load(source)
@@ -264,15 +262,49 @@ def cmd_lattice(args: argparse.Namespace) -> int:
     with atomic_file(out, force=args.force) as tmp:
         if base is None:
             base = _bootstrap(data, args)
-        lattice = ItemsetLattice.from_base(base, min_support=args.min_support)
-        if args.format in ("png", "svg"):
+        lattice = _mine_lattice(base, args)
+        if args.format == "html":
+            from ..constants import LATTICE_HTML_MAX_ITEMSETS
+
+            _lattice_html(lattice, source, tmp, LATTICE_HTML_MAX_ITEMSETS)
+        elif args.format in ("png", "svg"):
             lattice.draw(tmp)
         else:
             lattice.write(tmp)
     graph = lattice.graph
     _say(args, f"wrote {out} ({graph.number_of_nodes()} itemsets, "
                f"{graph.number_of_edges()} edges, min support {args.min_support:g})")
+    if args.format == "html":
+        from ..constants import LATTICE_HTML_MAX_ITEMSETS
+
+        if len(lattice.closed) > LATTICE_HTML_MAX_ITEMSETS:
+            _say(args, f"the page holds the closed itemsets of highest support (at most "
+                       f"{LATTICE_HTML_MAX_ITEMSETS:,} of {len(lattice.closed):,}) and says so; "
+                       "raise --min-support to explore a smaller lattice whole")
     return 0
+
+
+def _mine_lattice(base: BaseModels, args: argparse.Namespace) -> Any:
+    """The lattice at --min-support; when there are too many itemsets (the guard that also
+    leaves a run's report without them), say so and how to mine with a higher support."""
+    from ..patterns import ItemsetLattice, TooManyItemsetsError
+
+    try:
+        return ItemsetLattice.from_base(base, min_support=args.min_support)
+    except TooManyItemsetsError as exc:
+        raise DataError(
+            f"No lattice at minimum support {args.min_support:g}: {exc} Mine with a higher "
+            f"support: modelmine lattice {args.source} --min-support S (S above "
+            f"{args.min_support:g}).") from exc
+
+
+def _lattice_html(lattice: Any, source: Path, tmp: Path, max_itemsets: int) -> None:
+    """The explorer page, with the run's signatures when ``source`` is a run directory."""
+    signatures = None
+    if source.is_dir() and (source / "run.json").exists():
+        signatures = MiningRun.load(source).signatures
+    lattice.to_html(tmp, signatures=signatures, max_itemsets=max_itemsets,
+                    title=f"modelmine lattice explorer: {source.resolve().name}")
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:

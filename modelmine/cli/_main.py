@@ -80,6 +80,7 @@ are computed first, with --target, --selector, -b, -m as for `modelmine run`).
 
 worked examples:
   modelmine lattice run1                                  run1/lattice.graphml
+  modelmine lattice run1 --format html                    run1/lattice.html, the explorer
   modelmine lattice run1 --min-support 0.3 --format png   a drawing of the lattice
   modelmine lattice embedded:colon -b 50 --format gexf --out colon.gexf
 """
@@ -317,8 +318,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_model_options(p)
     p.add_argument("--min-support", type=_fraction, default=DEFAULT_MIN_SUPPORT, metavar="S",
                    help=f"minimum support of the itemsets (default: {DEFAULT_MIN_SUPPORT})")
-    p.add_argument("--format", choices=["graphml", "gexf", "json", "dot", "png", "svg"],
-                   default="graphml")
+    p.add_argument("--format", choices=["graphml", "gexf", "json", "dot", "png", "svg", "html"],
+                   default="graphml", help="html: the interactive explorer, one offline page "
+                   "(docs/lattice.md); graphml / gexf / json / dot: files for Gephi, Cytoscape, "
+                   "Graphviz; png / svg: a drawing of its top")
     p.add_argument("--out", metavar="FILE", default=None,
                    help="output file (default: DIR/lattice.FORMAT, or ./lattice.FORMAT)")
     p.add_argument("--force", action="store_true", help="replace an existing FILE")

@@ -149,6 +149,9 @@ class MiningRun:
     def lattice(self, min_support: float | None = None) -> ItemsetLattice:
         """The Hasse diagram of the closed itemsets (:class:`~modelmine.ItemsetLattice`).
 
+        The lattice carries the run's signatures, so ``run.lattice().to_html(path)`` shows
+        them in the explorer (``docs/lattice.md``).
+
         Parameters
         ----------
         min_support : float or int, optional
@@ -158,8 +161,9 @@ class MiningRun:
             if self.itemsets is None:
                 raise DataError(f"{self.itemsets_note} Pass a higher min_support to "
                                 "MiningRun.lattice.")
-            return ItemsetLattice(self.itemsets)
-        return ItemsetLattice.from_base(self.base_models, min_support=min_support)
+            return ItemsetLattice(self.itemsets, signatures=self.signatures)
+        return ItemsetLattice.from_base(self.base_models, min_support=min_support,
+                                        signatures=self.signatures)
 
     def frequencies(self) -> pd.DataFrame:
         """Every feature with its selection frequency and mean rank, most frequent first."""

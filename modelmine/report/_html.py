@@ -1,14 +1,16 @@
 """One self-contained HTML report of a model-mining run.
 
 The page needs no network: the plots are PNG images embedded as ``data:`` URIs, the style
-sheet is inline, and there is no script and no web font. It shows what Woznica, Nguyen and
-Kalousis (KDD 2012) report for a run, for a biologist: the data and settings, the consensus
-signature as genes with their frequencies and integer ranks (section 2), their expression by
-class, each alternative (section 2.3) as a gene x alternative matrix and the Jaccard overlap
-among them (section 3, eq. 1), the per-feature selection frequency, the stability of the
-base models and of each signature size with confidence intervals (Nogueira et al., JMLR
-2018), error vs stability per operator (Table 2) or the command that computes it, and the
-closed-itemset lattice (section 2.2). Every table downloads as CSV (data: URLs).
+sheet is inline, there is no web font, and the only script is the lattice explorer's, inline
+(:meth:`modelmine.ItemsetLattice.to_html`). It shows what Woznica, Nguyen and Kalousis
+(KDD 2012) report for a run, for a biologist: the data and settings, the consensus signature
+as genes with their frequencies and integer ranks (section 2), their expression by class,
+each alternative (section 2.3) as a gene x alternative matrix and the Jaccard overlap among
+them (section 3, eq. 1), the per-feature selection frequency, the stability of the base
+models and of each signature size with confidence intervals (Nogueira et al., JMLR 2018),
+error vs stability per operator (Table 2) or the command that computes it, and the
+closed-itemset lattice (section 2.2) with its explorer. Every table downloads as CSV
+(data: URLs).
 """
 
 from __future__ import annotations
@@ -29,7 +31,9 @@ import pandas as pd
 from .._files import write_text_atomic
 from .._utils import library_versions
 from ..base_models import BaseModels
-from ..patterns import Itemsets
+from ..constants import LATTICE_HTML_MAX_ITEMSETS, LATTICE_REPORT_MAX_ITEMSETS
+from ..patterns import ItemsetLattice, Itemsets, mine_itemsets
+from ..patterns._explorer import explorer_fragment
 from ._diagnostics import NOTES, run_diagnostics
 from ._plots import (
     plot_error_vs_stability,
@@ -239,6 +243,7 @@ def build_report(
     expression: pd.DataFrame | None = None,
     command: Sequence[str] | None = None,
     evaluation_command: str | None = None,
+    lattice_explorer: bool = True,
 ) -> str:
     """Render the self-contained HTML report of a run.
 
@@ -281,6 +286,10 @@ def build_report(
     evaluation_command : str, optional
         The exact command that produces the error vs stability section, shown when
         ``evaluation`` is None.
+    lattice_explorer : bool, default=True
+        Add the interactive lattice explorer (:meth:`modelmine.ItemsetLattice.to_html`) under
+        the itemsets, holding at most LATTICE_REPORT_MAX_ITEMSETS itemsets (those of highest
+        support); False keeps the page free of any script.
 
     Returns
     -------
@@ -463,6 +472,8 @@ def build_report(
         top = itemsets.to_frame() if hasattr(itemsets, "to_frame") else None
         if top is not None and len(top):
             out.append(f'<p class="dl">{_csv_link(top, "itemsets.csv")}</p>')
+        if lattice_explorer:
+            out.append(_explorer_section(base, results, itemsets))
 
     # --- diagnostics
     out.append('<h2 id="diagnostics">Diagnostics</h2>')
@@ -481,6 +492,31 @@ def build_report(
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<title>{_e(title)}</title><style>{_CSS}</style></head>"
             f"<body><main>\n{body}\n</main></body></html>\n")
+
+
+def _explorer_section(base: BaseModels, results: Sequence[OperatorResult],
+                      itemsets: Itemsets) -> str:
+    """The lattice explorer of the report's closed itemsets (those of highest support when
+    there are more than LATTICE_REPORT_MAX_ITEMSETS: closed itemsets do not depend on the
+    threshold, so mining again at the cut count gives exactly them)."""
+    if itemsets.itemset_type != "closed" or itemsets.max_len is not None:
+        return ""
+    closed = itemsets
+    note = ""
+    if len(closed) > LATTICE_REPORT_MAX_ITEMSETS:
+        cut = int(np.sort(closed.counts)[::-1][LATTICE_REPORT_MAX_ITEMSETS]) + 1
+        closed = mine_itemsets(base, itemset_type="closed", min_support=cut)
+        note = (f" It holds the {len(closed):,} closed itemsets of support &ge; "
+                f"{cut}/{base.n_models} of the {len(itemsets):,} mined (the report's cap); "
+                "<code>modelmine lattice DIR --format html</code> writes a page with up to "
+                f"{LATTICE_HTML_MAX_ITEMSETS:,}.")
+    lattice = ItemsetLattice(closed)
+    signatures = {r.operator: r.result for r in results}
+    return ("<h3>Explore the lattice</h3>"
+            '<div class="note">Search a feature, filter by support, size or signature, click '
+            "an itemset for its base models and signatures, compare two signatures, export "
+            f"the selection (docs/lattice.md).{note}</div>"
+            + explorer_fragment(lattice, signatures=signatures, func="build_report"))
 
 
 def write_report(path: str | os.PathLike[str], base: BaseModels,
