@@ -20,6 +20,7 @@ __all__ = [
     "LATTICE_NOTEBOOK_MAX_ITEMSETS",
     "LATTICE_REPORT_MAX_ITEMSETS",
     "MAX_ITEMSETS",
+    "MIN_SAMPLES_PER_CLASS",
     "SEED_MODULUS",
     "SILHOUETTE_NO_STRUCTURE",
     "SUPPORT_DECAY",
@@ -106,3 +107,9 @@ MAX_TARGET_DISTINCT_FRACTION = 0.5
 #: Fewer samples per class than this on average gets a warning: a class of 2 samples is
 #: absent from a bootstrap sample of n with probability (1 - 2/n)^n, about e^-2 = 14 %.
 MIN_MEAN_SAMPLES_PER_CLASS = 5
+
+#: The fewest samples of a class :func:`modelmine.bootstrap` accepts: a resample must hold
+#: two classes (with one member a class is missing from about a third of the bootstraps),
+#: stratified resampling draws two or more per class, and ReliefF needs a nearest hit
+#: (another member of the same class). Checked before the first fit.
+MIN_SAMPLES_PER_CLASS = 2

@@ -13,7 +13,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._files import atomic_directory, atomic_file, check_output_target, replace_directory
+from .._files import (
+    atomic_directory,
+    atomic_file,
+    check_output_target,
+    directory_lock,
+    remove_stale_partials,
+    replace_directory,
+)
 from ..base_models import BaseModels, bootstrap
 from ..datasets import EMBEDDED_PREFIX, LoadedData, read_data
 from ..exceptions import DataError
@@ -137,17 +144,27 @@ def _summary(run: MiningRun, out: Path, quiet: bool) -> None:
     print(f"wrote {out}/ (open {out}/report.html)")
 
 
-def cmd_run(args: argparse.Namespace) -> int:
-    import shutil
+#: What ``modelmine run --resume DIR`` may be given: everything else is the recorded run's.
+#: --annotate, --evaluate and --folds add files to the finished directory (annotated.h5ad,
+#: evaluation.csv) without changing the run, so a resumed run may ask for them.
+_RESUME_OPTIONS = {"resume", "quiet", "debug", "jobs", "scheduler", "help", "force",
+                   "annotate", "evaluate", "folds"}
 
-    from .. import pipeline
-    from ..operators import operator_kinds
+
+def cmd_run(args: argparse.Namespace) -> int:
     from ..pipeline import _store
 
     resume = args.resume is not None
     if resume and (args.data is not None or args.out is not None):
         raise DataError("--resume DIR takes the data and the output directory of the "
                         "interrupted run: give neither DATA nor --out.")
+    if resume:
+        fixed = sorted(set(getattr(args, "given", ())) - _RESUME_OPTIONS)
+        if fixed:
+            shown = ", ".join("--" + d.replace("_", "-") for d in fixed)
+            raise DataError(f"--resume DIR continues the run with its recorded settings; "
+                            f"{shown} cannot change them (start a new run with --out to use "
+                            "other settings).")
     if not resume and args.data is None:
         raise DataError("DATA is required (a data file or embedded:NAME), unless --resume.")
     out = Path(args.resume or args.out or (
@@ -155,6 +172,31 @@ def cmd_run(args: argparse.Namespace) -> int:
     partial = _partial_dir(out)
     # Cheap checks first, so that bad input fails before any long work.
     check_output_target(out, force=args.force or resume)
+    with directory_lock(out):
+        # Under the lock no other run writes DIR: what a killed one left is stale.
+        remove_stale_partials(out)
+        try:
+            run = _run_or_resume(args, out, partial, resume)
+        except BaseException as exc:
+            if (partial / _store.CHECKPOINT).exists():
+                saved = _store.saved_bootstraps(partial)
+                exc.__notes__ = [f"The run stopped; {saved} bootstraps are saved in "
+                                 f"{str(partial)!r}: continue it with `modelmine run "
+                                 f"--resume {out}`."]
+            raise
+        replace_directory(partial, out)
+    _summary(run, out, args.quiet)
+    return 0
+
+
+def _run_or_resume(args: argparse.Namespace, out: Path, partial: Path,
+                   resume: bool) -> MiningRun:
+    import shutil
+
+    from .. import pipeline
+    from ..operators import operator_kinds
+    from ..pipeline import _store
+
     progress = False if args.quiet else None
     if resume:
         if not (partial / _store.CHECKPOINT).exists():
@@ -162,6 +204,10 @@ def cmd_run(args: argparse.Namespace) -> int:
                             f"{str(partial)!r}." + (" That run finished." if out.exists()
                                                      else ""))
         recorded = _store.read_checkpoint(partial)["data"]
+        if getattr(args, "annotate", False):
+            from ..datasets._biodata import import_anndata
+
+            import_anndata()  # fail before the long work when the extra is missing
         options = dict(recorded.get("read_options") or {})
         data = _read_input(args, recorded["source"],
                            None if options.get("labels") else recorded["target"], options)
@@ -178,10 +224,11 @@ def cmd_run(args: argparse.Namespace) -> int:
 
             import_anndata()  # fail before the long work when the extra is missing
         if partial.exists():
-            if not args.force:
+            if (partial / _store.CHECKPOINT).exists() and not args.force:
                 raise DataError(f"An interrupted run of {str(out)!r} waits in "
                                 f"{str(partial)!r}: continue it with `modelmine run --resume "
                                 f"{out}`, or pass --force to start over.")
+            # Under the lock: a stale or abandoned checkpoint (or one --force replaces).
             shutil.rmtree(partial)
         run = pipeline.run(data, selector=args.selector, operators=operators,
                            n_bootstraps=args.n_bootstraps, n_features=args.n_features,
@@ -192,15 +239,14 @@ def cmd_run(args: argparse.Namespace) -> int:
                            resampling=args.resampling, sample_fraction=args.fraction,
                            stratify=args.stratify, selector_params=selector_params or None,
                            scale=args.scale, signature_size=args.signature_size)
+    # The extra outputs go into the partial directory, which cmd_run moves into place.
     if getattr(args, "annotate", False):
         from ..report import annotate_anndata
 
         annotate_anndata(run, data).write_h5ad(partial / "annotated.h5ad")
     if getattr(args, "evaluate", False):
         _evaluate_run(run, data, args, partial)
-    replace_directory(partial, out)
-    _summary(run, out, args.quiet)
-    return 0
+    return run
 
 
 def _evaluate_run(run: MiningRun, data: LoadedData, args: argparse.Namespace,
@@ -317,7 +363,10 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     if args.operator:
         operator_kinds(args.operator)
     data = _read_input(args, args.data, args.target)
-    m = min(args.n_features, data.shape[1])
+    if args.n_features > data.shape[1]:  # refused, not clamped: as `modelmine run`
+        raise DataError(f"-m/--n-features must be at most the {data.shape[1]} features of "
+                        f"{data.source!r}; got {args.n_features}.")
+    m = args.n_features
     result = evaluate(
         data.X, data.y, selectors=args.selector or list(DEFAULT_SELECTORS),
         operators=args.operator, classifiers=args.classifier or ("svm", "1nn", "tree"),

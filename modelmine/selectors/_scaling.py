@@ -58,6 +58,18 @@ class ScaledSelector(Selector):
     def select(self, X: Any, y: np.ndarray, *, random_state: int) -> SelectorOutput:
         return self.selector.select(_scale(X, self.method), y, random_state=random_state)
 
+    def prepare(self, X: Any, y: np.ndarray) -> Any:
+        """Nothing shared: the scaling is fitted on each resample, so the wrapped selector's
+        per-chunk work (:meth:`Selector.prepare`, for example MDL's sorted columns) would be
+        computed on values that no resample's selector sees."""
+        return None
+
+    def select_rows(self, prepared: Any, X: Any, y: np.ndarray, rows: np.ndarray, *,
+                    random_state: int) -> SelectorOutput:
+        """The resample ``X[rows]`` scaled on its own rows, then the wrapped selector's
+        :meth:`select` on it (what :func:`modelmine.bootstrap` calls per resample)."""
+        return self.select(X[rows], y[rows], random_state=random_state)
+
     def get_params(self) -> dict[str, Any]:
         return self.selector.get_params()
 

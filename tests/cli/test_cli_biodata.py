@@ -231,6 +231,38 @@ def test_scaling_happens_inside_each_resample(colon):
     np.testing.assert_array_equal(plain.subsets, zed.subsets)
 
 
+def test_scaling_with_a_selector_that_prepares_per_chunk(colon):
+    """The speed path (Selector.prepare / select_rows, once per chunk on the unscaled X) and
+    the scaling inside each resample: the wrapped selector never sees the unscaled data's
+    prepared work (MDL's sorted columns), only the resample scaled on its own rows."""
+    raw, labels, _, _ = colon
+    raw = raw[:, :60]
+    from sklearn.preprocessing import StandardScaler
+
+    from modelmine.selectors import get_selector
+    from modelmine.selectors._scaling import ScaledSelector
+
+    inner = get_selector("ig")
+    codes = (labels == "tumour").astype(np.int64)
+    assert inner.prepare(raw, codes) is not None  # a selector with shared work per chunk
+    wrapped = ScaledSelector(inner, "standard")
+    assert wrapped.prepare(raw, codes) is None
+    rows = np.random.default_rng(0).integers(0, raw.shape[0], raw.shape[0])  # repeats
+    got = wrapped.select_rows(wrapped.prepare(raw, codes), raw, codes, rows, random_state=0)
+    want = inner.select(StandardScaler().fit_transform(raw[rows]), codes[rows],
+                        random_state=0)
+    np.testing.assert_array_equal(got.scores, want.scores)
+    # Through the bootstrap: each base model is the selector on its resample scaled by hand.
+    base = mm.bootstrap(raw, labels, selector=wrapped, n_bootstraps=3, n_features=8,
+                        random_state=2)
+    for i in range(base.n_models):
+        idx = base.sample_indices[i]
+        one = inner.select(StandardScaler().fit_transform(raw[idx]), codes[idx],
+                           random_state=0)
+        top = np.argsort(-one.scores, kind="stable")[:8]
+        assert set(np.flatnonzero(base.subsets[i])) == set(top.tolist())
+
+
 def test_genes_by_samples_file_through_the_cli(tmp_path, colon):
     raw, labels, names, ids = colon
     table = pd.DataFrame(raw.T, columns=ids)
