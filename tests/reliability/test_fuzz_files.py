@@ -209,7 +209,13 @@ def test_base_models_load_on_schema_valid_but_inconsistent_files(base_file, tmp_
 
 
 # ----------------------------------------------------------------------- run directories
-_RUN_FILES = ["run.json", "signatures.json", "diagnostics.json", "base_models.npz"]
+_RUN_FILES = [
+    "run.json",
+    "signatures.json",
+    "diagnostics.json",
+    "base_models.npz",
+    "expression.csv.gz",
+]
 
 
 @pytest.mark.parametrize("name", _RUN_FILES)
