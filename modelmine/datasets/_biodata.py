@@ -9,7 +9,9 @@ message naming the option, what was expected and what was given.
 
 from __future__ import annotations
 
+import lzma
 import warnings
+import zlib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -237,7 +239,12 @@ def read_labels(path: str | Path, column: str | None) -> pd.Series:
             table = pd.read_csv(file, sep=",", dtype=str, keep_default_na=True)
         else:
             table = pd.read_csv(file, sep=None, engine="python", dtype=str)
-    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError, ValueError,
+            OSError, EOFError, zlib.error, lzma.LZMAError) as exc:
+        # OSError / EOFError / zlib.error: a damaged or truncated .gz, .bz2 or .xz (bad
+        # input, not the environment: the file was read)
+        if isinstance(exc, PermissionError):
+            raise DataError(f"Cannot read --labels {where!r}: permission denied.") from None
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise DataError(f"--labels {where!r} is not a readable table ({first}).") from None
     columns = [str(c) for c in table.columns]
