@@ -29,6 +29,7 @@ from .._files import umask_mode, write_error
 from .._utils import frozen, jsonable
 from ..exceptions import DataError
 from ..selectors import FeatureModel, average_ranks
+from ..selectors._scaling import SCALE_METHODS
 
 __all__ = ["BaseModels", "data_fingerprint"]
 
@@ -510,11 +511,16 @@ def _checksum(meta: dict[str, Any], arrays: Mapping[str, np.ndarray]) -> str:
     return h.hexdigest()
 
 
+#: The scaling a :class:`~modelmine.selectors._scaling.ScaledSelector` records in the
+#: selector's description (``modelmine run --scale``).
+_SCALE = schema.Where(str, lambda v: v in SCALE_METHODS,
+                      "one of " + ", ".join(repr(m) for m in SCALE_METHODS))
 _META_SCHEMA = {
     "format": str,
     "format_version": schema.Where(int, lambda v: v >= 1, "an integer >= 1"),
     "sha256": schema.Optional(str),
-    "selector": {"name": str, "kind": str, "params": dict},
+    "selector": {"name": str, "kind": str, "params": dict,
+                 "scale": schema.Optional(_SCALE)},
     "n_features": (schema.Where(int, lambda v: v >= 1, "an integer >= 1"), type(None)),
     "resampling": {"method": schema.Where(str, lambda v: v in ("bootstrap", "subsample"),
                                           "'bootstrap' or 'subsample'"),

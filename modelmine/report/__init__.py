@@ -9,6 +9,7 @@ from ._html import (
     build_report,
     write_report,
 )
+from ._outputs import annotate_anndata, signature_sets, signatures_gmt
 from ._plots import (
     figure_to_png,
     plot_error_vs_stability,
@@ -28,6 +29,7 @@ from ._records import (
 __all__ = [
     "NOTES",
     "OperatorResult",
+    "annotate_anndata",
     "build_report",
     "figure_to_png",
     "markdown_table",
@@ -39,6 +41,8 @@ __all__ = [
     "plot_stability",
     "plot_support_distribution",
     "run_diagnostics",
+    "signature_sets",
     "signature_table",
+    "signatures_gmt",
     "write_report",
 ]

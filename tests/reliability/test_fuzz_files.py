@@ -112,6 +112,30 @@ def test_read_data_on_damaged_files(name, tables, tmp_path, draw):
         assert len(loaded.feature_names) == X.shape[1]
 
 
+@pytest.mark.parametrize("name", ["labels.tsv", "labels.tsv.gz"])
+@pytest.mark.filterwarnings("ignore::modelmine.datasets.ManyClassesWarning")
+@FUZZ
+@given(draw=st.data())
+def test_read_data_with_damaged_label_files(name, tables, tmp_path, draw):
+    """--labels FILE (sample IDs, then labels), joined to the data by sample ID."""
+    import gzip
+
+    frame = small_frame(n=20, p=5)
+    data = tmp_path / "d.csv"
+    if not data.exists():
+        expr = frame.drop(columns="y")
+        expr.insert(0, "sample", [f"S{i}" for i in range(len(frame))])
+        expr.to_csv(data, index=False)
+    text = "id\tgroup\n" + "".join(f"S{i}\t{'ab'[v]}\n" for i, v in enumerate(frame["y"]))
+    raw = gzip.compress(text.encode()) if name.endswith(".gz") else text.encode()
+    path = tmp_path / name
+    path.write_bytes(damage(raw, draw.draw))
+    loaded = refused_or_loaded(lambda: mm.datasets.read_data(data, labels=path), path,
+                               str(data))
+    if loaded is not None:
+        assert loaded.X.shape[0] == len(loaded.y) == len(loaded.sample_names)
+
+
 # ----------------------------------------------------------------------- BaseModels files
 @pytest.fixture(scope="module")
 def base_file(tmp_path_factory):
@@ -209,7 +233,13 @@ def test_base_models_load_on_schema_valid_but_inconsistent_files(base_file, tmp_
 
 
 # ----------------------------------------------------------------------- run directories
-_RUN_FILES = ["run.json", "signatures.json", "diagnostics.json", "base_models.npz"]
+_RUN_FILES = [
+    "run.json",
+    "signatures.json",
+    "diagnostics.json",
+    "base_models.npz",
+    "expression.csv.gz",
+]
 
 
 @pytest.mark.parametrize("name", _RUN_FILES)
