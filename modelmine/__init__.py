@@ -18,7 +18,7 @@ from . import (
 )
 from .base_models import BaseModels, bootstrap
 from .estimator import ModelMiningSelector
-from .evaluation import EvaluationResult, evaluate
+from .evaluation import EvaluationResult, ThresholdResult, evaluate, evaluate_thresholds
 from .exceptions import DataError, ModelmineError, RunStateError
 from .operators import Signature, SignatureSet, aggregate, register_operator
 from .patterns import ItemsetLattice, Itemsets, mine_itemsets
@@ -47,6 +47,7 @@ __all__ = [
     "RunStateError",
     "Signature",
     "SignatureSet",
+    "ThresholdResult",
     "__version__",
     "aggregate",
     "bootstrap",
@@ -54,6 +55,7 @@ __all__ = [
     "datasets",
     "diagnostics",
     "evaluate",
+    "evaluate_thresholds",
     "evaluation",
     "mine_itemsets",
     "operators",

@@ -77,7 +77,9 @@ class BaseModels:
         feature index, see :mod:`modelmine.selectors`).
     scores : ndarray of float32, shape (b, p), or None
         The selector's relevance scores (higher = better), None for selectors that only
-        rank (such as SVM-RFE). Stored in single precision to halve the memory of large
+        rank (such as SVM-RFE); in a heterogeneous ensemble mixing both, the rows of the
+        ranking-only selectors are NaN (``extra["selectors_without_scores"]`` names
+        them). Stored in single precision to halve the memory of large
         runs; ranks and subsets are computed from the selector's double-precision scores
         before storage, so single precision never changes them.
     sample_indices : ndarray of int32, shape (b, n_drawn)
@@ -186,11 +188,68 @@ class BaseModels:
         if cached is None:
             if self.scores is not None:
                 cached = average_ranks(self.scores)
+                # A heterogeneous ensemble keeps NaN scores for its ranking-only selectors.
+                nan_rows = np.isnan(self.scores).any(axis=1)
+                if nan_rows.any():
+                    cached[nan_rows] = self.ranks[nan_rows]
             else:
                 cached = self.ranks.astype(np.float32)
             cached.flags.writeable = False
             object.__setattr__(self, "_tied_ranks", cached)
         return cached
+
+    @property
+    def model_selectors(self) -> tuple[str, ...]:
+        """The name of the selector that made each model, shape (b,).
+
+        One name repeated for the models of one selector; in a heterogeneous ensemble
+        (``bootstrap(selector=["ig", "su", ...])``, Salman 2022, Section 3.2.2) the name
+        of each model's own selector, in the order of the list (all the models of the
+        first selector, then those of the second, ...).
+        """
+        names = self.extra.get("model_selectors")
+        if names is None:
+            return (str(self.selector.get("name")),) * self.n_models
+        return tuple(str(v) for v in names)
+
+    @property
+    def selector_names(self) -> tuple[str, ...]:
+        """The distinct selectors of the models, in order of first appearance."""
+        return tuple(dict.fromkeys(self.model_selectors))
+
+    def models_of(self, selector: str) -> BaseModels:
+        """The base models made by one selector of a heterogeneous ensemble.
+
+        Parameters
+        ----------
+        selector : str
+            One of :attr:`selector_names`.
+
+        Returns
+        -------
+        BaseModels
+            Those models alone, with that selector's record (no ``full_model``).
+        """
+        names = self.selector_names
+        if selector not in names:
+            from ..validation import param_error
+
+            raise param_error("selector", "BaseModels.models_of",
+                              "one of " + ", ".join(repr(n) for n in names), selector)
+        if len(names) == 1:
+            return self
+        rows = np.flatnonzero(np.asarray(self.model_selectors) == selector)
+        records = {r["name"]: r for r in self.selector["params"]["selectors"]}
+        without = set(self.extra.get("selectors_without_scores", ()))
+        scores = None if (self.scores is None or selector in without) else self.scores[rows]
+        return BaseModels(
+            subsets=self.subsets[rows], ranks=self.ranks[rows], scores=scores,
+            sample_indices=self.sample_indices[rows], feature_names=self.feature_names,
+            selector=dict(records[selector]), n_features=self.n_features,
+            resampling=dict(self.resampling), random_state=self.random_state,
+            classes=list(self.classes), n_samples=self.n_samples,
+            data_sha256=self.data_sha256,
+        )
 
     def subset_sizes(self) -> np.ndarray:
         """Number of features selected by each model, shape (b,)."""

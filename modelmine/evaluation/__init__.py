@@ -16,15 +16,27 @@ from ._classifiers import (
 from ._classifiers import available as available_classifiers
 from ._protocol import DEFAULT_SELECTORS, evaluate
 from ._result import EvaluationResult, average_points
+from ._thresholds import (
+    PES_SELECTOR_PARAMS,
+    PES_SELECTORS,
+    PES_THRESHOLDS,
+    ThresholdResult,
+    evaluate_thresholds,
+)
 
 __all__ = [
     "CLASSIFIER_ENTRY_POINT_GROUP",
     "DEFAULT_SELECTORS",
+    "PES_SELECTORS",
+    "PES_SELECTOR_PARAMS",
+    "PES_THRESHOLDS",
     "ClassifierRegistry",
     "EvaluationResult",
+    "ThresholdResult",
     "available_classifiers",
     "average_points",
     "evaluate",
+    "evaluate_thresholds",
     "make_classifier",
     "register_classifier",
 ]
