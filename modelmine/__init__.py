@@ -18,7 +18,13 @@ from . import (
 )
 from .base_models import BaseModels, bootstrap
 from .estimator import ModelMiningSelector
-from .evaluation import EvaluationResult, ThresholdResult, evaluate, evaluate_thresholds
+from .evaluation import (
+    EvaluationResult,
+    ThresholdResult,
+    compare_aggregations,
+    evaluate,
+    evaluate_thresholds,
+)
 from .exceptions import DataError, ModelmineError, RunStateError
 from .operators import Signature, SignatureSet, aggregate, register_operator
 from .patterns import ItemsetLattice, Itemsets, mine_itemsets
@@ -51,6 +57,7 @@ __all__ = [
     "__version__",
     "aggregate",
     "bootstrap",
+    "compare_aggregations",
     "constants",
     "datasets",
     "diagnostics",

@@ -7,6 +7,7 @@ Classifiers come from a registry (:func:`register_classifier`, the ``modelmine.c
 entry-point group; :func:`available_classifiers` lists them).
 """
 
+from ._aggregations import SALMAN_AGGREGATIONS, AggregationComparison, compare_aggregations
 from ._classifiers import (
     CLASSIFIER_ENTRY_POINT_GROUP,
     ClassifierRegistry,
@@ -30,11 +31,14 @@ __all__ = [
     "PES_SELECTORS",
     "PES_SELECTOR_PARAMS",
     "PES_THRESHOLDS",
+    "SALMAN_AGGREGATIONS",
+    "AggregationComparison",
     "ClassifierRegistry",
     "EvaluationResult",
     "ThresholdResult",
     "available_classifiers",
     "average_points",
+    "compare_aggregations",
     "evaluate",
     "evaluate_thresholds",
     "make_classifier",
