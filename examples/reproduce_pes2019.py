@@ -14,7 +14,8 @@ Pes's setting is T = 20 splits, B = 20 / 50 / 100 bootstraps and 18 datasets; th
 here is reduced (T = 5, B = 20) to fit a shared 2-core machine: say so when quoting.
 
 Run: ``.venv/bin/python examples/reproduce_pes2019.py --out results/pes2019
-[--datasets colon leukemia] [--n-splits 5] [--n-bootstraps 20]``.
+[--datasets colon leukemia] [--n-splits 5] [--n-bootstraps 20]`` (``--fast``: a smoke
+setting for CI).
 """
 
 from __future__ import annotations
@@ -82,12 +83,20 @@ def main() -> None:
     parser.add_argument("--classifier", default="svm")
     parser.add_argument("--n-jobs", type=int, default=2)
     parser.add_argument("--random-state", type=int, default=2019)
+    parser.add_argument("--fast", action="store_true",
+                        help="smoke setting for CI (colon, 300 features, 3 rankers, T = 2, "
+                             "B = 3): not for comparison with the paper")
     args = parser.parse_args()
+    if args.fast:
+        args.datasets, args.selectors = ["colon"], ["chi2", "oner", "svm-rfe50"]
+        args.thresholds, args.n_splits, args.n_bootstraps = [0.01, 0.05], 2, 3
     args.out.mkdir(parents=True, exist_ok=True)
 
     rows = []
     for name in args.datasets:
         X, y = load(name)
+        if args.fast:
+            X = X[:, :300]
         start = time.perf_counter()
         result = mm.evaluate_thresholds(
             X, y, selectors=args.selectors, thresholds=args.thresholds,

@@ -20,7 +20,8 @@ Salman's setting is 100 folds and 1,000 bootstraps on 12 UCI / OpenML datasets; 
 default here is reduced (10 folds, 20 bootstraps) on the shared microarray and text data.
 
 Run: ``.venv/bin/python examples/reproduce_salman2022.py --out results/salman2022
-[--datasets colon leukemia] [--n-folds 10] [--n-bootstraps 20]``.
+[--datasets colon leukemia] [--n-folds 10] [--n-bootstraps 20]`` (``--fast``: a smoke
+setting for CI).
 """
 
 from __future__ import annotations
@@ -98,12 +99,20 @@ def main() -> None:
     parser.add_argument("--no-bam", action="store_true", help="skip the WAM / BAM part")
     parser.add_argument("--n-jobs", type=int, default=2)
     parser.add_argument("--random-state", type=int, default=2022)
+    parser.add_argument("--fast", action="store_true",
+                        help="smoke setting for CI (colon, 200 features, IG, 2 folds, "
+                             "b = 3): not for comparison with the thesis")
     args = parser.parse_args()
+    if args.fast:
+        args.datasets, args.selectors = ["colon"], ["ig"]
+        args.n_folds, args.n_bootstraps = 2, 3
     args.out.mkdir(parents=True, exist_ok=True)
 
     stab_rows, wacc_rows, bam_parts = [], [], []
     for name in args.datasets:
         X, y = load(name)
+        if args.fast:
+            X = X[:, :200]
         for sel in args.selectors:
             start = time.perf_counter()
             res = mm.compare_aggregations(X, y, selector=sel, n_folds=args.n_folds,
