@@ -44,7 +44,7 @@ from ..diagnostics import (
     score_std_stability,
     spearman_stability,
 )
-from ..operators import aggregate, get_operator
+from ..operators import Signature, aggregate, get_operator
 from ..operators._two_level import LOWER_IS_BETTER
 from ..selectors import average_ranks, get_selector
 from ..validation import check_int, check_real, param_error
@@ -98,6 +98,7 @@ def _rank_vectors(base: Any, names: Sequence[str]) -> dict[str, tuple[np.ndarray
     out = {}
     for name in names:
         sig = aggregate(base, name, n_features=p)
+        assert isinstance(sig, Signature)
         key = np.asarray(sig.scores, dtype=np.float64)
         if sig.score_name in LOWER_IS_BETTER:
             key = -key
@@ -222,7 +223,7 @@ def compare_aggregations(
     seeds = [int(c.generate_state(1)[0] % (2**31 - 1)) for c in ss.spawn(f + 2)]
 
     cv = StratifiedKFold(n_splits=f, shuffle=True, random_state=seeds[-1])
-    tasks = {
+    tasks: dict[int, dict[str, Any]] = {
         i: {"train": np.sort(tr), "seed": seeds[i]}
         for i, (tr, _) in enumerate(cv.split(np.zeros(data.n_samples), data.y))
     }

@@ -313,8 +313,7 @@ class OperatorRegistry(Registry[Operator]):
 
     def aggregate(self, base: BaseModels, operator: str | Operator, *,
                   n_features: int | None = None, n_signatures: int | None = None,
-                  random_state: Any = None, within: str | None = None,
-                  between: str | Operator | None = None,
+                  random_state: Any = None, within: Any = None, between: Any = None,
                   **params: Any) -> Signature | SignatureSet:
         """See :func:`aggregate`."""
         if not isinstance(operator, (str, Operator)):
@@ -593,7 +592,7 @@ def refresh() -> None:
 
 def aggregate(base: BaseModels, operator: str | Operator, *, n_features: int | None = None,
               n_signatures: int | None = None, random_state: Any = None,
-              within: str | None = None, between: str | Operator | None = None,
+              within: Any = None, between: Any = None,
               **params: Any) -> Signature | SignatureSet:
     """Build signature(s) from base models with a registered operator.
 

@@ -145,7 +145,8 @@ def oner_rules(
     n, p = X.shape
     k = int(y.max()) + 1
     bsize = int(min_bucket_size)
-    Xd = X.toarray() if sp.issparse(X) else np.asarray(X, dtype=np.float64)
+    Xany: Any = X
+    Xd = Xany.toarray() if sp.issparse(Xany) else np.asarray(Xany, dtype=np.float64)
     order = np.argsort(Xd, axis=0, kind="stable")
     xs = np.take_along_axis(Xd, order, axis=0).T.copy()  # (p, n) sorted values
     ys = y[order].T.copy()  # (p, n) classes in that order
