@@ -513,16 +513,23 @@ class BaseModels:
             raise corrupt(f"sample indices range over [{idx.min()}, {idx.max()}], outside "
                           f"the {n_samples} samples of 'n_samples'")
         _check_ranking(ranks, "ranks", corrupt)
-        if scores is not None and not np.isfinite(scores).all():
-            raise corrupt("'scores' holds NaN or infinite values")
+        # Per model: whether its selector chooses its own subset, and whether it gives no
+        # scores (NaN rows of a heterogeneous ensemble mixing ranking-only selectors).
+        subset_rows, nan_rows = _model_layout(meta, b, where, corrupt)
+        if scores is not None:
+            if not np.isfinite(scores[~nan_rows]).all():
+                raise corrupt("'scores' holds NaN or infinite values")
+            if not np.isnan(scores[nan_rows]).all():
+                raise corrupt("'scores' of the selectors in 'selectors_without_scores' are "
+                              "not NaN")
         subsets = np.unpackbits(packed, axis=1, count=p).astype(bool)
         m = meta["n_features"]
-        kind = meta["selector"].get("kind")
         if m is not None and m > p:
             raise corrupt(f"'n_features' is {m}, above the {p} features")
-        if kind != "subset" and m is not None and not np.array_equal(subsets, ranks <= m):
+        ranked = ~subset_rows
+        if m is not None and not np.array_equal(subsets[ranked], ranks[ranked] <= m):
             raise corrupt("the subsets are not the top 'n_features' ranks of each model")
-        if kind == "subset" and m is not None and (subsets.sum(axis=1) > m).any():
+        if m is not None and (subsets[subset_rows].sum(axis=1) > m).any():
             raise corrupt(f"a subset holds more than the {m} features of 'n_features'")
         full = None
         if "full_ranks" in arrays:
@@ -541,6 +548,44 @@ class BaseModels:
             classes=meta["classes"], n_samples=n_samples, data_sha256=meta["data_sha256"],
             full_model=full, extra=meta.get("extra", {}),
         )
+
+
+def _model_layout(meta: dict[str, Any], b: int, where: str,
+                  corrupt: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Which of the b models come from a subset selector, and which have no scores (NaN).
+
+    One selector: every model has its kind, none is NaN. A heterogeneous ensemble
+    (``bootstrap(selector=[...])``): each model's selector is ``extra["model_selectors"]``,
+    its kind that selector's record in ``selector["params"]["selectors"]``, and the models
+    of ``extra["selectors_without_scores"]`` hold NaN scores.
+    """
+    extra = meta.get("extra") or {}
+    kind = meta["selector"]["kind"]
+    if kind != "heterogeneous":
+        if "model_selectors" in extra:
+            schema.check(meta, {"extra": {"model_selectors": schema.Where(
+                schema.ListOf(str), lambda v: set(v) == {meta["selector"]["name"]},
+                f"a list naming the selector {meta['selector']['name']!r}")}}, where)
+            if len(extra["model_selectors"]) != b:
+                raise corrupt(f"'model_selectors' names {len(extra['model_selectors'])} "
+                              f"models; there are {b}")
+        return np.full(b, kind == "subset"), np.zeros(b, dtype=bool)
+    schema.check(meta, _HETEROGENEOUS_SCHEMA, where)
+    records = meta["selector"]["params"]["selectors"]
+    kinds = {r["name"]: r["kind"] for r in records}
+    if len(kinds) != len(records):
+        raise corrupt("'selector.params.selectors' names a selector twice")
+    names = extra["model_selectors"]
+    if len(names) != b:
+        raise corrupt(f"'model_selectors' names {len(names)} models; there are {b}")
+    without = set(extra.get("selectors_without_scores", ()))
+    unknown = sorted((set(names) | without) - set(kinds))
+    if unknown:
+        raise corrupt(f"'model_selectors' or 'selectors_without_scores' name {unknown}, not "
+                      "among the selectors of 'selector.params.selectors'")
+    subset_rows = np.array([kinds[n] == "subset" for n in names], dtype=bool)
+    nan_rows = np.array([n in without for n in names], dtype=bool)
+    return subset_rows, nan_rows
 
 
 def _check_ranking(ranks: np.ndarray, name: str, corrupt: Any) -> None:
@@ -586,6 +631,17 @@ _META_SCHEMA = {
     "n_samples": schema.Where(int, lambda v: v >= 1, "an integer >= 1"),
     "data_sha256": str,
     "extra": schema.Optional(dict),
+}
+
+
+# The record of a heterogeneous ensemble (selector kind "heterogeneous", Salman 2022):
+# every selector's own record and the selector of each model.
+_HETEROGENEOUS_SCHEMA = {
+    "selector": {"params": {"selectors": schema.Where(
+        schema.ListOf({"name": str, "kind": str, "params": dict}), lambda v: len(v) >= 1,
+        "a non-empty list of selector records")}},
+    "extra": {"model_selectors": schema.ListOf(str),
+              "selectors_without_scores": schema.Optional(schema.ListOf(str))},
 }
 
 

@@ -151,3 +151,84 @@ def test_bad_input(data, hetero):
         mm.aggregate(hetero, "allMed", within="selector")
     with pytest.raises(ValueError, match=r"'selector' parameter of BaseModels\.models_of"):
         hetero.models_of("relieff")
+
+
+@pytest.fixture(scope="module")
+def mixed(data):
+    """A ranking-only (NaN scores), a scoring and a subset-choosing selector pooled."""
+    X, y = data
+    return mm.bootstrap(X, y, ["anova", "svm-rfe", "l1-logistic"], n_bootstraps=3,
+                        n_features=5, random_state=1)
+
+
+def test_save_load_keeps_nan_rows_and_subset_selectors(mixed, tmp_path):
+    """Format 2's checks (finite scores, subsets = top m ranks) read per model: the NaN rows
+    of a ranking-only selector and the own subsets of a subset selector load back."""
+    assert mixed.extra["selectors_without_scores"] == ["svm-rfe"]
+    assert mixed.subsets[6:].sum(axis=1).max() <= 5
+    back = mm.BaseModels.load(mixed.save(tmp_path / "m.npz"))
+    assert back == mixed
+    assert back.model_selectors == mixed.model_selectors
+    assert back.models_of("l1-logistic") == mixed.models_of("l1-logistic")
+
+
+def _rewrite(path, edit):
+    import json
+
+    from modelmine.base_models import _base_models
+
+    with np.load(path, allow_pickle=False) as arch:
+        arrays = {k: arch[k] for k in arch.files}
+    meta = json.loads(str(arrays.pop("meta")))
+    meta.pop("sha256")
+    edit(arrays, meta)
+    meta["sha256"] = _base_models._checksum(meta, arrays)
+    arrays["meta"] = np.array(json.dumps(meta))
+    with open(path, "wb") as fh:
+        np.savez_compressed(fh, **arrays)
+
+
+def _set_subset_bit(arrays, row):
+    """Add one more feature (the worst ranked not yet in it) to model ``row``'s subset."""
+    subsets = np.unpackbits(arrays["subsets"], axis=1, count=150).astype(bool)
+    out = np.flatnonzero(~subsets[row])
+    subsets[row, out[np.argmax(arrays["ranks"][row, out])]] = True
+    arrays["subsets"] = np.packbits(subsets, axis=1)
+
+
+@pytest.mark.parametrize("edit, pattern", [
+    (lambda a, m: m["extra"]["model_selectors"].pop(), "names 8 models; there are 9"),
+    (lambda a, m: m["extra"].__setitem__("model_selectors", ["ig"] * 9), "name ['ig']"),
+    (lambda a, m: m["extra"].pop("model_selectors"), "lacks the field 'extra.model_selectors'"),
+    (lambda a, m: m["selector"]["params"].__setitem__("selectors", []), "non-empty list"),
+    (lambda a, m: m["extra"].__setitem__("selectors_without_scores", []), "NaN or infinite"),
+    (lambda a, m: a["scores"].__setitem__((0, 0), np.nan), "NaN or infinite"),
+    (lambda a, m: a["scores"].__setitem__((3, 0), 1.0), "are not NaN"),
+    (lambda a, m: _set_subset_bit(a, 0), "top 'n_features' ranks"),  # an anova model
+    (lambda a, m: _set_subset_bit(a, 8), "more than the 5 features"),  # an l1-logistic one
+])
+def test_inconsistent_heterogeneous_records_are_refused(mixed, tmp_path, edit, pattern):
+    from modelmine.exceptions import DataError
+
+    path = mixed.save(tmp_path / "m.npz")
+    _rewrite(path, edit)
+    with pytest.raises(DataError) as info:
+        mm.BaseModels.load(path)
+    assert pattern in str(info.value) and str(path) in str(info.value), str(info.value)
+
+
+def test_every_selector_is_checked_before_the_first_fit(data, monkeypatch):
+    """Hardening's checks (here: a binary-only selector on three classes) run for every
+    selector of the list before any is fitted."""
+    from modelmine.base_models import _bootstrap
+
+    X, y = data
+    three = np.arange(y.size) % 3
+    fitted = []
+    monkeypatch.setattr(_bootstrap, "_bootstrap", lambda args, **kw: fitted.append(args))
+    with pytest.raises(ValueError, match="'y' parameter of bootstrap must be binary for "
+                                         "selector 'l1-logistic'"):
+        mm.bootstrap(X, three, ["anova", "l1-logistic"], n_bootstraps=2, n_features=5)
+    assert fitted == []
+    with pytest.raises(ValueError, match="'run_dir' parameter of bootstrap must be None"):
+        mm.bootstrap(X, y, ["anova", "ig"], n_bootstraps=2, run_dir="somewhere")
