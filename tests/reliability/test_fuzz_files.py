@@ -232,6 +232,51 @@ def test_base_models_load_on_schema_valid_but_inconsistent_files(base_file, tmp_
         assert loaded.scores is None or np.isfinite(loaded.scores).all()
 
 
+# A heterogeneous ensemble (bootstrap(selector=[...]), Salman 2022): per-model selectors,
+# NaN score rows for a ranking-only selector, own subsets for a subset selector.
+@pytest.fixture(scope="module")
+def hetero_file(tmp_path_factory):
+    frame = small_frame(n=30, p=12)
+    base = mm.bootstrap(frame.drop(columns="y").to_numpy(), frame["y"].to_numpy(),
+                        ["anova", "svm-rfe", "l1-logistic"], n_bootstraps=3, n_features=3,
+                        random_state=0)
+    path = base.save(tmp_path_factory.mktemp("hetero") / "h.npz")
+    return base, path.read_bytes()
+
+
+@FUZZ
+@given(draw=st.data())
+def test_heterogeneous_base_models_load_on_damaged_or_inconsistent_files(
+        hetero_file, tmp_path, draw):
+    base, data = hetero_file
+    path = tmp_path / "h.npz"
+    if draw.draw(st.booleans()):
+        path.write_bytes(damage(data, draw.draw))
+    else:
+        path.write_bytes(data)
+        where = draw.draw(st.sampled_from(["selector", "extra"]))
+        key = draw.draw(st.sampled_from(
+            ["params", "kind"] if where == "selector"
+            else ["model_selectors", "selectors_without_scores"]))
+
+        def edit(arrays, meta):
+            if draw.draw(st.booleans()):
+                meta[where][key] = draw.draw(_JSON)
+            else:  # a plausible value: selector names, shuffled or cut
+                names = list(base.model_selectors)
+                meta[where][key] = draw.draw(st.lists(st.sampled_from(
+                    [*sorted(set(names)), "ig"]), max_size=len(names) + 1))
+
+        rewrite_npz(path, edit)
+    loaded = refused_or_loaded(lambda: mm.BaseModels.load(path), path)
+    if loaded is not None:  # a correct load: each model's scores finite, or NaN if unscored
+        without = set(loaded.extra.get("selectors_without_scores", ()))
+        unscored = np.array([s in without for s in loaded.model_selectors])
+        assert loaded.scores is None or np.isfinite(loaded.scores[~unscored]).all()
+        assert loaded.scores is None or np.isnan(loaded.scores[unscored]).all()
+        assert len(loaded.model_selectors) == loaded.n_models
+
+
 # ----------------------------------------------------------------------- run directories
 _RUN_FILES = [
     "run.json",
