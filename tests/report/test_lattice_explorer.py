@@ -1,8 +1,11 @@
-"""The lattice explorer driven in headless Chromium (DevTools protocol): search, click,
-filters, comparison, level of detail and exports, checked against the Python objects."""
+"""The lattice explorer driven in headless Chromium through the DevTools protocol by
+Playwright (its Python sync API, pointed at the system Chromium): search, click, filters,
+comparison, level of detail and exports, checked against the Python objects."""
 
 from __future__ import annotations
 
+import contextlib
+import importlib.util
 import math
 import os
 import sys
@@ -18,15 +21,133 @@ from modelmine.patterns import ItemsetLattice, mine_itemsets
 
 sys.path.insert(0, str(Path(__file__).parent))
 from browser import find_chromium
-from browser_session import BrowserPage
+
+_REQUIRED = bool(os.environ.get("MODELMINE_REQUIRE_BROWSER"))
+_HAVE_PLAYWRIGHT = importlib.util.find_spec("playwright") is not None
 
 pytestmark = [
     pytest.mark.skipif(
-        find_chromium() is None and not os.environ.get("MODELMINE_REQUIRE_BROWSER"),
+        find_chromium() is None and not _REQUIRED,
         reason="Chromium is not installed (apt-get install chromium)",
+    ),
+    pytest.mark.skipif(
+        not _HAVE_PLAYWRIGHT and not _REQUIRED,
+        reason="Playwright is not installed (pip install -e '.[test]')",
     ),
     pytest.mark.slow,
 ]
+
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+TIMEOUT_MS = 60_000
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    """The system Chromium (never Playwright's own download), launched by Playwright."""
+    from playwright.sync_api import sync_playwright
+
+    exe = find_chromium() or "/usr/bin/chromium"
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(
+            executable_path=exe, args=CHROMIUM_ARGS, headless=True, timeout=TIMEOUT_MS
+        )
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+class _Watched:
+    """A Playwright page and what it logged: console errors, uncaught exceptions, requests."""
+
+    def __init__(self, browser, width: int, height: int) -> None:
+        self.context = browser.new_context(
+            viewport={"width": width, "height": height}, device_scale_factor=1
+        )
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(TIMEOUT_MS)
+        self._errors: list[str] = []
+        self._requests: list[str] = []
+        self.page.on(
+            "console",
+            lambda msg: (
+                self._errors.append(f"console.{msg.type}: {msg.text}")
+                if msg.type in ("error", "assert")
+                else None
+            ),
+        )
+        self.page.on("pageerror", lambda exc: self._errors.append(f"uncaught: {exc}"))
+        self.page.on("request", lambda req: self._requests.append(req.url))
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.context.close()
+
+    def errors(self) -> list[str]:
+        return list(self._errors)
+
+    def requests(self) -> list[str]:
+        return list(self._requests)
+
+
+@contextlib.contextmanager
+def _open(browser, path: Path, *, width: int, height: int):
+    """A fresh page showing ``path``, the explorer drawn and settled."""
+    watched = _Watched(browser, width, height)
+    try:
+        page = watched.page
+        page.goto(Path(path).resolve().as_uri(), wait_until="load")
+        page.wait_for_function("document.getElementById('lattice').dataset.ready === '1'")
+        yield watched
+    finally:
+        watched.close()
+
+
+def _settle(page) -> None:
+    """Wait for two animation frames (the explorer renders on the next one)."""
+    page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+def _centre(page, selector: str) -> tuple[float, float]:
+    loc = page.locator(selector).first
+    loc.scroll_into_view_if_needed()
+    box = loc.bounding_box()
+    assert box is not None, f"{selector!r} is not drawn"
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def _type(page, selector: str, text: str) -> None:
+    """Click a field, select its content and type ``text`` over it (empty: clear it)."""
+    page.click(selector)
+    page.fill(selector, text)
+
+
+def _wheel(page, selector: str, delta_y: float) -> None:
+    page.mouse.move(*_centre(page, selector))
+    page.mouse.wheel(0, delta_y)
+
+
+def _drag(page, selector: str, dx: float, steps: int = 8) -> None:
+    x, y = _centre(page, selector)
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + dx, y, steps=steps)
+    page.mouse.up()
+
+
+def _shot(page, path: Path) -> Path:
+    page.screenshot(path=str(path))
+    return path
+
 
 SEED = 3
 
@@ -68,22 +189,21 @@ def _names(lattice, node):
     return lattice.graph.nodes[node]["names"]
 
 
-def test_explorer_search_click_filter_compare_export(colon_lattice, tmp_path):
+def test_explorer_search_click_filter_compare_export(chromium, colon_lattice, tmp_path):
     base, signatures, lattice = colon_lattice
     b = base.n_models
     page_path = lattice.to_html(tmp_path / "lattice.html")
     shots = _artifacts(tmp_path)
     graph = lattice.graph
     all_keys = {_key(_names(lattice, n)) for n in graph.nodes}
-    with BrowserPage(width=1400, height=900) as page:
-        page.open(page_path)
-        page.wait_for("document.getElementById('lattice').dataset.ready === '1'")
-        page.settle()
+    with _open(chromium, page_path, width=1400, height=900) as watched:
+        page = watched.page
+        _settle(page)
         # every itemset of the lattice (and only those) is drawn, marked by its names
         drawn = page.evaluate(f"{DRAWN}.map(e => e.dataset.itemset)")
         assert len(drawn) == len(graph) and set(drawn) == all_keys
         assert page.evaluate("document.querySelectorAll('#lattice').length") == 1
-        page.screenshot(shots / "lattice-explorer-start.png")
+        _shot(page, shots / "lattice-explorer-start.png")
 
         # search: the feature in most itemsets (besides singletons)
         counts = {}
@@ -91,8 +211,8 @@ def test_explorer_search_click_filter_compare_export(colon_lattice, tmp_path):
             for name in _names(lattice, node):
                 counts[name] = counts.get(name, 0) + 1
         feature = max(sorted(counts), key=lambda f: counts[f])
-        page.type("#lattice-search", feature)
-        page.settle()
+        _type(page, "#lattice-search", feature)
+        _settle(page)
         hits = set(lattice.containing(feature))
         related = set().union(*(nx.ancestors(graph, n) for n in hits)) - hits
         marked = page.evaluate(
@@ -106,13 +226,13 @@ def test_explorer_search_click_filter_compare_export(colon_lattice, tmp_path):
         assert page.evaluate("document.querySelector('[data-field=n-match]').textContent") == str(
             len(hits)
         )
-        page.screenshot(shots / "lattice-explorer-search.png")
+        _shot(page, shots / "lattice-explorer-search.png")
 
         # click the largest, most supported itemset with the feature
         node = max(hits, key=lambda n: (len(_names(lattice, n)), graph.nodes[n]["count"], -n))
         key = _key(_names(lattice, node))
-        page.click(f'#lattice circle[data-itemset="{key}"]')
-        page.settle()
+        page.mouse.click(*_centre(page, f'#lattice circle[data-itemset="{key}"]'))
+        _settle(page)
         field = "document.querySelector('#lattice-details [data-field={}]').textContent"
         assert page.evaluate(field.format("support")) == f"{graph.nodes[node]['support']:.3f}"
         assert page.evaluate(field.format("count")) == str(graph.nodes[node]["count"])
@@ -141,7 +261,7 @@ def test_explorer_search_click_filter_compare_export(colon_lattice, tmp_path):
         chips = page.evaluate("document.querySelectorAll('#lattice-details .mmL-chip').length")
         assert chips == min(40, len(lattice.parents(node))) + min(40, len(lattice.children(node)))
         assert page.evaluate("document.querySelector('#lattice .mmL-s').dataset.itemset") == key
-        page.screenshot(shots / "lattice-explorer-details.png")
+        _shot(page, shots / "lattice-explorer-details.png")
 
         # exports of the selection (filters + search) and of the view
         rows = page.evaluate("modelmineLattice.csv()").strip().split("\n")
@@ -151,20 +271,20 @@ def test_explorer_search_click_filter_compare_export(colon_lattice, tmp_path):
         )
         svg = page.evaluate("modelmineLattice.svg()")
         assert svg.startswith("<svg") and f'data-itemset="{key}"' in svg
-        png = page.evaluate("modelmineLattice.png()", await_promise=True)
+        png = page.evaluate("modelmineLattice.png()")  # awaits the promise
         assert png.startswith("data:image/png;base64,") and len(png) > 5000
 
         # support filter: only itemsets of support >= 0.3 stay drawn
-        page.type("#lattice-search", "")
-        page.type("#lattice-min-support", "0.3")
-        page.settle()
+        _type(page, "#lattice-search", "")
+        _type(page, "#lattice-min-support", "0.3")
+        _settle(page)
         need = math.ceil(0.3 * b - 1e-9)
         expected = {
             _key(_names(lattice, n)) for n in graph.nodes if graph.nodes[n]["count"] >= need
         }
         drawn = page.evaluate(f"{DRAWN}.map(e => e.dataset.itemset)")
         assert set(drawn) == expected and len(drawn) == len(expected)
-        page.type("#lattice-min-support", "0.1")
+        _type(page, "#lattice-min-support", "0.1")
 
         # two signatures side by side: closedApr vs allMed's first alternative
         page.evaluate(
@@ -172,7 +292,7 @@ def test_explorer_search_click_filter_compare_export(colon_lattice, tmp_path):
             "['lattice-compare-b', '1']]) { const s = document.getElementById(id);"
             " s.value = v; s.dispatchEvent(new Event('change')); } })()"
         )
-        page.settle()
+        _settle(page)
         a = set(signatures["closedApr"].features.tolist())
         bb = set(signatures["allMed"][0].features.tolist())
         fills = dict(
@@ -196,20 +316,20 @@ def test_explorer_search_click_filter_compare_export(colon_lattice, tmp_path):
             "(() => { const s = document.getElementById('lattice-only-signature');"
             " s.value = '0'; s.dispatchEvent(new Event('change')); })()"
         )
-        page.settle()
+        _settle(page)
         drawn = page.evaluate(f"{DRAWN}.map(e => e.dataset.itemset)")
         assert set(drawn) == {
             _key(_names(lattice, n)) for n in graph.nodes if set(graph.nodes[n]["items"]) <= a
         }
-        page.screenshot(shots / "lattice-explorer-compare.png")
-        assert page.errors() == []
+        _shot(page, shots / "lattice-explorer-compare.png")
+        assert watched.errors() == []
         # no network: the page itself, and the data: URL of the PNG export's SVG
-        requests = page.requests()
+        requests = watched.requests()
         assert requests[0] == page_path.resolve().as_uri()
         assert all(url.startswith("data:image/svg+xml") for url in requests[1:])
 
 
-def test_explorer_level_of_detail(tmp_path):
+def test_explorer_level_of_detail(chromium, tmp_path):
     rng = np.random.default_rng(SEED)
     X = rng.random((120, 40)) < np.linspace(0.85, 0.1, 40)
     lattice = ItemsetLattice(mine_itemsets(X, itemset_type="closed", min_support=0.2))
@@ -219,10 +339,9 @@ def test_explorer_level_of_detail(tmp_path):
     shots = _artifacts(tmp_path)
     counts = np.asarray(lattice.closed.counts)
     kept = counts >= np.sort(counts)[::-1][n - 100] + 1
-    with BrowserPage(width=1280, height=820) as page:
-        page.open(page_path)
-        page.wait_for("document.getElementById('lattice').dataset.ready === '1'")
-        page.settle()
+    with _open(chromium, page_path, width=1280, height=820) as watched:
+        page = watched.page
+        _settle(page)
         view = page.evaluate("modelmineLattice.view")
         assert view["drawn"] == 400 and view["inView"] == int(kept.sum()) + 1
         # the drawn itemsets are those of highest support; the rest are counted per level
@@ -242,35 +361,34 @@ def test_explorer_level_of_detail(tmp_path):
         assert "Level of detail" in status and "hidden" in status
         note = page.evaluate("document.querySelector('#lattice .mmL-note').textContent")
         assert f"holds the {int(kept.sum()):,} of highest support" in note
-        page.screenshot(shots / "lattice-explorer-lod.png")
+        _shot(page, shots / "lattice-explorer-lod.png")
         # zooming in shows fewer itemsets in view, and hides fewer
         for _ in range(6):
-            page.wheel("#lattice-svg", -400)
-        page.settle()
+            _wheel(page, "#lattice-svg", -400)
+        _settle(page)
         zoomed = page.evaluate("modelmineLattice.view")
         assert zoomed["inView"] < view["inView"]
         assert page.evaluate("modelmineLattice.state.zoom") > 2
         # dragging pans the view: other itemsets come into view
         before = set(page.evaluate(f"{DRAWN}.map(e => e.dataset.itemset)"))
         ox = page.evaluate("modelmineLattice.state.ox")
-        page.drag("#lattice-svg", 300)
-        page.settle()
+        _drag(page, "#lattice-svg", 300)
+        _settle(page)
         assert page.evaluate("modelmineLattice.state.ox") != ox
         assert set(page.evaluate(f"{DRAWN}.map(e => e.dataset.itemset)")) != before
-        assert page.errors() == []
+        assert watched.errors() == []
 
 
-def test_explorer_inside_the_run_report(colon_lattice, tmp_path):
+def test_explorer_inside_the_run_report(chromium, colon_lattice, tmp_path):
     from modelmine.report import operator_result, write_report
 
     base, signatures, lattice = colon_lattice
     results = [operator_result(name, sig) for name, sig in signatures.items()]
     path = write_report(tmp_path / "report.html", base, results, itemsets=lattice.closed)
-    with BrowserPage(width=1280, height=1000) as page:
-        page.open(path)
-        page.wait_for("document.getElementById('lattice').dataset.ready === '1'")
+    with _open(chromium, path, width=1280, height=1000) as watched:
+        page = watched.page
         page.evaluate("document.getElementById('lattice').scrollIntoView()")
-        page.settle()
+        _settle(page)
         drawn = page.evaluate(f"{DRAWN}.map(e => e.dataset.itemset)")
         assert set(drawn) == {_key(_names(lattice, n)) for n in lattice.graph}
         labels = page.evaluate(
@@ -284,6 +402,6 @@ def test_explorer_inside_the_run_report(colon_lattice, tmp_path):
             "allMed alternative 2",
             "allMed alternative 3",
         ]
-        page.screenshot(_artifacts(tmp_path) / "lattice-explorer-report.png")
-        assert page.errors() == []
-        assert all(url.startswith(("file:", "data:")) for url in page.requests())
+        _shot(page, _artifacts(tmp_path) / "lattice-explorer-report.png")
+        assert watched.errors() == []
+        assert all(url.startswith(("file:", "data:")) for url in watched.requests())
