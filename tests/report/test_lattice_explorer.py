@@ -23,7 +23,16 @@ sys.path.insert(0, str(Path(__file__).parent))
 from browser import find_chromium
 
 _REQUIRED = bool(os.environ.get("MODELMINE_REQUIRE_BROWSER"))
-_HAVE_PLAYWRIGHT = importlib.util.find_spec("playwright") is not None
+
+
+def _have_playwright() -> bool:
+    try:
+        return importlib.util.find_spec("playwright.sync_api") is not None
+    except (ImportError, ValueError):
+        return False
+
+
+_HAVE_PLAYWRIGHT = _have_playwright()
 
 pytestmark = [
     pytest.mark.skipif(
@@ -404,4 +413,11 @@ def test_explorer_inside_the_run_report(chromium, colon_lattice, tmp_path):
         ]
         _shot(page, _artifacts(tmp_path) / "lattice-explorer-report.png")
         assert watched.errors() == []
-        assert all(url.startswith(("file:", "data:")) for url in watched.requests())
+        requests = watched.requests()
+        assert requests[0] == path.resolve().as_uri()
+        assert all(url.startswith(("file:", "data:")) for url in requests)
+        # the listeners behind those two checks do see errors and exceptions
+        page.evaluate("console.error('probe'); setTimeout(() => { throw new Error('boom'); })")
+        page.wait_for_timeout(200)
+        errors = watched.errors()
+        assert any("probe" in e for e in errors) and any("boom" in e for e in errors)
