@@ -100,6 +100,14 @@ class BaseModels:
     full_model : FeatureModel or None
         The selector fitted once on all the data (the "nobagg" baseline of KDD 2012,
         section 3), with ``scores`` (or None), ``ranks`` and ``subset`` of shape (p,).
+    artificial_subsets : ndarray of bool, shape (b, p_artificial), or None
+        When the models were fitted on data with artificial features appended
+        (``bootstrap(..., artificial_features=...)``): ``artificial_subsets[i, j]`` is True
+        when model i selected artificial feature j. The real features' subsets, ranks
+        (among the real features) and scores are in the attributes above, and
+        ``feature_names`` are the real features' names. None otherwise.
+    artificial : mapping (read-only)
+        ``{"method": "permutation" | "knockoff", "n_features": p_artificial}``, or empty.
     """
 
     subsets: np.ndarray
@@ -116,6 +124,8 @@ class BaseModels:
     data_sha256: str = ""
     full_model: FeatureModel | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
+    artificial_subsets: np.ndarray | None = None
+    artificial: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         subsets = np.asarray(self.subsets, dtype=bool)
@@ -141,7 +151,16 @@ class BaseModels:
             raise ValueError(f"feature_names must hold {p} names; got {names.size}.")
         object.__setattr__(self, "feature_names", _readonly(names))
         # Immutable all the way down: the records become read-only mappings and tuples.
-        for name in ("selector", "resampling", "extra"):
+        if self.artificial_subsets is not None:
+            art = np.asarray(self.artificial_subsets, dtype=bool)
+            if art.ndim != 2 or art.shape[0] != b:
+                raise ValueError(f"artificial_subsets must have {b} rows; got shape "
+                                 f"{art.shape}.")
+            object.__setattr__(self, "artificial_subsets", _readonly(art))
+            if not self.artificial:
+                object.__setattr__(self, "artificial", {"method": "unknown",
+                                                        "n_features": art.shape[1]})
+        for name in ("selector", "resampling", "extra", "artificial"):
             object.__setattr__(self, name, frozen(jsonable(dict(getattr(self, name)))))
         object.__setattr__(self, "classes", frozen([_json_label(c) for c in self.classes]))
         if self.full_model is not None:
@@ -191,6 +210,27 @@ class BaseModels:
             cached.flags.writeable = False
             object.__setattr__(self, "_tied_ranks", cached)
         return cached
+
+    @property
+    def has_artificial(self) -> bool:
+        """True when the models also selected among artificial features."""
+        return self.artificial_subsets is not None
+
+    def artificial_frequencies(self) -> np.ndarray:
+        """Selection frequency of each artificial feature, shape (p_artificial,).
+
+        Raises
+        ------
+        NotApplicableError
+            The base models were built without artificial features.
+        """
+        if self.artificial_subsets is None:
+            from ..exceptions import NotApplicableError
+
+            raise NotApplicableError(
+                "These base models were built without artificial features: use "
+                "bootstrap(..., artificial_features='permutation').")
+        return self.artificial_subsets.mean(axis=0)
 
     def subset_sizes(self) -> np.ndarray:
         """Number of features selected by each model, shape (b,)."""
@@ -255,6 +295,11 @@ class BaseModels:
             return False
         if (self.scores is None) != (other.scores is None):
             return False
+        if (self.artificial_subsets is None) != (other.artificial_subsets is None):
+            return False
+        if (self.artificial_subsets is not None and other.artificial_subsets is not None
+                and not np.array_equal(self.artificial_subsets, other.artificial_subsets)):
+            return False
         if (self.scores is not None and other.scores is not None
                 and not np.array_equal(self.scores, other.scores, equal_nan=True)):
             return False
@@ -285,6 +330,7 @@ class BaseModels:
             "n_samples": self.n_samples,
             "data_sha256": self.data_sha256,
             "extra": jsonable(self.extra),
+            **({"artificial": jsonable(self.artificial)} if self.artificial else {}),
         }
 
     def save(self, path: str | os.PathLike[str]) -> Path:
@@ -311,6 +357,10 @@ class BaseModels:
         }
         if self.scores is not None:
             arrays["scores"] = self.scores
+        if self.artificial_subsets is not None:
+            arrays["artificial_subsets"] = np.packbits(self.artificial_subsets, axis=1)
+            arrays["artificial_shape"] = np.array(self.artificial_subsets.shape,
+                                                  dtype=np.int64)
         if self.full_model is not None:
             arrays["full_ranks"] = self.full_model.ranks
             arrays["full_subset"] = self.full_model.subset
@@ -357,6 +407,11 @@ class BaseModels:
                 shape = tuple(int(v) for v in arch["subsets_shape"])
                 subsets = np.unpackbits(arch["subsets"], axis=1, count=shape[1]).astype(bool)
                 scores = arch["scores"] if "scores" in arch.files else None
+                artificial = None
+                if "artificial_subsets" in arch.files:
+                    art_shape = tuple(int(v) for v in arch["artificial_shape"])
+                    artificial = np.unpackbits(arch["artificial_subsets"], axis=1,
+                                               count=art_shape[1]).astype(bool)
                 full = None
                 if "full_ranks" in arch.files:
                     full = FeatureModel(
@@ -370,6 +425,7 @@ class BaseModels:
                     random_state=int(meta["random_state"]), classes=meta["classes"],
                     n_samples=int(meta["n_samples"]), data_sha256=meta["data_sha256"],
                     full_model=full, extra=meta.get("extra", {}),
+                    artificial_subsets=artificial, artificial=meta.get("artificial", {}),
                 )
         except (zipfile.BadZipFile, KeyError, ValueError, OSError, EOFError,
                 json.JSONDecodeError, TypeError) as exc:
