@@ -26,8 +26,8 @@ import scipy.sparse as sp
 from threadpoolctl import threadpool_limits
 
 from .._data import check_dataset
-from ..exceptions import DataError
 from .._progress import progress_bar
+from ..exceptions import DataError
 from ..selectors import FeatureModel, Selector, get_selector, model_from_output
 from ..validation import check_choice, check_int, check_real, param_error
 from ._base_models import BaseModels, data_fingerprint
@@ -161,16 +161,16 @@ def _knockoffs(X: Any, rng: np.random.Generator) -> np.ndarray:
         raise param_error("artificial_features", _FUNC, "'permutation' unless the knockpy "
                           "package is installed (pip install knockpy)", "knockoff",
                           exc=ImportError) from None
-    state = np.random.get_state()
     # knockpy draws from numpy's global generator: seed it from ours, then restore it.
-    np.random.seed(int(rng.integers(0, 2**32 - 1)))
+    state = np.random.get_state()  # noqa: NPY002
+    np.random.seed(int(rng.integers(0, 2**32 - 1)))  # noqa: NPY002
     try:
         with threadpool_limits(limits=1):
             sampler = GaussianSampler(np.asarray(X, dtype=np.float64),
                                       method="equicorrelated")
             return np.asarray(sampler.sample_knockoffs(), dtype=np.float64)
     finally:
-        np.random.set_state(state)
+        np.random.set_state(state)  # noqa: NPY002
 
 
 def _fit_chunk(

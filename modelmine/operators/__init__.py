@@ -21,8 +21,8 @@ from ._univariate import rra_scores, stuart_scores
 
 __all__ = [
     "BOUND_METHODS",
-    "STABL_GRID",
     "ENTRY_POINT_GROUP",
+    "STABL_GRID",
     "Operator",
     "OperatorRegistry",
     "PluginWarning",

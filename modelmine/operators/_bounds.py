@@ -25,7 +25,7 @@ import math
 from functools import lru_cache
 
 import numpy as np
-from scipy.optimize import brentq, minimize_scalar
+from scipy.optimize import brentq
 
 from ..validation import check_choice, check_int, check_real, param_error
 
@@ -37,21 +37,21 @@ BOUND_METHODS = {
         "reference": "Meinshausen and Buehlmann (2010), Theorem 1",
         "resampling": ("subsample with sample_fraction=0.5", "complementary-pairs"),
         "assumptions": "the noise features are exchangeable (their selections have the same "
-                       "distribution) and the selector is no worse than random guessing",
+        "distribution) and the selector is no worse than random guessing",
     },
     "ss-unimodal": {
         "reference": "Shah and Samworth (2013), section 3.4, equation (9)",
         "resampling": ("complementary-pairs",),
         "assumptions": "the simultaneous selection frequency of the noise features in a "
-                       "complementary pair has a unimodal distribution, and the selector is "
-                       "no worse than random guessing (q/p for a noise feature)",
+        "complementary pair has a unimodal distribution, and the selector is "
+        "no worse than random guessing (q/p for a noise feature)",
     },
     "ss-r-concave": {
         "reference": "Shah and Samworth (2013), section 3.3, equation (8)",
         "resampling": ("complementary-pairs",),
         "assumptions": "the selection frequencies of the noise features are r-concave "
-                       "(r = -1/2 for the pairs' simultaneous selection, r = -1/4 for single "
-                       "halves), and the selector is no worse than random guessing",
+        "(r = -1/2 for the pairs' simultaneous selection, r = -1/4 for single "
+        "halves), and the selector is no worse than random guessing",
     },
 }
 
@@ -73,12 +73,17 @@ def _um_const(cutoff: float, n_pairs: int, theta: float, func: str) -> float:
     """stabs' ``um_const``: the denominator of the unimodal bound (Shah and Samworth 2013,
     equation 9, in the form q^2 / p / c)."""
     if cutoff <= 0.75:
-        lowest = 0.5 + min(theta ** 2, 1.0 / (2 * n_pairs) + 0.75 * theta ** 2)
+        lowest = 0.5 + min(theta**2, 1.0 / (2 * n_pairs) + 0.75 * theta**2)
         if cutoff < lowest:
-            raise param_error("threshold", func, f"at least {lowest:.6g} for the unimodal bound "
-                              f"with q/p = {theta:.6g} and {n_pairs} pairs "
-                              "(0.5 + min(theta^2, 1/(2B) + 3/4 theta^2), Shah and Samworth "
-                              "2013, equation 9)", cutoff)
+            raise param_error(
+                "threshold",
+                func,
+                f"at least {lowest:.6g} for the unimodal bound "
+                f"with q/p = {theta:.6g} and {n_pairs} pairs "
+                "(0.5 + min(theta^2, 1/(2B) + 3/4 theta^2), Shah and Samworth "
+                "2013, equation 9)",
+                cutoff,
+            )
         return 2.0 * (2.0 * cutoff - 1.0 - 1.0 / (2 * n_pairs))
     return (1.0 + 1.0 / n_pairs) / (4.0 * (1.0 - cutoff + 1.0 / (2 * n_pairs)))
 
@@ -103,6 +108,16 @@ def _a_values(theta: float, n: int, r: float) -> tuple[float, ...]:
     return tuple(a_vec)
 
 
+def _power(x: np.ndarray, s: float) -> np.ndarray:
+    """``x ** s``, by multiplications for the exponents of the bounds (s = -2, -4)."""
+    if s == -2.0:
+        return 1.0 / (x * x)
+    if s == -4.0:
+        x2 = x * x
+        return 1.0 / (x2 * x2)
+    return x**s
+
+
 def _tail_d(theta: float, which: int, n: int, r: float) -> float:
     """stabs' ``D(theta, which, B, r)``: the largest upper tail probability P(X >= which/n)
     of an r-concave distribution on {0, 1/n, ..., 1} with mean theta (Shah and Samworth
@@ -114,24 +129,43 @@ def _tail_d(theta: float, which: int, n: int, r: float) -> float:
         return 1.0
     if k_start > n:
         raise ValueError("theta too large")
-    a_vec = _a_values(theta, n, r)
-    best = 0.0
-    t = which
-    for k in range(k_start, n):
-        jk = np.arange(k + 1, dtype=np.float64)
-        jt = np.arange(t, dtype=np.float64)
+    a_vec = np.asarray(_a_values(theta, n, r))
+    # R's optimize() maximises OptimInt over [a_(k+1), a_k] for each k = k_start..n-1; here
+    # a golden-section search runs for all k at once (the objective is evaluated on a
+    # padded k x (n+1) matrix), then the ends are checked too.
+    kk = np.arange(k_start, n, dtype=np.float64)
+    if kk.size == 0:
+        return 0.0
+    j = np.arange(n + 1, dtype=np.float64)
+    in_k = j[None, :] <= kk[:, None]
+    weight = np.where(in_k, kk[:, None] + 1 - j[None, :], 0.0)
+    below_t = (j < which).astype(np.float64)
+    lead = kk + 1 - theta_b
 
-        def neg(a: float, jk: np.ndarray = jk, jt: np.ndarray = jt, k: int = k) -> float:
-            num = (k + 1 - theta_b) * ((a + jt) ** s).sum()
-            den = ((k + 1 - jk) * (a + jk) ** s).sum()
-            return -(1.0 - num / den)
+    def objective(a: np.ndarray) -> np.ndarray:
+        w = _power(a[:, None] + j[None, :], s)  # the numerator runs to t - 1, even past k
+        return 1.0 - lead * (w @ below_t) / (weight * w).sum(axis=1)
 
-        lo, hi = a_vec[k + 1], a_vec[k]
-        res = minimize_scalar(neg, bounds=(min(lo, hi), max(lo, hi)), method="bounded",
-                              options={"xatol": np.finfo(float).eps ** 0.25})
-        value = max(-float(res.fun), -neg(lo), -neg(hi))
-        best = max(best, value)
-    return best
+    ks = np.arange(k_start, n)
+    lo, hi = a_vec[ks + 1].copy(), a_vec[ks].copy()
+    best = np.maximum(objective(lo), objective(hi))
+    ratio = (math.sqrt(5.0) - 1.0) / 2.0
+    x1, x2 = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
+    f1, f2 = objective(x1), objective(x2)
+    for _ in range(64):
+        left = f1 >= f2  # the maximum lies in [lo, x2]
+        hi = np.where(left, x2, hi)
+        lo = np.where(left, lo, x1)
+        x2n = np.where(left, x1, lo + ratio * (hi - lo))
+        x1n = np.where(left, hi - ratio * (hi - lo), x2)
+        f2n = np.where(left, f1, np.nan)
+        f1n = np.where(left, np.nan, f2)
+        x1, x2 = x1n, x2n
+        need1, need2 = np.isnan(f1n), np.isnan(f2n)
+        f1 = np.where(need1, objective(x1), f1n)
+        f2 = np.where(need2, objective(x2), f2n)
+    best = np.maximum(best, np.maximum(f1, f2))
+    return float(best.max())
 
 
 def max_q_r_concave(p: int, n_pairs: int) -> int:
@@ -144,10 +178,15 @@ def _r_concave(q: float, p: int, threshold: float, n_pairs: int, func: str) -> f
     """p * stabs' ``minD(q, p, pi, B)``."""
     most = max_q_r_concave(p, n_pairs)
     if q > most:
-        raise param_error("q", func, f"at most {most} for the r-concave bound with p = {p} "
-                          f"and {n_pairs} pairs (stabs' maxQ)", q)
+        raise param_error(
+            "q",
+            func,
+            f"at most {most} for the r-concave bound with p = {p} "
+            f"and {n_pairs} pairs (stabs' maxQ)",
+            q,
+        )
     which = math.ceil(float(f"{threshold * 2 * n_pairs:.10g}"))
-    d1 = _tail_d(q ** 2 / p ** 2, which - n_pairs, n_pairs, -0.5)
+    d1 = _tail_d(q**2 / p**2, which - n_pairs, n_pairs, -0.5)
     d2 = _tail_d(q / p, which, 2 * n_pairs, -0.25)
     return min(1.0, d1, d2) * p
 
@@ -156,8 +195,9 @@ def _n_pairs(n_pairs: object, func: str) -> int:
     return check_int(n_pairs, "n_pairs", func, min_value=2)
 
 
-def pfer_bound(*, threshold: float, q: float, p: int, method: str = "mb",
-               n_pairs: int = DEFAULT_N_PAIRS) -> float:
+def pfer_bound(
+    *, threshold: float, q: float, p: int, method: str = "mb", n_pairs: int = DEFAULT_N_PAIRS
+) -> float:
     """Upper bound on the expected number of false selections of stability selection.
 
     E[V], V = the number of noise features whose selection frequency is at least
@@ -201,18 +241,25 @@ def pfer_bound(*, threshold: float, q: float, p: int, method: str = "mb",
     q_, p_ = _q_p(q, p, func)
     # The r-concave bound is finite at 0.5 (stabs scans its cutoffs down to 0.5); the
     # others divide by 2 pi - 1.
-    pi = check_real(threshold, "threshold", func, low=0.5, high=1.0,
-                    closed="both" if meth == "ss-r-concave" else "right")
+    pi = check_real(
+        threshold,
+        "threshold",
+        func,
+        low=0.5,
+        high=1.0,
+        closed="both" if meth == "ss-r-concave" else "right",
+    )
     if meth == "mb":
-        return q_ ** 2 / ((2 * pi - 1) * p_)
+        return q_**2 / ((2 * pi - 1) * p_)
     b = _n_pairs(n_pairs, func)
     if meth == "ss-unimodal":
-        return q_ ** 2 / p_ / _um_const(pi, b, q_ / p_, func)
+        return q_**2 / p_ / _um_const(pi, b, q_ / p_, func)
     return _r_concave(q_, p_, pi, b, func)
 
 
-def threshold_for_pfer(*, pfer: float, q: float, p: int, method: str = "mb",
-                       n_pairs: int = DEFAULT_N_PAIRS) -> float:
+def threshold_for_pfer(
+    *, pfer: float, q: float, p: int, method: str = "mb", n_pairs: int = DEFAULT_N_PAIRS
+) -> float:
     """The lowest frequency threshold whose PFER bound is within ``pfer``.
 
     - ``"mb"``: ``pi = (q^2 / (pfer p) + 1) / 2`` (Meinshausen and Buehlmann 2010,
@@ -250,15 +297,15 @@ def threshold_for_pfer(*, pfer: float, q: float, p: int, method: str = "mb",
     target = check_real(pfer, "pfer", func, low=0.0, closed="neither")
     q_, p_ = _q_p(q, p, func)
     if meth == "mb":
-        pi = (q_ ** 2 / (target * p_) + 1) / 2
+        pi = (q_**2 / (target * p_) + 1) / 2
         return pi if pi <= 1.0 else math.inf
     b = _n_pairs(n_pairs, func)
     theta = q_ / p_
     if meth == "ss-unimodal":
         grid = 0.5 + np.arange(2, b + 1) / (2.0 * b)
-        lowest = min(0.5 + theta ** 2, 0.5 + 1 / (2 * b) + 0.75 * theta ** 2)
+        lowest = min(0.5 + theta**2, 0.5 + 1 / (2 * b) + 0.75 * theta**2)
         for pi in grid[grid > lowest]:
-            if q_ ** 2 / p_ / _um_const(float(pi), b, theta, func) < target:
+            if q_**2 / p_ / _um_const(float(pi), b, theta, func) < target:
                 return float(pi)
         return math.inf
     if q_ > max_q_r_concave(p_, b):

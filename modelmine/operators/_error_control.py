@@ -71,38 +71,57 @@ def bound_for(base: BaseModels, bound: str = "auto", *, func: str = _FUNC) -> st
         if half:
             return "mb"
         raise param_error(
-            "resampling", func, "'complementary-pairs' or 'subsample' with "
+            "resampling",
+            func,
+            "'complementary-pairs' or 'subsample' with "
             "sample_fraction=0.5 in bootstrap() for an error bound (Meinshausen and "
             "Buehlmann 2010; Shah and Samworth 2013)",
-            f"{method!r} with sample_fraction={fraction:g}", show=False,
-            exc=NotApplicableError)
+            f"{method!r} with sample_fraction={fraction:g}",
+            show=False,
+            exc=NotApplicableError,
+        )
     if choice == "mb" and not (pairs or half):
         raise param_error(
-            "bound", func, "'mb' only for base models from subsamples of half the samples "
+            "bound",
+            func,
+            "'mb' only for base models from subsamples of half the samples "
             "(resampling='subsample', sample_fraction=0.5) or complementary pairs",
-            f"'mb' on {method!r} resamples with sample_fraction={fraction:g}", show=False,
-            exc=NotApplicableError)
+            f"'mb' on {method!r} resamples with sample_fraction={fraction:g}",
+            show=False,
+            exc=NotApplicableError,
+        )
     if choice != "mb" and not pairs:
         raise param_error(
-            "bound", func, f"{choice!r} only for base models from "
+            "bound",
+            func,
+            f"{choice!r} only for base models from "
             "resampling='complementary-pairs' (Shah and Samworth 2013); accepted for "
-            f"these {method!r} base models: "
-            + ("'mb' or 'auto'" if half else "none"),
-            f"{choice!r} on {method!r} resamples", show=False, exc=NotApplicableError)
+            f"these {method!r} base models: " + ("'mb' or 'auto'" if half else "none"),
+            f"{choice!r} on {method!r} resamples",
+            show=False,
+            exc=NotApplicableError,
+        )
     return choice
 
 
-def _cap(base: BaseModels, passing: np.ndarray, freq: np.ndarray,
-         n_features: int | None) -> np.ndarray:
+def _cap(
+    base: BaseModels, passing: np.ndarray, freq: np.ndarray, n_features: int | None
+) -> np.ndarray:
     order = feature_order(freq, base, descending=True, candidates=passing)
     return order if n_features is None else order[:n_features]
 
 
-@declare_operator("stabilitySelection", kind="single", variable_size=True,
-                  requires=("error-control",))
-def stability_selection(base: BaseModels, *, n_features: int | None = None,
-                        pfer: float | None = None, threshold: float | None = None,
-                        bound: str = "auto") -> Signature:
+@declare_operator(
+    "stabilitySelection", kind="single", variable_size=True, requires=("error-control",)
+)
+def stability_selection(
+    base: BaseModels,
+    *,
+    n_features: int | None = None,
+    pfer: float | None = None,
+    threshold: float | None = None,
+    bound: str = "auto",
+) -> Signature:
     """stabilitySelection: features selected by at least a fraction pi of the base models,
     with a bound on the expected number of false selections (PFER).
 
@@ -132,10 +151,17 @@ def stability_selection(base: BaseModels, *, n_features: int | None = None,
     ``n_passing`` (features at or above pi) and ``statement`` (in words).
     """
     if pfer is not None and threshold is not None:
-        raise param_error("threshold", "stabilitySelection", "None when 'pfer' is given (give "
-                          "one of pfer and threshold)", threshold)
-    target = None if pfer is None else check_real(pfer, "pfer", "stabilitySelection",
-                                                  low=0.0, closed="neither")
+        raise param_error(
+            "threshold",
+            "stabilitySelection",
+            "None when 'pfer' is given (give one of pfer and threshold)",
+            threshold,
+        )
+    target = (
+        None
+        if pfer is None
+        else check_real(pfer, "pfer", "stabilitySelection", low=0.0, closed="neither")
+    )
     which = bound_for(base, bound)
     method, _, n_pairs = _resampling(base)
     p = base.n_features_in
@@ -143,52 +169,79 @@ def stability_selection(base: BaseModels, *, n_features: int | None = None,
     pairs = {} if n_pairs is None or which == "mb" else {"n_pairs": n_pairs}
     if threshold is not None:
         closed = "both" if which == "ss-r-concave" else "right"
-        pi = check_real(threshold, "threshold", "stabilitySelection", low=0.5, high=1.0,
-                        closed=closed)
+        pi = check_real(
+            threshold, "threshold", "stabilitySelection", low=0.5, high=1.0, closed=closed
+        )
     else:
         target = 1.0 if target is None else target
-        pi = threshold_for_pfer(pfer=target, q=q, p=p, method=which, **pairs) if q > 0 \
+        pi = (
+            threshold_for_pfer(pfer=target, q=q, p=p, method=which, **pairs)
+            if q > 0
             else 0.5 + 1e-12
+        )
     freq = base.subsets.mean(axis=0)
     value: float | None
     if q <= 0:
         value, reason = 0.0, "no base model selects any feature"
     elif math.isinf(pi):
-        value, reason = None, (f"no threshold up to 1 keeps the {which} bound within "
-                               f"PFER {target:g} with q = {q:.3g} of p = {p} features")
+        value, reason = (
+            None,
+            (
+                f"no threshold up to 1 keeps the {which} bound within "
+                f"PFER {target:g} with q = {q:.3g} of p = {p} features"
+            ),
+        )
     else:
         try:
             value = pfer_bound(threshold=pi, q=q, p=p, method=which, **pairs)
         except ValueError as exc:
-            raise NotApplicableError(f"stabilitySelection: the {which} bound does not apply "
-                                     f"to these base models ({exc})") from None
+            raise NotApplicableError(
+                f"stabilitySelection: the {which} bound does not apply to these base models ({exc})"
+            ) from None
         reason = ""
-    passing = (np.flatnonzero(freq >= pi - 1e-9) if math.isfinite(pi)
-               else np.array([], dtype=np.int64))
+    passing = (
+        np.flatnonzero(freq >= pi - 1e-9) if math.isfinite(pi) else np.array([], dtype=np.int64)
+    )
     feats = _cap(base, passing, freq, n_features)
     info = BOUND_METHODS[which]
     if reason:
         statement = f"No feature selected: {reason}."
     else:
-        statement = (f"{passing.size} feature(s) reach a selection frequency of "
-                     f"{pi:.3g}; the {which} bound guarantees at most {value:.3g} false "
-                     f"selection(s) in expectation ({info['reference']}), assuming "
-                     f"{info['assumptions']}.")
+        statement = (
+            f"{passing.size} feature(s) reach a selection frequency of "
+            f"{pi:.3g}; the {which} bound guarantees at most {value:.3g} false "
+            f"selection(s) in expectation ({info['reference']}), assuming "
+            f"{info['assumptions']}."
+        )
         if n_features is not None and passing.size > n_features:
             statement += f" Capped at the {n_features} most frequent."
     prov: dict[str, Any] = {
-        "threshold": None if math.isinf(pi) else float(pi), "q": q, "p": p, "bound": which,
-        "bound_reference": info["reference"], "assumptions": info["assumptions"],
-        "pfer_target": target, "pfer_bound": value, "resampling": method,
-        "n_pairs": pairs.get("n_pairs"), "n_passing": int(passing.size),
+        "threshold": None if math.isinf(pi) else float(pi),
+        "q": q,
+        "p": p,
+        "bound": which,
+        "bound_reference": info["reference"],
+        "assumptions": info["assumptions"],
+        "pfer_target": target,
+        "pfer_bound": value,
+        "resampling": method,
+        "n_pairs": pairs.get("n_pairs"),
+        "n_passing": int(passing.size),
         "statement": statement,
     }
-    return signature(base, feats, scores=freq[feats], score_name="frequency",
-                     operator="stabilitySelection", provenance=prov)
+    return signature(
+        base,
+        feats,
+        scores=freq[feats],
+        score_name="frequency",
+        operator="stabilitySelection",
+        provenance=prov,
+    )
 
 
-def fdp_plus(real_frequencies: Any, artificial_frequencies: Any,
-             thresholds: Any = None) -> np.ndarray:
+def fdp_plus(
+    real_frequencies: Any, artificial_frequencies: Any, thresholds: Any = None
+) -> np.ndarray:
     """Stabl's FDP+ estimate at each threshold t (Hedou et al. 2024, Methods).
 
     ``FDP+(t) = (#{artificial j: f_j > t} / r + 1) / max(1, #{real j: f_j > t})`` with
@@ -216,10 +269,10 @@ def fdp_plus(real_frequencies: Any, artificial_frequencies: Any,
     return (n_art / ratio + 1.0) / np.maximum(1, n_real)
 
 
-@declare_operator("stabl", kind="single", variable_size=True,
-                  requires=("artificial-features",))
-def stabl(base: BaseModels, *, n_features: int | None = None,
-          fdr: float | None = None) -> Signature:
+@declare_operator("stabl", kind="single", variable_size=True, requires=("artificial-features",))
+def stabl(
+    base: BaseModels, *, n_features: int | None = None, fdr: float | None = None
+) -> Signature:
     """stabl: the features whose frequency exceeds the threshold minimising Stabl's FDP+.
 
     Hedou et al. (2024, Methods): artificial features (permuted copies or knockoffs of
@@ -238,12 +291,16 @@ def stabl(base: BaseModels, *, n_features: int | None = None,
     selection frequency. Provenance: ``threshold``, ``fdp_plus`` (the estimate at the
     threshold), ``fdr_target``, ``n_passing``, ``statement``.
     """
-    target = None if fdr is None else check_real(fdr, "fdr", "stabl", low=0.0, high=1.0,
-                                                 closed="neither")
+    target = (
+        None
+        if fdr is None
+        else check_real(fdr, "fdr", "stabl", low=0.0, high=1.0, closed="neither")
+    )
     if base.artificial_subsets is None:
         raise NotApplicableError(
             "The operator 'stabl' needs artificial features: build the base models with "
-            "bootstrap(..., artificial_features='permutation') (or 'knockoff').")
+            "bootstrap(..., artificial_features='permutation') (or 'knockoff')."
+        )
     freq = base.subsets.mean(axis=0)
     art = base.artificial_frequencies()
     fdp = fdp_plus(freq, art)
@@ -252,23 +309,33 @@ def stabl(base: BaseModels, *, n_features: int | None = None,
     limit = 1.0 if target is None else target
     if estimate > limit:
         threshold, passing = 1.0, np.array([], dtype=np.int64)
-        statement = (f"No feature selected: the lowest FDP+ estimate is {estimate:.3g} "
-                     f"(at threshold {STABL_GRID[best]:.2f}), above "
-                     + ("1 (Stabl's rule)." if target is None else f"the target {target:g}."))
+        statement = (
+            f"No feature selected: the lowest FDP+ estimate is {estimate:.3g} "
+            f"(at threshold {STABL_GRID[best]:.2f}), above "
+            + ("1 (Stabl's rule)." if target is None else f"the target {target:g}.")
+        )
     else:
         threshold = float(STABL_GRID[best])
         passing = np.flatnonzero(freq > threshold)
-        statement = (f"{passing.size} feature(s) are selected more often than "
-                     f"{threshold:.2f}, the threshold minimising FDP+; estimated false "
-                     f"discovery proportion {estimate:.3g} (Hedou et al. 2024), from "
-                     f"{art.size} {base.artificial.get('method', 'artificial')} features.")
+        statement = (
+            f"{passing.size} feature(s) are selected more often than "
+            f"{threshold:.2f}, the threshold minimising FDP+; estimated false "
+            f"discovery proportion {estimate:.3g} (Hedou et al. 2024), from "
+            f"{art.size} {base.artificial.get('method', 'artificial')} features."
+        )
         if n_features is not None and passing.size > n_features:
             statement += f" Capped at the {n_features} most frequent."
     feats = _cap(base, passing, freq, n_features)
-    prov = {"threshold": threshold, "fdp_plus": estimate, "fdr_target": target,
-            "n_passing": int(passing.size), "n_artificial": int(art.size),
-            "artificial": base.artificial.get("method"),
-            "artificial_max_frequency": float(art.max()) if art.size else 0.0,
-            "statement": statement}
-    return signature(base, feats, scores=freq[feats], score_name="frequency",
-                     operator="stabl", provenance=prov)
+    prov = {
+        "threshold": threshold,
+        "fdp_plus": estimate,
+        "fdr_target": target,
+        "n_passing": int(passing.size),
+        "n_artificial": int(art.size),
+        "artificial": base.artificial.get("method"),
+        "artificial_max_frequency": float(art.max()) if art.size else 0.0,
+        "statement": statement,
+    }
+    return signature(
+        base, feats, scores=freq[feats], score_name="frequency", operator="stabl", provenance=prov
+    )
