@@ -32,6 +32,7 @@ from ._measures import (
 )
 from ._nogueira import nogueira_compare, nogueira_stability, nogueira_test
 from ._null import MIN_PERMUTATIONS, SelectionNullResult, bh_qvalues, selection_null
+from ._paths import StabilityPathResult, stability_path
 from ._rankings import (
     canberra_stability,
     score_pearson_stability,
@@ -73,6 +74,7 @@ __all__ = [
     "RPTResult",
     "SelectionNullResult",
     "StabilityMeasure",
+    "StabilityPathResult",
     "StabilityResult",
     "agreement",
     "as_rankings",
@@ -105,6 +107,7 @@ __all__ = [
     "signature_performance",
     "spearman_stability",
     "stability",
+    "stability_path",
     "threshold_for_pfer",
     "wilcoxon_test",
 ]
