@@ -181,12 +181,12 @@ def stability_path(
     runs = [
         bootstrap(base, y, selector, selector_params={**params, param: v}, **kwargs) for v in values
     ]
-    freqs = np.vstack([r.subsets.mean(axis=0) for r in runs])
+    path_freqs = np.vstack([r.subsets.mean(axis=0) for r in runs])
     triples = [_stability(np.asarray(r.subsets), level) for r in runs]
     return StabilityPathResult(
         parameter=param,
         grid=np.asarray(values, dtype=float),
-        frequencies=freqs,
+        frequencies=path_freqs,
         q=np.array([float(r.subset_sizes().mean()) for r in runs]),
         stability=np.array([t[0] for t in triples]),
         ci_low=np.array([t[1] for t in triples]),
