@@ -206,6 +206,10 @@ def stability_selection(
     info = BOUND_METHODS[which]
     if reason:
         statement = f"No feature selected: {reason}."
+    elif passing.size == 0:
+        statement = (f"No feature selected: none reaches a selection frequency of {pi:.3g}, "
+                     f"the threshold at which the {which} bound guarantees at most "
+                     f"{value:.3g} false selection(s) in expectation.")
     else:
         statement = (
             f"{passing.size} feature(s) reach a selection frequency of "

@@ -183,7 +183,8 @@ class MiningRun:
         return _store.read_run(Path(path), cls)
 
     def report(self, path: str | os.PathLike[str], *,
-               evaluation: pd.DataFrame | None = None) -> Path:
+               evaluation: pd.DataFrame | None = None, null: Any = None,
+               stability_path: Any = None) -> Path:
         """Write the self-contained HTML report of the run to ``path``.
 
         Parameters
@@ -192,8 +193,24 @@ class MiningRun:
         evaluation : DataFrame, optional
             The ``evaluation.csv`` of ``modelmine evaluate`` (error vs stability per
             operator).
+        null : SelectionNullResult, optional
+            :func:`modelmine.diagnostics.selection_null` of the run's base models: its band
+            in the frequency plot, its q-values in the warnings.
+        stability_path : StabilityPathResult, optional
+            :func:`modelmine.diagnostics.stability_path`, plotted in the diagnostics.
         """
-        return _store.write_report(self, Path(path), evaluation=evaluation)
+        return _store.write_report(self, Path(path), evaluation=evaluation, null=null,
+                                   stability_path=stability_path)
+
+    def warnings(self, null: Any = None) -> list[str]:
+        """What not to trust in this run, in plain words with the numbers
+        (:func:`modelmine.report.trust_warnings`): poor stability of the base models,
+        error-controlled operators letting fewer features through than the signatures
+        hold, features no more frequent than under a permutation ``null``."""
+        from ..report import trust_warnings
+
+        return trust_warnings(self.base_models, self.signatures,
+                              diagnostics=self.diagnostics_table, null=null)
 
     # ------------------------------------------------------------- display
     def __eq__(self, other: object) -> bool:
@@ -298,6 +315,7 @@ def run(
     feature_names: Any = None,
     random_state: Any = None,
     n_jobs: int | None = None,
+    artificial_features: str | None = None,
     executor: Any = None,
     run_dir: str | os.PathLike[str] | None = None,
     checkpoint_every: int = 10,
@@ -334,6 +352,8 @@ def run(
         Minimum support of the closed itemsets the run keeps (:attr:`MiningRun.itemsets`).
     resampling, sample_fraction, stratify, selector_params, feature_names : optional
         As in :func:`modelmine.bootstrap`.
+    artificial_features : {"permutation", "knockoff"} or None
+        As in :func:`modelmine.bootstrap`: what the ``stabl`` operator needs.
     operator_params : mapping of str to mapping, optional
         Extra parameters per operator, e.g. ``{"closedApr": {"min_support": 0.3}}``.
     random_state : int or None
@@ -371,7 +391,8 @@ def run(
                 selector_params=selector_params, operator_params=operator_params,
                 feature_names=feature_names, random_state=random_state, n_jobs=n_jobs,
                 executor=executor, run_dir=run_dir, checkpoint_every=checkpoint_every,
-                progress=progress, command=command, resuming=False)
+                progress=progress, command=command, resuming=False,
+                artificial_features=artificial_features)
 
 
 def _run(X: Any, y: Any, *, selector: Any, operators: Sequence[str], n_bootstraps: int,
@@ -379,7 +400,8 @@ def _run(X: Any, y: Any, *, selector: Any, operators: Sequence[str], n_bootstrap
          sample_fraction: float | None, stratify: bool, selector_params: Any,
          operator_params: Any, feature_names: Any, random_state: Any, n_jobs: int | None,
          executor: Any, run_dir: Any, checkpoint_every: int, progress: bool | None,
-         command: Sequence[str] | None, resuming: bool) -> MiningRun:
+         command: Sequence[str] | None, resuming: bool,
+         artificial_features: str | None = None) -> MiningRun:
     source = X if isinstance(X, LoadedData) else None
     if source is not None:
         if y is not None:
@@ -409,6 +431,7 @@ def _run(X: Any, y: Any, *, selector: Any, operators: Sequence[str], n_bootstrap
             "resampling": {"method": resampling, "fraction": sample_fraction,
                            "stratify": stratify},
             "checkpoint_every": checkpoint_every,
+            **({"artificial_features": artificial_features} if artificial_features else {}),
             "random_state": str(int(random_state)) if isinstance(
                 random_state, numbers.Integral) else None}, described, command)
     base = bootstrap(X, y, selector=selector, n_bootstraps=n_bootstraps,
@@ -417,13 +440,15 @@ def _run(X: Any, y: Any, *, selector: Any, operators: Sequence[str], n_bootstrap
                      selector_params=selector_params, feature_names=feature_names,
                      random_state=random_state, n_jobs=n_jobs, executor=executor,
                      run_dir=None if directory is None else directory / _store.BOOTSTRAPS,
-                     resume=resuming, checkpoint_every=checkpoint_every, progress=progress)
+                     resume=resuming, checkpoint_every=checkpoint_every, progress=progress,
+                     artificial_features=artificial_features)
     settings = {
         "selector": base.selector["name"], "selector_params": base.selector["params"],
         "n_bootstraps": base.n_models, "n_features": base.n_features,
         "n_signatures": int(n_signatures), "operators": list(kinds),
         "operator_params": dict(operator_params or {}), "min_support": min_support,
-        "resampling": base.resampling, "random_state": str(base.random_state)}
+        "resampling": base.resampling, "random_state": str(base.random_state),
+        **({"artificial_features": artificial_features} if artificial_features else {})}
     signatures = apply_operators(base, kinds, n_features=base.n_features,
                                  n_signatures=n_signatures, params=operator_params)
     from ..report import run_diagnostics
@@ -475,4 +500,5 @@ def resume(run_dir: str | os.PathLike[str], X: Any, y: Any = None, *, selector: 
                 operator_params=settings["operator_params"], feature_names=feature_names,
                 random_state=record["random_state"], n_jobs=n_jobs, executor=executor,
                 run_dir=directory, checkpoint_every=settings["checkpoint_every"],
+                artificial_features=settings.get("artificial_features"),
                 progress=progress, command=record.get("command"), resuming=True)

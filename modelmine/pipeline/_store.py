@@ -139,7 +139,8 @@ def read_run(directory: Path, cls: type[MiningRun]) -> MiningRun:
 
 
 def write_report(run: MiningRun, path: Path, *,
-                 evaluation: pd.DataFrame | None = None) -> Path:
+                 evaluation: pd.DataFrame | None = None, null: Any = None,
+                 stability_path: Any = None) -> Path:
     """Write the HTML report of ``run`` to ``path`` atomically."""
     from ..report import build_report, operator_result
 
@@ -156,7 +157,8 @@ def write_report(run: MiningRun, path: Path, *,
                         evaluation=evaluation, settings=shown,
                         data_description={k: v for k, v in run.data.items()
                                           if k not in ("n_samples", "n_features_in")},
-                        title=f"modelmine report: {Path(str(run.data.get('source'))).name}")
+                        title=f"modelmine report: {Path(str(run.data.get('source'))).name}",
+                        null=null, stability_path=stability_path)
     _write_text(path, text)
     return path
 

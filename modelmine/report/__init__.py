@@ -18,6 +18,8 @@ from ._plots import (
     plot_stability,
     plot_support_distribution,
 )
+from ._plots import plot_stability_path
+from ._trust import POOR_STABILITY, trust_warnings
 from ._records import (
     OperatorResult,
     markdown_table,
@@ -28,6 +30,7 @@ from ._records import (
 __all__ = [
     "NOTES",
     "OperatorResult",
+    "POOR_STABILITY",
     "build_report",
     "figure_to_png",
     "markdown_table",
@@ -37,8 +40,10 @@ __all__ = [
     "plot_selection_frequency",
     "plot_signature_overlap",
     "plot_stability",
+    "plot_stability_path",
     "plot_support_distribution",
     "run_diagnostics",
     "signature_table",
+    "trust_warnings",
     "write_report",
 ]
