@@ -16,21 +16,21 @@ from ._plots import (
     plot_selection_frequency,
     plot_signature_overlap,
     plot_stability,
+    plot_stability_path,
     plot_support_distribution,
 )
-from ._plots import plot_stability_path
-from ._trust import POOR_STABILITY, trust_warnings
 from ._records import (
     OperatorResult,
     markdown_table,
     operator_result,
     signature_table,
 )
+from ._trust import POOR_STABILITY, trust_warnings
 
 __all__ = [
     "NOTES",
-    "OperatorResult",
     "POOR_STABILITY",
+    "OperatorResult",
     "build_report",
     "figure_to_png",
     "markdown_table",
