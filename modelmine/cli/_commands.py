@@ -51,9 +51,11 @@ def _absolute_source(source: str) -> str:
     return source if source.startswith(EMBEDDED_PREFIX) else str(Path(source).resolve())
 
 
-def _summary(run: MiningRun, out: Path, quiet: bool) -> None:
+def _summary(run: MiningRun, out: Path, quiet: bool, null: Any = None) -> None:
     if quiet:
         return
+    for text in run.warnings(null):
+        print(f"CAUTION: {text}")
     base = run.base_models
     diag = run.diagnostics
     nog = diag[diag["measure"] == "nogueira"].iloc[0]
@@ -115,7 +117,18 @@ def cmd_run(args: argparse.Namespace) -> int:
         run = pipeline.resume(partial, data, n_jobs=args.jobs, executor=args.scheduler,
                               progress=progress)
     else:
-        operators = args.operator or list(pipeline.DEFAULT_OPERATORS)
+        operators = list(args.operator or pipeline.DEFAULT_OPERATORS)
+        op_params: dict[str, dict[str, Any]] = {}
+        for flag, name, key in (("pfer", "stabilitySelection", "pfer"),
+                                ("fdr", "stabl", "fdr")):
+            if getattr(args, flag, None) is not None:
+                if name not in operators:
+                    operators.append(name)
+                op_params[name] = {key: getattr(args, flag)}
+        controlled = bool(op_params)
+        if controlled and args.n_bootstraps % 2:
+            raise DataError(f"--pfer and --fdr resample by complementary pairs: -b/"
+                            f"--n-bootstraps must be even, got {args.n_bootstraps}.")
         operator_kinds(operators)
         data = read_data(args.data, args.target)
         data = dataclasses.replace(data, source=_absolute_source(data.source))
@@ -130,10 +143,35 @@ def cmd_run(args: argparse.Namespace) -> int:
                            n_signatures=args.n_signatures, min_support=args.min_support,
                            random_state=args.seed, n_jobs=args.jobs, executor=args.scheduler,
                            run_dir=partial, progress=progress,
-                           command=["modelmine", *sys.argv[1:]])
+                           command=["modelmine", *sys.argv[1:]],
+                           resampling="complementary-pairs" if controlled else "bootstrap",
+                           operator_params=op_params or None,
+                           artificial_features="permutation" if args.fdr is not None
+                           else None)
+    null = None
+    if getattr(args, "null", None) is not None:
+        null = _null(run, data, partial, args)
     replace_directory(partial, out)
-    _summary(run, out, args.quiet)
+    _summary(run, out, args.quiet, null)
     return 0
+
+
+def _null(run: MiningRun, data: LoadedData, directory: Path, args: argparse.Namespace) -> Any:
+    """The permutation null of a finished run, written beside it (null.csv,
+    null_itemsets.csv) and drawn in its report."""
+    from ..diagnostics import selection_null
+    from ..pipeline import _store
+
+    itemsets = next((s for s in run.signatures.values() if isinstance(s, Signature)
+                     and s.provenance.get("itemsets")), None)
+    null = selection_null(data.X, data.y, base=run.base_models, n_permutations=args.null,
+                          itemsets=itemsets, random_state=args.seed, n_jobs=args.jobs,
+                          executor=args.scheduler, progress=False if args.quiet else None)
+    null.table().to_csv(directory / "null.csv")
+    if len(null.itemsets):
+        null.itemset_table().to_csv(directory / "null_itemsets.csv", index=False)
+    _store.write_report(run, directory / "report.html", null=null)
+    return null
 
 
 def cmd_operators(args: argparse.Namespace) -> int:

@@ -53,10 +53,16 @@ worked examples:
   modelmine run counts.parquet --target label --selector ig --jobs 2 --quiet --out run2
   modelmine run --resume run2                 continue run2 after a crash or a kill
   modelmine run big.parquet -t label -b 5000 --scheduler tcp://host:8786 --out big
+  modelmine run embedded:colon -s anova -b 100 --pfer 1 --fdr 0.2 --null 100 --out colon-ec
 
 While it runs, the finished bootstraps are checkpointed in .DIR.partial/ beside DIR (removed
 once DIR is complete): `--resume DIR` continues from there, bit-identical to an
 uninterrupted run.
+
+Error control (docs/error_control.md): --pfer adds stabilitySelection with that bound on
+the expected number of false selections, --fdr adds stabl (artificial features, FDP+);
+both resample by complementary pairs (b must be even). --null N reruns the selector on N
+label permutations: null.csv, and the null band and q-values in the report.
 """
 
 _OPERATORS_EPILOG = """\
@@ -159,6 +165,25 @@ _pos_int = _int_arg("a positive integer", lambda v: v >= 1)
 _jobs = _int_arg("a non-zero integer (-1 = all cores)", lambda v: v != 0)
 
 
+def _real_arg(expected: str, ok: Callable[[float], bool]) -> Callable[[str], float]:
+    """An argparse type: a real number that satisfies ``ok``, else "expected <expected>"."""
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = float("nan")
+        if not ok(value):  # NaN fails every comparison
+            raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}")
+        return value
+
+    return parse
+
+
+_pos_real = _real_arg("a positive number", lambda v: 0.0 < v < float("inf"))
+_open_fraction = _real_arg("a number in (0, 1)", lambda v: 0.0 < v < 1.0)
+_permutations = _int_arg("an integer >= 10", lambda v: v >= 10)
+
+
 def _fraction(text: str) -> float:
     try:
         value = float(text)
@@ -229,6 +254,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", metavar="DIR", default=None,
                    help="output directory (default: modelmine-run-SEED)")
     p.add_argument("--force", action="store_true", help="replace an existing DIR")
+    p.add_argument("--pfer", type=_pos_real, metavar="V", default=None,
+                   help="add stabilitySelection with at most V expected false selections "
+                   "(complementary pairs; Shah and Samworth's unimodal bound)")
+    p.add_argument("--fdr", type=_open_fraction, metavar="Q", default=None,
+                   help="add stabl with target false discovery proportion Q (permuted "
+                   "artificial features; Hedou et al. 2024)")
+    p.add_argument("--null", type=_permutations, metavar="N", default=None,
+                   help="permutation null of the selection frequencies with N label "
+                   "permutations (>= 10): null.csv and the null band in the report")
 
     p = add("operators", "list the operators: kind, origin (built-in or plugin) and "
             "description", _OPERATORS_EPILOG)
