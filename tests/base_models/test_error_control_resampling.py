@@ -151,3 +151,24 @@ def test_selector_failing_on_augmented_data_is_named(colon):
             artificial_features="permutation",
             fit_full=False,
         )
+
+
+@pytest.mark.slow
+def test_knockoff_features():
+    pytest.importorskip("knockpy")
+    rng = np.random.default_rng(0)
+    cov = 0.5 ** np.abs(np.subtract.outer(np.arange(8), np.arange(8)))  # AR(1)
+    X = rng.multivariate_normal(np.zeros(8), cov, size=400)
+    state = np.random.get_state()  # noqa: NPY002
+    aug = add_artificial_features(X, "knockoff", np.random.default_rng(3))
+    after = np.random.get_state()  # noqa: NPY002
+    assert all(np.array_equal(a, b) for a, b in zip(state[1:3], after[1:3], strict=True))
+    again = add_artificial_features(X, "knockoff", np.random.default_rng(3))
+    np.testing.assert_array_equal(aug, again)  # reproducible from our generator
+    np.testing.assert_array_equal(aug[:, :8], X)
+    # Gaussian knockoffs: the same covariance among themselves as X (Candes et al. 2018)
+    np.testing.assert_allclose(np.cov(aug[:, 8:].T), np.cov(X.T), atol=0.2)
+    y = (X[:, 0] > 0).astype(int)
+    base = mm.bootstrap(X, y, "anova", n_bootstraps=4, n_features=3, random_state=0,
+                        artificial_features="knockoff", progress=False)
+    assert base.artificial["method"] == "knockoff"
