@@ -23,6 +23,7 @@ Run: ``.venv/bin/python benchmarks/bench_error_control.py [--seeds 20] [--parts 
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 import warnings
 
@@ -111,6 +112,7 @@ def part_simulation(args) -> None:
         _methods(base, rows, truth, m=20, X=X, y=y, null_perms=args.null, seed=seed)
         if boruta_ok and args.boruta_iter:
             _row(rows, "Boruta (boruta package)", _boruta(X, y, seed, args.boruta_iter), truth)
+        print(f"seed {seed} done ({time.time() - t0:.0f} s)", file=sys.stderr, flush=True)
     print(f"\n## Simulation: n = 100, p = 2000, {SIGNAL} signal features (effect "
           f"{args.effect}), anova, b = {args.b} complementary-pairs halves, {args.seeds} "
           f"seeds ({time.time() - t0:.0f} s)\n")

@@ -122,3 +122,15 @@ def test_other_data_refused(signal):
     X, y, base, _ = signal
     with pytest.raises(ValueError, match="'X' parameter of selection_null must be the data"):
         selection_null(X + 1, y, base=base, n_permutations=10)
+
+
+def test_result_is_immutable(signal):
+    import dataclasses
+
+    null = signal[3]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        null.n_permutations = 3
+    with pytest.raises(ValueError, match="read-only"):
+        null.p_values[0] = 0.0
+    with pytest.raises(ValueError, match="read-only"):
+        null.null_frequencies[0, 0] = 0.0

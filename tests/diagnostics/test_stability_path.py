@@ -68,3 +68,13 @@ def test_data_form_needs_values(colon):
     X, y, _ = colon
     with pytest.raises(ValueError, match="'values' parameter of stability_path"):
         stability_path(X, y, param="C")
+
+
+def test_result_is_immutable(colon_base):
+    import dataclasses
+
+    path = stability_path(colon_base, n_features_grid=[5])
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        path.parameter = "x"
+    with pytest.raises(ValueError, match="read-only"):
+        path.frequencies[0, 0] = 1.0
