@@ -1,40 +1,59 @@
 """Reproduce the experiments of KDD'12 (model mining) and PKDD'08 (ensemble selection).
 
-Runs the evaluation protocol of Woznica, Nguyen and Kalousis (KDD 2012, section 3) on the
-leukemia and colon microarray data, and writes, side by side with the published figures
-(``/work/shared/PAPER_FIGURES.md``, copied below):
+Runs the evaluation protocol of Woznica, Nguyen and Kalousis (KDD 2012, section 3) with the
+paper's seven selectors (IG, CHI, SU, ReliefF, SVM-RFE, SVMONE, CFS) on three domains, the
+microarrays (colon, leukemia, prostate), the text data (BASEHOCK, PCMAC) and madelon, and
+writes, side by side with the published figures (``/work/shared/PAPER_FIGURES.md``, copied
+below), one table per domain and their average:
 
-- ``table2.{csv,md}``: KDD'12 Table 2, points for error (McNemar, SVM) and stability (paired
-  t-test on the per-pair Jaccard of the folds' signatures), averaged over datasets and
-  selectors, for the nine operators of the paper;
-- ``table4.{csv,md}``: KDD'12 Table 4 on leukemia, agreement, error and similarity of the
-  k = 10 alternative models of the multi-model operators;
+- ``table2_<domain>.{csv,md}`` and ``table2.{csv,md}``: KDD'12 Table 2, points for error
+  (McNemar, SVM) and stability (paired t-test on the per-pair Jaccard of the folds'
+  signatures) of the paper's nine operators, averaged over the domain's datasets and the
+  selectors, once with the default closedApr / maxApr strategy (``area``) and once with the
+  literal reading (``strategy="literal"``, which is mostFreq up to ties, docs/operators.md);
+- ``table3_<domain>.{csv,md}``: KDD'12 Table 3, the itemsets closedApr and maxApr used to
+  reach m features (number, mean size, mean support) per selector, both strategies;
+- ``table4_<domain>.{csv,md}``: KDD'12 Table 4, agreement, error and similarity of the
+  k = 10 alternative models of the multi-model operators (``table4.{csv,md}``: leukemia,
+  the paper's dataset, beside the published figures);
+- ``findings.md``: each finding of the paper, whether it holds per domain, with the numbers;
 - ``saeys_table2.{csv,md}``: PKDD'08 Table 2 (robustness: Spearman, Jaccard of the top 5 %
   and 1 %) and the accuracy of the top 1 % features, single selector versus the mean-rank
-  ensemble, with their setting (40 bags, SU, ReliefF, SVM-RFE, random forest);
+  ensemble, with their setting (40 bags, SU, ReliefF, SVM-RFE, random forest), on colon
+  and leukemia;
 - per dataset, the tidy per-fold results and the stability of every operator.
 
-Full setting (the default, or ``--full``): b = 150, m = 20, k = 10, 10 folds, selectors IG,
-ReliefF, SVM-RFE and SVMONE, every registered operator, classifiers SVM (C = 0.5), 1NN and a
-decision tree. ``--fast`` is a smoke setting for CI (b = 10, 3 folds): its numbers are not
-meant to be compared with the papers.
+Full setting (the default): b = 150, m = 20, k = 10, 10 folds on the microarrays; on the
+text data and madelon (about 2,000 samples, where one fit of IG or CHI takes seconds) the
+protocol runs with ``--large-folds`` folds and ``--large-bootstraps`` bootstraps (default 5
+and 30), said next to every table, and keeps the words that occur in at least ``--min-df``
+documents (default 20: PCMAC 1,045 and BASEHOCK 1,603 words, the paper's text sets had 2,112
+and 2,376). madelon is scaled to [0, 1] per feature before the
+protocol (its raw values of 0 to 1000 make the SVM selectors' solver crawl, see
+docs/selectors_svm_rfe.md; WEKA's SMO, used by the paper, normalises the same way).
+``--fast`` is a smoke setting for CI (b = 10, 3 folds): its numbers are not meant to be
+compared with the papers.
 
-Run: ``.venv/bin/python examples/reproduce_kdd12.py --out results/kdd12 [--fast]``.
+Run: ``.venv/bin/python examples/reproduce_kdd12.py --out results/kdd12 --cache cache``
+(``--domains microarray`` for one domain; reruns load the cached base models).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import platform
 import time
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 import modelmine as mm
 from modelmine.evaluation import EvaluationResult, average_points, evaluate
+from modelmine.operators import get_operator
 from modelmine.report import markdown_table
 
 # ------------------------------------------------------------- published figures
@@ -83,25 +102,204 @@ _SAEYS = {
                                "svm-rfe": (1.0, 0.99)},
 }
 
+#: KDD'12 Table 3 ("alt" text data, m = 20): maxApr and closedApr itemsets used to reach m
+#: features, their mean size and mean support.
+PAPER_TABLE3 = pd.DataFrame(
+    [("ig", 12.5, 13.9, 0.38, 60.9, 12.9, 0.52), ("chi2", 12.3, 14.2, 0.41, 64.0, 13.2, 0.56),
+     ("su", 16.8, 13.8, 0.35, 159.3, 12.2, 0.51), ("relieff", 32.2, 7.5, 0.37, 118.4, 6.7, 0.46),
+     ("svm", 68.9, 7.3, 0.21, 220.7, 6.6, 0.30), ("svm-rfe", 44.4, 6.2, 0.18, 106.2, 5.8, 0.26),
+     ("cfs", 31.1, 4.7, 0.17, 164.2, 3.9, 0.28)],
+    columns=["selector", "maxApr_n", "maxApr_size", "maxApr_support", "closedApr_n",
+             "closedApr_size", "closedApr_support"]).set_index("selector")
+
 PAPER_SINGLE = list(PAPER_TABLE2.index)
 PAPER_MULTI = ["allMed", "allClosedApr", "allMedClosedApr"]
-KDD_SELECTORS = ["ig", "relieff", "svm-rfe", "svm"]
+#: The literal reading of closedApr / maxApr, evaluated beside the default strategy.
+LITERAL = {"closedApr:literal": "closedApr", "maxApr:literal": "maxApr"}
+KDD_SELECTORS = ["ig", "chi2", "su", "relieff", "svm-rfe", "svm", "cfs"]
 SAEYS_SELECTORS = ["su", "relieff", "svm-rfe", "random-forest"]
-LOADERS = {"leukemia": mm.datasets.load_leukemia, "colon": mm.datasets.load_colon}
+DOMAINS = {"microarray": ["colon", "leukemia", "prostate"], "text": ["basehock", "pcmac"],
+           "madelon": ["madelon"]}
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "datasets"
 
 
-def settings(fast: bool) -> dict[str, dict[str, int]]:
-    """Protocol parameters of the KDD'12 and the PKDD'08 runs."""
+def load(name: str, min_df: int = 1) -> tuple[Any, np.ndarray, np.ndarray]:
+    """X, y and feature names of a shared dataset.
+
+    madelon is scaled to [0, 1] per feature; the text data keep the words that occur in at
+    least ``min_df`` documents (unsupervised, the usual removal of rare terms)."""
+    if name in ("colon", "leukemia", "prostate", "basehock"):
+        X, y, names = getattr(mm.datasets, f"load_{name}")(return_names=True)
+        X, y, names = X, np.asarray(y), np.asarray(names)
+    else:
+        data = mm.datasets.read_data(str(SHARED / {"pcmac": "PCMAC.mat",
+                                                   "madelon": "madelon.mat"}[name]))
+        X, y, names = data.X, np.asarray(data.y), np.asarray(data.feature_names)
+    if name == "madelon":
+        X = np.asarray(X, dtype=np.float64)
+        span = X.max(axis=0) - X.min(axis=0)
+        X = (X - X.min(axis=0)) / np.where(span > 0, span, 1.0)
+    if name in DOMAINS["text"] and min_df > 1:
+        keep = np.flatnonzero(np.asarray((X > 0).sum(axis=0)).ravel() >= min_df)
+        X, names = X[:, keep], names[keep]
+    return X, y, names
+
+
+def settings(fast: bool, folds: int, bootstraps: int, large_folds: int,
+             large_bootstraps: int) -> dict[str, dict[str, int]]:
+    """Protocol parameters per domain, and of the PKDD'08 runs."""
     if fast:
-        return {"kdd": dict(n_folds=3, n_bootstraps=10, n_features=20, n_signatures=4),
+        small = dict(n_folds=3, n_bootstraps=10, n_features=20, n_signatures=4)
+        return {"microarray": small, "text": small, "madelon": small,
                 "saeys": dict(n_folds=3, n_bootstraps=8, n_features=20, n_signatures=2)}
-    return {"kdd": dict(n_folds=10, n_bootstraps=150, n_features=20, n_signatures=10),
+    large = dict(n_folds=large_folds, n_bootstraps=large_bootstraps, n_features=20,
+                 n_signatures=10)
+    return {"microarray": dict(n_folds=folds, n_bootstraps=bootstraps, n_features=20,
+                               n_signatures=10),
+            "text": large, "madelon": large,
             "saeys": dict(n_folds=10, n_bootstraps=40, n_features=20, n_signatures=2)}
 
 
-def write(df: pd.DataFrame, out: Path, name: str, title: str) -> None:
+def write(df: pd.DataFrame, out: Path, name: str, title: str, note: str = "") -> None:
     df.to_csv(out / f"{name}.csv")
-    (out / f"{name}.md").write_text(f"# {title}\n\n" + markdown_table(df))
+    (out / f"{name}.md").write_text(f"# {title}\n\n" + (note + "\n\n" if note else "")
+                                    + markdown_table(df))
+
+
+def table2(results: dict[str, EvaluationResult]) -> pd.DataFrame:
+    """Table 2 points of the paper's nine operators, default and literal closedApr / maxApr.
+
+    The points of the two readings are computed in two separate nine-operator comparisons
+    (the paper's scale: 36 points per selector), and averaged over datasets and selectors."""
+    literal_ops = [{"closedApr": "closedApr:literal", "maxApr": "maxApr:literal"}.get(o, o)
+                   for o in PAPER_SINGLE]
+    out = {}
+    for label, ops in (("default", PAPER_SINGLE), ("literal", literal_ops)):
+        pts = pd.concat([r.points(operators=ops, classifier="svm") for r in results.values()],
+                        keys=list(results), names=["dataset", "row"]).reset_index("dataset")
+        avg = average_points(pts).rename(index={v: k for k, v in LITERAL.items()})
+        out[label] = avg.rename(index=LITERAL)
+    t = out["default"][["error_points", "stability_points", "error", "stability"]].join(
+        out["literal"][["error_points", "stability_points"]].rename(
+            columns=lambda c: f"literal_{c}"))
+    t.loc[~t.index.isin(LITERAL.values()), ["literal_error_points",
+                                           "literal_stability_points"]] = np.nan
+    return t.join(PAPER_TABLE2).round(2)
+
+
+def table3(results: dict[str, EvaluationResult]) -> pd.DataFrame:
+    """Table 3: itemsets closedApr / maxApr used (number, mean size, mean support) per selector.
+
+    Read from the signatures' provenance (``n_itemsets_used``, ``mean_itemset_size``,
+    ``mean_itemset_support``), averaged over the folds and the domain's datasets."""
+    rows = []
+    for ds, res in results.items():
+        for (sel, op, fold), sig in res.signatures.items():
+            base_op = LITERAL.get(op, op)
+            if base_op not in ("closedApr", "maxApr"):
+                continue
+            prov = sig.provenance
+            rows.append({"dataset": ds, "selector": sel, "operator": base_op,
+                         "strategy": prov["strategy"], "fold": fold,
+                         "n": prov["n_itemsets_used"], "size": prov["mean_itemset_size"],
+                         "support": prov["mean_itemset_support"]})
+    df = pd.DataFrame(rows)
+    per_ds = df.groupby(["selector", "operator", "strategy", "dataset"], sort=False)[
+        ["n", "size", "support"]].mean()
+    mean = per_ds.groupby(level=["selector", "operator", "strategy"], sort=False).mean()
+    wide = mean.unstack(["operator", "strategy"])
+    wide.columns = [f"{op}_{strat}_{col}" for col, op, strat in wide.columns]
+    order = [f"{op}_{strat}_{col}" for op in ("maxApr", "closedApr")
+             for strat in ("area", "literal") for col in ("n", "size", "support")]
+    wide = wide[[c for c in order if c in wide.columns]]
+    paper = PAPER_TABLE3.rename(columns=lambda c: f"paper_{c}")
+    return wide.join(paper).round(2)
+
+
+def table4(results: dict[str, EvaluationResult]) -> pd.DataFrame:
+    """Table 4 layout averaged over the domain's datasets (mean over folds, then datasets)."""
+    cols = {"svm_agreement_mean": "svm_agreement", "svm_error_mean": "svm_error",
+            "1nn_agreement_mean": "1nn_agreement", "1nn_error_mean": "1nn_error",
+            "similarity_mean": "similarity"}
+    parts = [t[[c for c in cols if c in t.columns]].rename(columns=cols)
+             for t in (r.table4(operators=PAPER_MULTI) for r in results.values())]
+    return (pd.concat(parts, keys=list(results), names=["dataset"])
+            .groupby(level=["operator", "selector"], sort=False).mean().round(2))
+
+
+def findings(t2: dict[str, pd.DataFrame], t4: dict[str, pd.DataFrame]) -> str:
+    """The paper's findings (PAPER_FIGURES.md, section 2), checked per domain with the numbers."""
+    lines = ["# The findings of KDD'12, checked per domain", ""]
+    for dom, t in t2.items():
+        e, s = t["error_points"], t["stability_points"]
+        aggr = ["avgRank", "mostFreq", "maxApr", "closedApr"]
+        exact = ["medMaxApr", "medClosedApr", "largeMed", "mostRep"]
+        checks = [
+            ("closedApr has more error points than nobagg",
+             e["closedApr"] > e["nobagg"], f"{e['closedApr']:.2f} vs {e['nobagg']:.2f}"),
+            ("closedApr is the only operator with more error points than nobagg",
+             bool((e.drop(["nobagg", "closedApr"]) <= e["nobagg"]).all()
+                  and e["closedApr"] > e["nobagg"]),
+             ", ".join(f"{o} {e[o]:.2f}" for o in e.index)),
+            ("closedApr is near the top on stability (within 0.5 of the best)",
+             s["closedApr"] >= s.max() - 0.5, f"{s['closedApr']:.2f}, best {s.max():.2f}"),
+            ("closedApr (default) differs from its literal reading on error or stability",
+             abs(e["closedApr"] - t.loc["closedApr", "literal_error_points"]) > 0.05
+             or abs(s["closedApr"] - t.loc["closedApr", "literal_stability_points"]) > 0.05,
+             f"error {e['closedApr']:.2f} vs {t.loc['closedApr', 'literal_error_points']:.2f}, "
+             f"stability {s['closedApr']:.2f} vs "
+             f"{t.loc['closedApr', 'literal_stability_points']:.2f}"),
+            ("the aggregating operators are more stable than nobagg",
+             bool((s[aggr] > s["nobagg"]).all()),
+             ", ".join(f"{o} {s[o]:.2f}" for o in aggr) + f"; nobagg {s['nobagg']:.2f}"),
+            ("the exact-structure operators lose on stability to nobagg and the aggregations",
+             bool(s[exact].max() < min(s["nobagg"], s[aggr].min())),
+             ", ".join(f"{o} {s[o]:.2f}" for o in exact)),
+            ("the exact-structure operators do not win on error against nobagg",
+             bool((e[exact] <= e["nobagg"] + 0.05).all()),
+             ", ".join(f"{o} {e[o]:.2f}" for o in exact)),
+        ]
+        if dom in t4 and not t4[dom].empty:
+            m4 = t4[dom]
+            med = m4.loc["allMed"]
+            cl = m4.loc["allClosedApr"]
+            checks += [
+                ("allMed's alternatives are diverse (similarity 0.2 to 0.45) yet agree "
+                 "(SVM agreement >= 0.9)",
+                 bool(med.similarity.between(0.15, 0.5).all()
+                      and (med.svm_agreement >= 0.9).all()),
+                 f"similarity {med.similarity.min():.2f} to {med.similarity.max():.2f}, "
+                 f"agreement {med.svm_agreement.min():.2f} to {med.svm_agreement.max():.2f}"),
+                ("allClosedApr's alternatives have a higher error than allMed's",
+                 bool(cl.svm_error.mean() > med.svm_error.mean()),
+                 f"{cl.svm_error.mean():.2f} vs {med.svm_error.mean():.2f}"),
+            ]
+        lines += [f"## {dom}", "", "| finding | holds | numbers |", "|---|---|---|"]
+        lines += [f"| {text} | {'yes' if ok else 'no'} | {num} |" for text, ok, num in checks]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def combine(dirs: list[Path]) -> pd.DataFrame:
+    """Table 2 averaged over every domain, from the per-domain tables of separate runs.
+
+    A domain's table averages its (dataset, selector) rows, so the average over every row
+    is the domains' tables weighted by their number of (dataset, selector) pairs, read from
+    the runs' per-fold results."""
+    tables, weights = [], []
+    for d in dirs:
+        for path in sorted(d.glob("table2_*.csv")):
+            dom = path.stem.removeprefix("table2_")
+            pairs = sum(pd.read_csv(d / f"{ds}_folds.csv", usecols=["selector"])
+                        .selector.nunique() for ds in DOMAINS[dom]
+                        if (d / f"{ds}_folds.csv").exists())
+            tables.append(pd.read_csv(path, index_col="operator"))
+            weights.append(pairs)
+    if not tables:
+        raise SystemExit(f"--combine: no table2_<domain>.csv in {[str(d) for d in dirs]}")
+    ours = [c for c in tables[0].columns if not c.startswith("paper_")]
+    total = sum(w * t[ours] for w, t in zip(weights, tables)) / sum(weights)
+    return total.join(PAPER_TABLE2).round(2)
 
 
 def saeys_table(results: dict[str, EvaluationResult]) -> pd.DataFrame:
@@ -118,74 +316,116 @@ def saeys_table(results: dict[str, EvaluationResult]) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index(["dataset", "measure", "selector"])
 
 
+def operators() -> tuple[list[Any], dict[str, dict[str, Any]]]:
+    """The paper's operators, the literal closedApr / maxApr under their own names."""
+    ops: list[Any] = PAPER_SINGLE + PAPER_MULTI
+    ops += [dataclasses.replace(get_operator(base), name=name) for name, base in LITERAL.items()]
+    return ops, {name: {"strategy": "literal"} for name in LITERAL}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    mode = parser.add_mutually_exclusive_group()
-    mode.add_argument("--fast", action="store_true", help="small CI setting")
-    mode.add_argument("--full", action="store_true", help="the papers' setting (default)")
+    parser.add_argument("--fast", action="store_true", help="small CI setting")
     parser.add_argument("--out", type=Path, default=Path("kdd12_results"))
-    parser.add_argument("--datasets", nargs="+", default=["leukemia", "colon"],
-                        choices=sorted(LOADERS))
+    parser.add_argument("--domains", nargs="+", default=list(DOMAINS), choices=list(DOMAINS))
+    parser.add_argument("--datasets", nargs="+", default=None,
+                        choices=[d for ds in DOMAINS.values() for d in ds],
+                        help="restrict the domains to these datasets")
+    parser.add_argument("--selectors", nargs="+", default=KDD_SELECTORS)
+    parser.add_argument("--folds", type=int, default=10,
+                        help="folds on the microarrays (full setting)")
+    parser.add_argument("--bootstraps", type=int, default=150,
+                        help="bootstraps on the microarrays (full setting)")
+    parser.add_argument("--min-df", type=int, default=20,
+                        help="text data: keep the words of at least this many documents")
+    parser.add_argument("--large-folds", type=int, default=5,
+                        help="folds on the text data and madelon (full setting)")
+    parser.add_argument("--large-bootstraps", type=int, default=30,
+                        help="bootstraps on the text data and madelon (full setting)")
+    parser.add_argument("--classifiers", nargs="+", default=["svm", "1nn"],
+                        choices=["svm", "1nn", "tree"],
+                        help="the paper's tables use the SVM (Table 2) and 1NN (Table 4)")
     parser.add_argument("--n-jobs", type=int, default=-1)
+    parser.add_argument("--combine", type=Path, nargs="+", default=None,
+                        help="only average the table2_<domain>.csv of these output "
+                        "directories into --out/table2.{csv,md}")
     parser.add_argument("--cache", type=Path, default=None,
                         help="cache directory of the base models (reruns are faster)")
-    parser.add_argument("--no-saeys", action="store_true", help="skip the PKDD'08 runs")
+    saeys = parser.add_mutually_exclusive_group()
+    saeys.add_argument("--no-saeys", action="store_true", help="skip the PKDD'08 runs")
+    saeys.add_argument("--only-saeys", action="store_true",
+                       help="run only the PKDD'08 setting (on colon and leukemia)")
     args = parser.parse_args()
-    cfg = settings(args.fast)
+    if args.combine:
+        args.out.mkdir(parents=True, exist_ok=True)
+        write(combine(args.combine), args.out, "table2", "KDD'12 Table 2: points (SVM), "
+              "average over every dataset and selector of the three domains, ours vs "
+              "published", "From " + ", ".join(str(d) for d in args.combine) + ".")
+        return
+    cfg = settings(args.fast, args.folds, args.bootstraps, args.large_folds,
+                   args.large_bootstraps)
     args.out.mkdir(parents=True, exist_ok=True)
     log = [f"# Run log\n\n{datetime.now().isoformat(timespec='seconds')}, "
            f"{platform.node()} ({platform.processor() or platform.machine()}), "
-           f"setting {'fast' if args.fast else 'full'}: {cfg}\n"]
+           f"setting {'fast' if args.fast else 'full'}: {cfg}, selectors {args.selectors}\n\n"]
+    ops, params = operators()
 
-    kdd: dict[str, EvaluationResult] = {}
-    for ds in args.datasets:
-        X, y, names = LOADERS[ds](return_names=True)
-        t0 = time.perf_counter()
-        res = evaluate(X, y, selectors=KDD_SELECTORS, operators=None,
-                       classifiers=["svm", "1nn", "tree"], feature_names=names,
-                       random_state=0, n_jobs=args.n_jobs, progress=False,
-                       cache_dir=None if args.cache is None else args.cache / ds, **cfg["kdd"])
-        wall = time.perf_counter() - t0
-        kdd[ds] = res
-        line = (f"- KDD'12 protocol on {ds} ({X.shape[0]} x {X.shape[1]}): {wall:.0f} s wall, "
-                f"{int(res.tasks.cached.sum())}/{len(res.tasks)} (selector, fold) tasks "
-                "from the cache")
-        print(line, flush=True)
-        log.append(line + "\n")
-        res.folds.to_csv(args.out / f"{ds}_folds.csv", index=False)
-        write(res.stability(), args.out, f"{ds}_stability", f"Stability across folds, {ds}")
-        write(res.table2(operators=[o for o in res.operator_kinds
-                                    if res.operator_kinds[o] == "single"]),
-              args.out, f"{ds}_table2_all_operators",
-              f"Points of every single-model operator, {ds} (SVM)")
-        if not res.skipped.empty:
-            res.skipped.to_csv(args.out / f"{ds}_skipped.csv", index=False)
+    results: dict[str, dict[str, EvaluationResult]] = {}
+    for dom in [] if args.only_saeys else args.domains:
+        for ds in DOMAINS[dom]:
+            if args.datasets is not None and ds not in args.datasets:
+                continue
+            X, y, names = load(ds, args.min_df)
+            t0 = time.perf_counter()
+            res = evaluate(X, y, selectors=args.selectors, operators=ops,
+                           operator_params=params, classifiers=args.classifiers,
+                           feature_names=names, random_state=0, n_jobs=args.n_jobs,
+                           progress=False, **cfg[dom],
+                           cache_dir=None if args.cache is None else args.cache / ds)
+            wall = time.perf_counter() - t0
+            results.setdefault(dom, {})[ds] = res
+            line = (f"- {dom}, {ds} ({X.shape[0]} x {X.shape[1]}), {cfg[dom]}: {wall:.0f} s "
+                    f"wall, {int(res.tasks.cached.sum())}/{len(res.tasks)} (selector, fold) "
+                    "tasks from the cache")
+            print(line, flush=True)
+            log.append(line + "\n")
+            res.folds.to_csv(args.out / f"{ds}_folds.csv", index=False)
+            write(res.stability(), args.out, f"{ds}_stability", f"Stability across folds, {ds}")
+            if not res.skipped.empty:
+                res.skipped.to_csv(args.out / f"{ds}_skipped.csv", index=False)
 
-    # KDD'12 Table 2: the paper's nine operators, averaged over datasets and selectors.
-    pts = pd.concat([r.points(operators=PAPER_SINGLE, classifier="svm") for r in kdd.values()],
-                    keys=list(kdd), names=["dataset", "row"]).reset_index("dataset")
-    table2 = average_points(pts).join(PAPER_TABLE2)
-    write(table2, args.out, "table2", "KDD'12 Table 2: points (SVM), ours vs published")
-    by_ds = pts.pivot_table(index="operator", columns="dataset",
-                            values=["error_points", "stability_points"], sort=False)
-    by_ds.columns = [f"{a}_{b}" for a, b in by_ds.columns]
-    write(by_ds, args.out, "table2_by_dataset", "KDD'12 Table 2 points per dataset")
-    print(markdown_table(table2))
+    t2s: dict[str, pd.DataFrame] = {}
+    t4s: dict[str, pd.DataFrame] = {}
+    for dom, res in results.items():
+        note = (f"Setting: {', '.join(res)}; selectors {', '.join(args.selectors)}; "
+                f"{cfg[dom]}.")
+        t2s[dom] = table2(res)
+        write(t2s[dom], args.out, f"table2_{dom}", f"KDD'12 Table 2, {dom}: points (SVM), "
+              "ours (default and literal closedApr / maxApr) vs published", note)
+        write(table3(res), args.out, f"table3_{dom}", f"KDD'12 Table 3, {dom}: itemsets "
+              "used to reach m features, ours (area and literal) vs published (alt text)",
+              note)
+        t4s[dom] = table4(res)
+        write(t4s[dom], args.out, f"table4_{dom}", f"KDD'12 Table 4 layout, {dom}", note)
+        print(f"\n## {dom}\n" + markdown_table(t2s[dom]), flush=True)
+    if len(results) > 1:
+        every = {f"{dom}/{ds}": r for dom, rs in results.items() for ds, r in rs.items()}
+        t2s["all"] = table2(every)
+        write(t2s["all"], args.out, "table2", "KDD'12 Table 2: points (SVM), average over "
+              "every dataset and selector, ours vs published")
+    leuk = results.get("microarray", {}).get("leukemia")
+    if leuk is not None:
+        t4 = table4({"leukemia": leuk}).join(PAPER_TABLE4)
+        write(t4, args.out, "table4", "KDD'12 Table 4, leukemia: ours vs published")
+    if t2s:
+        (args.out / "findings.md").write_text(findings(t2s, t4s))
 
-    if "leukemia" in kdd:
-        t4 = kdd["leukemia"].table4(operators=PAPER_MULTI)
-        cols = {"svm_agreement_mean": "svm_agreement", "svm_error_mean": "svm_error",
-                "1nn_agreement_mean": "1nn_agreement", "1nn_error_mean": "1nn_error",
-                "similarity_mean": "similarity"}
-        table4 = t4[list(cols)].rename(columns=cols).join(PAPER_TABLE4)
-        write(table4, args.out, "table4", "KDD'12 Table 4, leukemia: ours vs published")
-        write(t4, args.out, "table4_full", "KDD'12 Table 4 layout, leukemia, mean and std")
-        print(markdown_table(table4))
-
-    if not args.no_saeys:
+    saeys_sets = [d for d in ("leukemia", "colon") if "microarray" in args.domains
+                  and (args.datasets is None or d in args.datasets)]
+    if not args.no_saeys and saeys_sets:
         saeys: dict[str, EvaluationResult] = {}
-        for ds in args.datasets:
-            X, y, names = LOADERS[ds](return_names=True)
+        for ds in saeys_sets:
+            X, y, names = load(ds)
             t0 = time.perf_counter()
             saeys[ds] = evaluate(
                 X, y, selectors=SAEYS_SELECTORS, operators=["avgRank"], classifiers=["svm"],
@@ -198,7 +438,6 @@ def main() -> None:
         st = saeys_table(saeys)
         write(st, args.out, "saeys_table2", "PKDD'08 Table 2: single vs ensemble, ours vs "
               "published")
-        print(markdown_table(st))
     (args.out / "run_log.md").write_text("".join(log))
 
 

@@ -103,7 +103,12 @@ def check_dataset(
         raise param_error("y", func, "free of NaN", "NaN labels", show=False)
     if y_arr.dtype == object and any(v is None for v in y_arr):
         raise param_error("y", func, "free of missing labels", "None labels", show=False)
-    classes, codes = np.unique(y_arr, return_inverse=True)
+    try:
+        classes, codes = np.unique(y_arr, return_inverse=True)
+    except TypeError:  # labels that cannot be ordered: strings mixed with numbers
+        kinds = sorted({type(v).__name__ for v in y_arr.tolist()})
+        raise param_error("y", func, "class labels of one type (all strings or all numbers)",
+                          f"a mix of {', '.join(kinds)}", exc=TypeError, show=False) from None
     if classes.size < min_classes:
         raise param_error("y", func, f"labels of at least {min_classes} classes",
                           f"a single class {classes.tolist()!r}", show=False)

@@ -9,16 +9,137 @@ half-written directory is ever left under the name the user asked for.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import shutil
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from .exceptions import DataError
+from .exceptions import DataError, RunStateError
 
-__all__ = ["atomic_directory", "atomic_file", "check_output_target", "replace_directory",
-           "write_text_atomic"]
+__all__ = ["atomic_directory", "atomic_file", "check_output_target", "confined",
+           "directory_lock", "remove_stale_partials", "replace_directory", "umask_mode",
+           "write_error", "write_text_atomic"]
+
+
+def umask_mode(directory: bool) -> int:
+    """The mode a new file (0o666) or directory (0o777) gets under the user's umask.
+
+    ``tempfile.mkdtemp`` / ``mkstemp`` create 0700 / 0600 whatever the umask; the outputs
+    that they become are given this mode instead, as other tools' outputs are.
+    """
+    mask = os.umask(0o022)  # reading the umask means setting it: restore it at once
+    os.umask(mask)
+    return (0o777 if directory else 0o666) & ~mask
+
+
+def write_error(path: Path, exc: OSError, what: str = "") -> OSError:
+    """An OSError naming the file that could not be written (a bare ``[Errno 28] No space
+    left on device`` names none), with ``what`` (what is kept, what to do) appended."""
+    reason = exc.strerror or str(exc)
+    text = f"Could not write {str(path)!r} ({reason})." + (f" {what}" if what else "")
+    return OSError(exc.errno if exc.errno is not None else errno.EIO, text)
+
+
+def confined(root: Path, name: object, where: str) -> Path:
+    """``root / name`` for a file name read from a stored record, refused (DataError) when
+    it is not a plain relative name, or when it (or a symlink on the way) leads out of
+    ``root``: a manifest must never make modelmine read a file elsewhere."""
+    if not isinstance(name, str) or not name or "\x00" in name:
+        raise DataError(f"{where} names the file {name!r}: expected a file name inside "
+                        f"{str(root)!r}.")
+    candidate = Path(name)
+    if candidate.is_absolute() or ".." in candidate.parts:
+        raise DataError(f"{where} names the file {name!r}, which leaves the run directory "
+                        f"{str(root)!r}: refused.")
+    path = root / candidate
+    try:
+        inside = path.resolve().is_relative_to(root.resolve())
+    except (OSError, RuntimeError):  # a symlink loop
+        inside = False
+    if not inside or path.is_symlink():
+        raise DataError(f"{where} names the file {name!r}, a link that leads out of the run "
+                        f"directory {str(root)!r}: refused.")
+    return path
+
+
+@contextlib.contextmanager
+def directory_lock(target: str | os.PathLike[str], what: str = "run") -> Iterator[Path]:
+    """Hold an OS lock on ``target`` (a run directory, existing or not) for the block.
+
+    The lock is ``fcntl.flock`` on ``.NAME.lock`` beside ``target``, which records the
+    holder's pid and command. The kernel releases it when the holder exits, however it
+    exits (SIGKILL included), so a killed run never blocks the next one; a second run on
+    the same ``target`` while the first is alive is refused with a message naming it.
+    Where ``fcntl`` does not exist (Windows), no lock is taken.
+
+    Raises
+    ------
+    RunStateError
+        Another live process holds the lock.
+    """
+    path = Path(target).expanduser()
+    parent = path.parent if str(path.parent) else Path(".")
+    lock = parent / f".{path.name}.lock"
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        yield lock
+        return
+    while True:
+        try:
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o666)
+        except OSError as exc:
+            raise DataError(f"Cannot create the lock file {str(lock)!r} "
+                            f"({exc.strerror or exc}).") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            holder = os.pread(fd, 4096, 0).decode("utf-8", "replace").strip()
+            os.close(fd)
+            raise RunStateError(
+                f"Another modelmine {what} is writing {str(path)!r} ({holder or 'pid unknown'}"
+                f"); wait for it to finish, or choose another directory.") from None
+        try:  # the file may have been unlinked by its previous holder in the meantime
+            same = os.fstat(fd).st_ino == os.stat(lock).st_ino
+        except FileNotFoundError:
+            same = False
+        if same:
+            break
+        os.close(fd)
+    try:
+        os.ftruncate(fd, 0)
+        command = " ".join(sys.argv) if sys.argv and sys.argv[0] else "python"
+        os.pwrite(fd, f"pid {os.getpid()}: {command}\n".encode(), 0)
+        yield lock
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(lock)
+        os.close(fd)
+
+
+def remove_stale_partials(target: str | os.PathLike[str]) -> None:
+    """Remove the temporary siblings a killed write of ``target`` left behind
+    (``.NAME.partial-XXXX`` directories of :func:`atomic_directory`, ``.NAME.old-XXXX`` of
+    :func:`replace_directory`). Call it only under :func:`directory_lock` of ``target``:
+    then no live process owns them."""
+    path = Path(target).expanduser()
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        return
+    for prefix in (f".{path.name}.partial-", f".{path.name}.old-"):
+        for stale in parent.glob(f"{glob_escape(prefix)}*"):
+            if stale.is_dir() and not stale.is_symlink():
+                shutil.rmtree(stale, ignore_errors=True)
+
+
+def glob_escape(text: str) -> str:
+    """``text`` with glob's special characters escaped."""
+    import glob
+
+    return glob.escape(text)
 
 
 def check_output_target(out: str | os.PathLike[str], *, force: bool, what: str = "directory"
@@ -66,6 +187,7 @@ def atomic_directory(out: str | os.PathLike[str], *, force: bool = False) -> Ite
     parent = path.parent if str(path.parent) else Path(".")
     try:
         tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.partial-", dir=parent))
+        tmp.chmod(umask_mode(directory=True))
     except OSError as exc:
         raise DataError(f"Cannot write into {str(parent)!r}: {exc.strerror or exc}.") from None
     try:
@@ -96,6 +218,7 @@ def atomic_file(out: str | os.PathLike[str], *, force: bool = False) -> Iterator
     parent = path.parent if str(path.parent) else Path(".")
     fd, name = tempfile.mkstemp(prefix=f".{path.stem}.partial-", suffix=path.suffix,
                                 dir=parent)
+    os.fchmod(fd, umask_mode(directory=False))
     os.close(fd)
     tmp = Path(name)
     try:
@@ -111,9 +234,12 @@ def write_text_atomic(path: Path, text: str) -> Path:
     the end: an interrupted write never leaves a truncated file under ``path``."""
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        os.fchmod(fd, umask_mode(directory=False))
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
         os.replace(tmp, path)
+    except OSError as exc:
+        raise write_error(path, exc) from exc
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)

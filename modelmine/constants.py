@@ -14,8 +14,13 @@ __all__ = [
     "DEFAULT_N_SIGNATURES",
     "KMEDOIDS_RESTARTS",
     "KMEDOIDS_RESTART_MAX_ROWS",
+    "LATTICE_HTML_DRAWN",
+    "LATTICE_HTML_MAX_ITEMSETS",
     "LATTICE_MAX_ITEMSETS",
+    "LATTICE_NOTEBOOK_MAX_ITEMSETS",
+    "LATTICE_REPORT_MAX_ITEMSETS",
     "MAX_ITEMSETS",
+    "MIN_SAMPLES_PER_CLASS",
     "SEED_MODULUS",
     "SILHOUETTE_NO_STRUCTURE",
     "SUPPORT_DECAY",
@@ -53,6 +58,25 @@ MAX_ITEMSETS = 10_000_000
 #: networkx graph at about 1 KiB per node and edge, so a million nodes is about 1 GiB.
 LATTICE_MAX_ITEMSETS = 1_000_000
 
+#: The most closed itemsets the HTML lattice explorer embeds (ItemsetLattice.to_html): about
+#: 105 bytes each with their cover edges, so 100,000 make a page of about 11 MB that Chromium
+#: first paints in about 1.3 s, filters staying near 0.1 s (benchmarks/bench_lattice_html.py).
+#: Above it the page keeps the itemsets of highest support (a down-closed part of the
+#: lattice) and says so.
+LATTICE_HTML_MAX_ITEMSETS = 100_000
+
+#: Itemsets the explorer draws at once (its level of detail): SVG stays fluid to pan and
+#: zoom up to a few thousand elements; the rest of the view is counted per level as hidden.
+LATTICE_HTML_DRAWN = 1_500
+
+#: The cap of the explorer shown inline in Jupyter (ItemsetLattice._repr_html_): notebooks
+#: store their outputs, so an inline page stays under about 1.5 MB.
+LATTICE_NOTEBOOK_MAX_ITEMSETS = 20_000
+
+#: The cap of the explorer inside the run report: the report is built with every run, and
+#: the Hasse diagram costs about 0.5 ms per itemset (a few seconds at 10,000).
+LATTICE_REPORT_MAX_ITEMSETS = 10_000
+
 #: Seeded k-medoids restarts after PAM's BUILD start (modelmine.patterns.kmedoids): PAM alone
 #: stops above the best loss in 12 of 63 (dataset, k) runs on real base models; with 20
 #: restarts every run reaches within 0.01 % of the best of 100 FasterPAM restarts
@@ -74,3 +98,9 @@ SEED_MODULUS = 2**32
 #: Fractions of the features whose top-ranked overlap the protocol measures (jc5, jc1):
 #: the top 5 % and 1 % of Saeys, Abeel and Van de Peer (PKDD 2008), section 4.
 TOP_FRACTIONS = {"jc5": 0.05, "jc1": 0.01}
+
+#: The fewest samples of a class :func:`modelmine.bootstrap` accepts: a resample must hold
+#: two classes (with one member a class is missing from about a third of the bootstraps),
+#: stratified resampling draws two or more per class, and ReliefF needs a nearest hit
+#: (another member of the same class). Checked before the first fit.
+MIN_SAMPLES_PER_CLASS = 2

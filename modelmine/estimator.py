@@ -12,6 +12,7 @@ a :class:`~sklearn.pipeline.Pipeline` and in :class:`~sklearn.model_selection.Gr
 from __future__ import annotations
 
 import numbers
+import warnings
 from typing import Any
 
 import numpy as np
@@ -45,7 +46,9 @@ class ModelMiningSelector(SelectorMixin, BaseEstimator):
         b, the number of bootstrap samples (the paper's 150).
     n_features : int, default=20
         m, the number of features of each base model and of the signature (the paper's
-        20). Capped at the number of columns of X (``n_features_`` holds the value used).
+        20). Capped at the number of columns of X, with a ``UserWarning`` that says so
+        (``n_features_`` holds the value used); :func:`modelmine.bootstrap` refuses
+        instead, being given the data directly.
     n_signatures : int or None, default=None
         k, the number of alternatives of a multi-model operator (None: the operator's
         default, KDD 2012's 10). Capped at the number of distinct base models (identical
@@ -177,6 +180,10 @@ class ModelMiningSelector(SelectorMixin, BaseEstimator):
                              ensure_min_samples=2)
         check_classification_targets(y)
         p = X.shape[1]
+        if m > p:  # the documented cap, said aloud (bootstrap itself refuses m > p)
+            warnings.warn(f"n_features={m} is above the {p} columns of X: "
+                          f"ModelMiningSelector uses n_features_={p}.", UserWarning,
+                          stacklevel=2)
         self.n_features_ = min(m, p)
         names = getattr(self, "feature_names_in_", None)
         base = bootstrap(X, y, selector=self.selector, n_bootstraps=self.n_bootstraps,

@@ -14,6 +14,7 @@ import io
 import json
 import os
 import zipfile
+import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,13 +24,20 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from .. import _schema as schema
+from .._files import umask_mode, write_error
 from .._utils import frozen, jsonable
+from ..exceptions import DataError
 from ..selectors import FeatureModel, average_ranks
 
 __all__ = ["BaseModels", "data_fingerprint"]
 
 _FORMAT = "modelmine.BaseModels"
-_FORMAT_VERSION = 1
+_FORMAT_VERSION = 2
+# What the stored record may name (bootstrap's RESAMPLING_METHODS and ARTIFICIAL_FEATURES;
+# "unknown" for artificial subsets given without their record).
+_RESAMPLING_METHODS = ("bootstrap", "subsample", "complementary-pairs")
+_ARTIFICIAL_METHODS = ("permutation", "knockoff", "unknown")
 
 
 def data_fingerprint(X: Any, y: np.ndarray) -> str:
@@ -337,12 +345,18 @@ class BaseModels:
         """Save to a ``.npz`` file (numpy arrays and a JSON record; no pickle).
 
         The file is written to a temporary name and renamed, so an interrupted save never
-        leaves a truncated file under ``path``.
+        leaves a truncated file under ``path``. Format 2 records a sha256 of the arrays and
+        of the record, which :meth:`load` checks (format 1 files, without it, still load).
 
         Returns
         -------
         pathlib.Path
             The path written (``.npz`` is appended when missing).
+
+        Raises
+        ------
+        OSError
+            The file could not be written (disk full, permissions); the message names it.
         """
         path = Path(path)
         if path.suffix != ".npz":
@@ -353,7 +367,6 @@ class BaseModels:
             "ranks": self.ranks,
             "sample_indices": self.sample_indices,
             "feature_names": self.feature_names.astype(str),
-            "meta": np.array(json.dumps(self._meta())),
         }
         if self.scores is not None:
             arrays["scores"] = self.scores
@@ -366,11 +379,17 @@ class BaseModels:
             arrays["full_subset"] = self.full_model.subset
             if self.full_model.scores is not None:
                 arrays["full_scores"] = self.full_model.scores
+        meta = self._meta()
+        meta["sha256"] = _checksum(meta, arrays)
+        arrays["meta"] = np.array(json.dumps(meta))
         tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
         try:
             with open(tmp, "wb") as fh:
                 np.savez_compressed(fh, **arrays)  # type: ignore[arg-type]
+            os.chmod(tmp, umask_mode(directory=False))
             os.replace(tmp, path)
+        except OSError as exc:
+            raise write_error(path, exc) from exc
         finally:
             if tmp.exists():
                 tmp.unlink()
@@ -381,57 +400,228 @@ class BaseModels:
         """Load base models saved by :meth:`save` (never executes code: no pickle).
 
         ``path`` may also be a run directory (``modelmine run --out DIR``), whose
-        ``base_models.npz`` is opened.
+        ``base_models.npz`` is opened. Before anything is used, the file is checked: its
+        record against a declared schema (:mod:`modelmine._schema`), every array's dtype
+        and shape against the record and each other, the sha256 of format 2, and the
+        invariants of base models (each ranking a permutation of 1..p, ranking subsets the
+        top ``n_features`` ranks, sample indices below ``n_samples``, finite scores).
 
         Raises
         ------
         FileNotFoundError
             No such file.
-        ValueError
-            The file is not a modelmine BaseModels file, or it is corrupt.
+        DataError
+            The file is not a modelmine BaseModels file, or it is corrupt; the message
+            names the file and what is wrong. (DataError is a ValueError.)
         """
         path = Path(path)
         if path.is_dir():  # a run directory written by ``modelmine run --out DIR``
             path = path / "base_models.npz"
         if not path.exists():
             raise FileNotFoundError(f"No BaseModels file at {str(path)!r}.")
-        data = path.read_bytes()
+        where = repr(str(path))
+        if not path.is_file():
+            raise DataError(f"{where} is not a regular file: not a modelmine BaseModels file.")
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise DataError(f"Cannot read {where} ({exc.strerror or exc}).") from None
+        if data[:4] not in (b"PK\x03\x04", b"PK\x05\x06"):
+            # np.load would take it for a pickle and advise loading it unsafely: never.
+            raise DataError(f"{where} is not a modelmine BaseModels file (not a .npz "
+                            "archive).")
         try:
             with np.load(io.BytesIO(data), allow_pickle=False) as arch:
-                meta = json.loads(str(arch["meta"]))
-                if meta.get("format") != _FORMAT:
-                    raise ValueError("wrong format marker")
-                if int(meta.get("format_version", -1)) > _FORMAT_VERSION:
-                    raise ValueError(
-                        f"written by a newer modelmine (format {meta['format_version']})")
-                shape = tuple(int(v) for v in arch["subsets_shape"])
-                subsets = np.unpackbits(arch["subsets"], axis=1, count=shape[1]).astype(bool)
-                scores = arch["scores"] if "scores" in arch.files else None
-                artificial = None
-                if "artificial_subsets" in arch.files:
-                    art_shape = tuple(int(v) for v in arch["artificial_shape"])
-                    artificial = np.unpackbits(arch["artificial_subsets"], axis=1,
-                                               count=art_shape[1]).astype(bool)
-                full = None
-                if "full_ranks" in arch.files:
-                    full = FeatureModel(
-                        scores=arch["full_scores"] if "full_scores" in arch.files else None,
-                        ranks=arch["full_ranks"], subset=arch["full_subset"])
-                return cls(
-                    subsets=subsets, ranks=arch["ranks"], scores=scores,
-                    sample_indices=arch["sample_indices"],
-                    feature_names=arch["feature_names"], selector=meta["selector"],
-                    n_features=meta["n_features"], resampling=meta["resampling"],
-                    random_state=int(meta["random_state"]), classes=meta["classes"],
-                    n_samples=int(meta["n_samples"]), data_sha256=meta["data_sha256"],
-                    full_model=full, extra=meta.get("extra", {}),
-                    artificial_subsets=artificial, artificial=meta.get("artificial", {}),
-                )
-        except (zipfile.BadZipFile, KeyError, ValueError, OSError, EOFError,
-                json.JSONDecodeError, TypeError) as exc:
-            raise ValueError(
-                f"{str(path)!r} is not a modelmine BaseModels file or it is corrupt ({exc})."
-            ) from None
+                if "meta" not in arch.files:
+                    raise DataError(f"{where} is not a modelmine BaseModels file (no record "
+                                    "'meta').")
+                arrays = {k: arch[k] for k in arch.files}
+        except DataError:
+            raise
+        except (zipfile.BadZipFile, KeyError, ValueError, OSError, EOFError, TypeError,
+                zlib.error, NotImplementedError) as exc:
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+            raise DataError(f"{where} is not a modelmine BaseModels file or it is corrupt "
+                            f"({type(exc).__name__}{': ' + first if first else ''}).") from None
+        return cls._from_arrays(arrays, where)
+
+    @classmethod
+    def _from_arrays(cls, arrays: dict[str, np.ndarray], where: str) -> BaseModels:
+        """Check the arrays and the record of a saved file, then build the BaseModels."""
+        def corrupt(what: str) -> DataError:
+            return DataError(f"{where} is corrupt: {what}.")
+
+        raw = arrays.pop("meta")
+        if raw.shape != () or raw.dtype.kind != "U":
+            raise corrupt("its record 'meta' is not a JSON text")
+        try:
+            meta = json.loads(str(raw))
+        except json.JSONDecodeError as exc:
+            raise corrupt(f"its record 'meta' is not valid JSON ({exc})") from None
+        if not isinstance(meta, dict) or meta.get("format") != _FORMAT:
+            raise DataError(f"{where} is not a modelmine BaseModels file (wrong format "
+                            "marker).")
+        version = meta.get("format_version")
+        if isinstance(version, int) and not isinstance(version, bool) and (
+                version > _FORMAT_VERSION):
+            raise DataError(f"{where} was written by a newer modelmine (BaseModels format "
+                            f"{version}; this one reads up to {_FORMAT_VERSION}).")
+        schema.check(meta, _META_SCHEMA, where)
+        if meta["format_version"] >= 2:
+            stored = meta.pop("sha256", None)
+            if stored is None:
+                raise corrupt("it lacks its checksum 'sha256' (format 2)")
+            if _checksum(meta, arrays) != stored:
+                raise corrupt("its checksum does not match its content (the file was "
+                              "changed or damaged)")
+        missing = [k for k in ("subsets", "subsets_shape", "ranks", "sample_indices",
+                               "feature_names") if k not in arrays]
+        if missing:
+            raise corrupt(f"it lacks the array(s) {missing}")
+        shape = arrays["subsets_shape"]
+        if shape.shape != (2,) or shape.dtype.kind not in "iu":
+            raise corrupt(f"'subsets_shape' must be 2 integers; it is {shape.tolist()!r}")
+        b, p = (int(v) for v in shape)
+        packed = arrays["subsets"]
+        if b < 1 or p < 1 or packed.dtype != np.uint8 or packed.shape != (b, -(-p // 8)):
+            raise corrupt(f"'subsets_shape' {[b, p]} does not match the stored subsets "
+                          f"(shape {packed.shape}, dtype {packed.dtype})")
+
+        def matrix(name: str, kinds: str, shape: tuple[int, ...]) -> np.ndarray:
+            a = arrays[name]
+            if a.dtype.kind not in kinds or a.shape != shape:
+                raise corrupt(f"{name!r} has shape {a.shape} and dtype {a.dtype}; expected "
+                              f"shape {shape} ({'integers' if kinds == 'iu' else 'numbers'})")
+            return a
+
+        ranks = matrix("ranks", "iu", (b, p))
+        names = arrays["feature_names"]
+        if names.dtype.kind != "U" or names.shape != (p,):
+            raise corrupt(f"'feature_names' must hold {p} names; it has shape {names.shape}")
+        idx = arrays["sample_indices"]
+        if idx.dtype.kind not in "iu" or idx.ndim != 2 or idx.shape[0] != b:
+            raise corrupt(f"'sample_indices' has shape {idx.shape} and dtype {idx.dtype}; "
+                          f"expected {b} rows of integers")
+        scores = matrix("scores", "f", (b, p)) if "scores" in arrays else None
+        n_samples = meta["n_samples"]
+        if idx.size and (idx.min() < 0 or idx.max() >= n_samples):
+            raise corrupt(f"sample indices range over [{idx.min()}, {idx.max()}], outside "
+                          f"the {n_samples} samples of 'n_samples'")
+        _check_ranking(ranks, "ranks", corrupt)
+        if scores is not None and not np.isfinite(scores).all():
+            raise corrupt("'scores' holds NaN or infinite values")
+        subsets = np.unpackbits(packed, axis=1, count=p).astype(bool)
+        artificial_subsets = None
+        artificial = meta.get("artificial") or {}
+        if ("artificial_subsets" in arrays) != bool(artificial):
+            raise corrupt("'artificial_subsets' and the record 'artificial' must be stored "
+                          "together")
+        if artificial:
+            if "artificial_shape" not in arrays:
+                raise corrupt("it has 'artificial_subsets' without 'artificial_shape'")
+            art_shape = arrays["artificial_shape"]
+            q = artificial["n_features"]
+            if (art_shape.shape != (2,) or art_shape.dtype.kind not in "iu"
+                    or [int(v) for v in art_shape] != [b, q]):
+                raise corrupt(f"'artificial_shape' must be {[b, q]} (the b models and the "
+                              f"'n_features' of 'artificial'); it is {art_shape.tolist()!r}")
+            art_packed = arrays["artificial_subsets"]
+            if art_packed.dtype != np.uint8 or art_packed.shape != (b, -(-q // 8)):
+                raise corrupt(f"'artificial_subsets' has shape {art_packed.shape} and dtype "
+                              f"{art_packed.dtype}; expected {(b, -(-q // 8))} uint8")
+            artificial_subsets = np.unpackbits(art_packed, axis=1, count=q).astype(bool)
+        m = meta["n_features"]
+        kind = meta["selector"].get("kind")
+        if m is not None and m > p:
+            raise corrupt(f"'n_features' is {m}, above the {p} features")
+        sizes = subsets.sum(axis=1)
+        if artificial_subsets is not None:
+            # The selector chose among real and artificial features (bootstrap's
+            # artificial_features): a model's real subset may hold fewer than m features,
+            # but for ranking selectors it is still the top of the model's real ranking.
+            if kind != "subset" and not np.array_equal(subsets, ranks <= sizes[:, None]):
+                raise corrupt("the subsets are not the top ranks of each model")
+            if m is not None and (sizes > m).any():
+                raise corrupt(f"a subset holds more than the {m} features of 'n_features'")
+        else:
+            if kind != "subset" and m is not None and not np.array_equal(subsets,
+                                                                         ranks <= m):
+                raise corrupt("the subsets are not the top 'n_features' ranks of each "
+                              "model")
+            if kind == "subset" and m is not None and (sizes > m).any():
+                raise corrupt(f"a subset holds more than the {m} features of 'n_features'")
+        full = None
+        if "full_ranks" in arrays:
+            if "full_subset" not in arrays:
+                raise corrupt("it has 'full_ranks' without 'full_subset'")
+            full_ranks = matrix("full_ranks", "iu", (p,))
+            _check_ranking(full_ranks[None, :], "full_ranks", corrupt)
+            full_subset = matrix("full_subset", "b", (p,))
+            full_scores = (matrix("full_scores", "f", (p,)) if "full_scores" in arrays
+                           else None)
+            full = FeatureModel(scores=full_scores, ranks=full_ranks, subset=full_subset)
+        return cls(
+            subsets=subsets, ranks=ranks, scores=scores, sample_indices=idx,
+            feature_names=names, selector=meta["selector"], n_features=m,
+            resampling=meta["resampling"], random_state=int(meta["random_state"]),
+            classes=meta["classes"], n_samples=n_samples, data_sha256=meta["data_sha256"],
+            full_model=full, extra=meta.get("extra", {}),
+            artificial_subsets=artificial_subsets, artificial=artificial,
+        )
+
+
+def _check_ranking(ranks: np.ndarray, name: str, corrupt: Any) -> None:
+    """Each row of ``ranks`` must be a permutation of 1..p (rank 1 = best, no ties)."""
+    b, p = ranks.shape
+    if ranks.size == 0:
+        return
+    low, high = int(ranks.min()), int(ranks.max())
+    if low < 1 or high > p:
+        raise corrupt(f"{name!r} ranges over [{low}, {high}]; ranks are 1..{p}")
+    seen = np.zeros((b, p + 1), dtype=bool)
+    seen[np.arange(b)[:, None], ranks] = True
+    if not seen[:, 1:].all():
+        raise corrupt(f"a row of {name!r} is not a permutation of 1..{p} (repeated ranks)")
+
+
+def _checksum(meta: dict[str, Any], arrays: Mapping[str, np.ndarray]) -> str:
+    """sha256 of the record (without its checksum) and of every array (name, dtype, shape,
+    bytes), in name order: what format 2 stores as ``meta["sha256"]``."""
+    h = hashlib.sha256(json.dumps({k: v for k, v in meta.items() if k != "sha256"},
+                                  sort_keys=True).encode())
+    for name in sorted(arrays):
+        a = np.ascontiguousarray(arrays[name])
+        h.update(f"\n{name}:{a.dtype.str}:{a.shape}\n".encode())
+        h.update(a.tobytes())
+    return h.hexdigest()
+
+
+_META_SCHEMA = {
+    "format": str,
+    "format_version": schema.Where(int, lambda v: v >= 1, "an integer >= 1"),
+    "sha256": schema.Optional(str),
+    "selector": {"name": str, "kind": str, "params": dict},
+    "n_features": (schema.Where(int, lambda v: v >= 1, "an integer >= 1"), type(None)),
+    "resampling": {"method": schema.Where(str, lambda v: v in _RESAMPLING_METHODS,
+                                          "'bootstrap', 'subsample' or "
+                                          "'complementary-pairs'"),
+                   "stratify": bool,
+                   "fraction": schema.Where(float, lambda v: 0 < v <= 1,
+                                            "a number in (0, 1]"),
+                   "n_pairs": schema.Optional(schema.Where(int, lambda v: v >= 1,
+                                                           "an integer >= 1"))},
+    "random_state": schema.Where(str, schema.integer_text, "the decimal text of a seed"),
+    "classes": schema.Where(list, lambda v: len(v) >= 1 and all(
+        isinstance(c, str | int | float | bool) for c in v), "a list of class labels"),
+    "n_samples": schema.Where(int, lambda v: v >= 1, "an integer >= 1"),
+    "data_sha256": str,
+    "extra": schema.Optional(dict),
+    # bootstrap(..., artificial_features=...): what the artificial features were.
+    "artificial": schema.Optional(schema.Where(dict, lambda v: not v or (
+        v.get("method") in _ARTIFICIAL_METHODS and isinstance(v.get("n_features"), int)
+        and not isinstance(v.get("n_features"), bool) and v["n_features"] >= 1),
+        "empty or {'method': 'permutation' | 'knockoff', 'n_features': an integer >= 1}")),
+}
 
 
 def _json_label(value: Any) -> Any:

@@ -16,8 +16,11 @@ independent of the number of threads.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import numbers
 import os
+import warnings
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -25,8 +28,10 @@ import numpy as np
 import scipy.sparse as sp
 from threadpoolctl import threadpool_limits
 
-from .._data import check_dataset
+from .._data import Dataset, check_dataset
+from .._files import directory_lock
 from .._progress import progress_bar
+from ..constants import MIN_SAMPLES_PER_CLASS
 from ..exceptions import DataError
 from ..selectors import FeatureModel, Selector, get_selector, model_from_output
 from ..validation import check_choice, check_int, check_real, param_error
@@ -35,7 +40,9 @@ from ._executors import Runner
 from ._rundir import RunDirectory
 
 __all__ = ["ARTIFICIAL_FEATURES", "RESAMPLING_METHODS", "add_artificial_features",
-           "bootstrap", "complementary_pair", "resample_indices", "resume", "seed_sequence"]
+           "available_memory", "bootstrap", "check_bootstrap_arguments",
+           "complementary_pair", "estimate_memory", "resample_indices", "resume",
+           "seed_sequence"]
 
 #: The resampling schemes of :func:`bootstrap`.
 RESAMPLING_METHODS = ("bootstrap", "subsample", "complementary-pairs")
@@ -183,9 +190,26 @@ def _fit_chunk(
     Each element of ``seeds`` is a bootstrap's SeedSequence or, for complementary pairs,
     ``(seed, pair_seed, half)``: the pair's seed draws the split, the model's own seed
     the selector's seed, so both halves of a pair agree wherever they are computed.
+    ``X`` is the data the selector sees: with artificial features, the augmented
+    ``[X, A]`` (``n_real`` real columns first), for ``prepare`` and ``select_rows`` alike.
     """
+    augmented = n_real is not None and X.shape[1] != n_real
+
+    def failed(exc: Exception) -> DataError:
+        return DataError(
+            f"The selector {selector.name!r} failed on the data augmented with "
+            f"artificial features ({type(exc).__name__}: {exc}).")
+
     out = []
     with threadpool_limits(limits=1):
+        # What all resamples of the data share (for example each column sorted once for
+        # MDL), computed once per chunk; select_rows equals select on X[idx] exactly.
+        try:
+            prepared = selector.prepare(X, y)
+        except Exception as exc:
+            if not augmented:
+                raise
+            raise failed(exc) from exc
         for entry in seeds:
             if method == "complementary-pairs":
                 seed, pair_seed, half = entry
@@ -199,17 +223,192 @@ def _fit_chunk(
                                        stratify=stratify)
             selector_seed = int(rng.integers(0, 2**31 - 1))
             try:
-                output = selector.select(X[idx], y[idx], random_state=selector_seed)
+                output = selector.select_rows(prepared, X, y, idx, random_state=selector_seed)
             except Exception as exc:
-                if n_real is None or X.shape[1] == n_real:
+                if not augmented:
                     raise
-                raise DataError(
-                    f"The selector {selector.name!r} failed on the data augmented with "
-                    f"artificial features ({type(exc).__name__}: {exc}).") from exc
+                raise failed(exc) from exc
             model = model_from_output(output, n_features_in=X.shape[1], n_features=n_features,
                                       selector=selector.name)
             out.append((idx, model))
     return out
+
+
+@dataclass(frozen=True)
+class BootstrapArguments:
+    """The arguments of :func:`bootstrap`, checked (see :func:`check_bootstrap_arguments`)."""
+
+    data: Dataset
+    n_bootstraps: int
+    selector: Selector
+    n_features: int | None
+    resampling: str
+    sample_fraction: float
+    stratify: bool
+    n_jobs: int | None
+    artificial_features: str | None = None
+
+
+def check_bootstrap_arguments(
+    X: Any, y: Any, selector: Any = "svm-rfe", *, n_bootstraps: int = 150,
+    n_features: int | None = 20, resampling: str = "bootstrap",
+    sample_fraction: float | None = None, stratify: bool = False,
+    selector_params: dict[str, Any] | None = None, feature_names: Any = None,
+    n_jobs: int | None = None, artificial_features: str | None = None, func: str = _FUNC,
+) -> BootstrapArguments:
+    """Check everything :func:`bootstrap` can check before its first fit.
+
+    The parameters and the data (:func:`modelmine._data.check_dataset`), and whether the
+    data can give base models at all: at least
+    :data:`~modelmine.constants.MIN_SAMPLES_PER_CLASS` samples per class, at least one
+    feature that is not constant, and memory for the b models
+    (:func:`estimate_memory`). :func:`modelmine.run` calls it before it writes its first
+    checkpoint, so that bad input fails at once and leaves nothing behind.
+
+    Raises
+    ------
+    ValueError, TypeError
+        The standard message (``The 'x' parameter of bootstrap must be ...``).
+    """
+    data = check_dataset(X, y, func=func, feature_names=feature_names)
+    b = check_int(n_bootstraps, "n_bootstraps", func, min_value=2)
+    assert b is not None
+    p = data.n_features_in
+    sel = get_selector(selector, selector_params, func=func)
+    if n_features is None and sel.kind != "subset":
+        raise param_error("n_features", func, f"an integer in [1, {p}] for the ranking "
+                          f"selector {sel.name!r} (None is only for subset selectors)", None)
+    m = check_int(n_features, "n_features", func, min_value=1, max_value=p,
+                  allow_none=sel.kind == "subset")
+    method = check_choice(resampling, "resampling", func, RESAMPLING_METHODS)
+    if method == "complementary-pairs":
+        if b % 2:
+            raise param_error("n_bootstraps", func, "an even number for complementary "
+                              "pairs (b/2 splits, both halves used)", b)
+        if sample_fraction is not None and sample_fraction != 0.5:
+            raise param_error("sample_fraction", func, "None or 0.5 for complementary "
+                              "pairs (two halves of floor(n/2))", sample_fraction)
+        if data.n_samples < 4:
+            raise param_error("X", func, "at least 4 samples for complementary pairs",
+                              f"{data.n_samples} samples", show=False)
+    artificial = None if artificial_features is None else check_choice(
+        artificial_features, "artificial_features", func, ARTIFICIAL_FEATURES)
+    if artificial == "knockoff" and sp.issparse(data.X):
+        raise param_error("artificial_features", func, "'permutation' for sparse data "
+                          "(Gaussian knockoffs need a dense covariance)", "knockoff")
+    if artificial == "knockoff" and importlib.util.find_spec("knockpy") is None:
+        raise param_error("artificial_features", func, "'permutation' unless the knockpy "
+                          "package is installed (pip install knockpy)", "knockoff",
+                          exc=ImportError)
+    if sample_fraction is None:
+        fraction = {"bootstrap": 1.0, "subsample": 0.9, "complementary-pairs": 0.5}[method]
+    else:
+        fraction = check_real(sample_fraction, "sample_fraction", func, low=0.0, high=1.0,
+                              closed="right")
+    if method == "subsample" and round(fraction * data.n_samples) >= data.n_samples:
+        raise param_error("sample_fraction", func, "below 1 for subsampling without "
+                          "replacement (a full subsample is the data itself)", fraction)
+    if not isinstance(stratify, bool | np.bool_):
+        raise param_error("stratify", func, "a bool", stratify, exc=TypeError)
+    if stratify:
+        counts = np.bincount(data.y)
+        if counts.min() < 2:
+            small = [data.classes[c].item() if hasattr(data.classes[c], "item")
+                     else data.classes[c] for c in np.flatnonzero(counts < 2)]
+            raise param_error("stratify", func, "False when a class has fewer than 2 "
+                              "members (stratified resampling needs 2 or more per class)",
+                              f"True with class(es) {small} of size 1", show=False)
+    if data.classes.size > 2 and not sel.supports_multiclass:
+        raise param_error("y", func, f"binary for selector {sel.name!r}",
+                          f"{data.classes.size} classes", show=False)
+    n_jobs_eff = check_int(n_jobs, "n_jobs", func, allow_none=True)
+    if n_jobs_eff == 0:
+        raise param_error("n_jobs", func, "a non-zero integer or None", n_jobs)
+
+    counts = np.bincount(data.y)
+    if counts.min() < MIN_SAMPLES_PER_CLASS:
+        small = [_label(data.classes[c]) for c in np.flatnonzero(counts < MIN_SAMPLES_PER_CLASS)]
+        raise param_error("y", func, f"labels with at least {MIN_SAMPLES_PER_CLASS} samples "
+                          "per class (a resample must hold two classes, and ReliefF a "
+                          "nearest hit)", f"class(es) {small} with fewer, among "
+                          f"{data.n_samples} samples", show=False)
+    if not _has_varying_feature(data.X):
+        raise param_error("X", func, "data with at least one non-constant feature (no "
+                          "selector can rank features that never vary)",
+                          f"{p} constant feature(s)", show=False)
+    drawn = (data.n_samples // 2 if method == "complementary-pairs"
+             else max(2, round(fraction * data.n_samples)))
+    # With artificial features the selector sees 2p columns (and the models hold them
+    # until the artificial part is split off).
+    need = estimate_memory(b, p if artificial is None else 2 * p, drawn)
+    available = available_memory()
+    if available is not None and need > available:
+        most = max(2, int(b * available / need))
+        raise param_error("n_bootstraps", func, f"at most about {most} here: {b} base "
+                          f"models of {p} features need about {_gib(need)} of memory, and "
+                          f"{_gib(available)} are available", b)
+    if n_jobs_eff is not None and n_jobs_eff > (os.cpu_count() or 1):
+        warnings.warn(f"n_jobs={n_jobs_eff} is above the {os.cpu_count()} cores of this "
+                      "machine: the extra workers only compete for them (results do not "
+                      "depend on n_jobs).", UserWarning, stacklevel=3)
+    return BootstrapArguments(data=data, n_bootstraps=b, selector=sel, n_features=m,
+                              resampling=method, sample_fraction=fraction,
+                              stratify=bool(stratify), n_jobs=n_jobs_eff,
+                              artificial_features=artificial)
+
+
+def estimate_memory(n_bootstraps: int, n_features_in: int, n_drawn: int) -> int:
+    """Bytes a run of b base models holds at its peak, estimated before it starts.
+
+    Per model: p booleans (subset), p int32 ranks, p float32 scores and ``n_drawn`` int32
+    sample indices; twice that, for the copies made while chunks are stacked, saved and
+    aggregated.
+    """
+    return 2 * n_bootstraps * (9 * n_features_in + 4 * n_drawn)
+
+
+def available_memory() -> int | None:
+    """Bytes of memory available to a new allocation (Linux ``MemAvailable``), or None
+    where it cannot be read."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return int(os.sysconf("SC_AVPHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def _gib(n: float) -> str:
+    return f"{n / 2**30:.1f} GiB" if n >= 2**30 else f"{n / 2**20:.0f} MiB"
+
+
+def _label(value: Any) -> Any:
+    return value.item() if hasattr(value, "item") else value
+
+
+def _has_varying_feature(X: Any) -> bool:
+    if sp.issparse(X):
+        X = sp.csc_matrix(X)
+        n = X.shape[0]
+        nnz = np.diff(X.indptr)
+        full = nnz == n
+        if (~full).any():  # a column with zeros varies iff it has any non-zero value
+            sparse_cols = ~full
+            with np.errstate(invalid="ignore"):
+                if (sp.csc_matrix(X[:, sparse_cols]).max(axis=0).toarray().ravel() != 0).any():
+                    return True
+                if (sp.csc_matrix(X[:, sparse_cols]).min(axis=0).toarray().ravel() != 0).any():
+                    return True
+        if full.any():
+            dense = X[:, full].toarray()
+            return bool((dense != dense[0]).any())
+        return False
+    return bool((X[0] != X).any())
 
 
 def bootstrap(
@@ -321,54 +520,31 @@ def bootstrap(
     >>> base.subsets.shape
     (20, 2000)
     """
-    data = check_dataset(X, y, func=_FUNC, feature_names=feature_names)
-    b = check_int(n_bootstraps, "n_bootstraps", _FUNC, min_value=2)
-    assert b is not None
-    p = data.n_features_in
-    sel = get_selector(selector, selector_params, func=_FUNC)
-    if n_features is None and sel.kind != "subset":
-        raise param_error("n_features", _FUNC, f"an integer in [1, {p}] for the ranking "
-                          f"selector {sel.name!r} (None is only for subset selectors)", None)
-    m = check_int(n_features, "n_features", _FUNC, min_value=1, max_value=p,
-                  allow_none=sel.kind == "subset")
-    method = check_choice(resampling, "resampling", _FUNC, RESAMPLING_METHODS)
-    if method == "complementary-pairs":
-        if b % 2:
-            raise param_error("n_bootstraps", _FUNC, "an even number for complementary "
-                              "pairs (b/2 splits, both halves used)", b)
-        if sample_fraction is not None and sample_fraction != 0.5:
-            raise param_error("sample_fraction", _FUNC, "None or 0.5 for complementary "
-                              "pairs (two halves of floor(n/2))", sample_fraction)
-        if data.n_samples < 4:
-            raise param_error("X", _FUNC, "at least 4 samples for complementary pairs",
-                              f"{data.n_samples} samples", show=False)
-    artificial = None if artificial_features is None else check_choice(
-        artificial_features, "artificial_features", _FUNC, ARTIFICIAL_FEATURES)
-    if sample_fraction is None:
-        fraction = {"bootstrap": 1.0, "subsample": 0.9, "complementary-pairs": 0.5}[method]
-    else:
-        fraction = check_real(sample_fraction, "sample_fraction", _FUNC, low=0.0, high=1.0,
-                              closed="right")
-    if method == "subsample" and round(fraction * data.n_samples) >= data.n_samples:
-        raise param_error("sample_fraction", _FUNC, "below 1 for subsampling without "
-                          "replacement (a full subsample is the data itself)", fraction)
-    if not isinstance(stratify, bool | np.bool_):
-        raise param_error("stratify", _FUNC, "a bool", stratify, exc=TypeError)
-    if stratify:
-        counts = np.bincount(data.y)
-        if counts.min() < 2:
-            small = [data.classes[c].item() if hasattr(data.classes[c], "item")
-                     else data.classes[c] for c in np.flatnonzero(counts < 2)]
-            raise param_error("stratify", _FUNC, "False when a class has fewer than 2 "
-                              "members (stratified resampling needs 2 or more per class)",
-                              f"True with class(es) {small} of size 1", show=False)
-    if data.classes.size > 2 and not sel.supports_multiclass:
-        raise param_error("y", _FUNC, f"binary for selector {sel.name!r}",
-                          f"{data.classes.size} classes", show=False)
-    n_jobs_eff = check_int(n_jobs, "n_jobs", _FUNC, allow_none=True)
-    if n_jobs_eff == 0:
-        raise param_error("n_jobs", _FUNC, "a non-zero integer or None", n_jobs)
+    args = check_bootstrap_arguments(
+        X, y, selector, n_bootstraps=n_bootstraps, n_features=n_features,
+        resampling=resampling, sample_fraction=sample_fraction, stratify=stratify,
+        selector_params=selector_params, feature_names=feature_names, n_jobs=n_jobs,
+        artificial_features=artificial_features)
+    if run_dir is None:
+        return _bootstrap(args, random_state=random_state, executor=executor, store_dir=None,
+                          resume=resume, checkpoint_every=checkpoint_every, fit_full=fit_full,
+                          progress=progress)
+    with directory_lock(run_dir, what="bootstrap"):
+        return _bootstrap(args, random_state=random_state, executor=executor,
+                          store_dir=run_dir, resume=resume,
+                          checkpoint_every=checkpoint_every, fit_full=fit_full,
+                          progress=progress)
 
+
+def _bootstrap(args: BootstrapArguments, *, random_state: Any, executor: Any,
+               store_dir: str | os.PathLike[str] | None, resume: bool, checkpoint_every: int,
+               fit_full: bool, progress: bool | None) -> BaseModels:
+    data, b, p, sel, m = args.data, args.n_bootstraps, args.data.n_features_in, args.selector, \
+        args.n_features
+    method, fraction, stratify, n_jobs_eff = (args.resampling, args.sample_fraction,
+                                              args.stratify, args.n_jobs)
+    artificial = args.artificial_features
+    run_dir = store_dir
     every = check_int(checkpoint_every, "checkpoint_every", _FUNC, min_value=1)
     fingerprint = data_fingerprint(data.X, data.y)
     if resume and run_dir is None:
@@ -413,8 +589,9 @@ def bootstrap(
             settings["artificial_features"] = artificial
         store = RunDirectory(run_dir, settings, fingerprint)
         store.open(resume=resume)
-        done = store.finished_chunks()
         chunks = [np.arange(b)[i:i + every] for i in range(0, b, every)]
+        # Checkpointed chunks hold the models over the columns the selector saw.
+        done = store.finished_chunks([len(c) for c in chunks], p_fit, data.n_samples)
     runner = Runner(executor, n_jobs_eff)
     if store is None:
         chunks = _chunks(b, runner.workers)
@@ -440,8 +617,7 @@ def bootstrap(
     for cid, arrays in done.items():
         fill(chunks[cid], arrays["sample_indices"],
              np.unpackbits(arrays["subsets"], axis=1, count=p_fit).astype(bool),
-             arrays["ranks"],
-             arrays.get("scores"))
+             arrays["ranks"], arrays.get("scores"))
     pending = [cid for cid in range(len(chunks)) if cid not in done]
     kwargs = dict(selector=sel, method=method, fraction=fraction, stratify=bool(stratify),
                   n_features=m, n_real=p)

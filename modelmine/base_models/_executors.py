@@ -68,7 +68,9 @@ class Runner:
             return
         jobs = (delayed(_tagged)(fn, cid, X, y, payload, kwargs)
                 for cid, payload in tasks.items())
-        yield from Parallel(n_jobs=self.workers, return_as="generator_unordered")(jobs)
+        # Never more workers than chunks: an idle worker costs a process and a copy of X.
+        workers = min(self.workers, len(tasks))
+        yield from Parallel(n_jobs=workers, return_as="generator_unordered")(jobs)
 
     def _run_dask(self, fn: Callable[..., Any], X: Any, y: Any, tasks: dict[int, Any],
                   kwargs: dict[str, Any]) -> Iterator[tuple[int, Any]]:

@@ -27,15 +27,77 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["RunDirectory", "RunDirectoryError"]
+from .. import _schema as schema
+from .._files import confined, umask_mode
+from ..exceptions import DataError
+
+__all__ = ["RunDirectory", "RunDirectoryError", "check_chunk"]
 
 _FORMAT = "modelmine.run"
 _FORMAT_VERSION = 1
 MANIFEST = "manifest.json"
 
 
-class RunDirectoryError(ValueError):
-    """A run directory that cannot be used: not a run, other data or settings, corrupt."""
+class RunDirectoryError(DataError):
+    """A run directory that cannot be used: not a run, other data or settings, corrupt.
+
+    A :class:`~modelmine.exceptions.DataError` (so a ModelmineError and a ValueError)."""
+
+
+def _positive(v: Any) -> bool:
+    return v >= 1
+
+
+_ENTRY = {"file": str, "sha256": str}
+_MANIFEST_SCHEMA = {
+    "format": str,
+    "format_version": int,
+    "modelmine_version": str,
+    "settings": {
+        "selector": {"name": str, "kind": str, "params": dict},
+        "n_bootstraps": schema.Where(int, lambda v: v >= 2, "an integer >= 2"),
+        "n_features": (schema.Where(int, _positive, "an integer >= 1"), type(None)),
+        "resampling": {"method": str, "stratify": bool, "fraction": float},
+        "random_state": schema.Where(str, schema.integer_text, "the decimal text of a seed"),
+        "fit_full": bool,
+        "checkpoint_every": schema.Where(int, _positive, "an integer >= 1"),
+        # bootstrap(..., artificial_features=...): chunks then hold 2p columns.
+        "artificial_features": schema.Optional(schema.Where(
+            str, lambda v: v in ("permutation", "knockoff"), "'permutation' or 'knockoff'")),
+    },
+    "data_sha256": str,
+    "chunks": schema.MapOf(_ENTRY),
+    "full_model": (_ENTRY, type(None)),
+    "complete": bool,
+}
+
+
+def check_chunk(arrays: Mapping[str, np.ndarray], rows: int, p: int, n_samples: int,
+                where: str) -> None:
+    """Check the arrays of a checkpointed chunk of ``rows`` bootstraps of ``p`` features
+    against what the run expects (names, dtypes, shapes, ranks 1..p, indices < n)."""
+    def bad(what: str) -> RunDirectoryError:
+        return RunDirectoryError(f"{where} is corrupt: {what}.")
+
+    missing = [k for k in ("sample_indices", "subsets", "ranks") if k not in arrays]
+    if missing:
+        raise bad(f"it lacks the array(s) {missing}")
+    idx, packed, ranks = arrays["sample_indices"], arrays["subsets"], arrays["ranks"]
+    if idx.dtype.kind not in "iu" or idx.ndim != 2 or idx.shape[0] != rows:
+        raise bad(f"'sample_indices' has shape {idx.shape}; expected {rows} rows of integers")
+    if idx.size and (idx.min() < 0 or idx.max() >= n_samples):
+        raise bad(f"sample indices outside the {n_samples} samples of the data")
+    if packed.dtype != np.uint8 or packed.shape != (rows, -(-p // 8)):
+        raise bad(f"'subsets' has shape {packed.shape}; expected {(rows, -(-p // 8))}")
+    if ranks.dtype.kind not in "iu" or ranks.shape != (rows, p):
+        raise bad(f"'ranks' has shape {ranks.shape}; expected {(rows, p)} integers")
+    if ranks.size and (ranks.min() < 1 or ranks.max() > p):
+        raise bad(f"'ranks' are not in 1..{p}")
+    if "scores" in arrays:
+        sc = arrays["scores"]
+        if sc.dtype.kind != "f" or sc.shape != (rows, p) or not np.isfinite(sc).all():
+            raise bad(f"'scores' has shape {sc.shape} or non-finite values; expected "
+                      f"{(rows, p)} finite numbers")
 
 
 def _version() -> str:
@@ -53,6 +115,7 @@ def _atomic_write(path: Path, data: bytes) -> None:
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     try:
         with open(tmp, "wb") as fh:
+            os.fchmod(fh.fileno(), umask_mode(directory=False))
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
@@ -100,11 +163,23 @@ class RunDirectory:
             raise RunDirectoryError(
                 f"{str(path)!r} is not a modelmine run directory (no {MANIFEST}).")
         try:
-            manifest = json.loads(file.read_text())
+            manifest = json.loads(file.read_text(encoding="utf-8"))
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise RunDirectoryError(f"The manifest of {str(path)!r} is corrupt ({exc}).") from None
-        if manifest.get("format") != _FORMAT:
+            raise RunDirectoryError(f"The manifest of {str(path)!r} is corrupt "
+                                    f"({str(file)!r}: {exc}).") from None
+        except OSError as exc:
+            raise RunDirectoryError(f"Cannot read {str(file)!r} ({exc.strerror or exc})."
+                                    ) from None
+        if not isinstance(manifest, dict) or manifest.get("format") != _FORMAT:
             raise RunDirectoryError(f"{str(path)!r} is not a modelmine run directory.")
+        try:
+            schema.check(manifest, _MANIFEST_SCHEMA, f"The manifest {str(file)!r}")
+        except DataError as exc:
+            raise RunDirectoryError(str(exc)) from None
+        for cid in manifest["chunks"]:
+            if not (cid.isascii() and cid.isdigit()):
+                raise RunDirectoryError(f"The manifest {str(file)!r} is corrupt: chunk id "
+                                        f"{cid!r} is not a number.")
         if manifest.get("modelmine_version") != _version():
             raise RunDirectoryError(
                 f"The run in {str(path)!r} was written by modelmine "
@@ -153,7 +228,10 @@ class RunDirectory:
 
     # ------------------------------------------------------------------ chunks
     def _load_checked(self, name: str, sha: str) -> dict[str, np.ndarray]:
-        file = self.path / name
+        try:
+            file = confined(self.path, name, f"The manifest of {str(self.path)!r}")
+        except DataError as exc:
+            raise RunDirectoryError(str(exc)) from None
         if not file.exists():
             raise RunDirectoryError(
                 f"{name} of the run in {str(self.path)!r} is missing; the run is corrupt.")
@@ -162,13 +240,30 @@ class RunDirectory:
             raise RunDirectoryError(
                 f"{name} of the run in {str(self.path)!r} was changed or is corrupt "
                 "(its checksum does not match the manifest).")
-        with np.load(io.BytesIO(data), allow_pickle=False) as arch:
-            return {k: arch[k] for k in arch.files}
+        try:
+            with np.load(io.BytesIO(data), allow_pickle=False) as arch:
+                return {k: arch[k] for k in arch.files}
+        except Exception as exc:  # a file with a matching checksum that numpy cannot read
+            raise RunDirectoryError(f"{name} of the run in {str(self.path)!r} is not a "
+                                    f"readable .npz file ({type(exc).__name__}).") from None
 
-    def finished_chunks(self) -> dict[int, dict[str, np.ndarray]]:
-        """The chunks already finished, checked against their checksums."""
-        return {int(cid): self._load_checked(entry["file"], entry["sha256"])
-                for cid, entry in self.manifest["chunks"].items()}
+    def finished_chunks(self, sizes: list[int] | None = None, p: int | None = None,
+                        n_samples: int | None = None) -> dict[int, dict[str, np.ndarray]]:
+        """The chunks already finished, checked against their checksums and, given the
+        ``sizes`` of the chunks, ``p`` and ``n_samples``, against the run's shapes."""
+        out = {}
+        for cid, entry in self.manifest["chunks"].items():
+            number = int(cid)
+            if sizes is not None and number >= len(sizes):
+                raise RunDirectoryError(
+                    f"The manifest of {str(self.path)!r} is corrupt: chunk {number} is beyond "
+                    f"the {len(sizes)} chunks of this run.")
+            arrays = self._load_checked(entry["file"], entry["sha256"])
+            if sizes is not None and p is not None and n_samples is not None:
+                check_chunk(arrays, sizes[number], p, n_samples,
+                            f"{entry['file']} of the run in {str(self.path)!r}")
+            out[number] = arrays
+        return out
 
     def write_chunk(self, chunk_id: int, arrays: Mapping[str, np.ndarray]) -> None:
         """Save one finished chunk, then record it in the manifest (both atomically)."""
@@ -182,7 +277,14 @@ class RunDirectory:
 
     def full_model(self) -> dict[str, np.ndarray] | None:
         entry = self.manifest.get("full_model")
-        return None if entry is None else self._load_checked(entry["file"], entry["sha256"])
+        if entry is None:
+            return None
+        arrays = self._load_checked(entry["file"], entry["sha256"])
+        ranks, subset = arrays.get("ranks"), arrays.get("subset")
+        if ranks is None or subset is None or ranks.ndim != 1 or subset.shape != ranks.shape:
+            raise RunDirectoryError(f"{entry['file']} of the run in {str(self.path)!r} is "
+                                    "corrupt: it lacks 'ranks' or 'subset' of one shape.")
+        return arrays
 
     def write_full_model(self, arrays: Mapping[str, np.ndarray]) -> None:
         data = _npz_bytes(arrays)

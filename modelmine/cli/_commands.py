@@ -13,7 +13,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._files import atomic_directory, atomic_file, check_output_target, replace_directory
+from .._files import (
+    atomic_directory,
+    atomic_file,
+    check_output_target,
+    directory_lock,
+    remove_stale_partials,
+    replace_directory,
+)
 from ..base_models import BaseModels, bootstrap
 from ..datasets import EMBEDDED_PREFIX, LoadedData, read_data
 from ..exceptions import DataError
@@ -88,17 +95,24 @@ def _summary(run: MiningRun, out: Path, quiet: bool, null: Any = None) -> None:
     print(f"wrote {out}/ (open {out}/report.html)")
 
 
-def cmd_run(args: argparse.Namespace) -> int:
-    import shutil
+#: What ``modelmine run --resume DIR`` may be given: everything else is the recorded run's.
+_RESUME_OPTIONS = {"resume", "quiet", "debug", "jobs", "scheduler", "help", "force"}
 
-    from .. import pipeline
-    from ..operators import operator_kinds
+
+def cmd_run(args: argparse.Namespace) -> int:
     from ..pipeline import _store
 
     resume = args.resume is not None
     if resume and (args.data is not None or args.out is not None):
         raise DataError("--resume DIR takes the data and the output directory of the "
                         "interrupted run: give neither DATA nor --out.")
+    if resume:
+        fixed = sorted(set(getattr(args, "given", ())) - _RESUME_OPTIONS)
+        if fixed:
+            shown = ", ".join("--" + d.replace("_", "-") for d in fixed)
+            raise DataError(f"--resume DIR continues the run with its recorded settings; "
+                            f"{shown} cannot change them (start a new run with --out to use "
+                            "other settings).")
     if not resume and args.data is None:
         raise DataError("DATA is required (a data file or embedded:NAME), unless --resume.")
     out = Path(args.resume or args.out or (
@@ -106,6 +120,35 @@ def cmd_run(args: argparse.Namespace) -> int:
     partial = _partial_dir(out)
     # Cheap checks first, so that bad input fails before any long work.
     check_output_target(out, force=args.force or resume)
+    with directory_lock(out):
+        # Under the lock no other run writes DIR: what a killed one left is stale.
+        remove_stale_partials(out)
+        try:
+            run, data = _run_or_resume(args, out, partial, resume)
+        except BaseException as exc:
+            if (partial / _store.CHECKPOINT).exists():
+                saved = _store.saved_bootstraps(partial)
+                exc.__notes__ = [f"The run stopped; {saved} bootstraps are saved in "
+                                 f"{str(partial)!r}: continue it with `modelmine run "
+                                 f"--resume {out}`."]
+            raise
+        null = None
+        if getattr(args, "null", None) is not None:
+            # Written into the finished .DIR.partial, so that DIR appears complete.
+            null = _null(run, data, partial, args)
+        replace_directory(partial, out)
+    _summary(run, out, args.quiet, null)
+    return 0
+
+
+def _run_or_resume(args: argparse.Namespace, out: Path, partial: Path,
+                   resume: bool) -> tuple[MiningRun, LoadedData]:
+    import shutil
+
+    from .. import pipeline
+    from ..operators import operator_kinds
+    from ..pipeline import _store
+
     progress = False if args.quiet else None
     if resume:
         if not (partial / _store.CHECKPOINT).exists():
@@ -116,44 +159,40 @@ def cmd_run(args: argparse.Namespace) -> int:
         data = read_data(recorded["source"], recorded["target"])
         run = pipeline.resume(partial, data, n_jobs=args.jobs, executor=args.scheduler,
                               progress=progress)
-    else:
-        operators = list(args.operator or pipeline.DEFAULT_OPERATORS)
-        op_params: dict[str, dict[str, Any]] = {}
-        for flag, name, key in (("pfer", "stabilitySelection", "pfer"),
-                                ("fdr", "stabl", "fdr")):
-            if getattr(args, flag, None) is not None:
-                if name not in operators:
-                    operators.append(name)
-                op_params[name] = {key: getattr(args, flag)}
-        controlled = bool(op_params)
-        if controlled and args.n_bootstraps % 2:
-            raise DataError(f"--pfer and --fdr resample by complementary pairs: -b/"
-                            f"--n-bootstraps must be even, got {args.n_bootstraps}.")
-        operator_kinds(operators)
-        data = read_data(args.data, args.target)
-        data = dataclasses.replace(data, source=_absolute_source(data.source))
-        if partial.exists():
-            if not args.force:
-                raise DataError(f"An interrupted run of {str(out)!r} waits in "
-                                f"{str(partial)!r}: continue it with `modelmine run --resume "
-                                f"{out}`, or pass --force to start over.")
-            shutil.rmtree(partial)
-        run = pipeline.run(data, selector=args.selector, operators=operators,
-                           n_bootstraps=args.n_bootstraps, n_features=args.n_features,
-                           n_signatures=args.n_signatures, min_support=args.min_support,
-                           random_state=args.seed, n_jobs=args.jobs, executor=args.scheduler,
-                           run_dir=partial, progress=progress,
-                           command=["modelmine", *sys.argv[1:]],
-                           resampling="complementary-pairs" if controlled else "bootstrap",
-                           operator_params=op_params or None,
-                           artificial_features="permutation" if args.fdr is not None
-                           else None)
-    null = None
-    if getattr(args, "null", None) is not None:
-        null = _null(run, data, partial, args)
-    replace_directory(partial, out)
-    _summary(run, out, args.quiet, null)
-    return 0
+        return run, data
+    operators = list(args.operator or pipeline.DEFAULT_OPERATORS)
+    op_params: dict[str, dict[str, Any]] = {}
+    for flag, name, key in (("pfer", "stabilitySelection", "pfer"),
+                            ("fdr", "stabl", "fdr")):
+        if getattr(args, flag, None) is not None:
+            if name not in operators:
+                operators.append(name)
+            op_params[name] = {key: getattr(args, flag)}
+    controlled = bool(op_params)
+    if controlled and args.n_bootstraps % 2:
+        raise DataError(f"--pfer and --fdr resample by complementary pairs: -b/"
+                        f"--n-bootstraps must be even, got {args.n_bootstraps}.")
+    operator_kinds(operators)
+    data = read_data(args.data, args.target)
+    data = dataclasses.replace(data, source=_absolute_source(data.source))
+    if partial.exists():
+        if (partial / _store.CHECKPOINT).exists() and not args.force:
+            raise DataError(f"An interrupted run of {str(out)!r} waits in "
+                            f"{str(partial)!r}: continue it with `modelmine run --resume "
+                            f"{out}`, or pass --force to start over.")
+        # Under the lock: a stale or abandoned checkpoint (or one --force replaces).
+        shutil.rmtree(partial)
+    run = pipeline.run(data, selector=args.selector, operators=operators,
+                       n_bootstraps=args.n_bootstraps, n_features=args.n_features,
+                       n_signatures=args.n_signatures, min_support=args.min_support,
+                       random_state=args.seed, n_jobs=args.jobs, executor=args.scheduler,
+                       run_dir=partial, progress=progress,
+                       command=["modelmine", *getattr(args, "argv", sys.argv[1:])],
+                       resampling="complementary-pairs" if controlled else "bootstrap",
+                       operator_params=op_params or None,
+                       artificial_features="permutation" if getattr(args, "fdr", None)
+                       is not None else None)
+    return run, data
 
 
 def _null(run: MiningRun, data: LoadedData, directory: Path, args: argparse.Namespace) -> Any:
@@ -193,8 +232,6 @@ def cmd_operators(args: argparse.Namespace) -> int:
 
 
 def cmd_lattice(args: argparse.Namespace) -> int:
-    from ..patterns import ItemsetLattice
-
     source = Path(args.source)
     if source.is_dir():
         base = BaseModels.load(source)
@@ -209,15 +246,49 @@ def cmd_lattice(args: argparse.Namespace) -> int:
     with atomic_file(out, force=args.force) as tmp:
         if base is None:
             base = _bootstrap(data, args)
-        lattice = ItemsetLattice.from_base(base, min_support=args.min_support)
-        if args.format in ("png", "svg"):
+        lattice = _mine_lattice(base, args)
+        if args.format == "html":
+            from ..constants import LATTICE_HTML_MAX_ITEMSETS
+
+            _lattice_html(lattice, source, tmp, LATTICE_HTML_MAX_ITEMSETS)
+        elif args.format in ("png", "svg"):
             lattice.draw(tmp)
         else:
             lattice.write(tmp)
     graph = lattice.graph
     _say(args, f"wrote {out} ({graph.number_of_nodes()} itemsets, "
                f"{graph.number_of_edges()} edges, min support {args.min_support:g})")
+    if args.format == "html":
+        from ..constants import LATTICE_HTML_MAX_ITEMSETS
+
+        if len(lattice.closed) > LATTICE_HTML_MAX_ITEMSETS:
+            _say(args, f"the page holds the closed itemsets of highest support (at most "
+                       f"{LATTICE_HTML_MAX_ITEMSETS:,} of {len(lattice.closed):,}) and says so; "
+                       "raise --min-support to explore a smaller lattice whole")
     return 0
+
+
+def _mine_lattice(base: BaseModels, args: argparse.Namespace) -> Any:
+    """The lattice at --min-support; when there are too many itemsets (the guard that also
+    leaves a run's report without them), say so and how to mine with a higher support."""
+    from ..patterns import ItemsetLattice, TooManyItemsetsError
+
+    try:
+        return ItemsetLattice.from_base(base, min_support=args.min_support)
+    except TooManyItemsetsError as exc:
+        raise DataError(
+            f"No lattice at minimum support {args.min_support:g}: {exc} Mine with a higher "
+            f"support: modelmine lattice {args.source} --min-support S (S above "
+            f"{args.min_support:g}).") from exc
+
+
+def _lattice_html(lattice: Any, source: Path, tmp: Path, max_itemsets: int) -> None:
+    """The explorer page, with the run's signatures when ``source`` is a run directory."""
+    signatures = None
+    if source.is_dir() and (source / "run.json").exists():
+        signatures = MiningRun.load(source).signatures
+    lattice.to_html(tmp, signatures=signatures, max_itemsets=max_itemsets,
+                    title=f"modelmine lattice explorer: {source.resolve().name}")
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
@@ -230,7 +301,10 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     if args.operator:
         operator_kinds(args.operator)
     data = read_data(args.data, args.target)
-    m = min(args.n_features, data.shape[1])
+    if args.n_features > data.shape[1]:  # refused, not clamped: as `modelmine run`
+        raise DataError(f"-m/--n-features must be at most the {data.shape[1]} features of "
+                        f"{data.source!r}; got {args.n_features}.")
+    m = args.n_features
     result = evaluate(
         data.X, data.y, selectors=args.selector or list(DEFAULT_SELECTORS),
         operators=args.operator, classifiers=args.classifier or ("svm", "1nn", "tree"),

@@ -8,10 +8,13 @@ in this installation; 130 interrupted.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import textwrap
 import traceback
+import warnings
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, NoReturn
 
 from ..constants import (
@@ -78,6 +81,7 @@ are computed first, with --target, --selector, -b, -m as for `modelmine run`).
 
 worked examples:
   modelmine lattice run1                                  run1/lattice.graphml
+  modelmine lattice run1 --format html                    run1/lattice.html, the explorer
   modelmine lattice run1 --min-support 0.3 --format png   a drawing of the lattice
   modelmine lattice embedded:colon -b 50 --format gexf --out colon.gexf
 """
@@ -163,6 +167,9 @@ def _int_arg(expected: str, ok: Callable[[int], bool]) -> Callable[[str], int]:
 _nonneg_int = _int_arg("a non-negative integer", lambda v: v >= 0)
 _pos_int = _int_arg("a positive integer", lambda v: v >= 1)
 _jobs = _int_arg("a non-zero integer (-1 = all cores)", lambda v: v != 0)
+# Two folds give one pair of signatures: too few for the paired tests of the protocol.
+_folds = _int_arg("an integer >= 3 (the paired tests need two or more pairs of folds)",
+                  lambda v: v >= 3)
 
 
 def _real_arg(expected: str, ok: Callable[[float], bool]) -> Callable[[str], float]:
@@ -275,8 +282,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_model_options(p)
     p.add_argument("--min-support", type=_fraction, default=DEFAULT_MIN_SUPPORT, metavar="S",
                    help=f"minimum support of the itemsets (default: {DEFAULT_MIN_SUPPORT})")
-    p.add_argument("--format", choices=["graphml", "gexf", "json", "dot", "png", "svg"],
-                   default="graphml")
+    p.add_argument("--format", choices=["graphml", "gexf", "json", "dot", "png", "svg", "html"],
+                   default="graphml", help="html: the interactive explorer, one offline page "
+                   "(docs/lattice.md); graphml / gexf / json / dot: files for Gephi, Cytoscape, "
+                   "Graphviz; png / svg: a drawing of its top")
     p.add_argument("--out", metavar="FILE", default=None,
                    help="output file (default: DIR/lattice.FORMAT, or ./lattice.FORMAT)")
     p.add_argument("--force", action="store_true", help="replace an existing FILE")
@@ -292,7 +301,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-k", "--n-signatures", type=_pos_int, default=DEFAULT_N_SIGNATURES,
                    metavar="K", help="k, alternative signatures of multi-model operators "
                    f"(default: {DEFAULT_N_SIGNATURES})")
-    p.add_argument("--folds", type=_pos_int, default=10,
+    p.add_argument("--folds", type=_folds, default=10,
                    help="stratified cross-validation folds (default: 10)")
     p.add_argument("--cache", metavar="DIR", default=None,
                    help="keep the base models of each (selector, fold) here, so a rerun "
@@ -324,11 +333,69 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: The command-line option behind each parameter of the Python API, so that a message of
+#: the API ("The 'n_bootstraps' parameter of run must be ...") names what the user typed.
+_OPTION_OF = {"n_bootstraps": "-b/--n-bootstraps", "n_features": "-m/--n-features",
+              "n_signatures": "-k/--n-signatures", "min_support": "--min-support",
+              "random_state": "--seed", "n_jobs": "--jobs", "executor": "--scheduler",
+              "selector": "--selector", "selectors": "--selector",
+              "operators": "--operator", "operator": "--operator", "n_folds": "--folds",
+              "classifiers": "--classifier", "classifier": "--classifier",
+              "y": "the labels, --target", "X": "the features of DATA",
+              "pfer": "--pfer", "fdr": "--fdr", "n_permutations": "--null"}
+_PARAMETER = re.compile(r"The '(\w+)' parameter of ([\w.]+)")
+
+
 def _one_line(exc: BaseException) -> str:
     text = " ".join(str(exc).split())
     if isinstance(exc, KeyError):  # str(KeyError) is the repr of the key
         text = f"missing key {text}"
+    if isinstance(exc, OSError) and exc.strerror and exc.filename is None:
+        text = " ".join(exc.strerror.split())  # no "[Errno 28]": the text names the file
+    text = _PARAMETER.sub(
+        lambda m: (f"The {m.group(1)!r} parameter ({_OPTION_OF[m.group(1)]}) of {m.group(2)}"
+                   if m.group(1) in _OPTION_OF else m.group(0)), text)
+    notes = " ".join(" ".join(str(n).split()) for n in getattr(exc, "__notes__", ()) or ())
+    text = f"{text} {notes}".strip()
     return text or type(exc).__name__
+
+
+def _given_options(parser: argparse.ArgumentParser, argv: Sequence[str]) -> set[str]:
+    """The ``dest`` of every option of ``parser`` that ``argv`` gives explicitly (long
+    options, their unambiguous prefixes and ``--opt=value``, short options and ``-b5``)."""
+    longs: dict[str, str] = {}
+    shorts: dict[str, str] = {}
+    for action in parser._actions:
+        for opt in action.option_strings:
+            (longs if opt.startswith("--") else shorts)[opt] = action.dest
+    given = set()
+    for tok in argv:
+        if tok == "--":
+            break
+        if tok.startswith("--"):
+            name = tok.split("=", 1)[0]
+            hits = {dest for opt, dest in longs.items() if opt == name} or {
+                dest for opt, dest in longs.items() if opt.startswith(name)}
+            if len(hits) == 1:
+                given |= hits
+        elif tok.startswith("-") and len(tok) >= 2 and tok[:2] in shorts:
+            given.add(shorts[tok[:2]])
+    return given
+
+
+def _one_line_warnings(previous: Callable[..., None]) -> Callable[..., None]:
+    """A ``warnings.showwarning`` that prints modelmine's own warnings as one line on
+    stderr, as the errors are, and hands the others to ``previous``."""
+    package = str(Path(__file__).resolve().parent.parent)
+
+    def show(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+             file: Any = None, line: str | None = None) -> None:
+        if str(Path(filename).resolve()).startswith(package):
+            print(f"modelmine: warning: {' '.join(str(message).split())}", file=sys.stderr)
+        else:
+            previous(message, category, filename, lineno, file, line)
+
+    return show
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -356,10 +423,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     from . import _commands
 
     handler = getattr(_commands, f"cmd_{args.command}")
+    args.argv = list(sys.argv[1:] if argv is None else argv)
+    sub = parser._subparsers._group_actions[0] if parser._subparsers else None
+    chosen = sub.choices.get(args.command) if isinstance(sub, argparse._SubParsersAction) \
+        else None
+    args.given = _given_options(chosen or parser, args.argv)
     try:
-        return int(handler(args) or 0)
-    except KeyboardInterrupt:
-        print("modelmine: interrupted", file=sys.stderr)
+        with warnings.catch_warnings():
+            warnings.showwarning = _one_line_warnings(warnings.showwarning)
+            return int(handler(args) or 0)
+    except KeyboardInterrupt as exc:
+        notes = " ".join(str(n) for n in getattr(exc, "__notes__", ()) or ())
+        print(f"modelmine: interrupted{'. ' + notes if notes else ''}", file=sys.stderr)
         return 130
     except (ModelmineError, ValueError, TypeError, FileNotFoundError, PermissionError,
             IsADirectoryError, NotADirectoryError) as exc:

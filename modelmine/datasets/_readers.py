@@ -8,7 +8,12 @@ message that the CLI prints as is.
 
 from __future__ import annotations
 
+import csv
+import lzma
 import os
+import re
+import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -114,6 +119,9 @@ def read_data(source: str | os.PathLike[str], target: str | None = None) -> Load
         raise DataError(f"No such file: {text!r}{hint}.")
     if path.is_dir():
         raise DataError(f"{text!r} is a directory, not a data file.")
+    if not path.is_file():  # a FIFO, socket or device would block or never end
+        raise DataError(f"{text!r} is not a regular file (a pipe, socket or device); save "
+                        "the data to a file first.")
     if not os.access(path, os.R_OK):
         raise DataError(f"Cannot read {text!r}: permission denied.")
     kind = _kind(path)
@@ -136,8 +144,70 @@ def _read_embedded(name: str) -> LoadedData:
                       source=EMBEDDED_PREFIX + name, target="class", format="embedded")
 
 
+#: A number whose exponent has 10 or more digits. pandas 2.x's CSV float parser overflows
+#: an int on such exponents and crashes the process (pandas-dev/pandas#62617 and #63089,
+#: fixed by #62741 after 2.3): such text is refused before pandas sees it. No real value
+#: needs an exponent beyond 3 digits (float64 ends at 1.8e308).
+_OVERFLOWING_EXPONENT = re.compile(rb"[eE][-+]?[0-9]{10}")
+_MANTISSA = re.compile(rb"(?:^|[^\w.])[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)$")
+
+
+def _open_text(path: Path) -> Any:
+    """The (decompressed) byte stream of a text table, by its extension."""
+    suffix = path.suffix.lower()
+    if suffix == ".gz":
+        import gzip
+
+        return gzip.open(path, "rb")
+    if suffix == ".bz2":
+        import bz2
+
+        return bz2.open(path, "rb")
+    if suffix == ".xz":
+        return lzma.open(path, "rb")
+    if suffix == ".zip":
+        archive = zipfile.ZipFile(path)
+        names = archive.namelist()
+        if len(names) != 1:
+            archive.close()
+            raise DataError(f"{str(path)!r} must hold exactly one table; it holds "
+                            f"{len(names)} files.")
+        return archive.open(names[0])
+    return open(path, "rb")
+
+
+def _refuse_overflowing_exponents(path: Path) -> None:
+    """Refuse a text table holding a number that would crash pandas' parser (see
+    :data:`_OVERFLOWING_EXPONENT`); read in blocks, so the cost is one pass over the file."""
+    if path.suffix.lower() == ".zst":
+        return  # no decompressor in the standard library: left to pandas
+    tail = b""
+    try:
+        with _open_text(path) as fh:
+            while True:
+                block = fh.read(1 << 20)
+                if not block:
+                    return
+                text = tail + block
+                for found in _OVERFLOWING_EXPONENT.finditer(text):
+                    # a number only when a mantissa precedes (not an id like ENSE0000...)
+                    before = _MANTISSA.search(text, max(0, found.start() - 64), found.start())
+                    if before:
+                        shown = (before.group(0).lstrip(b",;\t \r\n\"'")
+                                 + found.group(0))[:30].decode("ascii", "replace")
+                        raise DataError(f"{str(path)!r} holds the number {shown!r}..., "
+                                        "whose exponent no floating-point value can have.")
+                tail = block[-80:]
+    except DataError:
+        raise
+    except (OSError, EOFError, zlib.error, lzma.LZMAError, zipfile.BadZipFile):
+        return  # damaged: pandas says how, in _read_table
+
+
 def _read_table(path: Path, kind: str) -> pd.DataFrame:
     where = str(path)
+    if kind != "parquet":
+        _refuse_overflowing_exponents(path)
     try:
         if kind == "parquet":
             frame = pd.read_parquet(path)
@@ -156,9 +226,12 @@ def _read_table(path: Path, kind: str) -> pd.DataFrame:
     except UnicodeDecodeError:
         raise DataError(f"{where!r} is not a text {kind.upper()} file (it is not valid "
                         "UTF-8).") from None
-    except (OSError, ValueError, ImportError) as exc:
+    except (OSError, ValueError, ImportError, EOFError, zlib.error, lzma.LZMAError,
+            zipfile.BadZipFile, NotImplementedError, TypeError) as exc:
+        # EOFError / zlib.error: a truncated or damaged .gz, .bz2, .xz or .zip
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise DataError(f"Cannot read {kind.upper()} file {where!r}: {first}") from None
+    _refuse_duplicate_columns(path, kind, frame)
     if frame.shape[0] == 0:
         raise DataError(f"{where!r} has a header but no data rows.")
     if frame.shape[1] < 2:
@@ -168,6 +241,36 @@ def _read_table(path: Path, kind: str) -> pd.DataFrame:
             f"{'tabs' if kind == 'tsv' else 'commas'})."
         )
     return frame
+
+
+def _refuse_duplicate_columns(path: Path, kind: str, frame: pd.DataFrame) -> None:
+    """Refuse a table whose header repeats a name: pandas renames the second ``g0`` to
+    ``g0.1`` silently, and the features would no longer be the file's."""
+    if kind == "parquet":
+        header = [str(c) for c in frame.columns]
+    elif path.suffix.lower() == ".txt":  # sniffed separator: ask pandas for the raw header
+        try:
+            first = pd.read_csv(path, sep=None, header=None, nrows=1, dtype=str,
+                                engine="python")
+        except Exception:  # the header was read once already; keep the table's own error
+            return
+        header = ["" if pd.isna(v) else str(v) for v in first.iloc[0].tolist()]
+    else:
+        try:
+            with _open_text(path) as fh:
+                line = fh.readline(1 << 26).decode("utf-8-sig")
+        except (OSError, EOFError, zlib.error, lzma.LZMAError, zipfile.BadZipFile,
+                UnicodeDecodeError, DataError):
+            return
+        header = next(csv.reader([line.rstrip("\r\n")],
+                                 delimiter="\t" if kind == "tsv" else ","), [])
+    seen: dict[str, int] = {}
+    for name in header:
+        seen[name] = seen.get(name, 0) + 1
+    repeated = [name for name, count in seen.items() if count > 1 and name]
+    if repeated:
+        raise DataError(f"{str(path)!r} repeats the column name(s) {_listing(repeated)}; "
+                        "column names must be unique (rename them).")
 
 
 def _split_target(frame: pd.DataFrame, target: str | None, where: str, kind: str) -> LoadedData:
@@ -224,6 +327,9 @@ def _read_mat(path: Path, target: str | None) -> LoadedData:
         raise DataError(f"MATLAB file {where!r} has no {shown} for the classes "
                         f"(keys: {_listing(keys)}).")
     X = content[x_key]
+    if np.iscomplexobj(X.data if sp.issparse(X) else np.asarray(X)):
+        raise DataError(f"'X' of {where!r} holds complex numbers; modelmine needs real "
+                        "features (save the real part, the modulus or both as columns).")
     if sp.issparse(X):
         X = sp.csr_matrix(X, dtype=np.float64)
     else:

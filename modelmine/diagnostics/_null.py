@@ -232,10 +232,20 @@ def _null_chunk(
                 if all(np.unique(yp[idx]).size >= 2 for idx in sample_indices):
                     break
             subsets = np.zeros((sample_indices.shape[0], n_real), dtype=bool)
+            try:
+                # As bootstrap's chunks: the work the resamples share, once per permutation
+                # of the labels (on the augmented X when the base models had artificial
+                # features); select_rows equals select on (X[idx], yp[idx]) exactly.
+                prepared = selector.prepare(X, yp)
+            except Exception as exc:
+                raise DataError(
+                    f"selection_null: the selector {selector.name!r} failed "
+                    f"on permuted labels ({type(exc).__name__}: {exc})."
+                ) from exc
             for i, idx in enumerate(sample_indices):
                 try:
-                    output = selector.select(
-                        X[idx], yp[idx], random_state=int(rng.integers(0, 2**31 - 1))
+                    output = selector.select_rows(
+                        prepared, X, yp, idx, random_state=int(rng.integers(0, 2**31 - 1))
                     )
                 except Exception as exc:
                     raise DataError(

@@ -211,8 +211,12 @@ def _run_task(X: Any, y: np.ndarray, payload: dict[str, Any], *, operators: list
         for op in operators:
             params = dict(operator_params.get(op.name, {}))
             # The operator stage of mm.run (aggregate validates, caps k, records provenance).
-            size = ({"n_features": key["n_features"]} if op.kind == "single"
-                    else {"n_signatures": n_signatures})
+            # A selector that chooses its own subset size (CFS, l1-logistic: n_features
+            # is a cap) may leave fewer than m distinct features in a fold's base models;
+            # the signature is then capped at what the operator can serve (its size is
+            # recorded in the results' n_features column).
+            size = ({"n_features": min(key["n_features"], int(op.max_features(base)))}
+                    if op.kind == "single" else {"n_signatures": n_signatures})
             try:
                 result: Signature | SignatureSet = aggregate(
                     base, op, random_state=payload["op_seed"], **size, **params)
@@ -309,7 +313,9 @@ def evaluate(
     n_bootstraps : int, default=150
         b, base models per (selector, fold).
     n_features : int, default=20
-        m, the size of the base models' subsets and of single-model signatures.
+        m, the size of the base models' subsets and of single-model signatures (capped
+        by what the operator can serve when a selector that chooses its own subset size,
+        such as CFS, left fewer than m distinct features in a fold's base models).
     n_signatures : int, default=10
         k, alternative signatures of multi-model operators (capped by the number of
         distinct base models).

@@ -274,17 +274,21 @@ class EvaluationResult:
                           f"fold of every selector; see EvaluationResult.skipped): "
                           f"{', '.join(left_out)}.", UserWarning, stacklevel=2)
         rows = []
+        # One pass over the (large: one row per test sample) tables instead of a scan of
+        # every row per (selector, operator).
+        folds = dict(list(self.folds[self.folds.classifier == clf].groupby(
+            ["selector", "operator"], sort=False)))
+        preds = (dict(list(self.predictions[self.predictions.classifier == clf].groupby(
+            ["selector", "operator"], sort=False))) if error_test.startswith("mcnemar")
+            else {})
         for sel in self.selectors if len(present) >= 2 else []:
             errs, stab_vals, stab_in, err_in = {}, {}, {}, {}
             pairs = np.triu_indices(self.settings["n_folds"], 1)
             for op in present:
-                fold_rows = self.folds[(self.folds.selector == sel) & (self.folds.operator == op)
-                                       & (self.folds.classifier == clf)]
+                fold_rows = folds[(sel, op)]
                 errs[op] = float(fold_rows.error.mean())
                 if error_test.startswith("mcnemar"):
-                    pr = self.predictions[(self.predictions.selector == sel)
-                                          & (self.predictions.operator == op)
-                                          & (self.predictions.classifier == clf)]
+                    pr = preds[(sel, op)]
                     err_in[op] = pr.sort_values("sample").correct.to_numpy()
                 else:
                     err_in[op] = fold_rows.sort_values("fold").error.to_numpy()

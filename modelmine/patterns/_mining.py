@@ -152,7 +152,13 @@ def as_transactions(data: Any, func: str = "mine_itemsets") -> Transactions:
         matrix = sp.csr_matrix((np.ones(len(flat), bool), flat % max(arr.shape[1], 1),
                                 indptr), shape=arr.shape)
     elif isinstance(data, Iterable) and not isinstance(data, (str, bytes)):
-        tracts = [set(t) for t in data]
+        try:
+            tracts = [set(t) for t in data]
+        except TypeError:  # an item that is itself a list (or a transaction that is a number)
+            bad = next(t for t in data if not _hashable_items(t))
+            raise param_error("data", func, "a list of item sets of hashable items (strings, "
+                              "numbers)", f"an item set {bad!r}"[:120], exc=TypeError,
+                              show=False) from None
         labels = sorted(set().union(*tracts), key=_sort_key) if tracts else []
         code = {v: k for k, v in enumerate(labels)}
         indptr = np.zeros(len(tracts) + 1, dtype=np.int64)
@@ -171,6 +177,14 @@ def as_transactions(data: Any, func: str = "mine_itemsets") -> Transactions:
     if names is None or len(names) != matrix.shape[1]:
         names = np.array([str(j) for j in range(matrix.shape[1])], dtype=object)
     return Transactions(matrix, names)
+
+
+def _hashable_items(t: Any) -> bool:
+    try:
+        set(t)
+    except TypeError:
+        return False
+    return True
 
 
 def _sort_key(v: Any) -> tuple[int, Any]:

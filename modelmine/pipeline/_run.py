@@ -14,6 +14,8 @@ from __future__ import annotations
 import html
 import numbers
 import os
+import shutil
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -24,9 +26,10 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from .._files import atomic_directory
+from .._files import atomic_directory, directory_lock
 from .._utils import frozen, jsonable, library_versions
 from ..base_models import BaseModels, bootstrap
+from ..base_models._bootstrap import check_bootstrap_arguments
 from ..constants import (
     DEFAULT_MIN_SUPPORT,
     DEFAULT_N_BOOTSTRAPS,
@@ -141,6 +144,9 @@ class MiningRun:
     def lattice(self, min_support: float | None = None) -> ItemsetLattice:
         """The Hasse diagram of the closed itemsets (:class:`~modelmine.ItemsetLattice`).
 
+        The lattice carries the run's signatures, so ``run.lattice().to_html(path)`` shows
+        them in the explorer (``docs/lattice.md``).
+
         Parameters
         ----------
         min_support : float or int, optional
@@ -150,8 +156,9 @@ class MiningRun:
             if self.itemsets is None:
                 raise DataError(f"{self.itemsets_note} Pass a higher min_support to "
                                 "MiningRun.lattice.")
-            return ItemsetLattice(self.itemsets)
-        return ItemsetLattice.from_base(self.base_models, min_support=min_support)
+            return ItemsetLattice(self.itemsets, signatures=self.signatures)
+        return ItemsetLattice.from_base(self.base_models, min_support=min_support,
+                                        signatures=self.signatures)
 
     def frequencies(self) -> pd.DataFrame:
         """Every feature with its selection frequency and mean rank, most frequent first."""
@@ -418,30 +425,92 @@ def _run(X: Any, y: Any, *, selector: Any, operators: Sequence[str], n_bootstrap
     check_int(n_bootstraps, "n_bootstraps", _FUNC, min_value=2)
     check_fraction_or_count(min_support, "min_support", _FUNC, total=int(n_bootstraps))
     described = _describe(X, y, source)
+    # Everything that can be checked before the first fit is checked before anything is
+    # written: a run refused here leaves nothing behind.
+    check_bootstrap_arguments(X, y, selector, n_bootstraps=n_bootstraps,
+                              n_features=n_features, resampling=resampling,
+                              sample_fraction=sample_fraction, stratify=stratify,
+                              selector_params=selector_params, feature_names=feature_names,
+                              n_jobs=n_jobs, artificial_features=artificial_features,
+                              func=_FUNC)
     directory = None if run_dir is None else Path(run_dir)
-    if directory is not None and not resuming:
-        # Everything a resume needs, before the first fit (the seed of a run without
-        # random_state is recorded by the bootstrap's own checkpoint).
-        _store.start_checkpoint(directory, {
-            "selector": selector if isinstance(selector, str) else None,
-            "selector_params": dict(selector_params or {}),
-            "n_bootstraps": n_bootstraps, "n_features": n_features,
-            "n_signatures": n_signatures, "operators": list(kinds),
-            "operator_params": dict(operator_params or {}), "min_support": min_support,
-            "resampling": {"method": resampling, "fraction": sample_fraction,
-                           "stratify": stratify},
-            "checkpoint_every": checkpoint_every,
-            **({"artificial_features": artificial_features} if artificial_features else {}),
-            "random_state": str(int(random_state)) if isinstance(
-                random_state, numbers.Integral) else None}, described, command)
-    base = bootstrap(X, y, selector=selector, n_bootstraps=n_bootstraps,
-                     n_features=n_features, resampling=resampling,
+    if directory is None:
+        return _mine(X, y, selector=selector, kinds=kinds, n_bootstraps=n_bootstraps,
+                     n_features=n_features, n_signatures=n_signatures,
+                     min_support=min_support, resampling=resampling,
                      sample_fraction=sample_fraction, stratify=stratify,
-                     selector_params=selector_params, feature_names=feature_names,
-                     random_state=random_state, n_jobs=n_jobs, executor=executor,
-                     run_dir=None if directory is None else directory / _store.BOOTSTRAPS,
-                     resume=resuming, checkpoint_every=checkpoint_every, progress=progress,
-                     artificial_features=artificial_features)
+                     selector_params=selector_params, operator_params=operator_params,
+                     feature_names=feature_names, random_state=random_state, n_jobs=n_jobs,
+                     executor=executor, directory=None, checkpoint_every=checkpoint_every,
+                     progress=progress, command=command, resuming=resuming,
+                     described=described, artificial_features=artificial_features)
+    with directory_lock(directory):
+        existed = directory.exists()
+        if not resuming:
+            try:
+                # Everything a resume needs, before the first fit (the seed of a run without
+                # random_state is recorded by the bootstrap's own checkpoint).
+                _store.start_checkpoint(directory, {
+                    "selector": selector if isinstance(selector, str) else None,
+                    "selector_params": dict(selector_params or {}),
+                    "n_bootstraps": n_bootstraps, "n_features": n_features,
+                    "n_signatures": n_signatures, "operators": list(kinds),
+                    "operator_params": dict(operator_params or {}), "min_support": min_support,
+                    "resampling": {"method": resampling, "fraction": sample_fraction,
+                                   "stratify": stratify},
+                    "checkpoint_every": checkpoint_every,
+                    **({"artificial_features": artificial_features}
+                       if artificial_features else {}),
+                    "random_state": str(int(random_state)) if isinstance(
+                        random_state, numbers.Integral) else None}, described, command)
+            except BaseException:
+                if not existed:  # even the record could not be written: leave nothing
+                    shutil.rmtree(directory, ignore_errors=True)
+                raise
+        try:
+            return _mine(X, y, selector=selector, kinds=kinds, n_bootstraps=n_bootstraps,
+                         n_features=n_features, n_signatures=n_signatures,
+                         min_support=min_support, resampling=resampling,
+                         sample_fraction=sample_fraction, stratify=stratify,
+                         selector_params=selector_params, operator_params=operator_params,
+                         feature_names=feature_names, random_state=random_state,
+                         n_jobs=n_jobs, executor=executor, directory=directory,
+                         checkpoint_every=checkpoint_every, progress=progress,
+                         command=command, resuming=resuming, described=described,
+                         artificial_features=artificial_features)
+        except BaseException as exc:
+            if not resuming and _store.discard_unstarted(directory, existed):
+                raise
+            saved = _store.saved_bootstraps(directory)
+            if (directory / _store.CHECKPOINT).exists():
+                _add_note(exc, f"The run stopped; {saved} of {n_bootstraps} bootstraps are "
+                          f"saved in {str(directory)!r}: continue it with "
+                          f"modelmine.resume({str(directory)!r}, X, y).")
+            raise
+
+
+def _add_note(exc: BaseException, note: str) -> None:
+    if hasattr(exc, "add_note"):  # Python 3.11+
+        exc.add_note(note)
+
+
+def _mine(X: Any, y: Any, *, selector: Any, kinds: dict[str, str], n_bootstraps: int,
+          n_features: int, n_signatures: int, min_support: float, resampling: str,
+          sample_fraction: float | None, stratify: bool, selector_params: Any,
+          operator_params: Any, feature_names: Any, random_state: Any, n_jobs: int | None,
+          executor: Any, directory: Path | None, checkpoint_every: int,
+          progress: bool | None, command: Sequence[str] | None, resuming: bool,
+          described: dict[str, Any], artificial_features: str | None = None) -> MiningRun:
+    with warnings.catch_warnings():  # run() has warned already (n_jobs above the cores)
+        warnings.filterwarnings("ignore", category=UserWarning, message="n_jobs=")
+        base = bootstrap(X, y, selector=selector, n_bootstraps=n_bootstraps,
+                         n_features=n_features, resampling=resampling,
+                         sample_fraction=sample_fraction, stratify=stratify,
+                         selector_params=selector_params, feature_names=feature_names,
+                         random_state=random_state, n_jobs=n_jobs, executor=executor,
+                         run_dir=None if directory is None else directory / _store.BOOTSTRAPS,
+                         resume=resuming, checkpoint_every=checkpoint_every,
+                         progress=progress, artificial_features=artificial_features)
     settings = {
         "selector": base.selector["name"], "selector_params": base.selector["params"],
         "n_bootstraps": base.n_models, "n_features": base.n_features,

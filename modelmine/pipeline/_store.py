@@ -18,6 +18,7 @@ so a directory with ``checkpoint.json`` is an interrupted run and one without it
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 from pathlib import Path
@@ -26,6 +27,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from .. import _schema as schema
+from .._files import write_error
 from .._files import write_text_atomic as _write_text
 from .._utils import jsonable
 from ..base_models import BaseModels, RunDirectory
@@ -56,15 +59,78 @@ def _read_json(path: Path, what: str) -> Any:
         raise DataError(f"{str(path.parent)!r} has no {path.name}: it is not {what}.") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise DataError(f"{str(path)!r} is not valid JSON ({exc}).") from None
+    except RecursionError:
+        raise DataError(f"{str(path)!r} is not valid JSON (nested too deeply).") from None
+    except OSError as exc:
+        raise DataError(f"Cannot read {str(path)!r} ({exc.strerror or exc}).") from None
 
 
-def _record(data: Any, path: Path, fmt: str, keys: tuple[str, ...]) -> dict[str, Any]:
+def _record(data: Any, path: Path, fmt: str, shape: dict[str, Any]) -> dict[str, Any]:
+    """``data`` read from ``path``, checked: the format marker, then the declared schema."""
     if not isinstance(data, dict) or data.get("format") != fmt:
         raise DataError(f"{str(path)!r} is not a {fmt} file.")
-    missing = [k for k in keys if k not in data]
-    if missing:
-        raise DataError(f"{str(path)!r} lacks the field(s) {missing}.")
-    return data
+    return schema.check(data, shape, repr(str(path)))
+
+
+# ----------------------------------------------------------------- declared schemas
+def _seed_text(v: Any) -> bool:
+    return schema.integer_text(v)
+
+
+_SEED = (schema.Where(str, _seed_text, "the decimal text of a seed"), type(None))
+_POSITIVE = schema.Where(int, lambda v: v >= 1, "an integer >= 1")
+_FRACTION = schema.Where(float, lambda v: 0 < v <= 1, "a number in (0, 1]")
+_SUPPORT = schema.Where(float, lambda v: v > 0, "a number above 0")
+_DATA = {"source": str, "format": str, "target": (str, type(None)),
+         "storage": schema.Optional(str), "n_samples": schema.Optional(_POSITIVE),
+         "n_features_in": schema.Optional(_POSITIVE)}
+_COMMAND = schema.Optional((schema.ListOf(str), type(None)))
+# mm.run(artificial_features=...) / bootstrap's ARTIFICIAL_FEATURES.
+_ARTIFICIAL = schema.Optional(schema.Where(str, lambda v: v in ("permutation", "knockoff"),
+                                           "'permutation' or 'knockoff'"))
+_RUN_SCHEMA = {
+    "format": str,
+    "format_version": _POSITIVE,
+    "command": _COMMAND,
+    "settings": {"selector": (str, type(None)), "selector_params": schema.Optional(dict),
+                 "n_bootstraps": schema.Where(int, lambda v: v >= 2, "an integer >= 2"),
+                 "n_features": (_POSITIVE, type(None)), "n_signatures": _POSITIVE,
+                 "operators": schema.ListOf(str), "operator_params": schema.Optional(dict),
+                 "min_support": _SUPPORT, "resampling": dict, "random_state": _SEED,
+                 "artificial_features": _ARTIFICIAL},
+    "data": _DATA,
+    "versions": schema.Optional(schema.MapOf((str, type(None)))),
+    "itemsets_note": schema.Optional((str, type(None))),
+}
+_CHECKPOINT_SCHEMA = {
+    "format": str,
+    "format_version": _POSITIVE,
+    "command": _COMMAND,
+    "settings": {"selector": (str, type(None)), "selector_params": dict,
+                 "n_bootstraps": schema.Where(int, lambda v: v >= 2, "an integer >= 2"),
+                 "n_features": (_POSITIVE, type(None)), "n_signatures": _POSITIVE,
+                 "operators": schema.Where(schema.ListOf(str), bool, "a non-empty list"),
+                 "operator_params": dict, "min_support": _SUPPORT,
+                 "resampling": {"method": str, "fraction": (_FRACTION, type(None)),
+                                "stratify": bool},
+                 "checkpoint_every": _POSITIVE, "random_state": _SEED,
+                 "artificial_features": _ARTIFICIAL},
+    "data": _DATA,
+}
+_SIGNATURE = {"features": schema.ListOf(schema.Where(int, lambda v: v >= 0,
+                                                     "an integer >= 0")),
+              "names": schema.ListOf(str)}
+_SIGNATURES_SCHEMA = {
+    "format": str,
+    "operators": schema.ListOf({
+        "operator": str,
+        "kind": schema.Where(str, lambda v: v in ("single", "multi"), "'single' or 'multi'"),
+        "result": dict}),
+}
+_NUMBER = (float, type(None))
+_DIAGNOSTICS_SCHEMA = schema.ListOf({"scope": str, "measure": str, "value": _NUMBER,
+                                     "ci_low": _NUMBER, "ci_high": _NUMBER,
+                                     "note": schema.Optional((str, type(None)))})
 
 
 # ----------------------------------------------------------------- tables
@@ -78,7 +144,22 @@ def diagnostics_from_records(records: list[dict[str, Any]]) -> pd.DataFrame:
 
 # ----------------------------------------------------------------- write / read
 def write_run(run: MiningRun, directory: Path, *, with_report: bool = True) -> None:
-    """Write every file of the run directory into ``directory`` (which exists)."""
+    """Write every file of the run directory into ``directory`` (which exists).
+
+    Raises
+    ------
+    OSError
+        A file could not be written (disk full, permissions): the message names it.
+    """
+    try:
+        _write_run(run, directory, with_report=with_report)
+    except OSError as exc:
+        if "Could not write" in str(exc):  # already names its file
+            raise
+        raise write_error(directory, exc) from exc
+
+
+def _write_run(run: MiningRun, directory: Path, *, with_report: bool) -> None:
     from .. import report
 
     base = run.base_models
@@ -114,28 +195,60 @@ def read_run(directory: Path, cls: type[MiningRun]) -> MiningRun:
     if (directory / CHECKPOINT).exists():
         raise RunStateError(f"{str(directory)!r} holds an interrupted run: continue it with "
                             "modelmine.resume(run_dir, X, y) or `modelmine run --resume`.")
-    meta = _record(_read_json(directory / "run.json", "a modelmine run directory"),
-                   directory / "run.json", RUN_FORMAT, ("settings", "data"))
-    if int(meta.get("format_version", 0)) > RUN_FORMAT_VERSION:
+    run_path = directory / "run.json"
+    raw = _read_json(run_path, "a modelmine run directory")
+    version = raw.get("format_version") if isinstance(raw, dict) else None
+    if isinstance(version, int) and version > RUN_FORMAT_VERSION:
         raise DataError(f"{str(directory)!r} was written by a newer modelmine (run format "
-                        f"{meta['format_version']}).")
-    base = BaseModels.load(directory / "base_models.npz")
+                        f"{version}).")
+    meta = _record(raw, run_path, RUN_FORMAT, _RUN_SCHEMA)
+    base_path = directory / "base_models.npz"
+    if not base_path.is_file():
+        raise DataError(f"{str(directory)!r} has no base_models.npz: it is not a complete "
+                        "modelmine run directory.")
+    base = BaseModels.load(base_path)
+    for key, value in (("n_samples", base.n_samples), ("n_features_in", base.n_features_in)):
+        if key in meta["data"] and meta["data"][key] != value:
+            raise DataError(f"{str(run_path)!r} is corrupt: field 'data.{key}' is "
+                            f"{meta['data'][key]}, but base_models.npz holds {value}.")
     sig_path = directory / "signatures.json"
     stored = _record(_read_json(sig_path, "a modelmine run directory"), sig_path,
-                     SIGNATURES_FORMAT, ("operators",))
+                     SIGNATURES_FORMAT, _SIGNATURES_SCHEMA)
     signatures: dict[str, Signature | SignatureSet] = {}
-    for entry in stored["operators"]:
-        maker = Signature if entry.get("kind") == "single" else SignatureSet
-        try:
-            signatures[str(entry["operator"])] = maker.from_dict(entry["result"])
-        except (KeyError, TypeError, ValueError) as exc:
-            raise DataError(f"{str(sig_path)!r} holds a malformed signature ({exc}).") from None
-    diag = _read_json(directory / "diagnostics.json", "a modelmine run directory")
-    if not isinstance(diag, list):
-        raise DataError(f"{str(directory / 'diagnostics.json')!r} is not a list of rows.")
+    for i, entry in enumerate(stored["operators"]):
+        signatures[entry["operator"]] = _signature(entry, base, sig_path,
+                                                   f"operators[{i}].result")
+    diag_path = directory / "diagnostics.json"
+    diag = schema.check(_read_json(diag_path, "a modelmine run directory"),
+                        _DIAGNOSTICS_SCHEMA, repr(str(diag_path)))
     return cls(base_models=base, signatures=signatures, settings=meta["settings"],
                data=meta["data"], diagnostics_table=diagnostics_from_records(diag),
                command=meta.get("command"), versions=meta.get("versions") or {})
+
+
+def _signature(entry: dict[str, Any], base: BaseModels, path: Path, field: str
+               ) -> Signature | SignatureSet:
+    """One stored operator result, checked against its schema and the base models."""
+    where = repr(str(path))
+    result = entry["result"]
+    parts = ([(field, result)] if entry["kind"] == "single" else
+             [(f"{field}.signatures[{j}]", s) for j, s in enumerate(
+                 schema.check(result, {"signatures": schema.ListOf(dict)}, where)
+                 ["signatures"])])
+    for name, part in parts:
+        schema.check(part, _SIGNATURE, where)
+        features, names = part["features"], part["names"]
+        if len(features) != len(names) or any(f >= base.n_features_in for f in features):
+            raise DataError(f"{where} is corrupt: {name} names features that are not among "
+                            f"the {base.n_features_in} of base_models.npz.")
+        if [str(n) for n in base.feature_names[features]] != names:
+            raise DataError(f"{where} is corrupt: the names of {name} are not those of its "
+                            "features in base_models.npz.")
+    maker = Signature if entry["kind"] == "single" else SignatureSet
+    try:
+        return maker.from_dict(result)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise DataError(f"{where} holds a malformed signature in {field} ({exc}).") from None
 
 
 def write_report(run: MiningRun, path: Path, *,
@@ -179,6 +292,8 @@ def start_checkpoint(directory: Path, settings: dict[str, Any], data: dict[str, 
         if any(directory.iterdir()):
             raise RunStateError(f"run_dir {str(directory)!r} is not empty and is not a "
                                 "modelmine run.")
+    elif not directory.parent.is_dir():
+        directory.parent.mkdir(parents=True, exist_ok=True)
     directory.mkdir(parents=True, exist_ok=True)
     _write_json(directory / CHECKPOINT, {"format": "modelmine.checkpoint",
                                          "format_version": 1, "settings": settings,
@@ -193,8 +308,8 @@ def read_checkpoint(directory: Path) -> dict[str, Any]:
         raise RunStateError(f"No interrupted run in {str(directory)!r}"
                             + (": that run finished." if finished else "."))
     record = _record(_read_json(path, "an interrupted run"), path, "modelmine.checkpoint",
-                     ("settings", "data"))
-    recorded = record["settings"].get("random_state")
+                     _CHECKPOINT_SCHEMA)
+    recorded = record["settings"]["random_state"]
     seed = None if recorded is None else int(recorded)
     if (directory / BOOTSTRAPS / "manifest.json").exists():
         seed = int(RunDirectory.read_manifest(directory / BOOTSTRAPS)["settings"]
@@ -207,4 +322,35 @@ def finish_checkpoint(run: MiningRun, directory: Path) -> None:
     """Write the run's files into its ``run_dir``, then drop the checkpoints (last)."""
     write_run(run, directory)
     shutil.rmtree(directory / BOOTSTRAPS, ignore_errors=True)
+    with contextlib.suppress(FileNotFoundError):  # left by a killed bootstrap
+        (directory / f".{BOOTSTRAPS}.lock").unlink()
     (directory / CHECKPOINT).unlink()
+
+
+def saved_bootstraps(directory: Path) -> int:
+    """How many bootstraps of the run in ``directory`` are checkpointed (0 when none, or
+    when the manifest cannot be read)."""
+    try:
+        manifest = RunDirectory.read_manifest(directory / BOOTSTRAPS)
+        every = int(manifest["settings"]["checkpoint_every"])
+        b = int(manifest["settings"]["n_bootstraps"])
+        return sum(min(every, b - int(c) * every) for c in manifest["chunks"])
+    except (DataError, ValueError, KeyError, TypeError, OSError):
+        return 0
+
+
+def discard_unstarted(directory: Path, existed: bool) -> bool:
+    """After a failed run: remove what it wrote in ``directory`` when no bootstrap was
+    checkpointed (so nothing blocks the next run), and say whether it did. A directory
+    that existed (empty) before the run is emptied, not removed."""
+    if not (directory / CHECKPOINT).exists() or saved_bootstraps(directory) > 0:
+        return False
+    if existed:
+        for child in directory.iterdir():
+            if child.is_dir() and not child.is_symlink():
+                shutil.rmtree(child, ignore_errors=True)
+            else:
+                child.unlink(missing_ok=True)
+    else:
+        shutil.rmtree(directory, ignore_errors=True)
+    return True

@@ -1,7 +1,8 @@
 """One self-contained HTML report of a model-mining run.
 
 The page needs no network: the plots are PNG images embedded as ``data:`` URIs, the style
-sheet is inline, and there is no script and no web font. It shows what Woznica, Nguyen and
+sheet is inline, there is no web font, and the only script is the lattice explorer's, inline
+(:meth:`modelmine.ItemsetLattice.to_html`). It shows what Woznica, Nguyen and
 Kalousis (KDD 2012) report for a run: the data and settings, the consensus signature and
 each alternative (section 2), the per-feature selection frequency across the b base
 models, the top of the closed-itemset lattice and the support distribution of the mined
@@ -26,7 +27,9 @@ import pandas as pd
 from .._files import write_text_atomic
 from .._utils import jsonable, library_versions
 from ..base_models import BaseModels
-from ..patterns import Itemsets
+from ..constants import LATTICE_HTML_MAX_ITEMSETS, LATTICE_REPORT_MAX_ITEMSETS
+from ..patterns import ItemsetLattice, Itemsets, mine_itemsets
+from ..patterns._explorer import explorer_fragment
 from ._diagnostics import NOTES, run_diagnostics
 from ._plots import (
     plot_error_vs_stability,
@@ -127,6 +130,7 @@ def build_report(
     null: Any = None,
     stability_path: Any = None,
     warnings: Sequence[str] | None = None,
+    lattice_explorer: bool = True,
 ) -> str:
     """Render the self-contained HTML report of a run.
 
@@ -159,6 +163,10 @@ def build_report(
     warnings : sequence of str, optional
         What not to trust, shown on the first screen; default
         :func:`modelmine.report.trust_warnings` of these results.
+    lattice_explorer : bool, default=True
+        Add the interactive lattice explorer (:meth:`modelmine.ItemsetLattice.to_html`) under
+        the itemsets, holding at most LATTICE_REPORT_MAX_ITEMSETS itemsets (those of highest
+        support); False keeps the page free of any script.
 
     Returns
     -------
@@ -183,7 +191,7 @@ def build_report(
     for text in warnings:
         out.append(f'<div class="warning"><b>Caution:</b> {_e(text)}</div>')
     out.append('<nav><a href="#data">Data and settings</a><a href="#signatures">Signatures</a>'
-               '<a href="#frequency">Selection frequency</a><a href="#lattice">Itemsets</a>'
+               '<a href="#frequency">Selection frequency</a><a href="#itemsets">Itemsets</a>'
                '<a href="#diagnostics">Diagnostics</a></nav>')
 
     # --- data and settings
@@ -253,7 +261,7 @@ def build_report(
                "sometimes are the unstable part of the selector's output.</div>")
 
     # --- itemsets
-    out.append('<h2 id="lattice">Frequent itemsets of the base models</h2>')
+    out.append('<h2 id="itemsets">Frequent itemsets of the base models</h2>')
     if itemsets is None:
         out.append(f"<p>{_e(itemsets_note or 'The itemsets were not mined for this report.')}"
                    "</p>")
@@ -266,6 +274,8 @@ def build_report(
         out.append(_img(plot_lattice_top(itemsets, names), "Top of the closed-itemset lattice"))
         out.append(_img(plot_support_distribution(itemsets, n_models=base.n_models),
                         "Support distribution of the mined itemsets"))
+        if lattice_explorer:
+            out.append(_explorer_section(base, results, itemsets))
 
     # --- diagnostics
     out.append('<h2 id="diagnostics">Diagnostics</h2>')
@@ -299,6 +309,31 @@ def build_report(
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<title>{_e(title)}</title><style>{_CSS}</style></head>"
             f"<body><main>\n{body}\n</main></body></html>\n")
+
+
+def _explorer_section(base: BaseModels, results: Sequence[OperatorResult],
+                      itemsets: Itemsets) -> str:
+    """The lattice explorer of the report's closed itemsets (those of highest support when
+    there are more than LATTICE_REPORT_MAX_ITEMSETS: closed itemsets do not depend on the
+    threshold, so mining again at the cut count gives exactly them)."""
+    if itemsets.itemset_type != "closed" or itemsets.max_len is not None:
+        return ""
+    closed = itemsets
+    note = ""
+    if len(closed) > LATTICE_REPORT_MAX_ITEMSETS:
+        cut = int(np.sort(closed.counts)[::-1][LATTICE_REPORT_MAX_ITEMSETS]) + 1
+        closed = mine_itemsets(base, itemset_type="closed", min_support=cut)
+        note = (f" It holds the {len(closed):,} closed itemsets of support &ge; "
+                f"{cut}/{base.n_models} of the {len(itemsets):,} mined (the report's cap); "
+                "<code>modelmine lattice DIR --format html</code> writes a page with up to "
+                f"{LATTICE_HTML_MAX_ITEMSETS:,}.")
+    lattice = ItemsetLattice(closed)
+    signatures = {r.operator: r.result for r in results}
+    return ("<h3>Explore the lattice</h3>"
+            '<div class="note">Search a feature, filter by support, size or signature, click '
+            "an itemset for its base models and signatures, compare two signatures, export "
+            f"the selection (docs/lattice.md).{note}</div>"
+            + explorer_fragment(lattice, signatures=signatures, func="build_report"))
 
 
 def write_report(path: str | os.PathLike[str], base: BaseModels,

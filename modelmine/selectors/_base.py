@@ -117,6 +117,21 @@ class Selector(ABC):
     def select(self, X: Any, y: np.ndarray, *, random_state: int) -> SelectorOutput:
         """Fit on (X, y) and return scores, a ranking or a support mask."""
 
+    def prepare(self, X: Any, y: np.ndarray) -> Any:
+        """Work that every resample of ``(X, y)`` can share, computed once (None: none).
+
+        :func:`modelmine.bootstrap` calls it once per chunk of resamples of the same data
+        and passes the result to :meth:`select_rows`. Overriding it is an optimisation
+        only: ``select_rows`` must return exactly what ``select(X[rows], y[rows])`` would.
+        """
+        return None
+
+    def select_rows(self, prepared: Any, X: Any, y: np.ndarray, rows: np.ndarray, *,
+                    random_state: int) -> SelectorOutput:
+        """Fit on the resample ``X[rows], y[rows]`` (rows may repeat), reusing ``prepared``
+        (what :meth:`prepare` returned for the same ``X, y``). Default: :meth:`select`."""
+        return self.select(X[rows], y[rows], random_state=random_state)
+
     def get_params(self) -> dict[str, Any]:
         """The selector's parameters, JSON-serialisable, for the provenance record."""
         return {}

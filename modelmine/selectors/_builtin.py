@@ -32,6 +32,8 @@ __all__ = ["SELECTOR_ENTRY_POINT_GROUP", "SelectorRegistry", "available", "defau
 class _Discretising(Selector):
     """Shared parameters of the selectors that score discretised features."""
 
+    _score: str  # the score resample_scores computes: "ig", "su" or "chi2"
+
     def __init__(self, discretization: str = "mdl", n_bins: int = 10):
         self.discretization = check_choice(
             discretization, "discretization", type(self).__name__, ["mdl", "quantile", "uniform"]
@@ -40,6 +42,22 @@ class _Discretising(Selector):
 
     def get_params(self) -> dict[str, Any]:
         return {"discretization": self.discretization, "n_bins": self.n_bins}
+
+    def prepare(self, X: Any, y: np.ndarray) -> Any:
+        """Each column sorted once (MDL only): see :class:`._information.SortedColumns`."""
+        if self.discretization != "mdl":
+            return None
+        from ._information import SortedColumns
+
+        return SortedColumns(X)
+
+    def select_rows(self, prepared: Any, X: Any, y: np.ndarray, rows: np.ndarray, *,
+                    random_state: int) -> SelectorOutput:
+        if prepared is None:
+            return self.select(X[rows], y[rows], random_state=random_state)
+        from ._information import resample_scores
+
+        return SelectorOutput(scores=resample_scores(prepared, y, rows, self._score))
 
 
 class InfoGainSelector(_Discretising):
@@ -50,6 +68,7 @@ class InfoGainSelector(_Discretising):
     """
 
     name = "ig"
+    _score = "ig"
 
     def select(self, X: Any, y: np.ndarray, *, random_state: int) -> SelectorOutput:
         from ._information import information_gain
@@ -62,6 +81,7 @@ class SymmetricalUncertaintySelector(_Discretising):
     """Symmetrical uncertainty 2 IG / (H(C) + H(F)) (KDD 2012 "SYM"; PKDD 2008 "SU")."""
 
     name = "su"
+    _score = "su"
 
     def select(self, X: Any, y: np.ndarray, *, random_state: int) -> SelectorOutput:
         from ._information import symmetrical_uncertainty
@@ -80,6 +100,7 @@ class Chi2Selector(_Discretising):
     """
 
     name = "chi2"
+    _score = "chi2"
 
     def select(self, X: Any, y: np.ndarray, *, random_state: int) -> SelectorOutput:
         from ._information import discretize
@@ -110,13 +131,9 @@ def chi2_contingency_scores(codes: np.ndarray, n_levels: np.ndarray, y: np.ndarr
     # One bincount over (feature, level, class) triples builds all contingency tables.
     flat = (np.arange(p)[None, :] * width + codes) * k + y[:, None]
     table = np.bincount(flat.ravel(), minlength=p * width * k).reshape(p, width, k)
-    table = table.astype(np.float64)
-    rows = table.sum(axis=2, keepdims=True)
-    cols = table.sum(axis=1, keepdims=True)
-    expected = rows * cols / n
-    with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.where(expected > 0, (table - expected) ** 2 / expected, 0.0)
-    return terms.sum(axis=(1, 2))
+    from ._information import chi2_from_table
+
+    return chi2_from_table(table.astype(np.float64), n)
 
 
 class AnovaSelector(Selector):
@@ -222,10 +239,12 @@ _LIBLINEAR_LOCK = threading.Lock()
 class L1LogisticSelector(Selector):
     """L1-penalised logistic regression (liblinear); it chooses its own subset.
 
-    The subset is the features with a non-zero coefficient (in any class); ``n_features``
-    of :func:`modelmine.bootstrap` caps it (the largest |coefficients| are kept), so
-    subsets may be smaller than ``n_features`` and differ in size between bootstraps.
-    Scores are |coefficients| (summed over classes), so the ranking is complete.
+    The subset is the features with a non-zero coefficient; ``n_features`` of
+    :func:`modelmine.bootstrap` caps it (the largest |coefficients| are kept), so subsets
+    may be smaller than ``n_features`` and differ in size between bootstraps. Scores are
+    |coefficients|, so the ranking is complete. Binary labels only: liblinear's L1 solver
+    has no multiclass mode, and :func:`modelmine.bootstrap` refuses more classes before
+    the first fit, naming ``y``.
 
     liblinear seeds a process-global C random generator, so two fits running at once in
     threads of one process would disturb each other's draws; fits are serialised by a lock
@@ -234,6 +253,7 @@ class L1LogisticSelector(Selector):
 
     name = "l1-logistic"
     kind: SelectorKind = "subset"
+    supports_multiclass = False
 
     def __init__(self, C: float = 0.1, max_iter: int = 1000):
         self.C = check_real(C, "C", "L1LogisticSelector", low=0, closed="neither")

@@ -383,3 +383,74 @@ def test_run_survives_itemsets_that_would_explode(tmp_path, monkeypatch, capsys)
     assert (out / "base_models.npz").exists() and not (out / "itemsets.csv").exists()
     page = (out / "report.html").read_text()
     assert "Not mined at minimum support 0.2" in page and "max_itemsets" in page
+
+
+def test_lattice_html_explorer_from_a_run_directory(run_dir, tmp_path, capsys):
+    import re
+
+    out = tmp_path / "explorer.html"
+    assert main(["lattice", str(run_dir), "--min-support", "0.3", "--format", "html",
+                 "--out", str(out)]) == 0
+    assert "wrote" in capsys.readouterr().out
+    text = out.read_text(encoding="utf-8")
+    data = json.loads(re.search(r'id="lattice-data">(.*?)</script>', text, re.S).group(1))
+    from modelmine.patterns import mine_itemsets
+
+    closed = mine_itemsets(mm.BaseModels.load(run_dir).subsets, itemset_type="closed",
+                           min_support=0.3)
+    assert data["n_kept"] == len(closed) == len(data["count"]) - 1
+    # the run's signatures are on the page, by feature name
+    run = mm.MiningRun.load(run_dir)
+    labels = [s["label"] for s in data["signatures"]]
+    assert labels == ["closedApr (consensus)"] + [f"allMed alternative {k}"
+                                                 for k in range(1, 5)]
+    first = [data["names"][f] for f in data["signatures"][0]["features"]]
+    assert sorted(first) == sorted(run.signatures["closedApr"].names.tolist())
+    # the Python door: MiningRun.lattice() carries the run's signatures into the same page
+    lattice = run.lattice(min_support=0.3)
+    assert lattice.signatures is run.signatures
+    again = lattice.to_html(tmp_path / "again.html", title=data_title(text))
+    assert again.read_text(encoding="utf-8") == text
+
+
+def data_title(text: str) -> str:
+    import html
+    import re
+
+    return html.unescape(re.search(r"<title>(.*?)</title>", text).group(1))
+
+
+def test_lattice_with_too_many_itemsets_says_how_to_mine(run_dir, tmp_path, capsys,
+                                                         monkeypatch):
+    from modelmine.patterns import ItemsetLattice
+
+    real = ItemsetLattice.from_base.__func__
+
+    def capped(cls, base, min_support=0.2, **kwargs):  # the guard at 5 itemsets
+        return real(cls, base, min_support=min_support, max_itemsets=5)
+
+    monkeypatch.setattr(ItemsetLattice, "from_base", classmethod(capped))
+    out = tmp_path / "x.html"
+    assert main(["lattice", str(run_dir), "--min-support", "0.1", "--format", "html",
+                 "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "No lattice at minimum support 0.1" in err and "--min-support S" in err
+    assert not out.exists()
+
+
+def test_lattice_html_above_the_cap_keeps_the_top_and_says_so(run_dir, tmp_path, capsys,
+                                                             monkeypatch):
+    import re
+
+    import modelmine.constants
+
+    monkeypatch.setattr(modelmine.constants, "LATTICE_HTML_MAX_ITEMSETS", 5)
+    out = tmp_path / "top.html"
+    assert main(["lattice", str(run_dir), "--min-support", "0.3", "--format", "html",
+                 "--out", str(out)]) == 0
+    said = capsys.readouterr().out
+    assert "the page holds the closed itemsets of highest support (at most 5 of" in said
+    text = out.read_text(encoding="utf-8")
+    data = json.loads(re.search(r'id="lattice-data">(.*?)</script>', text, re.S).group(1))
+    assert data["n_kept"] <= 5 < data["n_total"]
+    assert f"This page holds the {data['n_kept']:,} of highest support" in text

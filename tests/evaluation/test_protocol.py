@@ -416,3 +416,35 @@ def test_evaluate_skips_only_operators_that_do_not_apply():
     assert set(res.folds["operator"]) == {"nobagg", "mostFreq"}
     with pytest.raises(ValueError, match="a real bug"):
         mm.evaluate(X, y, operators=[reg.get("buggy")], **kw)
+
+
+class TopThreeSubset(Selector):
+    """A selector that chooses its own subset size (as CFS does): the 3 best ANOVA features."""
+
+    name = "top3"
+    kind = "subset"
+
+    def select(self, X, y, *, random_state):
+        scores, _ = f_classif(X, y)
+        scores = np.nan_to_num(scores)
+        support = np.zeros(X.shape[1], dtype=bool)
+        support[np.argsort(-scores, kind="stable")[:3]] = True
+        return SelectorOutput(scores=scores, support=support)
+
+
+def test_own_size_selector_signatures_are_capped_not_refused(colon):
+    # KDD 2012's CFS chooses its own subset: with m = 10 a fold's base models may hold
+    # fewer than 10 distinct features; single signatures are capped at what they hold.
+    X, y, _ = colon
+    res = evaluate(X, y, selectors={"top3": TopThreeSubset()},
+                   operators=["mostFreq", "closedApr"], classifiers=["svm"], **SMALL)
+    m = SMALL["n_features"]
+    for f, (train, _) in enumerate(res.fold_indices):
+        scores, _ = f_classif(X[train], y[train])
+        top = np.argsort(-np.nan_to_num(scores), kind="stable")[:3]
+        assert set(res.signatures[("top3", "nobagg", f)].features.tolist()) == set(top.tolist())
+        for op in ("mostFreq", "closedApr"):
+            sig = res.signatures[("top3", op, f)]
+            assert 3 <= len(sig) <= m
+    sizes = res.folds[res.folds.operator == "mostFreq"].n_features
+    assert (sizes <= m).all()

@@ -15,17 +15,46 @@ SCRIPT = Path(__file__).resolve().parents[2] / "examples" / "reproduce_kdd12.py"
 @pytest.mark.slow
 def test_fast_setting_writes_tables_beside_published_figures(tmp_path):
     out = tmp_path / "kdd12"
-    subprocess.run([sys.executable, str(SCRIPT), "--fast", "--datasets", "colon",
+    subprocess.run([sys.executable, str(SCRIPT), "--fast", "--domains", "microarray",
+                    "--datasets", "colon", "--selectors", "ig", "svm-rfe", "cfs",
                     "--no-saeys", "--n-jobs", "1", "--out", str(out)],
                    check=True, capture_output=True, text=True, timeout=600)
-    table2 = pd.read_csv(out / "table2.csv", index_col="operator")
+    table2 = pd.read_csv(out / "table2_microarray.csv", index_col="operator")
     # the paper's nine single-model operators, with their published points beside ours
     assert len(table2) == 9 and "closedApr" in table2.index
     assert table2.paper_error_points["closedApr"] == 5.6
-    # averaged points of 9 methods: each selector distributes 9 * 8 / 2 = 36 points
-    assert table2.error_points.sum() == pytest.approx(36)
-    assert table2.stability_points.sum() == pytest.approx(36)
-    assert (out / "table2.md").read_text().startswith("# KDD'12 Table 2")
+    # averaged points of 9 methods: each selector distributes 9 * 8 / 2 = 36 points, in the
+    # comparison with the default strategy and in the one with the literal reading
+    assert table2.error_points.sum() == pytest.approx(36, abs=0.05)  # rounded to 0.01
+    assert table2.stability_points.sum() == pytest.approx(36, abs=0.05)
+    literal = table2.literal_stability_points.dropna()
+    assert set(literal.index) == {"closedApr", "maxApr"}
+    assert (out / "table2_microarray.md").read_text().startswith("# KDD'12 Table 2")
+    # Table 3 from the signatures' provenance: both strategies of both operators
+    table3 = pd.read_csv(out / "table3_microarray.csv", index_col="selector")
     folds = pd.read_csv(out / "colon_folds.csv")
-    assert set(folds.selector) == {"ig", "relieff", "svm-rfe", "svm"}
+    for col in ("closedApr_area_n", "closedApr_literal_size", "maxApr_area_support"):
+        assert table3[col].notna().all()
+    # every itemset used adds at least one new feature to a signature of m = 20 features
+    for op in ("closedApr", "maxApr"):
+        for strategy in ("area", "literal"):
+            assert table3[f"{op}_{strategy}_n"].between(1, 20).all()
+            assert (table3[f"{op}_{strategy}_size"] >= 1).all()
+            assert table3[f"{op}_{strategy}_support"].between(0, 1).all()
+    assert table3.paper_closedApr_n["cfs"] == 164.2
+    assert set(folds.selector) == {"ig", "svm-rfe", "cfs"}
     assert set(folds.fold) == {0, 1, 2}
+    # CFS chooses its own subset size: its signatures are capped, never an error
+    cfs = folds[(folds.selector == "cfs") & (folds.kind == "single")]
+    assert (cfs.n_features <= 20).all()
+    table4 = pd.read_csv(out / "table4_microarray.csv", index_col=["operator", "selector"])
+    assert set(table4.index.get_level_values(0)) == {"allMed", "allClosedApr",
+                                                      "allMedClosedApr"}
+    findings = (out / "findings.md").read_text()
+    assert "## microarray" in findings and "| closedApr has more error points" in findings
+    # --combine weights each domain by its (dataset, selector) pairs: one domain is itself
+    subprocess.run([sys.executable, str(SCRIPT), "--combine", str(out), "--out",
+                    str(tmp_path / "all")], check=True, capture_output=True, text=True,
+                   timeout=120)
+    combined = pd.read_csv(tmp_path / "all" / "table2.csv", index_col="operator")
+    pd.testing.assert_frame_equal(combined, table2)

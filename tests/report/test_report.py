@@ -60,11 +60,17 @@ def _png_size(data: bytes) -> tuple[int, int]:
     return struct.unpack(">II", data[16:24])
 
 
-def test_report_is_self_contained(html):
+def test_report_is_self_contained(run, html):
     lowered = html.lower()
-    for forbidden in ("<script", "<link", "@import", "http://", "https://", "<iframe",
-                      "@font-face"):
+    for forbidden in ("<script src", "<link", "@import", "http://", "https://", "<iframe",
+                      "@font-face", "fetch(", "xmlhttprequest"):
         assert forbidden not in lowered
+    # the only scripts are the lattice explorer's data and code, inline
+    assert re.findall(r"<script[^>]*>", lowered) == ['<script type="application/json" '
+                                                      'id="lattice-data">', "<script>"]
+    assert lowered.count('id="lattice"') == 1
+    no_script = build_report(run[0], run[1], itemsets=run[2], lattice_explorer=False).lower()
+    assert "<script" not in no_script and 'id="lattice"' not in no_script
     sources = re.findall(r'<img src="([^"]+)"', html)
     assert len(sources) == 6  # overlap, frequency, lattice, supports, stability, trade-off
     for src in sources:

@@ -300,3 +300,117 @@ def test_bad_parameters(func, kwargs, exc, match):
     y = np.array([0, 1] * 5)
     with pytest.raises(exc, match=match):
         func(X, y, **kwargs)
+
+
+# ------------------------------------------- one sort per data set, shared by its resamples
+# The oracle is the per-resample route itself: information_gain / symmetrical_uncertainty /
+# the chi2 selector called on X[rows], y[rows] (checked against WEKA above); the shared
+# route must give the same scores bit for bit.
+
+_PCMAC = "/work/shared/datasets/PCMAC.mat"
+
+
+def _text(name: str):
+    import os
+
+    import scipy.sparse as sp
+
+    if name == "basehock":
+        X, y = mm.datasets.load_basehock()[:2]
+    else:
+        if not os.path.exists(_PCMAC):
+            pytest.skip("the shared datasets directory (PCMAC.mat) is not present")
+        data = mm.datasets.read_data(_PCMAC)
+        X, y = data.X, data.y
+    return sp.csr_matrix(X, dtype=np.float64), _codes(np.asarray(y))
+
+
+def _assert_shared_equals_per_resample(X, y, rows_list):
+    from modelmine.selectors._builtin import Chi2Selector
+    from modelmine.selectors._information import SortedColumns, resample_scores
+
+    fold = SortedColumns(X)
+    for rows in rows_list:
+        Xr, yr = X[rows], y[rows]
+        np.testing.assert_array_equal(resample_scores(fold, y, rows, "ig"),
+                                      information_gain(Xr, yr))
+        np.testing.assert_array_equal(resample_scores(fold, y, rows, "su"),
+                                      symmetrical_uncertainty(Xr, yr))
+        np.testing.assert_array_equal(resample_scores(fold, y, rows, "chi2"),
+                                      Chi2Selector().select(Xr, yr, random_state=0).scores)
+
+
+@pytest.mark.parametrize("name", ["basehock", "pcmac"])
+def test_shared_sort_equals_per_resample_on_text(name):
+    X, y = _text(name)
+    rng = np.random.default_rng(SEED)
+    n = X.shape[0]
+    if name == "basehock":  # a bootstrap: rows repeat
+        rows = np.sort(rng.choice(n, n))
+    else:  # a subsample, unsorted
+        rows = rng.choice(n, int(0.9 * n), replace=False)
+    _assert_shared_equals_per_resample(X, y, [rows])
+
+
+@pytest.mark.parametrize("name", ["colon", "leukemia"])
+def test_shared_sort_equals_per_resample_on_microarrays(name):
+    X, y = getattr(mm.datasets, f"load_{name}")()[:2]
+    X, y = np.asarray(X, dtype=np.float64)[:, :2000], _codes(np.asarray(y))
+    rng = np.random.default_rng(SEED)
+    rows_list = [np.sort(rng.choice(X.shape[0], X.shape[0])) for _ in range(2)]
+    rows_list.append(rng.permutation(X.shape[0])[:20])  # unsorted, few rows
+    _assert_shared_equals_per_resample(X, y, rows_list)
+
+
+def test_shared_sort_equals_per_resample_multiclass_and_constant_columns():
+    X, y = mm.datasets.load_prostate()[:2]
+    X, y = np.asarray(X, dtype=np.float64)[:, :500].copy(), _codes(np.asarray(y))
+    y = y.copy()
+    y[(y == 0) & (X[:, 0] > np.median(X[:, 0]))] = 2  # three classes on real values
+    X[:, 7] = 3.5  # a constant column
+    X[:50, 11] = 0.0  # a column constant in resamples drawn from the first 50 rows
+    rng = np.random.default_rng(SEED)
+    rows_list = [np.sort(rng.choice(X.shape[0], X.shape[0])), rng.choice(50, 50)]
+    _assert_shared_equals_per_resample(X, y, rows_list)
+
+
+def test_text_mdl_cuts_equal_weka_reference():
+    # word counts: few distinct values, many ties (the distinct-value search's case)
+    X, y = _text("basehock")
+    rows = np.random.default_rng(SEED).choice(X.shape[0], 300, replace=False)
+    dense = X[rows][:, :300].toarray()
+    _check_against_weka(dense, y[rows])
+
+
+@pytest.mark.parametrize("selector", ["ig", "su", "chi2"])
+def test_bootstrap_with_shared_sort_equals_plain_loop_and_any_n_jobs(selector):
+    X, y = _text("basehock")
+    keep = np.sort(np.random.default_rng(SEED).choice(X.shape[0], 400, replace=False))
+    X, y = X[keep][:, :600], y[keep]
+    base = mm.bootstrap(X, y, selector, n_bootstraps=6, n_features=20, random_state=3,
+                        fit_full=False, n_jobs=1)
+    base2 = mm.bootstrap(X, y, selector, n_bootstraps=6, n_features=20, random_state=3,
+                         fit_full=False, n_jobs=2)
+    np.testing.assert_array_equal(base.scores, base2.scores)
+    np.testing.assert_array_equal(base.ranks, base2.ranks)
+    sel = mm.selectors.get_selector(selector)
+    for i, rows in enumerate(base.sample_indices):
+        plain = sel.select(X[rows], y[rows], random_state=0).scores
+        np.testing.assert_array_equal(base.scores[i], plain.astype(np.float32))
+
+
+def test_shared_sort_sparse_with_negative_values_and_explicit_zeros():
+    # the sparse route counts stored entries and gives the rest to the value 0: check it
+    # where 0 is not the smallest value, where zeros are stored explicitly, and where a
+    # column has no zero at all
+    import scipy.sparse as sp
+
+    X, y = mm.datasets.load_colon()[:2]
+    X, y = np.asarray(X, dtype=np.float64)[:, :300].copy(), _codes(np.asarray(y))
+    X[np.abs(X) < 0.8] = 0.0
+    X[:, 5] = np.linspace(-3.0, -1.0, X.shape[0])  # negative, no zero
+    Xs = sp.csc_matrix(X)
+    Xs.data[:7] = 0.0  # explicit zeros in the first column(s)
+    rng = np.random.default_rng(SEED)
+    rows_list = [np.sort(rng.choice(X.shape[0], X.shape[0])), rng.choice(40, 30)]
+    _assert_shared_equals_per_resample(sp.csr_matrix(Xs), y, rows_list)

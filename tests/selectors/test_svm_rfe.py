@@ -502,3 +502,114 @@ def test_partition_selects_what_a_stable_argsort_selects(seed):
     for k in range(1, 41):
         chosen = svm_rfe_module._smallest_stable(imp, k)
         np.testing.assert_array_equal(np.sort(chosen), np.sort(np.argsort(imp, kind="stable")[:k]))
+
+
+# ---------------------------------------------------------------------------------------
+# Raw intensities: libsvm stalls on the almost hard-margin fits; the interior-point solver
+
+
+def _raw(name: str, top: float = 3.4e4) -> np.ndarray:
+    """The dataset as raw, positive intensities up to ``top`` (unnormalised microarray)."""
+    X, _ = _load(name)
+    return (X - X.min()) / (X.max() - X.min()) * top
+
+
+def _four_classes(X: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """A four-class target from real data: the class crossed with a split of the samples."""
+    brightness = X.mean(axis=1)
+    return y * 2 + (brightness > np.median(brightness)).astype(np.int64)
+
+
+def _duality_gap(Z, ypm, alpha, C):
+    """Relative gap between the primal SVM objective at w = Z^T (y alpha) (best intercept,
+    found among the hinge breakpoints) and the dual objective at alpha: 0 at the optimum."""
+    w = Z.T @ (ypm * alpha)
+    f = Z @ w
+    b = ypm - f  # the primal is piecewise linear in b with these breakpoints
+    hinge = np.maximum(0.0, 1.0 - ypm[:, None] * (f[:, None] + b[None, :])).sum(axis=0)
+    primal = 0.5 * w @ w + C * hinge.min()
+    dual = alpha.sum() - 0.5 * w @ w
+    return (primal - dual) / abs(primal)
+
+
+def test_interior_point_solves_the_stalled_raw_fit_to_optimality():
+    # prostate as raw intensities: the fit on the 6 features that RFE(step=0.1) reaches
+    # last takes libsvm 41 million iterations; here it is capped and solved exactly
+    y = _load("prostate")[1]
+    Xr = _raw("prostate")
+    cols = svm_rfe(Xr, y, step=0.1).ranking <= 6
+    Z = Xr[:, cols]
+    K = Z @ Z.T
+    ypm = np.where(y == 1, 1.0, -1.0)
+    cap = svm_rfe_module._smo_iteration_cap(K.shape[0])
+    svc = SVC(kernel="precomputed", C=0.5, max_iter=cap)
+    with pytest.warns(Warning):  # libsvm stops at the cap without converging
+        svc.fit(K, y)
+    assert svc.n_iter_[0] >= cap
+    alpha = svm_rfe_module._dual_interior_point(K, ypm, 0.5)
+    assert np.all(alpha >= 0) and np.all(alpha <= 0.5)
+    assert abs(ypm @ alpha) <= 1e-9 * alpha.sum()
+    # optimal: primal and dual objectives agree, where the capped SMO is still far off
+    assert _duality_gap(Z, ypm, alpha, 0.5) < 1e-6
+    stalled = np.zeros(K.shape[0])
+    stalled[svc.support_] = np.abs(svc.dual_coef_[0])
+    assert _duality_gap(Z, ypm, stalled, 0.5) > 1e-3
+
+
+@pytest.mark.parametrize("n_classes", [2, 4])
+def test_interior_point_equals_libsvm_on_real_data(n_classes):
+    # an independent solver: libsvm at tol 1e-10 on colon's first 30 genes (a problem it
+    # solves accurately), against the interior-point route forced for every binary problem
+    X, y = _load("colon")
+    Xr = X[:, :30]
+    if n_classes == 4:
+        y = _four_classes(Xr, y)
+    K = Xr @ Xr.T
+    expected = Xr.T @ svm_rfe_module._fit_dual(K, y, 0.5, 1e-10)
+    original = svm_rfe_module._smo_iteration_cap
+    try:
+        svm_rfe_module._smo_iteration_cap = lambda n: 1
+        forced = Xr.T @ svm_rfe_module._fit_dual(K, y, 0.5, 1e-10)
+    finally:
+        svm_rfe_module._smo_iteration_cap = original
+    np.testing.assert_allclose(forced, expected, rtol=0, atol=1e-5 * np.abs(expected).max())
+
+
+@pytest.mark.parametrize("step_rule", ["original", "remaining"])
+def test_forced_interior_point_ranking_equals_sklearn(monkeypatch, step_rule):
+    X, y = _load("colon")
+    monkeypatch.setattr(svm_rfe_module, "_smo_iteration_cap", lambda n: 1)
+    ours = svm_rfe(X, y, step=0.1, step_rule=step_rule)
+    ref = reference_rfe(X, y, step=0.1, step_rule=step_rule, tol=1e-8)
+    # libsvm caches the kernel in float32: its weights are exact to about 1e-3 of the
+    # largest, so features closer than that in importance may swap (not more)
+    assert_same_or_near_tie(ours, ref, rel=1e-2)
+    assert np.mean(ours.ranking_tied == ref.ranking_tied) > 0.9
+
+
+@pytest.mark.parametrize("n_classes", [2, 4])
+def test_raw_intensities_equal_sklearn_rfe(n_classes):
+    # leukemia as raw intensities (up to 3.4e4), two and four classes: same ranking as
+    # RFE(SVC(kernel="linear")), and the same as on the data in other units with C scaled
+    # by the square of the factor (the SVM's own dependence on units, nothing more)
+    y = _load("leukemia")[1]
+    Xr = _raw("leukemia")
+    if n_classes == 4:
+        y = _four_classes(Xr, y)
+    ours = svm_rfe(Xr, y, step=0.1)
+    assert_same_or_near_tie(ours, _rfe_and_reference(Xr, y, step=0.1)[1])
+    rescaled = svm_rfe(Xr / 1e4, y, step=0.1, C=0.5 * 1e8)
+    assert np.mean(rescaled.ranking_tied == ours.ranking_tied) > 0.95
+
+
+@pytest.mark.parametrize("step_rule", ["original", "remaining"])
+def test_raw_prostate_finishes_and_matches_its_rescaled_problem(step_rule):
+    # the stalled fits (millions of SMO iterations) now take the interior-point route; the
+    # ranking equals the one of the same SVM on data in other units (C scaled by a^2)
+    y = _load("prostate")[1]
+    Xr = _raw("prostate")[:, :800]
+    ours = svm_rfe(Xr, y, step=0.1, step_rule=step_rule)
+    other = svm_rfe(Xr / 1e3, y, step=0.1, step_rule=step_rule, C=0.5 * 1e6)
+    assert_total_order_refines_tied(ours)
+    assert np.mean(ours.ranking_tied == other.ranking_tied) > 0.95
+    np.testing.assert_array_equal(np.sort(ours.top(20)), np.sort(other.top(20)))

@@ -1,0 +1,244 @@
+"""The lattice explorer page from Python: its data equal the lattice (Pasquier et al.'s worked
+example and brute force), the embedding cap keeps a down-closed part, the page is
+self-contained, Jupyter shows it, bad input is refused."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from modelmine.constants import LATTICE_NOTEBOOK_MAX_ITEMSETS
+from modelmine.patterns import ItemsetLattice, mine_itemsets
+from modelmine.patterns._explorer import explorer_data
+
+PASQUIER = [{1, 3, 4}, {2, 3, 5}, {1, 2, 3, 5}, {2, 5}, {1, 2, 3, 5}]
+
+
+class _Sig:  # the duck type of modelmine.Signature the explorer reads
+    def __init__(self, features):
+        self.features = np.asarray(features)
+
+
+def page_data(text: str) -> dict:
+    block = re.search(
+        r'<script type="application/json" id="lattice-data">(.*?)</script>', text, re.S
+    )
+    assert block is not None
+    return json.loads(block.group(1))
+
+
+def node_sets(data: dict) -> list[frozenset[str]]:
+    ptr, items, names = data["items_ptr"], data["items"], data["names"]
+    return [frozenset(names[j] for j in items[ptr[i] : ptr[i + 1]]) for i in range(len(ptr) - 1)]
+
+
+def covering_pairs(sets):
+    """Brute force: (a, c) with a < c and no set of the family strictly between."""
+    return {(a, c) for a in sets for c in sets if a < c and not any(a < m < c for m in sets)}
+
+
+def test_pasquier_worked_example():
+    # Pasquier et al. (ICDT 1999), the five transactions at minimum support 2: closed
+    # itemsets {2,5}, {3}, {2,3,5}, {1,3}, {1,2,3,5} and their Hasse diagram.
+    lat = ItemsetLattice(mine_itemsets(PASQUIER, itemset_type="closed", min_support=2))
+    data = page_data(lat.to_html_text())
+    sets = node_sets(data)
+    assert sets[0] == frozenset()
+    assert set(sets) == {
+        frozenset(),
+        frozenset("25"),
+        frozenset("3"),
+        frozenset("235"),
+        frozenset("13"),
+        frozenset("1235"),
+    }
+    support = {s: c for s, c in zip(sets, data["count"])}
+    assert support == {
+        frozenset(): 5,
+        frozenset("25"): 4,
+        frozenset("3"): 4,
+        frozenset("235"): 3,
+        frozenset("13"): 3,
+        frozenset("1235"): 2,
+    }
+    e = data["edges"]
+    edges = {(sets[e[2 * k]], sets[e[2 * k + 1]]) for k in range(len(e) // 2)}
+    assert edges == covering_pairs(set(sets))
+    # the base models, as the page holds them: restricted to the features it shows (item 4
+    # is in no frequent itemset), with their full sizes
+    tx = [
+        frozenset(data["names"][j] for j in data["tx_items"][a:b])
+        for a, b in zip(data["tx_ptr"][:-1], data["tx_ptr"][1:])
+    ]
+    assert tx == [frozenset(str(i) for i in t if i != 4) for t in PASQUIER]
+    assert data["tx_size"] == [len(t) for t in PASQUIER]
+
+
+matrices = st.integers(2, 12).flatmap(
+    lambda b: st.integers(1, 8).flatmap(
+        lambda p: st.lists(
+            st.lists(st.booleans(), min_size=p, max_size=p), min_size=b, max_size=b
+        ).map(lambda rows: np.array(rows, dtype=bool))
+    )
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(matrix=matrices, count=st.integers(1, 4), cap=st.integers(1, 30))
+def test_page_data_is_the_lattice_or_its_top(matrix, count, cap):
+    count = min(count, matrix.shape[0])
+    lat = ItemsetLattice(mine_itemsets(matrix, itemset_type="closed", min_support=count))
+    data = explorer_data(lat, max_itemsets=cap)
+    sets = node_sets(data)
+    counts = data["count"]
+    b = matrix.shape[0]
+    # counts are the numbers of transactions containing each itemset (brute force)
+    names = [str(n) for n in lat.closed.feature_names]
+    rows = [frozenset(names[j] for j in np.flatnonzero(r)) for r in matrix]
+    assert counts == [sum(s <= r for r in rows) for s in sets]
+    # what is kept: every closed itemset of count >= a cut, at most `cap` of them, and the
+    # cut is the lowest possible (one count lower would exceed the cap)
+    all_counts = np.asarray(lat.closed.counts)
+    cut = data["kept_min_count"]
+    assert data["n_kept"] == int((all_counts >= cut).sum()) == len(sets) - 1 <= cap
+    assert cut == lat.closed.min_count or (all_counts >= cut - 1).sum() > cap
+    everything = [frozenset(lat.graph.nodes[n]["names"]) for n in lat.graph]
+    kept = {
+        s
+        for s, n in zip(everything, lat.graph)
+        if n == lat.bottom or lat.graph.nodes[n]["count"] >= cut
+    }
+    assert set(sets) == kept and len(sets) == len(kept)
+    # edges: the covering pairs among the kept itemsets; kept is down-closed, so these are
+    # the lattice's own edges between kept nodes
+    e = data["edges"]
+    edges = {(sets[e[2 * k]], sets[e[2 * k + 1]]) for k in range(len(e) // 2)}
+    assert edges == covering_pairs(kept)
+    # drawing order: by size
+    assert [len(s) for s in sets] == sorted(len(s) for s in sets)
+    assert data["n_transactions"] == b and data["index"][0] == -1
+    for s, i in zip(sets[1:], data["index"][1:]):
+        assert s == frozenset(lat.graph.nodes[i]["names"])
+
+
+def test_page_is_self_contained_and_escapes_names(tmp_path):
+    evil = "</script><script>alert(1)</script>"
+    base = [{evil, "b & c"}, {evil, 'd"e'}, {evil, "b & c", 'd"e'}, {"b & c"}]
+    lat = ItemsetLattice(mine_itemsets(base, min_support=1), signatures={"op": _Sig([0, 1])})
+    path = lat.to_html(tmp_path / "lattice.html")
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith("<!DOCTYPE html>") and text.count('id="lattice"') == 1
+    lowered = text.lower()
+    for forbidden in (
+        "http://",
+        "https://",
+        "<link",
+        "@import",
+        " src=",
+        "fetch(",
+        "xmlhttprequest",
+        "@font-face",
+    ):
+        assert forbidden not in lowered
+    assert lowered.count("<script") == 2 and evil not in text
+    data = page_data(text)
+    assert evil in data["names"] and "b & c" in data["names"]
+    assert data["signatures"] == [
+        {
+            "label": "op (consensus)",
+            "operator": "op",
+            "features": sorted(data["features"].index(j) for j in (0, 1)),
+        }
+    ]
+    assert [data["names"][f] for f in data["signatures"][0]["features"]] == [
+        str(lat.closed.feature_names[j]) for j in (0, 1)
+    ]
+
+
+def test_signature_sets_become_alternatives():
+    lat = ItemsetLattice(mine_itemsets(PASQUIER, min_support=2))
+    data = explorer_data(
+        lat, signatures={"allMed": [_Sig([0, 2]), _Sig([1, 2, 4])], "closedApr": _Sig([1, 2, 4])}
+    )
+    assert [s["label"] for s in data["signatures"]] == [
+        "allMed alternative 1",
+        "allMed alternative 2",
+        "closedApr (consensus)",
+    ]
+    names = data["names"]
+    assert [[names[f] for f in s["features"]] for s in data["signatures"]] == [
+        ["1", "3"],
+        ["2", "3", "5"],
+        ["2", "3", "5"],
+    ]
+
+
+def test_cap_is_said_in_the_page():
+    rng = np.random.default_rng(0)
+    lat = ItemsetLattice(mine_itemsets(rng.random((40, 12)) < 0.5, min_support=0.1))
+    n = len(lat.closed)
+    text = lat.to_html_text(max_itemsets=n // 3)
+    data = page_data(text)
+    assert data["n_kept"] <= n // 3 < n == data["n_total"]
+    assert f"This page holds the {data['n_kept']:,} of highest support" in text
+    assert "This page holds" not in lat.to_html_text()
+
+
+def test_no_frequent_itemset_says_so():
+    lat = ItemsetLattice(mine_itemsets([{1}, {2}, {3}], itemset_type="closed", min_support=2))
+    text = lat.to_html_text()
+    data = page_data(text)
+    assert data["count"] == [3] and data["edges"] == [] and data["n_total"] == 0
+    assert "no itemset is that frequent" in text
+
+
+def test_jupyter_shows_the_explorer_in_an_iframe():
+    lat = ItemsetLattice(mine_itemsets(PASQUIER, min_support=2))
+    shown = lat._repr_html_()
+    src = re.fullmatch(r'<iframe srcdoc="([^"]*)".*</iframe>', shown, re.S)
+    assert src is not None and "height:760px" in shown
+    page = html.unescape(src.group(1))
+    assert page_data(page)["max_itemsets"] == LATTICE_NOTEBOOK_MAX_ITEMSETS
+    assert page_data(page)["count"] == page_data(lat.to_html_text())["count"]
+
+
+def test_bad_input():
+    lat = ItemsetLattice(mine_itemsets(PASQUIER, min_support=2))
+    with pytest.raises(TypeError, match="signatures"):
+        lat.to_html_text(signatures=[1, 2])
+    with pytest.raises(TypeError, match=r"signatures.*'x'"):
+        lat.to_html_text(signatures={"x": 3})
+    with pytest.raises(ValueError, match=r"signatures.*features outside"):
+        lat.to_html_text(signatures={"x": _Sig([0, 99])})
+    with pytest.raises(ValueError, match="max_itemsets"):
+        lat.to_html_text(max_itemsets=0)
+    with pytest.raises(ValueError, match="budget"):
+        lat.to_html_text(budget=3)
+    with pytest.raises(TypeError, match="signatures"):
+        ItemsetLattice(lat.closed, signatures="closedApr")
+
+
+def test_report_explorer_keeps_the_top_itemsets_above_its_cap(monkeypatch):
+    import modelmine as mm
+    import modelmine.report._html as report_html
+    from modelmine.report import build_report
+
+    rng = np.random.default_rng(1)
+    X, y = rng.normal(size=(40, 14)), np.repeat([0, 1], 20)
+    base = mm.bootstrap(X, y, selector="anova", n_bootstraps=30, n_features=7, random_state=1)
+    closed = mine_itemsets(base, itemset_type="closed", min_support=0.1)
+    assert len(closed) > 50
+    monkeypatch.setattr(report_html, "LATTICE_REPORT_MAX_ITEMSETS", 50)
+    text = build_report(base, (), itemsets=closed)
+    data = page_data(text)
+    cut = data["kept_min_count"]
+    # exactly the closed itemsets of count >= cut, the lowest cut keeping at most 50
+    assert data["n_kept"] == int((closed.counts >= cut).sum()) <= 50
+    assert int((closed.counts >= cut - 1).sum()) > 50
+    assert f"It holds the {data['n_kept']:,} closed itemsets of support" in text

@@ -1,0 +1,65 @@
+"""Helpers of the reliability tests (imported by the test modules and the conftest)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from modelmine.base_models import _base_models
+from modelmine.cli import main
+
+#: A fast run of the command line: 12 bootstraps of ANOVA in chunks of 10 (two chunks).
+FAST = ["-s", "anova", "-b", "12", "-m", "5", "--seed", "1", "-q"]
+
+
+def small_frame(n: int = 30, p: int = 12, seed: int = 0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    frame = pd.DataFrame(rng.normal(size=(n, p)), columns=[f"g{j}" for j in range(p)])
+    frame["y"] = np.arange(n) % 2
+    frame.iloc[:, 0] += frame["y"] * 2  # one informative feature
+    return frame
+
+
+def copy_tree(src: Path, dest: Path) -> Path:
+    shutil.copytree(src, dest, symlinks=True)
+    return dest
+
+
+def rewrite_npz(path: Path, edit, *, checksum: bool = True) -> None:
+    """Load a BaseModels file's arrays and record, let ``edit(arrays, meta)`` change them,
+    and save them again, with a valid checksum unless ``checksum`` is False: what a
+    well-formed file with wrong content looks like."""
+    with np.load(path, allow_pickle=False) as arch:
+        arrays = {k: arch[k] for k in arch.files}
+    meta = json.loads(str(arrays.pop("meta")))
+    old = meta.pop("sha256", None)
+    edit(arrays, meta)
+    version = meta.get("format_version")
+    new = isinstance(version, int) and version >= 2
+    if checksum and new:
+        meta["sha256"] = _base_models._checksum(meta, arrays)
+    elif old is not None and "sha256" not in meta and new:
+        meta["sha256"] = old
+    arrays["meta"] = np.array(json.dumps(meta))
+    with open(path, "wb") as fh:
+        np.savez_compressed(fh, **arrays)
+
+
+def lines(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.strip()]
+
+
+def bad(argv, capsys, *patterns) -> str:
+    """Run the command line; it must exit 2 with one line on stderr holding the patterns."""
+    code = main([str(a) for a in argv])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert len(lines(err)) == 1, err
+    assert "Traceback" not in err
+    for pattern in patterns:
+        assert pattern in err, err
+    return err

@@ -1,0 +1,137 @@
+"""A sweep of the command line: every option of every command, given out-of-range and
+wrong-type values, must exit 2 with one line that names the option (never exit 1, never a
+traceback). The options are read from the parser itself, so a new option is swept too."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+from reliability_helpers import lines
+
+from modelmine.cli import _main as cli_main
+from modelmine.cli import build_parser, main
+
+#: Values that no option of this type accepts.
+_BAD_BY_TYPE = {
+    cli_main._pos_int: ["0", "-3", "abc", "1.5", ""],
+    cli_main._nonneg_int: ["-1", "x", "2.5"],
+    cli_main._jobs: ["0", "many"],
+    cli_main._folds: ["2", "0", "ten"],
+    cli_main._fraction: ["0", "1.5", "-0.2", "nan", "inf", "abc"],
+    cli_main._pos_real: ["0", "-1", "nan", "inf", "abc"],
+    cli_main._open_fraction: ["0", "1", "1.5", "-0.2", "nan", "abc"],
+    cli_main._permutations: ["9", "0", "-5", "ten"],
+}
+
+#: Values too large for the data at hand (they pass the parser; the command refuses them).
+_TOO_LARGE = {"n_bootstraps": "1000000000000", "n_features": "1000000"}
+
+#: Free-text options and a value each that names nothing that exists.
+_NOWHERE = {
+    "selector": "no-such-selector",
+    "operator": "noSuchOperator",
+    "target": "no_column",
+    "classifier": "no-such-classifier",
+    "resume": "/nonexistent/run",
+    "evaluation": "/nonexistent/evaluation.csv",
+    "cache": "/dev/null/cache",
+    "out": "/dev/null/out",
+}
+
+#: Options that take any value or none (flags), or whose "bad" value is legitimately used.
+_SKIP = {"help", "version", "quiet", "debug", "force", "scheduler", "command", "action"}
+
+
+def _commands(tmp, data_csv, finished_run):
+    """A valid command line of each command, into which one bad option is put."""
+    fast = ["-s", "anova", "-b", "12", "-m", "5", "--seed", "1"]
+    return {
+        "run": ["run", str(data_csv), "-t", "y", *fast, "--out", str(tmp / "o")],
+        "lattice": ["lattice", str(data_csv), "-t", "y", *fast, "--out", str(tmp / "l.graphml")],
+        "evaluate": [
+            "evaluate",
+            str(data_csv),
+            "-t",
+            "y",
+            "-s",
+            "anova",
+            "-o",
+            "mostFreq",
+            "-c",
+            "tree",
+            "-b",
+            "4",
+            "-m",
+            "3",
+            "--folds",
+            "3",
+            "--out",
+            str(tmp / "e"),
+        ],
+        "report": ["report", str(finished_run), "--out", str(tmp / "r.html")],
+        "operators": ["operators"],
+        "datasets": ["datasets", "export", "colon", str(tmp / "c.csv")],
+    }
+
+
+def _options(command: str) -> list[argparse.Action]:
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    chosen = sub.choices[command]
+    if command == "datasets":
+        inner = next(a for a in chosen._actions if isinstance(a, argparse._SubParsersAction))
+        chosen = inner.choices["export"]
+    return [a for a in chosen._actions if a.option_strings and a.dest not in _SKIP]
+
+
+def _cases():
+    for command in ("run", "lattice", "evaluate", "report", "operators", "datasets"):
+        for action in _options(command):
+            opt = max(action.option_strings, key=len)
+            values = list(_BAD_BY_TYPE.get(action.type, []))
+            if action.choices:
+                values.append("bogus")
+            if action.dest in _TOO_LARGE:
+                values.append(_TOO_LARGE[action.dest])
+            if action.dest in _NOWHERE and action.type is None and not action.choices:
+                values.append(_NOWHERE[action.dest])
+            for value in values:
+                yield pytest.param(command, action, opt, value, id=f"{command}{opt}={value}")
+
+
+def _names(action: argparse.Action) -> list[str]:
+    names = [o for o in action.option_strings if o.startswith("--")]
+    names.append(action.dest)
+    names.append(action.dest.replace("_", " "))
+    return [n.lower() for n in names]
+
+
+def test_the_commands_of_the_sweep_are_valid(tmp_path, data_csv, finished_run, capsys):
+    """Without the bad option each command line succeeds: the option alone is refused."""
+    for argv in _commands(tmp_path, data_csv, finished_run).values():
+        assert main([*argv, "-q"]) == 0, capsys.readouterr().err
+
+
+def test_the_sweep_covers_every_option_with_a_bad_value():
+    """Each option of every command is swept, or listed above as a flag / free value."""
+    swept = {(c, a.dest) for c, a, _, _ in (p.values for p in _cases())}
+    for command in ("run", "lattice", "evaluate", "report", "operators", "datasets"):
+        for action in _options(command):
+            assert (command, action.dest) in swept, f"{command} {action.option_strings}"
+
+
+@pytest.mark.parametrize("command, action, opt, value", list(_cases()))
+def test_a_bad_option_exits_2_with_one_line_naming_it(
+    command, action, opt, value, tmp_path, data_csv, finished_run, capsys
+):
+    argv = _commands(tmp_path, data_csv, finished_run)[command]
+    if command == "report" and action.dest == "out":
+        argv = argv[:-2]
+    argv = [*argv, f"{opt}={value}"]
+    code = main(argv)
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert len(lines(err)) == 1, err
+    assert "Traceback" not in err
+    assert any(name in err.lower() for name in _names(action)), err
