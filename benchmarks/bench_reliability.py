@@ -40,7 +40,8 @@ def bench_load(tmp: Path, sizes: list[int], repeat: int) -> None:
     print(f"{'b':>6} {'file MB':>8} {'bare s':>8} {'checked s':>10} {'ratio':>6}")
     for b in sizes:
         path = make_base_models(n_models=b, n_features_in=7129, n_features=50).save(
-            tmp / f"b{b}.npz")
+            tmp / f"b{b}.npz"
+        )
 
         def bare(path=path):
             with np.load(io.BytesIO(path.read_bytes()), allow_pickle=False) as arch:
@@ -48,8 +49,10 @@ def bench_load(tmp: Path, sizes: list[int], repeat: int) -> None:
 
         t_bare = _best(bare, repeat)
         t_checked = _best(lambda path=path: mm.BaseModels.load(path), repeat)
-        print(f"{b:>6} {path.stat().st_size / 2**20:>8.1f} {t_bare:>8.3f} "
-              f"{t_checked:>10.3f} {t_checked / t_bare:>6.2f}")
+        print(
+            f"{b:>6} {path.stat().st_size / 2**20:>8.1f} {t_bare:>8.3f} "
+            f"{t_checked:>10.3f} {t_checked / t_bare:>6.2f}"
+        )
 
 
 def bench_read(tmp: Path, repeat: int) -> None:
@@ -63,8 +66,10 @@ def bench_read(tmp: Path, repeat: int) -> None:
         frame.to_csv(path, index=False)
         t_bare = _best(lambda path=path: pd.read_csv(path), repeat)
         t_checked = _best(lambda path=path: mm.datasets.read_data(path, "class"), repeat)
-        print(f"{name:>14} {path.stat().st_size / 2**20:>6.1f} {t_bare:>8.3f} "
-              f"{t_checked:>10.3f} {t_checked / t_bare:>6.2f}")
+        print(
+            f"{name:>14} {path.stat().st_size / 2**20:>6.1f} {t_bare:>8.3f} "
+            f"{t_checked:>10.3f} {t_checked / t_bare:>6.2f}"
+        )
 
 
 def main() -> None:

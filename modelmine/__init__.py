@@ -18,7 +18,13 @@ from . import (
 )
 from .base_models import BaseModels, bootstrap
 from .estimator import ModelMiningSelector
-from .evaluation import EvaluationResult, evaluate
+from .evaluation import (
+    EvaluationResult,
+    ThresholdResult,
+    compare_aggregations,
+    evaluate,
+    evaluate_thresholds,
+)
 from .exceptions import DataError, ModelmineError, RunStateError
 from .operators import Signature, SignatureSet, aggregate, register_operator
 from .patterns import ItemsetLattice, Itemsets, mine_itemsets
@@ -47,13 +53,16 @@ __all__ = [
     "RunStateError",
     "Signature",
     "SignatureSet",
+    "ThresholdResult",
     "__version__",
     "aggregate",
     "bootstrap",
+    "compare_aggregations",
     "constants",
     "datasets",
     "diagnostics",
     "evaluate",
+    "evaluate_thresholds",
     "evaluation",
     "mine_itemsets",
     "operators",

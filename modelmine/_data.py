@@ -39,10 +39,11 @@ def check_dataset(
 
     Parameters
     ----------
-    X : array-like, pandas DataFrame or scipy.sparse matrix of shape (n_samples, n_features_in)
-        Numeric; NaN and inf are refused. DataFrame column names become feature names.
-        Sparse input stays sparse (CSR), never densified.
-    y : array-like of shape (n_samples,)
+    X : array-like, pandas DataFrame, scipy.sparse matrix or AnnData, (n_samples, n_features_in)
+        Numeric; NaN and inf are refused. DataFrame column names (an AnnData's
+        ``var_names``) become feature names. Sparse input stays sparse (CSR), never
+        densified.
+    y : array-like of shape (n_samples,), or "obs:COLUMN" for an AnnData
         Class labels in any encoding (-1/1, 1/2, strings).
     func : str
         The public function validating, for error messages.
@@ -51,6 +52,12 @@ def check_dataset(
     min_classes : int, default=2
     """
     names = None
+    from .datasets._biodata import from_anndata, is_anndata
+
+    if is_anndata(X):  # observations = samples, var_names = feature names
+        loaded = from_anndata(X, y)
+        X, y = loaded.X, loaded.y
+        feature_names = loaded.feature_names if feature_names is None else feature_names
     if isinstance(X, pd.DataFrame):
         bad = [c for c in X.columns if not pd.api.types.is_numeric_dtype(X[c])]
         if bad:

@@ -99,6 +99,15 @@ SEED_MODULUS = 2**32
 #: the top 5 % and 1 % of Saeys, Abeel and Van de Peer (PKDD 2008), section 4.
 TOP_FRACTIONS = {"jc5": 0.05, "jc1": 0.01}
 
+#: A numeric target with a value of its own for more than this fraction of the samples is
+#: refused as continuous (an age, a survival time, an ID): class labels repeat. Half leaves
+#: room for many small classes, which get MIN_MEAN_SAMPLES_PER_CLASS's warning instead.
+MAX_TARGET_DISTINCT_FRACTION = 0.5
+
+#: Fewer samples per class than this on average gets a warning: a class of 2 samples is
+#: absent from a bootstrap sample of n with probability (1 - 2/n)^n, about e^-2 = 14 %.
+MIN_MEAN_SAMPLES_PER_CLASS = 5
+
 #: The fewest samples of a class :func:`modelmine.bootstrap` accepts: a resample must hold
 #: two classes (with one member a class is missing from about a third of the bootstraps),
 #: stratified resampling draws two or more per class, and ReliefF needs a nearest hit

@@ -8,7 +8,8 @@ from bugs. Each also derives from the built-in class it refines (``ValueError``)
 
 from __future__ import annotations
 
-__all__ = ["DataError", "ModelmineError", "NotApplicableError", "OperatorError", "RunStateError"]
+__all__ = ["DataError", "MissingExtraError", "ModelmineError", "NotApplicableError",
+           "OperatorError", "RunStateError", "require_extra"]
 
 
 class ModelmineError(Exception):
@@ -34,3 +35,31 @@ class NotApplicableError(ModelmineError, ValueError):
 
 class OperatorError(ModelmineError, ValueError):
     """An operator (usually a plugin) returned something that breaks the operator protocol."""
+
+
+class MissingExtraError(ModelmineError, ImportError):
+    """A feature needs an optional dependency that is not installed; the message names the
+    extra that installs it (``pip install "modelmine[parquet]"``). The command line exits
+    with status 1 (not available in this installation)."""
+
+
+def require_extra(module: str, extra: str, purpose: str) -> object:
+    """Import ``module`` or raise :class:`MissingExtraError` naming ``extra``.
+
+    Parameters
+    ----------
+    module : str
+        The module to import (``"pyarrow"``, ``"distributed"``, ``"anndata"``).
+    extra : str
+        The optional extra of modelmine that installs it.
+    purpose : str
+        What needs it, completing "... needs the <module> package".
+    """
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise MissingExtraError(
+            f"{purpose} needs the {module} package: pip install \"modelmine[{extra}]\" (the "
+            "README's `make` set-up installs every extra).") from None

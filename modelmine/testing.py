@@ -112,10 +112,13 @@ def permute_features(base: BaseModels, perm: np.ndarray) -> BaseModels:
 def permute_models(base: BaseModels, order: np.ndarray) -> BaseModels:
     """Base models in the order ``order`` (model i of the result is ``order[i]``)."""
     order = np.asarray(order)
+    extra = dict(base.extra)
+    if "model_selectors" in extra:  # a heterogeneous ensemble: each model keeps its maker
+        extra["model_selectors"] = [base.model_selectors[i] for i in order]
     return dataclasses.replace(
         base, subsets=base.subsets[order], ranks=base.ranks[order],
         scores=None if base.scores is None else base.scores[order],
-        sample_indices=base.sample_indices[order])
+        sample_indices=base.sample_indices[order], extra=extra)
 
 
 def _features(result: Signature | SignatureSet) -> list[list[int]]:

@@ -29,6 +29,7 @@ from .._files import umask_mode, write_error
 from .._utils import frozen, jsonable
 from ..exceptions import DataError
 from ..selectors import FeatureModel, average_ranks
+from ..selectors._scaling import SCALE_METHODS
 
 __all__ = ["BaseModels", "data_fingerprint"]
 
@@ -85,7 +86,9 @@ class BaseModels:
         feature index, see :mod:`modelmine.selectors`).
     scores : ndarray of float32, shape (b, p), or None
         The selector's relevance scores (higher = better), None for selectors that only
-        rank (such as SVM-RFE). Stored in single precision to halve the memory of large
+        rank (such as SVM-RFE); in a heterogeneous ensemble mixing both, the rows of the
+        ranking-only selectors are NaN (``extra["selectors_without_scores"]`` names
+        them). Stored in single precision to halve the memory of large
         runs; ranks and subsets are computed from the selector's double-precision scores
         before storage, so single precision never changes them.
     sample_indices : ndarray of int32, shape (b, n_drawn)
@@ -213,6 +216,10 @@ class BaseModels:
         if cached is None:
             if self.scores is not None:
                 cached = average_ranks(self.scores)
+                # A heterogeneous ensemble keeps NaN scores for its ranking-only selectors.
+                nan_rows = np.isnan(self.scores).any(axis=1)
+                if nan_rows.any():
+                    cached[nan_rows] = self.ranks[nan_rows]
             else:
                 cached = self.ranks.astype(np.float32)
             cached.flags.writeable = False
@@ -239,6 +246,59 @@ class BaseModels:
                 "These base models were built without artificial features: use "
                 "bootstrap(..., artificial_features='permutation').")
         return self.artificial_subsets.mean(axis=0)
+
+    @property
+    def model_selectors(self) -> tuple[str, ...]:
+        """The name of the selector that made each model, shape (b,).
+
+        One name repeated for the models of one selector; in a heterogeneous ensemble
+        (``bootstrap(selector=["ig", "su", ...])``, Salman 2022, Section 3.2.2) the name
+        of each model's own selector, in the order of the list (all the models of the
+        first selector, then those of the second, ...).
+        """
+        names = self.extra.get("model_selectors")
+        if names is None:
+            return (str(self.selector.get("name")),) * self.n_models
+        return tuple(str(v) for v in names)
+
+    @property
+    def selector_names(self) -> tuple[str, ...]:
+        """The distinct selectors of the models, in order of first appearance."""
+        return tuple(dict.fromkeys(self.model_selectors))
+
+    def models_of(self, selector: str) -> BaseModels:
+        """The base models made by one selector of a heterogeneous ensemble.
+
+        Parameters
+        ----------
+        selector : str
+            One of :attr:`selector_names`.
+
+        Returns
+        -------
+        BaseModels
+            Those models alone, with that selector's record (no ``full_model``).
+        """
+        names = self.selector_names
+        if selector not in names:
+            from ..validation import param_error
+
+            raise param_error("selector", "BaseModels.models_of",
+                              "one of " + ", ".join(repr(n) for n in names), selector)
+        if len(names) == 1:
+            return self
+        rows = np.flatnonzero(np.asarray(self.model_selectors) == selector)
+        records = {r["name"]: r for r in self.selector["params"]["selectors"]}
+        without = set(self.extra.get("selectors_without_scores", ()))
+        scores = None if (self.scores is None or selector in without) else self.scores[rows]
+        return BaseModels(
+            subsets=self.subsets[rows], ranks=self.ranks[rows], scores=scores,
+            sample_indices=self.sample_indices[rows], feature_names=self.feature_names,
+            selector=dict(records[selector]), n_features=self.n_features,
+            resampling=dict(self.resampling), random_state=self.random_state,
+            classes=list(self.classes), n_samples=self.n_samples,
+            data_sha256=self.data_sha256,
+        )
 
     def subset_sizes(self) -> np.ndarray:
         """Number of features selected by each model, shape (b,)."""
@@ -508,8 +568,15 @@ class BaseModels:
             raise corrupt(f"sample indices range over [{idx.min()}, {idx.max()}], outside "
                           f"the {n_samples} samples of 'n_samples'")
         _check_ranking(ranks, "ranks", corrupt)
-        if scores is not None and not np.isfinite(scores).all():
-            raise corrupt("'scores' holds NaN or infinite values")
+        # Per model: whether its selector chooses its own subset, and whether it gives no
+        # scores (NaN rows of a heterogeneous ensemble mixing ranking-only selectors).
+        subset_rows, nan_rows = _model_layout(meta, b, where, corrupt)
+        if scores is not None:
+            if not np.isfinite(scores[~nan_rows]).all():
+                raise corrupt("'scores' holds NaN or infinite values")
+            if not np.isnan(scores[nan_rows]).all():
+                raise corrupt("'scores' of the selectors in 'selectors_without_scores' are "
+                              "not NaN")
         subsets = np.unpackbits(packed, axis=1, count=p).astype(bool)
         artificial_subsets = None
         artificial = meta.get("artificial") or {}
@@ -531,24 +598,23 @@ class BaseModels:
                               f"{art_packed.dtype}; expected {(b, -(-q // 8))} uint8")
             artificial_subsets = np.unpackbits(art_packed, axis=1, count=q).astype(bool)
         m = meta["n_features"]
-        kind = meta["selector"].get("kind")
         if m is not None and m > p:
             raise corrupt(f"'n_features' is {m}, above the {p} features")
         sizes = subsets.sum(axis=1)
+        ranked = ~subset_rows
         if artificial_subsets is not None:
             # The selector chose among real and artificial features (bootstrap's
             # artificial_features): a model's real subset may hold fewer than m features,
             # but for ranking selectors it is still the top of the model's real ranking.
-            if kind != "subset" and not np.array_equal(subsets, ranks <= sizes[:, None]):
+            if not np.array_equal(subsets[ranked], ranks[ranked] <= sizes[ranked, None]):
                 raise corrupt("the subsets are not the top ranks of each model")
             if m is not None and (sizes > m).any():
                 raise corrupt(f"a subset holds more than the {m} features of 'n_features'")
         else:
-            if kind != "subset" and m is not None and not np.array_equal(subsets,
-                                                                         ranks <= m):
+            if m is not None and not np.array_equal(subsets[ranked], ranks[ranked] <= m):
                 raise corrupt("the subsets are not the top 'n_features' ranks of each "
                               "model")
-            if kind == "subset" and m is not None and (sizes > m).any():
+            if m is not None and (sizes[subset_rows] > m).any():
                 raise corrupt(f"a subset holds more than the {m} features of 'n_features'")
         full = None
         if "full_ranks" in arrays:
@@ -568,6 +634,44 @@ class BaseModels:
             full_model=full, extra=meta.get("extra", {}),
             artificial_subsets=artificial_subsets, artificial=artificial,
         )
+
+
+def _model_layout(meta: dict[str, Any], b: int, where: str,
+                  corrupt: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Which of the b models come from a subset selector, and which have no scores (NaN).
+
+    One selector: every model has its kind, none is NaN. A heterogeneous ensemble
+    (``bootstrap(selector=[...])``): each model's selector is ``extra["model_selectors"]``,
+    its kind that selector's record in ``selector["params"]["selectors"]``, and the models
+    of ``extra["selectors_without_scores"]`` hold NaN scores.
+    """
+    extra = meta.get("extra") or {}
+    kind = meta["selector"]["kind"]
+    if kind != "heterogeneous":
+        if "model_selectors" in extra:
+            schema.check(meta, {"extra": {"model_selectors": schema.Where(
+                schema.ListOf(str), lambda v: set(v) == {meta["selector"]["name"]},
+                f"a list naming the selector {meta['selector']['name']!r}")}}, where)
+            if len(extra["model_selectors"]) != b:
+                raise corrupt(f"'model_selectors' names {len(extra['model_selectors'])} "
+                              f"models; there are {b}")
+        return np.full(b, kind == "subset"), np.zeros(b, dtype=bool)
+    schema.check(meta, _HETEROGENEOUS_SCHEMA, where)
+    records = meta["selector"]["params"]["selectors"]
+    kinds = {r["name"]: r["kind"] for r in records}
+    if len(kinds) != len(records):
+        raise corrupt("'selector.params.selectors' names a selector twice")
+    names = extra["model_selectors"]
+    if len(names) != b:
+        raise corrupt(f"'model_selectors' names {len(names)} models; there are {b}")
+    without = set(extra.get("selectors_without_scores", ()))
+    unknown = sorted((set(names) | without) - set(kinds))
+    if unknown:
+        raise corrupt(f"'model_selectors' or 'selectors_without_scores' name {unknown}, not "
+                      "among the selectors of 'selector.params.selectors'")
+    subset_rows = np.array([kinds[n] == "subset" for n in names], dtype=bool)
+    nan_rows = np.array([n in without for n in names], dtype=bool)
+    return subset_rows, nan_rows
 
 
 def _check_ranking(ranks: np.ndarray, name: str, corrupt: Any) -> None:
@@ -596,11 +700,16 @@ def _checksum(meta: dict[str, Any], arrays: Mapping[str, np.ndarray]) -> str:
     return h.hexdigest()
 
 
+#: The scaling a :class:`~modelmine.selectors._scaling.ScaledSelector` records in the
+#: selector's description (``modelmine run --scale``).
+_SCALE = schema.Where(str, lambda v: v in SCALE_METHODS,
+                      "one of " + ", ".join(repr(m) for m in SCALE_METHODS))
 _META_SCHEMA = {
     "format": str,
     "format_version": schema.Where(int, lambda v: v >= 1, "an integer >= 1"),
     "sha256": schema.Optional(str),
-    "selector": {"name": str, "kind": str, "params": dict},
+    "selector": {"name": str, "kind": str, "params": dict,
+                 "scale": schema.Optional(_SCALE)},
     "n_features": (schema.Where(int, lambda v: v >= 1, "an integer >= 1"), type(None)),
     "resampling": {"method": schema.Where(str, lambda v: v in _RESAMPLING_METHODS,
                                           "'bootstrap', 'subsample' or "
@@ -621,6 +730,17 @@ _META_SCHEMA = {
         v.get("method") in _ARTIFICIAL_METHODS and isinstance(v.get("n_features"), int)
         and not isinstance(v.get("n_features"), bool) and v["n_features"] >= 1),
         "empty or {'method': 'permutation' | 'knockoff', 'n_features': an integer >= 1}")),
+}
+
+
+# The record of a heterogeneous ensemble (selector kind "heterogeneous", Salman 2022):
+# every selector's own record and the selector of each model.
+_HETEROGENEOUS_SCHEMA = {
+    "selector": {"params": {"selectors": schema.Where(
+        schema.ListOf({"name": str, "kind": str, "params": dict}), lambda v: len(v) >= 1,
+        "a non-empty list of selector records")}},
+    "extra": {"model_selectors": schema.ListOf(str),
+              "selectors_without_scores": schema.Optional(schema.ListOf(str))},
 }
 
 

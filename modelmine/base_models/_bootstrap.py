@@ -444,11 +444,16 @@ def bootstrap(
         Numeric data without NaN or inf. Sparse input stays sparse.
     y : array-like of shape (n_samples,)
         Class labels, any encoding (-1/1, 1/2, strings); two or more classes.
-    selector : str, Selector, estimator or callable, default="svm-rfe"
-        A built-in name ("chi2", "anova", "ig", "su", "relieff", "svm-rfe", "svm",
-        "l1-logistic", "random-forest"), a :class:`modelmine.selectors.Selector`, a
-        scikit-learn estimator (with ``coef_`` / ``feature_importances_``, or a
-        ``SelectorMixin``), or a callable ``(X, y) -> scores``.
+    selector : str, Selector, estimator, callable, or a list of them, default="svm-rfe"
+        A registered name (:func:`modelmine.selectors.available`: "chi2", "anova", "ig",
+        "su", "relieff", "svm-rfe", "svm", "l1-logistic", "random-forest", "cfs",
+        "gainratio", "oner", "mrmr", "svm-rfe50", ...), a
+        :class:`modelmine.selectors.Selector`, a scikit-learn estimator (with ``coef_`` /
+        ``feature_importances_``, or a ``SelectorMixin``), or a callable
+        ``(X, y) -> scores``. A list makes a heterogeneous ensemble (Salman 2022, Section
+        3.2.2, BAM): every selector is fitted on the same b resamples, the result holds
+        ``len(selector) * b`` models and ``BaseModels.model_selectors`` says which selector
+        made each; ``selector_params`` then maps a selector name to its parameters.
     n_bootstraps : int, default=150
         b, the number of resamples (the paper's 150); at least 2.
     n_features : int or None, default=20
@@ -520,6 +525,13 @@ def bootstrap(
     >>> base.subsets.shape
     (20, 2000)
     """
+    if isinstance(selector, list | tuple):
+        return _bootstrap_heterogeneous(
+            X, y, list(selector), n_bootstraps=n_bootstraps, n_features=n_features,
+            resampling=resampling, sample_fraction=sample_fraction, stratify=stratify,
+            selector_params=selector_params, feature_names=feature_names,
+            random_state=random_state, n_jobs=n_jobs, executor=executor, run_dir=run_dir,
+            resume=resume, progress=progress)
     args = check_bootstrap_arguments(
         X, y, selector, n_bootstraps=n_bootstraps, n_features=n_features,
         resampling=resampling, sample_fraction=sample_fraction, stratify=stratify,
@@ -728,6 +740,94 @@ def resume(
         n_jobs=n_jobs, executor=executor, run_dir=run_dir, resume=True,
         checkpoint_every=settings["checkpoint_every"], fit_full=settings["fit_full"],
         progress=progress, artificial_features=settings.get("artificial_features"),
+    )
+
+
+def _bootstrap_heterogeneous(
+    X: Any, y: Any, selectors: list[Any], *, n_bootstraps: int, n_features: int | None,
+    resampling: str, sample_fraction: float | None, stratify: bool,
+    selector_params: dict[str, Any] | None, feature_names: Any, random_state: Any,
+    n_jobs: int | None, executor: Any, run_dir: Any, resume: bool, progress: bool | None,
+) -> BaseModels:
+    """Every selector on the same b resamples, pooled (Salman 2022, Section 3.2.2).
+
+    The resamples depend only on (random_state, i), never on the selector, so fitting each
+    selector with the same seed gives the same b resamples to all of them.
+    """
+    from ..selectors import default_registry
+
+    if len(selectors) < 1:
+        raise param_error("selector", _FUNC, "a non-empty list of selectors", selectors)
+    if run_dir is not None or resume:
+        raise param_error("run_dir", _FUNC, "None for a list of selectors (checkpointed "
+                          "runs take one selector)", run_dir)
+    sels = []
+    for spec in selectors:
+        if isinstance(spec, str):
+            if spec not in default_registry():
+                listed = ", ".join(repr(s) for s in default_registry().names())
+                raise default_registry().unknown(spec, _FUNC, "selector",
+                                                 f"one of {listed}")
+            params = dict((selector_params or {}).get(spec, {}))
+            sels.append(get_selector(spec, params, func=_FUNC))
+        else:
+            sels.append(get_selector(spec, None, func=_FUNC))
+    names = [s.name for s in sels]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise param_error("selector", _FUNC, "a list of distinct selectors",
+                          f"{names} (repeated: {', '.join(repr(d) for d in dupes)})",
+                          show=False)
+    if selector_params:
+        unknown = sorted(set(selector_params) - set(names))
+        if unknown:
+            raise param_error("selector_params", _FUNC, "a mapping from selector names of "
+                              f"the list ({', '.join(map(repr, names))}) to parameters",
+                              selector_params, hint=f"Unknown: {unknown}.")
+    # Every selector is checked (hardening: data, classes, multiclass support, memory)
+    # before the first fit, so a bad list fails at once.
+    checked = [check_bootstrap_arguments(
+        X, y, sel, n_bootstraps=n_bootstraps, n_features=n_features, resampling=resampling,
+        sample_fraction=sample_fraction, stratify=stratify, feature_names=feature_names,
+        n_jobs=n_jobs) for sel in sels]
+    first_args = checked[0]
+    b, p = first_args.n_bootstraps, first_args.data.n_features_in
+    drawn = max(2, round(first_args.sample_fraction * first_args.data.n_samples))
+    need = estimate_memory(len(sels) * b, p, drawn)
+    available = available_memory()
+    if available is not None and need > available:
+        most = max(2, int(b * available / need))
+        raise param_error("n_bootstraps", _FUNC, f"at most about {most} here: {len(sels)} "
+                          f"selectors x {b} base models of {p} features need about "
+                          f"{_gib(need)} of memory, and {_gib(available)} are available", b)
+    ss = seed_sequence(random_state)
+    seed = int(ss.entropy)  # type: ignore[arg-type]
+    parts = [_bootstrap(args, random_state=seed, executor=executor, store_dir=None,
+                        resume=False, checkpoint_every=10, fit_full=False, progress=progress)
+             for args in checked]
+    first = parts[0]
+    without = [part.selector["name"] for part in parts if part.scores is None]
+    if len(without) == len(parts):
+        scores = None
+    else:
+        scores = np.vstack([
+            part.scores if part.scores is not None
+            else np.full(part.shape, np.nan, dtype=np.float32) for part in parts])
+    model_selectors = [name for part in parts for name in [part.selector["name"]] * part.n_models]
+    extra: dict[str, Any] = {"model_selectors": model_selectors}
+    if without and scores is not None:
+        extra["selectors_without_scores"] = without
+    m = first.n_features
+    return BaseModels(
+        subsets=np.vstack([part.subsets for part in parts]),
+        ranks=np.vstack([part.ranks for part in parts]), scores=scores,
+        sample_indices=np.vstack([part.sample_indices for part in parts]),
+        feature_names=first.feature_names,
+        selector={"name": "+".join(names), "kind": "heterogeneous",
+                  "params": {"selectors": [dict(part.selector) for part in parts]}},
+        n_features=m, resampling=dict(first.resampling), random_state=first.random_state,
+        classes=list(first.classes), n_samples=first.n_samples,
+        data_sha256=first.data_sha256, full_model=None, extra=extra,
     )
 
 

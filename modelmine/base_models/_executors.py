@@ -24,6 +24,9 @@ def resolve_executor(executor: Any, func: str) -> tuple[Any, bool]:
     -------
     client, owned : the client, and whether it was opened here (and must be closed).
     """
+    from ..exceptions import require_extra
+
+    require_extra("distributed", "distributed", "Running on a Dask cluster")
     from distributed import Client
 
     if isinstance(executor, Client):

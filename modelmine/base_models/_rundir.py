@@ -30,6 +30,7 @@ import numpy as np
 from .. import _schema as schema
 from .._files import confined, umask_mode
 from ..exceptions import DataError
+from ..selectors._scaling import SCALE_METHODS
 
 __all__ = ["RunDirectory", "RunDirectoryError", "check_chunk"]
 
@@ -48,13 +49,18 @@ def _positive(v: Any) -> bool:
     return v >= 1
 
 
+#: The scaling a :class:`~modelmine.selectors._scaling.ScaledSelector` records in the
+#: selector's description (``modelmine run --scale``).
+_SCALE = schema.Where(str, lambda v: v in SCALE_METHODS,
+                      "one of " + ", ".join(repr(m) for m in SCALE_METHODS))
 _ENTRY = {"file": str, "sha256": str}
 _MANIFEST_SCHEMA = {
     "format": str,
     "format_version": int,
     "modelmine_version": str,
     "settings": {
-        "selector": {"name": str, "kind": str, "params": dict},
+        "selector": {"name": str, "kind": str, "params": dict,
+                     "scale": schema.Optional(_SCALE)},
         "n_bootstraps": schema.Where(int, lambda v: v >= 2, "an integer >= 2"),
         "n_features": (schema.Where(int, _positive, "an integer >= 1"), type(None)),
         "resampling": {"method": str, "stratify": bool, "fraction": float},

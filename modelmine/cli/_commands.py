@@ -35,6 +35,57 @@ def _say(args: argparse.Namespace, text: str = "") -> None:
         print(text)
 
 
+def _read_input(args: argparse.Namespace, source: str, target: str | None = None,
+                options: dict[str, Any] | None = None) -> LoadedData:
+    """read_data with the input options of the command line (or the recorded ones of a
+    resumed run); the reader's notes go to stderr unless --quiet."""
+    import warnings
+
+    from ..datasets import ManyClassesWarning
+
+    if options is None:
+        options = {key: getattr(args, key, None) for key in _INPUT_OPTIONS}
+        if options.get("labels"):
+            options["labels"] = str(Path(options["labels"]).resolve())
+    kwargs = {k: v for k, v in options.items() if v not in (None, False)}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ManyClassesWarning)
+        data = read_data(source, target, **kwargs)
+    notes = [*data.notes, *(f"warning: {w.message}" for w in caught
+                            if issubclass(w.category, ManyClassesWarning))]
+    if not args.quiet:
+        for note in notes:
+            print(f"modelmine {args.command}: {note}", file=sys.stderr)
+    return dataclasses.replace(data, read_options=kwargs)
+
+
+#: The options of `_add_input_options` (cli/_main.py), as read_data's keyword arguments.
+_INPUT_OPTIONS = ("labels", "labels_column", "index_col", "transpose", "layer", "backed")
+
+
+def _selector_params(args: argparse.Namespace, selector: str) -> dict[str, Any]:
+    """--selector-param KEY=VALUE pairs, checked against the selector's parameters."""
+    import inspect
+
+    from ..selectors import get_selector
+
+    params = dict(getattr(args, "selector_param", None) or [])
+    if not params:
+        return params
+    spec = get_selector(selector, func="modelmine run")  # an unknown name fails here first
+    accepted = [n for n, prm in inspect.signature(type(spec).__init__).parameters.items()
+                if n != "self" and prm.kind is not inspect.Parameter.VAR_KEYWORD]
+    unknown = [k for k in params if k not in accepted]
+    if unknown:
+        raise DataError(f"--selector-param {unknown[0]!r}: selector {selector!r} takes no such "
+                        f"parameter; expected one of: {', '.join(accepted) or '(none)'}.")
+    try:
+        get_selector(selector, params, func="modelmine run")
+    except (TypeError, ValueError) as exc:
+        raise DataError(f"--selector-param: {exc}") from None
+    return params
+
+
 def _bootstrap(data: LoadedData, args: argparse.Namespace) -> BaseModels:
     return bootstrap(data.X, data.y, selector=args.selector, n_bootstraps=args.n_bootstraps,
                      n_features=args.n_features, feature_names=data.feature_names,
@@ -96,7 +147,10 @@ def _summary(run: MiningRun, out: Path, quiet: bool, null: Any = None) -> None:
 
 
 #: What ``modelmine run --resume DIR`` may be given: everything else is the recorded run's.
-_RESUME_OPTIONS = {"resume", "quiet", "debug", "jobs", "scheduler", "help", "force"}
+#: --annotate, --evaluate and --folds add files to the finished directory (annotated.h5ad,
+#: evaluation.csv) without changing the run, so a resumed run may ask for them.
+_RESUME_OPTIONS = {"resume", "quiet", "debug", "jobs", "scheduler", "help", "force",
+                   "annotate", "evaluate", "folds"}
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -156,48 +210,76 @@ def _run_or_resume(args: argparse.Namespace, out: Path, partial: Path,
                             f"{str(partial)!r}." + (" That run finished." if out.exists()
                                                      else ""))
         recorded = _store.read_checkpoint(partial)["data"]
-        data = read_data(recorded["source"], recorded["target"])
+        if getattr(args, "annotate", False):
+            from ..datasets._biodata import import_anndata
+
+            import_anndata()  # fail before the long work when the extra is missing
+        options = dict(recorded.get("read_options") or {})
+        data = _read_input(args, recorded["source"],
+                           None if options.get("labels") else recorded["target"], options)
         run = pipeline.resume(partial, data, n_jobs=args.jobs, executor=args.scheduler,
                               progress=progress)
-        return run, data
-    operators = list(args.operator or pipeline.DEFAULT_OPERATORS)
-    op_params: dict[str, dict[str, Any]] = {}
-    for flag, name, key in (("pfer", "stabilitySelection", "pfer"),
-                            ("fdr", "stabl", "fdr")):
-        if getattr(args, flag, None) is not None:
-            if name not in operators:
-                operators.append(name)
-            op_params[name] = {key: getattr(args, flag)}
-    controlled = bool(op_params)
-    if controlled and args.n_bootstraps % 2:
-        raise DataError(f"--pfer and --fdr resample by complementary pairs: -b/"
-                        f"--n-bootstraps must be even, got {args.n_bootstraps}.")
-    operator_kinds(operators)
-    data = read_data(args.data, args.target)
-    data = dataclasses.replace(data, source=_absolute_source(data.source))
-    if partial.exists():
-        if (partial / _store.CHECKPOINT).exists() and not args.force:
-            raise DataError(f"An interrupted run of {str(out)!r} waits in "
-                            f"{str(partial)!r}: continue it with `modelmine run --resume "
-                            f"{out}`, or pass --force to start over.")
-        # Under the lock: a stale or abandoned checkpoint (or one --force replaces).
-        shutil.rmtree(partial)
-    run = pipeline.run(data, selector=args.selector, operators=operators,
-                       n_bootstraps=args.n_bootstraps, n_features=args.n_features,
-                       n_signatures=args.n_signatures, min_support=args.min_support,
-                       random_state=args.seed, n_jobs=args.jobs, executor=args.scheduler,
-                       run_dir=partial, progress=progress,
-                       command=["modelmine", *getattr(args, "argv", sys.argv[1:])],
-                       resampling="complementary-pairs" if controlled else "bootstrap",
-                       operator_params=op_params or None,
-                       artificial_features="permutation" if getattr(args, "fdr", None)
-                       is not None else None)
+    else:
+        operators = list(args.operator or pipeline.DEFAULT_OPERATORS)
+        op_params: dict[str, dict[str, Any]] = {}
+        for flag, name, key in (("pfer", "stabilitySelection", "pfer"),
+                                ("fdr", "stabl", "fdr")):
+            if getattr(args, flag, None) is not None:
+                if name not in operators:
+                    operators.append(name)
+                op_params[name] = {key: getattr(args, flag)}
+        controlled = bool(op_params)
+        resampling = args.resampling
+        if controlled:
+            if ("resampling" in getattr(args, "given", ())
+                    and resampling != "complementary-pairs"):
+                raise DataError(f"--pfer and --fdr resample by complementary pairs: "
+                                f"--resampling {resampling} cannot be used with them.")
+            resampling = "complementary-pairs"
+        if resampling == "complementary-pairs" and args.n_bootstraps % 2:
+            what = "--pfer and --fdr resample" if controlled else "--resampling resamples"
+            raise DataError(f"{what} by complementary pairs: -b/--n-bootstraps must be "
+                            f"even, got {args.n_bootstraps}.")
+        operator_kinds(operators)
+        selector_params = _selector_params(args, args.selector)
+        data = _read_input(args, args.data, args.target)
+        data = dataclasses.replace(data, source=_absolute_source(data.source))
+        if args.annotate:
+            from ..datasets._biodata import import_anndata
+
+            import_anndata()  # fail before the long work when the extra is missing
+        if partial.exists():
+            if (partial / _store.CHECKPOINT).exists() and not args.force:
+                raise DataError(f"An interrupted run of {str(out)!r} waits in "
+                                f"{str(partial)!r}: continue it with `modelmine run --resume "
+                                f"{out}`, or pass --force to start over.")
+            # Under the lock: a stale or abandoned checkpoint (or one --force replaces).
+            shutil.rmtree(partial)
+        run = pipeline.run(data, selector=args.selector, operators=operators,
+                           n_bootstraps=args.n_bootstraps, n_features=args.n_features,
+                           n_signatures=args.n_signatures, min_support=args.min_support,
+                           random_state=args.seed, n_jobs=args.jobs, executor=args.scheduler,
+                           run_dir=partial, progress=progress,
+                           command=["modelmine", *getattr(args, "argv", sys.argv[1:])],
+                           resampling=resampling, sample_fraction=args.fraction,
+                           stratify=args.stratify, selector_params=selector_params or None,
+                           scale=args.scale, signature_size=args.signature_size,
+                           operator_params=op_params or None,
+                           artificial_features="permutation" if getattr(args, "fdr", None)
+                           is not None else None)
+    # The extra outputs go into the partial directory, which cmd_run moves into place.
+    if getattr(args, "annotate", False):
+        from ..report import annotate_anndata
+
+        annotate_anndata(run, data).write_h5ad(partial / "annotated.h5ad")
+    if getattr(args, "evaluate", False):
+        _evaluate_run(run, data, args, partial)
     return run, data
 
 
 def _null(run: MiningRun, data: LoadedData, directory: Path, args: argparse.Namespace) -> Any:
     """The permutation null of a finished run, written beside it (null.csv,
-    null_itemsets.csv) and drawn in its report."""
+    null_itemsets.csv) and drawn in its report (with the evaluation of --evaluate)."""
     from ..diagnostics import selection_null
     from ..pipeline import _store
 
@@ -209,8 +291,38 @@ def _null(run: MiningRun, data: LoadedData, directory: Path, args: argparse.Name
     null.table().to_csv(directory / "null.csv")
     if len(null.itemsets):
         null.itemset_table().to_csv(directory / "null_itemsets.csv", index=False)
-    _store.write_report(run, directory / "report.html", null=null)
+    evaluation = (pd.read_csv(directory / "evaluation.csv")
+                  if (directory / "evaluation.csv").exists() else None)
+    _store.write_report(run, directory / "report.html", evaluation=evaluation, null=null)
     return null
+
+
+def _evaluate_run(run: MiningRun, data: LoadedData, args: argparse.Namespace,
+                  directory: Path) -> None:
+    """`modelmine run --evaluate`: the KDD 2012 protocol on the run's own selector, scaling
+    and operators, written as DIR/evaluation.csv, and the report rebuilt with it."""
+    from ..evaluation import evaluate
+    from ..selectors import get_selector
+    from ..selectors._scaling import scaled
+
+    settings = run.settings
+    selector = scaled(get_selector(str(settings["selector"]),
+                                   dict(settings["selector_params"] or {}),
+                                   func="modelmine run"), str(settings["scale"]))
+    result = evaluate(
+        data.X, data.y, selectors={str(settings["selector"]): selector},
+        operators=list(run.signatures), n_folds=args.folds,
+        n_bootstraps=int(settings["n_bootstraps"]),
+        n_features=int(settings["signature_size"]),
+        n_signatures=int(settings["n_signatures"]),
+        operator_params=dict(settings.get("operator_params") or {}) or None,
+        feature_names=data.feature_names,
+        random_state=int(run.base_models.random_state) % 2**32, n_jobs=args.jobs,
+        executor=args.scheduler, progress=False if args.quiet else None)
+    table = result.table2().reset_index()[["operator", "error", "stability",
+                                           "error_points", "stability_points"]]
+    table.to_csv(directory / "evaluation.csv", index=False)
+    run.report(directory / "report.html", evaluation=table)
 
 
 def cmd_operators(args: argparse.Namespace) -> int:
@@ -237,7 +349,7 @@ def cmd_lattice(args: argparse.Namespace) -> int:
         base = BaseModels.load(source)
         default = source / f"lattice.{args.format}"
     else:
-        data = read_data(args.source, args.target)
+        data = _read_input(args, args.source, args.target)
         base = None
         default = Path(f"lattice.{args.format}")
     out = Path(args.out) if args.out else default
@@ -300,7 +412,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     check_output_target(out, force=args.force)
     if args.operator:
         operator_kinds(args.operator)
-    data = read_data(args.data, args.target)
+    data = _read_input(args, args.data, args.target)
     if args.n_features > data.shape[1]:  # refused, not clamped: as `modelmine run`
         raise DataError(f"-m/--n-features must be at most the {data.shape[1]} features of "
                         f"{data.source!r}; got {args.n_features}.")
@@ -411,6 +523,9 @@ def cmd_datasets(args: argparse.Namespace) -> int:
                 frame = frame.astype(np.int64)
             frame["class"] = data.y
             if suffix == ".parquet":
+                from ..exceptions import require_extra
+
+                require_extra("pyarrow", "parquet", "Writing Parquet")
                 frame.to_parquet(tmp, index=False)
             else:
                 frame.to_csv(tmp, index=False, sep="\t" if suffix == ".tsv" else ",")

@@ -23,7 +23,7 @@ from ..constants import (
     DEFAULT_N_FEATURES,
     DEFAULT_N_SIGNATURES,
 )
-from ..exceptions import ModelmineError
+from ..exceptions import MissingExtraError, ModelmineError
 
 __all__ = ["build_parser", "main"]
 
@@ -41,18 +41,26 @@ Each subcommand has its own --help with more examples. Global options (--quiet, 
 """
 
 _RUN_EPILOG = """\
-DATA is a .csv, .tsv, .parquet file (name the label column with --target), a MATLAB
-.mat file with X and Y keys (dense or sparse X, as the scikit-feature datasets), or
+DATA is a .csv, .tsv, .parquet file (name the label column with --target, or give the
+labels in a separate file with --labels), an AnnData .h5ad file (--target obs:COLUMN), a
+MATLAB .mat file with X and Y keys (dense or sparse X, as the scikit-feature datasets), or
 embedded:NAME for a dataset shipped with modelmine (see `modelmine datasets`).
 
 DIR receives: base_models.npz, frequencies.csv, signatures.json, signatures/OPERATOR.csv,
-itemsets.csv, diagnostics.csv/.json, run.json and report.html. It is written atomically:
+signatures.gmt (gene sets for GSEA and enrichment tools), expression.csv.gz (the signature
+genes, for the report), itemsets.csv, diagnostics.csv/.json, run.json and report.html; with
+--annotate also annotated.h5ad, with --evaluate also evaluation.csv. It is written atomically:
 nothing appears under DIR unless the whole run succeeds.
 
 worked examples:
   modelmine run embedded:colon --out colon-run
   modelmine run expr.csv --target class --selector relieff -b 150 -m 20 --out run1
   modelmine run ALLAML.mat --operator closedApr --operator allMed -k 10 --seed 7 --out leuk
+  modelmine run glioma.h5ad --target obs:subtype --layer log1p --annotate --out glioma
+  modelmine run expr.tsv --labels samples.tsv --labels-column diagnosis --scale standard \
+      --resampling subsample --stratify -m 50 --signature-size 20 --out geo
+  modelmine run genes_by_samples.csv --transpose --labels labels.csv --out t
+  modelmine run expr.csv -t class --selector-param C=0.1 --evaluate --out run3
   modelmine run counts.parquet --target label --selector ig --jobs 2 --quiet --out run2
   modelmine run --resume run2                 continue run2 after a crash or a kill
   modelmine run big.parquet -t label -b 5000 --scheduler tcp://host:8786 --out big
@@ -205,8 +213,8 @@ def _fraction(text: str) -> float:
 def _add_model_options(p: argparse.ArgumentParser, *, bootstraps: int = DEFAULT_N_BOOTSTRAPS,
                        several_selectors: bool = False) -> None:
     p.add_argument("--target", "-t", metavar="COLUMN",
-                   help="label column of a table (the Y key of a .mat file; ignored for "
-                   "embedded data)")
+                   help="label column of a table, obs:COLUMN for an .h5ad file (the Y key of "
+                   "a .mat file; ignored for embedded data)")
     if several_selectors:
         p.add_argument("--selector", "-s", action="append", metavar="NAME",
                        help="feature selector, repeatable: chi2, anova, ig, su, relieff, "
@@ -221,6 +229,67 @@ def _add_model_options(p: argparse.ArgumentParser, *, bootstraps: int = DEFAULT_
     p.add_argument("-m", "--n-features", type=_pos_int, default=DEFAULT_N_FEATURES,
                    metavar="M", help="m, features per base model and per signature "
                    f"(default: {DEFAULT_N_FEATURES})")
+
+
+def _add_input_options(p: argparse.ArgumentParser) -> None:
+    """How to read DATA: labels in another file, sample IDs, orientation, AnnData layer."""
+    g = p.add_argument_group("input (see docs/cli.md, 'Data as you have it')")
+    g.add_argument("--labels", metavar="FILE", default=None,
+                   help="labels in a separate file (sample IDs in its first column), joined "
+                   "to DATA by sample ID; samples without a label are left out, with a note")
+    g.add_argument("--labels-column", metavar="NAME", default=None,
+                   help="the label column of --labels (default: its only other column)")
+    g.add_argument("--index-col", metavar="NAME", default=None,
+                   help="the sample-ID column of a table (with --transpose: the feature-ID "
+                   "column); default: a first column that is text and unique, with a note")
+    g.add_argument("--transpose", action="store_true",
+                   help="DATA is genes by samples: one row per feature, one column per sample")
+    g.add_argument("--layer", metavar="NAME", default=None,
+                   help="for .h5ad: the layer to read instead of .X")
+    g.add_argument("--backed", action="store_true",
+                   help="for .h5ad: open the file in backed mode, reading only the chosen "
+                   "matrix into memory (not the other layers, obsm, uns)")
+
+
+def _selector_param(text: str) -> tuple[str, Any]:
+    """An argparse type: KEY=VALUE, the value read as JSON (numbers, true, null) or text."""
+    key, sep, raw = text.partition("=")
+    if not sep or not key.strip():
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    import json
+
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        value = {"True": True, "False": False, "None": None}.get(raw, raw)
+    return key.strip(), value
+
+
+def _add_run_options(p: argparse.ArgumentParser) -> None:
+    """The resampling, scaling and signature options of mm.run, as command-line options."""
+    from ..selectors._scaling import SCALE_METHODS
+
+    g = p.add_argument_group("resampling and selection (as the parameters of mm.run)")
+    from ..base_models._bootstrap import RESAMPLING_METHODS
+
+    g.add_argument("--resampling", choices=list(RESAMPLING_METHODS), default="bootstrap",
+                   help="with replacement (bootstrap, KDD 2012), without (subsample), or "
+                   "complementary-pairs (two disjoint halves per pair, Shah and Samworth "
+                   "2013; -b even; what --pfer / --fdr use) (default: bootstrap)")
+    g.add_argument("--fraction", type=_fraction, default=None, metavar="F",
+                   help="size of each resample as a fraction of the samples (default: 1.0 "
+                   "for bootstrap, 0.9 for subsample)")
+    g.add_argument("--stratify", action="store_true",
+                   help="keep the class proportions in every resample")
+    g.add_argument("--selector-param", type=_selector_param, action="append", default=[],
+                   metavar="KEY=VALUE", help="a parameter of the selector, repeatable, e.g. "
+                   "--selector-param C=0.1 for svm-rfe (checked against the selector)")
+    g.add_argument("--scale", choices=list(SCALE_METHODS), default="none",
+                   help="scale the features inside each resample before selecting: standard "
+                   "(z-scores) or minmax ([0, 1]) (default: none)")
+    g.add_argument("--signature-size", type=_pos_int, default=None, metavar="N",
+                   help="features per signature, when it should differ from -m (the base "
+                   "models' size); default: -m")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -270,6 +339,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--null", type=_permutations, metavar="N", default=None,
                    help="permutation null of the selection frequencies with N label "
                    "permutations (>= 10): null.csv and the null band in the report")
+    p.add_argument("--annotate", action="store_true",
+                   help="also write DIR/annotated.h5ad: the data as AnnData with the "
+                   "selection frequency and each signature's membership as var columns")
+    p.add_argument("--evaluate", action="store_true",
+                   help="also run the cross-validation protocol on the same selector and "
+                   "operators (DIR/evaluation.csv), so the report shows error vs stability")
+    p.add_argument("--folds", type=_folds, default=10,
+                   help="folds of --evaluate (default: 10)")
+    _add_run_options(p)
+    _add_input_options(p)
 
     p = add("operators", "list the operators: kind, origin (built-in or plugin) and "
             "description", _OPERATORS_EPILOG)
@@ -289,6 +368,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", metavar="FILE", default=None,
                    help="output file (default: DIR/lattice.FORMAT, or ./lattice.FORMAT)")
     p.add_argument("--force", action="store_true", help="replace an existing FILE")
+    _add_input_options(p)
 
     p = add("evaluate", "cross-validated error, stability and agreement of operators "
             "(the KDD 2012 protocol)", _EVALUATE_EPILOG)
@@ -309,6 +389,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", metavar="DIR", default=None,
                    help="output directory (default: modelmine-evaluation-SEED)")
     p.add_argument("--force", action="store_true", help="replace an existing DIR")
+    _add_input_options(p)
 
     p = add("report", "rebuild the HTML report of a run directory", _REPORT_EPILOG)
     p.add_argument("directory", metavar="DIR")
@@ -341,6 +422,9 @@ _OPTION_OF = {"n_bootstraps": "-b/--n-bootstraps", "n_features": "-m/--n-feature
               "selector": "--selector", "selectors": "--selector",
               "operators": "--operator", "operator": "--operator", "n_folds": "--folds",
               "classifiers": "--classifier", "classifier": "--classifier",
+              "resampling": "--resampling", "sample_fraction": "--fraction",
+              "stratify": "--stratify", "selector_params": "--selector-param",
+              "scale": "--scale", "signature_size": "--signature-size",
               "y": "the labels, --target", "X": "the features of DATA",
               "pfer": "--pfer", "fdr": "--fdr", "n_permutations": "--null"}
 _PARAMETER = re.compile(r"The '(\w+)' parameter of ([\w.]+)")
@@ -423,6 +507,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from . import _commands
 
     handler = getattr(_commands, f"cmd_{args.command}")
+    # The command line as given (run.json and the report's commands record it).
     args.argv = list(sys.argv[1:] if argv is None else argv)
     sub = parser._subparsers._group_actions[0] if parser._subparsers else None
     chosen = sub.choices.get(args.command) if isinstance(sub, argparse._SubParsersAction) \
@@ -436,6 +521,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         notes = " ".join(str(n) for n in getattr(exc, "__notes__", ()) or ())
         print(f"modelmine: interrupted{'. ' + notes if notes else ''}", file=sys.stderr)
         return 130
+    except MissingExtraError as exc:  # not available in this installation
+        print(f"modelmine {args.command}: error: {_one_line(exc)}", file=sys.stderr)
+        return 1
     except (ModelmineError, ValueError, TypeError, FileNotFoundError, PermissionError,
             IsADirectoryError, NotADirectoryError) as exc:
         if args.debug:

@@ -2,10 +2,13 @@
 
 Embedded: colon, leukemia, prostate (microarrays), basehock (text); see
 ``modelmine/datasets/data/PROVENANCE.md`` for where each comes from. Files: CSV, TSV,
-Parquet and MATLAB ``.mat`` through :func:`read_data`, which returns a :class:`LoadedData`
-that :func:`modelmine.run` takes as it is.
+Parquet, MATLAB ``.mat`` and AnnData ``.h5ad`` through :func:`read_data` (with sample-ID
+columns, genes-by-samples tables and labels in a separate file), and in-memory AnnData
+objects through :func:`from_anndata`; both return a :class:`LoadedData` that
+:func:`modelmine.run` takes as it is.
 """
 
+from ._biodata import ManyClassesWarning, check_target, from_anndata
 from ._loaders import (
     DatasetInfo,
     available,
@@ -21,7 +24,10 @@ __all__ = [
     "EMBEDDED_PREFIX",
     "DatasetInfo",
     "LoadedData",
+    "ManyClassesWarning",
     "available",
+    "check_target",
+    "from_anndata",
     "load",
     "load_basehock",
     "load_colon",

@@ -9,12 +9,14 @@ message that the CLI prints as is.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import lzma
 import os
 import re
 import zipfile
 import zlib
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +51,21 @@ class LoadedData:
     target : str
         The target column (or the ``.mat`` key) the labels came from.
     format : str
-        ``"csv"``, ``"tsv"``, ``"parquet"``, ``"mat"`` or ``"embedded"``.
+        ``"csv"``, ``"tsv"``, ``"parquet"``, ``"mat"``, ``"h5ad"``, ``"anndata"`` or
+        ``"embedded"``.
+    sample_names : ndarray of str or None
+        The sample IDs (an ID column, the headers of a transposed table, ``obs_names``),
+        when the data has them.
+    notes : tuple of str
+        What the reader decided on its own (an ID column detected, samples without a label
+        left out), for the CLI to show.
+    layer : str or None
+        The AnnData layer X came from (None: ``.X``).
+    labels : str or None
+        The separate label file the labels were joined from, by sample ID.
+    read_options : mapping
+        The keyword arguments of :func:`read_data` beyond ``source`` and ``target`` that
+        read it (recorded by a run, so that ``--resume`` reads the data the same way).
     """
 
     X: Any
@@ -58,6 +74,11 @@ class LoadedData:
     source: str
     target: str
     format: str
+    sample_names: np.ndarray | None = None
+    notes: tuple[str, ...] = ()
+    layer: str | None = None
+    labels: str | None = None
+    read_options: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -77,13 +98,18 @@ def _kind(path: Path) -> str:
         return "parquet"
     if last == ".mat":
         return "mat"
+    if last == ".h5ad":
+        return "h5ad"
     raise DataError(
         f"Cannot tell the format of {str(path)!r} from its extension; use .csv, .tsv, "
-        ".parquet or .mat (optionally compressed .gz/.bz2/.xz/.zip for tables)."
+        ".parquet, .mat or .h5ad (optionally compressed .gz/.bz2/.xz/.zip for tables)."
     )
 
 
-def read_data(source: str | os.PathLike[str], target: str | None = None) -> LoadedData:
+def read_data(source: str | os.PathLike[str], target: Any = None, *,
+              labels: str | os.PathLike[str] | None = None, labels_column: str | None = None,
+              index_col: str | None = None, transpose: bool = False,
+              layer: str | None = None, backed: bool = False) -> LoadedData:
     """Read a classification dataset for ``modelmine run`` / ``modelmine lattice``.
 
     Parameters
@@ -91,11 +117,31 @@ def read_data(source: str | os.PathLike[str], target: str | None = None) -> Load
     source : str or path
         A ``.csv`` / ``.tsv`` / ``.txt`` (comma / tab / sniffed separator; ``.gz`` etc.
         allowed), a ``.parquet`` file, a MATLAB ``.mat`` file with ``X`` and ``Y`` keys
-        (dense or sparse ``X``, as the scikit-feature files of ``../shared/datasets``), or
+        (dense or sparse ``X``, as the scikit-feature files of ``../shared/datasets``), an
+        AnnData ``.h5ad`` file (observations = samples, ``var_names`` = features), or
         ``embedded:NAME`` for a dataset of :mod:`modelmine.datasets`.
     target : str, optional
-        The label column of a table (required for tables). For ``.mat`` files, the key of
-        the labels (default ``"Y"``); ignored for embedded data.
+        The label column of a table (required for tables unless ``labels``). For ``.mat``
+        files, the key of the labels (default ``"Y"``); for ``.h5ad`` files
+        ``"obs:COLUMN"``; ignored for embedded data.
+    labels : path, optional
+        A separate label file (sample IDs in the first column, labels in another), joined
+        to the data by sample ID, the GEO layout. Samples without a label are left out and
+        label IDs not in the data ignored, each with a note; no match is an error.
+    labels_column : str, optional
+        The label column of ``labels`` (default: its only column besides the IDs).
+    index_col : str, optional
+        The sample-ID column of a table (with ``transpose``, the feature-ID column). By
+        default a first column that is not numeric and whose values are unique is read as
+        the sample IDs, with a note.
+    transpose : bool, default=False
+        The table is genes by samples: one row per feature (IDs in the first column or
+        ``index_col``), one column per sample (headers = sample IDs).
+    layer : str, optional
+        For ``.h5ad``: the layer to read instead of ``.X``.
+    backed : bool, default=False
+        For ``.h5ad``: open the file in backed mode, so that only the chosen matrix is read
+        into memory (not the other layers, ``obsm`` or ``uns``).
 
     Returns
     -------
@@ -104,10 +150,27 @@ def read_data(source: str | os.PathLike[str], target: str | None = None) -> Load
     Raises
     ------
     DataError
-        With a one-line message naming the problem.
+        With a one-line message naming the problem; a continuous target among them
+        (:func:`modelmine.datasets.check_target`).
     """
+    from ._biodata import (
+        check_target,
+        join_labels,
+        read_h5ad,
+        read_labels,
+        set_sample_index,
+        transpose_table,
+    )
+
     text = str(source)
+    if labels_column is not None and labels is None:  # never ignored silently
+        raise DataError(f"--labels-column {labels_column!r} names the label column of a "
+                        "--labels FILE; give --labels too (or the data's own label column "
+                        "with --target).")
     if text.startswith(EMBEDDED_PREFIX):
+        if labels is not None:
+            raise DataError("--labels cannot relabel an embedded dataset (it has no sample "
+                            "IDs); export it with `modelmine datasets export` first.")
         return _read_embedded(text[len(EMBEDDED_PREFIX):])
     path = Path(text)
     if not path.exists():
@@ -125,10 +188,59 @@ def read_data(source: str | os.PathLike[str], target: str | None = None) -> Load
     if not os.access(path, os.R_OK):
         raise DataError(f"Cannot read {text!r}: permission denied.")
     kind = _kind(path)
+    table_only = {"--index-col": index_col is not None, "--transpose": bool(transpose)}
+    h5ad_only = {"--layer": layer is not None, "--backed": bool(backed)}
+    for option, used in {**(table_only if kind in ("mat", "h5ad") else {}),
+                         **(h5ad_only if kind != "h5ad" else {})}.items():
+        if used:
+            raise DataError(f"{option} does not apply to the {kind} file {text!r}.")
+    label_series = None if labels is None else read_labels(Path(labels), labels_column)
+    if labels is not None and target is not None and kind != "mat":
+        raise DataError("Give the labels either with --target (a column of the data) or "
+                        "with --labels FILE, not both.")
     if kind == "mat":
-        return _read_mat(path, target)
-    frame = _read_table(path, kind)
-    return _split_target(frame, target, text, kind)
+        data = _read_mat(path, target)
+        if label_series is not None:
+            join_labels(None, label_series, where=text, labels_where=str(labels))
+    elif kind == "h5ad":
+        data = read_h5ad(path, target, layer=layer, backed=backed,
+                         unlabelled=label_series is not None)
+        if label_series is not None:
+            rows, y, joined = join_labels(data.sample_names, label_series, where=text,
+                                          labels_where=str(labels))
+            X = data.X[rows] if rows.size < data.shape[0] else data.X
+            data = dataclasses.replace(
+                data, X=X, y=y, target=str(label_series.name), labels=str(labels),
+                sample_names=np.asarray(data.sample_names)[rows], notes=tuple(joined))
+    else:
+        frame = _read_table(path, kind)
+        notes: list[str] = []
+        if transpose:
+            frame = transpose_table(frame, index_col, text)
+        else:
+            frame, note = set_sample_index(frame, index_col,
+                                           None if label_series is not None else target, text)
+            notes += [note] if note else []
+        if label_series is not None:
+            ids = None if isinstance(frame.index, pd.RangeIndex) else frame.index.tolist()
+            rows, y, joined = join_labels(ids, label_series, where=text,
+                                          labels_where=str(labels))
+            notes += joined
+            frame = frame.iloc[rows].copy()
+            target = str(label_series.name)
+            while target in frame.columns:  # a label column named like a feature
+                target += "_label"
+            frame[target] = y
+        data = _split_target(frame, target, text, kind)
+        sample_names = (None if isinstance(frame.index, pd.RangeIndex)
+                        else np.asarray([str(i) for i in frame.index], dtype=str))
+        data = dataclasses.replace(
+            data, sample_names=sample_names, notes=tuple(notes),
+            labels=None if labels is None else str(labels),
+            target=str(label_series.name) if label_series is not None else data.target)
+    check_target(data.y, where=f"{data.target!r} of {text!r}",
+                 option="--labels" if labels is not None else "--target")
+    return data
 
 
 def _read_embedded(name: str) -> LoadedData:
@@ -210,6 +322,9 @@ def _read_table(path: Path, kind: str) -> pd.DataFrame:
         _refuse_overflowing_exponents(path)
     try:
         if kind == "parquet":
+            from ..exceptions import require_extra
+
+            require_extra("pyarrow", "parquet", "Reading Parquet")
             frame = pd.read_parquet(path)
         else:
             sep = "\t" if kind == "tsv" else _TABLE_SEPARATORS.get(
@@ -277,8 +392,8 @@ def _split_target(frame: pd.DataFrame, target: str | None, where: str, kind: str
     columns = [str(c) for c in frame.columns]
     frame.columns = pd.Index(columns)
     if target is None:
-        raise DataError(f"{where!r} is a table: name its label column with --target "
-                        f"(columns: {_listing(columns)}).")
+        raise DataError(f"{where!r} is a table: name its label column with --target, or "
+                        f"give a label file with --labels (columns: {_listing(columns)}).")
     if target not in columns:
         close = closest_names(target, columns, n=3)
         hint = (" Close names: " + ", ".join(repr(c) for c in close) + "."

@@ -7,6 +7,7 @@ Classifiers come from a registry (:func:`register_classifier`, the ``modelmine.c
 entry-point group; :func:`available_classifiers` lists them).
 """
 
+from ._aggregations import SALMAN_AGGREGATIONS, AggregationComparison, compare_aggregations
 from ._classifiers import (
     CLASSIFIER_ENTRY_POINT_GROUP,
     ClassifierRegistry,
@@ -16,15 +17,30 @@ from ._classifiers import (
 from ._classifiers import available as available_classifiers
 from ._protocol import DEFAULT_SELECTORS, evaluate
 from ._result import EvaluationResult, average_points
+from ._thresholds import (
+    PES_SELECTOR_PARAMS,
+    PES_SELECTORS,
+    PES_THRESHOLDS,
+    ThresholdResult,
+    evaluate_thresholds,
+)
 
 __all__ = [
     "CLASSIFIER_ENTRY_POINT_GROUP",
     "DEFAULT_SELECTORS",
+    "PES_SELECTORS",
+    "PES_SELECTOR_PARAMS",
+    "PES_THRESHOLDS",
+    "SALMAN_AGGREGATIONS",
+    "AggregationComparison",
     "ClassifierRegistry",
     "EvaluationResult",
+    "ThresholdResult",
     "available_classifiers",
     "average_points",
+    "compare_aggregations",
     "evaluate",
+    "evaluate_thresholds",
     "make_classifier",
     "register_classifier",
 ]

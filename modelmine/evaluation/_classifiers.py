@@ -61,6 +61,19 @@ def _one_nn() -> Any:
     return make_pipeline(RangeScaler(), KNeighborsClassifier(n_neighbors=1))
 
 
+def _naive_bayes() -> Any:
+    from sklearn.naive_bayes import GaussianNB
+
+    return GaussianNB()
+
+
+def _random_forest() -> Any:
+    from sklearn.ensemble import RandomForestClassifier
+
+    return RandomForestClassifier(n_estimators=100, max_features="log2", random_state=0,
+                                  n_jobs=1)
+
+
 def _tree() -> Any:
     return DecisionTreeClassifier(criterion="entropy", min_samples_leaf=2, random_state=0)
 
@@ -120,7 +133,10 @@ def _register_builtin_classifiers(registry: Registry[Entry]) -> None:
     for name, factory, text in (
             ("svm", _svm, "linear SVM, C = 0.5, features scaled to [0, 1] (KDD 2012)"),
             ("1nn", _one_nn, "1-nearest neighbour, features scaled to [0, 1] (KDD 2012)"),
-            ("tree", _tree, "decision tree, entropy, 2 samples per leaf (KDD 2012, C4.5)")):
+            ("tree", _tree, "decision tree, entropy, 2 samples per leaf (KDD 2012, C4.5)"),
+            ("naive-bayes", _naive_bayes, "Gaussian naive Bayes (Salman 2022, Section 4)"),
+            ("random-forest", _random_forest, "random forest, 100 trees, log2 features "
+             "per split (Pes 2019, Section 4.3)")):
         registry._add(registry._entry(factory, name=name, origin=BUILT_IN, entry_point=None,
                                       description=text))
 

@@ -94,7 +94,7 @@ def model_signature(base: BaseModels, model: int, n_features: int | None, *, ope
                              f"selects {feats.size} features; n_features={n_features} is "
                              "more than it holds.")
         feats = feats[:n_features]
-    if base.scores is not None:
+    if base.scores is not None and not np.isnan(base.scores[model]).any():
         scores, name = base.scores[model, feats], "score"
     else:
         scores, name = base.ranks[model, feats].astype(float), "rank"

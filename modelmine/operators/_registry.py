@@ -331,7 +331,8 @@ class OperatorRegistry(Registry[Operator]):
 
     def aggregate(self, base: BaseModels, operator: str | Operator, *,
                   n_features: int | None = None, n_signatures: int | None = None,
-                  random_state: Any = None, **params: Any) -> Signature | SignatureSet:
+                  random_state: Any = None, within: Any = None, between: Any = None,
+                  **params: Any) -> Signature | SignatureSet:
         """See :func:`aggregate`."""
         if not isinstance(operator, (str, Operator)):
             self._ensure()
@@ -340,6 +341,20 @@ class OperatorRegistry(Registry[Operator]):
         if isinstance(operator, str) and operator not in self._entries:
             raise self._unknown(operator, "aggregate")
         op = operator if isinstance(operator, Operator) else self._entries[operator]
+        if within is not None:
+            from ._two_level import aggregate_two_level
+
+            if n_signatures is not None:
+                raise param_error("n_signatures", "aggregate", "None for a two-level "
+                                  "aggregation (within='selector')", n_signatures)
+            if isinstance(between, str) and between not in self._entries:
+                raise self.unknown(between, "aggregate", "between")
+            return aggregate_two_level(self, base, op, within=within, between=between,
+                                       n_features=n_features, random_state=random_state,
+                                       params=params)
+        if between is not None:
+            raise param_error("between", "aggregate", "None unless within='selector'",
+                              between)
         return _run(op, base, n_features=n_features, n_signatures=n_signatures,
                     random_state=random_state, **params)
 
@@ -605,6 +620,7 @@ def refresh() -> None:
 
 def aggregate(base: BaseModels, operator: str | Operator, *, n_features: int | None = None,
               n_signatures: int | None = None, random_state: Any = None,
+              within: Any = None, between: Any = None,
               **params: Any) -> Signature | SignatureSet:
     """Build signature(s) from base models with a registered operator.
 
@@ -626,6 +642,14 @@ def aggregate(base: BaseModels, operator: str | Operator, *, n_features: int | N
         (the paper's k), capped by the number of distinct base models.
     random_state : None or int, optional
         Seed for operators that draw (passed when the operator accepts it).
+    within : {None, "selector"}, optional
+        ``"selector"``: a two-level aggregation of a heterogeneous ensemble
+        (``bootstrap(selector=[...])``; Salman 2022, Section 3.2, WAM then BAM): the
+        operator aggregates the models of each selector, then ``between`` aggregates the
+        selectors' min-max normalised aggregates (see
+        :mod:`modelmine.operators._two_level`). Single-model operators only.
+    between : str, optional
+        The between-selector operator (default: ``operator`` itself).
     **params
         Operator-specific parameters (e.g. ``min_support``, ``k_range``); unknown names
         are refused with the list of accepted ones.
@@ -634,8 +658,19 @@ def aggregate(base: BaseModels, operator: str | Operator, *, n_features: int | N
     -------
     Signature or SignatureSet
         With ``provenance["operator"]``, ``["params"]``, ``["base_models"]`` and the
-        operator's own record.
+        operator's own record (two-level: ``"within"`` and ``"between"`` records too).
+
+    Examples
+    --------
+    >>> import modelmine as mm
+    >>> X, y = mm.datasets.load_colon()
+    >>> base = mm.bootstrap(X[:, :200], y, ["ig", "su", "chi2"], n_bootstraps=5,
+    ...                     n_features=10, random_state=0)
+    >>> sig = mm.aggregate(base, "meanScore", within="selector", between="meanScore")
+    >>> len(sig)
+    10
     """
     return _DEFAULT.aggregate(base, operator, n_features=n_features,
-                              n_signatures=n_signatures, random_state=random_state, **params)
+                              n_signatures=n_signatures, random_state=random_state,
+                              within=within, between=between, **params)
 

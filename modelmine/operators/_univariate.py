@@ -62,6 +62,14 @@ def most_freq(base: BaseModels, *, n_features: int) -> Signature:
 
 
 def _scores(base: BaseModels, operator: str) -> np.ndarray:
+    without = base.extra.get("selectors_without_scores")
+    if without:  # a heterogeneous ensemble (Salman 2022, BAM) with ranking-only members
+        names = ", ".join(repr(s) for s in without)
+        raise NotApplicableError(
+            f"The operator {operator!r} aggregates scores, but in this heterogeneous "
+            f"ensemble the selector(s) {names} give only rankings: use a rank aggregation "
+            "(avgRank, stuart, rra), or aggregate within each selector first "
+            "(within='selector') with a rank aggregation for those.")
     if base.scores is None:
         raise NotApplicableError(f"The operator {operator!r} aggregates scores, but the selector "
                          f"{base.selector.get('name')!r} gives only rankings: use a "

@@ -40,7 +40,7 @@ from ..datasets import LoadedData
 from ..exceptions import DataError
 from ..operators import Signature, SignatureSet, apply_operators, operator_kinds
 from ..patterns import ItemsetLattice, Itemsets, TooManyItemsetsError, mine_itemsets
-from ..validation import check_fraction_or_count, check_int, param_error
+from ..validation import check_choice, check_fraction_or_count, check_int, param_error
 from . import _store
 
 __all__ = ["DEFAULT_OPERATORS", "MiningRun", "resume", "run"]
@@ -75,6 +75,11 @@ class MiningRun:
         The command line that made the run, when it came from ``modelmine run``.
     versions : mapping
         Versions of modelmine and the libraries behind the results.
+    expression : DataFrame or None
+        The data of the report's expression section: one row per sample (index: sample
+        IDs), the class label in the first column, then the values of the genes in any
+        signature (at most ``EXPRESSION_MAX_GENES``, the most frequently selected first).
+        None for runs read from directories written before it existed.
     """
 
     base_models: BaseModels
@@ -84,6 +89,7 @@ class MiningRun:
     diagnostics_table: pd.DataFrame = field(repr=False)
     command: tuple[str, ...] | None = None
     versions: Mapping[str, str] = field(default_factory=dict)
+    expression: pd.DataFrame | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.base_models, BaseModels):
@@ -102,6 +108,8 @@ class MiningRun:
         if self.command is not None:
             object.__setattr__(self, "command", tuple(str(c) for c in self.command))
         object.__setattr__(self, "diagnostics_table", self.diagnostics_table.copy())
+        if self.expression is not None:
+            object.__setattr__(self, "expression", self.expression.copy())
 
     # ------------------------------------------------------------------ views
     @property
@@ -292,11 +300,52 @@ def run_itemsets(base: BaseModels, min_support: float) -> tuple[Itemsets | None,
                       "min_support (`modelmine lattice DIR --min-support S`).")
 
 
+#: The most genes :attr:`MiningRun.expression` keeps for the report (a heat map of more
+#: columns is unreadable, and the run directory stays small).
+EXPRESSION_MAX_GENES = 200
+
+
+def signature_expression(X: Any, y: Any, base: BaseModels,
+                         signatures: Mapping[str, Signature | SignatureSet],
+                         sample_names: Any = None) -> pd.DataFrame:
+    """The values of the signatures' genes per sample, with the class first.
+
+    The genes of every signature, the most frequently selected first (ties: mean rank,
+    then index), at most :data:`EXPRESSION_MAX_GENES`.
+    """
+    if isinstance(X, LoadedData):
+        X, y, sample_names = X.X, X.y, X.sample_names
+    chosen = sorted({int(f) for sig in signatures.values()
+                     for one in ([sig] if isinstance(sig, Signature) else list(sig))
+                     for f in one.features})
+    freq = base.subsets.mean(axis=0)
+    rank = base.tied_ranks().mean(axis=0, dtype=np.float64)
+    chosen.sort(key=lambda j: (-freq[j], rank[j], j))
+    cols = np.asarray(chosen[:EXPRESSION_MAX_GENES], dtype=np.int64)
+    matrix: Any = (X.to_numpy() if isinstance(X, pd.DataFrame)
+                   else X if sp.issparse(X) else np.asarray(X))
+    block = matrix[:, cols]
+    block = block.toarray() if sp.issparse(block) else np.asarray(block, dtype=np.float64)
+    labels = y.to_numpy() if isinstance(y, pd.Series) else np.asarray(y)
+    index = (pd.Index([str(s) for s in sample_names], name="sample")
+             if sample_names is not None else pd.RangeIndex(block.shape[0], name="sample"))
+    frame = pd.DataFrame(block, index=index,
+                         columns=[str(base.feature_names[j]) for j in cols])
+    frame.insert(0, "class", labels.astype(str) if labels.dtype.kind in "OUS" else labels)
+    return frame
+
+
 def _describe(X: Any, y: Any, source: LoadedData | None) -> dict[str, Any]:
     described: dict[str, Any]
     if source is not None:
         described = {"source": source.source, "format": source.format,
                      "target": source.target}
+        if source.layer is not None:
+            described["layer"] = source.layer
+        if source.labels is not None:
+            described["labels"] = source.labels
+        if source.read_options:
+            described["read_options"] = dict(source.read_options)
     else:
         described = {"source": type(X).__name__, "format": "python", "target": None}
     described["storage"] = "sparse" if sp.issparse(X) else "dense"
@@ -328,6 +377,8 @@ def run(
     checkpoint_every: int = 10,
     progress: bool | None = None,
     command: Sequence[str] | None = None,
+    scale: str = "none",
+    signature_size: int | None = None,
 ) -> MiningRun:
     """Mine the models of a feature selector: base models, signatures, itemsets, diagnostics.
 
@@ -339,11 +390,15 @@ def run(
 
     Parameters
     ----------
-    X : array-like, DataFrame, sparse matrix, or LoadedData
-        The data (n_samples x p), or what :func:`modelmine.datasets.read_data` returned
-        (then ``y`` and the feature names come with it).
-    y : array-like of shape (n_samples,), optional
-        Class labels; required unless ``X`` is a LoadedData.
+    X : array-like, DataFrame, sparse matrix, AnnData, or LoadedData
+        The data (n_samples x p), an ``anndata.AnnData`` (observations = samples, its
+        ``var_names`` the feature names; see :func:`modelmine.datasets.from_anndata` for a
+        layer), or what :func:`modelmine.datasets.read_data` returned (then ``y`` and the
+        feature names come with it).
+    y : array-like of shape (n_samples,), or str, optional
+        Class labels; required unless ``X`` is a LoadedData. For an AnnData,
+        ``"obs:COLUMN"`` names a column of its ``obs``. A continuous target is refused
+        (:func:`modelmine.datasets.check_target`).
     selector : str, Selector, estimator or callable, default="svm-rfe"
         As in :func:`modelmine.bootstrap`.
     operators : sequence of str, default=("closedApr", "allMed")
@@ -351,7 +406,7 @@ def run(
     n_bootstraps : int, default=150
         b (KDD 2012, section 3).
     n_features : int, default=20
-        m: features per base model and per consensus signature.
+        m: features per base model (and per signature unless ``signature_size``).
     n_signatures : int, default=10
         k: alternatives of the multi-model operators (capped per operator by
         :func:`modelmine.aggregate`, which records the cap in the provenance).
@@ -378,6 +433,14 @@ def run(
         Progress bar (None: when stderr is a terminal).
     command : sequence of str, optional
         The command line to record in ``run.json`` (``modelmine run`` passes its own).
+    scale : {"none", "standard", "minmax"}, default="none"
+        Scale the features inside each resample before the selector sees them
+        (:class:`modelmine.selectors._scaling.ScaledSelector`): SVM-RFE ranks by weight
+        size, which follows the units of unscaled data. Recorded in the settings.
+    signature_size : int, optional
+        Features per signature of the operators, when it should differ from the base
+        models' m (for example base models of 50 features mined into signatures of 20).
+        Default: ``n_features``.
 
     Returns
     -------
@@ -398,7 +461,8 @@ def run(
                 selector_params=selector_params, operator_params=operator_params,
                 feature_names=feature_names, random_state=random_state, n_jobs=n_jobs,
                 executor=executor, run_dir=run_dir, checkpoint_every=checkpoint_every,
-                progress=progress, command=command, resuming=False,
+                progress=progress, command=command, scale=scale,
+                signature_size=signature_size, resuming=False,
                 artificial_features=artificial_features)
 
 
@@ -407,8 +471,17 @@ def _run(X: Any, y: Any, *, selector: Any, operators: Sequence[str], n_bootstrap
          sample_fraction: float | None, stratify: bool, selector_params: Any,
          operator_params: Any, feature_names: Any, random_state: Any, n_jobs: int | None,
          executor: Any, run_dir: Any, checkpoint_every: int, progress: bool | None,
-         command: Sequence[str] | None, resuming: bool,
-         artificial_features: str | None = None) -> MiningRun:
+         command: Sequence[str] | None, scale: str, signature_size: int | None,
+         resuming: bool, artificial_features: str | None = None) -> MiningRun:
+    from ..datasets import check_target, from_anndata
+    from ..datasets._biodata import is_anndata
+    from ..selectors._scaling import SCALE_METHODS
+
+    if is_anndata(X):
+        if y is None:
+            raise param_error("y", _FUNC, "the labels, or 'obs:COLUMN' for a column of the "
+                              "AnnData's obs", None)
+        X, y = from_anndata(X, y), None
     source = X if isinstance(X, LoadedData) else None
     if source is not None:
         if y is not None:
@@ -419,6 +492,12 @@ def _run(X: Any, y: Any, *, selector: Any, operators: Sequence[str], n_bootstrap
     elif y is None:
         raise param_error("y", _FUNC, "the class labels (array-like of shape (n_samples,))",
                           None)
+    else:
+        check_target(y, where="(the labels)", option="y")
+    scale = check_choice(scale, "scale", _FUNC, list(SCALE_METHODS))
+    if signature_size is not None:
+        check_int(signature_size, "signature_size", _FUNC, min_value=1,
+                  max_value=int(X.shape[1]))
     # Cheap checks first, so that bad input fails before any long work.
     kinds = operator_kinds(operators, func=_FUNC)
     check_int(n_signatures, "n_signatures", _FUNC, min_value=1)
@@ -443,7 +522,8 @@ def _run(X: Any, y: Any, *, selector: Any, operators: Sequence[str], n_bootstrap
                      feature_names=feature_names, random_state=random_state, n_jobs=n_jobs,
                      executor=executor, directory=None, checkpoint_every=checkpoint_every,
                      progress=progress, command=command, resuming=resuming,
-                     described=described, artificial_features=artificial_features)
+                     described=described, scale=scale, signature_size=signature_size,
+                     source=source, artificial_features=artificial_features)
     with directory_lock(directory):
         existed = directory.exists()
         if not resuming:
@@ -458,7 +538,8 @@ def _run(X: Any, y: Any, *, selector: Any, operators: Sequence[str], n_bootstrap
                     "operator_params": dict(operator_params or {}), "min_support": min_support,
                     "resampling": {"method": resampling, "fraction": sample_fraction,
                                    "stratify": stratify},
-                    "checkpoint_every": checkpoint_every,
+                    "checkpoint_every": checkpoint_every, "scale": scale,
+                    "signature_size": signature_size,
                     **({"artificial_features": artificial_features}
                        if artificial_features else {}),
                     "random_state": str(int(random_state)) if isinstance(
@@ -477,6 +558,7 @@ def _run(X: Any, y: Any, *, selector: Any, operators: Sequence[str], n_bootstrap
                          n_jobs=n_jobs, executor=executor, directory=directory,
                          checkpoint_every=checkpoint_every, progress=progress,
                          command=command, resuming=resuming, described=described,
+                         scale=scale, signature_size=signature_size, source=source,
                          artificial_features=artificial_features)
         except BaseException as exc:
             if not resuming and _store.discard_unstarted(directory, existed):
@@ -500,7 +582,14 @@ def _mine(X: Any, y: Any, *, selector: Any, kinds: dict[str, str], n_bootstraps:
           operator_params: Any, feature_names: Any, random_state: Any, n_jobs: int | None,
           executor: Any, directory: Path | None, checkpoint_every: int,
           progress: bool | None, command: Sequence[str] | None, resuming: bool,
-          described: dict[str, Any], artificial_features: str | None = None) -> MiningRun:
+          described: dict[str, Any], scale: str, signature_size: int | None,
+          source: LoadedData | None, artificial_features: str | None = None) -> MiningRun:
+    from ..selectors import get_selector
+    from ..selectors._scaling import scaled
+
+    if scale != "none":  # after the checkpoint, which records the selector's name
+        selector, selector_params = scaled(get_selector(selector, selector_params,
+                                                        func=_FUNC), scale), None
     with warnings.catch_warnings():  # run() has warned already (n_jobs above the cores)
         warnings.filterwarnings("ignore", category=UserWarning, message="n_jobs=")
         base = bootstrap(X, y, selector=selector, n_bootstraps=n_bootstraps,
@@ -517,15 +606,20 @@ def _mine(X: Any, y: Any, *, selector: Any, kinds: dict[str, str], n_bootstraps:
         "n_signatures": int(n_signatures), "operators": list(kinds),
         "operator_params": dict(operator_params or {}), "min_support": min_support,
         "resampling": base.resampling, "random_state": str(base.random_state),
+        "scale": scale,
+        "signature_size": base.n_features if signature_size is None else int(signature_size),
         **({"artificial_features": artificial_features} if artificial_features else {})}
-    signatures = apply_operators(base, kinds, n_features=base.n_features,
+    signatures = apply_operators(base, kinds, n_features=settings["signature_size"],
                                  n_signatures=n_signatures, params=operator_params)
     from ..report import run_diagnostics
 
     result = MiningRun(base_models=base, signatures=signatures, settings=settings,
                        data=described, diagnostics_table=run_diagnostics(base, signatures),
                        command=None if command is None else tuple(command),
-                       versions=library_versions())
+                       versions=library_versions(),
+                       expression=signature_expression(
+                           X, y, base, signatures,
+                           None if source is None else source.sample_names))
     if directory is not None:
         _store.finish_checkpoint(result, directory)
     return result
@@ -569,5 +663,7 @@ def resume(run_dir: str | os.PathLike[str], X: Any, y: Any = None, *, selector: 
                 operator_params=settings["operator_params"], feature_names=feature_names,
                 random_state=record["random_state"], n_jobs=n_jobs, executor=executor,
                 run_dir=directory, checkpoint_every=settings["checkpoint_every"],
-                artificial_features=settings.get("artificial_features"),
-                progress=progress, command=record.get("command"), resuming=True)
+                progress=progress, command=record.get("command"),
+                scale=settings.get("scale", "none"),
+                signature_size=settings.get("signature_size"),
+                artificial_features=settings.get("artificial_features"), resuming=True)

@@ -8,6 +8,8 @@ One format for both doors (``docs/DEVELOPING.md`` lists the files)::
     signatures/OPERATOR.csv  the same as tables, with frequency and mean rank
     frequencies.csv          every feature: selection frequency and mean rank
     diagnostics.csv/.json    stability of the base models, diversity of alternatives
+    signatures.gmt           every signature as a gene set (GSEA, enrichment tools)
+    expression.csv.gz        class and values of the signature genes per sample (report)
     itemsets.csv             the closed itemsets at the run's minimum support
     report.html              the self-contained report
 
@@ -21,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import json
 import shutil
+import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +37,7 @@ from .._utils import jsonable
 from ..base_models import BaseModels, RunDirectory
 from ..exceptions import DataError, RunStateError
 from ..operators import Signature, SignatureSet
+from ..selectors._scaling import SCALE_METHODS
 
 if TYPE_CHECKING:
     from ._run import MiningRun
@@ -45,6 +49,7 @@ RUN_FORMAT_VERSION = 2
 SIGNATURES_FORMAT = "modelmine.signatures"
 CHECKPOINT = "checkpoint.json"
 BOOTSTRAPS = "bootstraps"
+EXPRESSION = "expression.csv.gz"
 _DIAGNOSTIC_COLUMNS = ["scope", "measure", "value", "ci_low", "ci_high", "note"]
 
 
@@ -81,9 +86,23 @@ _SEED = (schema.Where(str, _seed_text, "the decimal text of a seed"), type(None)
 _POSITIVE = schema.Where(int, lambda v: v >= 1, "an integer >= 1")
 _FRACTION = schema.Where(float, lambda v: 0 < v <= 1, "a number in (0, 1]")
 _SUPPORT = schema.Where(float, lambda v: v > 0, "a number above 0")
+#: How read_data was called (cli/_commands.py ``_INPUT_OPTIONS``): a resumed run reads its
+#: data again with these keyword arguments, so no other key is accepted.
+_READ_OPTIONS = schema.Where(
+    {"labels": schema.Optional(str), "labels_column": schema.Optional(str),
+     "index_col": schema.Optional(str), "transpose": schema.Optional(bool),
+     "layer": schema.Optional(str), "backed": schema.Optional(bool)},
+    lambda v: set(v) <= {"labels", "labels_column", "index_col", "transpose", "layer",
+                         "backed"},
+    "an object of the options labels, labels_column, index_col, transpose, layer, backed")
 _DATA = {"source": str, "format": str, "target": (str, type(None)),
          "storage": schema.Optional(str), "n_samples": schema.Optional(_POSITIVE),
-         "n_features_in": schema.Optional(_POSITIVE)}
+         "n_features_in": schema.Optional(_POSITIVE),
+         "layer": schema.Optional(str), "labels": schema.Optional(str),
+         "read_options": schema.Optional(_READ_OPTIONS)}
+#: ``scale`` of :func:`modelmine.run` (selectors/_scaling.py SCALE_METHODS).
+_SCALE = schema.Where(str, lambda v: v in SCALE_METHODS,
+                      "one of " + ", ".join(repr(m) for m in SCALE_METHODS))
 _COMMAND = schema.Optional((schema.ListOf(str), type(None)))
 # mm.run(artificial_features=...) / bootstrap's ARTIFICIAL_FEATURES.
 _ARTIFICIAL = schema.Optional(schema.Where(str, lambda v: v in ("permutation", "knockoff"),
@@ -97,7 +116,9 @@ _RUN_SCHEMA = {
                  "n_features": (_POSITIVE, type(None)), "n_signatures": _POSITIVE,
                  "operators": schema.ListOf(str), "operator_params": schema.Optional(dict),
                  "min_support": _SUPPORT, "resampling": dict, "random_state": _SEED,
-                 "artificial_features": _ARTIFICIAL},
+                 "artificial_features": _ARTIFICIAL,
+                 "scale": schema.Optional(_SCALE),
+                 "signature_size": schema.Optional((_POSITIVE, type(None)))},
     "data": _DATA,
     "versions": schema.Optional(schema.MapOf((str, type(None)))),
     "itemsets_note": schema.Optional((str, type(None))),
@@ -114,7 +135,9 @@ _CHECKPOINT_SCHEMA = {
                  "resampling": {"method": str, "fraction": (_FRACTION, type(None)),
                                 "stratify": bool},
                  "checkpoint_every": _POSITIVE, "random_state": _SEED,
-                 "artificial_features": _ARTIFICIAL},
+                 "artificial_features": _ARTIFICIAL,
+                 "scale": schema.Optional(_SCALE),
+                 "signature_size": schema.Optional((_POSITIVE, type(None)))},
     "data": _DATA,
 }
 _SIGNATURE = {"features": schema.ListOf(schema.Where(int, lambda v: v >= 0,
@@ -174,6 +197,11 @@ def _write_run(run: MiningRun, directory: Path, *, with_report: bool) -> None:
     for name, sig in run.signatures.items():
         report.signature_table(base, sig).to_csv(directory / "signatures" / f"{name}.csv",
                                           index=False)
+    _write_text(directory / "signatures.gmt", report.signatures_gmt(
+        run.signatures, description=f"modelmine {run.settings.get('selector')} on "
+        f"{Path(str(run.data.get('source'))).name}"))
+    if run.expression is not None:
+        run.expression.to_csv(directory / EXPRESSION, compression="gzip")
     table = run.diagnostics
     table.to_csv(directory / "diagnostics.csv", index=False)
     _write_json(directory / "diagnostics.json", table.to_dict(orient="records"))
@@ -221,9 +249,11 @@ def read_run(directory: Path, cls: type[MiningRun]) -> MiningRun:
     diag_path = directory / "diagnostics.json"
     diag = schema.check(_read_json(diag_path, "a modelmine run directory"),
                         _DIAGNOSTICS_SCHEMA, repr(str(diag_path)))
+    expression = _read_expression(directory / EXPRESSION, base)
     return cls(base_models=base, signatures=signatures, settings=meta["settings"],
                data=meta["data"], diagnostics_table=diagnostics_from_records(diag),
-               command=meta.get("command"), versions=meta.get("versions") or {})
+               command=meta.get("command"), versions=meta.get("versions") or {},
+               expression=expression)
 
 
 def _signature(entry: dict[str, Any], base: BaseModels, path: Path, field: str
@@ -251,6 +281,49 @@ def _signature(entry: dict[str, Any], base: BaseModels, path: Path, field: str
         raise DataError(f"{where} holds a malformed signature in {field} ({exc}).") from None
 
 
+def _read_expression(path: Path, base: BaseModels) -> pd.DataFrame | None:
+    """``expression.csv.gz``, checked against the base models (None when absent: a run
+    directory written before the file existed).
+
+    Its declared shape: a header ``sample, class, GENE...``; one row per sample of the
+    base models; every gene a feature of ``base_models.npz``, its values finite numbers;
+    no missing class.
+    """
+    if not path.exists():
+        return None
+    where = repr(str(path))
+    try:
+        frame = pd.read_csv(path, index_col=0, compression="gzip")
+    except pd.errors.EmptyDataError:
+        raise DataError(f"{where} is corrupt: it is empty.") from None
+    except (OSError, EOFError, zlib.error, UnicodeDecodeError, ValueError,
+            pd.errors.ParserError) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise DataError(f"{where} is corrupt: it is not a gzip CSV table ({first}).") from None
+    columns = [str(c) for c in frame.columns]
+    if not columns or columns[0] != "class":
+        raise DataError(f"{where} is corrupt: its first column must be 'class'; it is "
+                        f"{schema.describe(columns[0] if columns else None)}.")
+    if frame.shape[0] != base.n_samples:
+        raise DataError(f"{where} is corrupt: it has {frame.shape[0]} rows, but "
+                        f"base_models.npz holds {base.n_samples} samples.")
+    if frame["class"].isna().any():
+        raise DataError(f"{where} is corrupt: field 'class' has missing values.")
+    known = {str(n) for n in base.feature_names}
+    unknown = [c for c in columns[1:] if c not in known]
+    if unknown:
+        raise DataError(f"{where} is corrupt: {schema.describe(unknown[0])} is not a "
+                        "feature of base_models.npz.")
+    genes = frame.iloc[:, 1:]
+    numeric = all(pd.api.types.is_numeric_dtype(genes[c])
+                  and not pd.api.types.is_bool_dtype(genes[c]) for c in genes.columns)
+    if not numeric or not np.isfinite(genes.to_numpy(dtype=np.float64)).all():
+        raise DataError(f"{where} is corrupt: the gene values must be finite numbers.")
+    frame.columns = pd.Index(columns)
+    frame.index = frame.index.astype(str)
+    return frame
+
+
 def write_report(run: MiningRun, path: Path, *,
                  evaluation: pd.DataFrame | None = None, null: Any = None,
                  stability_path: Any = None) -> Path:
@@ -263,6 +336,7 @@ def write_report(run: MiningRun, path: Path, *,
                                else {"n_signatures": len(sig)})
                for name, sig in run.signatures.items()]
     shown = {"operators": ", ".join(run.signatures),
+             "signature size": settings.get("signature_size", settings["n_features"]),
              "k (alternatives)": settings["n_signatures"],
              "minimum support": settings["min_support"]}
     text = build_report(run.base_models, results, diagnostics=run.diagnostics,
@@ -271,9 +345,33 @@ def write_report(run: MiningRun, path: Path, *,
                         data_description={k: v for k, v in run.data.items()
                                           if k not in ("n_samples", "n_features_in")},
                         title=f"modelmine report: {Path(str(run.data.get('source'))).name}",
+                        expression=run.expression, command=run.command,
+                        evaluation_command=evaluation_command(run),
                         null=null, stability_path=stability_path)
     _write_text(path, text)
     return path
+
+
+def evaluation_command(run: MiningRun) -> str:
+    """The exact command that adds error vs stability (KDD 2012, Table 2) to the report.
+
+    For a run of ``modelmine run``: its own command line with ``--evaluate`` (the same
+    data, selector, scaling and operators, cross-validated). For a run of :func:`modelmine.run`:
+    the Python lines of :func:`modelmine.evaluate` and :meth:`MiningRun.report`.
+    """
+    import shlex
+
+    command = list(run.command or ())
+    if command:
+        extra = [a for a in ("--evaluate", "--force") if a not in command]
+        return " ".join(shlex.quote(c) for c in [*command, *extra])
+    settings = run.settings
+    ops = ", ".join(repr(str(o)) for o in run.signatures)
+    return (f"result = mm.evaluate(X, y, selectors=[{str(settings['selector'])!r}], "
+            f"operators=[{ops}], n_bootstraps={settings['n_bootstraps']}, "
+            f"n_features={settings.get('signature_size', settings['n_features'])}, "
+            f"n_signatures={settings['n_signatures']})\n"
+            "run.report('report.html', evaluation=result.table2().reset_index())")
 
 
 # ----------------------------------------------------------------- checkpoints

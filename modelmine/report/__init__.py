@@ -9,6 +9,7 @@ from ._html import (
     build_report,
     write_report,
 )
+from ._outputs import annotate_anndata, signature_sets, signatures_gmt
 from ._plots import (
     figure_to_png,
     plot_error_vs_stability,
@@ -31,6 +32,7 @@ __all__ = [
     "NOTES",
     "POOR_STABILITY",
     "OperatorResult",
+    "annotate_anndata",
     "build_report",
     "figure_to_png",
     "markdown_table",
@@ -43,7 +45,9 @@ __all__ = [
     "plot_stability_path",
     "plot_support_distribution",
     "run_diagnostics",
+    "signature_sets",
     "signature_table",
+    "signatures_gmt",
     "trust_warnings",
     "write_report",
 ]

@@ -2,21 +2,25 @@
 
 The page needs no network: the plots are PNG images embedded as ``data:`` URIs, the style
 sheet is inline, there is no web font, and the only script is the lattice explorer's, inline
-(:meth:`modelmine.ItemsetLattice.to_html`). It shows what Woznica, Nguyen and
-Kalousis (KDD 2012) report for a run: the data and settings, the consensus signature and
-each alternative (section 2), the per-feature selection frequency across the b base
-models, the top of the closed-itemset lattice and the support distribution of the mined
-itemsets (section 2.2), the Jaccard overlap among alternatives (section 3, eq. 1), the
-stability of the base models with confidence intervals (Nogueira et al., JMLR 2018) and,
-when an evaluation was run, error vs stability per operator (Table 2).
+(:meth:`modelmine.ItemsetLattice.to_html`). It shows what Woznica, Nguyen and Kalousis
+(KDD 2012) report for a run, for a biologist: the data and settings, the consensus signature
+as genes with their frequencies and integer ranks (section 2), their expression by class,
+each alternative (section 2.3) as a gene x alternative matrix and the Jaccard overlap among
+them (section 3, eq. 1), the per-feature selection frequency, the stability of the base
+models and of each signature size with confidence intervals (Nogueira et al., JMLR 2018),
+error vs stability per operator (Table 2) or the command that computes it, and the
+closed-itemset lattice (section 2.2) with its explorer. Every table downloads as CSV
+(data: URLs).
 """
 
 from __future__ import annotations
 
+import base64
 import datetime as _dt
 import html
-import json
 import os
+import re
+import shlex
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -25,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from .._files import write_text_atomic
-from .._utils import jsonable, library_versions
+from .._utils import library_versions
 from ..base_models import BaseModels
 from ..constants import LATTICE_HTML_MAX_ITEMSETS, LATTICE_REPORT_MAX_ITEMSETS
 from ..patterns import ItemsetLattice, Itemsets, mine_itemsets
@@ -33,13 +37,18 @@ from ..patterns._explorer import explorer_fragment
 from ._diagnostics import NOTES, run_diagnostics
 from ._plots import (
     plot_error_vs_stability,
+    plot_expression_by_class,
+    plot_expression_heatmap,
     plot_lattice_top,
+    plot_membership,
     plot_selection_frequency,
     plot_signature_overlap,
     plot_stability,
+    plot_stability_by_size,
     plot_stability_path,
     plot_support_distribution,
     png_data_uri,
+    stability_by_size,
 )
 from ._records import OperatorResult, signature_table
 from ._trust import trust_warnings
@@ -61,6 +70,8 @@ img{max-width:100%;height:auto;display:block;margin:10px 0;border:1px solid #eee
 font-size:0.92em}.muted{color:#666;font-size:0.9em}
 details{margin:6px 0}summary{cursor:pointer;font-weight:600}
 nav a{margin-right:14px}
+pre,code{background:#f4f4f4;font-size:0.9em}pre{padding:8px 10px;white-space:pre-wrap}
+p.dl{margin:-8px 0 12px;font-size:0.85em}a.csv{color:#4c72b0}
 """
 
 
@@ -69,34 +80,75 @@ def _e(value: Any) -> str:
 
 
 def _fmt(v: Any, digits: int = 3) -> str:
+    """A single value: floats with ``digits`` decimals, whole ones (ranks) as integers."""
     if v is None:
         return ""
+    if isinstance(v, bool | np.bool_):
+        return "yes" if v else "no"
     if isinstance(v, float | np.floating):
-        return "" if not np.isfinite(v) else f"{float(v):.{digits}f}"
+        if not np.isfinite(v):
+            return ""
+        if float(v).is_integer() and abs(float(v)) < 1e15:
+            return str(int(v))
+        return f"{float(v):.{digits}f}"
     return str(v)
 
 
-def _table(frame: pd.DataFrame, *, digits: int = 3, max_rows: int | None = None) -> str:
+#: Formats of the signature tables' columns.
+_SIGNATURE_FORMATS = {"frequency": "{:.2f}", "mean rank": "{:.1f}"}
+
+
+def _csv_link(frame: pd.DataFrame, name: str) -> str:
+    """A link that downloads ``frame`` as ``name`` (a data: URL; the page stays offline)."""
+    data = base64.b64encode(frame.to_csv(index=False).encode("utf-8")).decode("ascii")
+    return (f'<a class="csv" download="{_e(name)}" '
+            f'href="data:text/csv;charset=utf-8;base64,{data}">download {_e(name)}</a>')
+
+
+def _table(frame: pd.DataFrame, *, digits: int = 3, max_rows: int | None = None,
+           csv: str | None = None, formats: Mapping[str, str] | None = None) -> str:
+    """An HTML table; a float column whose values are all whole numbers (ranks, counts)
+    shows them as integers, ``formats`` gives a column its own format (``"{:.1f}"``)."""
     shown = frame if max_rows is None else frame.head(max_rows)
-    head = "".join(f"<th>{_e(c)}</th>" for c in shown.columns)
+    head = "".join(f"<th>{_e(str(c).replace('_', ' '))}</th>" for c in shown.columns)
+    cell_formats: list[str | None] = []
+    for col in shown.columns:
+        values = shown[col]
+        fmt = (formats or {}).get(str(col))
+        if fmt is None and pd.api.types.is_float_dtype(values):
+            finite = values.to_numpy(dtype=np.float64)
+            finite = finite[np.isfinite(finite)]
+            if finite.size and np.all(finite == np.round(finite)):
+                fmt = "{:.0f}"
+        cell_formats.append(fmt)
     body = []
-    for _, row in shown.iterrows():
+    for row in shown.itertuples(index=False):
         cells = []
-        for v in row.tolist():
+        for v, fmt in zip(row, cell_formats):
             numeric = isinstance(v, int | float | np.integer | np.floating) and not isinstance(
-                v, bool)
+                v, bool | np.bool_)
             cls = ' class="num"' if numeric else ""
-            cells.append(f"<td{cls}>{_e(_fmt(v, digits))}</td>")
+            text = (fmt.format(v) if fmt and numeric and np.isfinite(v)
+                    else _fmt(v, digits))
+            cells.append(f"<td{cls}>{_e(text)}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     more = ""
     if max_rows is not None and len(frame) > max_rows:
-        more = f'<p class="muted">{len(frame) - max_rows} more rows in the CSV files.</p>'
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>{more}"
+        more = (f'<p class="muted">{len(frame) - max_rows} more rows in the CSV'
+                f"{' below' if csv else ' files'}.</p>")
+    link = f'<p class="dl">{_csv_link(frame, csv)}</p>' if csv else ""
+    return (f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+            f"{more}{link}")
 
 
-def _kv_table(items: Mapping[str, Any]) -> str:
-    rows = "".join(f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in items.items())
-    return f"<table>{rows}</table>"
+def _kv_table(items: Mapping[str, Any], *, csv: str | None = None) -> str:
+    rows = "".join(f"<tr><th>{_e(k)}</th><td>{_e(_fmt(v))}</td></tr>"
+                   for k, v in items.items())
+    link = ""
+    if csv:
+        frame = pd.DataFrame({"name": list(items), "value": [_fmt(v) for v in items.values()]})
+        link = f'<p class="dl">{_csv_link(frame, csv)}</p>'
+    return f"<table>{rows}</table>{link}"
 
 
 def _img(fig: Any, alt: str) -> str:
@@ -104,16 +156,80 @@ def _img(fig: Any, alt: str) -> str:
     return f'<img src="{uri}" alt="{_e(alt)}">'
 
 
-def _provenance_text(prov: Mapping[str, Any]) -> str:
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("_") or "table"
+
+
+def _readable(value: Any, names: Sequence[str], key: str = "") -> str:
+    """A provenance value in words: feature indices as gene names, lists shortened."""
+    if isinstance(value, Mapping):
+        return "; ".join(f"{k} = {_readable(v, names, str(k))}" for k, v in value.items())
+    if isinstance(value, list | tuple):
+        if key in _FEATURE_KEYS and all(isinstance(v, int) for v in value):
+            items = [names[v] if 0 <= v < len(names) else str(v) for v in value]
+        else:
+            items = [_readable(v, names, key) for v in value]
+        if not items:
+            return "none"
+        return ", ".join(items[:12]) + (f", ... ({len(items)} in all)" if len(items) > 12
+                                        else "")
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    return str(value)
+
+
+#: Provenance keys whose lists hold feature indices (shown as feature names).
+_FEATURE_KEYS = {"items", "added", "features", "filled_by_frequency", "cut"}
+#: Provenance keys the settings table already shows.
+_PROVENANCE_SKIP = {"operator", "kind", "base_models", "origin"}
+
+
+def _provenance(prov: Mapping[str, Any], names: Sequence[str], csv: str) -> str:
+    """Provenance as small tables: the scalar facts, then each list of records (itemsets)."""
     if not prov:
         return ""
-    parts = []
-    for k, v in prov.items():
-        text = json.dumps(jsonable(v)) if not isinstance(v, str) else v
-        if len(text) > 160:
-            text = text[:157] + "..."
-        parts.append(f"{k}: {text}")
-    return '<p class="muted">Provenance: ' + _e("; ".join(parts)) + "</p>"
+    facts: dict[str, str] = {}
+    parts: list[str] = []
+    for key, value in prov.items():
+        if key in _PROVENANCE_SKIP:
+            continue
+        if key == "params" and isinstance(value, Mapping):
+            facts["parameters"] = ", ".join(f"{k} = {_readable(v, names)}"
+                                            for k, v in value.items()) or "defaults"
+        elif (isinstance(value, list) and value
+              and all(isinstance(v, Mapping) for v in value)):
+            frame = pd.DataFrame([{k: _readable(v, names, str(k)) if isinstance(v, list)
+                                   else v for k, v in rec.items()} for rec in value])
+            parts.append(f"<p><b>{_e(key.replace('_', ' '))}</b></p>"
+                         + _table(frame, csv=f"{csv}-{_slug(key)}.csv"))
+        else:
+            facts[key.replace("_", " ")] = _readable(value, names, key)
+    head = "<details><summary>How this signature was made</summary>"
+    return head + _kv_table(facts) + "".join(parts) + "</details>"
+
+
+def _signature_frame(base: BaseModels, sig: Any) -> pd.DataFrame:
+    """A signature for the page: rank, gene, frequency, mean rank, score (no indices)."""
+    frame = signature_table(base, sig)
+    frame = frame.rename(columns={"position": "rank", "feature": "gene",
+                                  "mean_rank": "mean rank"})
+    cols = ["rank", "gene", "frequency", "mean rank"]
+    cols += [c for c in frame.columns if c not in (*cols, "index", "alternative")]
+    frame = frame[[c for c in cols if c in frame.columns]].copy()
+    return frame
+
+
+def _resampling_text(res: Mapping[str, Any]) -> str:
+    method = str(res.get("method", "bootstrap"))
+    fraction = res.get("fraction")
+    what = "with replacement" if method == "bootstrap" else "without replacement"
+    size = f"{float(fraction):.0%} of the samples" if fraction is not None else ""
+    strat = "stratified by class" if res.get("stratify") else "not stratified"
+    return ", ".join(t for t in (f"{method} ({what})", size, strat) if t)
+
+
+def _command_text(command: Sequence[str]) -> str:
+    return " ".join(shlex.quote(str(c)) for c in command)
 
 
 def build_report(
@@ -130,9 +246,22 @@ def build_report(
     null: Any = None,
     stability_path: Any = None,
     warnings: Sequence[str] | None = None,
+    expression: pd.DataFrame | None = None,
+    command: Sequence[str] | None = None,
+    evaluation_command: str | None = None,
     lattice_explorer: bool = True,
 ) -> str:
     """Render the self-contained HTML report of a run.
+
+    Sections, each with an anchor to link to: ``#data`` (data, settings, versions),
+    ``#signatures`` (consensus signatures: genes, selection frequency, integer ranks, how
+    each was made), ``#expression`` (a clustered heat map of the signature genes by class
+    and box plots of the top genes), ``#alternatives`` (each multi-model operator's
+    alternatives, KDD 2012 section 2.3: gene x alternative membership and Jaccard
+    overlap), ``#stability`` (selection frequency, stability as the signature size varies,
+    Nogueira et al. 2018, and error vs stability, KDD 2012 Table 2), ``#itemsets`` (the
+    closed-itemset lattice, section 2.2) and ``#diagnostics``. Every table can be
+    downloaded as CSV from the page (data: URLs: no network, no script).
 
     Parameters
     ----------
@@ -163,6 +292,14 @@ def build_report(
     warnings : sequence of str, optional
         What not to trust, shown on the first screen; default
         :func:`modelmine.report.trust_warnings` of these results.
+    expression : DataFrame, optional
+        :attr:`modelmine.MiningRun.expression` (class first, then genes); without it the
+        expression section says how to get it.
+    command : sequence of str, optional
+        The command line of the run, shown in the settings.
+    evaluation_command : str, optional
+        The exact command that produces the error vs stability section, shown when
+        ``evaluation`` is None.
     lattice_explorer : bool, default=True
         Add the interactive lattice explorer (:meth:`modelmine.ItemsetLattice.to_html`) under
         the itemsets, holding at most LATTICE_REPORT_MAX_ITEMSETS itemsets (those of highest
@@ -176,7 +313,10 @@ def build_report(
     if diagnostics is None:
         diagnostics = run_diagnostics(base, {r.operator: r.result for r in results})
     names = [str(n) for n in base.feature_names]
-    consensus = next((r for r in results if r.kind == "single"), None)
+    freq = np.asarray(base.subsets).mean(axis=0)
+    singles = [r for r in results if r.kind == "single"]
+    multis = [r for r in results if r.kind == "multi"]
+    consensus = singles[0] if singles else None
     highlight = [int(f) for f in consensus.signatures[0].features] if consensus else []
     now = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 
@@ -190,64 +330,122 @@ def build_report(
                                   diagnostics=diagnostics, null=null)
     for text in warnings:
         out.append(f'<div class="warning"><b>Caution:</b> {_e(text)}</div>')
-    out.append('<nav><a href="#data">Data and settings</a><a href="#signatures">Signatures</a>'
-               '<a href="#frequency">Selection frequency</a><a href="#itemsets">Itemsets</a>'
+    out.append('<nav><a href="#data">Data</a><a href="#signatures">Signatures</a>'
+               '<a href="#expression">Expression</a><a href="#alternatives">Alternatives</a>'
+               '<a href="#stability">Stability</a><a href="#itemsets">Itemsets</a>'
                '<a href="#diagnostics">Diagnostics</a></nav>')
 
     # --- data and settings
     out.append('<h2 id="data">Data and settings</h2>')
-    data_info = {"samples": base.n_samples, "features": base.n_features_in,
-                 "classes": ", ".join(str(c) for c in base.classes)}
-    data_info.update(dict(data_description or {}))
-    out.append("<h3>Data</h3>" + _kv_table(data_info))
+    data_info: dict[str, Any] = {"samples": base.n_samples, "features": base.n_features_in,
+                                 "classes": ", ".join(str(c) for c in base.classes)}
+    for key, value in dict(data_description or {}).items():
+        if key == "read_options" and isinstance(value, Mapping):
+            data_info["read with"] = ", ".join(f"{k} = {v}" for k, v in value.items())
+        else:
+            data_info[key] = value
+    out.append("<h3>Data</h3>" + _kv_table(data_info, csv="data.csv"))
     sel = base.selector
+    params = dict(sel.get("params", {}) or {})
     run_info: dict[str, Any] = {
         "selector": sel.get("name"),
-        "selector parameters": json.dumps(jsonable(sel.get("params", {}))),
+        "selector parameters": ", ".join(f"{k} = {_readable(v, names)}"
+                                         for k, v in params.items()) or "defaults",
+        "feature scaling": sel.get("scale", "none"),
         "b (base models)": base.n_models,
         "m (features per base model)": base.n_features,
-        "resampling": json.dumps(jsonable(base.resampling)),
+        "resampling": _resampling_text(base.resampling),
         "seed (random_state)": base.random_state,
     }
     run_info.update(dict(settings or {}))
-    out.append("<h3>Settings</h3>" + _kv_table(run_info))
-    out.append("<h3>Versions</h3>" + _kv_table(library_versions()))
+    out.append("<h3>Settings</h3>" + _kv_table(run_info, csv="settings.csv"))
+    if command:
+        out.append(f"<p>Command: <code>{_e(_command_text(command))}</code></p>")
+    out.append("<details><summary>Versions</summary>"
+               + _kv_table(library_versions(), csv="versions.csv") + "</details>")
 
-    # --- signatures
+    # --- consensus signatures
     out.append('<h2 id="signatures">Signatures</h2>')
-    out.append('<div class="note">A signature is the set of features an operator extracts '
+    out.append('<div class="note">A signature is the set of genes an operator extracts '
                "from the b base models. <b>frequency</b> is the fraction of base models that "
-               "selected the feature (1 = every bootstrap sample chose it); <b>mean rank</b> "
-               "is its average position in the selector's rankings (1 = best); <b>score</b> is "
-               "the operator's own score, where it has one.</div>")
+               "selected the gene (1 = every bootstrap sample chose it); <b>mean rank</b> "
+               "is its average position in the selector's rankings (1 = best); <b>rank</b> is "
+               "its place in the signature. The same genes are in signatures.gmt for "
+               "enrichment tools.</div>")
     if not results:
         out.append("<p>No operator was run.</p>")
-    for res in results:
-        if res.kind == "single":
-            sig = res.signatures[0]
-            out.append(f"<h3>{_e(res.operator)}: consensus signature of "
-                       f"{len(sig.features)} features</h3>")
-            out.append(_table(signature_table(base, sig)))
-            out.append(_provenance_text(sig.provenance))
-        else:
-            out.append(f"<h3>{_e(res.operator)}: {len(res.signatures)} alternative "
-                       "signatures</h3>")
-            out.append('<div class="note">Alternative signatures are different feature sets '
-                       "that each describe the data well (KDD 2012, section 2.3): "
-                       "a biologist can pick the one with the most plausible genes.</div>")
-            for i, sig in enumerate(res.signatures, start=1):
-                opened = " open" if i == 1 else ""
-                out.append(f"<details{opened}><summary>Alternative {i} "
-                           f"({len(sig.features)} features: {_e(', '.join(sig.names[:5]))}"
-                           f"{' ...' if len(sig.names) > 5 else ''})</summary>")
-                out.append(_table(signature_table(base, sig)))
-                out.append(_provenance_text(sig.provenance) + "</details>")
-            if len(res.signatures) >= 2:
-                out.append(_img(plot_signature_overlap(res),
-                                f"Jaccard overlap among the alternatives of {res.operator}"))
+    elif not singles:
+        out.append('<p>No consensus operator was run; see <a href="#alternatives">the '
+                   "alternatives</a>.</p>")
+    for res in singles:
+        sig = res.signatures[0]
+        out.append(f"<h3>{_e(res.operator)}: consensus signature of "
+                   f"{len(sig.features)} genes</h3>")
+        out.append(_table(_signature_frame(base, sig), csv=f"{_slug(res.operator)}.csv",
+                          formats=_SIGNATURE_FORMATS))
+        out.append(_provenance(sig.provenance, names, f"{_slug(res.operator)}-provenance"))
 
-    # --- frequency
-    out.append('<h2 id="frequency">Selection frequency across the base models</h2>')
+    # --- expression
+    out.append('<h2 id="expression">Expression of the signature genes</h2>')
+    if expression is None or expression.shape[1] < 2:
+        out.append('<p class="muted">The expression values are not part of this run '
+                   "directory (written before modelmine kept them); rerun with "
+                   "<code>modelmine run</code> to see the signature genes by class.</p>")
+    else:
+        shown_genes = ([names[j] for j in highlight] if highlight
+                       else list(expression.columns[1:31]))
+        shown_genes = [g for g in shown_genes if g in expression.columns[1:]]
+        if not shown_genes:
+            shown_genes = list(expression.columns[1:31])
+        out.append('<div class="note">Each row of the heat map is a sample, each column a '
+                   "gene of the " + (f"{_e(consensus.operator)} signature"
+                                     if consensus else "signatures")
+                   + "; colours are z-scores (log2 first for raw intensities), samples "
+                   "grouped by class. A good signature shows blocks of colour that follow "
+                   "the class bar on the left.</div>")
+        out.append(_img(plot_expression_heatmap(expression, shown_genes),
+                        "Clustered heat map of the signature genes by class"))
+        out.append(_img(plot_expression_by_class(expression, shown_genes[:8]),
+                        "Expression of the top genes by class"))
+        out.append(f'<p class="dl">{_csv_link(expression.reset_index(), "expression.csv")}'
+                   "</p>")
+
+    # --- alternatives
+    out.append('<h2 id="alternatives">Alternative signatures</h2>')
+    if not multis:
+        out.append('<p class="muted">No multi-model operator was run (allMed, '
+                   "allClosedApr, ...: <code>--operator allMed</code>).</p>")
+    for res in multis:
+        out.append(f"<h3>{_e(res.operator)}: {len(res.signatures)} alternative "
+                   "signatures</h3>")
+        out.append('<div class="note">Alternative signatures are different gene sets '
+                   "that each describe the data well (KDD 2012, section 2.3): "
+                   "a biologist can pick the one with the most plausible genes.</div>")
+        if res.signatures:
+            out.append(_img(plot_membership(res, freq, names),
+                            f"Genes x alternatives of {res.operator}"))
+        if len(res.signatures) >= 2:
+            out.append(_img(plot_signature_overlap(res),
+                            f"Jaccard overlap among the alternatives of {res.operator}"))
+        member = pd.DataFrame({"gene": sorted({names[int(f)] for s in res.signatures
+                                                for f in s.features})})
+        for i, sig in enumerate(res.signatures, start=1):
+            member[f"alt {i}"] = member["gene"].isin(set(sig.names.tolist()))
+        link = _csv_link(member, f"{_slug(res.operator)}-membership.csv")
+        out.append(f'<p class="dl">{link}</p>')
+        for i, sig in enumerate(res.signatures, start=1):
+            out.append(f"<details><summary>Alternative {i} "
+                       f"({len(sig.features)} genes: {_e(', '.join(sig.names[:5]))}"
+                       f"{' ...' if len(sig.names) > 5 else ''})</summary>")
+            out.append(_table(_signature_frame(base, sig),
+                              csv=f"{_slug(res.operator)}-alt{i}.csv",
+                              formats=_SIGNATURE_FORMATS))
+            out.append(_provenance(sig.provenance, names,
+                                   f"{_slug(res.operator)}-alt{i}-provenance") + "</details>")
+
+    # --- stability
+    out.append('<h2 id="stability">Stability</h2>')
+    out.append('<h3 id="frequency">Selection frequency across the base models</h3>')
     out.append(_img(plot_selection_frequency(base, highlight=highlight, null=null),
                     "Per-feature selection frequency across the base models"))
     if null is not None:
@@ -256,9 +454,31 @@ def build_report(
                    "permutations, same resamples); grey band: the pooled null. "
                    f"{null.significant(0.05).size} features are selected more often than "
                    "chance (Benjamini-Hochberg q &le; 0.05).</div>")
-    out.append('<div class="note">Features that a selector picks on almost every bootstrap '
-               "sample are robust to small changes of the data; features picked only "
+    out.append('<div class="note">Genes that a selector picks on almost every bootstrap '
+               "sample are robust to small changes of the data; genes picked only "
                "sometimes are the unstable part of the selector's output.</div>")
+    every = base.summary(top=base.n_features_in).reset_index()
+    out.append(f'<p class="dl">{_csv_link(every, "frequencies.csv")}</p>')
+    out.append("<h3>Stability as the signature size varies</h3>")
+    by_size = stability_by_size(base)
+    if len(by_size):
+        out.append(_img(plot_stability_by_size(by_size, m=base.n_features),
+                        "Stability against signature size"))
+        out.append(_table(by_size, csv="stability-by-size.csv"))
+    out.append("<h3>Error vs stability per operator</h3>")
+    if evaluation is not None and len(evaluation):
+        out.append(_img(plot_error_vs_stability(evaluation),
+                        "Error vs stability per operator"))
+        out.append(_table(evaluation, csv="evaluation.csv"))
+        out.append('<div class="note">Each point is one operator evaluated by '
+                   "cross-validation, selection inside the training folds only. KDD 2012 "
+                   "(Table 2) finds closedApr the only operator better than no aggregation on "
+                   "error while near the top on stability.</div>")
+    else:
+        how = (f"<pre>{_e(evaluation_command)}</pre>" if evaluation_command else
+               "<pre>modelmine run DATA ... --evaluate --out DIR</pre>")
+        out.append("<p>Not run for this report. The cross-validated error and stability of "
+                   "each operator (KDD 2012, Table 2) come from:</p>" + how)
 
     # --- itemsets
     out.append('<h2 id="itemsets">Frequent itemsets of the base models</h2>')
@@ -266,7 +486,7 @@ def build_report(
         out.append(f"<p>{_e(itemsets_note or 'The itemsets were not mined for this report.')}"
                    "</p>")
     else:
-        out.append('<div class="note">An itemset is a group of features selected '
+        out.append('<div class="note">An itemset is a group of genes selected '
                    "<i>together</i>; its support is the fraction of base models containing "
                    "the whole group. Closed itemsets are those no superset matches in support; "
                    "closedApr builds the consensus signature from those of highest support "
@@ -274,6 +494,9 @@ def build_report(
         out.append(_img(plot_lattice_top(itemsets, names), "Top of the closed-itemset lattice"))
         out.append(_img(plot_support_distribution(itemsets, n_models=base.n_models),
                         "Support distribution of the mined itemsets"))
+        top = itemsets.to_frame() if hasattr(itemsets, "to_frame") else None
+        if top is not None and len(top):
+            out.append(f'<p class="dl">{_csv_link(top, "itemsets.csv")}</p>')
         if lattice_explorer:
             out.append(_explorer_section(base, results, itemsets))
 
@@ -285,24 +508,12 @@ def build_report(
                         "Stability path: frequencies and stability along the path"))
     shown = diagnostics.drop(columns=["note"]).rename(
         columns={"ci_low": "95% CI low", "ci_high": "95% CI high"})
-    out.append(_table(shown))
+    out.append(_table(shown, csv="diagnostics.csv"))
     out.append("<h3>How to read these numbers</h3>")
     used = {str(m).split(" ")[0] for m in diagnostics["measure"]}
     for key, text in NOTES.items():
         if key in used:
             out.append(f'<div class="note"><b>{_e(key)}</b>: {_e(text)}</div>')
-    if evaluation is not None and len(evaluation):
-        out.append("<h3>Error vs stability per operator</h3>")
-        out.append(_img(plot_error_vs_stability(evaluation),
-                        "Error vs stability per operator"))
-        out.append(_table(evaluation))
-        out.append('<div class="note">Each point is one operator evaluated by '
-                   "cross-validation, selection inside the training folds only. KDD 2012 "
-                   "(Table 2) finds closedApr the only operator better than no aggregation on "
-                   "error while near the top on stability.</div>")
-    else:
-        out.append('<p class="muted">Error vs stability per operator appears here once the '
-                   "cross-validation protocol has been run.</p>")
 
     body = "\n".join(out)
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'

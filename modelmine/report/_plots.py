@@ -21,13 +21,19 @@ from ..operators._signature import jaccard_similarities
 from ._records import OperatorResult
 
 __all__ = [
+    "expression_scale",
     "figure_to_png",
     "plot_error_vs_stability",
+    "plot_expression_by_class",
+    "plot_expression_heatmap",
     "plot_lattice_top",
+    "plot_membership",
     "plot_selection_frequency",
     "plot_signature_overlap",
     "plot_stability",
+    "plot_stability_by_size",
     "plot_support_distribution",
+    "stability_by_size",
 ]
 
 _ACCENT = "#c2185b"
@@ -296,5 +302,217 @@ def plot_stability_path(path: Any, *, top: int = 10) -> Figure:
     ax2.set_title("Stability of the base models along the path")
     ax2.legend(fontsize=8)
     ax2.grid(alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+def _class_colors(labels: Any) -> tuple[list[str], dict[str, Any]]:
+    from matplotlib import colormaps
+
+    classes = sorted({str(v) for v in labels})
+    cmap = colormaps["tab10" if len(classes) <= 10 else "tab20"]
+    palette = {c: cmap(i % cmap.N) for i, c in enumerate(classes)}
+    return classes, palette
+
+
+def _looks_raw(values: np.ndarray) -> bool:
+    """Raw intensities or counts: non-negative with a maximum above 100 (log-scale them)."""
+    return bool(values.size) and float(values.min()) >= 0 and float(values.max()) > 100
+
+
+def expression_scale(values: np.ndarray) -> tuple[np.ndarray, str]:
+    """Values for display: log2(x + 1) when they look like raw intensities or counts
+    (non-negative with a maximum above 100), then each gene centred and scaled (z-score).
+
+    Returns the matrix and a phrase saying what was done, for the axis label.
+    """
+    vals = np.asarray(values, dtype=np.float64)
+    what = "z-score"
+    if _looks_raw(vals):
+        vals = np.log2(vals + 1.0)
+        what = "z-score of log2(x + 1)"
+    sd = vals.std(axis=0)
+    z = (vals - vals.mean(axis=0)) / np.where(sd > 0, sd, 1.0)
+    return z, what
+
+
+def _leaf_order(matrix: np.ndarray) -> np.ndarray:
+    """Rows in the leaf order of an average-linkage clustering (Euclidean distance)."""
+    if matrix.shape[0] < 3:
+        return np.arange(matrix.shape[0])
+    from scipy.cluster.hierarchy import leaves_list, linkage
+
+    return leaves_list(linkage(matrix, method="average", metric="euclidean"))
+
+
+def plot_expression_heatmap(expression: pd.DataFrame, genes: Sequence[str], *,
+                            title: str = "") -> Figure:
+    """Clustered heat map of samples x genes with a class colour bar.
+
+    ``expression`` is :attr:`modelmine.MiningRun.expression` (class in the first column,
+    then one column per gene); samples and genes are ordered by average-linkage
+    clustering of the z-scored values (:func:`expression_scale`), the samples within each
+    class, so the classes stay in blocks and the colour bar reads at a glance.
+    """
+    labels = expression.iloc[:, 0].astype(str).to_numpy()
+    genes = [g for g in genes if g in expression.columns[1:]]
+    z, what = expression_scale(expression[genes].to_numpy(dtype=np.float64))
+    classes, palette = _class_colors(labels)
+    order = np.concatenate([np.flatnonzero(labels == c)[_leaf_order(
+        z[labels == c])] for c in classes])
+    gene_order = _leaf_order(z.T)
+    shown = np.clip(z[np.ix_(order, gene_order)], -3, 3)
+    n, g = shown.shape
+    fig = Figure(figsize=(min(14.0, 3.0 + 0.28 * g), min(12.0, 2.5 + 0.09 * n)))
+    ax_bar, ax = fig.subplots(1, 2, gridspec_kw={"width_ratios": [0.035 * max(g, 8) / 8, 1],
+                                                  "wspace": 0.02}, sharey=True)
+    from matplotlib.colors import ListedColormap
+
+    codes = np.array([classes.index(lbl) for lbl in labels[order]])[:, None]
+    ax_bar.imshow(codes, aspect="auto", interpolation="nearest",
+                  cmap=ListedColormap([palette[c] for c in classes]), vmin=-0.5,
+                  vmax=len(classes) - 0.5)
+    ax_bar.set_xticks([0], ["class"], rotation=90, fontsize=8)
+    ax_bar.set_yticks([])
+    im = ax.imshow(shown, aspect="auto", interpolation="nearest", cmap="RdBu_r", vmin=-3,
+                   vmax=3)
+    ax.set_xticks(range(g), [genes[j] for j in gene_order], rotation=90, fontsize=7)
+    ax.set_yticks([])
+    ax.set_xlabel("genes (clustered)")
+    ax_bar.set_ylabel(f"{n} samples, grouped by class and clustered within it")
+    from matplotlib.patches import Patch
+
+    ax.legend(handles=[Patch(color=palette[c], label=c) for c in classes], title="class",
+              loc="upper left", bbox_to_anchor=(1.12, 1.0), fontsize=8, frameon=False)
+    fig.colorbar(im, ax=ax, fraction=0.03, pad=0.01, label=what + " (clipped at ±3)")
+    ax.set_title(title or f"Expression of {g} signature genes by class")
+    return fig
+
+
+def plot_expression_by_class(expression: pd.DataFrame, genes: Sequence[str]) -> Figure:
+    """One box plot with the samples as points per gene, by class, in the data's units (on
+    a log axis when they look like raw intensities or counts, as :func:`expression_scale`
+    decides)."""
+    labels = expression.iloc[:, 0].astype(str).to_numpy()
+    genes = [g for g in genes if g in expression.columns[1:]]
+    raw = _looks_raw(expression[genes].to_numpy(dtype=np.float64))
+    classes, palette = _class_colors(labels)
+    cols = min(4, max(1, len(genes)))
+    rows = int(np.ceil(len(genes) / cols)) if genes else 1
+    width = max(2.6, 0.45 * len(classes) + 1.4)
+    fig = Figure(figsize=(min(16.0, cols * width), 2.9 * rows))
+    axes = np.atleast_1d(fig.subplots(rows, cols, squeeze=False)).ravel()
+    rng = np.random.default_rng(0)  # jitter only
+    for ax, gene in zip(axes, genes):
+        values = expression[gene].to_numpy(dtype=np.float64)
+        groups = [values[labels == c] for c in classes]
+        ax.boxplot(groups, widths=0.55, showfliers=False,
+                   medianprops={"color": "black"})
+        for i, (c, vals) in enumerate(zip(classes, groups), start=1):
+            ax.scatter(i + rng.uniform(-0.16, 0.16, vals.size), vals, s=9, alpha=0.75,
+                       color=palette[c], zorder=3)
+        ax.set_xticks(range(1, len(classes) + 1), classes, rotation=45 if len(classes) > 3
+                      else 0, ha="right" if len(classes) > 3 else "center", fontsize=7)
+        ax.set_title(gene, fontsize=9)
+        if raw:
+            ax.set_yscale("symlog", linthresh=1.0)
+        ax.tick_params(axis="y", labelsize=7)
+        ax.grid(axis="y", alpha=0.3)
+    for ax in axes[len(genes):]:
+        ax.set_axis_off()
+    fig.suptitle("Expression of the top consensus genes by class (values as in the data"
+                 + (", log axis)" if raw else ")"))
+    fig.tight_layout()
+    return fig
+
+
+def plot_membership(result: OperatorResult, frequency: np.ndarray,
+                    feature_names: Sequence[str], *, max_genes: int = 60) -> Figure:
+    """Gene x alternative membership matrix of a multi-model operator's signatures.
+
+    Rows: the genes of any alternative, those in most alternatives first (ties: higher
+    selection frequency); a filled cell marks membership; the bar on the right gives the
+    gene's selection frequency across the base models. It shows at a glance which genes
+    all alternatives share and which are interchangeable (the UpSet view of the sets).
+    """
+    sigs = result.signatures
+    k = len(sigs)
+    genes = sorted({int(f) for s in sigs for f in s.features})
+    member = np.array([[int(g) in set(int(f) for f in s.features) for s in sigs]
+                       for g in genes], dtype=bool).reshape(len(genes), k)
+    order = sorted(range(len(genes)), key=lambda r: (-member[r].sum(),
+                                                     -frequency[genes[r]], genes[r]))
+    order = order[:max_genes]
+    member = member[order]
+    rows = [genes[r] for r in order]
+    fig = Figure(figsize=(min(12.0, 3.5 + 0.45 * k), min(16.0, 1.8 + 0.2 * len(rows))))
+    ax, ax_f = fig.subplots(1, 2, gridspec_kw={"width_ratios": [max(k, 2), 2.2],
+                                               "wspace": 0.05}, sharey=True)
+    yy, xx = np.nonzero(member)
+    ax.scatter(xx, yy, s=38, color=_ACCENT, zorder=2)
+    for j in range(k):
+        ax.axvline(j, color="#eeeeee", lw=0.6, zorder=1)
+    ax.set_xticks(range(k), [f"alt {j}" for j in range(1, k + 1)], rotation=90, fontsize=8)
+    ax.set_yticks(range(len(rows)), [str(feature_names[g]) for g in rows], fontsize=7)
+    ax.set_ylim(len(rows) - 0.5, -0.5)
+    ax.set_xlim(-0.6, k - 0.4)
+    ax.set_title(f"{result.operator}: which genes each alternative holds")
+    ax_f.barh(range(len(rows)), [frequency[g] for g in rows], color=_BASE, height=0.7)
+    ax_f.set_xlim(0, 1)
+    ax_f.set_xlabel("selection\nfrequency", fontsize=8)
+    ax_f.tick_params(axis="x", labelsize=7)
+    fig.subplots_adjust(left=0.3, right=0.97, bottom=0.12, top=0.93, wspace=0.05)
+    return fig
+
+
+def stability_by_size(base: BaseModels, sizes: Sequence[int] | None = None,
+                      confidence_level: float = 0.95) -> pd.DataFrame:
+    """Nogueira stability of the top-s features of the b rankings, for each size s.
+
+    The base models' rankings cut at s features instead of m (Nogueira, Sechidis and Brown,
+    JMLR 2018, with its confidence interval): how stable a signature of each size would
+    be. Default sizes: 1, 2, 5, 10, 20, 50, ... up to p, and m itself.
+
+    Returns
+    -------
+    DataFrame
+        Columns ``size``, ``stability``, ``ci_low``, ``ci_high``.
+    """
+    from ..diagnostics import nogueira_stability
+
+    p = base.n_features_in
+    if sizes is None:
+        grid = {s * 10**e for e in range(7) for s in (1, 2, 5)}
+        if base.n_features:
+            grid.add(int(base.n_features))
+        sizes = sorted(s for s in grid if s < p)
+    rows = []
+    ranks = np.asarray(base.ranks)
+    for s in sizes:
+        res = nogueira_stability(ranks <= s, confidence_level=confidence_level)
+        lo, hi = res.confidence_interval
+        rows.append({"size": int(s), "stability": float(res.value), "ci_low": float(lo),
+                     "ci_high": float(hi)})
+    return pd.DataFrame(rows, columns=["size", "stability", "ci_low", "ci_high"])
+
+
+def plot_stability_by_size(table: pd.DataFrame, *, m: int | None = None) -> Figure:
+    """Stability against signature size (:func:`stability_by_size`), with its interval."""
+    fig = Figure(figsize=(8, 4.2))
+    ax = fig.subplots()
+    x = table["size"].to_numpy(dtype=float)
+    ax.fill_between(x, table["ci_low"], table["ci_high"], color=_BASE, alpha=0.2,
+                    label="95 % confidence interval")
+    ax.plot(x, table["stability"], marker="o", color=_BASE, lw=1.6,
+            label="Nogueira stability")
+    if m:
+        ax.axvline(m, color=_ACCENT, ls="--", lw=1.2, label=f"m = {m} (this run)")
+    ax.set_xscale("log")
+    ax.set_ylim(min(0.0, float(table["ci_low"].min()) - 0.05) if len(table) else 0.0, 1.02)
+    ax.set_xlabel("signature size: top s features of each base model's ranking (log scale)")
+    ax.set_ylabel("stability (1 = identical)")
+    ax.set_title("How stable a signature of each size is across the bootstrap samples")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8, loc="best")
     fig.tight_layout()
     return fig

@@ -1,7 +1,9 @@
 """Selectors: (X, y) -> scores, a ranking, or a subset (the input of model mining).
 
 Built in, by name: "chi2", "anova", "ig", "su", "relieff", "svm-rfe", "svm",
-"l1-logistic", "random-forest". Any scikit-learn estimator with ``coef_`` or
+"l1-logistic", "random-forest", "cfs", and the rankers of Pes (2019) and Salman (2022):
+"gainratio", "oner", "mrmr", "svm-rfe50" (ReliefF distance-weighted as WEKA:
+``selector_params={"weight_by_distance": True}``). Any scikit-learn estimator with ``coef_`` or
 ``feature_importances_``, any ``SelectorMixin`` and any callable ``(X, y) -> scores`` are
 wrapped automatically by :func:`get_selector`. More selectors come from
 :func:`register_selector` or the ``modelmine.selectors`` entry-point group of an installed
@@ -29,7 +31,10 @@ from ._builtin import (
     register_selector,
 )
 from ._information import discretize, information_gain, symmetrical_uncertainty
+from ._mrmr import MRMRResult, mrmr, sigma_discretize
+from ._rankers import OneRRules, gain_ratio, oner_rules, oner_scores
 from ._relieff import relieff_scores
+from ._relieff_weka import relieff_weka_scores
 from ._svm_rfe import SVMRFEResult, svm_rfe, svm_rfe_ranking, svm_weights
 
 __all__ = [
@@ -37,6 +42,8 @@ __all__ = [
     "CallableSelector",
     "EstimatorSelector",
     "FeatureModel",
+    "MRMRResult",
+    "OneRRules",
     "SVMRFEResult",
     "Selector",
     "SelectorOutput",
@@ -46,13 +53,19 @@ __all__ = [
     "chi2_contingency_scores",
     "default_registry",
     "discretize",
+    "gain_ratio",
     "get_selector",
     "information_gain",
     "model_from_output",
+    "mrmr",
+    "oner_rules",
+    "oner_scores",
     "ranks_from_scores",
     "refresh",
     "register_selector",
     "relieff_scores",
+    "relieff_weka_scores",
+    "sigma_discretize",
     "svm_rfe",
     "svm_rfe_ranking",
     "svm_weights",

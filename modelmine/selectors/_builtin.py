@@ -24,6 +24,7 @@ from ._base import (
     SelectorOutput,
 )
 from ._cfs import CFSSelector
+from ._studies import GainRatioSelector, MRMRSelector, OneRSelector, SVMRFE50Selector
 
 __all__ = ["SELECTOR_ENTRY_POINT_GROUP", "SelectorRegistry", "available", "default_registry",
            "get_selector", "refresh", "register_selector"]
@@ -168,15 +169,29 @@ class ReliefFSelector(Selector):
 
     name = "relieff"
 
-    def __init__(self, n_neighbors: int = 10):
+    def __init__(self, n_neighbors: int = 10, weight_by_distance: bool = False,
+                 sigma: float = 2.0):
         self.n_neighbors = check_int(n_neighbors, "n_neighbors", "ReliefFSelector", min_value=1)
+        if not isinstance(weight_by_distance, bool | np.bool_):
+            raise param_error("weight_by_distance", "ReliefFSelector", "a bool",
+                              weight_by_distance, exc=TypeError)
+        self.weight_by_distance = bool(weight_by_distance)
+        self.sigma = check_real(sigma, "sigma", "ReliefFSelector", low=0, closed="neither")
 
     def select(self, X: Any, y: np.ndarray, *, random_state: int) -> SelectorOutput:
+        if self.weight_by_distance:  # WEKA's ReliefFAttributeEval -W (Pes 2019)
+            from ._relieff_weka import relieff_weka_scores
+
+            return SelectorOutput(scores=relieff_weka_scores(
+                X, y, n_neighbors=self.n_neighbors, sigma=self.sigma))
         from ._relieff import relieff_scores
 
         return SelectorOutput(scores=relieff_scores(X, y, n_neighbors=self.n_neighbors))
 
     def get_params(self) -> dict[str, Any]:
+        if self.weight_by_distance:
+            return {"n_neighbors": self.n_neighbors, "weight_by_distance": True,
+                    "sigma": self.sigma}
         return {"n_neighbors": self.n_neighbors}
 
 
@@ -301,7 +316,8 @@ class RandomForestSelector(Selector):
 _BUILTIN_SELECTORS: tuple[type[Selector], ...] = (
     Chi2Selector, AnovaSelector, InfoGainSelector, SymmetricalUncertaintySelector,
     ReliefFSelector, SVMRFESelector, SVMOneSelector, L1LogisticSelector,
-    RandomForestSelector, CFSSelector,
+    RandomForestSelector, CFSSelector, GainRatioSelector, OneRSelector, MRMRSelector,
+    SVMRFE50Selector,
 )
 
 #: The entry-point group through which installed packages add selectors.

@@ -25,6 +25,12 @@ def make_base(cache, dataset, selector, b, m=20, seed=0):
     return cache[key]
 
 
+@pytest.fixture(scope="session")
+def base_factory(base_cache):
+    """``(dataset, selector, b, m=20, seed=0) -> BaseModels``, cached for the session."""
+    return lambda *args, **kwargs: make_base(base_cache, *args, **kwargs)
+
+
 @pytest.fixture(params=BASES, ids=[f"{d}-{s}-b{b}" for d, s, b in BASES])
 def real_base(request, base_cache):
     return make_base(base_cache, *request.param)

@@ -308,10 +308,9 @@ def test_max_apr_itemsets_are_maximal(real_base):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("dataset", ["colon", "leukemia"])
-def test_paper_protocol_b150(base_cache, dataset):
-    from conftest import make_base
-
-    base = make_base(base_cache, dataset, "anova", 150)
+def test_paper_protocol_b150(base_factory, dataset):
+    # (a fixture, not "from conftest import": tests/reliability has a conftest too)
+    base = base_factory(dataset, "anova", 150)
     sig = REG.aggregate(base, "closedApr", n_features=20, strategy="literal")
     assert len(sig) == 20
     freq = base.subsets.mean(axis=0)

@@ -22,10 +22,12 @@ _BAD_BY_TYPE = {
     cli_main._pos_real: ["0", "-1", "nan", "inf", "abc"],
     cli_main._open_fraction: ["0", "1", "1.5", "-0.2", "nan", "abc"],
     cli_main._permutations: ["9", "0", "-5", "ten"],
+    cli_main._selector_param: ["novalue", "=1", "no_such_param=1"],
 }
 
 #: Values too large for the data at hand (they pass the parser; the command refuses them).
-_TOO_LARGE = {"n_bootstraps": "1000000000000", "n_features": "1000000"}
+_TOO_LARGE = {"n_bootstraps": "1000000000000", "n_features": "1000000",
+              "signature_size": "1000000"}
 
 #: Free-text options and a value each that names nothing that exists.
 _NOWHERE = {
@@ -37,10 +39,15 @@ _NOWHERE = {
     "evaluation": "/nonexistent/evaluation.csv",
     "cache": "/dev/null/cache",
     "out": "/dev/null/out",
+    "labels": "/nonexistent/labels.csv",
+    "labels_column": "no_column",
+    "index_col": "no_column",
+    "layer": "no_layer",
 }
 
 #: Options that take any value or none (flags), or whose "bad" value is legitimately used.
-_SKIP = {"help", "version", "quiet", "debug", "force", "scheduler", "command", "action"}
+_SKIP = {"help", "version", "quiet", "debug", "force", "scheduler", "command", "action",
+         "transpose", "backed", "stratify", "annotate", "evaluate"}
 
 
 def _commands(tmp, data_csv, finished_run):

@@ -112,6 +112,30 @@ def test_read_data_on_damaged_files(name, tables, tmp_path, draw):
         assert len(loaded.feature_names) == X.shape[1]
 
 
+@pytest.mark.parametrize("name", ["labels.tsv", "labels.tsv.gz"])
+@pytest.mark.filterwarnings("ignore::modelmine.datasets.ManyClassesWarning")
+@FUZZ
+@given(draw=st.data())
+def test_read_data_with_damaged_label_files(name, tables, tmp_path, draw):
+    """--labels FILE (sample IDs, then labels), joined to the data by sample ID."""
+    import gzip
+
+    frame = small_frame(n=20, p=5)
+    data = tmp_path / "d.csv"
+    if not data.exists():
+        expr = frame.drop(columns="y")
+        expr.insert(0, "sample", [f"S{i}" for i in range(len(frame))])
+        expr.to_csv(data, index=False)
+    text = "id\tgroup\n" + "".join(f"S{i}\t{'ab'[v]}\n" for i, v in enumerate(frame["y"]))
+    raw = gzip.compress(text.encode()) if name.endswith(".gz") else text.encode()
+    path = tmp_path / name
+    path.write_bytes(damage(raw, draw.draw))
+    loaded = refused_or_loaded(lambda: mm.datasets.read_data(data, labels=path), path,
+                               str(data))
+    if loaded is not None:
+        assert loaded.X.shape[0] == len(loaded.y) == len(loaded.sample_names)
+
+
 # ----------------------------------------------------------------------- BaseModels files
 @pytest.fixture(scope="module", params=["plain", "error-control"])
 def base_file(request, tmp_path_factory):
@@ -215,8 +239,59 @@ def test_base_models_load_on_schema_valid_but_inconsistent_files(base_file, tmp_
         assert loaded.scores is None or np.isfinite(loaded.scores).all()
 
 
+# A heterogeneous ensemble (bootstrap(selector=[...]), Salman 2022): per-model selectors,
+# NaN score rows for a ranking-only selector, own subsets for a subset selector.
+@pytest.fixture(scope="module")
+def hetero_file(tmp_path_factory):
+    frame = small_frame(n=30, p=12)
+    base = mm.bootstrap(frame.drop(columns="y").to_numpy(), frame["y"].to_numpy(),
+                        ["anova", "svm-rfe", "l1-logistic"], n_bootstraps=3, n_features=3,
+                        random_state=0)
+    path = base.save(tmp_path_factory.mktemp("hetero") / "h.npz")
+    return base, path.read_bytes()
+
+
+@FUZZ
+@given(draw=st.data())
+def test_heterogeneous_base_models_load_on_damaged_or_inconsistent_files(
+        hetero_file, tmp_path, draw):
+    base, data = hetero_file
+    path = tmp_path / "h.npz"
+    if draw.draw(st.booleans()):
+        path.write_bytes(damage(data, draw.draw))
+    else:
+        path.write_bytes(data)
+        where = draw.draw(st.sampled_from(["selector", "extra"]))
+        key = draw.draw(st.sampled_from(
+            ["params", "kind"] if where == "selector"
+            else ["model_selectors", "selectors_without_scores"]))
+
+        def edit(arrays, meta):
+            if draw.draw(st.booleans()):
+                meta[where][key] = draw.draw(_JSON)
+            else:  # a plausible value: selector names, shuffled or cut
+                names = list(base.model_selectors)
+                meta[where][key] = draw.draw(st.lists(st.sampled_from(
+                    [*sorted(set(names)), "ig"]), max_size=len(names) + 1))
+
+        rewrite_npz(path, edit)
+    loaded = refused_or_loaded(lambda: mm.BaseModels.load(path), path)
+    if loaded is not None:  # a correct load: each model's scores finite, or NaN if unscored
+        without = set(loaded.extra.get("selectors_without_scores", ()))
+        unscored = np.array([s in without for s in loaded.model_selectors])
+        assert loaded.scores is None or np.isfinite(loaded.scores[~unscored]).all()
+        assert loaded.scores is None or np.isnan(loaded.scores[unscored]).all()
+        assert len(loaded.model_selectors) == loaded.n_models
+
+
 # ----------------------------------------------------------------------- run directories
-_RUN_FILES = ["run.json", "signatures.json", "diagnostics.json", "base_models.npz"]
+_RUN_FILES = [
+    "run.json",
+    "signatures.json",
+    "diagnostics.json",
+    "base_models.npz",
+    "expression.csv.gz",
+]
 
 
 @pytest.mark.parametrize("name", _RUN_FILES)

@@ -31,8 +31,9 @@ BEYOND_THE_SUBSETS = {
 }
 
 OPERATORS = available()[["name", "kind"]].itertuples(index=False)
-PROPERTIES = settings(max_examples=12, deadline=None, derandomize=True,
-                      suppress_health_check=[HealthCheck.too_slow])
+PROPERTIES = settings(
+    max_examples=12, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 @st.composite
@@ -42,8 +43,9 @@ def base_models(draw):
     p = draw(st.integers(6, 24))
     if draw(st.booleans()):
         m = draw(st.integers(2, min(8, p - 1)))
-        return make_base_models(n_models=b, n_features_in=p, n_features=m,
-                                random_state=draw(st.integers(0, 10**6))), m
+        return make_base_models(
+            n_models=b, n_features_in=p, n_features=m, random_state=draw(st.integers(0, 10**6))
+        ), m
     rng = np.random.default_rng(draw(st.integers(0, 10**6)))
     density = draw(st.floats(0.1, 0.6))
     subsets = rng.random((b, p)) < density

@@ -72,7 +72,9 @@ def test_report_is_self_contained(run, html):
     no_script = build_report(run[0], run[1], itemsets=run[2], lattice_explorer=False).lower()
     assert "<script" not in no_script and 'id="lattice"' not in no_script
     sources = re.findall(r'<img src="([^"]+)"', html)
-    assert len(sources) == 6  # overlap, frequency, lattice, supports, stability, trade-off
+    # membership, overlap, frequency, stability by size, trade-off, lattice, supports,
+    # stability (no expression section without the run's expression values)
+    assert len(sources) == 8
     for src in sources:
         assert src.startswith("data:image/png;base64,")
         width, height = _png_size(base64.b64decode(src.split(",", 1)[1]))
@@ -87,7 +89,7 @@ def test_report_tables_hold_the_signatures(run, html):
             for j, name in zip(sig.features, sig.names):
                 # Each row: rank, name, index, [score], frequency of that feature.
                 assert f"<td>{name}</td>" in html
-                assert f"{freq[j]:.3f}" in html
+                assert f"{freq[j]:.2f}" in html
     assert "Alternative 5" in html
     for word in ("anova", "16", "embedded:colon", mm.__version__, "seed"):
         assert word in html
@@ -167,7 +169,7 @@ def test_report_renders_in_headless_chromium(run, tmp_path):
     assert report.title == "modelmine report"
     # No network: only the file itself and its embedded data: images are requested.
     assert all(url.startswith(("file:", "data:")) for url in report.requests)
-    assert len(report.images) == 5
+    assert len(report.images) == 7  # no evaluation, no expression values
     for image in report.images:
         assert image["complete"] and image["w"] > 0 and image["h"] > 0, image
         assert image["shownW"] > 0 and image["shownH"] > 0

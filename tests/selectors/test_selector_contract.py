@@ -141,3 +141,101 @@ def test_chi2_contingency_equals_scipy_per_feature(rng):
         expected = 0.0 if table.shape[0] < 2 else scipy.stats.chi2_contingency(
             table, correction=False)[0]
         assert scores[j] == pytest.approx(expected, rel=1e-12, abs=1e-12)
+
+
+# --------------------------------------------------------------- prepare / select_rows
+# Every built-in selector, the rankers of Pes (2019) and Salman (2022) included, and the
+# parameter variants that change the route (WEKA's distance-weighted ReliefF, MDL-free
+# discretisations that skip the shared sort).
+_ROUTES = [(name, None) for name in available().query("origin == 'built-in'")["name"]] + [
+    ("relieff", {"weight_by_distance": True}),
+    ("ig", {"discretization": "quantile"}),
+    ("gainratio", {"discretization": "quantile"}),
+    ("oner", {"folds": None}),
+    ("mrmr", {"criterion": "MIQ", "n_selected": 10}),
+]
+
+
+def _same_output(a: SelectorOutput, b: SelectorOutput) -> None:
+    for field in ("scores", "ranking", "support"):
+        x, y = getattr(a, field), getattr(b, field)
+        assert (x is None) == (y is None), field
+        if x is not None:
+            np.testing.assert_array_equal(np.asarray(x), np.asarray(y), err_msg=field)
+
+
+def _informative(colon, p):
+    """The p colon genes of highest ANOVA F (so that every selector, CFS included, finds
+    structure in any resample), and the binary labels."""
+    X, y, _ = colon
+    X = np.asarray(X)
+    codes = (np.asarray(y) > 0).astype(int)
+    keep = np.sort(np.argsort(-f_classif(X, codes)[0], kind="stable")[:p])
+    return X[:, keep], codes
+
+
+@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "sparse"])
+@pytest.mark.parametrize("name, params", _ROUTES,
+                         ids=[f"{n}-{p}" if p else n for n, p in _ROUTES])
+def test_select_rows_equals_select_on_the_resample(name, params, sparse, colon):
+    """The speed path of bootstrap (Selector.prepare once per chunk, then select_rows per
+    resample) gives exactly what select on X[rows] gives, rows repeated or not."""
+    import scipy.sparse as sps
+
+    X, codes = _informative(colon, 40)
+    if sparse:
+        X = sps.csr_matrix(np.where(np.abs(X) < np.median(np.abs(X)), 0.0, X))
+    sel = get_selector(name, params)
+    prepared = sel.prepare(X, codes)
+    draw = np.random.default_rng(0)
+    n = codes.size
+    for seed, rows in enumerate([np.sort(draw.choice(n, n, replace=True)),
+                                 np.sort(draw.choice(n, int(0.8 * n), replace=False))]):
+        _same_output(sel.select_rows(prepared, X, codes, rows, random_state=seed),
+                     sel.select(X[rows], codes[rows], random_state=seed))
+
+
+@pytest.mark.parametrize("name", ["gainratio", "oner", "mrmr", "svm-rfe50"])
+def test_bootstrap_of_new_selectors_equals_select_on_each_resample(name, colon):
+    """mm.bootstrap (prepare / select_rows in _fit_chunk) against a plain loop of select on
+    X[idx] with the same resamples and selector seeds."""
+    import modelmine as mm
+    from modelmine.base_models import resample_indices, seed_sequence
+
+    X, codes = _informative(colon, 40)
+    params = {"n_selected": 10} if name == "mrmr" else None
+    base = mm.bootstrap(X, codes, name, n_bootstraps=3, n_features=6, random_state=11,
+                        selector_params=params, fit_full=False)
+    sel = get_selector(name, params)
+    for i, child in enumerate(seed_sequence(11).spawn(4)[:3]):
+        draw = np.random.default_rng(child)
+        idx = resample_indices(codes, draw, method="bootstrap", fraction=1.0, stratify=False)
+        seed = int(draw.integers(0, 2**31 - 1))
+        model = model_from_output(sel.select(X[idx], codes[idx], random_state=seed),
+                                  n_features_in=40, n_features=6, selector=name)
+        np.testing.assert_array_equal(base.sample_indices[i], idx)
+        np.testing.assert_array_equal(base.ranks[i], model.ranks)
+        np.testing.assert_array_equal(base.subsets[i], model.subset)
+
+
+@pytest.mark.parametrize("name", [n for n, _ in _ROUTES[:-5]])
+def test_supports_multiclass_is_honest(name, colon):
+    """A selector that claims multiclass support fits three classes through bootstrap; one
+    that does not is refused before the first fit, naming y."""
+    import modelmine as mm
+
+    X, codes = _informative(colon, 30)
+    # Three classes with structure: the positive class split by its best gene.
+    pos = np.flatnonzero(codes == 1)
+    three = codes.copy()
+    three[pos[np.argsort(X[pos, 0], kind="stable")[pos.size // 2:]]] = 2
+    sel = get_selector(name)
+    kw = dict(n_bootstraps=2, n_features=5, random_state=0, fit_full=False)
+    if name == "mrmr":
+        kw["selector_params"] = {"n_selected": 8}
+    if sel.supports_multiclass:
+        base = mm.bootstrap(X, three, name, **kw)
+        assert base.shape == (2, 30) and list(base.classes) == [0, 1, 2]
+    else:
+        with pytest.raises(ValueError, match="'y' parameter of bootstrap must be binary"):
+            mm.bootstrap(X, three, name, **kw)

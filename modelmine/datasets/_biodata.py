@@ -1,0 +1,504 @@
+"""Data as biologists keep it: AnnData, sample-ID columns, genes-by-samples tables, labels
+in a separate file, and the checks a classification target needs.
+
+:func:`modelmine.datasets.read_data` calls these helpers; :func:`from_anndata` is also the
+door through which :func:`modelmine.run` and :func:`modelmine.bootstrap` take an in-memory
+``AnnData`` object. Every failure a user can cause raises :class:`DataError` with a one-line
+message naming the option, what was expected and what was given.
+"""
+
+from __future__ import annotations
+
+import lzma
+import warnings
+import zlib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+
+from ..constants import MAX_TARGET_DISTINCT_FRACTION, MIN_MEAN_SAMPLES_PER_CLASS
+from ..exceptions import DataError
+
+__all__ = [
+    "ANNDATA_EXTRA",
+    "ManyClassesWarning",
+    "check_target",
+    "from_anndata",
+    "is_anndata",
+    "join_labels",
+    "read_labels",
+    "split_obs_target",
+]
+
+#: The optional extra that installs anndata (``pip install "modelmine[anndata]"``).
+ANNDATA_EXTRA = "anndata"
+
+#: ``--target obs:COLUMN`` names a column of an AnnData's ``obs`` table.
+OBS_PREFIX = "obs:"
+
+
+class ManyClassesWarning(UserWarning):
+    """The target has many classes for few samples (see :func:`check_target`)."""
+
+
+def _listing(items: Sequence[Any], limit: int = 8) -> str:
+    items = list(items)
+    shown = ", ".join(repr(str(i)) for i in items[:limit])
+    return shown + (f", ... ({len(items)} in all)" if len(items) > limit else "")
+
+
+# ----------------------------------------------------------------- the target
+def check_target(y: Any, *, where: str, option: str = "--target") -> np.ndarray:
+    """Refuse a continuous target; warn when there are many classes for few samples.
+
+    modelmine selects features for classification (Woznica, Nguyen and Kalousis, KDD 2012,
+    section 3: classifiers evaluate every signature), so its target must be class labels.
+    A numeric target is refused as continuous when it holds non-integer values, or when
+    more than ``MAX_TARGET_DISTINCT_FRACTION`` of the samples have a value of their own (an
+    age, a survival time, a sample ID). A target with fewer than
+    ``MIN_MEAN_SAMPLES_PER_CLASS`` samples per class on average gets a
+    :class:`ManyClassesWarning`: bootstrap samples then often miss whole classes.
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+    where : str
+        Where the labels came from, for messages.
+    option : str, default="--target"
+        The option or parameter that named them, for messages.
+
+    Returns
+    -------
+    ndarray
+        ``y`` as an array.
+
+    Raises
+    ------
+    DataError
+        For a continuous target.
+    """
+    arr = y.to_numpy() if isinstance(y, pd.Series) else np.asarray(y)
+    n = arr.shape[0] if arr.ndim else 0
+    if n == 0 or arr.ndim != 1:
+        return arr
+    numeric = arr.dtype.kind in "iuf"
+    if numeric:
+        values = arr.astype(np.float64)
+        finite = values[np.isfinite(values)]
+        distinct = np.unique(finite).size
+        fractional = bool(np.any(finite != np.round(finite)))
+        if fractional or (distinct > 2 and distinct > MAX_TARGET_DISTINCT_FRACTION * n):
+            what = (
+                "non-integer values"
+                if fractional
+                else f"{distinct} distinct values for {n} samples"
+            )
+            example = ", ".join(f"{v:g}" for v in np.unique(finite)[:4])
+            raise DataError(
+                f"{option} {where} looks continuous ({what}, e.g. {example}): modelmine "
+                "selects features for classification and needs class labels. Bin the values "
+                "into classes first (for example with pandas.qcut into 'low'/'high'), or name "
+                "a column of class labels."
+            )
+    classes, counts = np.unique(arr.astype(str) if not numeric else arr, return_counts=True)
+    if classes.size >= 2 and n / classes.size < MIN_MEAN_SAMPLES_PER_CLASS:
+        warnings.warn(
+            f"{option} {where} has {classes.size} classes for {n} samples (fewer than "
+            f"{MIN_MEAN_SAMPLES_PER_CLASS} per class on average; smallest class: "
+            f"{int(counts.min())}): bootstrap samples will often miss whole classes, and the "
+            "signatures will be unstable. Merge rare classes if you can.",
+            ManyClassesWarning,
+            stacklevel=3,
+        )
+    return arr
+
+
+# ----------------------------------------------------------------- sample IDs in tables
+def _is_id_column(column: pd.Series) -> bool:
+    numeric = pd.api.types.is_numeric_dtype(column) or pd.api.types.is_bool_dtype(column)
+    return not numeric and not column.isna().any() and column.astype(str).is_unique
+
+
+def set_sample_index(
+    frame: pd.DataFrame, index_col: str | None, target: str | None, where: str
+) -> tuple[pd.DataFrame, str | None]:
+    """Move the sample-ID column of a samples-by-features table into the index.
+
+    ``index_col`` names it; without it, a first column that is not numeric, not the target
+    and unique is taken as the sample IDs, and the returned note says so.
+
+    Returns
+    -------
+    (frame, note)
+    """
+    columns = [str(c) for c in frame.columns]
+    frame.columns = pd.Index(columns)
+    note = None
+    if index_col is not None:
+        if index_col not in columns:
+            raise DataError(
+                f"--index-col {index_col!r} is not a column of {where!r} "
+                f"(columns: {_listing(columns)})."
+            )
+        chosen = index_col
+    else:
+        first = columns[0]
+        if first == target or not _is_id_column(frame[first]):
+            return frame, None
+        chosen = first
+        note = (
+            f"read the first column {first!r} of {where!r} as sample IDs (it is not "
+            "numeric and its values are unique); name another one with --index-col"
+        )
+    ids = frame[chosen].astype(str)
+    duplicated = ids[ids.duplicated()].unique().tolist()
+    if duplicated:
+        raise DataError(
+            f"Duplicate sample IDs in column {chosen!r} of {where!r}: "
+            f"{_listing(duplicated, 5)}; each sample needs its own ID."
+        )
+    frame = frame.drop(columns=[chosen])
+    frame.index = pd.Index(ids.to_numpy(), name=chosen)
+    return frame, note
+
+
+def transpose_table(frame: pd.DataFrame, index_col: str | None, where: str) -> pd.DataFrame:
+    """A genes-by-samples table (features in rows, one column of feature IDs, one column
+    per sample) turned into samples by features, with the sample IDs as the index.
+
+    The feature IDs are ``index_col`` or, by default, the first column. A row whose ID is
+    the ``--target`` (a row of class labels, as some GEO series matrices have) becomes the
+    target column.
+    """
+    columns = [str(c) for c in frame.columns]
+    frame.columns = pd.Index(columns)
+    id_col = index_col if index_col is not None else columns[0]
+    if id_col not in columns:
+        raise DataError(
+            f"--index-col {id_col!r} is not a column of {where!r} (columns: {_listing(columns)})."
+        )
+    ids = frame[id_col].astype(str)
+    duplicated = ids[ids.duplicated()].unique().tolist()
+    if duplicated:
+        raise DataError(
+            f"Duplicate feature IDs in column {id_col!r} of {where!r} (read with "
+            f"--transpose, rows are features): {_listing(duplicated, 5)}."
+        )
+    body = frame.drop(columns=[id_col])
+    if body.shape[1] < 2:
+        raise DataError(
+            f"{where!r} read with --transpose has {body.shape[1]} sample "
+            "column(s); a genes-by-samples table needs one column per sample."
+        )
+    body.index = pd.Index(ids.to_numpy())
+    out = body.T
+    out.index = pd.Index([str(c) for c in body.columns], name="sample")
+    out.columns = pd.Index(ids.to_numpy())
+    if any(dtype.kind == "O" for dtype in body.dtypes):
+        # A row of labels made every sample column text: numbers come back per feature.
+        converted = {}
+        for col in out.columns:
+            try:
+                converted[col] = pd.to_numeric(out[col])
+            except (ValueError, TypeError):
+                converted[col] = out[col]
+        out = pd.DataFrame(converted, index=out.index)
+    return out.infer_objects()
+
+
+# ----------------------------------------------------------------- labels in another file
+def read_labels(path: str | Path, column: str | None) -> pd.Series:
+    """Read a label file: sample IDs in the first column, labels in ``column``.
+
+    Parameters
+    ----------
+    path : path-like
+        A ``.csv``, ``.tsv``/``.tab`` or ``.txt`` (separator sniffed) file with a header.
+    column : str, optional
+        The label column; default: the only column besides the IDs.
+
+    Returns
+    -------
+    pandas.Series
+        Labels indexed by sample ID (as text), named after the column.
+    """
+    file = Path(path)
+    where = str(file)
+    if not file.is_file():
+        raise DataError(f"--labels: no such file {where!r}.")
+    suffixes = [s.lower() for s in file.suffixes if s.lower() not in (".gz", ".bz2", ".xz")]
+    last = suffixes[-1] if suffixes else ""
+    try:
+        if last in (".tsv", ".tab"):
+            table = pd.read_csv(file, sep="\t", dtype=str, keep_default_na=True)
+        elif last == ".csv":
+            table = pd.read_csv(file, sep=",", dtype=str, keep_default_na=True)
+        else:
+            table = pd.read_csv(file, sep=None, engine="python", dtype=str)
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError, ValueError,
+            OSError, EOFError, zlib.error, lzma.LZMAError) as exc:
+        # OSError / EOFError / zlib.error: a damaged or truncated .gz, .bz2 or .xz (bad
+        # input, not the environment: the file was read)
+        if isinstance(exc, PermissionError):
+            raise DataError(f"Cannot read --labels {where!r}: permission denied.") from None
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise DataError(f"--labels {where!r} is not a readable table ({first}).") from None
+    columns = [str(c) for c in table.columns]
+    table.columns = pd.Index(columns)
+    if len(columns) < 2:
+        raise DataError(
+            f"--labels {where!r} has {len(columns)} column(s); expected sample IDs "
+            "in the first column and labels in another (is the separator right?)."
+        )
+    if column is None:
+        if len(columns) != 2:
+            raise DataError(
+                f"--labels {where!r} has {len(columns) - 1} columns besides the "
+                f"sample IDs: name the label column with --labels-column "
+                f"(columns: {_listing(columns[1:])})."
+            )
+        column = columns[1]
+    elif column not in columns[1:]:
+        raise DataError(
+            f"--labels-column {column!r} is not a column of {where!r} "
+            f"(columns: {_listing(columns[1:])})."
+        )
+    ids = table[columns[0]].astype(str).str.strip()
+    duplicated = ids[ids.duplicated()].unique().tolist()
+    if duplicated:
+        raise DataError(
+            f"Duplicate sample IDs in the first column of --labels {where!r}: "
+            f"{_listing(duplicated, 5)}; each sample needs one label."
+        )
+    labels = table[column]
+    labels = labels.where(labels.isna(), labels.astype(str).str.strip())
+    converted = pd.to_numeric(labels, errors="coerce")
+    if converted.notna().sum() == labels.notna().sum():  # numeric codes stay numeric
+        labels = converted
+    return pd.Series(labels.to_numpy(), index=pd.Index(ids.to_numpy(), name="sample"), name=column)
+
+
+def join_labels(
+    sample_ids: Sequence[str] | None, labels: pd.Series, *, where: str, labels_where: str
+) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """Match the data's samples to a label file by sample ID.
+
+    Samples without a label (absent from the file, or with an empty label) are left out,
+    and label IDs absent from the data ignored, each with a note; no match at all is an
+    error that says how many matched and shows a few IDs of each side.
+
+    Returns
+    -------
+    (rows, y, notes)
+        ``rows``: positions in the data of the labelled samples, in data order; ``y`` their
+        labels; ``notes``: what was left out.
+    """
+    if sample_ids is None:
+        raise DataError(
+            f"--labels needs sample IDs in the data, and {where!r} has none: "
+            "name its sample-ID column with --index-col (or use --transpose for a "
+            "genes-by-samples table whose column headers are the sample IDs)."
+        )
+    ids = pd.Index([str(s).strip() for s in sample_ids])
+    known = labels.dropna()
+    matched = ids.isin(known.index)
+    n_match = int(matched.sum())
+    notes: list[str] = []
+    if n_match < 2:
+        missing = [s for s in ids[~matched]][:4]
+        extra = [s for s in labels.index if s not in set(ids)][:4]
+        raise DataError(
+            f"--labels {labels_where!r} matches {n_match} of the {len(ids)} samples of "
+            f"{where!r} by sample ID; data IDs without a label: {_listing(missing, 4)}; label "
+            f"IDs not in the data: {_listing(extra, 4)} (are the IDs in the first column of "
+            "both files, spelled alike?)."
+        )
+    if n_match < len(ids):
+        left = ids[~matched].tolist()
+        notes.append(
+            f"{len(left)} of the {len(ids)} samples of {where!r} have no label in "
+            f"{labels_where!r} and are left out: {_listing(left, 5)}"
+        )
+    extra_ids = known.index[~known.index.isin(ids)].tolist()
+    if extra_ids:
+        notes.append(
+            f"{len(extra_ids)} labelled sample(s) of {labels_where!r} are not in "
+            f"{where!r} and are ignored: {_listing(extra_ids, 5)}"
+        )
+    rows = np.flatnonzero(matched)
+    y = known.loc[ids[rows]].to_numpy()
+    return rows, y, notes
+
+
+# ----------------------------------------------------------------- AnnData
+def is_anndata(obj: Any) -> bool:
+    """Whether ``obj`` is an ``anndata.AnnData`` (checked without importing anndata)."""
+    return any(
+        c.__name__ == "AnnData" and c.__module__.split(".")[0] == "anndata"
+        for c in type(obj).__mro__
+    )
+
+
+def import_anndata() -> Any:
+    """Import anndata, or raise MissingExtraError naming the extra that installs it."""
+    from ..exceptions import require_extra
+
+    return require_extra("anndata", ANNDATA_EXTRA, "Reading or writing AnnData (.h5ad)")
+
+
+def split_obs_target(target: Any) -> str | None:
+    """The obs column of ``"obs:COLUMN"`` (or of a bare column name), else None."""
+    if isinstance(target, str):
+        return target[len(OBS_PREFIX) :] if target.startswith(OBS_PREFIX) else target
+    return None
+
+
+def _matrix(adata: Any, layer: str | None, where: str) -> Any:
+    if layer is None:
+        X = adata.X
+        if X is None:
+            raise DataError(
+                f"{where!r} has no .X matrix; name a layer with --layer "
+                f"(layers: {_listing(list(adata.layers.keys()))})."
+            )
+    else:
+        layers = list(adata.layers.keys())
+        if layer not in layers:
+            raise DataError(
+                f"--layer {layer!r} is not a layer of {where!r} (layers: "
+                f"{_listing(layers) if layers else 'none'})."
+            )
+        X = adata.layers[layer]
+    # Backed files give an h5py dataset or a backed sparse dataset: read the one matrix.
+    if hasattr(X, "to_memory"):
+        X = X.to_memory()
+    elif not (isinstance(X, np.ndarray) or sp.issparse(X)) and hasattr(X, "shape"):
+        X = X[()] if getattr(X, "ndim", 2) == 2 and hasattr(X, "dtype") else np.asarray(X)
+    if sp.issparse(X):
+        return sp.csr_matrix(X, dtype=np.float64)
+    X = np.asarray(X)
+    if X.ndim != 2 or not (np.issubdtype(X.dtype, np.number) or X.dtype == bool):
+        raise DataError(f"The matrix of {where!r} is not numeric (dtype {X.dtype}).")
+    return X.astype(np.float64, copy=False)
+
+
+def from_anndata(
+    adata: Any,
+    target: Any = None,
+    *,
+    layer: str | None = None,
+    source: str = "AnnData",
+    fmt: str = "anndata",
+    unlabelled: bool = False,
+) -> Any:
+    """An ``AnnData`` as a :class:`~modelmine.datasets.LoadedData`.
+
+    X is ``adata.X`` or ``adata.layers[layer]`` (dense or sparse; sparse stays CSR), the
+    feature names are ``var_names`` and the sample names ``obs_names``. Observations are
+    samples, variables features, as in scanpy.
+
+    Parameters
+    ----------
+    adata : anndata.AnnData
+        In memory or opened in backed mode (``anndata.read_h5ad(path, backed="r")``): only
+        the named matrix is read into memory, not the other layers.
+    target : str or array-like
+        ``"obs:COLUMN"`` (or ``"COLUMN"``) for a column of ``adata.obs``, or the labels
+        themselves (one per observation).
+    layer : str, optional
+        A key of ``adata.layers``; default ``adata.X``.
+    source, fmt : str
+        Recorded as the LoadedData's ``source`` and ``format``.
+    unlabelled : bool, default=False
+        Read no target (the labels come from a separate file, joined by ``obs_names``).
+
+    Returns
+    -------
+    LoadedData
+    """
+    from ._readers import LoadedData
+
+    where = source
+    X = _matrix(adata, layer, where)
+    obs = adata.obs
+    column = split_obs_target(target)
+    if unlabelled:
+        column, target = None, np.zeros(X.shape[0])
+    if target is None:
+        raise DataError(
+            f"{where!r} is an AnnData: name the label column of its obs with "
+            f"--target obs:COLUMN (obs columns: {_listing(list(obs.columns))})."
+        )
+    if column is not None:
+        if column not in obs.columns:
+            raise DataError(
+                f"--target obs:{column} is not a column of the obs of {where!r} "
+                f"(obs columns: {_listing(list(obs.columns)) or 'none'})."
+            )
+        labels = obs[column]
+        if labels.isna().any():
+            raise DataError(
+                f"--target obs:{column} of {where!r} has {int(labels.isna().sum())}"
+                " missing label(s); drop those observations or fill them."
+            )
+        y = np.asarray(
+            labels.astype(str)
+            if isinstance(labels.dtype, pd.CategoricalDtype)
+            and not pd.api.types.is_numeric_dtype(labels.cat.categories)
+            else labels.to_numpy()
+        )
+        target_name = f"obs:{column}"
+    else:
+        y = np.asarray(target)
+        target_name = "labels"
+        if y.shape != (X.shape[0],):
+            raise DataError(
+                f"The labels given for {where!r} have shape {y.shape}; expected "
+                f"({X.shape[0]},), one per observation."
+            )
+    names = np.asarray([str(v) for v in adata.var_names], dtype=str)
+    if len(set(names.tolist())) != names.size:
+        raise DataError(
+            f"The var_names of {where!r} are not unique; call "
+            "adata.var_names_make_unique() and save it again."
+        )
+    samples = np.asarray([str(v) for v in adata.obs_names], dtype=str)
+    return LoadedData(
+        X=X,
+        y=y,
+        feature_names=names,
+        source=source,
+        target=target_name,
+        format=fmt,
+        sample_names=samples,
+        layer=layer,
+    )
+
+
+def read_h5ad(
+    path: Path,
+    target: Any,
+    *,
+    layer: str | None = None,
+    backed: bool = False,
+    unlabelled: bool = False,
+) -> Any:
+    """Read an ``.h5ad`` file into a LoadedData (see :func:`from_anndata`)."""
+    anndata = import_anndata()
+    where = str(path)
+    try:
+        adata = anndata.read_h5ad(path, backed="r" if backed else None)
+    except Exception as exc:  # h5py and anndata raise many types on a foreign file
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise DataError(f"Cannot read AnnData file {where!r}: {first}") from None
+    try:
+        return from_anndata(
+            adata, target, layer=layer, source=where, fmt="h5ad", unlabelled=unlabelled
+        )
+    finally:
+        if backed and getattr(adata, "file", None) is not None:
+            adata.file.close()

@@ -1,0 +1,118 @@
+"""Signatures in the formats of the tools biologists use next: GMT gene sets and AnnData.
+
+GMT is the gene-set format of GSEA (Subramanian et al., PNAS 2005) and of most enrichment
+tools (g:Profiler, Enrichr, fgsea): one tab-separated line per set, its name, a description,
+then its genes. :func:`annotate_anndata` writes a run's results into the ``var`` table of an
+AnnData (scanpy's format), next to the user's own annotations.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._utils import jsonable
+from ..operators import Signature, SignatureSet
+
+__all__ = ["annotate_anndata", "signature_sets", "signatures_gmt"]
+
+
+def signature_sets(
+    signatures: Mapping[str, Signature | SignatureSet],
+) -> list[tuple[str, Signature]]:
+    """Every signature of a run under one name: the operator for a consensus signature,
+    ``OPERATOR_alt<i>`` (1-based) for the i-th alternative of a multi-model operator."""
+    named: list[tuple[str, Signature]] = []
+    for op, result in signatures.items():
+        if isinstance(result, Signature):
+            named.append((op, result))
+        else:
+            named += [(f"{op}_alt{i}", sig) for i, sig in enumerate(result, start=1)]
+    return named
+
+
+def signatures_gmt(
+    signatures: Mapping[str, Signature | SignatureSet], *, description: str = "modelmine"
+) -> str:
+    """The signatures as a GMT file (one gene set per signature, genes in signature order).
+
+    Parameters
+    ----------
+    signatures : mapping of str to Signature or SignatureSet
+        A run's ``signatures``.
+    description : str
+        The second field of every line (GSEA shows it; a URL or a short text).
+
+    Returns
+    -------
+    str
+    """
+    clean = re.sub(r"[\t\r\n]+", " ", description)
+    lines = []
+    for name, sig in signature_sets(signatures):
+        genes = [re.sub(r"[\t\r\n]+", " ", str(g)) for g in sig.names]
+        lines.append("\t".join([name, f"{clean} ({name}, {len(genes)} genes)", *genes]))
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def annotate_anndata(run: Any, data: Any) -> Any:
+    """An AnnData of the run's data with its results in ``var`` (and settings in ``uns``).
+
+    ``var`` columns: ``modelmine_frequency`` (fraction of the b base models selecting the
+    gene, KDD 2012 section 2), ``modelmine_mean_rank``, and one boolean column per
+    signature, ``modelmine_<name>`` (names of :func:`signature_sets`). For an ``.h5ad``
+    source the user's own file is read back whole (its obs, var, layers and uns kept) and
+    restricted to the samples the run used; other sources become a new AnnData (X, the
+    labels in ``obs``, the feature names as ``var_names``).
+
+    Parameters
+    ----------
+    run : MiningRun
+    data : LoadedData
+        What the run read (:func:`modelmine.datasets.read_data`).
+
+    Returns
+    -------
+    anndata.AnnData
+    """
+    from ..datasets._biodata import import_anndata
+
+    anndata = import_anndata()
+    base = run.base_models
+    if data.format == "h5ad":
+        adata = anndata.read_h5ad(data.source)
+        if data.sample_names is not None and len(data.sample_names) != adata.n_obs:
+            adata = adata[list(data.sample_names)].copy()
+    else:
+        obs_index = (
+            pd.Index([str(s) for s in data.sample_names])
+            if data.sample_names is not None
+            else pd.Index([str(i) for i in range(data.shape[0])])
+        )
+        obs = pd.DataFrame(
+            {str(data.target): pd.Categorical(np.asarray(data.y).astype(str))}, index=obs_index
+        )
+        adata = anndata.AnnData(
+            X=data.X, obs=obs, var=pd.DataFrame(index=[str(n) for n in data.feature_names])
+        )
+    names = [str(n) for n in base.feature_names]
+    if [str(v) for v in adata.var_names] != names:
+        raise ValueError(
+            "The AnnData's var_names differ from the run's feature names; "
+            "annotate the file the run read."
+        )
+    adata.var["modelmine_frequency"] = base.subsets.mean(axis=0)
+    adata.var["modelmine_mean_rank"] = base.tied_ranks().mean(axis=0, dtype=np.float64)
+    for name, sig in signature_sets(run.signatures):
+        member = np.zeros(len(names), dtype=bool)
+        member[np.asarray(sig.features, dtype=np.int64)] = True
+        adata.var[f"modelmine_{name}"] = member
+    adata.uns["modelmine"] = json.dumps(
+        jsonable({"settings": dict(run.settings), "command": run.command})
+    )
+    return adata

@@ -1,0 +1,82 @@
+"""Feature scaling inside each resample, in front of any selector.
+
+SVM-RFE (Guyon et al. 2002) and the other weight-based selectors rank features by the size
+of their coefficients, which depends on the features' units: unscaled expression values in
+the tens of thousands make the ranking follow the variance. Scaling is fitted on each
+resample only (never on samples outside it), as selection must be (Ambroise and McLachlan,
+PNAS 2002), and recorded in the base models' selector description.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+from ._base import Selector, SelectorOutput
+
+__all__ = ["SCALE_METHODS", "ScaledSelector", "scaled"]
+
+#: The ``scale`` values of :func:`modelmine.run` and ``modelmine run --scale``.
+SCALE_METHODS = ("none", "standard", "minmax")
+
+
+def _scale(X: Any, method: str) -> Any:
+    from sklearn.preprocessing import MaxAbsScaler, MinMaxScaler, StandardScaler
+
+    if method == "standard":
+        # Centring would densify a sparse matrix: sparse data are divided by the sd only.
+        return StandardScaler(with_mean=not sp.issparse(X)).fit_transform(X)
+    # MinMaxScaler refuses sparse input; MaxAbsScaler keeps the sparsity and equals it on
+    # the non-negative data that sparse matrices hold (counts, tf-idf).
+    scaler = MaxAbsScaler() if sp.issparse(X) else MinMaxScaler()
+    return scaler.fit_transform(X)
+
+
+class ScaledSelector(Selector):
+    """A selector that scales the features of every resample before selecting.
+
+    Parameters
+    ----------
+    selector : Selector
+        The selector to run on the scaled data.
+    method : {"standard", "minmax"}
+        ``"standard"``: zero mean and unit variance (sparse data: unit variance only);
+        ``"minmax"``: each feature to [0, 1] (sparse data: divided by its maximum
+        absolute value).
+    """
+
+    def __init__(self, selector: Selector, method: str) -> None:
+        self.selector = selector
+        self.method = method
+        self.name = selector.name
+        self.kind = selector.kind
+        self.supports_sparse = selector.supports_sparse
+        self.supports_multiclass = selector.supports_multiclass
+
+    def select(self, X: Any, y: np.ndarray, *, random_state: int) -> SelectorOutput:
+        return self.selector.select(_scale(X, self.method), y, random_state=random_state)
+
+    def prepare(self, X: Any, y: np.ndarray) -> Any:
+        """Nothing shared: the scaling is fitted on each resample, so the wrapped selector's
+        per-chunk work (:meth:`Selector.prepare`, for example MDL's sorted columns) would be
+        computed on values that no resample's selector sees."""
+        return None
+
+    def select_rows(self, prepared: Any, X: Any, y: np.ndarray, rows: np.ndarray, *,
+                    random_state: int) -> SelectorOutput:
+        """The resample ``X[rows]`` scaled on its own rows, then the wrapped selector's
+        :meth:`select` on it (what :func:`modelmine.bootstrap` calls per resample)."""
+        return self.select(X[rows], y[rows], random_state=random_state)
+
+    def get_params(self) -> dict[str, Any]:
+        return self.selector.get_params()
+
+    def describe(self) -> dict[str, Any]:
+        return {**self.selector.describe(), "scale": self.method}
+
+
+def scaled(selector: Selector, method: str) -> Selector:
+    """``selector`` behind :class:`ScaledSelector`, or itself for ``method="none"``."""
+    return selector if method == "none" else ScaledSelector(selector, method)

@@ -1,0 +1,114 @@
+"""Salman's comparison of aggregation functions, compare_aggregations (Salman 2022).
+
+Independent truths: each fold's mean-score rank vector rebuilt by hand from a bootstrap of
+that fold's training records (``scipy.stats.rankdata``); Spearman's stability recomputed
+with ``scipy.stats.spearmanr`` pair by pair; the
+weighted average accuracy from its definition.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from scipy.stats import rankdata, spearmanr
+
+import modelmine as mm
+
+
+@pytest.fixture(scope="module")
+def data():
+    X, y = mm.datasets.load_colon()
+    return np.asarray(X)[:, :120], np.asarray(y)
+
+
+@pytest.fixture(scope="module")
+def comparison(data):
+    X, y = data
+    return mm.compare_aggregations(
+        X,
+        y,
+        selector="anova",
+        n_folds=3,
+        n_bootstraps=5,
+        thresholds=(0.25, 0.5, 1.0),
+        random_state=4,
+    )
+
+
+def test_tables(comparison):
+    assert list(comparison.stability["aggregation"]) == list(mm.evaluation.SALMAN_AGGREGATIONS)
+    assert comparison.stability["spearman"].between(-1, 1).all()
+    assert set(comparison.accuracy["threshold"]) == {0.25, 0.5, 1.0}
+    assert 0 <= comparison.asd <= 1
+
+
+def test_mean_score_rank_vector_by_hand(data, comparison):
+    X, y = data
+    for fold, train in enumerate(comparison.train_indices):
+        base = mm.bootstrap(
+            X[train],
+            y[train],
+            "anova",
+            n_bootstraps=5,
+            n_features=30,
+            random_state=comparison.settings["fold_seeds"][fold],
+            fit_full=False,
+        )
+        by_hand = rankdata(-base.scores.mean(axis=0), method="average")
+        np.testing.assert_array_equal(comparison.rank_vectors["meanScore"][fold], by_hand)
+        q = mm.operators.stuart_scores(base.tied_ranks() / 120.0)
+        np.testing.assert_array_equal(
+            comparison.rank_vectors["stuart"][fold], rankdata(np.where(np.isnan(q), np.inf, q))
+        )
+
+
+def test_spearman_from_definition(comparison):
+    for name, vectors in comparison.rank_vectors.items():
+        pairs = [spearmanr(a, b).statistic for a, b in itertools.combinations(vectors, 2)]
+        row = comparison.stability[comparison.stability.aggregation == name]
+        assert row["spearman"].item() == pytest.approx(np.mean(pairs), abs=1e-9)
+
+
+def test_wacc_from_accuracy_curve(comparison):
+    acc = comparison.accuracy
+    for name in mm.evaluation.SALMAN_AGGREGATIONS:
+        part = acc[(acc.aggregation == name) & (acc.threshold < 1)]
+        w = 1 - part["threshold"].to_numpy()
+        expected = np.sum(w * part["accuracy"].to_numpy()) / np.sum(w)
+        got = comparison.wacc[comparison.wacc.aggregation == name]["wacc"].item()
+        assert got == pytest.approx(expected)
+
+
+def test_reproducible_and_worker_independent(data, comparison):
+    X, y = data
+    again = mm.compare_aggregations(
+        X,
+        y,
+        selector="anova",
+        n_folds=3,
+        n_bootstraps=5,
+        thresholds=(0.25, 0.5, 1.0),
+        random_state=4,
+        n_jobs=2,
+    )
+    assert again.stability.equals(comparison.stability)
+    assert again.accuracy.equals(comparison.accuracy)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"aggregations": ["meanScore", "allMed"]}, "'aggregations' parameter.*single-model"),
+        ({"aggregations": ["meanScore", "meanScore"]}, "'aggregations' parameter.*distinct"),
+        ({"n_folds": 100}, "'n_folds' parameter.*smallest class"),
+        ({"top_fraction": 0.0}, "'top_fraction' parameter"),
+        ({"thresholds": (0.0, 0.5)}, "'thresholds' parameter"),
+    ],
+)
+def test_bad_input(data, kwargs, match):
+    X, y = data
+    call = {"selector": "anova", "n_bootstraps": 2, "n_folds": 2, **kwargs}
+    with pytest.raises(ValueError, match=match):
+        mm.compare_aggregations(X, y, **call)

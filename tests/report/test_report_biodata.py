@@ -1,0 +1,232 @@
+"""The report for a biologist: sections and anchors, gene names, integer ranks, CSV
+downloads, expression by class, the alternatives as a membership matrix, stability by
+signature size, the evaluation command; GMT output; rendered in headless Chromium."""
+
+from __future__ import annotations
+
+import base64
+import io
+import os
+import re
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import modelmine as mm
+from modelmine.exceptions import MissingExtraError
+from modelmine.report import (
+    operator_result,
+    signatures_gmt,
+)
+from modelmine.report._plots import (
+    expression_scale,
+    plot_expression_heatmap,
+    plot_membership,
+    stability_by_size,
+)
+
+sys.path.insert(0, str(Path(__file__).parent))
+from browser import find_chromium, inspect_page
+
+SEED = 7
+ANCHORS = (
+    "data",
+    "signatures",
+    "expression",
+    "alternatives",
+    "stability",
+    "itemsets",
+    "diagnostics",
+)
+
+
+@pytest.fixture(scope="module")
+def run():
+    X, y, names = mm.datasets.load_leukemia(return_names=True)
+    raw = np.round(2.0 ** (X[:, :400] - X[:, :400].min() + 6.0))  # raw intensities
+    labels = np.where(y == np.unique(y)[0], "ALL", "AML")
+    data = mm.datasets.LoadedData(
+        X=raw,
+        y=labels,
+        feature_names=np.asarray(names[:400]),
+        source="leukemia-raw.tsv",
+        target="subtype",
+        format="tsv",
+        sample_names=np.array([f"GSM{i}" for i in range(72)]),
+    )
+    return mm.run(
+        data,
+        selector="anova",
+        operators=["closedApr", "allMed"],
+        n_bootstraps=16,
+        n_features=12,
+        n_signatures=4,
+        random_state=SEED,
+    )
+
+
+@pytest.fixture(scope="module")
+def html(run, tmp_path_factory):
+    path = tmp_path_factory.mktemp("report") / "report.html"
+    run.report(path)
+    return path.read_text(encoding="utf-8")
+
+
+def _csv_links(text: str) -> dict[str, pd.DataFrame]:
+    links = re.findall(
+        r'download="([^"]+)" href="data:text/csv;charset=utf-8;base64,'
+        r'([^"]+)"',
+        text,
+    )
+    return {name: pd.read_csv(io.BytesIO(base64.b64decode(data))) for name, data in links}
+
+
+def test_sections_have_their_anchors_in_order(html):
+    positions = [html.index(f'id="{a}"') for a in ANCHORS]
+    assert positions == sorted(positions)
+    for anchor in ANCHORS:
+        assert f'href="#{anchor}"' in html
+
+
+def test_signature_tables_show_genes_and_integer_ranks(run, html):
+    sig = run.signatures["closedApr"]
+    freq = run.base_models.subsets.mean(axis=0)
+    for rank, (j, name) in enumerate(zip(sig.features, sig.names), start=1):
+        assert re.search(
+            rf'<td class="num">{rank}</td><td>{re.escape(name)}</td>'
+            rf'<td class="num">{freq[j]:.2f}</td>',
+            html,
+        )
+    assert not re.search(r'<td class="num">\d+\.000</td><td>', html)  # no "1.000" ranks
+    assert "<th>index</th>" not in html
+
+
+def test_every_table_downloads_as_csv(run, html):
+    tables = _csv_links(html)
+    sig = run.signatures["closedApr"]
+    assert tables["closedApr.csv"]["gene"].tolist() == sig.names.tolist()
+    np.testing.assert_allclose(
+        tables["closedApr.csv"]["frequency"], run.base_models.subsets[:, sig.features].mean(axis=0)
+    )
+    alts = list(run.signatures["allMed"])
+    member = tables["allMed-membership.csv"].set_index("gene")
+    for i, alt in enumerate(alts, start=1):
+        assert set(member.index[member[f"alt {i}"]]) == set(alt.names.tolist())
+    assert len(tables["frequencies.csv"]) == run.base_models.n_features_in
+    expression = tables["expression.csv"]
+    assert expression["sample"].tolist() == [f"GSM{i}" for i in range(72)]
+    for name in (
+        "data.csv",
+        "settings.csv",
+        "diagnostics.csv",
+        "stability-by-size.csv",
+        "itemsets.csv",
+        "allMed-alt1.csv",
+    ):
+        assert name in tables
+
+
+def test_provenance_is_readable_tables_with_gene_names(run, html):
+    prov = run.signatures["closedApr"].provenance
+    names = run.base_models.feature_names
+    first = prov["itemsets"][0]["items"]
+    shown = ", ".join(str(names[j]) for j in first[:12])
+    assert "How this signature was made" in html
+    assert shown in html
+    assert "Provenance: {" not in html and '"base_models":' not in html
+
+
+def test_evaluation_command_is_named_when_no_evaluation(html):
+    assert "Not run for this report" in html
+    assert "mm.evaluate(X, y, selectors=[&#x27;anova&#x27;]" in html
+
+
+def test_stability_by_size_is_nogueira_of_the_cut_rankings(run):
+    base = run.base_models
+    table = stability_by_size(base, sizes=[1, 5, 12, 50])
+    for s, value in zip(table["size"], table["stability"]):
+        Z = (base.ranks <= s).astype(float)  # Nogueira et al. (2018), eq. (4), by hand
+        _M, d = Z.shape
+        var = Z.var(axis=0, ddof=1).mean()
+        kbar = Z.sum(axis=1).mean()
+        assert value == pytest.approx(1 - var / (kbar / d * (1 - kbar / d)))
+    assert (table["ci_low"] <= table["stability"]).all()
+
+
+def test_membership_plot_marks_each_gene_of_each_alternative(run):
+    result = operator_result("allMed", run.signatures["allMed"])
+    freq = run.base_models.subsets.mean(axis=0)
+    fig = plot_membership(result, freq, run.base_models.feature_names)
+    ax = fig.axes[0]
+    rows = [t.get_text() for t in ax.get_yticklabels()]
+    points = ax.collections[0].get_offsets()
+    marked = {(rows[round(y)], round(x)) for x, y in points}
+    truth = {(str(name), i) for i, sig in enumerate(result.signatures) for name in sig.names}
+    assert marked == truth
+
+
+def test_heatmap_groups_samples_by_class_and_shows_z_scores_of_log2(run):
+    expr = run.expression
+    genes = list(expr.columns[1:6])
+    fig = plot_expression_heatmap(expr, genes)
+    bar = np.asarray(fig.axes[0].images[0].get_array()).ravel()
+    assert np.all(np.diff(bar) >= 0)  # classes in blocks
+    assert (
+        np.bincount(bar.astype(int)).tolist()
+        == expr["class"].value_counts(sort=False).sort_index().tolist()
+    )
+    z, what = expression_scale(expr[genes].to_numpy())
+    assert what == "z-score of log2(x + 1)"
+    logged = np.log2(expr[genes].to_numpy() + 1)
+    np.testing.assert_allclose(z, (logged - logged.mean(0)) / logged.std(0))
+    shown = np.asarray(fig.axes[1].images[0].get_array())
+    np.testing.assert_allclose(np.sort(shown.ravel()), np.sort(np.clip(z, -3, 3).ravel()))
+
+
+def test_gmt_has_one_set_per_signature(run):
+    text = signatures_gmt(run.signatures, description="leukemia\trun")
+    lines = text.splitlines()
+    assert len(lines) == 1 + len(run.signatures["allMed"])
+    name, description, *genes = lines[0].split("\t")
+    assert name == "closedApr" and "\t" not in description
+    assert genes == run.signatures["closedApr"].names.tolist()
+
+
+def test_a_missing_extra_is_named(tmp_path, monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "anndata", None)  # import anndata now fails
+    path = tmp_path / "x.h5ad"
+    path.write_bytes(b"")
+    with pytest.raises(MissingExtraError, match=r'pip install "modelmine\[anndata\]"'):
+        mm.datasets.read_data(path, "obs:y")
+    from modelmine.cli import main
+
+    assert main(["run", str(path), "-t", "obs:y", "--out", str(tmp_path / "o")]) == 1
+    assert "modelmine[anndata]" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(
+    find_chromium() is None and not os.environ.get("MODELMINE_REQUIRE_BROWSER"),
+    reason="Chromium is not installed (apt-get install chromium)",
+)
+@pytest.mark.slow
+def test_biologist_report_renders_in_headless_chromium(run, tmp_path):
+    evaluation = pd.DataFrame(
+        {"operator": ["closedApr", "allMed"], "error": [0.05, 0.08], "stability": [0.7, 0.5]}
+    )
+    page = run.report(tmp_path / "report.html", evaluation=evaluation)
+    html = page.read_text(encoding="utf-8")
+    artifacts = Path(os.environ.get("MODELMINE_ARTIFACTS", tmp_path))
+    artifacts.mkdir(parents=True, exist_ok=True)
+    report = inspect_page(page, artifacts / "report-biologist.png", width=1280, height=3000)
+    assert report.console_errors == [] and report.exceptions == []
+    assert all(url.startswith(("file:", "data:")) for url in report.requests)
+    # heat map, box plots, membership, overlap, frequency, stability by size, error vs
+    # stability, lattice, supports, stability of the base models
+    assert len(report.images) == 10 == html.count("<img ")
+    for image in report.images:
+        assert image["complete"] and image["w"] > 0 and image["h"] > 0, image
+    for anchor in ANCHORS:
+        assert f'id="{anchor}"' in html
