@@ -34,11 +34,16 @@ __all__ = ["base_models_from_subsets", "check_operator", "make_base_models", "pe
 
 
 def make_base_models(n_models: int = 24, n_features_in: int = 40, n_features: int = 8,
-                     random_state: int = 0) -> BaseModels:
+                     random_state: int = 0, *, resampling: str = "bootstrap",
+                     artificial: bool = False) -> BaseModels:
     """Small synthetic base models with a shared structure and no exact ties.
 
     Scores are a decreasing relevance profile plus model-specific noise, so that a few
     features are selected by most models, some by a subgroup, most rarely.
+
+    ``resampling`` is only recorded (``"complementary-pairs"`` needs an even
+    ``n_models``); ``artificial=True`` adds ``n_features_in`` artificial features that
+    each model selects with probability 0.05 (what error-controlled operators read).
     """
     rng = np.random.default_rng(random_state)
     relevance = np.sort(rng.gamma(1.0, 1.0, n_features_in))[::-1]
@@ -53,16 +58,23 @@ def make_base_models(n_models: int = 24, n_features_in: int = 40, n_features: in
     full_scores = relevance + boost.mean(axis=0)
     full_ranks = ranks_from_scores(full_scores)
     n_samples = 30
+    record: dict[str, Any] = {"method": resampling, "stratify": False,
+                              "fraction": 1.0 if resampling == "bootstrap" else 0.5}
+    if resampling == "complementary-pairs":
+        record["n_pairs"] = n_models // 2
+    art = rng.random((n_models, n_features_in)) < 0.05 if artificial else None
     return BaseModels(
         subsets=subsets, ranks=ranks, scores=scores,
         sample_indices=rng.integers(0, n_samples, (n_models, n_samples)),
         feature_names=np.array([f"f{j}" for j in range(n_features_in)]),
         selector={"name": "synthetic", "kind": "ranking", "params": {}},
-        n_features=n_features,
-        resampling={"method": "bootstrap", "stratify": False, "fraction": 1.0},
+        n_features=n_features, resampling=record,
         random_state=random_state, classes=[0, 1], n_samples=n_samples,
         full_model=FeatureModel(scores=full_scores, ranks=full_ranks,
                                 subset=full_ranks <= n_features),
+        artificial_subsets=art,
+        artificial={"method": "permutation", "n_features": n_features_in} if artificial
+        else {},
     )
 
 
@@ -162,7 +174,11 @@ def check_operator(
     reg = registry or default_registry()
     oper = reg.get(op)
     name = oper.name
-    base = make_base_models(random_state=random_state) if base is None else base
+    if base is None:
+        base = make_base_models(
+            random_state=random_state,
+            resampling="complementary-pairs" if "error-control" in oper.requires
+            else "bootstrap", artificial="artificial-features" in oper.requires)
     kwargs: dict[str, Any] = dict(params, random_state=random_state)
     if oper.kind == "single":
         kwargs["n_features"] = 5 if n_features is None else n_features
@@ -180,7 +196,8 @@ def check_operator(
     if oper.kind == "single":
         if not isinstance(first, Signature):
             raise _fail(name, "sizes", f"returned {type(first).__name__}, not a Signature")
-        if len(first) != kwargs["n_features"]:
+        if (len(first) > kwargs["n_features"] if oper.variable_size
+                else len(first) != kwargs["n_features"]):
             raise _fail(name, "sizes", f"{len(first)} features for "
                         f"n_features={kwargs['n_features']}")
         sigs = [first]
@@ -192,9 +209,9 @@ def check_operator(
                         f"n_signatures={kwargs['n_signatures']}")
         sigs = list(first.signatures)
     for s in sigs:
-        if len(s) == 0 or np.unique(s.features).size != len(s):
+        if (len(s) == 0 and not oper.variable_size) or np.unique(s.features).size != len(s):
             raise _fail(name, "sizes", "a signature is empty or repeats a feature")
-        if s.features.min() < 0 or s.features.max() >= base.n_features_in:
+        if len(s) and (s.features.min() < 0 or s.features.max() >= base.n_features_in):
             raise _fail(name, "sizes", "feature indices out of range")
         if not np.array_equal(s.names, base.feature_names[s.features]):
             raise _fail(name, "sizes", "names do not match the feature indices")

@@ -35,6 +35,10 @@ __all__ = ["BaseModels", "data_fingerprint"]
 
 _FORMAT = "modelmine.BaseModels"
 _FORMAT_VERSION = 2
+# What the stored record may name (bootstrap's RESAMPLING_METHODS and ARTIFICIAL_FEATURES;
+# "unknown" for artificial subsets given without their record).
+_RESAMPLING_METHODS = ("bootstrap", "subsample", "complementary-pairs")
+_ARTIFICIAL_METHODS = ("permutation", "knockoff", "unknown")
 
 
 def data_fingerprint(X: Any, y: np.ndarray) -> str:
@@ -107,6 +111,14 @@ class BaseModels:
     full_model : FeatureModel or None
         The selector fitted once on all the data (the "nobagg" baseline of KDD 2012,
         section 3), with ``scores`` (or None), ``ranks`` and ``subset`` of shape (p,).
+    artificial_subsets : ndarray of bool, shape (b, p_artificial), or None
+        When the models were fitted on data with artificial features appended
+        (``bootstrap(..., artificial_features=...)``): ``artificial_subsets[i, j]`` is True
+        when model i selected artificial feature j. The real features' subsets, ranks
+        (among the real features) and scores are in the attributes above, and
+        ``feature_names`` are the real features' names. None otherwise.
+    artificial : mapping (read-only)
+        ``{"method": "permutation" | "knockoff", "n_features": p_artificial}``, or empty.
     """
 
     subsets: np.ndarray
@@ -123,6 +135,8 @@ class BaseModels:
     data_sha256: str = ""
     full_model: FeatureModel | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
+    artificial_subsets: np.ndarray | None = None
+    artificial: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         subsets = np.asarray(self.subsets, dtype=bool)
@@ -148,7 +162,16 @@ class BaseModels:
             raise ValueError(f"feature_names must hold {p} names; got {names.size}.")
         object.__setattr__(self, "feature_names", _readonly(names))
         # Immutable all the way down: the records become read-only mappings and tuples.
-        for name in ("selector", "resampling", "extra"):
+        if self.artificial_subsets is not None:
+            art = np.asarray(self.artificial_subsets, dtype=bool)
+            if art.ndim != 2 or art.shape[0] != b:
+                raise ValueError(f"artificial_subsets must have {b} rows; got shape "
+                                 f"{art.shape}.")
+            object.__setattr__(self, "artificial_subsets", _readonly(art))
+            if not self.artificial:
+                object.__setattr__(self, "artificial", {"method": "unknown",
+                                                        "n_features": art.shape[1]})
+        for name in ("selector", "resampling", "extra", "artificial"):
             object.__setattr__(self, name, frozen(jsonable(dict(getattr(self, name)))))
         object.__setattr__(self, "classes", frozen([_json_label(c) for c in self.classes]))
         if self.full_model is not None:
@@ -202,6 +225,27 @@ class BaseModels:
             cached.flags.writeable = False
             object.__setattr__(self, "_tied_ranks", cached)
         return cached
+
+    @property
+    def has_artificial(self) -> bool:
+        """True when the models also selected among artificial features."""
+        return self.artificial_subsets is not None
+
+    def artificial_frequencies(self) -> np.ndarray:
+        """Selection frequency of each artificial feature, shape (p_artificial,).
+
+        Raises
+        ------
+        NotApplicableError
+            The base models were built without artificial features.
+        """
+        if self.artificial_subsets is None:
+            from ..exceptions import NotApplicableError
+
+            raise NotApplicableError(
+                "These base models were built without artificial features: use "
+                "bootstrap(..., artificial_features='permutation').")
+        return self.artificial_subsets.mean(axis=0)
 
     @property
     def model_selectors(self) -> tuple[str, ...]:
@@ -319,6 +363,11 @@ class BaseModels:
             return False
         if (self.scores is None) != (other.scores is None):
             return False
+        if (self.artificial_subsets is None) != (other.artificial_subsets is None):
+            return False
+        if (self.artificial_subsets is not None and other.artificial_subsets is not None
+                and not np.array_equal(self.artificial_subsets, other.artificial_subsets)):
+            return False
         if (self.scores is not None and other.scores is not None
                 and not np.array_equal(self.scores, other.scores, equal_nan=True)):
             return False
@@ -349,6 +398,7 @@ class BaseModels:
             "n_samples": self.n_samples,
             "data_sha256": self.data_sha256,
             "extra": jsonable(self.extra),
+            **({"artificial": jsonable(self.artificial)} if self.artificial else {}),
         }
 
     def save(self, path: str | os.PathLike[str]) -> Path:
@@ -380,6 +430,10 @@ class BaseModels:
         }
         if self.scores is not None:
             arrays["scores"] = self.scores
+        if self.artificial_subsets is not None:
+            arrays["artificial_subsets"] = np.packbits(self.artificial_subsets, axis=1)
+            arrays["artificial_shape"] = np.array(self.artificial_subsets.shape,
+                                                  dtype=np.int64)
         if self.full_model is not None:
             arrays["full_ranks"] = self.full_model.ranks
             arrays["full_subset"] = self.full_model.subset
@@ -524,14 +578,44 @@ class BaseModels:
                 raise corrupt("'scores' of the selectors in 'selectors_without_scores' are "
                               "not NaN")
         subsets = np.unpackbits(packed, axis=1, count=p).astype(bool)
+        artificial_subsets = None
+        artificial = meta.get("artificial") or {}
+        if ("artificial_subsets" in arrays) != bool(artificial):
+            raise corrupt("'artificial_subsets' and the record 'artificial' must be stored "
+                          "together")
+        if artificial:
+            if "artificial_shape" not in arrays:
+                raise corrupt("it has 'artificial_subsets' without 'artificial_shape'")
+            art_shape = arrays["artificial_shape"]
+            q = artificial["n_features"]
+            if (art_shape.shape != (2,) or art_shape.dtype.kind not in "iu"
+                    or [int(v) for v in art_shape] != [b, q]):
+                raise corrupt(f"'artificial_shape' must be {[b, q]} (the b models and the "
+                              f"'n_features' of 'artificial'); it is {art_shape.tolist()!r}")
+            art_packed = arrays["artificial_subsets"]
+            if art_packed.dtype != np.uint8 or art_packed.shape != (b, -(-q // 8)):
+                raise corrupt(f"'artificial_subsets' has shape {art_packed.shape} and dtype "
+                              f"{art_packed.dtype}; expected {(b, -(-q // 8))} uint8")
+            artificial_subsets = np.unpackbits(art_packed, axis=1, count=q).astype(bool)
         m = meta["n_features"]
         if m is not None and m > p:
             raise corrupt(f"'n_features' is {m}, above the {p} features")
+        sizes = subsets.sum(axis=1)
         ranked = ~subset_rows
-        if m is not None and not np.array_equal(subsets[ranked], ranks[ranked] <= m):
-            raise corrupt("the subsets are not the top 'n_features' ranks of each model")
-        if m is not None and (subsets[subset_rows].sum(axis=1) > m).any():
-            raise corrupt(f"a subset holds more than the {m} features of 'n_features'")
+        if artificial_subsets is not None:
+            # The selector chose among real and artificial features (bootstrap's
+            # artificial_features): a model's real subset may hold fewer than m features,
+            # but for ranking selectors it is still the top of the model's real ranking.
+            if not np.array_equal(subsets[ranked], ranks[ranked] <= sizes[ranked, None]):
+                raise corrupt("the subsets are not the top ranks of each model")
+            if m is not None and (sizes > m).any():
+                raise corrupt(f"a subset holds more than the {m} features of 'n_features'")
+        else:
+            if m is not None and not np.array_equal(subsets[ranked], ranks[ranked] <= m):
+                raise corrupt("the subsets are not the top 'n_features' ranks of each "
+                              "model")
+            if m is not None and (sizes[subset_rows] > m).any():
+                raise corrupt(f"a subset holds more than the {m} features of 'n_features'")
         full = None
         if "full_ranks" in arrays:
             if "full_subset" not in arrays:
@@ -548,6 +632,7 @@ class BaseModels:
             resampling=meta["resampling"], random_state=int(meta["random_state"]),
             classes=meta["classes"], n_samples=n_samples, data_sha256=meta["data_sha256"],
             full_model=full, extra=meta.get("extra", {}),
+            artificial_subsets=artificial_subsets, artificial=artificial,
         )
 
 
@@ -626,17 +711,25 @@ _META_SCHEMA = {
     "selector": {"name": str, "kind": str, "params": dict,
                  "scale": schema.Optional(_SCALE)},
     "n_features": (schema.Where(int, lambda v: v >= 1, "an integer >= 1"), type(None)),
-    "resampling": {"method": schema.Where(str, lambda v: v in ("bootstrap", "subsample"),
-                                          "'bootstrap' or 'subsample'"),
+    "resampling": {"method": schema.Where(str, lambda v: v in _RESAMPLING_METHODS,
+                                          "'bootstrap', 'subsample' or "
+                                          "'complementary-pairs'"),
                    "stratify": bool,
                    "fraction": schema.Where(float, lambda v: 0 < v <= 1,
-                                            "a number in (0, 1]")},
+                                            "a number in (0, 1]"),
+                   "n_pairs": schema.Optional(schema.Where(int, lambda v: v >= 1,
+                                                           "an integer >= 1"))},
     "random_state": schema.Where(str, schema.integer_text, "the decimal text of a seed"),
     "classes": schema.Where(list, lambda v: len(v) >= 1 and all(
         isinstance(c, str | int | float | bool) for c in v), "a list of class labels"),
     "n_samples": schema.Where(int, lambda v: v >= 1, "an integer >= 1"),
     "data_sha256": str,
     "extra": schema.Optional(dict),
+    # bootstrap(..., artificial_features=...): what the artificial features were.
+    "artificial": schema.Optional(schema.Where(dict, lambda v: not v or (
+        v.get("method") in _ARTIFICIAL_METHODS and isinstance(v.get("n_features"), int)
+        and not isinstance(v.get("n_features"), bool) and v["n_features"] >= 1),
+        "empty or {'method': 'permutation' | 'knockoff', 'n_features': an integer >= 1}")),
 }
 
 

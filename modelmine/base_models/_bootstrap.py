@@ -16,6 +16,7 @@ independent of the number of threads.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import numbers
 import os
 import warnings
@@ -31,14 +32,23 @@ from .._data import Dataset, check_dataset
 from .._files import directory_lock
 from .._progress import progress_bar
 from ..constants import MIN_SAMPLES_PER_CLASS
+from ..exceptions import DataError
 from ..selectors import FeatureModel, Selector, get_selector, model_from_output
 from ..validation import check_choice, check_int, check_real, param_error
 from ._base_models import BaseModels, data_fingerprint
 from ._executors import Runner
 from ._rundir import RunDirectory
 
-__all__ = ["available_memory", "bootstrap", "check_bootstrap_arguments", "estimate_memory",
-           "resample_indices", "resume", "seed_sequence"]
+__all__ = ["ARTIFICIAL_FEATURES", "RESAMPLING_METHODS", "add_artificial_features",
+           "available_memory", "bootstrap", "check_bootstrap_arguments",
+           "complementary_pair", "estimate_memory", "resample_indices", "resume",
+           "seed_sequence"]
+
+#: The resampling schemes of :func:`bootstrap`.
+RESAMPLING_METHODS = ("bootstrap", "subsample", "complementary-pairs")
+
+#: The kinds of artificial features :func:`bootstrap` can append.
+ARTIFICIAL_FEATURES = ("permutation", "knockoff")
 
 _FUNC = "bootstrap"
 
@@ -91,21 +101,133 @@ def resample_indices(
             return idx
 
 
+def complementary_pair(
+    y: np.ndarray, rng: np.random.Generator, *, stratify: bool,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Two disjoint halves of the rows, each of size floor(n/2), sorted ascending.
+
+    Shah and Samworth (2013, section 2.1): complementary pairs subsampling splits the n
+    samples at random into two disjoint subsets of size floor(n/2) (one sample is left out
+    when n is odd). With ``stratify`` each class is split in two halves of floor(n_c/2).
+    A split leaving a single class in a half is drawn again from the same generator.
+    """
+    while True:
+        if stratify:
+            first, second = [], []
+            for c in np.unique(y):
+                members = rng.permutation(np.flatnonzero(y == c))
+                half = members.size // 2
+                first.append(members[:half])
+                second.append(members[half:2 * half])
+            a, b = np.concatenate(first), np.concatenate(second)
+        else:
+            order = rng.permutation(y.size)
+            half = y.size // 2
+            a, b = order[:half], order[half:2 * half]
+        a, b = np.sort(a), np.sort(b)
+        if np.unique(y[a]).size >= 2 and np.unique(y[b]).size >= 2:
+            return a, b
+
+
+def add_artificial_features(X: Any, kind: str, rng: np.random.Generator) -> Any:
+    """``[X, A]``: X with p artificial features appended, one per real feature.
+
+    - ``"permutation"``: column j of A is column j of X with its rows permuted, each column
+      independently (Stabl's "random permutation" decoys, Hedou et al. 2024, Methods;
+      Boruta's shadow features, Kursa and Rudnicki 2010): same marginal distribution, no
+      association with y or with the other features.
+    - ``"knockoff"``: Gaussian model-X knockoffs (Candes et al. 2018) with the
+      equicorrelated construction of ``knockpy`` (as Stabl does): same covariance among
+      themselves and with X as X has, independent of y given X. Dense data only.
+
+    Sparse X stays sparse (permutations move the stored rows).
+    """
+    n, p = X.shape
+    if kind == "permutation":
+        perms = rng.permuted(np.tile(np.arange(n), (p, 1)), axis=1)
+        if sp.issparse(X):
+            Xc = sp.csc_matrix(X, copy=True)
+            inverse = np.argsort(perms, axis=1)
+            cols = np.repeat(np.arange(p), np.diff(Xc.indptr))
+            Xc.indices = inverse[cols, Xc.indices].astype(Xc.indices.dtype)
+            Xc.has_sorted_indices = False
+            Xc.sort_indices()
+            return sp.hstack([sp.csr_matrix(X), Xc.tocsr()], format="csr")
+        A = np.take_along_axis(np.asarray(X), perms.T, axis=0)
+        return np.hstack([X, A])
+    return np.hstack([X, _knockoffs(X, rng)])
+
+
+def _knockoffs(X: Any, rng: np.random.Generator) -> np.ndarray:
+    if sp.issparse(X):
+        raise param_error("artificial_features", _FUNC, "'permutation' for sparse data "
+                          "(Gaussian knockoffs need a dense covariance)", "knockoff")
+    try:
+        from knockpy.knockoffs import GaussianSampler
+    except ImportError:
+        raise param_error("artificial_features", _FUNC, "'permutation' unless the knockpy "
+                          "package is installed (pip install knockpy)", "knockoff",
+                          exc=ImportError) from None
+    # knockpy draws from numpy's global generator: seed it from ours, then restore it.
+    state = np.random.get_state()  # noqa: NPY002
+    np.random.seed(int(rng.integers(0, 2**32 - 1)))  # noqa: NPY002
+    try:
+        with threadpool_limits(limits=1):
+            sampler = GaussianSampler(np.asarray(X, dtype=np.float64),
+                                      method="equicorrelated")
+            return np.asarray(sampler.sample_knockoffs(), dtype=np.float64)
+    finally:
+        np.random.set_state(state)  # noqa: NPY002
+
+
 def _fit_chunk(
-    X: Any, y: np.ndarray, seeds: list[np.random.SeedSequence], *, selector: Selector,
+    X: Any, y: np.ndarray, seeds: list[Any], *, selector: Selector,
     method: str, fraction: float, stratify: bool, n_features: int | None,
+    n_real: int | None = None,
 ) -> list[tuple[np.ndarray, Any]]:
-    """Fit the selector on the resamples of a chunk of bootstraps, single-threaded."""
+    """Fit the selector on the resamples of a chunk of bootstraps, single-threaded.
+
+    Each element of ``seeds`` is a bootstrap's SeedSequence or, for complementary pairs,
+    ``(seed, pair_seed, half)``: the pair's seed draws the split, the model's own seed
+    the selector's seed, so both halves of a pair agree wherever they are computed.
+    ``X`` is the data the selector sees: with artificial features, the augmented
+    ``[X, A]`` (``n_real`` real columns first), for ``prepare`` and ``select_rows`` alike.
+    """
+    augmented = n_real is not None and X.shape[1] != n_real
+
+    def failed(exc: Exception) -> DataError:
+        return DataError(
+            f"The selector {selector.name!r} failed on the data augmented with "
+            f"artificial features ({type(exc).__name__}: {exc}).")
+
     out = []
     with threadpool_limits(limits=1):
         # What all resamples of the data share (for example each column sorted once for
         # MDL), computed once per chunk; select_rows equals select on X[idx] exactly.
-        prepared = selector.prepare(X, y)
-        for seed in seeds:
-            rng = np.random.default_rng(seed)
-            idx = resample_indices(y, rng, method=method, fraction=fraction, stratify=stratify)
+        try:
+            prepared = selector.prepare(X, y)
+        except Exception as exc:
+            if not augmented:
+                raise
+            raise failed(exc) from exc
+        for entry in seeds:
+            if method == "complementary-pairs":
+                seed, pair_seed, half = entry
+                halves = complementary_pair(y, np.random.default_rng(pair_seed),
+                                            stratify=stratify)
+                idx = halves[half]
+                rng = np.random.default_rng(seed)
+            else:
+                rng = np.random.default_rng(entry)
+                idx = resample_indices(y, rng, method=method, fraction=fraction,
+                                       stratify=stratify)
             selector_seed = int(rng.integers(0, 2**31 - 1))
-            output = selector.select_rows(prepared, X, y, idx, random_state=selector_seed)
+            try:
+                output = selector.select_rows(prepared, X, y, idx, random_state=selector_seed)
+            except Exception as exc:
+                if not augmented:
+                    raise
+                raise failed(exc) from exc
             model = model_from_output(output, n_features_in=X.shape[1], n_features=n_features,
                                       selector=selector.name)
             out.append((idx, model))
@@ -124,6 +246,7 @@ class BootstrapArguments:
     sample_fraction: float
     stratify: bool
     n_jobs: int | None
+    artificial_features: str | None = None
 
 
 def check_bootstrap_arguments(
@@ -131,7 +254,7 @@ def check_bootstrap_arguments(
     n_features: int | None = 20, resampling: str = "bootstrap",
     sample_fraction: float | None = None, stratify: bool = False,
     selector_params: dict[str, Any] | None = None, feature_names: Any = None,
-    n_jobs: int | None = None, func: str = _FUNC,
+    n_jobs: int | None = None, artificial_features: str | None = None, func: str = _FUNC,
 ) -> BootstrapArguments:
     """Check everything :func:`bootstrap` can check before its first fit.
 
@@ -157,9 +280,28 @@ def check_bootstrap_arguments(
                           f"selector {sel.name!r} (None is only for subset selectors)", None)
     m = check_int(n_features, "n_features", func, min_value=1, max_value=p,
                   allow_none=sel.kind == "subset")
-    method = check_choice(resampling, "resampling", func, ["bootstrap", "subsample"])
+    method = check_choice(resampling, "resampling", func, RESAMPLING_METHODS)
+    if method == "complementary-pairs":
+        if b % 2:
+            raise param_error("n_bootstraps", func, "an even number for complementary "
+                              "pairs (b/2 splits, both halves used)", b)
+        if sample_fraction is not None and sample_fraction != 0.5:
+            raise param_error("sample_fraction", func, "None or 0.5 for complementary "
+                              "pairs (two halves of floor(n/2))", sample_fraction)
+        if data.n_samples < 4:
+            raise param_error("X", func, "at least 4 samples for complementary pairs",
+                              f"{data.n_samples} samples", show=False)
+    artificial = None if artificial_features is None else check_choice(
+        artificial_features, "artificial_features", func, ARTIFICIAL_FEATURES)
+    if artificial == "knockoff" and sp.issparse(data.X):
+        raise param_error("artificial_features", func, "'permutation' for sparse data "
+                          "(Gaussian knockoffs need a dense covariance)", "knockoff")
+    if artificial == "knockoff" and importlib.util.find_spec("knockpy") is None:
+        raise param_error("artificial_features", func, "'permutation' unless the knockpy "
+                          "package is installed (pip install knockpy)", "knockoff",
+                          exc=ImportError)
     if sample_fraction is None:
-        fraction = 1.0 if method == "bootstrap" else 0.9
+        fraction = {"bootstrap": 1.0, "subsample": 0.9, "complementary-pairs": 0.5}[method]
     else:
         fraction = check_real(sample_fraction, "sample_fraction", func, low=0.0, high=1.0,
                               closed="right")
@@ -194,8 +336,11 @@ def check_bootstrap_arguments(
         raise param_error("X", func, "data with at least one non-constant feature (no "
                           "selector can rank features that never vary)",
                           f"{p} constant feature(s)", show=False)
-    drawn = max(2, round(fraction * data.n_samples))
-    need = estimate_memory(b, p, drawn)
+    drawn = (data.n_samples // 2 if method == "complementary-pairs"
+             else max(2, round(fraction * data.n_samples)))
+    # With artificial features the selector sees 2p columns (and the models hold them
+    # until the artificial part is split off).
+    need = estimate_memory(b, p if artificial is None else 2 * p, drawn)
     available = available_memory()
     if available is not None and need > available:
         most = max(2, int(b * available / need))
@@ -208,7 +353,8 @@ def check_bootstrap_arguments(
                       "depend on n_jobs).", UserWarning, stacklevel=3)
     return BootstrapArguments(data=data, n_bootstraps=b, selector=sel, n_features=m,
                               resampling=method, sample_fraction=fraction,
-                              stratify=bool(stratify), n_jobs=n_jobs_eff)
+                              stratify=bool(stratify), n_jobs=n_jobs_eff,
+                              artificial_features=artificial)
 
 
 def estimate_memory(n_bootstraps: int, n_features_in: int, n_drawn: int) -> int:
@@ -285,6 +431,7 @@ def bootstrap(
     checkpoint_every: int = 10,
     fit_full: bool = True,
     progress: bool | None = None,
+    artificial_features: str | None = None,
 ) -> BaseModels:
     """Run a feature selector on ``n_bootstraps`` resamples: the base feature models.
 
@@ -313,12 +460,16 @@ def bootstrap(
         m, the subset size: the top m features of each ranking. For selectors that choose
         their own subset (``"l1-logistic"``, a ``SelectorMixin`` without ``ranking_``), a
         cap; None keeps their whole subset (and is refused for ranking selectors).
-    resampling : {"bootstrap", "subsample"}, default="bootstrap"
+    resampling : {"bootstrap", "subsample", "complementary-pairs"}, default="bootstrap"
         With replacement (bootstrap, KDD 2012) or without (subsampling, Saeys et al.
-        2008 and Pes 2019).
+        2008 and Pes 2019; with ``sample_fraction=0.5`` the subsamples of Meinshausen and
+        Buehlmann's stability selection, 2010). ``"complementary-pairs"``: b/2 random
+        splits of the samples into two disjoint halves of floor(n/2), both halves used
+        (models 2i and 2i+1 are the two halves of split i; Shah and Samworth 2013), the
+        scheme the Shah-Samworth bounds of ``stabilitySelection`` need; b must be even.
     sample_fraction : float in (0, 1], optional
         Size of each resample as a fraction of n: default 1.0 for the bootstrap, 0.9 for
-        subsampling.
+        subsampling; 0.5 (the only value accepted) for complementary pairs.
     stratify : bool, default=False
         Keep the class proportions in every resample (each class needs 2 or more members).
     selector_params : dict, optional
@@ -351,6 +502,15 @@ def bootstrap(
         "nobagg" baseline of KDD 2012 (section 3), at the cost of one more fit.
     progress : bool or None
         Show a progress bar; None shows it when stderr is a terminal.
+    artificial_features : {"permutation", "knockoff"} or None, default=None
+        Append p artificial features to the data before resampling (one per real
+        feature; see :func:`add_artificial_features`): each real column independently
+        permuted (Stabl's decoys, Boruta's shadows), or Gaussian model-X knockoffs through
+        ``knockpy``. The selector runs on the 2p columns; the BaseModels keep the real
+        features as usual (a model's real subset may then hold fewer than m features) and
+        what each model selected among the artificial ones in
+        ``artificial_subsets``, for the ``stabl`` operator (Hedou et al. 2024). The
+        full-data model (``fit_full``) is fitted on the real features only.
 
     Returns
     -------
@@ -375,7 +535,8 @@ def bootstrap(
     args = check_bootstrap_arguments(
         X, y, selector, n_bootstraps=n_bootstraps, n_features=n_features,
         resampling=resampling, sample_fraction=sample_fraction, stratify=stratify,
-        selector_params=selector_params, feature_names=feature_names, n_jobs=n_jobs)
+        selector_params=selector_params, feature_names=feature_names, n_jobs=n_jobs,
+        artificial_features=artificial_features)
     if run_dir is None:
         return _bootstrap(args, random_state=random_state, executor=executor, store_dir=None,
                           resume=resume, checkpoint_every=checkpoint_every, fit_full=fit_full,
@@ -394,6 +555,7 @@ def _bootstrap(args: BootstrapArguments, *, random_state: Any, executor: Any,
         args.n_features
     method, fraction, stratify, n_jobs_eff = (args.resampling, args.sample_fraction,
                                               args.stratify, args.n_jobs)
+    artificial = args.artificial_features
     run_dir = store_dir
     every = check_int(checkpoint_every, "checkpoint_every", _FUNC, min_value=1)
     fingerprint = data_fingerprint(data.X, data.y)
@@ -406,10 +568,24 @@ def _bootstrap(args: BootstrapArguments, *, random_state: Any, executor: Any,
         if random_state is None:
             random_state = int(recorded["random_state"])
     ss = seed_sequence(random_state)
-    # Children 0..b-1 seed the bootstraps; child b seeds the full-data fit.
+    # Children 0..b-1 seed the bootstraps; child b seeds the full-data fit. The splits of
+    # complementary pairs and the artificial features have their own keys beyond those
+    # (what further spawning would give), so that adding them changes no other seed.
     children = ss.spawn(b + 1)
     full_seed = children.pop()
     resampling_record = {"method": method, "stratify": bool(stratify), "fraction": fraction}
+    seeds: list[Any] = list(children)
+    if method == "complementary-pairs":
+        resampling_record["n_pairs"] = b // 2
+        seeds = [(children[i], np.random.SeedSequence(
+            ss.entropy, spawn_key=(*ss.spawn_key, b + 1, i // 2)), i % 2) for i in range(b)]
+    X_fit = data.X
+    artificial_record: dict[str, Any] = {}
+    if artificial is not None:
+        art_seed = np.random.SeedSequence(ss.entropy, spawn_key=(*ss.spawn_key, b + 2))
+        X_fit = add_artificial_features(data.X, artificial, np.random.default_rng(art_seed))
+        artificial_record = {"method": artificial, "n_features": p}
+    p_fit = X_fit.shape[1]
 
     store = None
     done: dict[int, dict[str, np.ndarray]] = {}
@@ -421,16 +597,19 @@ def _bootstrap(args: BootstrapArguments, *, random_state: Any, executor: Any,
             "feature_names_sha256": hashlib.sha256(
                 "\n".join(data.feature_names).encode()).hexdigest(),
         }
+        if artificial is not None:
+            settings["artificial_features"] = artificial
         store = RunDirectory(run_dir, settings, fingerprint)
         store.open(resume=resume)
         chunks = [np.arange(b)[i:i + every] for i in range(0, b, every)]
-        done = store.finished_chunks([len(c) for c in chunks], p, data.n_samples)
+        # Checkpointed chunks hold the models over the columns the selector saw.
+        done = store.finished_chunks([len(c) for c in chunks], p_fit, data.n_samples)
     runner = Runner(executor, n_jobs_eff)
     if store is None:
         chunks = _chunks(b, runner.workers)
 
-    subsets = np.zeros((b, p), dtype=bool)
-    ranks = np.zeros((b, p), dtype=np.int32)
+    subsets = np.zeros((b, p_fit), dtype=bool)
+    ranks = np.zeros((b, p_fit), dtype=np.int32)
     scores: np.ndarray | None = None
     sample_indices: np.ndarray | None = None
 
@@ -444,21 +623,21 @@ def _bootstrap(args: BootstrapArguments, *, random_state: Any, executor: Any,
         ranks[chunk] = rk
         if sc is not None:
             if scores is None:
-                scores = np.zeros((b, p), dtype=np.float32)
+                scores = np.zeros((b, p_fit), dtype=np.float32)
             scores[chunk] = sc
 
     for cid, arrays in done.items():
         fill(chunks[cid], arrays["sample_indices"],
-             np.unpackbits(arrays["subsets"], axis=1, count=p).astype(bool), arrays["ranks"],
-             arrays.get("scores"))
+             np.unpackbits(arrays["subsets"], axis=1, count=p_fit).astype(bool),
+             arrays["ranks"], arrays.get("scores"))
     pending = [cid for cid in range(len(chunks)) if cid not in done]
     kwargs = dict(selector=sel, method=method, fraction=fraction, stratify=bool(stratify),
-                  n_features=m)
+                  n_features=m, n_real=p)
     bar = progress_bar(b, f"bootstrap {sel.name}", "fit", progress)
     bar.update(sum(len(chunks[c]) for c in done))
     try:
-        tasks = {cid: [children[i] for i in chunks[cid]] for cid in pending}
-        for cid, result in runner.run(_fit_chunk, data.X, data.y, tasks, kwargs):
+        tasks = {cid: [seeds[i] for i in chunks[cid]] for cid in pending}
+        for cid, result in runner.run(_fit_chunk, X_fit, data.y, tasks, kwargs):
             idx = np.vstack([r[0] for r in result]).astype(np.int32)
             sub = np.vstack([r[1].subset for r in result])
             rk = np.vstack([r[1].ranks for r in result])
@@ -495,6 +674,15 @@ def _bootstrap(args: BootstrapArguments, *, random_state: Any, executor: Any,
                     arrays["scores"] = full_model.scores
                 store.write_full_model(arrays)
     assert sample_indices is not None
+    artificial_subsets = None
+    if artificial is not None:
+        # The real features keep their order among themselves: ranks 1..p among the real.
+        artificial_subsets = subsets[:, p:]
+        subsets = np.ascontiguousarray(subsets[:, :p])
+        ranks = (np.argsort(np.argsort(ranks[:, :p], axis=1, kind="stable"), axis=1,
+                            kind="stable") + 1).astype(np.int32)
+        if scores is not None:
+            scores = np.ascontiguousarray(scores[:, :p])
     for owned in (subsets, ranks, scores, sample_indices):
         if owned is not None:  # handed over to BaseModels without a copy
             owned.flags.writeable = False
@@ -505,6 +693,7 @@ def _bootstrap(args: BootstrapArguments, *, random_state: Any, executor: Any,
         random_state=int(ss.entropy),  # type: ignore[arg-type]
         classes=[c.item() if hasattr(c, "item") else c for c in data.classes],
         n_samples=data.n_samples, data_sha256=fingerprint, full_model=full_model,
+        artificial_subsets=artificial_subsets, artificial=artificial_record,
     )
     if store is not None:
         store.finish(base)
@@ -550,7 +739,7 @@ def resume(
         feature_names=feature_names, random_state=int(settings["random_state"]),
         n_jobs=n_jobs, executor=executor, run_dir=run_dir, resume=True,
         checkpoint_every=settings["checkpoint_every"], fit_full=settings["fit_full"],
-        progress=progress,
+        progress=progress, artificial_features=settings.get("artificial_features"),
     )
 
 

@@ -67,6 +67,9 @@ _MANIFEST_SCHEMA = {
         "random_state": schema.Where(str, schema.integer_text, "the decimal text of a seed"),
         "fit_full": bool,
         "checkpoint_every": schema.Where(int, _positive, "an integer >= 1"),
+        # bootstrap(..., artificial_features=...): chunks then hold 2p columns.
+        "artificial_features": schema.Optional(schema.Where(
+            str, lambda v: v in ("permutation", "knockoff"), "'permutation' or 'knockoff'")),
     },
     "data_sha256": str,
     "chunks": schema.MapOf(_ENTRY),

@@ -109,9 +109,11 @@ def _absolute_source(source: str) -> str:
     return source if source.startswith(EMBEDDED_PREFIX) else str(Path(source).resolve())
 
 
-def _summary(run: MiningRun, out: Path, quiet: bool) -> None:
+def _summary(run: MiningRun, out: Path, quiet: bool, null: Any = None) -> None:
     if quiet:
         return
+    for text in run.warnings(null):
+        print(f"CAUTION: {text}")
     base = run.base_models
     diag = run.diagnostics
     nog = diag[diag["measure"] == "nogueira"].iloc[0]
@@ -176,7 +178,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         # Under the lock no other run writes DIR: what a killed one left is stale.
         remove_stale_partials(out)
         try:
-            run = _run_or_resume(args, out, partial, resume)
+            run, data = _run_or_resume(args, out, partial, resume)
         except BaseException as exc:
             if (partial / _store.CHECKPOINT).exists():
                 saved = _store.saved_bootstraps(partial)
@@ -184,13 +186,17 @@ def cmd_run(args: argparse.Namespace) -> int:
                                  f"{str(partial)!r}: continue it with `modelmine run "
                                  f"--resume {out}`."]
             raise
+        null = None
+        if getattr(args, "null", None) is not None:
+            # Written into the finished .DIR.partial, so that DIR appears complete.
+            null = _null(run, data, partial, args)
         replace_directory(partial, out)
-    _summary(run, out, args.quiet)
+    _summary(run, out, args.quiet, null)
     return 0
 
 
 def _run_or_resume(args: argparse.Namespace, out: Path, partial: Path,
-                   resume: bool) -> MiningRun:
+                   resume: bool) -> tuple[MiningRun, LoadedData]:
     import shutil
 
     from .. import pipeline
@@ -214,7 +220,26 @@ def _run_or_resume(args: argparse.Namespace, out: Path, partial: Path,
         run = pipeline.resume(partial, data, n_jobs=args.jobs, executor=args.scheduler,
                               progress=progress)
     else:
-        operators = args.operator or list(pipeline.DEFAULT_OPERATORS)
+        operators = list(args.operator or pipeline.DEFAULT_OPERATORS)
+        op_params: dict[str, dict[str, Any]] = {}
+        for flag, name, key in (("pfer", "stabilitySelection", "pfer"),
+                                ("fdr", "stabl", "fdr")):
+            if getattr(args, flag, None) is not None:
+                if name not in operators:
+                    operators.append(name)
+                op_params[name] = {key: getattr(args, flag)}
+        controlled = bool(op_params)
+        resampling = args.resampling
+        if controlled:
+            if ("resampling" in getattr(args, "given", ())
+                    and resampling != "complementary-pairs"):
+                raise DataError(f"--pfer and --fdr resample by complementary pairs: "
+                                f"--resampling {resampling} cannot be used with them.")
+            resampling = "complementary-pairs"
+        if resampling == "complementary-pairs" and args.n_bootstraps % 2:
+            what = "--pfer and --fdr resample" if controlled else "--resampling resamples"
+            raise DataError(f"{what} by complementary pairs: -b/--n-bootstraps must be "
+                            f"even, got {args.n_bootstraps}.")
         operator_kinds(operators)
         selector_params = _selector_params(args, args.selector)
         data = _read_input(args, args.data, args.target)
@@ -236,9 +261,12 @@ def _run_or_resume(args: argparse.Namespace, out: Path, partial: Path,
                            random_state=args.seed, n_jobs=args.jobs, executor=args.scheduler,
                            run_dir=partial, progress=progress,
                            command=["modelmine", *getattr(args, "argv", sys.argv[1:])],
-                           resampling=args.resampling, sample_fraction=args.fraction,
+                           resampling=resampling, sample_fraction=args.fraction,
                            stratify=args.stratify, selector_params=selector_params or None,
-                           scale=args.scale, signature_size=args.signature_size)
+                           scale=args.scale, signature_size=args.signature_size,
+                           operator_params=op_params or None,
+                           artificial_features="permutation" if getattr(args, "fdr", None)
+                           is not None else None)
     # The extra outputs go into the partial directory, which cmd_run moves into place.
     if getattr(args, "annotate", False):
         from ..report import annotate_anndata
@@ -246,7 +274,27 @@ def _run_or_resume(args: argparse.Namespace, out: Path, partial: Path,
         annotate_anndata(run, data).write_h5ad(partial / "annotated.h5ad")
     if getattr(args, "evaluate", False):
         _evaluate_run(run, data, args, partial)
-    return run
+    return run, data
+
+
+def _null(run: MiningRun, data: LoadedData, directory: Path, args: argparse.Namespace) -> Any:
+    """The permutation null of a finished run, written beside it (null.csv,
+    null_itemsets.csv) and drawn in its report (with the evaluation of --evaluate)."""
+    from ..diagnostics import selection_null
+    from ..pipeline import _store
+
+    itemsets = next((s for s in run.signatures.values() if isinstance(s, Signature)
+                     and s.provenance.get("itemsets")), None)
+    null = selection_null(data.X, data.y, base=run.base_models, n_permutations=args.null,
+                          itemsets=itemsets, random_state=args.seed, n_jobs=args.jobs,
+                          executor=args.scheduler, progress=False if args.quiet else None)
+    null.table().to_csv(directory / "null.csv")
+    if len(null.itemsets):
+        null.itemset_table().to_csv(directory / "null_itemsets.csv", index=False)
+    evaluation = (pd.read_csv(directory / "evaluation.csv")
+                  if (directory / "evaluation.csv").exists() else None)
+    _store.write_report(run, directory / "report.html", evaluation=evaluation, null=null)
+    return null
 
 
 def _evaluate_run(run: MiningRun, data: LoadedData, args: argparse.Namespace,
@@ -266,7 +314,9 @@ def _evaluate_run(run: MiningRun, data: LoadedData, args: argparse.Namespace,
         operators=list(run.signatures), n_folds=args.folds,
         n_bootstraps=int(settings["n_bootstraps"]),
         n_features=int(settings["signature_size"]),
-        n_signatures=int(settings["n_signatures"]), feature_names=data.feature_names,
+        n_signatures=int(settings["n_signatures"]),
+        operator_params=dict(settings.get("operator_params") or {}) or None,
+        feature_names=data.feature_names,
         random_state=int(run.base_models.random_state) % 2**32, n_jobs=args.jobs,
         executor=args.scheduler, progress=False if args.quiet else None)
     table = result.table2().reset_index()[["operator", "error", "stability",

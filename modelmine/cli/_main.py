@@ -64,10 +64,16 @@ worked examples:
   modelmine run counts.parquet --target label --selector ig --jobs 2 --quiet --out run2
   modelmine run --resume run2                 continue run2 after a crash or a kill
   modelmine run big.parquet -t label -b 5000 --scheduler tcp://host:8786 --out big
+  modelmine run embedded:colon -s anova -b 100 --pfer 1 --fdr 0.2 --null 100 --out colon-ec
 
 While it runs, the finished bootstraps are checkpointed in .DIR.partial/ beside DIR (removed
 once DIR is complete): `--resume DIR` continues from there, bit-identical to an
 uninterrupted run.
+
+Error control (docs/error_control.md): --pfer adds stabilitySelection with that bound on
+the expected number of false selections, --fdr adds stabl (artificial features, FDP+);
+both resample by complementary pairs (b must be even). --null N reruns the selector on N
+label permutations: null.csv, and the null band and q-values in the report.
 """
 
 _OPERATORS_EPILOG = """\
@@ -174,6 +180,25 @@ _folds = _int_arg("an integer >= 3 (the paired tests need two or more pairs of f
                   lambda v: v >= 3)
 
 
+def _real_arg(expected: str, ok: Callable[[float], bool]) -> Callable[[str], float]:
+    """An argparse type: a real number that satisfies ``ok``, else "expected <expected>"."""
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = float("nan")
+        if not ok(value):  # NaN fails every comparison
+            raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}")
+        return value
+
+    return parse
+
+
+_pos_real = _real_arg("a positive number", lambda v: 0.0 < v < float("inf"))
+_open_fraction = _real_arg("a number in (0, 1)", lambda v: 0.0 < v < 1.0)
+_permutations = _int_arg("an integer >= 10", lambda v: v >= 10)
+
+
 def _fraction(text: str) -> float:
     try:
         value = float(text)
@@ -245,9 +270,12 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
     from ..selectors._scaling import SCALE_METHODS
 
     g = p.add_argument_group("resampling and selection (as the parameters of mm.run)")
-    g.add_argument("--resampling", choices=["bootstrap", "subsample"], default="bootstrap",
-                   help="with replacement (bootstrap, KDD 2012) or without (subsample) "
-                   "(default: bootstrap)")
+    from ..base_models._bootstrap import RESAMPLING_METHODS
+
+    g.add_argument("--resampling", choices=list(RESAMPLING_METHODS), default="bootstrap",
+                   help="with replacement (bootstrap, KDD 2012), without (subsample), or "
+                   "complementary-pairs (two disjoint halves per pair, Shah and Samworth "
+                   "2013; -b even; what --pfer / --fdr use) (default: bootstrap)")
     g.add_argument("--fraction", type=_fraction, default=None, metavar="F",
                    help="size of each resample as a fraction of the samples (default: 1.0 "
                    "for bootstrap, 0.9 for subsample)")
@@ -302,6 +330,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", metavar="DIR", default=None,
                    help="output directory (default: modelmine-run-SEED)")
     p.add_argument("--force", action="store_true", help="replace an existing DIR")
+    p.add_argument("--pfer", type=_pos_real, metavar="V", default=None,
+                   help="add stabilitySelection with at most V expected false selections "
+                   "(complementary pairs; Shah and Samworth's unimodal bound)")
+    p.add_argument("--fdr", type=_open_fraction, metavar="Q", default=None,
+                   help="add stabl with target false discovery proportion Q (permuted "
+                   "artificial features; Hedou et al. 2024)")
+    p.add_argument("--null", type=_permutations, metavar="N", default=None,
+                   help="permutation null of the selection frequencies with N label "
+                   "permutations (>= 10): null.csv and the null band in the report")
     p.add_argument("--annotate", action="store_true",
                    help="also write DIR/annotated.h5ad: the data as AnnData with the "
                    "selection frequency and each signature's membership as var columns")
@@ -388,7 +425,8 @@ _OPTION_OF = {"n_bootstraps": "-b/--n-bootstraps", "n_features": "-m/--n-feature
               "resampling": "--resampling", "sample_fraction": "--fraction",
               "stratify": "--stratify", "selector_params": "--selector-param",
               "scale": "--scale", "signature_size": "--signature-size",
-              "y": "the labels, --target", "X": "the features of DATA"}
+              "y": "the labels, --target", "X": "the features of DATA",
+              "pfer": "--pfer", "fdr": "--fdr", "n_permutations": "--null"}
 _PARAMETER = re.compile(r"The '(\w+)' parameter of ([\w.]+)")
 
 

@@ -8,6 +8,7 @@ variance, tests), ``_rankings`` (Spearman, Canberra, scores), ``_measures`` (the
 See ``docs/diagnostics.md`` for every measure, its formula and its reference.
 """
 
+from ..operators import pfer_bound, threshold_for_pfer
 from ._agreement import (
     AgreementResult,
     DiversityResult,
@@ -30,6 +31,8 @@ from ._measures import (
     stability,
 )
 from ._nogueira import nogueira_compare, nogueira_stability, nogueira_test
+from ._null import MIN_PERMUTATIONS, SelectionNullResult, bh_qvalues, selection_null
+from ._paths import StabilityPathResult, stability_path
 from ._rankings import (
     canberra_stability,
     score_pearson_stability,
@@ -57,6 +60,7 @@ from ._subsets import (
 
 __all__ = [
     "MEASURE_ENTRY_POINT_GROUP",
+    "MIN_PERMUTATIONS",
     "AgreementResult",
     "DiversityResult",
     "FrequencyResult",
@@ -68,13 +72,16 @@ __all__ = [
     "PerformanceResult",
     "PointsRanking",
     "RPTResult",
+    "SelectionNullResult",
     "StabilityMeasure",
+    "StabilityPathResult",
     "StabilityResult",
     "agreement",
     "as_rankings",
     "as_scores",
     "as_selection_matrix",
     "available_measures",
+    "bh_qvalues",
     "canberra_stability",
     "dice_stability",
     "diversity",
@@ -89,14 +96,18 @@ __all__ = [
     "paired_ttest",
     "pairwise_similarity",
     "pearson_stability",
+    "pfer_bound",
     "points_ranking",
     "register_measure",
     "rpt",
     "score_pearson_stability",
     "score_std_stability",
     "selection_frequency",
+    "selection_null",
     "signature_performance",
     "spearman_stability",
     "stability",
+    "stability_path",
+    "threshold_for_pfer",
     "wilcoxon_test",
 ]

@@ -2,6 +2,8 @@
 
 from .._registry import PluginWarning
 from ._apply import apply_operators, operator_kinds, operator_seed
+from ._bounds import BOUND_METHODS, pfer_bound, threshold_for_pfer
+from ._error_control import STABL_GRID, bound_for, fdp_plus
 from ._registry import (
     ENTRY_POINT_GROUP,
     Operator,
@@ -18,7 +20,9 @@ from ._signature import Signature, SignatureSet
 from ._univariate import rra_scores, stuart_scores
 
 __all__ = [
+    "BOUND_METHODS",
     "ENTRY_POINT_GROUP",
+    "STABL_GRID",
     "Operator",
     "OperatorRegistry",
     "PluginWarning",
@@ -27,13 +31,17 @@ __all__ = [
     "aggregate",
     "apply_operators",
     "available",
+    "bound_for",
     "declare_operator",
     "default_registry",
+    "fdp_plus",
     "get_operator",
     "operator_kinds",
     "operator_seed",
+    "pfer_bound",
     "refresh",
     "register_operator",
     "rra_scores",
     "stuart_scores",
+    "threshold_for_pfer",
 ]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ._error_control import stability_selection, stabl
 from ._itemsets import all_closed_apr, all_max_apr, closed_apr, max_apr
 from ._medoids import (
     all_med,
@@ -32,6 +33,9 @@ BUILTINS: tuple[Callable[..., Any], ...] = (
     mean_score, geom_mean, l2_norm, stuart, rra,
     # baseline (KDD 2012, section 3)
     nobagg,
+    # error-controlled selection (Meinshausen and Buehlmann 2010; Shah and Samworth 2013;
+    # Hedou et al. 2024)
+    stability_selection, stabl,
     # multi-model (KDD 2012, section 2.4)
     all_med, all_closed_apr, all_max_apr, all_med_closed_apr, all_med_max_apr,
 )

@@ -99,6 +99,16 @@ class Operator(Described):
     params : dict
         Operator-specific keyword parameters and their defaults.
     accepts_random_state, accepts_n_features : bool
+    variable_size : bool
+        A single-model operator whose signature may hold fewer than n_features features,
+        or none (the error-controlled ones: ``stabilitySelection``, ``stabl``). It gets
+        ``n_features=None`` unless one is asked (then a cap), and :func:`aggregate` checks
+        ``len(signature) <= n_features`` instead of equality.
+    requires : tuple of str
+        What the base models must have for the operator to apply: ``"error-control"``
+        (subsamples of n/2 or complementary pairs), ``"artificial-features"``.
+        :func:`modelmine.testing.check_operator` builds its synthetic base models with
+        them.
     """
 
     name: str
@@ -116,6 +126,8 @@ class Operator(Described):
     params: dict[str, Any] = field(default_factory=dict)
     accepts_random_state: bool = False
     accepts_n_features: bool = True
+    variable_size: bool = False
+    requires: tuple[str, ...] = ()
 
     @property
     def is_plugin(self) -> bool:
@@ -135,6 +147,8 @@ def declare_operator(
     order_invariant: bool = True,
     max_features: Callable[[BaseModels], int] | None = None,
     max_signatures: Callable[[BaseModels], int] | None = None,
+    variable_size: bool = False,
+    requires: tuple[str, ...] = (),
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Mark a function as an operator without registering it (for plugins).
 
@@ -151,7 +165,8 @@ def declare_operator(
         setattr(func, _SPEC_ATTR, {
             "name": name, "kind": kind, "description": description,
             "order_invariant": order_invariant, "max_features": max_features,
-            "max_signatures": max_signatures,
+            "max_signatures": max_signatures, "variable_size": variable_size,
+            "requires": tuple(requires),
         })
         return func
 
@@ -256,7 +271,8 @@ class OperatorRegistry(Registry[Operator]):
                description: str | None = None, order_invariant: bool = True,
                max_features: Callable[[BaseModels], int] | None = None,
                max_signatures: Callable[[BaseModels], int] | None = None,
-               entry_point: str | None = None) -> Operator:
+               entry_point: str | None = None, variable_size: bool = False,
+               requires: tuple[str, ...] = ()) -> Operator:
         if not isinstance(name, str) or not name.strip():
             raise param_error("name", "register_operator", "a non-empty string", name,
                               exc=TypeError if not isinstance(name, str) else ValueError)
@@ -273,7 +289,9 @@ class OperatorRegistry(Registry[Operator]):
             origin=origin, module=module, qualname=qualname, doc=doc,
             entry_point=entry_point, order_invariant=bool(order_invariant),
             max_features=max_features or _all_features,
-            max_signatures=max_signatures or distinct_models, **accepted)
+            max_signatures=max_signatures or distinct_models,
+            variable_size=bool(variable_size) and kind == "single",
+            requires=tuple(requires), **accepted)
 
     # -------------------------------------------------------------- public
     def register(
@@ -385,10 +403,15 @@ def _run(op: Operator, base: BaseModels, *, n_features: Any = None, n_signatures
         if n_signatures is not None:
             raise param_error("n_signatures", func, f"None for the single-model operator "
                               f"{op.name!r}", n_signatures)
-        hi = _applicable(op, int(op.max_features(base)))
-        m = min(_default_n_features(base), hi) if n_features is None else n_features
-        m = check_int(m, "n_features", func, min_value=1, max_value=hi)
-        call["n_features"] = m
+        if op.variable_size:
+            # A cap, not a size: the operator returns what passes its error control.
+            call["n_features"] = check_int(n_features, "n_features", func, min_value=1,
+                                           max_value=base.n_features_in, allow_none=True)
+        else:
+            hi = _applicable(op, int(op.max_features(base)))
+            m = min(_default_n_features(base), hi) if n_features is None else n_features
+            m = check_int(m, "n_features", func, min_value=1, max_value=hi)
+            call["n_features"] = m
     else:
         requested = check_int(DEFAULT_N_SIGNATURES if n_signatures is None else n_signatures,
                               "n_signatures", func, min_value=1)
@@ -418,7 +441,12 @@ def _run(op: Operator, base: BaseModels, *, n_features: Any = None, n_signatures
                               "random_state": str(base.random_state)}}
     if op.kind == "single":
         sig = _as_signature(op, base, result, record)
-        if len(sig) != call["n_features"]:
+        if op.variable_size:
+            if call["n_features"] is not None and len(sig) > call["n_features"]:
+                raise OperatorError(f"The operator {op.name!r} from {op.owner()} returned "
+                                    f"{len(sig)} features; at most n_features="
+                                    f"{call['n_features']} were asked.")
+        elif len(sig) != call["n_features"]:
             raise OperatorError(f"The operator {op.name!r} from {op.owner()} returned "
                                 f"{len(sig)} features; n_features={call['n_features']} were "
                                 "asked.")

@@ -198,7 +198,8 @@ class MiningRun:
         return _store.read_run(Path(path), cls)
 
     def report(self, path: str | os.PathLike[str], *,
-               evaluation: pd.DataFrame | None = None) -> Path:
+               evaluation: pd.DataFrame | None = None, null: Any = None,
+               stability_path: Any = None) -> Path:
         """Write the self-contained HTML report of the run to ``path``.
 
         Parameters
@@ -207,8 +208,24 @@ class MiningRun:
         evaluation : DataFrame, optional
             The ``evaluation.csv`` of ``modelmine evaluate`` (error vs stability per
             operator).
+        null : SelectionNullResult, optional
+            :func:`modelmine.diagnostics.selection_null` of the run's base models: its band
+            in the frequency plot, its q-values in the warnings.
+        stability_path : StabilityPathResult, optional
+            :func:`modelmine.diagnostics.stability_path`, plotted in the diagnostics.
         """
-        return _store.write_report(self, Path(path), evaluation=evaluation)
+        return _store.write_report(self, Path(path), evaluation=evaluation, null=null,
+                                   stability_path=stability_path)
+
+    def warnings(self, null: Any = None) -> list[str]:
+        """What not to trust in this run, in plain words with the numbers
+        (:func:`modelmine.report.trust_warnings`): poor stability of the base models,
+        error-controlled operators letting fewer features through than the signatures
+        hold, features no more frequent than under a permutation ``null``."""
+        from ..report import trust_warnings
+
+        return trust_warnings(self.base_models, self.signatures,
+                              diagnostics=self.diagnostics_table, null=null)
 
     # ------------------------------------------------------------- display
     def __eq__(self, other: object) -> bool:
@@ -354,6 +371,7 @@ def run(
     feature_names: Any = None,
     random_state: Any = None,
     n_jobs: int | None = None,
+    artificial_features: str | None = None,
     executor: Any = None,
     run_dir: str | os.PathLike[str] | None = None,
     checkpoint_every: int = 10,
@@ -396,6 +414,8 @@ def run(
         Minimum support of the closed itemsets the run keeps (:attr:`MiningRun.itemsets`).
     resampling, sample_fraction, stratify, selector_params, feature_names : optional
         As in :func:`modelmine.bootstrap`.
+    artificial_features : {"permutation", "knockoff"} or None
+        As in :func:`modelmine.bootstrap`: what the ``stabl`` operator needs.
     operator_params : mapping of str to mapping, optional
         Extra parameters per operator, e.g. ``{"closedApr": {"min_support": 0.3}}``.
     random_state : int or None
@@ -442,7 +462,8 @@ def run(
                 feature_names=feature_names, random_state=random_state, n_jobs=n_jobs,
                 executor=executor, run_dir=run_dir, checkpoint_every=checkpoint_every,
                 progress=progress, command=command, scale=scale,
-                signature_size=signature_size, resuming=False)
+                signature_size=signature_size, resuming=False,
+                artificial_features=artificial_features)
 
 
 def _run(X: Any, y: Any, *, selector: Any, operators: Sequence[str], n_bootstraps: int,
@@ -451,7 +472,7 @@ def _run(X: Any, y: Any, *, selector: Any, operators: Sequence[str], n_bootstrap
          operator_params: Any, feature_names: Any, random_state: Any, n_jobs: int | None,
          executor: Any, run_dir: Any, checkpoint_every: int, progress: bool | None,
          command: Sequence[str] | None, scale: str, signature_size: int | None,
-         resuming: bool) -> MiningRun:
+         resuming: bool, artificial_features: str | None = None) -> MiningRun:
     from ..datasets import check_target, from_anndata
     from ..datasets._biodata import is_anndata
     from ..selectors._scaling import SCALE_METHODS
@@ -489,7 +510,8 @@ def _run(X: Any, y: Any, *, selector: Any, operators: Sequence[str], n_bootstrap
                               n_features=n_features, resampling=resampling,
                               sample_fraction=sample_fraction, stratify=stratify,
                               selector_params=selector_params, feature_names=feature_names,
-                              n_jobs=n_jobs, func=_FUNC)
+                              n_jobs=n_jobs, artificial_features=artificial_features,
+                              func=_FUNC)
     directory = None if run_dir is None else Path(run_dir)
     if directory is None:
         return _mine(X, y, selector=selector, kinds=kinds, n_bootstraps=n_bootstraps,
@@ -501,7 +523,7 @@ def _run(X: Any, y: Any, *, selector: Any, operators: Sequence[str], n_bootstrap
                      executor=executor, directory=None, checkpoint_every=checkpoint_every,
                      progress=progress, command=command, resuming=resuming,
                      described=described, scale=scale, signature_size=signature_size,
-                     source=source)
+                     source=source, artificial_features=artificial_features)
     with directory_lock(directory):
         existed = directory.exists()
         if not resuming:
@@ -518,6 +540,8 @@ def _run(X: Any, y: Any, *, selector: Any, operators: Sequence[str], n_bootstrap
                                    "stratify": stratify},
                     "checkpoint_every": checkpoint_every, "scale": scale,
                     "signature_size": signature_size,
+                    **({"artificial_features": artificial_features}
+                       if artificial_features else {}),
                     "random_state": str(int(random_state)) if isinstance(
                         random_state, numbers.Integral) else None}, described, command)
             except BaseException:
@@ -534,7 +558,8 @@ def _run(X: Any, y: Any, *, selector: Any, operators: Sequence[str], n_bootstrap
                          n_jobs=n_jobs, executor=executor, directory=directory,
                          checkpoint_every=checkpoint_every, progress=progress,
                          command=command, resuming=resuming, described=described,
-                         scale=scale, signature_size=signature_size, source=source)
+                         scale=scale, signature_size=signature_size, source=source,
+                         artificial_features=artificial_features)
         except BaseException as exc:
             if not resuming and _store.discard_unstarted(directory, existed):
                 raise
@@ -558,7 +583,7 @@ def _mine(X: Any, y: Any, *, selector: Any, kinds: dict[str, str], n_bootstraps:
           executor: Any, directory: Path | None, checkpoint_every: int,
           progress: bool | None, command: Sequence[str] | None, resuming: bool,
           described: dict[str, Any], scale: str, signature_size: int | None,
-          source: LoadedData | None) -> MiningRun:
+          source: LoadedData | None, artificial_features: str | None = None) -> MiningRun:
     from ..selectors import get_selector
     from ..selectors._scaling import scaled
 
@@ -574,7 +599,7 @@ def _mine(X: Any, y: Any, *, selector: Any, kinds: dict[str, str], n_bootstraps:
                          random_state=random_state, n_jobs=n_jobs, executor=executor,
                          run_dir=None if directory is None else directory / _store.BOOTSTRAPS,
                          resume=resuming, checkpoint_every=checkpoint_every,
-                         progress=progress)
+                         progress=progress, artificial_features=artificial_features)
     settings = {
         "selector": base.selector["name"], "selector_params": base.selector["params"],
         "n_bootstraps": base.n_models, "n_features": base.n_features,
@@ -582,7 +607,8 @@ def _mine(X: Any, y: Any, *, selector: Any, kinds: dict[str, str], n_bootstraps:
         "operator_params": dict(operator_params or {}), "min_support": min_support,
         "resampling": base.resampling, "random_state": str(base.random_state),
         "scale": scale,
-        "signature_size": base.n_features if signature_size is None else int(signature_size)}
+        "signature_size": base.n_features if signature_size is None else int(signature_size),
+        **({"artificial_features": artificial_features} if artificial_features else {})}
     signatures = apply_operators(base, kinds, n_features=settings["signature_size"],
                                  n_signatures=n_signatures, params=operator_params)
     from ..report import run_diagnostics
@@ -639,4 +665,5 @@ def resume(run_dir: str | os.PathLike[str], X: Any, y: Any = None, *, selector: 
                 run_dir=directory, checkpoint_every=settings["checkpoint_every"],
                 progress=progress, command=record.get("command"),
                 scale=settings.get("scale", "none"),
-                signature_size=settings.get("signature_size"), resuming=True)
+                signature_size=settings.get("signature_size"),
+                artificial_features=settings.get("artificial_features"), resuming=True)

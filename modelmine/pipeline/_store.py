@@ -104,6 +104,9 @@ _DATA = {"source": str, "format": str, "target": (str, type(None)),
 _SCALE = schema.Where(str, lambda v: v in SCALE_METHODS,
                       "one of " + ", ".join(repr(m) for m in SCALE_METHODS))
 _COMMAND = schema.Optional((schema.ListOf(str), type(None)))
+# mm.run(artificial_features=...) / bootstrap's ARTIFICIAL_FEATURES.
+_ARTIFICIAL = schema.Optional(schema.Where(str, lambda v: v in ("permutation", "knockoff"),
+                                           "'permutation' or 'knockoff'"))
 _RUN_SCHEMA = {
     "format": str,
     "format_version": _POSITIVE,
@@ -113,6 +116,7 @@ _RUN_SCHEMA = {
                  "n_features": (_POSITIVE, type(None)), "n_signatures": _POSITIVE,
                  "operators": schema.ListOf(str), "operator_params": schema.Optional(dict),
                  "min_support": _SUPPORT, "resampling": dict, "random_state": _SEED,
+                 "artificial_features": _ARTIFICIAL,
                  "scale": schema.Optional(_SCALE),
                  "signature_size": schema.Optional((_POSITIVE, type(None)))},
     "data": _DATA,
@@ -131,6 +135,7 @@ _CHECKPOINT_SCHEMA = {
                  "resampling": {"method": str, "fraction": (_FRACTION, type(None)),
                                 "stratify": bool},
                  "checkpoint_every": _POSITIVE, "random_state": _SEED,
+                 "artificial_features": _ARTIFICIAL,
                  "scale": schema.Optional(_SCALE),
                  "signature_size": schema.Optional((_POSITIVE, type(None)))},
     "data": _DATA,
@@ -320,7 +325,8 @@ def _read_expression(path: Path, base: BaseModels) -> pd.DataFrame | None:
 
 
 def write_report(run: MiningRun, path: Path, *,
-                 evaluation: pd.DataFrame | None = None) -> Path:
+                 evaluation: pd.DataFrame | None = None, null: Any = None,
+                 stability_path: Any = None) -> Path:
     """Write the HTML report of ``run`` to ``path`` atomically."""
     from ..report import build_report, operator_result
 
@@ -340,7 +346,8 @@ def write_report(run: MiningRun, path: Path, *,
                                           if k not in ("n_samples", "n_features_in")},
                         title=f"modelmine report: {Path(str(run.data.get('source'))).name}",
                         expression=run.expression, command=run.command,
-                        evaluation_command=evaluation_command(run))
+                        evaluation_command=evaluation_command(run),
+                        null=null, stability_path=stability_path)
     _write_text(path, text)
     return path
 

@@ -17,6 +17,7 @@ from ._plots import (
     plot_selection_frequency,
     plot_signature_overlap,
     plot_stability,
+    plot_stability_path,
     plot_support_distribution,
 )
 from ._records import (
@@ -25,9 +26,11 @@ from ._records import (
     operator_result,
     signature_table,
 )
+from ._trust import POOR_STABILITY, trust_warnings
 
 __all__ = [
     "NOTES",
+    "POOR_STABILITY",
     "OperatorResult",
     "annotate_anndata",
     "build_report",
@@ -39,10 +42,12 @@ __all__ = [
     "plot_selection_frequency",
     "plot_signature_overlap",
     "plot_stability",
+    "plot_stability_path",
     "plot_support_distribution",
     "run_diagnostics",
     "signature_sets",
     "signature_table",
     "signatures_gmt",
+    "trust_warnings",
     "write_report",
 ]

@@ -45,11 +45,13 @@ from ._plots import (
     plot_signature_overlap,
     plot_stability,
     plot_stability_by_size,
+    plot_stability_path,
     plot_support_distribution,
     png_data_uri,
     stability_by_size,
 )
 from ._records import OperatorResult, signature_table
+from ._trust import trust_warnings
 
 __all__ = ["build_report", "write_report"]
 
@@ -63,6 +65,7 @@ table{border-collapse:collapse;margin:8px 0 14px;font-size:0.9em}
 th,td{border:1px solid #ddd;padding:3px 9px;text-align:left}
 th{background:#f2f2f2}td.num{text-align:right;font-variant-numeric:tabular-nums}
 img{max-width:100%;height:auto;display:block;margin:10px 0;border:1px solid #eee}
+.warning{background:#fdf3e7;border-left:4px solid #c0392b;padding:6px 12px;margin:8px 0}
 .note{background:#f6f8fb;border-left:4px solid #4c72b0;padding:6px 12px;margin:8px 0;
 font-size:0.92em}.muted{color:#666;font-size:0.9em}
 details{margin:6px 0}summary{cursor:pointer;font-weight:600}
@@ -240,6 +243,9 @@ def build_report(
     settings: Mapping[str, Any] | None = None,
     data_description: Mapping[str, Any] | None = None,
     title: str = "modelmine report",
+    null: Any = None,
+    stability_path: Any = None,
+    warnings: Sequence[str] | None = None,
     expression: pd.DataFrame | None = None,
     command: Sequence[str] | None = None,
     evaluation_command: str | None = None,
@@ -278,6 +284,14 @@ def build_report(
     data_description : mapping, optional
         What the data is (source, samples, features, classes).
     title : str
+    null : SelectionNullResult, optional
+        A permutation null (:func:`modelmine.diagnostics.selection_null`): the frequency
+        plot draws its band, and the warnings use its q-values.
+    stability_path : StabilityPathResult, optional
+        Plotted in the diagnostics (:func:`modelmine.diagnostics.stability_path`).
+    warnings : sequence of str, optional
+        What not to trust, shown on the first screen; default
+        :func:`modelmine.report.trust_warnings` of these results.
     expression : DataFrame, optional
         :attr:`modelmine.MiningRun.expression` (class first, then genes); without it the
         expression section says how to get it.
@@ -311,6 +325,11 @@ def build_report(
     out.append(f'<p class="muted">Generated {now} by modelmine: robust feature selection by '
                "mining the models a selector produces on bootstrap samples (Woznica, Nguyen "
                "and Kalousis, KDD 2012).</p>")
+    if warnings is None:
+        warnings = trust_warnings(base, {r.operator: r.result for r in results},
+                                  diagnostics=diagnostics, null=null)
+    for text in warnings:
+        out.append(f'<div class="warning"><b>Caution:</b> {_e(text)}</div>')
     out.append('<nav><a href="#data">Data</a><a href="#signatures">Signatures</a>'
                '<a href="#expression">Expression</a><a href="#alternatives">Alternatives</a>'
                '<a href="#stability">Stability</a><a href="#itemsets">Itemsets</a>'
@@ -426,9 +445,15 @@ def build_report(
 
     # --- stability
     out.append('<h2 id="stability">Stability</h2>')
-    out.append("<h3>Selection frequency across the base models</h3>")
-    out.append(_img(plot_selection_frequency(base, highlight=highlight),
+    out.append('<h3 id="frequency">Selection frequency across the base models</h3>')
+    out.append(_img(plot_selection_frequency(base, highlight=highlight, null=null),
                     "Per-feature selection frequency across the base models"))
+    if null is not None:
+        out.append(f'<div class="note">Black ticks: the 95 % quantile of each feature\'s '
+                   f"frequency when the labels are permuted ({null.n_permutations} "
+                   "permutations, same resamples); grey band: the pooled null. "
+                   f"{null.significant(0.05).size} features are selected more often than "
+                   "chance (Benjamini-Hochberg q &le; 0.05).</div>")
     out.append('<div class="note">Genes that a selector picks on almost every bootstrap '
                "sample are robust to small changes of the data; genes picked only "
                "sometimes are the unstable part of the selector's output.</div>")
@@ -478,6 +503,9 @@ def build_report(
     # --- diagnostics
     out.append('<h2 id="diagnostics">Diagnostics</h2>')
     out.append(_img(plot_stability(diagnostics), "Stability of the base models"))
+    if stability_path is not None:
+        out.append(_img(plot_stability_path(stability_path),
+                        "Stability path: frequencies and stability along the path"))
     shown = diagnostics.drop(columns=["note"]).rename(
         columns={"ci_low": "95% CI low", "ci_high": "95% CI high"})
     out.append(_table(shown, csv="diagnostics.csv"))

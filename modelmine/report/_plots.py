@@ -60,12 +60,15 @@ def _short(names: Sequence[str], limit: int = 3) -> str:
 
 
 def plot_selection_frequency(base: BaseModels, *, top: int = 30,
-                             highlight: Sequence[int] = ()) -> Figure:
+                             highlight: Sequence[int] = (), null: Any = None) -> Figure:
     """Per-feature selection frequency across the b base models (KDD 2012, section 2).
 
     Left: the ``top`` most frequently selected features (bars in the accent colour are in
     ``highlight``, typically the consensus signature). Right: the frequency of every
-    feature, sorted, which shows how concentrated the selector's choices are.
+    feature, sorted, which shows how concentrated the selector's choices are. With
+    ``null`` (a :class:`~modelmine.diagnostics.SelectionNullResult`), each bar shows the
+    95 % quantile of its frequency under permuted labels, and the right panel the band
+    of the pooled null (median to 95 % quantile).
     """
     freq = np.asarray(base.subsets).mean(axis=0)
     mean_rank = base.tied_ranks().mean(axis=0, dtype=np.float64)
@@ -77,6 +80,10 @@ def plot_selection_frequency(base: BaseModels, *, top: int = 30,
     y = np.arange(len(shown))[::-1]
     colors = [_ACCENT if int(j) in marked else _BASE for j in shown]
     ax.barh(y, freq[shown], color=colors, height=0.75)
+    if null is not None:
+        band = np.asarray(null.band(0.95))
+        ax.scatter(band[shown], y, marker="|", s=120, color="black", zorder=3,
+                   label="95 % of the permutation null")
     ax.set_yticks(y, [str(base.feature_names[j]) for j in shown], fontsize=8)
     ax.set_xlim(0, 1)
     ax.set_xlabel(f"selection frequency (fraction of the b = {base.n_models} base models)")
@@ -92,6 +99,12 @@ def plot_selection_frequency(base: BaseModels, *, top: int = 30,
     nonzero = int(np.count_nonzero(sorted_freq))
     ranks = np.arange(1, sorted_freq.size + 1)
     ax2.plot(ranks[: max(nonzero, 1)], sorted_freq[: max(nonzero, 1)], color=_BASE, lw=1.6)
+    if null is not None:
+        flat = np.asarray(null.null_frequencies).ravel()
+        ax2.axhspan(float(np.quantile(flat, 0.5)), float(np.quantile(flat, 0.95)),
+                    color="grey", alpha=0.25,
+                    label=f"permutation null (median to 95 %, {null.n_permutations} perm.)")
+        ax2.legend(loc="upper right", fontsize=8)
     ax2.set_xscale("log")
     ax2.set_ylim(0, 1.02)
     ax2.set_xlabel("features, most frequent first (log scale)")
@@ -260,6 +273,35 @@ def plot_error_vs_stability(evaluation: pd.DataFrame) -> Figure:
     ax.set_ylabel("classification error on held-out folds (lower = better)")
     ax.set_title("Error vs stability per operator (best: bottom right)")
     ax.grid(alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+def plot_stability_path(path: Any, *, top: int = 10) -> Figure:
+    """A stability path (:func:`modelmine.diagnostics.stability_path`): left, the selection
+    frequency of the ``top`` features along the grid (Meinshausen and Buehlmann 2010,
+    section 2.3); right, Nogueira's stability with its confidence interval."""
+    fig = Figure(figsize=(11, 4.2))
+    ax, ax2 = fig.subplots(1, 2)
+    grid = np.asarray(path.grid, dtype=float)
+    for j in path.top_features(top):
+        ax.plot(grid, path.frequencies[:, j], lw=1.4, label=str(path.feature_names[j]))
+    ax.set_xscale("log")
+    ax.set_ylim(0, 1.02)
+    ax.set_xlabel(path.parameter)
+    ax.set_ylabel("selection frequency")
+    ax.set_title("Stability path: most frequent features")
+    ax.legend(fontsize=7, loc="lower right")
+    ax.grid(alpha=0.3)
+    ax2.plot(grid, path.stability, color=_BASE, lw=1.6, marker="o", ms=3)
+    ax2.fill_between(grid, path.ci_low, path.ci_high, color=_BASE, alpha=0.2,
+                     label=f"{path.confidence_level:.0%} CI")
+    ax2.set_xscale("log")
+    ax2.set_xlabel(path.parameter)
+    ax2.set_ylabel("Nogueira stability")
+    ax2.set_title("Stability of the base models along the path")
+    ax2.legend(fontsize=8)
+    ax2.grid(alpha=0.3)
     fig.tight_layout()
     return fig
 

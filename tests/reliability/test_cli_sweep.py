@@ -19,6 +19,9 @@ _BAD_BY_TYPE = {
     cli_main._jobs: ["0", "many"],
     cli_main._folds: ["2", "0", "ten"],
     cli_main._fraction: ["0", "1.5", "-0.2", "nan", "inf", "abc"],
+    cli_main._pos_real: ["0", "-1", "nan", "inf", "abc"],
+    cli_main._open_fraction: ["0", "1", "1.5", "-0.2", "nan", "abc"],
+    cli_main._permutations: ["9", "0", "-5", "ten"],
     cli_main._selector_param: ["novalue", "=1", "no_such_param=1"],
 }
 

@@ -137,9 +137,13 @@ def test_read_data_with_damaged_label_files(name, tables, tmp_path, draw):
 
 
 # ----------------------------------------------------------------------- BaseModels files
-@pytest.fixture(scope="module")
-def base_file(tmp_path_factory):
-    base = make_base_models(n_models=5, n_features_in=12, n_features=3)
+@pytest.fixture(scope="module", params=["plain", "error-control"])
+def base_file(request, tmp_path_factory):
+    if request.param == "plain":
+        base = make_base_models(n_models=5, n_features_in=12, n_features=3)
+    else:  # complementary pairs and artificial features (issue 12): more record and arrays
+        base = make_base_models(n_models=6, n_features_in=12, n_features=3,
+                                resampling="complementary-pairs", artificial=True)
     path = base.save(tmp_path_factory.mktemp("base") / "b.npz")
     return base, path.read_bytes()
 
@@ -176,6 +180,7 @@ _FIELDS = [
     "n_samples",
     "data_sha256",
     "extra",
+    "artificial",
 ]
 _ARRAYS = [
     "subsets",
@@ -187,6 +192,8 @@ _ARRAYS = [
     "full_ranks",
     "full_subset",
     "full_scores",
+    "artificial_subsets",
+    "artificial_shape",
 ]
 
 

@@ -1,0 +1,444 @@
+"""A permutation null for base models: how often would a selector pick each feature, and
+each itemset, if the labels carried no information?
+
+The selector is rerun on the same resamples (the rows of each base model) with the labels
+permuted, ``n_permutations`` times. Under the null hypothesis that a feature (an itemset)
+is unrelated to the labels, its selection frequency (support) is exchangeable with the
+frequencies it gets under permuted labels, which gives permutation p-values (Phipson and
+Smyth 2010: ``(1 + #{null >= observed}) / (1 + n_permutations)``, never 0) and
+Benjamini-Hochberg (1995) q-values over the features (the itemsets). The same idea as
+Boruta's shadow features (Kursa and Rudnicki 2010) and Stabl's decoys (Hedou et al. 2024),
+applied to the labels instead of the features.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy.stats import false_discovery_control
+from threadpoolctl import threadpool_limits
+
+from .._data import check_dataset
+from .._progress import progress_bar
+from .._utils import readonly
+from ..base_models import BaseModels, add_artificial_features, bootstrap, data_fingerprint
+from ..base_models._executors import Runner
+from ..exceptions import DataError
+from ..selectors import get_selector, model_from_output
+from ..validation import check_int, param_error
+
+__all__ = ["MIN_PERMUTATIONS", "SelectionNullResult", "bh_qvalues", "selection_null"]
+
+_FUNC = "selection_null"
+
+#: Fewer permutations give p-values no smaller than 1/10: not a test worth running.
+MIN_PERMUTATIONS = 10
+
+
+def bh_qvalues(p_values: Any) -> np.ndarray:
+    """Benjamini-Hochberg (1995) adjusted p-values (q-values), in the input order.
+
+    ``q_(i) = min_{j >= i} min(1, m p_(j) / j)`` over the sorted p-values
+    (``scipy.stats.false_discovery_control(method="bh")``).
+    """
+    p = np.asarray(p_values, dtype=np.float64)
+    if p.size == 0:
+        return p.copy()
+    return np.asarray(false_discovery_control(p, method="bh"), dtype=np.float64)
+
+
+@dataclass(frozen=True, eq=False)
+class SelectionNullResult:
+    """The permutation null of a selector's base models. Immutable.
+
+    Attributes
+    ----------
+    feature_names : ndarray of str, shape (p,)
+    frequency : ndarray, shape (p,)
+        Observed selection frequency of each feature.
+    null_frequencies : ndarray, shape (n_permutations, p)
+        Its selection frequency under each label permutation (same resamples).
+    p_values, q_values : ndarray, shape (p,)
+        Permutation p-values and their Benjamini-Hochberg q-values. ``pooled=True``
+        compares each feature with the null frequencies of all features (more
+        resolution, assuming the null frequencies of the features are exchangeable);
+        ``pooled=False`` with its own n_permutations null values only.
+    pooled : bool
+    itemsets : tuple of tuple of int
+        The itemsets tested (feature indices), possibly empty.
+    itemset_support, itemset_p_values, itemset_q_values : ndarray, shape (n_itemsets,)
+    null_itemset_support : ndarray, shape (n_permutations, n_itemsets)
+    n_permutations : int
+    selector : mapping
+        The selector's record.
+    random_state : int
+    """
+
+    feature_names: np.ndarray
+    frequency: np.ndarray
+    null_frequencies: np.ndarray
+    p_values: np.ndarray
+    q_values: np.ndarray
+    pooled: bool
+    itemsets: tuple[tuple[int, ...], ...]
+    itemset_support: np.ndarray
+    null_itemset_support: np.ndarray
+    itemset_p_values: np.ndarray
+    itemset_q_values: np.ndarray
+    n_permutations: int
+    selector: Mapping[str, Any]
+    random_state: int
+
+    def __post_init__(self) -> None:
+        for name in (
+            "feature_names",
+            "frequency",
+            "null_frequencies",
+            "p_values",
+            "q_values",
+            "itemset_support",
+            "null_itemset_support",
+            "itemset_p_values",
+            "itemset_q_values",
+        ):
+            object.__setattr__(self, name, readonly(np.asarray(getattr(self, name)), copy=True))
+
+    def band(self, level: float = 0.95) -> np.ndarray:
+        """Per-feature upper quantile of the null frequency (the band a plot draws)."""
+        return np.quantile(self.null_frequencies, level, axis=0)
+
+    def pooled_band(self, level: float = 0.95) -> float:
+        """The ``level`` quantile of all null frequencies (every feature, permutation)."""
+        return float(np.quantile(self.null_frequencies, level))
+
+    def table(self) -> pd.DataFrame:
+        """One row per feature: frequency, null mean, null 95 % quantile, p, q; by p."""
+        df = pd.DataFrame(
+            {
+                "frequency": self.frequency,
+                "null_mean": self.null_frequencies.mean(axis=0),
+                "null_q95": self.band(0.95),
+                "p_value": self.p_values,
+                "q_value": self.q_values,
+            },
+            index=pd.Index(self.feature_names, name="feature"),
+        )
+        order = np.lexsort((np.arange(len(df)), -self.frequency, self.p_values))
+        return df.iloc[order]
+
+    def itemset_table(self) -> pd.DataFrame:
+        """One row per itemset: its features, support, null mean, p, q."""
+        return pd.DataFrame(
+            {
+                "itemset": [", ".join(self.feature_names[list(s)]) for s in self.itemsets],
+                "size": [len(s) for s in self.itemsets],
+                "support": self.itemset_support,
+                "null_mean": (
+                    self.null_itemset_support.mean(axis=0) if len(self.itemsets) else np.zeros(0)
+                ),
+                "p_value": self.itemset_p_values,
+                "q_value": self.itemset_q_values,
+            }
+        )
+
+    def significant(self, alpha: float = 0.05) -> np.ndarray:
+        """Indices of the features with q-value <= alpha, most frequent first."""
+        idx = np.flatnonzero(self.q_values <= alpha)
+        return idx[np.argsort(-self.frequency[idx], kind="stable")]
+
+    def __repr__(self) -> str:
+        return (
+            f"SelectionNullResult(n_permutations={self.n_permutations}, "
+            f"n_features_in={self.frequency.size}, "
+            f"significant_at_0.05={self.significant().size}, "
+            f"n_itemsets={len(self.itemsets)})"
+        )
+
+
+def _itemsets(itemsets: Any, names: np.ndarray) -> tuple[tuple[int, ...], ...]:
+    """Itemsets as sorted index tuples, from Itemsets, a Signature of an itemset
+    operator (its provenance's itemsets), or a sequence of index / name sequences."""
+    if itemsets is None:
+        return ()
+    from ..operators import Signature
+    from ..patterns import Itemsets
+
+    if isinstance(itemsets, Itemsets):
+        return tuple(tuple(int(i) for i in s) for s in itemsets.itemsets)
+    if isinstance(itemsets, Signature):
+        used = itemsets.provenance.get("itemsets")
+        if not used:
+            raise param_error(
+                "itemsets",
+                _FUNC,
+                "Itemsets, a Signature of an itemset "
+                "operator (closedApr, maxApr, ...) or a sequence of feature "
+                "sets",
+                f"a {itemsets.operator!r} signature without itemsets",
+                show=False,
+            )
+        return tuple(tuple(sorted(int(i) for i in u["items"])) for u in used)
+    lookup = {str(n): i for i, n in enumerate(names)}
+    out = []
+    for s in itemsets:
+        items = []
+        for v in s:
+            if (
+                isinstance(v, numbers.Integral)
+                and not isinstance(v, bool)
+                and 0 <= int(v) < names.size
+            ):
+                items.append(int(v))
+            elif isinstance(v, str) and v in lookup:
+                items.append(lookup[v])
+            else:
+                raise param_error(
+                    "itemsets",
+                    _FUNC,
+                    f"sets of feature indices in [0, {names.size}) or feature names",
+                    v,
+                )
+        if not items:
+            raise param_error(
+                "itemsets", _FUNC, "non-empty feature sets", "an empty set", show=False
+            )
+        out.append(tuple(sorted(set(items))))
+    return tuple(out)
+
+
+def _null_chunk(
+    X: Any,
+    y: np.ndarray,
+    payload: list[tuple[int, np.random.SeedSequence]],
+    *,
+    selector: Any,
+    sample_indices: np.ndarray,
+    n_features: int | None,
+    n_real: int,
+    itemsets: tuple[tuple[int, ...], ...],
+) -> list[tuple[int, np.ndarray, np.ndarray]]:
+    """Selection counts of the real features and itemsets for a chunk of permutations."""
+    out = []
+    with threadpool_limits(limits=1):
+        for k, seed in payload:
+            rng = np.random.default_rng(seed)
+            while True:  # a permutation leaving one class in a resample is drawn again
+                yp = y[rng.permutation(y.size)]
+                if all(np.unique(yp[idx]).size >= 2 for idx in sample_indices):
+                    break
+            subsets = np.zeros((sample_indices.shape[0], n_real), dtype=bool)
+            try:
+                # As bootstrap's chunks: the work the resamples share, once per permutation
+                # of the labels (on the augmented X when the base models had artificial
+                # features); select_rows equals select on (X[idx], yp[idx]) exactly.
+                prepared = selector.prepare(X, yp)
+            except Exception as exc:
+                raise DataError(
+                    f"selection_null: the selector {selector.name!r} failed "
+                    f"on permuted labels ({type(exc).__name__}: {exc})."
+                ) from exc
+            for i, idx in enumerate(sample_indices):
+                try:
+                    output = selector.select_rows(
+                        prepared, X, yp, idx, random_state=int(rng.integers(0, 2**31 - 1))
+                    )
+                except Exception as exc:
+                    raise DataError(
+                        f"selection_null: the selector {selector.name!r} failed "
+                        f"on permuted labels ({type(exc).__name__}: {exc})."
+                    ) from exc
+                model = model_from_output(
+                    output, n_features_in=X.shape[1], n_features=n_features, selector=selector.name
+                )
+                subsets[i] = model.subset[:n_real]
+            counts = subsets.sum(axis=0)
+            sets = np.array(
+                [subsets[:, list(s)].all(axis=1).sum() for s in itemsets], dtype=np.int64
+            )
+            out.append((k, counts, sets))
+    return out
+
+
+def selection_null(
+    X: Any,
+    y: Any,
+    selector: Any = None,
+    *,
+    base: BaseModels | None = None,
+    n_permutations: int = 100,
+    itemsets: Any = None,
+    pooled: bool = True,
+    n_bootstraps: int = 50,
+    n_features: int | None = 20,
+    resampling: str = "subsample",
+    sample_fraction: float | None = 0.5,
+    selector_params: dict[str, Any] | None = None,
+    feature_names: Any = None,
+    random_state: Any = None,
+    n_jobs: int | None = None,
+    executor: Any = None,
+    progress: bool | None = None,
+) -> SelectionNullResult:
+    """Permutation null of the selection frequencies (and itemset supports).
+
+    Reruns the selector on the resamples of ``base`` (or of new base models built with
+    :func:`modelmine.bootstrap`) with the labels permuted, ``n_permutations`` times, and
+    compares the observed selection frequency of each feature with its null frequencies:
+    p-value ``(1 + #{null >= observed}) / (1 + N)`` (Phipson and Smyth 2010), pooled over
+    the features when ``pooled`` (N = n_permutations x p), and Benjamini-Hochberg (1995)
+    q-values. ``itemsets`` get the same test of their support (is this co-selection more
+    frequent than chance?), each against its own null. Base models built with artificial
+    features are rerun on the same augmented data (rebuilt from their seed).
+
+    Parameters
+    ----------
+    X, y : the data the base models were (or will be) built on.
+    selector : selector spec, optional
+        As in :func:`modelmine.bootstrap`; default: the one recorded in ``base`` (built-in
+        selectors only), else ``"svm-rfe"``.
+    base : BaseModels, optional
+        Base models of (X, y); their resamples, m and selector are reused.
+    n_permutations : int, default=100
+        At least 10.
+    itemsets : Itemsets, Signature or sequence of feature sets, optional
+        Itemsets whose support to test: mined :class:`~modelmine.Itemsets`, a signature of
+        an itemset operator (the itemsets it used), or sets of feature indices / names.
+    pooled : bool, default=True
+        Pool the null frequencies of all features for the feature p-values.
+    n_bootstraps, n_features, resampling, sample_fraction, selector_params,
+    feature_names : optional
+        Used to build the base models when ``base`` is None (by default subsamples of
+        half the data, Meinshausen and Buehlmann 2010).
+    random_state : int or None
+        Seed of the permutations (and of the base models built here).
+    n_jobs, executor, progress : as in :func:`modelmine.bootstrap`
+        Results do not depend on ``n_jobs`` or the executor.
+
+    Returns
+    -------
+    SelectionNullResult
+    """
+    n_perm = check_int(n_permutations, "n_permutations", _FUNC, min_value=MIN_PERMUTATIONS)
+    if not isinstance(pooled, bool | np.bool_):
+        raise param_error("pooled", _FUNC, "a bool", pooled, exc=TypeError)
+    data = check_dataset(X, y, func=_FUNC, feature_names=feature_names)
+    from ..base_models._bootstrap import seed_sequence
+
+    if base is None:
+        base = bootstrap(
+            X,
+            y,
+            "svm-rfe" if selector is None else selector,
+            n_bootstraps=n_bootstraps,
+            n_features=n_features,
+            resampling=resampling,
+            sample_fraction=sample_fraction,
+            selector_params=selector_params,
+            feature_names=feature_names,
+            random_state=random_state,
+            n_jobs=n_jobs,
+            executor=executor,
+            progress=progress,
+            fit_full=False,
+        )
+    elif not isinstance(base, BaseModels):
+        raise param_error(
+            "base",
+            _FUNC,
+            "a modelmine.BaseModels or None",
+            type(base).__name__,
+            exc=TypeError,
+            show=False,
+        )
+    if base.data_sha256 and base.data_sha256 != data_fingerprint(data.X, data.y):
+        raise param_error(
+            "X",
+            _FUNC,
+            "the data the base models were built on (same fingerprint)",
+            "different data",
+            show=False,
+        )
+    if selector is None:
+        from ..selectors import default_registry
+
+        name = base.selector.get("name")
+        if name not in default_registry():
+            raise param_error(
+                "selector", _FUNC, f"the custom selector the base models used ({name!r})", None
+            )
+        sel = get_selector(name, dict(base.selector.get("params", {})), func=_FUNC)
+    else:
+        sel = get_selector(selector, selector_params, func=_FUNC)
+    sets = _itemsets(itemsets, base.feature_names)
+    if random_state is not None:
+        ss = seed_sequence(random_state, func=_FUNC)
+    else:  # the base models' seed, on a branch of its own (bootstrap uses keys 0..b+2)
+        root = np.random.SeedSequence(base.random_state)
+        ss = np.random.SeedSequence(root.entropy, spawn_key=(*root.spawn_key, base.n_models + 3))
+    p = base.n_features_in
+    X_fit = data.X
+    if base.has_artificial:
+        # the same augmented data as the base models (bootstrap's seed layout)
+        b = base.n_models
+        root = np.random.SeedSequence(base.random_state)
+        art_seed = np.random.SeedSequence(root.entropy, spawn_key=(*root.spawn_key, b + 2))
+        X_fit = add_artificial_features(
+            data.X, str(base.artificial["method"]), np.random.default_rng(art_seed)
+        )
+    children = ss.spawn(n_perm)
+    runner = Runner(executor, check_int(n_jobs, "n_jobs", _FUNC, allow_none=True), _FUNC)
+    per = max(1, -(-n_perm // (4 * runner.workers)))
+    tasks = {
+        c: [(k, children[k]) for k in range(s, min(n_perm, s + per))]
+        for c, s in enumerate(range(0, n_perm, per))
+    }
+    kwargs = dict(
+        selector=sel,
+        sample_indices=np.asarray(base.sample_indices),
+        n_features=base.n_features,
+        n_real=p,
+        itemsets=sets,
+    )
+    null_counts = np.zeros((n_perm, p), dtype=np.int64)
+    null_sets = np.zeros((n_perm, len(sets)), dtype=np.int64)
+    bar = progress_bar(n_perm, f"null {sel.name}", "permutation", progress)
+    try:
+        for _cid, result in runner.run(_null_chunk, X_fit, data.y, tasks, kwargs):
+            for k, counts, set_counts in result:
+                null_counts[k] = counts
+                null_sets[k] = set_counts
+            bar.update(len(result))
+    finally:
+        bar.close()
+        runner.close()
+    b = base.n_models
+    observed = base.subsets.sum(axis=0)
+    if pooled:
+        flat = np.sort(null_counts.ravel())
+        greater = flat.size - np.searchsorted(flat, observed, side="left")
+        p_values = (1.0 + greater) / (1.0 + flat.size)
+    else:
+        p_values = (1.0 + (null_counts >= observed[None, :]).sum(axis=0)) / (1.0 + n_perm)
+    sup = np.array([base.subsets[:, list(s)].all(axis=1).sum() for s in sets], dtype=np.int64)
+    set_p = (1.0 + (null_sets >= sup[None, :]).sum(axis=0)) / (1.0 + n_perm)
+    return SelectionNullResult(
+        feature_names=base.feature_names,
+        frequency=observed / b,
+        null_frequencies=null_counts / b,
+        p_values=p_values,
+        q_values=bh_qvalues(p_values),
+        pooled=bool(pooled),
+        itemsets=sets,
+        itemset_support=sup / b,
+        null_itemset_support=null_sets / b,
+        itemset_p_values=set_p,
+        itemset_q_values=bh_qvalues(set_p),
+        n_permutations=n_perm,
+        selector=sel.describe(),
+        random_state=int(ss.entropy),  # type: ignore[arg-type]
+    )

@@ -1,0 +1,174 @@
+"""bootstrap(): complementary pairs (Shah and Samworth 2013) and artificial features
+(Stabl's permuted decoys / knockoffs), bit-identical across n_jobs (issue 12)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.feature_selection import f_classif
+
+import modelmine as mm
+from modelmine.base_models import add_artificial_features, complementary_pair
+from modelmine.exceptions import DataError
+
+
+@pytest.mark.parametrize("stratify", [False, True])
+def test_complementary_pairs_are_disjoint_halves(colon, stratify):
+    X, y, _ = colon
+    kw = dict(
+        selector="anova",
+        n_bootstraps=6,
+        n_features=10,
+        stratify=stratify,
+        resampling="complementary-pairs",
+        random_state=5,
+        fit_full=False,
+    )
+    serial = mm.bootstrap(X, y, n_jobs=1, **kw)
+    assert serial == mm.bootstrap(X, y, n_jobs=2, **kw)
+    n = y.size
+    assert serial.resampling["n_pairs"] == 3 and serial.resampling["fraction"] == 0.5
+    codes = np.unique(y, return_inverse=True)[1]
+    for i in range(0, 6, 2):
+        a, b = serial.sample_indices[i], serial.sample_indices[i + 1]
+        assert not set(a) & set(b)  # disjoint
+        assert (
+            a.size == b.size == n // 2 - (stratify and sum(c % 2 for c in np.bincount(codes)) // 2)
+        )
+        assert np.unique(a).size == a.size  # without replacement
+        if stratify:
+            counts = np.bincount(codes)
+            np.testing.assert_array_equal(np.bincount(codes[a], minlength=2), counts // 2)
+    # different pairs differ
+    assert not np.array_equal(serial.sample_indices[0], serial.sample_indices[2])
+    # each model is the selector on its half
+    half = serial.sample_indices[1]
+    expected = np.nan_to_num(f_classif(X[half], y[half])[0])
+    top = set(np.argsort(-expected, kind="stable")[:10])
+    assert set(np.flatnonzero(serial.subsets[1])) == top
+
+
+def test_complementary_pair_odd_n_leaves_one_out():
+    y = np.array([0, 1] * 5 + [0])
+    a, b = complementary_pair(y, np.random.default_rng(0), stratify=False)
+    assert a.size == b.size == 5 and not set(a) & set(b)
+
+
+@pytest.mark.parametrize(
+    "kwargs,match",
+    [
+        ({"n_bootstraps": 5}, "'n_bootstraps' parameter of bootstrap must be an even number"),
+        ({"sample_fraction": 0.6}, "'sample_fraction' parameter of bootstrap must be None or 0.5"),
+        (
+            {"artificial_features": "shadow"},
+            "'artificial_features' parameter of bootstrap must be one of 'permutation', 'knockoff'",
+        ),
+    ],
+)
+def test_complementary_pairs_bad_input(colon, kwargs, match):
+    X, y, _ = colon
+    args = {
+        "selector": "anova",
+        "n_bootstraps": 4,
+        "n_features": 5,
+        "resampling": "complementary-pairs",
+        **kwargs,
+    }
+    with pytest.raises(ValueError, match=match):
+        mm.bootstrap(X, y, **args)
+
+
+def test_permutation_features_permute_each_column():
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((30, 6))
+    aug = add_artificial_features(X, "permutation", np.random.default_rng(1))
+    assert aug.shape == (30, 12)
+    np.testing.assert_array_equal(aug[:, :6], X)
+    for j in range(6):
+        np.testing.assert_array_equal(np.sort(aug[:, 6 + j]), np.sort(X[:, j]))
+        assert not np.array_equal(aug[:, 6 + j], X[:, j])
+    # columns are permuted independently (not one row permutation for all)
+    orders = {tuple(np.argsort(aug[:, 6 + j])[np.argsort(np.argsort(X[:, j]))]) for j in range(6)}
+    assert len(orders) > 1
+    # sparse data: the same permutation, kept sparse
+    S = sp.random(30, 6, density=0.3, random_state=2, format="csr")
+    dense = add_artificial_features(S.toarray(), "permutation", np.random.default_rng(1))
+    sparse = add_artificial_features(S, "permutation", np.random.default_rng(1))
+    assert sp.issparse(sparse)
+    np.testing.assert_array_equal(sparse.toarray(), dense)
+
+
+def test_artificial_features_in_base_models(colon, tmp_path):
+    X, y, names = colon
+    kw = dict(
+        selector="anova",
+        n_bootstraps=6,
+        n_features=20,
+        feature_names=names,
+        artificial_features="permutation",
+        random_state=3,
+        resampling="complementary-pairs",
+    )
+    base = mm.bootstrap(X, y, n_jobs=1, **kw)
+    assert base == mm.bootstrap(X, y, n_jobs=2, **kw)
+    assert list(base.feature_names) == list(names)
+    assert base.artificial_subsets.shape == (6, 2000)
+    assert dict(base.artificial) == {"method": "permutation", "n_features": 2000}
+    # each model's top 20 of the 4000 columns, split between real and artificial
+    np.testing.assert_array_equal(
+        base.subsets.sum(axis=1) + base.artificial_subsets.sum(axis=1), 20
+    )
+    # ranks of the real features: a permutation of 1..p keeping the selector's order
+    for i in range(6):
+        np.testing.assert_array_equal(np.sort(base.ranks[i]), np.arange(1, 2001))
+        order = np.argsort(base.ranks[i])
+        assert np.all(np.diff(base.scores[i][order]) <= 0)
+    # the real part is the selector's scores on the real columns of the half
+    half = base.sample_indices[0]
+    np.testing.assert_allclose(
+        base.scores[0], np.nan_to_num(f_classif(X[half], y[half])[0]), rtol=1e-5
+    )
+    # lossless save / load
+    assert mm.BaseModels.load(base.save(tmp_path / "b.npz")) == base
+
+
+def test_selector_failing_on_augmented_data_is_named(colon):
+    X, y, _ = colon
+
+    def only_real(Xs, ys):
+        if Xs.shape[1] != 2000:
+            raise ValueError("expects exactly 2000 columns")
+        return np.asarray(Xs).var(axis=0)
+
+    with pytest.raises(DataError, match="failed on the data augmented with artificial"):
+        mm.bootstrap(
+            X,
+            y,
+            selector=only_real,
+            n_bootstraps=2,
+            n_features=5,
+            artificial_features="permutation",
+            fit_full=False,
+        )
+
+
+@pytest.mark.slow
+def test_knockoff_features():
+    pytest.importorskip("knockpy")
+    rng = np.random.default_rng(0)
+    cov = 0.5 ** np.abs(np.subtract.outer(np.arange(8), np.arange(8)))  # AR(1)
+    X = rng.multivariate_normal(np.zeros(8), cov, size=400)
+    state = np.random.get_state()  # noqa: NPY002
+    aug = add_artificial_features(X, "knockoff", np.random.default_rng(3))
+    after = np.random.get_state()  # noqa: NPY002
+    assert all(np.array_equal(a, b) for a, b in zip(state[1:3], after[1:3], strict=True))
+    again = add_artificial_features(X, "knockoff", np.random.default_rng(3))
+    np.testing.assert_array_equal(aug, again)  # reproducible from our generator
+    np.testing.assert_array_equal(aug[:, :8], X)
+    # Gaussian knockoffs: the same covariance among themselves as X (Candes et al. 2018)
+    np.testing.assert_allclose(np.cov(aug[:, 8:].T), np.cov(X.T), atol=0.2)
+    y = (X[:, 0] > 0).astype(int)
+    base = mm.bootstrap(X, y, "anova", n_bootstraps=4, n_features=3, random_state=0,
+                        artificial_features="knockoff", progress=False)
+    assert base.artificial["method"] == "knockoff"

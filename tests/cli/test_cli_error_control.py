@@ -1,0 +1,127 @@
+"""modelmine run --pfer / --fdr / --null, checked against the Python API (issue 12)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import modelmine as mm
+from modelmine.cli import main
+
+SEED = 4
+FAST = ["--selector", "anova", "-b", "12", "-m", "15", "--seed", str(SEED)]
+
+
+@pytest.fixture(scope="module")
+def ec_dir(tmp_path_factory):
+    out = tmp_path_factory.mktemp("cli-ec") / "colon-ec"
+    assert (
+        main(
+            [
+                "run",
+                "embedded:colon",
+                *FAST,
+                "-o",
+                "closedApr",
+                "--pfer",
+                "1",
+                "--fdr",
+                "0.2",
+                "--null",
+                "10",
+                "--quiet",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
+    return out
+
+
+def test_error_control_run_equals_the_python_api(ec_dir):
+    X, y, names = mm.datasets.load_colon(return_names=True)
+    run = mm.run(
+        X,
+        y,
+        selector="anova",
+        feature_names=names,
+        operators=["closedApr", "stabilitySelection", "stabl"],
+        n_bootstraps=12,
+        n_features=15,
+        random_state=SEED,
+        resampling="complementary-pairs",
+        artificial_features="permutation",
+        operator_params={"stabilitySelection": {"pfer": 1.0}, "stabl": {"fdr": 0.2}},
+        progress=False,
+    )
+    stored = mm.MiningRun.load(ec_dir)
+    assert stored.base_models == run.base_models
+    for name in ("closedApr", "stabilitySelection", "stabl"):
+        np.testing.assert_array_equal(
+            stored.signatures[name].features, run.signatures[name].features
+        )
+    prov = stored.signatures["stabilitySelection"].provenance
+    assert prov["pfer_target"] == 1.0 and prov["bound"] == "ss-unimodal"
+    assert stored.signatures["stabl"].provenance["fdr_target"] == 0.2
+    # the null, as selection_null computes it on the same base models
+    null = mm.diagnostics.selection_null(
+        X,
+        y,
+        base=run.base_models,
+        n_permutations=10,
+        itemsets=run.signatures["closedApr"],
+        random_state=SEED,
+        progress=False,
+    )
+    table = pd.read_csv(ec_dir / "null.csv", index_col="feature")
+    expected = null.table()
+    np.testing.assert_allclose(table.loc[expected.index, "p_value"], expected["p_value"])
+    assert (ec_dir / "null_itemsets.csv").exists()
+    html = (ec_dir / "report.html").read_text()
+    assert "permutation null" in html and "10 permutations" in html
+    assert (
+        json.loads((ec_dir / "run.json").read_text())["settings"]["artificial_features"]
+        == "permutation"
+    )
+
+
+def test_summary_prints_cautions(tmp_path, capsys):
+    assert (
+        main(
+            [
+                "run",
+                "embedded:colon",
+                *FAST,
+                "-o",
+                "mostFreq",
+                "--pfer",
+                "0.1",
+                "--out",
+                str(tmp_path / "r"),
+            ]
+        )
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert "CAUTION:" in out and "stabilitySelection's error control" in out
+
+
+@pytest.mark.parametrize(
+    "extra,message",
+    [
+        (["-b", "11", "--pfer", "1"], "-b/--n-bootstraps must be even"),
+        (["--null", "5"], "expected an integer >= 10"),
+        (["--fdr", "1.5"], "expected a number in (0, 1)"),
+        (["--pfer", "0"], "expected a positive number"),
+    ],
+)
+def test_bad_error_control_options(tmp_path, capsys, extra, message):
+    code = main(
+        ["run", "embedded:colon", "--selector", "anova", *extra, "--out", str(tmp_path / "r")]
+    )
+    assert code == 2
+    assert message in capsys.readouterr().err

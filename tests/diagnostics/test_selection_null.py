@@ -1,0 +1,136 @@
+"""selection_null: permutation null of selection frequencies and itemset supports."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import modelmine as mm
+from modelmine.diagnostics import bh_qvalues, selection_null
+
+
+def _data(seed=0, n=120, p=40, k=3):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, p))
+    y = (X[:, :k].sum(axis=1) + 0.5 * rng.standard_normal(n) > 0).astype(int)
+    return X, y
+
+
+@pytest.fixture(scope="module")
+def signal():
+    X, y = _data()
+    base = mm.bootstrap(
+        X,
+        y,
+        selector="anova",
+        n_bootstraps=10,
+        n_features=3,
+        resampling="subsample",
+        sample_fraction=0.5,
+        random_state=1,
+        progress=False,
+    )
+    null = selection_null(
+        X, y, base=base, n_permutations=20, itemsets=[[0, 1], [5], ["x2"]], n_jobs=1, progress=False
+    )
+    return X, y, base, null
+
+
+def test_bh_against_hand_example():
+    # p = (0.01, 0.04, 0.03, 0.20), m = 4: sorted 0.01, 0.03, 0.04, 0.20 -> 4p/rank =
+    # 0.04, 0.06, 0.0533, 0.20 -> cumulative minimum from the top: 0.04, 0.0533, 0.0533, 0.2
+    np.testing.assert_allclose(
+        bh_qvalues([0.01, 0.04, 0.03, 0.20]), [0.04, 0.16 / 3, 0.16 / 3, 0.20]
+    )
+
+
+def test_p_values_follow_their_definition(signal):
+    _X, _y, base, null = signal
+    b = base.n_models
+    np.testing.assert_allclose(null.frequency, base.subsets.mean(axis=0))
+    flat = null.null_frequencies.ravel()
+    for j in (0, 3, 10, 39):  # pooled: (1 + #{null >= observed}) / (1 + N)
+        expected = (1 + np.sum(flat >= null.frequency[j] - 1e-12)) / (1 + flat.size)
+        assert null.p_values[j] == pytest.approx(expected)
+    np.testing.assert_allclose(null.q_values, bh_qvalues(null.p_values))
+    assert np.all(np.isclose(null.null_frequencies * b, np.round(null.null_frequencies * b)))
+
+
+def test_true_features_significant_noise_not(signal):
+    _X, _y, _base, null = signal
+    found = set(null.significant(0.05).tolist())
+    assert {0, 1, 2} <= found
+    assert len(found - {0, 1, 2}) <= 2
+
+
+def test_itemsets_against_features(signal):
+    _X, _y, base, null = signal
+    assert null.itemsets == ((0, 1), (5,), (2,))
+    # a one-feature itemset is the feature: same support and same null
+    np.testing.assert_allclose(null.itemset_support[1], null.frequency[5])
+    np.testing.assert_allclose(null.null_itemset_support[:, 2], null.null_frequencies[:, 2])
+    both = base.subsets[:, 0] & base.subsets[:, 1]
+    assert null.itemset_support[0] == pytest.approx(both.mean())
+    table = null.itemset_table()
+    assert list(table["itemset"]) == ["x0, x1", "x5", "x2"]
+
+
+def test_bit_identical_across_n_jobs(signal):
+    X, y, base, null = signal
+    again = selection_null(
+        X, y, base=base, n_permutations=20, itemsets=[[0, 1], [5], ["x2"]], n_jobs=2, progress=False
+    )
+    np.testing.assert_array_equal(again.null_frequencies, null.null_frequencies)
+    np.testing.assert_array_equal(again.null_itemset_support, null.null_itemset_support)
+
+
+def test_permuted_labels_give_nothing(colon):
+    # On colon with the labels permuted, every feature is null: few q-values pass.
+    X, y, _ = colon
+    yp = np.random.default_rng(0).permutation(y)
+    null = selection_null(
+        X,
+        yp,
+        "anova",
+        n_permutations=10,
+        n_bootstraps=10,
+        n_features=20,
+        random_state=0,
+        progress=False,
+    )
+    assert null.significant(0.05).size <= 2
+
+
+@pytest.mark.parametrize(
+    "kwargs,match",
+    [
+        (
+            {"n_permutations": 9},
+            "'n_permutations' parameter of selection_null must be an integer >= 10",
+        ),
+        ({"itemsets": [["nope"]]}, "'itemsets' parameter of selection_null"),
+        ({"pooled": "yes"}, "'pooled' parameter"),
+    ],
+)
+def test_bad_input(signal, kwargs, match):
+    X, y, base, _ = signal
+    with pytest.raises((ValueError, TypeError), match=match):
+        selection_null(X, y, base=base, **{"n_permutations": 10, **kwargs})
+
+
+def test_other_data_refused(signal):
+    X, y, base, _ = signal
+    with pytest.raises(ValueError, match="'X' parameter of selection_null must be the data"):
+        selection_null(X + 1, y, base=base, n_permutations=10)
+
+
+def test_result_is_immutable(signal):
+    import dataclasses
+
+    null = signal[3]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        null.n_permutations = 3
+    with pytest.raises(ValueError, match="read-only"):
+        null.p_values[0] = 0.0
+    with pytest.raises(ValueError, match="read-only"):
+        null.null_frequencies[0, 0] = 0.0
