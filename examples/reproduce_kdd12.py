@@ -177,8 +177,7 @@ def table2(results: dict[str, EvaluationResult]) -> pd.DataFrame:
     for label, ops in (("default", PAPER_SINGLE), ("literal", literal_ops)):
         pts = pd.concat([r.points(operators=ops, classifier="svm") for r in results.values()],
                         keys=list(results), names=["dataset", "row"]).reset_index("dataset")
-        avg = average_points(pts).rename(index={v: k for k, v in LITERAL.items()})
-        out[label] = avg.rename(index=LITERAL)
+        out[label] = average_points(pts).rename(index=LITERAL)
     t = out["default"][["error_points", "stability_points", "error", "stability"]].join(
         out["literal"][["error_points", "stability_points"]].rename(
             columns=lambda c: f"literal_{c}"))
