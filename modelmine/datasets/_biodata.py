@@ -154,16 +154,20 @@ def set_sample_index(
             f"read the first column {first!r} of {where!r} as sample IDs (it is not "
             "numeric and its values are unique); name another one with --index-col"
         )
-    ids = frame[chosen].astype(str)
-    duplicated = ids[ids.duplicated()].unique().tolist()
-    if duplicated:
-        raise DataError(
-            f"Duplicate sample IDs in column {chosen!r} of {where!r}: "
-            f"{_listing(duplicated, 5)}; each sample needs its own ID."
-        )
+    ids = _unique_ids(frame[chosen], f"Duplicate sample IDs in column {chosen!r} of "
+                      f"{where!r}", "; each sample needs its own ID.")
     frame = frame.drop(columns=[chosen])
     frame.index = pd.Index(ids.to_numpy(), name=chosen)
     return frame, note
+
+
+def _unique_ids(column: pd.Series, what: str, advice: str) -> pd.Series:
+    """The IDs of ``column`` as text; a DataError "<what>: <duplicates><advice>" if any repeat."""
+    ids = column.astype(str)
+    duplicated = ids[ids.duplicated()].unique().tolist()
+    if duplicated:
+        raise DataError(f"{what}: {_listing(duplicated, 5)}{advice}")
+    return ids
 
 
 def transpose_table(frame: pd.DataFrame, index_col: str | None, where: str) -> pd.DataFrame:
@@ -181,13 +185,8 @@ def transpose_table(frame: pd.DataFrame, index_col: str | None, where: str) -> p
         raise DataError(
             f"--index-col {id_col!r} is not a column of {where!r} (columns: {_listing(columns)})."
         )
-    ids = frame[id_col].astype(str)
-    duplicated = ids[ids.duplicated()].unique().tolist()
-    if duplicated:
-        raise DataError(
-            f"Duplicate feature IDs in column {id_col!r} of {where!r} (read with "
-            f"--transpose, rows are features): {_listing(duplicated, 5)}."
-        )
+    ids = _unique_ids(frame[id_col], f"Duplicate feature IDs in column {id_col!r} of "
+                      f"{where!r} (read with --transpose, rows are features)", ".")
     body = frame.drop(columns=[id_col])
     if body.shape[1] < 2:
         raise DataError(

@@ -224,3 +224,13 @@ def test_many_classes_for_few_samples_warn_and_class_codes_pass():
     many = np.repeat([f"c{i}" for i in range(12)], 3)  # 12 classes of 3 samples
     with pytest.warns(ManyClassesWarning, match=r"12 classes for 36 samples"):
         check_target(many, where="'tissue'")
+
+
+def test_transposed_table_refuses_duplicate_feature_ids():
+    from modelmine.datasets._biodata import transpose_table
+
+    frame = pd.DataFrame({"gene": ["TP53", "MYC", "TP53"], "s1": [1.0, 2.0, 3.0],
+                          "s2": [4.0, 5.0, 6.0]})
+    with pytest.raises(DataError, match=r"Duplicate feature IDs in column 'gene' of "
+                                        r"'expr.tsv'.*--transpose.*TP53"):
+        transpose_table(frame, None, "expr.tsv")
