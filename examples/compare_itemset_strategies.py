@@ -49,12 +49,7 @@ SKIP = {("madelon", "svm-rfe")}
 
 
 def load(name: str, max_rows: int | None) -> tuple[np.ndarray, np.ndarray]:
-    if name in ("colon", "leukemia", "prostate", "basehock"):
-        X, y = getattr(mm.datasets, f"load_{name}")()
-    else:
-        data = mm.datasets.read_data(str(Path(__file__).resolve().parents[1].parent / "shared"
-                                         / "datasets" / f"{name}.mat"))
-        X, y = data.X, data.y
+    X, y = mm.datasets.load(name.lower())
     if max_rows is not None and X.shape[0] > max_rows:
         rows = np.sort(np.random.default_rng(0).choice(X.shape[0], max_rows, replace=False))
         X, y = X[rows], np.asarray(y)[rows]

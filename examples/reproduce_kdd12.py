@@ -120,7 +120,6 @@ KDD_SELECTORS = ["ig", "chi2", "su", "relieff", "svm-rfe", "svm", "cfs"]
 SAEYS_SELECTORS = ["su", "relieff", "svm-rfe", "random-forest"]
 DOMAINS = {"microarray": ["colon", "leukemia", "prostate"], "text": ["basehock", "pcmac"],
            "madelon": ["madelon"]}
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "datasets"
 
 
 def load(name: str, min_df: int = 1) -> tuple[Any, np.ndarray, np.ndarray]:
@@ -128,20 +127,13 @@ def load(name: str, min_df: int = 1) -> tuple[Any, np.ndarray, np.ndarray]:
 
     madelon is scaled to [0, 1] per feature; the text data keep the words that occur in at
     least ``min_df`` documents (unsupervised, the usual removal of rare terms)."""
-    if name in ("colon", "leukemia", "prostate", "basehock"):
-        X, y, names = getattr(mm.datasets, f"load_{name}")(return_names=True)
-        X, y, names = X, np.asarray(y), np.asarray(names)
-    else:
-        data = mm.datasets.read_data(str(SHARED / {"pcmac": "PCMAC.mat",
-                                                   "madelon": "madelon.mat"}[name]))
-        X, y, names = data.X, np.asarray(data.y), np.asarray(data.feature_names)
+    X, y, names = mm.datasets.load(name, return_names=True,
+                                   min_df=min_df if name in DOMAINS["text"] else 1)
+    y, names = np.asarray(y), np.asarray(names)
     if name == "madelon":
         X = np.asarray(X, dtype=np.float64)
         span = X.max(axis=0) - X.min(axis=0)
         X = (X - X.min(axis=0)) / np.where(span > 0, span, 1.0)
-    if name in DOMAINS["text"] and min_df > 1:
-        keep = np.flatnonzero(np.asarray((X > 0).sum(axis=0)).ravel() >= min_df)
-        X, names = X[:, keep], names[keep]
     return X, y, names
 
 
@@ -379,9 +371,12 @@ def main() -> None:
         for ds in DOMAINS[dom]:
             if args.datasets is not None and ds not in args.datasets:
                 continue
-            if ds in ("pcmac", "madelon") and not SHARED.is_dir():
-                print(f"- {ds}: skipped, {SHARED} not found", flush=True)
-                continue
+            if ds in mm.datasets.SHARED_FILES:
+                try:
+                    mm.datasets.shared_path(ds)
+                except FileNotFoundError as exc:
+                    print(f"- {ds}: skipped, {exc}", flush=True)
+                    continue
             X, y, names = load(ds, args.min_df)
             t0 = time.perf_counter()
             res = evaluate(X, y, selectors=args.selectors, operators=ops,

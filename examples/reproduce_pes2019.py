@@ -31,8 +31,6 @@ import modelmine as mm
 from modelmine.evaluation import PES_SELECTORS, PES_THRESHOLDS
 from modelmine.report import markdown_table
 
-SHARED = Path("/work/shared/datasets")
-
 #: Pes (2019) Table 5, madelon (X = 0.8, B = 50, th = 20 % of N), linear SVM and RF AUC.
 PES_TABLE5_MADELON = pd.DataFrame(
     [("oner", "simple", 0.591, 0.800), ("oner", "ensemble", 0.593, 0.867),
@@ -41,15 +39,9 @@ PES_TABLE5_MADELON = pd.DataFrame(
 
 
 def load(name: str) -> tuple[object, np.ndarray]:
-    """The embedded datasets by name, PCMAC and madelon from the shared .mat files."""
-    embedded = {"colon": mm.datasets.load_colon, "leukemia": mm.datasets.load_leukemia,
-                "prostate": mm.datasets.load_prostate, "basehock": mm.datasets.load_basehock}
-    if name in embedded:
-        X, y = embedded[name]()
-        return X, np.asarray(y)
-    files = {"pcmac": "PCMAC.mat", "madelon": "madelon.mat"}
-    data = mm.datasets.read_data(SHARED / files[name])
-    return data.X, np.asarray(data.y)
+    """A shared dataset by name (the embedded ones; PCMAC and madelon from shared/)."""
+    X, y = mm.datasets.load(name)
+    return X, np.asarray(y)
 
 
 def summary(name: str, result: mm.ThresholdResult) -> pd.DataFrame:

@@ -38,7 +38,6 @@ import modelmine as mm
 from modelmine.evaluation import make_classifier
 from modelmine.report import markdown_table
 
-SHARED = Path("/work/shared/datasets")
 BAM_SELECTORS = ["ig", "su", "chi2", "mrmr"]
 
 #: Salman (2022), PAPER_FIGURES.md section 5: average Spearman over 12 datasets (IG).
@@ -46,14 +45,9 @@ PAPER_SPEARMAN = {"meanScore": 0.98, "geomMean": 0.98, "l2Norm": 0.98, "stuart":
 
 
 def load(name: str) -> tuple[object, np.ndarray]:
-    embedded = {"colon": mm.datasets.load_colon, "leukemia": mm.datasets.load_leukemia,
-                "prostate": mm.datasets.load_prostate, "basehock": mm.datasets.load_basehock}
-    if name in embedded:
-        X, y = embedded[name]()
-        return X, np.asarray(y)
-    files = {"pcmac": "PCMAC.mat", "madelon": "madelon.mat"}
-    data = mm.datasets.read_data(SHARED / files[name])
-    return data.X, np.asarray(data.y)
+    """A shared dataset by name (the embedded ones; PCMAC and madelon from shared/)."""
+    X, y = mm.datasets.load(name)
+    return X, np.asarray(y)
 
 
 def wam_bam(X: object, y: np.ndarray, n_bootstraps: int, seed: int) -> pd.DataFrame:

@@ -10,6 +10,7 @@ objects through :func:`from_anndata`; both return a :class:`LoadedData` that
 
 from ._biodata import ManyClassesWarning, check_target, from_anndata
 from ._loaders import (
+    SHARED_FILES,
     DatasetInfo,
     available,
     load,
@@ -17,11 +18,13 @@ from ._loaders import (
     load_colon,
     load_leukemia,
     load_prostate,
+    shared_path,
 )
 from ._readers import EMBEDDED_PREFIX, LoadedData, read_data
 
 __all__ = [
     "EMBEDDED_PREFIX",
+    "SHARED_FILES",
     "DatasetInfo",
     "LoadedData",
     "ManyClassesWarning",
@@ -34,4 +37,5 @@ __all__ = [
     "load_leukemia",
     "load_prostate",
     "read_data",
+    "shared_path",
 ]

@@ -7,8 +7,10 @@ beside them for the origin, the publications and the sha256 of each source file.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -25,7 +27,15 @@ __all__ = [
     "load_colon",
     "load_leukemia",
     "load_prostate",
+    "shared_path",
 ]
+
+#: Datasets of the project's ``shared/datasets`` folder that are not embedded (too large for
+#: the package), by name: the scikit-feature MATLAB files the reproduction scripts use.
+SHARED_FILES = {"pcmac": "PCMAC.mat", "madelon": "madelon.mat"}
+
+#: Environment variable naming the folder of :data:`SHARED_FILES`.
+DATA_HOME_ENV = "MODELMINE_DATA_HOME"
 
 
 @dataclass(frozen=True)
@@ -84,22 +94,69 @@ def _feature_names(info: DatasetInfo) -> np.ndarray:
     return np.array([f"{info.feature_prefix}{j + 1:0{width}d}" for j in range(info.n_features_in)])
 
 
-def load(
-    name: str, *, return_names: bool = False, as_frame: bool = False
-) -> Any:
-    """Load an embedded dataset by name.
+def shared_path(name: str, data_home: str | os.PathLike[str] | None = None) -> Path:
+    """Where a dataset of the project's shared folder (:data:`SHARED_FILES`) is.
 
     Parameters
     ----------
-    name : {'colon', 'leukemia', 'prostate', 'basehock'}
-        Which dataset; :func:`available` describes them.
+    name : {'pcmac', 'madelon'}
+        The dataset.
+    data_home : path, optional
+        The folder holding the files. By default the environment variable
+        ``MODELMINE_DATA_HOME``, else ``shared/datasets`` beside the source checkout (the
+        layout of the project's repositories).
+
+    Returns
+    -------
+    pathlib.Path
+        The file, which exists.
+    """
+    name = check_choice(name, "name", "modelmine.datasets.shared_path", list(SHARED_FILES))
+    if data_home is None:
+        env = os.environ.get(DATA_HOME_ENV)
+        candidates = [Path(env)] if env else []
+        candidates.append(Path(__file__).resolve().parents[3] / "shared" / "datasets")
+    else:
+        candidates = [Path(data_home)]
+    for folder in candidates:
+        path = folder / SHARED_FILES[name]
+        if path.is_file():
+            return path
+    where = ", ".join(str(c) for c in candidates)
+    raise FileNotFoundError(
+        f"The dataset {name!r} is not embedded in modelmine: its file "
+        f"{SHARED_FILES[name]!r} was looked for in {where} and not found. Pass "
+        f"data_home=FOLDER or set {DATA_HOME_ENV}."
+    )
+
+
+def load(
+    name: str, *, return_names: bool = False, as_frame: bool = False, min_df: int = 1,
+    data_home: str | os.PathLike[str] | None = None,
+) -> Any:
+    """Load a real dataset by name: the embedded ones, and PCMAC and madelon from a folder.
+
+    Parameters
+    ----------
+    name : {'colon', 'leukemia', 'prostate', 'basehock', 'pcmac', 'madelon'}
+        Which dataset; :func:`available` describes the embedded ones. ``'pcmac'`` (1943 x
+        3289 word counts, ibm.pc vs mac.hardware newsgroups) and ``'madelon'`` (2600 x 500,
+        Guyon's NIPS 2003 challenge; features 1-20 relevant) are read from the
+        scikit-feature ``.mat`` files in ``data_home`` (see :func:`shared_path`).
     return_names : bool, default=False
         Also return the feature names (``g0001``, ... for genes, ``w0001``, ... for words:
-        the source files carry no names, so these are positional).
+        the source files carry no names, so these are positional; for the shared files, the
+        reader's names).
     as_frame : bool, default=False
         Return ``X`` as a :class:`pandas.DataFrame` whose columns are the feature names and
         ``y`` as a :class:`pandas.Series` named ``"class"``. Not available for the sparse
         text data, which would be densified.
+    min_df : int, default=1
+        For the text data (basehock, pcmac): keep only the words that occur in at least
+        ``min_df`` documents, the usual unsupervised removal of rare terms (the KDD'12
+        reproduction uses 20). Must be 1 for the other datasets.
+    data_home : path, optional
+        Folder of the shared files (only for ``'pcmac'`` and ``'madelon'``).
 
     Returns
     -------
@@ -109,21 +166,46 @@ def load(
         Class labels in the source encoding (-1/1 or 1/2): modelmine never assumes one.
     names : ndarray of str, only if ``return_names``
     """
-    name = check_choice(name, "name", "modelmine.datasets.load", list(_INFO))
-    info = _INFO[name]
-    source = resources.files(__package__).joinpath("data", f"{name}.npz")
-    with source.open("rb") as fh, np.load(fh, allow_pickle=False) as arch:
-        y = arch["y"].astype(np.int64)
-        if info.sparse:
-            X: Any = sp.csr_matrix(
-                (arch["data"].astype(np.float64), arch["indices"], arch["indptr"]),
-                shape=tuple(arch["shape"]),
-            )
-        else:
-            X = arch["X"].astype(np.float64)
-    names = _feature_names(info)
+    name = check_choice(name, "name", "modelmine.datasets.load",
+                        list(_INFO) + list(SHARED_FILES))
+    if isinstance(min_df, bool) or not isinstance(min_df, (int, np.integer)) or min_df < 1:
+        raise ValueError(
+            f"The 'min_df' parameter of modelmine.datasets.load must be an int >= 1. "
+            f"Got {min_df!r} instead."
+        )
+    if min_df > 1 and name not in ("basehock", "pcmac"):
+        raise ValueError(
+            f"The 'min_df' parameter of modelmine.datasets.load applies to the text data "
+            f"('basehock', 'pcmac') only. Got min_df={min_df} for {name!r}."
+        )
+    if name in SHARED_FILES:
+        from ._readers import read_data
+
+        data = read_data(shared_path(name, data_home))
+        X: Any = data.X
+        y: Any = np.asarray(data.y)
+        names = np.asarray(data.feature_names)
+        sparse = sp.issparse(X)
+    else:
+        info = _INFO[name]
+        source = resources.files(__package__).joinpath("data", f"{name}.npz")
+        with source.open("rb") as fh, np.load(fh, allow_pickle=False) as arch:
+            y = arch["y"].astype(np.int64)
+            if info.sparse:
+                X = sp.csr_matrix(
+                    (arch["data"].astype(np.float64), arch["indices"], arch["indptr"]),
+                    shape=tuple(arch["shape"]),
+                )
+            else:
+                X = arch["X"].astype(np.float64)
+        names = _feature_names(info)
+        sparse = info.sparse
+    if min_df > 1:
+        df = np.asarray((X != 0).sum(axis=0)).ravel()
+        keep = np.flatnonzero(df >= min_df)
+        X, names = X[:, keep], names[keep]
     if as_frame:
-        if info.sparse:
+        if sparse:
             raise ValueError(
                 f"The 'as_frame' parameter of modelmine.datasets.load must be False for the "
                 f"sparse dataset {name!r}. Got True instead."

@@ -58,3 +58,49 @@ def test_unknown_dataset_lists_the_known_ones():
 def test_sparse_dataset_refuses_frame():
     with pytest.raises(ValueError, match="as_frame"):
         mm.datasets.load("basehock", as_frame=True)
+
+
+@pytest.mark.parametrize("name", list(mm.datasets.SHARED_FILES))
+def test_shared_files_by_name_equal_the_mat_files(name, monkeypatch):
+    src = SHARED / mm.datasets.SHARED_FILES[name]
+    if not src.exists():
+        pytest.skip(f"shared file {src} not present (outside the project checkout)")
+    mat = scipy.io.loadmat(src)
+    monkeypatch.delenv("MODELMINE_DATA_HOME", raising=False)
+    X, y = mm.datasets.load(name)  # found beside the checkout
+    dense = X.toarray() if sp.issparse(X) else np.asarray(X)
+    np.testing.assert_array_equal(dense, np.asarray(mat["X"].todense() if sp.issparse(mat["X"])
+                                                    else mat["X"], dtype=np.float64))
+    np.testing.assert_array_equal(np.asarray(y), mat["Y"].ravel())
+    # the same file through the environment variable and through data_home
+    monkeypatch.setenv("MODELMINE_DATA_HOME", str(SHARED))
+    assert mm.datasets.shared_path(name) == src
+    assert mm.datasets.shared_path(name, data_home=SHARED) == src
+
+
+def test_shared_file_missing_names_the_file_and_the_remedy(tmp_path):
+    with pytest.raises(FileNotFoundError,
+                       match=r"'PCMAC.mat' was looked for in .* not found\. Pass "
+                             r"data_home=FOLDER or set MODELMINE_DATA_HOME"):
+        mm.datasets.load("pcmac", data_home=tmp_path)
+
+
+def test_min_df_keeps_the_words_of_enough_documents():
+    X, _, names = mm.datasets.load("basehock", return_names=True)
+    Xf, _, kept = mm.datasets.load("basehock", return_names=True, min_df=20)
+    df = np.asarray((X > 0).sum(axis=0)).ravel()  # brute force: documents per word
+    np.testing.assert_array_equal(kept, names[df >= 20])
+    assert (Xf != X[:, df >= 20]).nnz == 0
+    assert 0 < Xf.shape[1] < X.shape[1]
+
+
+@pytest.mark.parametrize("bad, match", [
+    (dict(min_df=0), r"'min_df' .* must be an int >= 1\. Got 0"),
+    (dict(min_df=2.5), r"'min_df' .* must be an int >= 1\. Got 2.5"),
+    (dict(name="colon", min_df=5), r"'min_df' .* applies to the text data .* Got min_df=5 "
+                                   r"for 'colon'"),
+])
+def test_min_df_refused(bad, match):
+    kwargs = dict(name="basehock") | bad
+    with pytest.raises(ValueError, match=match):
+        mm.datasets.load(**kwargs)
