@@ -25,8 +25,7 @@ broken by mean rank, then index) is reported too (``spearman_ordered``).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -36,6 +35,7 @@ from threadpoolctl import threadpool_limits
 
 from .._data import check_dataset
 from .._progress import progress_bar
+from .._utils import FrozenDict, frozen, readonly
 from ..base_models import bootstrap, seed_sequence
 from ..base_models._executors import Runner
 from ..diagnostics import (
@@ -58,15 +58,15 @@ _FUNC = "compare_aggregations"
 SALMAN_AGGREGATIONS: tuple[str, ...] = ("meanScore", "geomMean", "l2Norm", "rra", "stuart")
 
 
-@dataclass(frozen=True)
 class AggregationComparison:
     """Stability and accuracy of aggregation functions (Salman 2022, Tables 4.5-4.6).
 
     Attributes
     ----------
     stability : DataFrame
-        One row per aggregation: ``spearman`` (tied ranks), ``spearman_ordered`` (the
-        signature's total order), ``canberra`` (normalised; lower is more stable),
+        A copy on each access, as the other tables. One row per aggregation:
+        ``spearman`` (tied ranks), ``spearman_ordered`` (the signature's total order),
+        ``canberra`` (normalised; lower is more stable),
         ``jaccard_top`` (Jaccard of the top ``top_fraction``), ``n_ties`` (mean number of
         features sharing a rank with another one in a rank vector).
     accuracy : DataFrame
@@ -80,16 +80,64 @@ class AggregationComparison:
     rank_vectors : mapping aggregation -> ndarray of shape (f, p)
         Each fold's rank vector (ties sharing their average rank), read-only.
     train_indices : tuple of ndarray
-        The training records of each fold.
+        The training records of each fold, read-only.
+
+    The result is immutable all the way down (attributes, mappings and arrays), like
+    :class:`modelmine.ThresholdResult`.
     """
 
-    stability: pd.DataFrame
-    accuracy: pd.DataFrame
-    wacc: pd.DataFrame
+    __slots__ = ("_tables", "asd", "rank_vectors", "settings", "train_indices")
+
+    def __init__(self, *, stability: pd.DataFrame, accuracy: pd.DataFrame,
+                 wacc: pd.DataFrame, asd: float, settings: Mapping[str, Any] | None = None,
+                 rank_vectors: Mapping[str, np.ndarray] | None = None,
+                 train_indices: Sequence[np.ndarray] = ()) -> None:
+        set_ = object.__setattr__
+        set_(self, "_tables", {"stability": stability.copy(), "accuracy": accuracy.copy(),
+                               "wacc": wacc.copy()})
+        set_(self, "asd", float(asd))
+        set_(self, "settings", frozen(dict(settings or {})))
+        set_(self, "rank_vectors", FrozenDict({k: readonly(v, copy=True)
+                                               for k, v in (rank_vectors or {}).items()}))
+        set_(self, "train_indices", tuple(readonly(t, copy=True) for t in train_indices))
+
+    _tables: dict[str, pd.DataFrame]
     asd: float
-    settings: dict[str, Any] = field(default_factory=dict)
-    rank_vectors: dict[str, np.ndarray] = field(default_factory=dict)
-    train_indices: tuple[np.ndarray, ...] = ()
+    settings: Mapping[str, Any]
+    rank_vectors: Mapping[str, np.ndarray]
+    train_indices: tuple[np.ndarray, ...]
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"AggregationComparison is immutable: cannot set {name!r}.")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"AggregationComparison is immutable: cannot delete {name!r}.")
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in self.__slots__}
+
+    def __setstate__(self, state: Mapping[str, Any]) -> None:
+        for k, v in state.items():
+            object.__setattr__(self, k, v)
+
+    def __repr__(self) -> str:
+        names = list(self._tables["stability"].get("aggregation", []))
+        return f"AggregationComparison(aggregations={names}, asd={self.asd:.4g})"
+
+    @property
+    def stability(self) -> pd.DataFrame:
+        """A copy of the stability table (see the class docstring)."""
+        return self._tables["stability"].copy()
+
+    @property
+    def accuracy(self) -> pd.DataFrame:
+        """A copy of the accuracy table."""
+        return self._tables["accuracy"].copy()
+
+    @property
+    def wacc(self) -> pd.DataFrame:
+        """A copy of the weighted-average-accuracy table."""
+        return self._tables["wacc"].copy()
 
 
 def _rank_vectors(base: Any, names: Sequence[str]) -> dict[str, tuple[np.ndarray, np.ndarray]]:

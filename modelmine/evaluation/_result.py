@@ -110,7 +110,8 @@ class EvaluationResult:
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"EvaluationResult is immutable: cannot set {name!r}.")
 
-    __delattr__ = __setattr__  # type: ignore[assignment]
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"EvaluationResult is immutable: cannot delete {name!r}.")
 
     @property
     def folds(self) -> pd.DataFrame:

@@ -24,8 +24,7 @@ from __future__ import annotations
 import itertools
 import math
 import numbers
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -35,6 +34,7 @@ from threadpoolctl import threadpool_limits
 
 from .._data import check_dataset
 from .._progress import progress_bar
+from .._utils import FrozenDict, frozen, readonly
 from ..base_models import bootstrap, seed_sequence
 from ..base_models._executors import Runner
 from ..diagnostics import kuncheva_stability, signature_performance
@@ -74,40 +74,79 @@ PES_SELECTOR_PARAMS: dict[str, dict[str, Any]] = {"relieff": {"weight_by_distanc
 PES_THRESHOLDS: tuple[float, ...] = (0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.4)
 
 
-@dataclass(frozen=True)
 class ThresholdResult:
     """Stability and AUC of simple and ensemble rankers across thresholds (Pes 2019).
 
     Attributes
     ----------
     table : DataFrame
-        One row per (selector, mode, threshold): ``selector``, ``mode`` ("simple" or
-        "ensemble"), ``threshold`` (fraction of p), ``n_features`` (the subset size),
-        ``stability`` (average pairwise Kuncheva index over the T splits; NaN when the
-        subset holds all p features), ``stability_std`` (standard deviation of the
-        pairwise values: the spread), ``auc`` and ``auc_std`` (mean and standard deviation
-        over the T splits).
+        A copy on each access. One row per (selector, mode, threshold): ``selector``,
+        ``mode`` ("simple" or "ensemble"), ``threshold`` (fraction of p), ``n_features``
+        (the subset size), ``stability`` (average pairwise Kuncheva index over the T
+        splits; NaN when the subset holds all p features), ``stability_std`` (standard
+        deviation of the pairwise values: the spread), ``auc`` and ``auc_std`` (mean and
+        standard deviation over the T splits).
     settings : mapping
-        The protocol's parameters (n_splits, train_fraction, n_bootstraps, aggregation,
-        classifier, random_state).
+        Read-only. The protocol's parameters (n_splits, train_fraction, n_bootstraps,
+        aggregation, classifier, random_state).
     orders : mapping (selector, mode) -> ndarray of shape (T, max subset size)
         The top features of each split's ranking, best first (read-only).
     train_indices : ndarray of shape (T, n_train)
-        The training records of each split (the others are its test records).
+        The training records of each split (the others are its test records), read-only.
+
+    The result is immutable all the way down: its attributes cannot be set, its mappings
+    are read-only and its arrays cannot be written through, so a result shared between
+    analyses (or cached) cannot be changed by one of them.
     """
 
-    table: pd.DataFrame
-    settings: dict[str, Any] = field(default_factory=dict)
-    orders: dict[tuple[str, str], np.ndarray] = field(default_factory=dict)
-    train_indices: np.ndarray | None = None
+    __slots__ = ("_table", "orders", "settings", "train_indices")
+
+    def __init__(self, *, table: pd.DataFrame, settings: Mapping[str, Any] | None = None,
+                 orders: Mapping[tuple[str, str], np.ndarray] | None = None,
+                 train_indices: np.ndarray | None = None) -> None:
+        set_ = object.__setattr__
+        set_(self, "_table", table.copy())
+        set_(self, "settings", frozen(dict(settings or {})))
+        set_(self, "orders", FrozenDict({k: readonly(v, copy=True)
+                                         for k, v in (orders or {}).items()}))
+        set_(self, "train_indices",
+             None if train_indices is None else readonly(train_indices, copy=True))
+
+    _table: pd.DataFrame
+    settings: Mapping[str, Any]
+    orders: Mapping[tuple[str, str], np.ndarray]
+    train_indices: np.ndarray | None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"ThresholdResult is immutable: cannot set {name!r}.")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"ThresholdResult is immutable: cannot delete {name!r}.")
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in self.__slots__}
+
+    def __setstate__(self, state: Mapping[str, Any]) -> None:
+        for k, v in state.items():
+            object.__setattr__(self, k, v)
+
+    def __repr__(self) -> str:
+        sel = list(dict.fromkeys(self._table.get("selector", [])))
+        n_th = self._table["threshold"].nunique() if "threshold" in self._table else 0
+        return f"ThresholdResult(selectors={sel}, n_thresholds={n_th})"
+
+    @property
+    def table(self) -> pd.DataFrame:
+        """A copy of the result table (see the class docstring)."""
+        return self._table.copy()
 
     def to_frame(self) -> pd.DataFrame:
         """A copy of :attr:`table` (columns selector, mode, threshold, stability, auc, ...)."""
-        return self.table.copy()
+        return self._table.copy()
 
     def gain(self) -> pd.DataFrame:
         """Ensemble minus simple, per (selector, threshold): stability and AUC differences."""
-        wide = self.table.pivot_table(
+        wide = self._table.pivot_table(
             index=["selector", "threshold"], columns="mode", values=["stability", "auc"], sort=False
         )
         out = pd.DataFrame(
@@ -130,11 +169,11 @@ class ThresholdResult:
         import matplotlib.pyplot as plt
 
         names = (
-            list(dict.fromkeys(self.table["selector"])) if selectors is None else list(selectors)
+            list(dict.fromkeys(self._table["selector"])) if selectors is None else list(selectors)
         )
         fig, axes = plt.subplots(len(names), 2, figsize=(9, 2.6 * len(names)), squeeze=False)
         for row, name in zip(axes, names):
-            sub = self.table[self.table["selector"] == name]
+            sub = self._table[self._table["selector"] == name]
             for mode, style in (("simple", "--"), ("ensemble", "-")):
                 part = sub[sub["mode"] == mode]
                 row[0].plot(

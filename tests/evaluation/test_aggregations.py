@@ -112,3 +112,22 @@ def test_bad_input(data, kwargs, match):
     call = {"selector": "anova", "n_bootstraps": 2, "n_folds": 2, **kwargs}
     with pytest.raises(ValueError, match=match):
         mm.compare_aggregations(X, y, **call)
+
+
+def test_comparison_is_immutable_all_the_way_down(comparison):
+    import pickle
+
+    with pytest.raises(AttributeError, match="AggregationComparison is immutable"):
+        comparison.asd = 0.0
+    with pytest.raises(TypeError, match="read-only"):
+        comparison.rank_vectors["meanScore"] = None
+    with pytest.raises(ValueError, match="read-only"):
+        comparison.rank_vectors["meanScore"][0, 0] = -1.0
+    with pytest.raises(ValueError, match="read-only"):
+        comparison.train_indices[0][0] = -1
+    before = comparison.stability
+    comparison.stability["spearman"] = -1.0  # a copy
+    assert comparison.stability.equals(before)
+    again = pickle.loads(pickle.dumps(comparison))
+    assert again.stability.equals(before) and again.wacc.equals(comparison.wacc)
+    assert again.asd == comparison.asd or (np.isnan(again.asd) and np.isnan(comparison.asd))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
+import pandas as pd
 import pytest
 from sklearn.metrics import roc_auc_score
 from sklearn.pipeline import make_pipeline
@@ -172,3 +173,28 @@ def test_random_tie_break_does_not_inflate_kuncheva(data):
     for res in (index, rand):
         for orders in res.orders.values():
             assert all(set(range(5)) <= set(o[:20]) for o in orders)
+
+
+def test_result_is_immutable_all_the_way_down(result):
+    import pickle
+
+    with pytest.raises(AttributeError, match="ThresholdResult is immutable: cannot set 'table'"):
+        result.table = result.table
+    with pytest.raises(AttributeError, match="immutable"):
+        del result.orders
+    with pytest.raises(TypeError, match="read-only"):
+        result.settings["n_splits"] = 99
+    with pytest.raises(TypeError, match="read-only"):
+        result.orders["anova", "simple"] = None
+    with pytest.raises(ValueError, match="read-only"):
+        result.orders["anova", "simple"][0, 0] = -1
+    with pytest.raises(ValueError, match="read-only"):
+        result.train_indices[0, 0] = -1
+    before = result.to_frame()
+    result.table["stability"] = -1.0  # a copy: the result is unchanged
+    result.to_frame()["auc"] = -1.0
+    pd.testing.assert_frame_equal(result.to_frame(), before)
+    again = pickle.loads(pickle.dumps(result))  # joblib / Dask ship it
+    pd.testing.assert_frame_equal(again.to_frame(), before)
+    np.testing.assert_array_equal(again.train_indices, result.train_indices)
+    assert dict(again.settings) == dict(result.settings)
