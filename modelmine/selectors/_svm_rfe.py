@@ -82,10 +82,14 @@ from .._utils import readonly as _readonly
 from ..validation import check_choice, check_int, check_real, param_error
 
 __all__ = [
+    "LinearKernel",
     "SVMRFEResult",
+    "linear_kernel",
     "svm_rfe",
     "svm_rfe_ranking",
+    "svm_rfe_rows",
     "svm_weights",
+    "svm_weights_rows",
 ]
 
 _STEP_RULES = ("original", "remaining")
@@ -93,6 +97,10 @@ _STEP_RULES = ("original", "remaining")
 # Recompute the kernel from scratch once the surviving mass is below this fraction of the
 # mass at the last recomputation (see the module docstring for the error bound).
 _RECOMPUTE_MASS_RATIO = 1.0 / 16.0
+
+# A multiply-add of a sparse-sparse product (hashing, sorting, scattering its entries)
+# costs about this many of a sparse-dense product's (measured on BASEHOCK and PCMAC).
+_SPARSE_PRODUCT_COST = 4.0
 
 # The interior-point fallback (see _dual_interior_point): iteration limit and relative
 # tolerance on the complementarity gap and the residuals.
@@ -189,11 +197,39 @@ def _feature_major(X: Any) -> tuple[Any, NDArray[np.float64], NDArray[np.bool_]]
 
 
 def _gram(Ft: Any) -> NDArray[np.float64]:
-    """``F F^T`` (n x n, dense) from the feature-major block ``Ft = F^T``."""
+    """``F F^T`` (n x n, dense, C-ordered) from the feature-major block ``Ft = F^T``.
+
+    C order matters: ``SVC.fit`` copies any other layout into a C-ordered one, which on
+    text (n = 1,800) cost 15 ms per fit, as much as libsvm's own solve.
+    """
     G = Ft.T @ Ft
     if sp.issparse(G):
-        return np.asarray(G.toarray(), dtype=np.float64)
-    return np.asarray(G, dtype=np.float64)
+        return np.asarray(G.toarray(order="C"), dtype=np.float64)
+    return np.ascontiguousarray(G, dtype=np.float64)
+
+
+def _downdate(K: NDArray[np.float64], Ft_out: Any) -> None:
+    """``K -= F_R F_R^T`` in place, for the block ``Ft_out = F_R^T`` of removed features.
+
+    Sparse input takes the cheaper of two routes with the same result, bit for bit: when
+    the product touches few of the ``n^2`` entries (rare words), only its structurally
+    non-zero entries are subtracted (the others would subtract an exact 0.0); otherwise
+    (common words) ``F_R`` times the dense ``F_R^T`` gives the dense product directly,
+    without a sparse ``n x n`` intermediate. Both accumulate each entry over the removed
+    features in increasing order, as the sparse product of :func:`_gram` does, so the
+    kernel equals the one of today's dense subtraction exactly.
+    """
+    if not sp.issparse(Ft_out):
+        K -= Ft_out.T @ Ft_out
+        return
+    n = K.shape[0]
+    per_feature = np.diff(Ft_out.indptr).astype(np.float64)
+    products = float(per_feature @ per_feature)  # work of the sparse product
+    if products * _SPARSE_PRODUCT_COST < float(Ft_out.nnz) * n + n * n:
+        G = (Ft_out.T @ Ft_out).tocoo()
+        K[G.row, G.col] -= G.data  # the coordinates of a product are distinct
+    else:
+        K -= Ft_out.T @ Ft_out.toarray()
 
 
 def _smo_iteration_cap(n: int) -> int:
@@ -461,23 +497,30 @@ def svm_rfe(
     first), so that ``ranking_tied`` is ``RFE(...).ranking_``. Within the step, the total
     order then ranks larger importance better and, on exact ties, the lower index better.
     """
-    func = "svm_rfe"
+    args = _check_rfe(X, C, step, step_rule, n_features_to_select, tol, "svm_rfe")
+    with _one_blas_thread(), _fast_sklearn():
+        return _svm_rfe(X, np.asarray(y), *args)
+
+
+def _check_rfe(
+    X: Any, C: Any, step: Any, step_rule: Any, n_features_to_select: Any, tol: Any, func: str
+) -> tuple[float, int | float, str, int, float]:
+    """The parameters of :func:`svm_rfe`, checked: ``(C, step, step_rule, n_select, tol)``."""
     C, tol = _check_common(C, tol, func)
     step = _check_step(step, func)
     step_rule = check_choice(step_rule, "step_rule", func, _STEP_RULES)
-    n_features = X.shape[1]
     n_select = check_int(n_features_to_select, "n_features_to_select", func,
-                         min_value=1, max_value=n_features)
+                         min_value=1, max_value=X.shape[1])
     assert n_select is not None
-    with _one_blas_thread(), _fast_sklearn():
-        return _svm_rfe(X, np.asarray(y), C, step, step_rule, n_select, tol)
+    return C, step, step_rule, n_select, tol
 
 
 def _svm_rfe(
     X: Any, y: NDArray[Any], C: float, step: int | float, step_rule: str, n_select: int,
-    tol: float,
+    tol: float, K0: NDArray[np.float64] | None = None,
 ) -> SVMRFEResult:
-    """The elimination loop of :func:`svm_rfe`, on validated arguments."""
+    """The elimination loop of :func:`svm_rfe`, on validated arguments; ``K0`` is the
+    kernel of ``X`` when it is known already (a fresh array the loop may overwrite)."""
     n_features = X.shape[1]
     Xt, sq, constant = _feature_major(X)
     ranking = np.zeros(n_features, dtype=np.int64)
@@ -489,7 +532,7 @@ def _svm_rfe(
     # Ft is a block of feature rows holding the features in play at positions `rows`; it is
     # compacted only when half of it is dead, so gathers cost O(p) in total, not per step.
     Ft, const_block, rows = Xt, constant, np.arange(n_features)
-    K = _gram(Ft)
+    K = _gram(Ft) if K0 is None else K0
     n_kernel = 1
     base_mass = float(sq.sum())
     next_worst = n_features  # the next rank to hand out, from the bottom
@@ -526,7 +569,7 @@ def _svm_rfe(
             n_kernel += 1
             base_mass = mass
         else:
-            K -= _gram(Ft_out)
+            _downdate(K, Ft_out)
 
     if remaining.shape[0] > 1 or not per_step:
         # Order the survivors by a final SVM on them alone (RFE's estimator_).
@@ -609,9 +652,174 @@ def svm_weights(
     """
     C, tol = _check_common(C, tol, "svm_weights")
     with _one_blas_thread(), _fast_sklearn():
-        Xt, _, constant = _feature_major(X)
-        D = _fit_dual(_gram(Xt), np.asarray(y), C, tol)
-        W = _weights(Xt, D, constant)
+        return _svm_weights(X, np.asarray(y), C, tol)
+
+
+def _svm_weights(
+    X: Any, y: NDArray[Any], C: float, tol: float, K: NDArray[np.float64] | None = None
+) -> NDArray[np.float64]:
+    """SVMONE scores on validated arguments; ``K`` is the kernel of ``X`` when known."""
+    Xt, _, constant = _feature_major(X)
+    D = _fit_dual(_gram(Xt) if K is None else K, y, C, tol)
+    W = _weights(Xt, D, constant)
     if W.shape[1] == 1:
         return np.abs(W[:, 0])
     return _squared_importance(W)
+
+
+# ------------------------------------------------------- one kernel shared by the resamples
+
+
+@dataclass(frozen=True)
+class LinearKernel:
+    """The linear kernel ``X X^T`` of one data set, computed once and shared by the SVM
+    fits on its resamples (issue 15).
+
+    All the bootstraps of :func:`modelmine.bootstrap` draw rows of the same data, and the
+    kernel of a resample ``X[rows]`` is the sub-matrix ``K[rows][:, rows]`` of the data's
+    kernel: an ``n^2`` gather instead of a product over all the features. Built by
+    :func:`linear_kernel`; :func:`svm_rfe_rows` and :func:`svm_weights_rows` use it.
+
+    Attributes
+    ----------
+    matrix : ndarray of shape (n_samples, n_samples), float64, read-only
+        ``X X^T``, entry for entry the value :func:`svm_rfe` computes on any resample.
+    """
+
+    matrix: NDArray[np.float64]
+
+    @property
+    def n_samples(self) -> int:
+        """Number of rows of the data set the kernel belongs to."""
+        return int(self.matrix.shape[0])
+
+    def of_rows(self, rows: NDArray[np.intp]) -> NDArray[np.float64]:
+        """The kernel of ``X[rows]`` (rows may repeat): a new C-ordered, writable array."""
+        return self.matrix.take(rows, axis=0).take(rows, axis=1)
+
+
+def linear_kernel(X: Any) -> LinearKernel | None:
+    """The shared linear kernel of ``X`` for :func:`svm_rfe_rows`, or None (dense ``X``).
+
+    Only for sparse ``X``: the sparse product behind the kernel sums each entry over the
+    features in increasing order, whatever the other rows are, so the sub-matrix of a
+    resample's rows equals, bit for bit, the kernel computed on the resample itself, and
+    the SVM-RFE ranking is exactly that of :func:`svm_rfe` on ``X[rows]``. BLAS promises no
+    such thing for dense data (its blocking and kernels depend on the shape), so dense
+    resamples keep computing their own kernel; on microarrays (n < 200) it is cheap.
+
+    Parameters
+    ----------
+    X : scipy.sparse matrix of shape (n_samples, n_features_in), or ndarray
+        The data whose resamples will be fitted.
+
+    Returns
+    -------
+    LinearKernel or None
+        Its ``n x n`` matrix takes ``8 n^2`` bytes (26 MB for a BASEHOCK training fold).
+    """
+    if not sp.issparse(X):
+        return None
+    with _one_blas_thread():
+        return LinearKernel(matrix=_readonly(_gram(_feature_major(X)[0])))
+
+
+def _check_rows(
+    kernel: LinearKernel, X: Any, rows: Any, func: str
+) -> NDArray[np.intp]:
+    if not isinstance(kernel, LinearKernel):
+        raise param_error("kernel", func, "a LinearKernel (from linear_kernel)", kernel,
+                          exc=TypeError)
+    if X.shape[0] != kernel.n_samples:
+        raise param_error("X", func, f"a matrix of {kernel.n_samples} rows, the rows of the "
+                          "kernel", f"a matrix of {X.shape[0]} rows", show=False)
+    idx = np.asarray(rows)
+    if idx.ndim != 1 or idx.dtype.kind not in "iu" or idx.size == 0 or (
+            idx.min() < 0 or idx.max() >= kernel.n_samples):
+        raise param_error("rows", func, f"a non-empty 1-D array of row indices in "
+                          f"[0, {kernel.n_samples})", rows)
+    return idx.astype(np.intp, copy=False)
+
+
+def svm_rfe_rows(
+    kernel: LinearKernel,
+    X: Any,
+    y: NDArray[Any],
+    rows: NDArray[np.intp],
+    *,
+    C: float = 0.5,
+    step: int | float = 0.1,
+    step_rule: str = "original",
+    n_features_to_select: int = 1,
+    tol: float = 1e-3,
+) -> SVMRFEResult:
+    """SVM-RFE on the resample ``X[rows], y[rows]``, its kernel taken from ``kernel``.
+
+    Exactly :func:`svm_rfe` on ``X[rows], y[rows]`` (the same kernel, entry for entry, and
+    the same libsvm fits: rows repeated by a bootstrap stay repeated), without the kernel
+    product over all the features: the SVMRFE base selector of Woznica, Nguyen and
+    Kalousis (KDD 2012, Section 5) fitted on the b resamples of one data set, as issue 15
+    asks ("the fold's linear kernel once").
+
+    Parameters
+    ----------
+    kernel : LinearKernel
+        ``linear_kernel(X)``.
+    X : scipy.sparse matrix of shape (n_samples, n_features_in)
+        The data ``kernel`` was computed on.
+    y : ndarray of shape (n_samples,), int
+        Class codes of all the rows of ``X``.
+    rows : ndarray of int, 1-D
+        The resample's row indices (repeats allowed).
+    C, step, step_rule, n_features_to_select, tol
+        As :func:`svm_rfe`.
+
+    Returns
+    -------
+    SVMRFEResult
+        Equal to ``svm_rfe(X[rows], y[rows], ...)``.
+    """
+    func = "svm_rfe_rows"
+    idx = _check_rows(kernel, X, rows, func)
+    args = _check_rfe(X, C, step, step_rule, n_features_to_select, tol, func)
+    with _one_blas_thread(), _fast_sklearn():
+        return _svm_rfe(X[idx], np.asarray(y)[idx], *args, K0=kernel.of_rows(idx))
+
+
+def svm_weights_rows(
+    kernel: LinearKernel,
+    X: Any,
+    y: NDArray[Any],
+    rows: NDArray[np.intp],
+    *,
+    C: float = 0.5,
+    tol: float = 1e-3,
+) -> NDArray[np.float64]:
+    """SVMONE scores on the resample ``X[rows], y[rows]``, its kernel taken from ``kernel``.
+
+    Exactly :func:`svm_weights` on ``X[rows], y[rows]`` (KDD 2012, Section 5, "SVMONE"),
+    the kernel gathered from ``linear_kernel(X)`` instead of recomputed.
+
+    Parameters
+    ----------
+    kernel : LinearKernel
+        ``linear_kernel(X)``.
+    X : scipy.sparse matrix of shape (n_samples, n_features_in)
+        The data ``kernel`` was computed on.
+    y : ndarray of shape (n_samples,), int
+        Class codes of all the rows of ``X``.
+    rows : ndarray of int, 1-D
+        The resample's row indices (repeats allowed).
+    C, tol
+        As :func:`svm_weights`.
+
+    Returns
+    -------
+    ndarray of shape (n_features,), float64
+        Equal to ``svm_weights(X[rows], y[rows], ...)``.
+    """
+    func = "svm_weights_rows"
+    idx = _check_rows(kernel, X, rows, func)
+    C, tol = _check_common(C, tol, func)
+    with _one_blas_thread(), _fast_sklearn():
+        return _svm_weights(X[idx], np.asarray(y)[idx], C, tol, K=kernel.of_rows(idx))
