@@ -99,8 +99,9 @@ _STEP_RULES = ("original", "remaining")
 _RECOMPUTE_MASS_RATIO = 1.0 / 16.0
 
 # A multiply-add of a sparse-sparse product (hashing, sorting, scattering its entries)
-# costs about this many of a sparse-dense product's (measured on BASEHOCK and PCMAC).
-_SPARSE_PRODUCT_COST = 4.0
+# costs about this many of a sparse-dense product's: 20-70 ns against 1-2 ns, measured on
+# blocks of rare to common words of BASEHOCK (1,793 rows) with scipy 1.16.
+_SPARSE_PRODUCT_COST = 30.0
 
 # The interior-point fallback (see _dual_interior_point): iteration limit and relative
 # tolerance on the complementarity gap and the residuals.
@@ -200,36 +201,52 @@ def _gram(Ft: Any) -> NDArray[np.float64]:
     """``F F^T`` (n x n, dense, C-ordered) from the feature-major block ``Ft = F^T``.
 
     C order matters: ``SVC.fit`` copies any other layout into a C-ordered one, which on
-    text (n = 1,800) cost 15 ms per fit, as much as libsvm's own solve.
+    text (n = 1,800) cost 15 ms per fit, as much as libsvm's own solve. Sparse blocks take
+    the cheaper route of :func:`_sparse_gram`.
     """
-    G = Ft.T @ Ft
-    if sp.issparse(G):
-        return np.asarray(G.toarray(order="C"), dtype=np.float64)
-    return np.ascontiguousarray(G, dtype=np.float64)
+    if sp.issparse(Ft):
+        G = _sparse_gram(Ft)
+        return G if isinstance(G, np.ndarray) else np.asarray(G.toarray(order="C"))
+    return np.ascontiguousarray(Ft.T @ Ft, dtype=np.float64)
 
 
 def _downdate(K: NDArray[np.float64], Ft_out: Any) -> None:
     """``K -= F_R F_R^T`` in place, for the block ``Ft_out = F_R^T`` of removed features.
 
-    Sparse input takes the cheaper of two routes with the same result, bit for bit: when
-    the product touches few of the ``n^2`` entries (rare words), only its structurally
-    non-zero entries are subtracted (the others would subtract an exact 0.0); otherwise
-    (common words) ``F_R`` times the dense ``F_R^T`` gives the dense product directly,
-    without a sparse ``n x n`` intermediate. Both accumulate each entry over the removed
-    features in increasing order, as the sparse product of :func:`_gram` does, so the
-    kernel equals the one of today's dense subtraction exactly.
+    A sparse product is subtracted at its structurally non-zero entries only (the others
+    would subtract an exact 0.0), so the kernel is the same, bit for bit, as after
+    subtracting the dense product.
     """
     if not sp.issparse(Ft_out):
         K -= Ft_out.T @ Ft_out
         return
-    n = K.shape[0]
-    per_feature = np.diff(Ft_out.indptr).astype(np.float64)
-    products = float(per_feature @ per_feature)  # work of the sparse product
-    if products * _SPARSE_PRODUCT_COST < float(Ft_out.nnz) * n + n * n:
-        G = (Ft_out.T @ Ft_out).tocoo()
-        K[G.row, G.col] -= G.data  # the coordinates of a product are distinct
+    G = _sparse_gram(Ft_out)
+    if isinstance(G, np.ndarray):
+        K -= G
     else:
-        K -= Ft_out.T @ Ft_out.toarray()
+        coo = G.tocoo()
+        K[coo.row, coo.col] -= coo.data  # the coordinates of a product are distinct
+
+
+def _sparse_gram(Ft: Any) -> Any:
+    """``F F^T`` for a sparse feature-major block ``Ft``: a sparse matrix or a dense array.
+
+    Two routes with the same values, bit for bit. The sparse product (rare words: few of
+    the ``n^2`` entries are touched) costs about ``_SPARSE_PRODUCT_COST`` times its number
+    of multiply-adds, ``sum_k nnz_k^2``; the product of ``F`` with the dense ``F^T`` (common
+    words) costs ``nnz n + n^2`` and a dense ``p x n`` temporary, so it is only taken for
+    blocks of at most ``2 n`` features (the temporary then stays within twice the kernel's
+    size). Both sum each entry ``sum_k F_ik F_jk`` over the features ``k`` in increasing
+    order (scipy's compressed products walk the features of a sample in index order; the
+    dense route only adds exact zeros besides), so the kernel does not depend on the route,
+    nor on which other rows the block has.
+    """
+    n = Ft.shape[1]
+    per_feature = np.diff(Ft.indptr).astype(np.float64)
+    sparse_cost = _SPARSE_PRODUCT_COST * float(per_feature @ per_feature)
+    if Ft.shape[0] <= 2 * n and sparse_cost > float(Ft.nnz) * n + float(n) * n:
+        return np.asarray(Ft.T @ Ft.toarray(), dtype=np.float64, order="C")
+    return Ft.T @ Ft
 
 
 def _smo_iteration_cap(n: int) -> int:
