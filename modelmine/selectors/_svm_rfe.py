@@ -206,7 +206,12 @@ def _gram(Ft: Any) -> NDArray[np.float64]:
     """
     if sp.issparse(Ft):
         G = _sparse_gram(Ft)
-        return G if isinstance(G, np.ndarray) else np.asarray(G.toarray(order="C"))
+        if isinstance(G, np.ndarray):
+            return G
+        # The sparse product is symmetric bit for bit (entry (i, j) and (j, i) add the same
+        # products in the same order of features): the transpose of its dense copy is the
+        # C-ordered kernel, without a second n x n array.
+        return np.asarray(G.toarray(), dtype=np.float64).T
     return np.ascontiguousarray(Ft.T @ Ft, dtype=np.float64)
 
 
@@ -223,6 +228,10 @@ def _downdate(K: NDArray[np.float64], Ft_out: Any) -> None:
     G = _sparse_gram(Ft_out)
     if isinstance(G, np.ndarray):
         K -= G
+    elif 4 * G.nnz > K.size:
+        # dense enough that the scatter's index arrays would take more memory; the
+        # transpose (equal, see _gram) has K's layout, so numpy needs no buffer
+        K -= G.toarray().T
     else:
         coo = G.tocoo()
         K[coo.row, coo.col] -= coo.data  # the coordinates of a product are distinct
@@ -235,17 +244,18 @@ def _sparse_gram(Ft: Any) -> Any:
     the ``n^2`` entries are touched) costs about ``_SPARSE_PRODUCT_COST`` times its number
     of multiply-adds, ``sum_k nnz_k^2``; the product of ``F`` with the dense ``F^T`` (common
     words) costs ``nnz n + n^2`` and a dense ``p x n`` temporary, so it is only taken for
-    blocks of at most ``2 n`` features (the temporary then stays within twice the kernel's
-    size). Both sum each entry ``sum_k F_ik F_jk`` over the features ``k`` in increasing
+    blocks of at most ``n / 2`` features (the temporary is then at most half the kernel:
+    sparse input is never densified). Both sum each entry ``sum_k F_ik F_jk`` over the features ``k`` in increasing
     order (scipy's compressed products walk the features of a sample in index order; the
     dense route only adds exact zeros besides), so the kernel does not depend on the route,
     nor on which other rows the block has.
     """
     n = Ft.shape[1]
-    per_feature = np.diff(Ft.indptr).astype(np.float64)
-    sparse_cost = _SPARSE_PRODUCT_COST * float(per_feature @ per_feature)
-    if Ft.shape[0] <= 2 * n and sparse_cost > float(Ft.nnz) * n + float(n) * n:
-        return np.asarray(Ft.T @ Ft.toarray(), dtype=np.float64, order="C")
+    if 2 * Ft.shape[0] <= n:
+        per_feature = np.diff(Ft.indptr).astype(np.float64)
+        sparse_cost = _SPARSE_PRODUCT_COST * float(per_feature @ per_feature)
+        if sparse_cost > float(Ft.nnz) * n + float(n) * n:
+            return np.asarray(Ft.T @ Ft.toarray(), dtype=np.float64, order="C")
     return Ft.T @ Ft
 
 
