@@ -57,6 +57,23 @@ exactly by a primal-dual interior-point method (:func:`_dual_interior_point`), w
 result is the same SVM to about 1e-7 relative (libsvm's own accuracy at ``tol = 1e-3`` is
 coarser); fits libsvm finishes under the cap are untouched.
 
+Text at scale (issue 15)
+------------------------
+On sparse word counts (BASEHOCK, PCMAC: about 1,800 x 4,900 per training fold) three costs
+dominated besides libsvm: the kernel was handed to ``SVC`` in Fortran order (the layout of
+scipy's sparse product), which ``SVC.fit`` copied at every fit; every down-date built a
+dense ``n x n`` product; and every resample computed its kernel over all the features. Now
+the kernel is C-ordered; a sparse down-date is subtracted at its non-zero entries (rare
+words) or formed as a sparse-dense product (common words), whichever is cheaper
+(:func:`_sparse_gram`); and :func:`linear_kernel` computes the kernel of the data once, so
+that each resample's kernel is gathered from it (:func:`svm_rfe_rows`, used by
+``mm.bootstrap`` through ``Selector.prepare`` / ``select_rows``). Every route sums each
+kernel entry over the features in increasing order, so the kernel, and with it every libsvm
+fit and the ranking, is bit for bit the one of ``svm_rfe(X[rows], y[rows])``. Rows a
+bootstrap repeats stay repeated in the kernel, as libsvm saw them before. A dual solver
+warm-started from the previous step was not adopted: it would move each fit within libsvm's
+tolerance and so change rankings at near-ties, where today's results must stay identical.
+
 Other costs are kept linear: the features to remove are found by partition, not a full
 sort, and the block of feature rows is compacted only when half of it is dead. BLAS runs on
 one thread (see ``_one_blas_thread``).
@@ -150,8 +167,7 @@ class SVMRFEResult:
 
     def top(self, m: int) -> NDArray[np.int64]:
         """Indices of the ``m`` best features, best first."""
-        count = check_int(m, "m", "SVMRFEResult.top", min_value=0,
-                          max_value=self.ranking.shape[0])
+        count = check_int(m, "m", "SVMRFEResult.top", min_value=0, max_value=self.ranking.shape[0])
         return np.argsort(self.ranking, kind="stable")[:count].astype(np.int64)
 
 
@@ -245,10 +261,10 @@ def _sparse_gram(Ft: Any) -> Any:
     of multiply-adds, ``sum_k nnz_k^2``; the product of ``F`` with the dense ``F^T`` (common
     words) costs ``nnz n + n^2`` and a dense ``p x n`` temporary, so it is only taken for
     blocks of at most ``n / 2`` features (the temporary is then at most half the kernel:
-    sparse input is never densified). Both sum each entry ``sum_k F_ik F_jk`` over the features ``k`` in increasing
-    order (scipy's compressed products walk the features of a sample in index order; the
-    dense route only adds exact zeros besides), so the kernel does not depend on the route,
-    nor on which other rows the block has.
+    sparse input is never densified). Both sum each entry ``sum_k F_ik F_jk`` over the
+    features ``k`` in increasing order (scipy's compressed products walk the features of a
+    sample in index order; the dense route only adds exact zeros besides), so the kernel
+    depends neither on the route nor on which other rows the block has.
     """
     n = Ft.shape[1]
     if 2 * Ft.shape[0] <= n:
@@ -536,15 +552,22 @@ def _check_rfe(
     C, tol = _check_common(C, tol, func)
     step = _check_step(step, func)
     step_rule = check_choice(step_rule, "step_rule", func, _STEP_RULES)
-    n_select = check_int(n_features_to_select, "n_features_to_select", func,
-                         min_value=1, max_value=X.shape[1])
+    n_select = check_int(
+        n_features_to_select, "n_features_to_select", func, min_value=1, max_value=X.shape[1]
+    )
     assert n_select is not None
     return C, step, step_rule, n_select, tol
 
 
 def _svm_rfe(
-    X: Any, y: NDArray[Any], C: float, step: int | float, step_rule: str, n_select: int,
-    tol: float, K0: NDArray[np.float64] | None = None,
+    X: Any,
+    y: NDArray[Any],
+    C: float,
+    step: int | float,
+    step_rule: str,
+    n_select: int,
+    tol: float,
+    K0: NDArray[np.float64] | None = None,
 ) -> SVMRFEResult:
     """The elimination loop of :func:`svm_rfe`, on validated arguments; ``K0`` is the
     kernel of ``X`` when it is known already (a fresh array the loop may overwrite)."""
@@ -646,8 +669,13 @@ def svm_rfe_ranking(
         ranks better, exact ties going to the lower feature index.
     """
     return svm_rfe(
-        X, y, C=C, step=step, step_rule=step_rule,
-        n_features_to_select=n_features_to_select, tol=tol,
+        X,
+        y,
+        C=C,
+        step=step,
+        step_rule=step_rule,
+        n_features_to_select=n_features_to_select,
+        tol=tol,
     ).ranking
 
 
@@ -751,20 +779,29 @@ def linear_kernel(X: Any) -> LinearKernel | None:
         return LinearKernel(matrix=_readonly(_gram(_feature_major(X)[0])))
 
 
-def _check_rows(
-    kernel: LinearKernel, X: Any, rows: Any, func: str
-) -> NDArray[np.intp]:
+def _check_rows(kernel: LinearKernel, X: Any, rows: Any, func: str) -> NDArray[np.intp]:
     if not isinstance(kernel, LinearKernel):
-        raise param_error("kernel", func, "a LinearKernel (from linear_kernel)", kernel,
-                          exc=TypeError)
+        raise param_error(
+            "kernel", func, "a LinearKernel (from linear_kernel)", kernel, exc=TypeError
+        )
     if X.shape[0] != kernel.n_samples:
-        raise param_error("X", func, f"a matrix of {kernel.n_samples} rows, the rows of the "
-                          "kernel", f"a matrix of {X.shape[0]} rows", show=False)
+        raise param_error(
+            "X",
+            func,
+            f"a matrix of {kernel.n_samples} rows, the rows of the kernel",
+            f"a matrix of {X.shape[0]} rows",
+            show=False,
+        )
     idx = np.asarray(rows)
-    if idx.ndim != 1 or idx.dtype.kind not in "iu" or idx.size == 0 or (
-            idx.min() < 0 or idx.max() >= kernel.n_samples):
-        raise param_error("rows", func, f"a non-empty 1-D array of row indices in "
-                          f"[0, {kernel.n_samples})", rows)
+    if (
+        idx.ndim != 1
+        or idx.dtype.kind not in "iu"
+        or idx.size == 0
+        or (idx.min() < 0 or idx.max() >= kernel.n_samples)
+    ):
+        raise param_error(
+            "rows", func, f"a non-empty 1-D array of row indices in [0, {kernel.n_samples})", rows
+        )
     return idx.astype(np.intp, copy=False)
 
 
