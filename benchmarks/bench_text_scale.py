@@ -194,7 +194,7 @@ def _raw(name, n_classes):
     return X, y
 
 
-def bench_svm_raw(repeats: int = 3) -> None:
+def bench_svm_raw(repeats: int = 3, names: tuple[str, ...] = ("leukemia", "prostate")) -> None:
     from sklearn.exceptions import ConvergenceWarning
     from sklearn.feature_selection import RFE
     from sklearn.svm import SVC
@@ -212,7 +212,7 @@ def bench_svm_raw(repeats: int = 3) -> None:
     )
     print(head)
     print("-" * len(head))
-    for name in ("leukemia", "prostate"):
+    for name in names:
         for n_classes in (2, 4):
             X, y = _raw(name, n_classes)
             t_ours, ours = _median(repeats, svm_rfe, X, y, C=0.5, step=0.1)
@@ -448,7 +448,8 @@ def main() -> None:
     if text and "svm-text" in sections:
         bench_svm_text(b, b_ref)
     if "svm-raw" in sections and not args.skip_svm:
-        bench_svm_raw(repeats)
+        # --quick: leukemia only (RFE(SVC) alone takes 20-100 s on raw prostate)
+        bench_svm_raw(repeats, ("leukemia",) if args.quick else ("leukemia", "prostate"))
     if text and "other" in sections:
         bench_other_selectors(b_other, args.cfs_columns)
     if args.memory_b and text:
