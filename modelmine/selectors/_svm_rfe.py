@@ -735,7 +735,7 @@ def _svm_weights(
 # ------------------------------------------------------- one kernel shared by the resamples
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # an n x n array: compared by identity, never by value
 class LinearKernel:
     """The linear kernel ``X X^T`` of one data set, computed once and shared by the SVM
     fits on its resamples (issue 15).
