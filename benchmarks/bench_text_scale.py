@@ -18,9 +18,29 @@
    features with the same tied rank, and ours with the papers' rule (10 % of the remaining
    features), which before issue 15 took minutes on such data.
 
-CPU times (``time.process_time``), single-threaded. Run:
+3. svm-rfe on BASEHOCK and PCMAC (C = 0.5, 10 % per step), one fold, per bootstrap fit:
+
+   * "before": the code before issue 15 (Fortran-ordered kernel copied by ``SVC.fit`` at
+     every fit, dense ``n x n`` down-dates; patched back in by the benchmark);
+   * "per-resample": ``svm_rfe(X[rows], y[rows])`` today;
+   * "shared": what ``mm.bootstrap`` does now (``linear_kernel`` of the fold once,
+     amortised over ``--b`` resamples, then ``svm_rfe_rows``);
+   * the reference: ``RFE(SVC(kernel="linear", C=0.5), step=0.1)`` for RFE's own rule (10 %
+     of the original features per step) and, for the papers' rule (10 % of the remaining
+     features), the same ``SVC(kernel="linear")`` refitted on the survivors with that rule.
+
+   Ratios printed: reference / shared (target >= 5) and before / shared; "equal": shared
+   and per-resample rankings identical; "same rank": fraction of features whose tied rank
+   equals the reference's.
+4. The other selectors' figures on the same fold (no target): svm (SVMONE, shared kernel,
+   against ``SVC(kernel="linear", C=0.5).fit(...).coef_``), cfs, anova, random-forest,
+   each through ``prepare`` / ``select_rows`` as ``mm.bootstrap`` calls them.
+
+CPU times (``time.process_time``), single-threaded; the load average is printed with each
+table. Run:
 ``.venv/bin/python benchmarks/bench_text_scale.py [--b 20] [--skip-svm] [--memory-b 150]``
-(``--memory-b``: time per fit and peak RSS of ``mm.bootstrap`` on all of BASEHOCK).
+(``--memory-b``: time per fit and peak RSS of ``mm.bootstrap`` on all of BASEHOCK);
+``--quick`` runs every part on fewer resamples (a minute or two).
 """
 
 from __future__ import annotations
@@ -98,6 +118,15 @@ def _cpu(func, *args, **kwargs):
     return time.process_time() - t0, out
 
 
+def _median(repeats, func, *args, **kwargs):
+    """Median CPU time of ``repeats`` calls, and the last result."""
+    times, out = [], None
+    for _ in range(repeats):
+        t, out = _cpu(func, *args, **kwargs)
+        times.append(t)
+    return float(np.median(times)), out
+
+
 def _text(name):
     path = os.path.join(SHARED, f"{name}.mat")
     data = mm.datasets.read_data(path)
@@ -165,7 +194,7 @@ def _raw(name, n_classes):
     return X, y
 
 
-def bench_svm_raw() -> None:
+def bench_svm_raw(repeats: int = 3, names: tuple[str, ...] = ("leukemia", "prostate")) -> None:
     from sklearn.exceptions import ConvergenceWarning
     from sklearn.feature_selection import RFE
     from sklearn.svm import SVC
@@ -173,20 +202,24 @@ def bench_svm_raw() -> None:
     from modelmine.selectors._svm_rfe import svm_rfe
 
     warnings.simplefilter("ignore", ConvergenceWarning)
-    print("\n== svm-rfe on raw intensities (values up to 3.4e4), C = 0.5, step 0.1")
+    print(
+        f"\n== svm-rfe on raw intensities (values up to 3.4e4), C = 0.5, step 0.1; median "
+        f"of {repeats} ({_load()})"
+    )
     head = (
         f"{'data':<10}{'classes':>8}{'ours (s)':>10}{'RFE(SVC) (s)':>14}{'lib/ours':>10}"
         f"{'(>=2)':>7}{'same rank':>11}{'ours remaining (s)':>20}"
     )
     print(head)
     print("-" * len(head))
-    for name in ("leukemia", "prostate"):
+    for name in names:
         for n_classes in (2, 4):
             X, y = _raw(name, n_classes)
-            t_ours, ours = _cpu(svm_rfe, X, y, C=0.5, step=0.1)
+            t_ours, ours = _median(repeats, svm_rfe, X, y, C=0.5, step=0.1)
             rfe = RFE(SVC(kernel="linear", C=0.5), n_features_to_select=1, step=0.1)
-            t_lib, _ = _cpu(rfe.fit, X, y)
-            t_rem, _ = _cpu(svm_rfe, X, y, C=0.5, step=0.1, step_rule="remaining")
+            # RFE(SVC) on prostate takes 20-90 s: once there, a median elsewhere
+            t_lib, _ = _median(1 if name == "prostate" else repeats, rfe.fit, X, y)
+            t_rem, _ = _median(repeats, svm_rfe, X, y, C=0.5, step=0.1, step_rule="remaining")
             same = np.mean(rfe.ranking_ == ours.ranking_tied)
             print(
                 f"{name:<10}{n_classes:>8}{t_ours:>10.3f}{t_lib:>14.3f}"
@@ -194,13 +227,158 @@ def bench_svm_raw() -> None:
             )
 
 
-def bench_bootstrap_memory(b: int) -> None:
+def _load() -> str:
+    return "load average {:.1f} / {:.1f} / {:.1f}".format(*os.getloadavg())
+
+
+def _one_fold(name: str):
+    """The fold of :func:`bench_text`: a random 90 % of the rows (seed 0)."""
+    X, y = _text(name)
+    rng = np.random.default_rng(0)
+    fold = np.sort(rng.choice(X.shape[0], int(0.9 * X.shape[0]), replace=False))
+    return X[fold], y[fold], rng
+
+
+def _gram_before(Ft):
+    """The kernel product before issue 15: densified as scipy lays it out (Fortran order
+    for the sparse product, which ``SVC.fit`` then copied at every fit)."""
+    G = Ft.T @ Ft
+    return np.asarray(G.toarray()) if sp.issparse(G) else np.asarray(G)
+
+
+def _downdate_before(K, Ft_out):
+    K -= _gram_before(Ft_out)
+
+
+def _svc_rfe_tied(X, y, step_rule: str):
+    """``RFE(SVC(kernel="linear", C=0.5), step=0.1)``'s procedure with either step rule:
+    refit the SVM on the survivors, drop the smallest ``w_j^2`` (stable order); returns the
+    scikit-learn-style tied ranking."""
+    from sklearn.svm import SVC
+
+    Xc = X.tocsc() if sp.issparse(X) else X
+    p = X.shape[1]
+    alive = np.arange(p)
+    step_of = np.zeros(p, dtype=np.int64)
+    k = 0
+    while alive.size > 1:
+        coef = SVC(kernel="linear", C=0.5).fit(Xc[:, alive], y).coef_
+        coef = coef.toarray() if sp.issparse(coef) else np.asarray(coef)
+        imp = (coef**2).sum(axis=0)
+        count = int(max(1, 0.1 * p)) if step_rule == "original" else max(1, int(0.1 * alive.size))
+        out = np.argsort(imp, kind="stable")[: min(count, alive.size - 1)]
+        k += 1
+        step_of[alive[out]] = k
+        alive = np.delete(alive, out)
+    return np.where(step_of == 0, 1, k - step_of + 2)
+
+
+def bench_svm_text(b: int, b_ref: int) -> None:
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.feature_selection import RFE
+    from sklearn.svm import SVC
+
+    from modelmine.selectors import _svm_rfe as svm
+
+    warnings.simplefilter("ignore", ConvergenceWarning)
+    print(
+        f"\n== svm-rfe per bootstrap fit on text, one fold (90 %), C = 0.5, step 0.1; shared "
+        f"over b = {b}, before / per-resample / reference on {b_ref} ({_load()})"
+    )
+    head = (
+        f"{'data':<9}{'rule':<10}{'before':>8}{'per-res':>9}{'shared':>8}{'ref':>8}"
+        f"{'ref/shared':>11}{'(>=5)':>6}{'before/shared':>14}{'equal':>7}{'same rank':>10}"
+    )
+    print(head)
+    print("-" * len(head))
+    for name in ("BASEHOCK", "PCMAC"):
+        Xf, yf, rng = _one_fold(name)
+        resamples = [rng.choice(Xf.shape[0], Xf.shape[0]) for _ in range(b)]
+        for rule in ("original", "remaining"):
+            t0 = time.process_time()
+            kernel = svm.linear_kernel(Xf)
+            shared = [
+                svm.svm_rfe_rows(kernel, Xf, yf, r, step=0.1, step_rule=rule) for r in resamples
+            ]
+            t_shared = (time.process_time() - t0) / b
+            t_res, t_before, t_ref, equal, same = 0.0, 0.0, 0.0, True, []
+            for i, r in enumerate(resamples[:b_ref]):
+                t, out = _cpu(svm.svm_rfe, Xf[r], yf[r], step=0.1, step_rule=rule)
+                t_res += t / b_ref
+                equal &= bool(np.array_equal(out.ranking, shared[i].ranking))
+                saved = svm._gram, svm._downdate
+                svm._gram, svm._downdate = _gram_before, _downdate_before
+                try:
+                    t, out = _cpu(svm.svm_rfe, Xf[r], yf[r], step=0.1, step_rule=rule)
+                finally:
+                    svm._gram, svm._downdate = saved
+                t_before += t / b_ref
+                equal &= bool(np.array_equal(out.ranking, shared[i].ranking))
+                if rule == "original":
+                    rfe = RFE(SVC(kernel="linear", C=0.5), n_features_to_select=1, step=0.1)
+                    t, fitted = _cpu(rfe.fit, Xf[r], yf[r])
+                    tied = fitted.ranking_
+                else:
+                    t, tied = _cpu(_svc_rfe_tied, Xf[r], yf[r], rule)
+                t_ref += t / b_ref
+                same.append(np.mean(tied == shared[i].ranking_tied))
+            print(
+                f"{name:<9}{rule:<10}{t_before:>8.3f}{t_res:>9.3f}{t_shared:>8.3f}{t_ref:>8.3f}"
+                f"{t_ref / t_shared:>11.1f}{'':>6}{t_before / t_shared:>14.1f}"
+                f"{'yes' if equal else 'NO':>7}{np.mean(same):>10.3f}"
+            )
+    print(
+        "(ref: RFE(SVC(kernel='linear', C=0.5), step=0.1) for the original rule; the same SVC "
+        "refitted on the survivors with the remaining rule)"
+    )
+
+
+def bench_other_selectors(b: int, cfs_columns: int) -> None:
+    from sklearn.svm import SVC
+
+    from modelmine.selectors import get_selector
+
+    print(
+        f"\n== other selectors per bootstrap fit on text, one fold (90 %), prepare + "
+        f"select_rows over b = {b} ({_load()})"
+    )
+    head = f"{'data':<9}{'selector':<16}{'s/fit':>8}{'per-res':>9}{'SVC(linear)':>12}{'SVC/fit':>9}"
+    print(head)
+    print("-" * len(head))
+    for name in ("BASEHOCK", "PCMAC"):
+        Xf, yf, rng = _one_fold(name)
+        resamples = [rng.choice(Xf.shape[0], Xf.shape[0]) for _ in range(b)]
+        for sel_name in ("svm", "cfs", "anova", "random-forest"):
+            X_sel, label = Xf, sel_name
+            if sel_name == "cfs" and cfs_columns < Xf.shape[1]:
+                X_sel, label = Xf[:, :cfs_columns], f"cfs ({cfs_columns} col)"
+            sel = get_selector(sel_name)
+            t0 = time.process_time()
+            prepared = sel.prepare(X_sel, yf)
+            outs = [
+                sel.select_rows(prepared, X_sel, yf, r, random_state=i)
+                for i, r in enumerate(resamples)
+            ]
+            t_fit = (time.process_time() - t0) / b
+            extra = ""
+            if sel_name == "svm":
+                # SVMONE: the shared kernel against our per-resample route and the library's
+                # SVC(kernel="linear").fit(...).coef_ on the same resample
+                r = resamples[0]
+                t_ref, _ = _cpu(SVC(kernel="linear", C=0.5).fit, Xf[r], yf[r])
+                t_res, plain = _cpu(sel.select, Xf[r], yf[r], random_state=0)
+                assert np.array_equal(plain.scores, outs[0].scores)
+                extra = f"{t_res:>9.3f}{t_ref:>12.3f}{t_ref / t_fit:>9.1f}"
+            print(f"{name:<9}{label:<16}{t_fit:>8.3f}{extra}")
+
+
+def bench_bootstrap_memory(b: int, selectors: list[str]) -> None:
     """Time per fit and peak RSS of ``mm.bootstrap`` on the whole of BASEHOCK."""
     import resource
 
     X, y = _text("BASEHOCK")
     print(f"\n== mm.bootstrap(BASEHOCK, b = {b}, n_jobs = 1, fit_full = False)")
-    for sel_name in ("chi2", "ig", "su"):
+    for sel_name in selectors:
         t0 = time.perf_counter()
         mm.bootstrap(
             X,
@@ -218,28 +396,64 @@ def bench_bootstrap_memory(b: int) -> None:
         print(f"{sel_name:<6} {wall / b:.3f} s per fit (wall), peak RSS so far {peak:.0f} MiB")
 
 
+_SECTIONS = ("mdl", "svm-text", "svm-raw", "other")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--b", type=int, default=20, help="bootstraps of the shared route")
     parser.add_argument(
         "--b-ref", type=int, default=2, help="bootstraps timed on the slower reference routes"
     )
-    parser.add_argument("--skip-svm", action="store_true")
+    parser.add_argument("--skip-svm", action="store_true", help="skip the raw-intensity part")
+    parser.add_argument(
+        "--sections",
+        default=",".join(_SECTIONS),
+        help=f"comma-separated parts to run, among {', '.join(_SECTIONS)}",
+    )
+    parser.add_argument(
+        "--cfs-columns",
+        type=int,
+        default=10**9,
+        help="run cfs on the first this many columns only (default: all)",
+    )
+    parser.add_argument(
+        "--quick", action="store_true", help="few resamples everywhere (a minute or two)"
+    )
     parser.add_argument(
         "--memory-b",
         type=int,
         default=0,
         help="also run mm.bootstrap on BASEHOCK with this b (peak RSS)",
     )
+    parser.add_argument(
+        "--memory-selectors",
+        default="chi2,ig,su",
+        help="selectors of the --memory-b run (comma-separated)",
+    )
     args = parser.parse_args()
-    if os.path.isdir(SHARED):
-        bench_text(args.b, args.b_ref)
-    else:
-        print(f"{SHARED} not present: text benchmark skipped")
-    if not args.skip_svm:
-        bench_svm_raw()
-    if args.memory_b and os.path.isdir(SHARED):
-        bench_bootstrap_memory(args.memory_b)
+    sections = set(args.sections.split(","))
+    unknown = sections - set(_SECTIONS)
+    if unknown:
+        parser.error(f"unknown sections {sorted(unknown)}; choose among {', '.join(_SECTIONS)}")
+    b, b_ref, repeats, b_other = args.b, args.b_ref, 3, 3
+    if args.quick:
+        b, b_ref, repeats, b_other = 3, 1, 1, 1
+        args.cfs_columns = min(args.cfs_columns, 1000)
+    text = os.path.isdir(SHARED)
+    if not text:
+        print(f"{SHARED} not present: text benchmarks skipped")
+    if text and "mdl" in sections:
+        bench_text(b, b_ref)
+    if text and "svm-text" in sections:
+        bench_svm_text(b, b_ref)
+    if "svm-raw" in sections and not args.skip_svm:
+        # --quick: leukemia only (RFE(SVC) alone takes 20-100 s on raw prostate)
+        bench_svm_raw(repeats, ("leukemia",) if args.quick else ("leukemia", "prostate"))
+    if text and "other" in sections:
+        bench_other_selectors(b_other, args.cfs_columns)
+    if args.memory_b and text:
+        bench_bootstrap_memory(args.memory_b, args.memory_selectors.split(","))
 
 
 if __name__ == "__main__":

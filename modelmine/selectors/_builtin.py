@@ -226,6 +226,22 @@ class SVMRFESelector(Selector):
         return SelectorOutput(ranking=svm_rfe_ranking(
             X, y, C=self.C, step=self.step, step_rule=self.step_rule, tol=self.tol))
 
+    def prepare(self, X: Any, y: np.ndarray) -> Any:
+        """The linear kernel of sparse X, once (see :func:`._svm_rfe.linear_kernel`)."""
+        from ._svm_rfe import linear_kernel
+
+        return linear_kernel(X)
+
+    def select_rows(self, prepared: Any, X: Any, y: np.ndarray, rows: np.ndarray, *,
+                    random_state: int) -> SelectorOutput:
+        if prepared is None:
+            return self.select(X[rows], y[rows], random_state=random_state)
+        from ._svm_rfe import svm_rfe_rows
+
+        return SelectorOutput(ranking=svm_rfe_rows(
+            prepared, X, y, rows, C=self.C, step=self.step, step_rule=self.step_rule,
+            tol=self.tol).ranking)
+
     def get_params(self) -> dict[str, Any]:
         return {"C": self.C, "step": self.step, "step_rule": self.step_rule, "tol": self.tol}
 
@@ -243,6 +259,21 @@ class SVMOneSelector(Selector):
         from ._svm_rfe import svm_weights
 
         return SelectorOutput(scores=svm_weights(X, y, C=self.C, tol=self.tol))
+
+    def prepare(self, X: Any, y: np.ndarray) -> Any:
+        """The linear kernel of sparse X, once (see :func:`._svm_rfe.linear_kernel`)."""
+        from ._svm_rfe import linear_kernel
+
+        return linear_kernel(X)
+
+    def select_rows(self, prepared: Any, X: Any, y: np.ndarray, rows: np.ndarray, *,
+                    random_state: int) -> SelectorOutput:
+        if prepared is None:
+            return self.select(X[rows], y[rows], random_state=random_state)
+        from ._svm_rfe import svm_weights_rows
+
+        return SelectorOutput(scores=svm_weights_rows(prepared, X, y, rows, C=self.C,
+                                                      tol=self.tol))
 
     def get_params(self) -> dict[str, Any]:
         return {"C": self.C, "tol": self.tol}

@@ -57,6 +57,23 @@ exactly by a primal-dual interior-point method (:func:`_dual_interior_point`), w
 result is the same SVM to about 1e-7 relative (libsvm's own accuracy at ``tol = 1e-3`` is
 coarser); fits libsvm finishes under the cap are untouched.
 
+Text at scale (issue 15)
+------------------------
+On sparse word counts (BASEHOCK, PCMAC: about 1,800 x 4,900 per training fold) three costs
+dominated besides libsvm: the kernel was handed to ``SVC`` in Fortran order (the layout of
+scipy's sparse product), which ``SVC.fit`` copied at every fit; every down-date built a
+dense ``n x n`` product; and every resample computed its kernel over all the features. Now
+the kernel is C-ordered; a sparse down-date is subtracted at its non-zero entries (rare
+words) or formed as a sparse-dense product (common words), whichever is cheaper
+(:func:`_sparse_gram`); and :func:`linear_kernel` computes the kernel of the data once, so
+that each resample's kernel is gathered from it (:func:`svm_rfe_rows`, used by
+``mm.bootstrap`` through ``Selector.prepare`` / ``select_rows``). Every route sums each
+kernel entry over the features in increasing order, so the kernel, and with it every libsvm
+fit and the ranking, is bit for bit the one of ``svm_rfe(X[rows], y[rows])``. Rows a
+bootstrap repeats stay repeated in the kernel, as libsvm saw them before. A dual solver
+warm-started from the previous step was not adopted: it would move each fit within libsvm's
+tolerance and so change rankings at near-ties, where today's results must stay identical.
+
 Other costs are kept linear: the features to remove are found by partition, not a full
 sort, and the block of feature rows is compacted only when half of it is dead. BLAS runs on
 one thread (see ``_one_blas_thread``).
@@ -82,10 +99,14 @@ from .._utils import readonly as _readonly
 from ..validation import check_choice, check_int, check_real, param_error
 
 __all__ = [
+    "LinearKernel",
     "SVMRFEResult",
+    "linear_kernel",
     "svm_rfe",
     "svm_rfe_ranking",
+    "svm_rfe_rows",
     "svm_weights",
+    "svm_weights_rows",
 ]
 
 _STEP_RULES = ("original", "remaining")
@@ -93,6 +114,12 @@ _STEP_RULES = ("original", "remaining")
 # Recompute the kernel from scratch once the surviving mass is below this fraction of the
 # mass at the last recomputation (see the module docstring for the error bound).
 _RECOMPUTE_MASS_RATIO = 1.0 / 16.0
+
+# A multiply-add of a sparse-sparse product, with the scatter of its entries into the
+# kernel, costs about this many of a sparse-dense product's (with its n^2 subtraction):
+# 30-90 ns against 3-4 ns, measured on blocks of rare to common words of a BASEHOCK
+# bootstrap (1,793 rows, a 26 MB kernel), scipy 1.17.
+_SPARSE_PRODUCT_COST = 20.0
 
 # The interior-point fallback (see _dual_interior_point): iteration limit and relative
 # tolerance on the complementarity gap and the residuals.
@@ -141,8 +168,7 @@ class SVMRFEResult:
 
     def top(self, m: int) -> NDArray[np.int64]:
         """Indices of the ``m`` best features, best first."""
-        count = check_int(m, "m", "SVMRFEResult.top", min_value=0,
-                          max_value=self.ranking.shape[0])
+        count = check_int(m, "m", "SVMRFEResult.top", min_value=0, max_value=self.ranking.shape[0])
         return np.argsort(self.ranking, kind="stable")[:count].astype(np.int64)
 
 
@@ -189,11 +215,74 @@ def _feature_major(X: Any) -> tuple[Any, NDArray[np.float64], NDArray[np.bool_]]
 
 
 def _gram(Ft: Any) -> NDArray[np.float64]:
-    """``F F^T`` (n x n, dense) from the feature-major block ``Ft = F^T``."""
-    G = Ft.T @ Ft
-    if sp.issparse(G):
-        return np.asarray(G.toarray(), dtype=np.float64)
-    return np.asarray(G, dtype=np.float64)
+    """``F F^T`` (n x n, dense, C-ordered) from the feature-major block ``Ft = F^T``.
+
+    C order matters: ``SVC.fit`` copies any other layout into a C-ordered one, which on
+    text (n = 1,800) cost 15 ms per fit, as much as libsvm's own solve. Sparse blocks take
+    the cheaper route of :func:`_sparse_gram`.
+    """
+    if sp.issparse(Ft):
+        G = _sparse_gram(Ft)
+        if isinstance(G, np.ndarray):
+            return G
+        # The sparse product is symmetric bit for bit (entry (i, j) and (j, i) add the same
+        # products in the same order of features): the transpose of its dense copy is the
+        # C-ordered kernel, without a second n x n array.
+        return np.asarray(G.toarray(), dtype=np.float64).T
+    return np.ascontiguousarray(Ft.T @ Ft, dtype=np.float64)
+
+
+def _downdate(K: NDArray[np.float64], Ft_out: Any) -> None:
+    """``K -= F_R F_R^T`` in place, for the block ``Ft_out = F_R^T`` of removed features.
+
+    A sparse product is subtracted at its structurally non-zero entries only (the others
+    would subtract an exact 0.0), so the kernel is the same, bit for bit, as after
+    subtracting the dense product.
+    """
+    if not sp.issparse(Ft_out):
+        K -= Ft_out.T @ Ft_out
+        return
+    G = _sparse_gram(Ft_out)
+    if isinstance(G, np.ndarray):
+        K -= G
+    elif not K.flags.c_contiguous:  # never here (kernels are built C-ordered); still exact
+        K -= G.toarray()
+    elif 4 * G.nnz > K.size:
+        # dense enough that the scatter's index arrays would take more memory; the
+        # transpose (equal, see _gram) has K's layout, so numpy needs no buffer
+        K -= G.toarray().T
+    else:
+        # Scatter along K's rows: entry (i, j) of a compressed row or column i is
+        # subtracted at flat position i * n + j, in memory order (twice as fast as
+        # K[rows, cols] on a 26 MB kernel). For a CSC product that writes G[j, i] at (i, j),
+        # the same value: G is symmetric bit for bit (see _gram). The coordinates of a
+        # product are distinct, so fancy-index subtraction is exact.
+        n = K.shape[0]
+        flat = np.repeat(np.arange(n, dtype=np.int64) * n, np.diff(G.indptr))
+        flat += G.indices
+        K.reshape(-1)[flat] -= G.data
+
+
+def _sparse_gram(Ft: Any) -> Any:
+    """``F F^T`` for a sparse feature-major block ``Ft``: a sparse matrix or a dense array.
+
+    Two routes with the same values, bit for bit. The sparse product (rare words: few of
+    the ``n^2`` entries are touched) costs about ``_SPARSE_PRODUCT_COST`` times its number
+    of multiply-adds, ``sum_k nnz_k^2``; the product of ``F`` with the dense ``F^T`` (common
+    words) costs ``nnz n + n^2`` and a dense ``p x n`` temporary, so it is only taken for
+    blocks of at most ``n / 2`` features (the temporary is then at most half the kernel:
+    sparse input is never densified). Both sum each entry ``sum_k F_ik F_jk`` over the
+    features ``k`` in increasing order (scipy's compressed products walk the features of a
+    sample in index order; the dense route only adds exact zeros besides), so the kernel
+    depends neither on the route nor on which other rows the block has.
+    """
+    n = Ft.shape[1]
+    if 2 * Ft.shape[0] <= n:
+        per_feature = np.diff(Ft.indptr).astype(np.float64)
+        sparse_cost = _SPARSE_PRODUCT_COST * float(per_feature @ per_feature)
+        if sparse_cost > float(Ft.nnz) * n + float(n) * n:
+            return np.asarray(Ft.T @ Ft.toarray(), dtype=np.float64, order="C")
+    return Ft.T @ Ft
 
 
 def _smo_iteration_cap(n: int) -> int:
@@ -461,23 +550,37 @@ def svm_rfe(
     first), so that ``ranking_tied`` is ``RFE(...).ranking_``. Within the step, the total
     order then ranks larger importance better and, on exact ties, the lower index better.
     """
-    func = "svm_rfe"
+    args = _check_rfe(X, C, step, step_rule, n_features_to_select, tol, "svm_rfe")
+    with _one_blas_thread(), _fast_sklearn():
+        return _svm_rfe(X, np.asarray(y), *args)
+
+
+def _check_rfe(
+    X: Any, C: Any, step: Any, step_rule: Any, n_features_to_select: Any, tol: Any, func: str
+) -> tuple[float, int | float, str, int, float]:
+    """The parameters of :func:`svm_rfe`, checked: ``(C, step, step_rule, n_select, tol)``."""
     C, tol = _check_common(C, tol, func)
     step = _check_step(step, func)
     step_rule = check_choice(step_rule, "step_rule", func, _STEP_RULES)
-    n_features = X.shape[1]
-    n_select = check_int(n_features_to_select, "n_features_to_select", func,
-                         min_value=1, max_value=n_features)
+    n_select = check_int(
+        n_features_to_select, "n_features_to_select", func, min_value=1, max_value=X.shape[1]
+    )
     assert n_select is not None
-    with _one_blas_thread(), _fast_sklearn():
-        return _svm_rfe(X, np.asarray(y), C, step, step_rule, n_select, tol)
+    return C, step, step_rule, n_select, tol
 
 
 def _svm_rfe(
-    X: Any, y: NDArray[Any], C: float, step: int | float, step_rule: str, n_select: int,
+    X: Any,
+    y: NDArray[Any],
+    C: float,
+    step: int | float,
+    step_rule: str,
+    n_select: int,
     tol: float,
+    K0: NDArray[np.float64] | None = None,
 ) -> SVMRFEResult:
-    """The elimination loop of :func:`svm_rfe`, on validated arguments."""
+    """The elimination loop of :func:`svm_rfe`, on validated arguments; ``K0`` is the
+    kernel of ``X`` when it is known already (a fresh array the loop may overwrite)."""
     n_features = X.shape[1]
     Xt, sq, constant = _feature_major(X)
     ranking = np.zeros(n_features, dtype=np.int64)
@@ -489,7 +592,7 @@ def _svm_rfe(
     # Ft is a block of feature rows holding the features in play at positions `rows`; it is
     # compacted only when half of it is dead, so gathers cost O(p) in total, not per step.
     Ft, const_block, rows = Xt, constant, np.arange(n_features)
-    K = _gram(Ft)
+    K = _gram(Ft) if K0 is None else K0
     n_kernel = 1
     base_mass = float(sq.sum())
     next_worst = n_features  # the next rank to hand out, from the bottom
@@ -526,7 +629,7 @@ def _svm_rfe(
             n_kernel += 1
             base_mass = mass
         else:
-            K -= _gram(Ft_out)
+            _downdate(K, Ft_out)
 
     if remaining.shape[0] > 1 or not per_step:
         # Order the survivors by a final SVM on them alone (RFE's estimator_).
@@ -576,8 +679,13 @@ def svm_rfe_ranking(
         ranks better, exact ties going to the lower feature index.
     """
     return svm_rfe(
-        X, y, C=C, step=step, step_rule=step_rule,
-        n_features_to_select=n_features_to_select, tol=tol,
+        X,
+        y,
+        C=C,
+        step=step,
+        step_rule=step_rule,
+        n_features_to_select=n_features_to_select,
+        tol=tol,
     ).ranking
 
 
@@ -609,9 +717,183 @@ def svm_weights(
     """
     C, tol = _check_common(C, tol, "svm_weights")
     with _one_blas_thread(), _fast_sklearn():
-        Xt, _, constant = _feature_major(X)
-        D = _fit_dual(_gram(Xt), np.asarray(y), C, tol)
-        W = _weights(Xt, D, constant)
+        return _svm_weights(X, np.asarray(y), C, tol)
+
+
+def _svm_weights(
+    X: Any, y: NDArray[Any], C: float, tol: float, K: NDArray[np.float64] | None = None
+) -> NDArray[np.float64]:
+    """SVMONE scores on validated arguments; ``K`` is the kernel of ``X`` when known."""
+    Xt, _, constant = _feature_major(X)
+    D = _fit_dual(_gram(Xt) if K is None else K, y, C, tol)
+    W = _weights(Xt, D, constant)
     if W.shape[1] == 1:
         return np.abs(W[:, 0])
     return _squared_importance(W)
+
+
+# ------------------------------------------------------- one kernel shared by the resamples
+
+
+@dataclass(frozen=True, eq=False)  # an n x n array: compared by identity, never by value
+class LinearKernel:
+    """The linear kernel ``X X^T`` of one data set, computed once and shared by the SVM
+    fits on its resamples (issue 15).
+
+    All the bootstraps of :func:`modelmine.bootstrap` draw rows of the same data, and the
+    kernel of a resample ``X[rows]`` is the sub-matrix ``K[rows][:, rows]`` of the data's
+    kernel: an ``n^2`` gather instead of a product over all the features. Built by
+    :func:`linear_kernel`; :func:`svm_rfe_rows` and :func:`svm_weights_rows` use it.
+
+    Attributes
+    ----------
+    matrix : ndarray of shape (n_samples, n_samples), float64, read-only
+        ``X X^T``, entry for entry the value :func:`svm_rfe` computes on any resample.
+    """
+
+    matrix: NDArray[np.float64]
+
+    @property
+    def n_samples(self) -> int:
+        """Number of rows of the data set the kernel belongs to."""
+        return int(self.matrix.shape[0])
+
+    def of_rows(self, rows: NDArray[np.intp]) -> NDArray[np.float64]:
+        """The kernel of ``X[rows]`` (rows may repeat): a new C-ordered, writable array."""
+        return self.matrix.take(rows, axis=0).take(rows, axis=1)
+
+
+def linear_kernel(X: Any) -> LinearKernel | None:
+    """The shared linear kernel of ``X`` for :func:`svm_rfe_rows`, or None (dense ``X``).
+
+    Only for sparse ``X``: the sparse product behind the kernel sums each entry over the
+    features in increasing order, whatever the other rows are, so the sub-matrix of a
+    resample's rows equals, bit for bit, the kernel computed on the resample itself, and
+    the SVM-RFE ranking is exactly that of :func:`svm_rfe` on ``X[rows]``. BLAS promises no
+    such thing for dense data (its blocking and kernels depend on the shape), so dense
+    resamples keep computing their own kernel; on microarrays (n < 200) it is cheap.
+
+    Parameters
+    ----------
+    X : scipy.sparse matrix of shape (n_samples, n_features_in), or ndarray
+        The data whose resamples will be fitted.
+
+    Returns
+    -------
+    LinearKernel or None
+        Its ``n x n`` matrix takes ``8 n^2`` bytes (26 MB for a BASEHOCK training fold).
+    """
+    if not sp.issparse(X):
+        return None
+    with _one_blas_thread():
+        return LinearKernel(matrix=_readonly(_gram(_feature_major(X)[0])))
+
+
+def _check_rows(kernel: LinearKernel, X: Any, rows: Any, func: str) -> NDArray[np.intp]:
+    if not isinstance(kernel, LinearKernel):
+        raise param_error(
+            "kernel", func, "a LinearKernel (from linear_kernel)", kernel, exc=TypeError
+        )
+    if X.shape[0] != kernel.n_samples:
+        raise param_error(
+            "X",
+            func,
+            f"a matrix of {kernel.n_samples} rows, the rows of the kernel",
+            f"a matrix of {X.shape[0]} rows",
+            show=False,
+        )
+    idx = np.asarray(rows)
+    if (
+        idx.ndim != 1
+        or idx.dtype.kind not in "iu"
+        or idx.size == 0
+        or (idx.min() < 0 or idx.max() >= kernel.n_samples)
+    ):
+        raise param_error(
+            "rows", func, f"a non-empty 1-D array of row indices in [0, {kernel.n_samples})", rows
+        )
+    return idx.astype(np.intp, copy=False)
+
+
+def svm_rfe_rows(
+    kernel: LinearKernel,
+    X: Any,
+    y: NDArray[Any],
+    rows: NDArray[np.intp],
+    *,
+    C: float = 0.5,
+    step: int | float = 0.1,
+    step_rule: str = "original",
+    n_features_to_select: int = 1,
+    tol: float = 1e-3,
+) -> SVMRFEResult:
+    """SVM-RFE on the resample ``X[rows], y[rows]``, its kernel taken from ``kernel``.
+
+    Exactly :func:`svm_rfe` on ``X[rows], y[rows]`` (the same kernel, entry for entry, and
+    the same libsvm fits: rows repeated by a bootstrap stay repeated), without the kernel
+    product over all the features: the SVMRFE base selector of Woznica, Nguyen and
+    Kalousis (KDD 2012, Section 5) fitted on the b resamples of one data set, as issue 15
+    asks ("the fold's linear kernel once").
+
+    Parameters
+    ----------
+    kernel : LinearKernel
+        ``linear_kernel(X)``.
+    X : scipy.sparse matrix of shape (n_samples, n_features_in)
+        The data ``kernel`` was computed on.
+    y : ndarray of shape (n_samples,), int
+        Class codes of all the rows of ``X``.
+    rows : ndarray of int, 1-D
+        The resample's row indices (repeats allowed).
+    C, step, step_rule, n_features_to_select, tol
+        As :func:`svm_rfe`.
+
+    Returns
+    -------
+    SVMRFEResult
+        Equal to ``svm_rfe(X[rows], y[rows], ...)``.
+    """
+    func = "svm_rfe_rows"
+    idx = _check_rows(kernel, X, rows, func)
+    args = _check_rfe(X, C, step, step_rule, n_features_to_select, tol, func)
+    with _one_blas_thread(), _fast_sklearn():
+        return _svm_rfe(X[idx], np.asarray(y)[idx], *args, K0=kernel.of_rows(idx))
+
+
+def svm_weights_rows(
+    kernel: LinearKernel,
+    X: Any,
+    y: NDArray[Any],
+    rows: NDArray[np.intp],
+    *,
+    C: float = 0.5,
+    tol: float = 1e-3,
+) -> NDArray[np.float64]:
+    """SVMONE scores on the resample ``X[rows], y[rows]``, its kernel taken from ``kernel``.
+
+    Exactly :func:`svm_weights` on ``X[rows], y[rows]`` (KDD 2012, Section 5, "SVMONE"),
+    the kernel gathered from ``linear_kernel(X)`` instead of recomputed.
+
+    Parameters
+    ----------
+    kernel : LinearKernel
+        ``linear_kernel(X)``.
+    X : scipy.sparse matrix of shape (n_samples, n_features_in)
+        The data ``kernel`` was computed on.
+    y : ndarray of shape (n_samples,), int
+        Class codes of all the rows of ``X``.
+    rows : ndarray of int, 1-D
+        The resample's row indices (repeats allowed).
+    C, tol
+        As :func:`svm_weights`.
+
+    Returns
+    -------
+    ndarray of shape (n_features,), float64
+        Equal to ``svm_weights(X[rows], y[rows], ...)``.
+    """
+    func = "svm_weights_rows"
+    idx = _check_rows(kernel, X, rows, func)
+    C, tol = _check_common(C, tol, func)
+    with _one_blas_thread(), _fast_sklearn():
+        return _svm_weights(X[idx], np.asarray(y)[idx], C, tol, K=kernel.of_rows(idx))

@@ -42,8 +42,15 @@ def _basehock_subset() -> tuple[sp.csr_matrix, np.ndarray]:
 
 
 def _multiclass(seed: int, n_classes: int) -> tuple[np.ndarray, np.ndarray]:
-    X, y = make_classification(n_samples=90, n_features=150, n_informative=8, n_redundant=4,
-                               n_classes=n_classes, n_clusters_per_class=1, random_state=seed)
+    X, y = make_classification(
+        n_samples=90,
+        n_features=150,
+        n_informative=8,
+        n_redundant=4,
+        n_classes=n_classes,
+        n_clusters_per_class=1,
+        random_state=seed,
+    )
     return X, y.astype(np.int64)
 
 
@@ -119,13 +126,15 @@ def assert_same_or_near_tie(ours, ref: Reference, rel: float = 1e-9) -> bool:
     more can be compared. Returns True when the rankings are exactly equal.
     """
     if np.array_equal(ours.ranking, ref.ranking) and np.array_equal(
-            ours.ranking_tied, ref.ranking_tied):
+        ours.ranking_tied, ref.ranking_tied
+    ):
         return True
 
     def near(imp: np.ndarray, where: np.ndarray, what: str) -> None:
         spread = imp[where].max() - imp[where].min()
         assert spread <= rel * imp.max(), (
-            f"{what}: importances spread {spread:.3g}, not a near-tie at max {imp.max():.3g}")
+            f"{what}: importances spread {spread:.3g}, not a near-tie at max {imp.max():.3g}"
+        )
 
     n_ref = len(ref.steps)
     for s, (alive, imp) in enumerate(ref.steps, start=1):
@@ -133,13 +142,19 @@ def assert_same_or_near_tie(ours, ref: Reference, rel: float = 1e-9) -> bool:
         mine, theirs = _removed_at(ours, s, ours.n_steps), _removed_at(ref, s, n_ref)
         if not np.array_equal(mine, theirs):
             odd = np.setxor1d(mine, theirs)
-            near(imp, np.array([position[int(f)] for f in odd]),
-                 f"elimination differs at {alive.size} features")
+            near(
+                imp,
+                np.array([position[int(f)] for f in odd]),
+                f"elimination differs at {alive.size} features",
+            )
             return False
         moved = theirs[ours.ranking[theirs] != ref.ranking[theirs]]
         if moved.size:
-            near(imp, np.array([position[int(f)] for f in moved]),
-                 f"order inside the step at {alive.size} features")
+            near(
+                imp,
+                np.array([position[int(f)] for f in moved]),
+                f"order inside the step at {alive.size} features",
+            )
     if ref.final is not None:
         alive, imp = ref.final
         moved = np.flatnonzero(ours.ranking[alive] != ref.ranking[alive])
@@ -156,8 +171,12 @@ def test_near_tie_check_accepts_rounding_swaps_and_rejects_real_ones():
         return SimpleNamespace(ranking=np.array(ranking), ranking_tied=tied, n_steps=1)
 
     def reference(imp):
-        return Reference(np.array([6, 5, 4, 3, 2, 1]), run([0, 1], [6, 5, 4, 3, 2, 1]).ranking_tied,
-                         [(np.arange(6), np.array(imp))], None)
+        return Reference(
+            np.array([6, 5, 4, 3, 2, 1]),
+            run([0, 1], [6, 5, 4, 3, 2, 1]).ranking_tied,
+            [(np.arange(6), np.array(imp))],
+            None,
+        )
 
     tie = reference([0.1, 0.2, 0.2 * (1 + 1e-13), 0.5, 0.6, 0.9])
     gap = reference([0.1, 0.2, 0.3, 0.5, 0.6, 0.9])
@@ -188,8 +207,9 @@ def _rfe_and_reference(X, y, *, step, n_select=1, tol=1e-3):
     Both use only scikit-learn (the same libsvm call on the same columns), so their tied
     rankings must be identical; the reference adds the total order and the importances.
     """
-    rfe = RFE(SVC(kernel="linear", C=0.5, tol=tol), n_features_to_select=n_select,
-              step=step).fit(X, y)
+    rfe = RFE(SVC(kernel="linear", C=0.5, tol=tol), n_features_to_select=n_select, step=step).fit(
+        X, y
+    )
     ref = reference_rfe(X, y, step=step, n_select=n_select, tol=tol)
     np.testing.assert_array_equal(ref.ranking_tied, rfe.ranking_)
     return rfe, ref
@@ -222,8 +242,9 @@ def test_exactly_equal_with_tight_tolerance(name):
     # the importance recorded for each feature is the one of the fit that eliminated it
     for s, (alive, imp) in enumerate(ref.steps, start=1):
         gone = np.isin(alive, _removed_at(ours, s, ours.n_steps))
-        np.testing.assert_allclose(ours.importances[alive[gone]], imp[gone],
-                                   rtol=1e-8, atol=1e-12 * imp.max())
+        np.testing.assert_allclose(
+            ours.importances[alive[gone]], imp[gone], rtol=1e-8, atol=1e-12 * imp.max()
+        )
 
 
 @pytest.mark.parametrize("n_select, step", [(10, 0.05), (37, 100), (2, 1999)])
@@ -342,8 +363,9 @@ def test_sparse_equals_dense_copy(step_rule):
     a = svm_rfe(Xs, y, step=0.1, step_rule=step_rule)
     b = svm_rfe(Xs.toarray(), y, step=0.1, step_rule=step_rule)
     np.testing.assert_array_equal(a.ranking, b.ranking)
-    np.testing.assert_allclose(a.importances, b.importances, rtol=1e-9,
-                               atol=1e-12 * b.importances.max())
+    np.testing.assert_allclose(
+        a.importances, b.importances, rtol=1e-9, atol=1e-12 * b.importances.max()
+    )
 
 
 def test_sparse_equals_sklearn():
@@ -440,8 +462,9 @@ def test_downdating_agrees_with_recomputing_every_step(monkeypatch):
     fresh = svm_rfe(X, y, step=0.1, step_rule="remaining")
     assert fresh.n_kernel_computations == fresh.n_steps
     np.testing.assert_array_equal(downdated.ranking, fresh.ranking)
-    np.testing.assert_allclose(downdated.importances, fresh.importances, rtol=1e-8,
-                               atol=1e-12 * fresh.importances.max())
+    np.testing.assert_allclose(
+        downdated.importances, fresh.importances, rtol=1e-8, atol=1e-12 * fresh.importances.max()
+    )
 
 
 # ---------------------------------------------------------------------------------------
@@ -461,23 +484,41 @@ def test_result_is_read_only_and_top_is_the_ranking():
 @pytest.mark.parametrize(
     "kwargs, exc, match",
     [
-        ({"C": 0.0}, ValueError,
-         r"The 'C' parameter of svm_rfe must be a real number in \(0, inf\)\. "
-         r"Got 0\.0 instead\."),
+        (
+            {"C": 0.0},
+            ValueError,
+            r"The 'C' parameter of svm_rfe must be a real number in \(0, inf\)\. "
+            r"Got 0\.0 instead\.",
+        ),
         ({"tol": -1.0}, ValueError, r"The 'tol' parameter of svm_rfe must be"),
-        ({"step": 0}, ValueError,
-         r"The 'step' parameter of svm_rfe must be an integer >= 1 or a real number in "
-         r"\(0, 1\)\. Got 0 instead\."),
-        ({"step": 1.5}, ValueError,
-         r"The 'step' parameter of svm_rfe must be .* Got 1\.5 instead\."),
-        ({"step": "10%"}, TypeError,
-         r"The 'step' parameter of svm_rfe must be .* Got '10%' instead\."),
-        ({"step_rule": "remainig"}, ValueError,
-         r"The 'step_rule' parameter of svm_rfe must be one of 'original', 'remaining'\. "
-         r"Got 'remainig' instead\. Did you mean 'remaining'\?"),
-        ({"n_features_to_select": 0}, ValueError,
-         r"The 'n_features_to_select' parameter of svm_rfe must be an integer in \[1, 50\]\. "
-         r"Got 0 instead\."),
+        (
+            {"step": 0},
+            ValueError,
+            r"The 'step' parameter of svm_rfe must be an integer >= 1 or a real number in "
+            r"\(0, 1\)\. Got 0 instead\.",
+        ),
+        (
+            {"step": 1.5},
+            ValueError,
+            r"The 'step' parameter of svm_rfe must be .* Got 1\.5 instead\.",
+        ),
+        (
+            {"step": "10%"},
+            TypeError,
+            r"The 'step' parameter of svm_rfe must be .* Got '10%' instead\.",
+        ),
+        (
+            {"step_rule": "remainig"},
+            ValueError,
+            r"The 'step_rule' parameter of svm_rfe must be one of 'original', 'remaining'\. "
+            r"Got 'remainig' instead\. Did you mean 'remaining'\?",
+        ),
+        (
+            {"n_features_to_select": 0},
+            ValueError,
+            r"The 'n_features_to_select' parameter of svm_rfe must be an integer in \[1, 50\]\. "
+            r"Got 0 instead\.",
+        ),
         ({"n_features_to_select": 51}, ValueError, r"n_features_to_select.*Got 51 instead"),
     ],
 )
@@ -613,3 +654,209 @@ def test_raw_prostate_finishes_and_matches_its_rescaled_problem(step_rule):
     assert_total_order_refines_tied(ours)
     assert np.mean(ours.ranking_tied == other.ranking_tied) > 0.95
     np.testing.assert_array_equal(np.sort(ours.top(20)), np.sort(other.top(20)))
+
+
+# ---------------------------------------------------------------------------------------
+# One kernel per data set, shared by its resamples (issue 15). The oracles: svm_rfe and
+# svm_weights on X[rows] (the per-resample route, itself checked against scikit-learn
+# above), bit for bit; the kernel products of the code before issue 15; RFE(SVC).
+
+_PCMAC = "/work/shared/datasets/PCMAC.mat"
+
+
+@cache
+def _text_slice(name: str, weighting: str = "counts", n_rows: int = 200):
+    """``n_rows`` documents of BASEHOCK or PCMAC (the words they use), as counts or with a
+    tf-idf-like weighting whose values are not integers (so that the order of the sums in
+    the kernel matters)."""
+    import os
+
+    if name == "basehock":
+        X, y = datasets.load_basehock()[:2]
+    else:
+        if not os.path.exists(_PCMAC):
+            pytest.skip("the shared datasets directory (PCMAC.mat) is not present")
+        data = datasets.read_data(_PCMAC)
+        X, y = data.X, data.y
+    X = sp.csr_matrix(X, dtype=np.float64)
+    rows = np.sort(np.random.default_rng(3).choice(X.shape[0], n_rows, replace=False))
+    Xs = X[rows]
+    Xs = sp.csr_matrix(Xs[:, np.flatnonzero(Xs.getnnz(axis=0) > 0)])
+    if weighting == "tfidf":
+        idf = np.log(1.0 + Xs.shape[0] / Xs.getnnz(axis=0))
+        Xs = sp.csr_matrix(Xs.multiply(idf[None, :]))
+        Xs.data = np.log1p(Xs.data) * 1.37
+    return Xs, np.unique(np.asarray(y)[rows], return_inverse=True)[1].astype(np.int64)
+
+
+def _resamples(n: int, seed: int = 0):
+    draw = np.random.default_rng(seed)
+    return [
+        draw.choice(n, n, replace=True),  # a bootstrap, unsorted, rows repeated
+        np.sort(draw.choice(n, int(0.7 * n), replace=False)),
+    ]
+
+
+@pytest.mark.parametrize("step_rule", ["original", "remaining"])
+@pytest.mark.parametrize("weighting", ["counts", "tfidf"])
+@pytest.mark.parametrize("name", ["basehock", "pcmac"])
+def test_shared_kernel_equals_svm_rfe_on_the_resample(name, weighting, step_rule):
+    X, y = _text_slice(name, weighting)
+    kernel = svm_rfe_module.linear_kernel(X)
+    assert isinstance(kernel, svm_rfe_module.LinearKernel)
+    for rows in _resamples(X.shape[0]):
+        shared = svm_rfe_module.svm_rfe_rows(kernel, X, y, rows, step=0.1, step_rule=step_rule)
+        alone = svm_rfe(X[rows], y[rows], step=0.1, step_rule=step_rule)
+        assert shared.n_steps > 5
+        for field in ("ranking", "ranking_tied", "importances", "n_features_per_step"):
+            np.testing.assert_array_equal(
+                getattr(shared, field), getattr(alone, field), err_msg=field
+            )
+        assert shared.n_kernel_computations == alone.n_kernel_computations
+        np.testing.assert_array_equal(
+            svm_rfe_module.svm_weights_rows(kernel, X, y, rows), svm_weights(X[rows], y[rows])
+        )
+
+
+@pytest.mark.parametrize("name", ["basehock", "pcmac"])
+def test_kernel_products_equal_the_code_before_issue_15(monkeypatch, name):
+    # Both routes of the sparse products (sparse-sparse, sparse-dense) against the product
+    # the code used before (scipy's sparse product, densified), on non-integer values:
+    # bit for bit, for the kernel and for the down-date by rare and by common words.
+    X, _ = _text_slice(name, "tfidf")
+    Ft = svm_rfe_module._feature_major(X)[0]
+    n = X.shape[0]
+    by_use = np.argsort(np.diff(Ft.indptr), kind="stable")
+    half = n // 2  # the dense route takes blocks of at most n / 2 features
+    blocks = {
+        "rare": np.sort(by_use[:half]),
+        "common": np.sort(by_use[-half:]),
+        "mixed": np.arange(0, Ft.shape[0], 7)[:half],
+    }
+    before = (Ft.T @ Ft).toarray()
+    for cost in (0.0, 1e12):  # 0: always the sparse route; 1e12: the dense one if allowed
+        monkeypatch.setattr(svm_rfe_module, "_SPARSE_PRODUCT_COST", cost)
+        K = svm_rfe_module._gram(Ft)
+        np.testing.assert_array_equal(K, before)
+        assert K.flags.c_contiguous  # SVC.fit would copy any other layout
+        for label, block in blocks.items():
+            F = Ft[block]
+            dense_route = isinstance(svm_rfe_module._sparse_gram(F), np.ndarray)
+            assert dense_route == (cost > 0), label
+            np.testing.assert_array_equal(
+                svm_rfe_module._gram(F), (F.T @ F).toarray(), err_msg=label
+            )
+            K = before.copy()
+            svm_rfe_module._downdate(K, F)
+            np.testing.assert_array_equal(K, before - (F.T @ F).toarray(), err_msg=label)
+
+
+@pytest.mark.parametrize("name", ["basehock", "pcmac"])
+def test_shared_kernel_ranking_equals_sklearn_rfe_on_text(name):
+    X, y = _text_slice(name)
+    rows = _resamples(X.shape[0], seed=1)[0]
+    ours = svm_rfe_module.svm_rfe_rows(svm_rfe_module.linear_kernel(X), X, y, rows, step=0.1)
+    assert_same_or_near_tie(ours, _rfe_and_reference(X[rows], y[rows], step=0.1)[1])
+
+
+def test_shared_kernel_on_raw_multiclass_intensities():
+    # raw leukemia (values up to 3.4e4, four classes, 800 genes) stored sparse: the shared
+    # route equals the per-resample one exactly and RFE(SVC) up to near-ties
+    y = _load("leukemia")[1]
+    Xr = _raw("leukemia")[:, :800]
+    y4 = _four_classes(Xr, y)
+    Xs = sp.csr_matrix(Xr)
+    rows = _resamples(Xs.shape[0], seed=2)[0]
+    kernel = svm_rfe_module.linear_kernel(Xs)
+    shared = svm_rfe_module.svm_rfe_rows(kernel, Xs, y4, rows, step=0.1)
+    alone = svm_rfe(Xs[rows], y4[rows], step=0.1)
+    np.testing.assert_array_equal(shared.ranking, alone.ranking)
+    np.testing.assert_array_equal(shared.importances, alone.importances)
+    assert_same_or_near_tie(shared, _rfe_and_reference(Xr[rows], y4[rows], step=0.1)[1])
+
+
+@pytest.mark.parametrize("selector", ["svm-rfe", "svm"])
+def test_bootstrap_on_text_equals_select_on_each_resample(selector):
+    # mm.bootstrap (prepare once per chunk, select_rows per resample) against a plain loop
+    # of select on X[idx] with the same resamples and selector seeds
+    import modelmine as mm
+    from modelmine.base_models import resample_indices, seed_sequence
+    from modelmine.selectors import get_selector, model_from_output
+
+    X, y = _text_slice("basehock", n_rows=200)
+    sel = get_selector(selector)
+    assert isinstance(sel.prepare(X, y), svm_rfe_module.LinearKernel)
+    assert sel.prepare(X.toarray(), y) is None  # dense data: each resample its own kernel
+    params = {"step": 0.2} if selector == "svm-rfe" else None  # fewer fits, same route
+    sel = get_selector(selector, params)
+    base = mm.bootstrap(
+        X,
+        y,
+        selector,
+        n_bootstraps=3,
+        n_features=10,
+        random_state=7,
+        fit_full=False,
+        selector_params=params,
+    )
+    for i, child in enumerate(seed_sequence(7).spawn(4)[:3]):
+        draw = np.random.default_rng(child)
+        idx = resample_indices(y, draw, method="bootstrap", fraction=1.0, stratify=False)
+        seed = int(draw.integers(0, 2**31 - 1))
+        model = model_from_output(
+            sel.select(X[idx], y[idx], random_state=seed),
+            n_features_in=X.shape[1],
+            n_features=10,
+            selector=selector,
+        )
+        np.testing.assert_array_equal(base.sample_indices[i], idx)
+        np.testing.assert_array_equal(base.ranks[i], model.ranks)
+        np.testing.assert_array_equal(base.subsets[i], model.subset)
+
+
+def test_linear_kernel_of_rows_is_a_fresh_c_ordered_copy():
+    X, _ = _text_slice("basehock", n_rows=200)
+    kernel = svm_rfe_module.linear_kernel(X)
+    assert not kernel.matrix.flags.writeable
+    rows = np.array([3, 3, 0, 199])
+    K = kernel.of_rows(rows)
+    assert K.flags.c_contiguous and K.flags.writeable and K.shape == (4, 4)
+    np.testing.assert_array_equal(K, (X[rows] @ X[rows].T).toarray())
+    K[0, 0] = -1.0  # the loop down-dates its kernel in place; the shared one is untouched
+    assert kernel.matrix[3, 3] != -1.0
+
+
+@pytest.mark.parametrize(
+    "kwargs, exc, match",
+    [
+        ({"kernel": "K"}, TypeError, r"'kernel' parameter of svm_rfe_rows must be a LinearKernel"),
+        (
+            {"X": "short"},
+            ValueError,
+            r"'X' parameter of svm_rfe_rows must be a matrix of 200 rows"
+            r".*Got a matrix of 199 rows instead",
+        ),
+        (
+            {"rows": np.array([0, 200])},
+            ValueError,
+            r"'rows' parameter of svm_rfe_rows must be a "
+            r"non-empty 1-D array of row indices in \[0, 200\)",
+        ),
+        ({"rows": np.array([], dtype=int)}, ValueError, r"'rows' parameter"),
+        ({"rows": np.array([0.0, 1.0])}, ValueError, r"'rows' parameter"),
+        ({"step": 0}, ValueError, r"'step' parameter of svm_rfe_rows"),
+        ({"C": -1}, ValueError, r"'C' parameter of svm_rfe_rows"),
+    ],
+)
+def test_bad_parameters_svm_rfe_rows(kwargs, exc, match):
+    X, y = _text_slice("basehock", n_rows=200)
+    args = {"kernel": svm_rfe_module.linear_kernel(X), "X": X, "y": y, "rows": np.arange(10)}
+    if kwargs.get("X") == "short":
+        kwargs = {"X": X[:199]}
+    args.update(kwargs)
+    params = {k: args.pop(k) for k in ("step", "C") if k in args}
+    with pytest.raises(exc, match=match):
+        svm_rfe_module.svm_rfe_rows(args["kernel"], args["X"], args["y"], args["rows"], **params)
+    if "rows" in kwargs or "kernel" in kwargs:
+        with pytest.raises(exc, match=match.replace("svm_rfe_rows", "svm_weights_rows")):
+            svm_rfe_module.svm_weights_rows(args["kernel"], args["X"], args["y"], args["rows"])
