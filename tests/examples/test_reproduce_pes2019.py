@@ -39,3 +39,19 @@ def test_bootstraps_table_is_the_mean_ensemble_row_per_b(script):
     assert gain["stability_gain_50_100"] == pytest.approx(
         gain["stability_B100"] - gain["stability_B50"])
     assert "stability_gain_20_100" not in table.columns  # successive B only
+
+
+def test_gap_table_is_max_minus_min_per_dataset(script):
+    summary = pd.DataFrame({
+        "selector": ["oner", "svm", "chi2", "oner", "svm", "chi2"],
+        "dataset": ["a"] * 3 + ["b"] * 3,
+        "stability_simple": [0.2, 0.5, 0.9, 0.6, 0.4, 0.7],
+        "stability_ensemble": [0.6, 0.5, 0.8, 0.5, 0.65, 0.7],
+    })
+    gap = script.gap_table(summary).set_index("dataset")
+    assert gap.loc["a", "gap_simple"] == pytest.approx(0.7)
+    assert gap.loc["a", "gap_ensemble"] == pytest.approx(0.3)
+    assert gap.loc["a", "least_stable_simple"] == "oner"
+    assert gap.loc["a", "least_stable_ensemble"] == "svm"
+    assert gap.loc["b", "least_stable_simple"] == "svm"
+    assert gap.loc["b", "least_stable_ensemble"] == "oner"
