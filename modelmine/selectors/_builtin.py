@@ -197,14 +197,16 @@ class ReliefFSelector(Selector):
 
         return ReliefFFold(X, y)
 
-    def select_rows(self, prepared: Any, X: Any, y: np.ndarray, rows: np.ndarray, *,
-                    random_state: int) -> SelectorOutput:
+    def select_rows(
+        self, prepared: Any, X: Any, y: np.ndarray, rows: np.ndarray, *, random_state: int
+    ) -> SelectorOutput:
         if prepared is None:
             return self.select(X[rows], y[rows], random_state=random_state)
         from ._relieff import resample_relieff_scores
 
-        return SelectorOutput(scores=resample_relieff_scores(
-            prepared, rows, n_neighbors=self.n_neighbors))
+        return SelectorOutput(
+            scores=resample_relieff_scores(prepared, rows, n_neighbors=self.n_neighbors)
+        )
 
     def get_params(self) -> dict[str, Any]:
         if self.weight_by_distance:

@@ -198,27 +198,35 @@ def _weight_table(
 
 
 def _merge_pairs(
-    inst: NDArray[np.intp], neigh: NDArray[np.intp], cls: NDArray[np.intp],
-    count: NDArray[np.float64], n_rows: int, n_pair_classes: int,
-) -> tuple[NDArray[np.intp], NDArray[np.intp], NDArray[np.intp], NDArray[np.float64]]:
-    """Merge (a, b) with (b, a) pairs of the same class pair (diff is symmetric)."""
+    inst: NDArray[np.intp],
+    neigh: NDArray[np.intp],
+    cls: NDArray[np.intp],
+    count: NDArray[np.float64],
+    n_rows: int,
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], NDArray[np.float64]]:
+    """Merge (a, b) with (b, a) pairs of the same class pair (diff is symmetric), summing
+    their counts; pairs of a row with itself (diff 0) are dropped."""
     keep = inst != neigh  # diff 0
     lo = np.minimum(inst[keep], neigh[keep]).astype(np.int64)
     hi = np.maximum(inst[keep], neigh[keep]).astype(np.int64)
     key = (cls[keep].astype(np.int64) * n_rows + lo) * n_rows + hi
     uniq, first = np.unique(key, return_inverse=True)
-    total = np.bincount(first, weights=count[keep], minlength=uniq.size)
-    hi_u = uniq % n_rows
-    lo_u = (uniq // n_rows) % n_rows
-    cls_u = uniq // (n_rows * n_rows)
-    assert cls_u.max(initial=0) < n_pair_classes
-    return lo_u, hi_u, cls_u, total
+    total = np.bincount(first, weights=count[keep], minlength=uniq.size).astype(np.float64)
+    key_u = np.asarray(uniq, dtype=np.int64)
+    return (key_u // n_rows) % n_rows, key_u % n_rows, key_u // (n_rows * n_rows), total
 
 
 def _pair_update(
-    X: Any, lo: NDArray[np.intp], hi: NDArray[np.intp], cls: NDArray[np.intp],
-    count: NDArray[np.float64], table: NDArray[np.float64], denominator: float,
-    discrete: NDArray[np.bool_], rng: NDArray[np.float64], std: NDArray[np.float64],
+    X: Any,
+    lo: NDArray[np.int64],
+    hi: NDArray[np.int64],
+    cls: NDArray[np.int64],
+    count: NDArray[np.float64],
+    table: NDArray[np.float64],
+    denominator: float,
+    discrete: NDArray[np.bool_],
+    rng: NDArray[np.float64],
+    std: NDArray[np.float64],
     n_instances: int,
 ) -> NDArray[np.float64]:
     """The ReliefF weights: ``sum over pairs of weight * diff(x_lo, x_hi) / n``.
@@ -229,7 +237,6 @@ def _pair_update(
     row pair as sparse rows (only the union of their non-zeros), never densified.
     """
     p = X.shape[1]
-    k2 = table.size
     plain = not discrete.any()
     # The ramp of mixed data: a diff above the std counts 1 (plain data: never).
     threshold = np.where(discrete, 0.0, np.inf if plain else std)
@@ -322,14 +329,15 @@ def relieff_scores(
     skrebate treats a target with more than 10 distinct values as continuous (regression
     ReliefF); class codes here are always nominal, so any K >= 3 uses the multiclass rule.
     """
-    n, p = X.shape
+    n = X.shape[0]
     n_classes = int(y.max()) + 1
     discrete, mn, rng, std = _feature_info(X)
     D = _distance_matrix(X, discrete, mn, rng)
     inst, neigh = _neighbour_pairs(D, y, int(n_neighbors), n_classes)
     table, denominator = _weight_table(y, int(n_neighbors), n_classes)
-    lo, hi, cls, count = _merge_pairs(inst, neigh, y[inst] * n_classes + y[neigh],
-                                      np.ones(inst.size), n, n_classes * n_classes)
+    lo, hi, cls, count = _merge_pairs(
+        inst, neigh, y[inst] * n_classes + y[neigh], np.ones(inst.size), n
+    )
     rows: Any = sp.csr_matrix(X) if sp.issparse(X) else X
     return _pair_update(rows, lo, hi, cls, count, table, denominator, discrete, rng, std, n)
 
@@ -369,8 +377,9 @@ class ReliefFFold:
         n, p = X.shape
         self.shape = (n, p)
         self.sparse = bool(sp.issparse(X))
-        self.X: Any = sp.csr_matrix(X, dtype=np.float64) if self.sparse else np.asarray(
-            X, dtype=np.float64)
+        self.X: Any = (
+            sp.csr_matrix(X, dtype=np.float64) if self.sparse else np.asarray(X, dtype=np.float64)
+        )
         self.y = np.asarray(y, dtype=np.int64)
         discrete, _, _, _ = _feature_info(self.X)
         self.fold_discrete = discrete
@@ -378,7 +387,8 @@ class ReliefFFold:
         didx = np.flatnonzero(discrete)
         # Exact integer counts; int32 halves the memory (counts are at most p).
         self.mismatch: NDArray[np.int32] | None = (
-            _mismatch_counts(self.X[:, didx]).astype(np.int32) if didx.size else None)
+            _mismatch_counts(self.X[:, didx]).astype(np.int32) if didx.size else None
+        )
 
 
 def _resample_feature_info(
@@ -401,7 +411,7 @@ def _resample_feature_info(
     cont = fold.fold_continuous
     width = _block_width(uniq.size)
     for a in range(0, cont.size, width):
-        cols = cont[a:a + width]
+        cols = cont[a : a + width]
         block: Any = Xu[:, cols]
         s = np.sort(block.toarray() if sp.issparse(block) else block, axis=0)
         n_unique = 1 + np.count_nonzero(s[1:] != s[:-1], axis=0)
@@ -410,8 +420,12 @@ def _resample_feature_info(
 
 
 def _resample_distances(
-    fold: ReliefFFold, uniq: NDArray[np.intp], n_rows: int,
-    discrete: NDArray[np.bool_], mn: NDArray[np.float64], rng: NDArray[np.float64],
+    fold: ReliefFFold,
+    uniq: NDArray[np.intp],
+    n_rows: int,
+    discrete: NDArray[np.bool_],
+    mn: NDArray[np.float64],
+    rng: NDArray[np.float64],
 ) -> NDArray[np.float64]:
     """:func:`_distance_matrix` of ``X[rows]`` restricted to its distinct rows ``uniq``.
 
@@ -445,8 +459,13 @@ def _resample_distances(
 
 
 def _exact_instance_neighbours(
-    Du: NDArray[np.float64], a: int, inv: NDArray[np.intp], i: int, yb: NDArray[np.int64],
-    n_neighbors: int, n_classes: int,
+    Du: NDArray[np.float64],
+    a: int,
+    inv: NDArray[np.intp],
+    i: int,
+    yb: NDArray[np.int64],
+    n_neighbors: int,
+    n_classes: int,
 ) -> NDArray[np.intp]:
     """The neighbours (distinct-row indices) of instance ``i`` exactly as skrebate picks them.
 
@@ -466,8 +485,13 @@ def _exact_instance_neighbours(
 
 
 def _resample_neighbour_pairs(
-    Du: NDArray[np.float64], yu: NDArray[np.int64], mult: NDArray[np.int64],
-    inv: NDArray[np.intp], yb: NDArray[np.int64], n_neighbors: int, n_classes: int,
+    Du: NDArray[np.float64],
+    yu: NDArray[np.int64],
+    mult: NDArray[np.int64],
+    inv: NDArray[np.intp],
+    yb: NDArray[np.int64],
+    n_neighbors: int,
+    n_classes: int,
 ) -> tuple[NDArray[np.intp], NDArray[np.intp], NDArray[np.float64]]:
     """(instance row, neighbour row, number of such pairs) over the distinct rows.
 
@@ -585,15 +609,18 @@ def resample_relieff_scores(
     discrete, mn, rng = _resample_feature_info(fold, uniq, rows)
     Du = _resample_distances(fold, uniq, n_b, discrete, mn, rng)
     inst, neigh, count = _resample_neighbour_pairs(
-        Du, yu, mult.astype(np.int64), inv, yb, int(n_neighbors), n_classes)
+        Du, yu, mult.astype(np.int64), inv, yb, int(n_neighbors), n_classes
+    )
 
     table, denominator = _weight_table(yb, int(n_neighbors), n_classes)
-    lo, hi, cls, count = _merge_pairs(inst, neigh, yu[inst] * n_classes + yu[neigh], count,
-                                      uniq.size, n_classes * n_classes)
+    lo, hi, cls, count = _merge_pairs(
+        inst, neigh, yu[inst] * n_classes + yu[neigh], count, uniq.size
+    )
     std = np.zeros(p)
     if discrete.any() and (~discrete).any():  # mixed data: the ramp needs the std
         cont = np.flatnonzero(~discrete)
         Xcb: Any = fold.X[:, cont][rows] if fold.sparse else fold.X[np.ix_(rows, cont)]
         std[cont] = np.std(Xcb.toarray() if sp.issparse(Xcb) else Xcb, axis=0)
-    return _pair_update(fold.X[uniq], lo, hi, cls, count, table, denominator, discrete, rng,
-                        std, n_b)
+    return _pair_update(
+        fold.X[uniq], lo, hi, cls, count, table, denominator, discrete, rng, std, n_b
+    )
