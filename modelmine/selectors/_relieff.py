@@ -460,28 +460,36 @@ def _resample_distances(
 
 def _exact_instance_neighbours(
     Du: NDArray[np.float64],
-    a: int,
     inv: NDArray[np.intp],
-    i: int,
+    instances: NDArray[np.intp],
     yb: NDArray[np.int64],
     n_neighbors: int,
     n_classes: int,
-) -> NDArray[np.intp]:
-    """The neighbours (distinct-row indices) of instance ``i`` exactly as skrebate picks them.
+) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """(distinct row, neighbour) pairs of the resample's ``instances``, as skrebate picks them.
 
-    The instance's distance row over the resample (``Du[a, inv]``, itself at
-    ``sys.maxsize``) sorted by the same ``numpy.argsort`` call as :func:`_neighbour_pairs`,
-    whose order decides between different rows at the same distance.
+    Each instance's distance row over the resample (``Du[inv[i], inv]``, itself at
+    ``sys.maxsize``) is sorted by the same ``numpy.argsort`` call as in
+    :func:`_neighbour_pairs`, whose order decides between different rows at the same
+    distance; by blocks of instances.
     """
-    row = Du[a, inv]
-    row[i] = float(sys.maxsize)
-    order = np.argsort(row)
-    ys = yb[order]
-    selected = np.zeros(order.size, dtype=bool)
-    for c in range(n_classes):
-        in_c = ys == c
-        selected |= in_c & (np.cumsum(in_c) <= n_neighbors)
-    return inv[order[selected]]
+    n_b = inv.size
+    inst_l, neigh_l = [], []
+    step = max(1, _BLOCK_ELEMENTS // max(1, n_b))
+    for start in range(0, instances.size, step):
+        block = instances[start : start + step]
+        rows = Du[inv[block]][:, inv]
+        rows[np.arange(block.size), block] = float(sys.maxsize)
+        order = np.argsort(rows, axis=1)
+        ys = yb[order]
+        selected = np.zeros(order.shape, dtype=bool)
+        for c in range(n_classes):
+            in_c = ys == c
+            selected |= in_c & (np.cumsum(in_c, axis=1) <= n_neighbors)
+        r, pos = np.nonzero(selected)
+        inst_l.append(inv[block[r]])
+        neigh_l.append(inv[order[r, pos]])
+    return np.concatenate(inst_l), np.concatenate(neigh_l)
 
 
 def _resample_neighbour_pairs(
@@ -558,16 +566,12 @@ def _resample_neighbour_pairs(
     keep = ~ambiguous[inst] & (inst != neigh)
     inst, neigh, count = inst[keep], neigh[keep], count[keep]
     if ambiguous.any():
-        ex_i, ex_n = [], []
-        for a in np.flatnonzero(ambiguous):
-            for i in np.flatnonzero(inv == a):
-                nb = _exact_instance_neighbours(Du, int(a), inv, int(i), yb, k, n_classes)
-                nb = nb[nb != a]
-                ex_i.append(np.full(nb.size, a))
-                ex_n.append(nb)
-        inst = np.concatenate([inst, *ex_i])
-        neigh = np.concatenate([neigh, *ex_n])
-        count = np.concatenate([count, np.ones(sum(e.size for e in ex_n))])
+        ex_i, ex_n = _exact_instance_neighbours(
+            Du, inv, np.flatnonzero(ambiguous[inv]), yb, k, n_classes
+        )
+        inst = np.concatenate([inst, ex_i])
+        neigh = np.concatenate([neigh, ex_n])
+        count = np.concatenate([count, np.ones(ex_i.size)])
     return inst, neigh, count
 
 
