@@ -29,6 +29,8 @@ import scipy.sparse as sp
 from numpy.typing import NDArray
 from scipy.spatial.distance import pdist, squareform
 
+from ..validation import check_int, param_error
+
 __all__ = ["ReliefFFold", "relieff_scores", "resample_relieff_scores"]
 
 # Values per feature at or below which skrebate treats a feature as discrete
@@ -603,7 +605,24 @@ def resample_relieff_scores(
     -------
     ndarray of shape (n_features,)
     """
-    rows = np.asarray(rows, dtype=np.intp)
+    func = "resample_relieff_scores"
+    k = check_int(n_neighbors, "n_neighbors", func, min_value=1)
+    given = np.asarray(rows)
+    n_fold = fold.shape[0]
+    if (
+        given.ndim != 1
+        or given.size == 0
+        or not np.issubdtype(given.dtype, np.integer)
+        or given.min() < 0
+        or given.max() >= n_fold
+    ):
+        raise param_error(
+            "rows",
+            func,
+            f"a non-empty 1-d array of row indices in [0, {n_fold})",
+            rows,
+        )
+    rows = given.astype(np.intp)
     n_b = rows.size
     p = fold.shape[1]
     uniq, inv, mult = np.unique(rows, return_inverse=True, return_counts=True)
@@ -613,10 +632,10 @@ def resample_relieff_scores(
     discrete, mn, rng = _resample_feature_info(fold, uniq, rows)
     Du = _resample_distances(fold, uniq, n_b, discrete, mn, rng)
     inst, neigh, count = _resample_neighbour_pairs(
-        Du, yu, mult.astype(np.int64), inv, yb, int(n_neighbors), n_classes
+        Du, yu, mult.astype(np.int64), inv, yb, k, n_classes
     )
 
-    table, denominator = _weight_table(yb, int(n_neighbors), n_classes)
+    table, denominator = _weight_table(yb, k, n_classes)
     lo, hi, cls, count = _merge_pairs(
         inst, neigh, yu[inst] * n_classes + yu[neigh], count, uniq.size
     )

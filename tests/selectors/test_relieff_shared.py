@@ -224,3 +224,24 @@ def test_weighted_variant_keeps_per_resample_route():
     sel = get_selector("relieff", {"weight_by_distance": True})
     X, y = mm.datasets.load_colon()[:2]
     assert sel.prepare(np.asarray(X), _codes(np.asarray(y))) is None
+
+
+@pytest.mark.parametrize(
+    ("rows", "k", "match"),
+    [
+        (
+            np.array([0, 1, 40]),
+            10,
+            r"The 'rows' parameter of resample_relieff_scores must be "
+            r"a non-empty 1-d array of row indices in \[0, 40\)",
+        ),
+        (np.array([0.0, 1.0]), 10, r"rows.* Got an array of shape \(2,\) and dtype float64"),
+        (np.array([], dtype=int), 10, r"The 'rows' parameter"),
+        (np.arange(5), 0, r"The 'n_neighbors' parameter of resample_relieff_scores"),
+    ],
+)
+def test_bad_input_is_refused_with_the_parameter_named(rows, k, match):
+    X, y, _ = _random_case(3)
+    X, y = np.resize(X, (40, X.shape[1])), np.resize(y, 40)
+    with pytest.raises(ValueError, match=match):
+        resample_relieff_scores(ReliefFFold(X, y), rows, n_neighbors=k)
