@@ -24,8 +24,9 @@ Side by side in one process, CPU time (``time.process_time``, single-threaded):
    (keep or improve).
 
 Run: ``.venv/bin/python benchmarks/bench_relieff_text.py [--b 20] [--b-ref 2]
-[--skrebate-rows 400] [--quick]`` (``--quick``: b = 3, one reference fit, skrebate on 60
-rows, for ``make bench``).
+[--skrebate-rows 400] [--quick] [--memory-b 150]`` (``--quick``: b = 3, one reference fit,
+skrebate on 60 rows, for ``make bench``; ``--memory-b``: only ``mm.bootstrap`` on all of
+BASEHOCK, in a fresh process, time per fit and peak RSS).
 """
 
 from __future__ import annotations
@@ -163,6 +164,33 @@ def bench_skrebate(X: Any, y: np.ndarray, name: str, n_rows: int, b: int) -> Non
     )
 
 
+def bench_bootstrap_memory(b: int) -> None:
+    """Time per fit and peak RSS of ``mm.bootstrap(selector="relieff")`` on all of BASEHOCK."""
+    import resource
+
+    X, y = _text("BASEHOCK")
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    t0, c0 = time.perf_counter(), time.process_time()
+    mm.bootstrap(
+        X,
+        y,
+        "relieff",
+        n_bootstraps=b,
+        n_features=20,
+        random_state=0,
+        fit_full=False,
+        n_jobs=1,
+        progress=False,
+    )
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"\n== mm.bootstrap(BASEHOCK, 'relieff', b = {b}, n_jobs = 1, fit_full = False)")
+    print(
+        f"{cpu / b:.3f} s CPU ({wall / b:.3f} s wall) per fit; peak RSS {peak:.0f} MiB "
+        f"(before the run: {before:.0f} MiB)"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -171,9 +199,19 @@ def main() -> None:
     parser.add_argument("--b-ref", type=int, default=2, help="bootstraps timed on today's code")
     parser.add_argument("--skrebate-rows", type=int, default=400)
     parser.add_argument("--quick", action="store_true", help="b = 3, b-ref = 1, 60 rows")
+    parser.add_argument(
+        "--memory-b",
+        type=int,
+        default=0,
+        help="only run mm.bootstrap on all of BASEHOCK with this b (time per fit, peak RSS)",
+    )
     args = parser.parse_args()
     if args.quick:
         args.b, args.b_ref, args.skrebate_rows = 3, 1, 60
+    if args.memory_b:
+        print(f"load average at start: {os.getloadavg()[0]:.2f}")
+        bench_bootstrap_memory(args.memory_b)
+        return
     print(
         f"load average at start: {os.getloadavg()[0]:.2f} (2-core machine), "
         f"python {sys.version.split()[0]}, numpy {np.__version__}"
