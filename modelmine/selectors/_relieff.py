@@ -13,7 +13,14 @@ replaces its per-instance, per-feature Python loops by a handful of array operat
    product) over the discrete ones;
 3. the k nearest hits and the k nearest misses of each class for every instance at once,
    from one row-wise ``argsort`` and a cumulative count per class;
-4. the weight update as one weighted sum over the (instance, neighbour) pairs, by row blocks.
+4. the weight update as a sum over the (instance, neighbour) pairs with skrebate's weights
+   as integers over one denominator (exact on discrete features: equal weights are equal
+   floats); sparse rows are differenced as sparse rows.
+
+The resamples of :func:`modelmine.bootstrap` share one data set's work (issue 15):
+:class:`ReliefFFold` (``ReliefFSelector.prepare``) keeps the mismatch counts between all
+rows once, and :func:`resample_relieff_scores` (``select_rows``) scores ``X[rows]`` from the
+resample's distinct rows, with the same neighbours and ranks as ``relieff_scores(X[rows])``.
 """
 
 from __future__ import annotations
