@@ -188,6 +188,26 @@ class ReliefFSelector(Selector):
 
         return SelectorOutput(scores=relieff_scores(X, y, n_neighbors=self.n_neighbors))
 
+    def prepare(self, X: Any, y: np.ndarray) -> Any:
+        """The distances between all rows, computed once (skrebate's ReliefF only): see
+        :class:`._relieff.ReliefFFold`."""
+        if self.weight_by_distance:
+            return None
+        from ._relieff import ReliefFFold
+
+        return ReliefFFold(X, y)
+
+    def select_rows(
+        self, prepared: Any, X: Any, y: np.ndarray, rows: np.ndarray, *, random_state: int
+    ) -> SelectorOutput:
+        if prepared is None:
+            return self.select(X[rows], y[rows], random_state=random_state)
+        from ._relieff import resample_relieff_scores
+
+        return SelectorOutput(
+            scores=resample_relieff_scores(prepared, rows, n_neighbors=self.n_neighbors)
+        )
+
     def get_params(self) -> dict[str, Any]:
         if self.weight_by_distance:
             return {"n_neighbors": self.n_neighbors, "weight_by_distance": True,

@@ -13,13 +13,22 @@ replaces its per-instance, per-feature Python loops by a handful of array operat
    product) over the discrete ones;
 3. the k nearest hits and the k nearest misses of each class for every instance at once,
    from one row-wise ``argsort`` and a cumulative count per class;
-4. the weight update as one weighted sum over the (instance, neighbour) pairs, by row blocks.
+4. the weight update as a sum over the (instance, neighbour) pairs with skrebate's weights
+   as integers over one denominator (exact on discrete features: equal weights are equal
+   floats); sparse rows are differenced as sparse rows.
+
+The resamples of :func:`modelmine.bootstrap` share one data set's work (issue 15):
+:class:`ReliefFFold` (``ReliefFSelector.prepare``) keeps the mismatch counts between all
+rows once, and :func:`resample_relieff_scores` (``select_rows``) scores ``X[rows]`` from the
+resample's distinct rows, with the same neighbours and ranks as ``relieff_scores(X[rows])``.
 """
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Iterator
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -27,15 +36,17 @@ import scipy.sparse as sp
 from numpy.typing import NDArray
 from scipy.spatial.distance import pdist, squareform
 
-__all__ = ["relieff_scores"]
+from ..validation import check_int, param_error
+
+__all__ = ["ReliefFFold", "relieff_scores", "resample_relieff_scores"]
 
 # Values per feature at or below which skrebate treats a feature as discrete
 # (``categorical_threshold=10``: "<= threshold unique values -> categorical").
 _DISCRETE_THRESHOLD = 10
 # Elements of float64 work arrays materialised at once (about 32 MB).
 _BLOCK_ELEMENTS = 1 << 22
-# Elements per block of (pair x feature) diffs in the weight update: small enough to stay
-# in cache, which makes the update several times faster than with large blocks.
+# Elements per block of dense (pair x feature) diffs in the weight update: small enough to
+# stay in cache, which makes the update several times faster than with large blocks.
 _PAIR_BLOCK_ELEMENTS = 1 << 16
 
 
@@ -142,16 +153,14 @@ def _distance_matrix(
 
 def _neighbour_pairs(
     D: NDArray[np.float64], y: NDArray[np.int64], n_neighbors: int, n_classes: int
-) -> tuple[NDArray[np.intp], NDArray[np.intp], NDArray[np.float64]]:
-    """(instance, neighbour, weight) triples of the ReliefF update, as skrebate chooses them.
+) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """(instance, neighbour) pairs of the ReliefF update, as skrebate chooses them.
 
     Each instance takes, in increasing distance, its first k instances of every class.
     The instance itself sits at distance ``sys.maxsize`` (so last) and is therefore one of
     its own hits when its class has at most k members. Ties follow ``numpy.argsort``'s
-    default order on the row, exactly as in skrebate. The weight of a hit is ``-1/h`` (h
-    hits), that of a miss of class c is ``m_c (K - 1) / m^2`` (m_c misses of class c, m in
-    total): skrebate weights each miss class by its frequency among the selected
-    neighbours, not by its prior as in Kononenko (1994).
+    default order on the row, exactly as in skrebate. The weight of each pair comes from
+    :func:`_weight_table`.
     """
     n = D.shape[0]
     Dm = D.copy()
@@ -163,15 +172,119 @@ def _neighbour_pairs(
         in_c = ys == c
         selected |= in_c & (np.cumsum(in_c, axis=1) <= n_neighbors)
     inst, pos = np.nonzero(selected)
-    neigh = order[inst, pos]
+    return inst, order[inst, pos]
 
-    counts = np.minimum(np.bincount(y, minlength=n_classes), n_neighbors).astype(np.float64)
-    n_hits = counts[y]
-    n_misses = counts.sum() - n_hits
-    yi, yj = y[inst], y[neigh]
-    miss_w = counts[yj] / n_misses[inst] * float(n_classes - 1) / n_misses[inst]
-    weights = np.where(yi == yj, -1.0 / n_hits[inst], miss_w)
-    return inst, neigh, weights
+
+def _weight_table(
+    y: NDArray[np.int64], n_neighbors: int, n_classes: int
+) -> tuple[NDArray[np.float64], float]:
+    """Weight of a pair by (instance class, neighbour class), over a common denominator.
+
+    The weight of a hit is ``-1/h`` (h = min(n_c, k) hits), that of a miss of class c is
+    ``m_c (K - 1) / m^2`` (m_c = min(n_c, k) misses of class c, m in total): skrebate
+    weights each miss class by its frequency among the selected neighbours, not by its
+    prior as in Kononenko (1994). Returned as ``(table, denominator)`` with integer
+    entries in the table whenever the common denominator allows it, so that a feature's
+    weight is an exact integer sum divided once: features with equal weights get equal
+    floats, and their ranks follow the feature index (the ranking convention), never
+    rounding noise.
+    """
+    counts = np.minimum(np.bincount(y, minlength=n_classes), n_neighbors)
+    total = int(counts.sum())
+    table = [[Fraction(0)] * n_classes for _ in range(n_classes)]
+    for ci in np.flatnonzero(counts):
+        misses = total - int(counts[ci])
+        table[ci][ci] = Fraction(-1, int(counts[ci]))
+        for cj in np.flatnonzero(counts):
+            if cj != ci:
+                table[ci][cj] = Fraction(int(counts[cj]) * (n_classes - 1), misses * misses)
+    flat = [w for row in table for w in row]
+    den = math.lcm(*(w.denominator for w in flat))
+    # Exact while |numerator| <= sum |w| * den * (pairs) stays below 2**53.
+    if den * max(1, int(y.size)) * n_classes * (n_neighbors + 1) < 2**53:
+        return np.array([float(w * den) for w in flat]), float(den)
+    return np.array([float(w) for w in flat]), 1.0
+
+
+def _merge_pairs(
+    inst: NDArray[np.intp],
+    neigh: NDArray[np.intp],
+    cls: NDArray[np.intp],
+    count: NDArray[np.float64],
+    n_rows: int,
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], NDArray[np.float64]]:
+    """Merge (a, b) with (b, a) pairs of the same class pair (diff is symmetric), summing
+    their counts; pairs of a row with itself (diff 0) are dropped."""
+    keep = inst != neigh  # diff 0
+    lo = np.minimum(inst[keep], neigh[keep]).astype(np.int64)
+    hi = np.maximum(inst[keep], neigh[keep]).astype(np.int64)
+    key = (cls[keep].astype(np.int64) * n_rows + lo) * n_rows + hi
+    uniq, first = np.unique(key, return_inverse=True)
+    total = np.bincount(first, weights=count[keep], minlength=uniq.size).astype(np.float64)
+    key_u = np.asarray(uniq, dtype=np.int64)
+    return (key_u // n_rows) % n_rows, key_u % n_rows, key_u // (n_rows * n_rows), total
+
+
+def _pair_update(
+    X: Any,
+    lo: NDArray[np.int64],
+    hi: NDArray[np.int64],
+    cls: NDArray[np.int64],
+    count: NDArray[np.float64],
+    table: NDArray[np.float64],
+    denominator: float,
+    discrete: NDArray[np.bool_],
+    rng: NDArray[np.float64],
+    std: NDArray[np.float64],
+    n_instances: int,
+) -> NDArray[np.float64]:
+    """The ReliefF weights: ``sum over pairs of weight * diff(x_lo, x_hi) / n``.
+
+    The diffs of each feature are first summed per class pair (``cls`` indexes the
+    flattened K x K ``table``), ``count`` times each: exact integers for discrete
+    features, whatever the order of the pairs. A sparse ``X`` is differenced row pair by
+    row pair as sparse rows (only the union of their non-zeros), never densified.
+    """
+    p = X.shape[1]
+    plain = not discrete.any()
+    # The ramp of mixed data: a diff above the std counts 1 (plain data: never).
+    threshold = np.where(discrete, 0.0, np.inf if plain else std)
+    safe_rng = np.where(discrete, 1.0, rng)
+    # Integer pair weights (the table's entries times the pair counts) and two sums: diffs
+    # of 1 (discrete features, and ramps above the std in mixed data) and raw |a - b| of
+    # continuous features, divided by the range only at the end. On count data both sums
+    # are exact integers, whatever the order of the pairs.
+    weights = table[cls] * count
+    cont = ~discrete
+    ones = np.zeros(p)
+    raws = np.zeros(p)
+    if sp.issparse(X):
+        # Sparse rows: the pair blocks only bound the memory of the differenced rows.
+        chunk = max(1, _BLOCK_ELEMENTS // max(1, p))
+        for start in range(0, lo.size, chunk):
+            sl = slice(start, start + chunk)
+            diff = abs(X[lo[sl]] - X[hi[sl]]).tocsr()
+            diff.eliminate_zeros()
+            col, val = diff.indices, diff.data
+            w = np.repeat(weights[sl], np.diff(diff.indptr))
+            is_raw = cont[col] & (val <= threshold[col])
+            ones += np.bincount(col[~is_raw], weights=w[~is_raw], minlength=p)
+            if is_raw.any():
+                raws += np.bincount(col[is_raw], weights=w[is_raw] * val[is_raw], minlength=p)
+    else:
+        chunk = max(1, _PAIR_BLOCK_ELEMENTS // max(1, p))
+        for start in range(0, lo.size, chunk):
+            sl = slice(start, start + chunk)
+            raw = np.abs(X[lo[sl]] - X[hi[sl]])
+            if plain:
+                raws += weights[sl] @ raw
+                continue
+            is_raw = cont & (raw <= threshold)
+            ones += weights[sl] @ ((raw != 0) & ~is_raw)
+            if cont.any():
+                raws += weights[sl] @ np.where(is_raw, raw, 0.0)
+    scores = ones + raws / safe_rng
+    return scores / (denominator * float(n_instances))
 
 
 def relieff_scores(
@@ -225,34 +338,319 @@ def relieff_scores(
     skrebate treats a target with more than 10 distinct values as continuous (regression
     ReliefF); class codes here are always nominal, so any K >= 3 uses the multiclass rule.
     """
-    n, p = X.shape
+    n = X.shape[0]
     n_classes = int(y.max()) + 1
     discrete, mn, rng, std = _feature_info(X)
     D = _distance_matrix(X, discrete, mn, rng)
-    inst, neigh, weights = _neighbour_pairs(D, y, int(n_neighbors), n_classes)
-
-    # A discrete feature's diff (values differ) is the ramp with threshold 0; a continuous
-    # feature uses the ramp with threshold std in mixed data, plain |a - b| / range otherwise.
-    mixed = bool(discrete.any() and (~discrete).any())
-    threshold = np.where(discrete, 0.0, std)
-    safe_rng = np.where(discrete, 1.0, rng)
-    plain = not discrete.any()
-    scores = np.zeros(p)
+    inst, neigh = _neighbour_pairs(D, y, int(n_neighbors), n_classes)
+    table, denominator = _weight_table(y, int(n_neighbors), n_classes)
+    lo, hi, cls, count = _merge_pairs(
+        inst, neigh, y[inst] * n_classes + y[neigh], np.ones(inst.size), n
+    )
     rows: Any = sp.csr_matrix(X) if sp.issparse(X) else X
-    chunk = max(1, _PAIR_BLOCK_ELEMENTS // max(1, p))
-    for start in range(0, inst.size, chunk):
-        sl = slice(start, start + chunk)
-        xi: Any = rows[inst[sl]]
-        xj: Any = rows[neigh[sl]]
-        if sp.issparse(xi):
-            xi, xj = xi.toarray(), xj.toarray()
-        raw = np.abs(xi - xj)
-        if plain:
-            scores += weights[sl] @ raw
-        elif mixed:
-            scores += weights[sl] @ np.where(raw > threshold, 1.0, raw / safe_rng)
+    return _pair_update(rows, lo, hi, cls, count, table, denominator, discrete, rng, std, n)
+
+
+# ------------------------------------------------------------------------------------------
+# Shared work across the resamples of one data set (issue 15)
+# ------------------------------------------------------------------------------------------
+
+
+class ReliefFFold:
+    """What every resample of one data set shares for ReliefF, computed once.
+
+    All the resamples of :func:`modelmine.bootstrap` draw rows of the same data (one
+    training fold of the KDD'12 protocol, Woznica, Nguyen & Kalousis 2012, Section 5).
+    skrebate's ReliefF on a resample ``X[rows]`` depends on the resample only through
+
+    - the feature types, minima, ranges and std of ``X[rows]`` (a feature with at most 10
+      distinct values in the fold has at most 10 in any resample, so it stays discrete;
+      only the fold's continuous features are counted again);
+    - the distances between its rows, which are those between the distinct fold rows it
+      holds (a row drawn twice is at distance 0 from its copy);
+    - the nearest neighbours among those rows, counted with their multiplicities.
+
+    This object keeps the fold's data, its discrete features and the exact integer
+    mismatch counts between all pairs of fold rows over them (``n x n``, int32).
+    :func:`resample_relieff_scores` then scores a resample from them.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features_in) or scipy.sparse matrix
+        Float64 data without missing values.
+    y : ndarray of shape (n_samples,)
+        Int64 class codes.
+    """
+
+    def __init__(self, X: NDArray[np.float64] | sp.spmatrix, y: NDArray[np.int64]):
+        n, p = X.shape
+        self.shape = (n, p)
+        self.sparse = bool(sp.issparse(X))
+        self.X: Any = (
+            sp.csr_matrix(X, dtype=np.float64) if self.sparse else np.asarray(X, dtype=np.float64)
+        )
+        self.y = np.asarray(y, dtype=np.int64)
+        discrete, _, _, _ = _feature_info(self.X)
+        self.fold_discrete = discrete
+        self.fold_continuous = np.flatnonzero(~discrete)
+        didx = np.flatnonzero(discrete)
+        # Exact integer counts; int32 halves the memory (counts are at most p).
+        self.mismatch: NDArray[np.int32] | None = (
+            _mismatch_counts(self.X[:, didx]).astype(np.int32) if didx.size else None
+        )
+
+
+def _resample_feature_info(
+    fold: ReliefFFold, uniq: NDArray[np.intp], rows: NDArray[np.intp]
+) -> tuple[NDArray[np.bool_], NDArray[np.float64], NDArray[np.float64]]:
+    """Feature types, minima and ranges of ``X[rows]`` from its distinct rows ``X[uniq]``.
+
+    Equal to :func:`_feature_info` on ``X[rows]``: minima and maxima are values taken
+    from the data, the range is the same subtraction, and the count of distinct values
+    does not depend on how often a row is drawn.
+    """
+    Xu = fold.X[uniq]
+    if fold.sparse:
+        mn = np.asarray(Xu.min(axis=0).toarray()).ravel()
+        mx = np.asarray(Xu.max(axis=0).toarray()).ravel()
+    else:
+        mn = Xu.min(axis=0)
+        mx = Xu.max(axis=0)
+    discrete = fold.fold_discrete.copy()
+    cont = fold.fold_continuous
+    width = _block_width(uniq.size)
+    for a in range(0, cont.size, width):
+        cols = cont[a : a + width]
+        block: Any = Xu[:, cols]
+        s = np.sort(block.toarray() if sp.issparse(block) else block, axis=0)
+        n_unique = 1 + np.count_nonzero(s[1:] != s[:-1], axis=0)
+        discrete[cols] = n_unique <= _DISCRETE_THRESHOLD
+    return discrete, mn, mx - mn
+
+
+def _resample_distances(
+    fold: ReliefFFold,
+    uniq: NDArray[np.intp],
+    n_rows: int,
+    discrete: NDArray[np.bool_],
+    mn: NDArray[np.float64],
+    rng: NDArray[np.float64],
+) -> NDArray[np.float64]:
+    """:func:`_distance_matrix` of ``X[rows]`` restricted to its distinct rows ``uniq``.
+
+    The same operations in the same order as on ``X[rows]`` (the column blocks of the
+    city-block part are those of ``n_rows`` rows), so every distance is bit-identical;
+    the discrete part is the fold's exact mismatch counts plus those over the fold's
+    continuous features that are discrete in the resample.
+    """
+    p = fold.shape[1]
+    m = uniq.size
+    Xu = fold.X[uniq]
+    cidx = np.flatnonzero(~discrete)
+    didx = np.flatnonzero(discrete)
+    cdist = np.zeros(m * (m - 1) // 2)
+    if cidx.size:
+        for a, b, block in _column_blocks(Xu[:, cidx], _block_width(n_rows)):
+            scaled = (block - mn[cidx[a:b]]) / rng[cidx[a:b]]
+            cdist += pdist(scaled, metric="cityblock")
+    if didx.size == 0:
+        return squareform(cdist)
+    mism = np.zeros((m, m), dtype=np.int64)
+    if fold.mismatch is not None:
+        mism += fold.mismatch[np.ix_(uniq, uniq)]
+    became = fold.fold_continuous[discrete[fold.fold_continuous]]
+    if became.size:
+        mism += _mismatch_counts(Xu[:, became])
+    hamming = mism / float(didx.size)
+    if cidx.size == 0:
+        return hamming
+    return hamming * float(p) + squareform(cdist)
+
+
+def _exact_instance_neighbours(
+    Du: NDArray[np.float64],
+    inv: NDArray[np.intp],
+    instances: NDArray[np.intp],
+    yb: NDArray[np.int64],
+    n_neighbors: int,
+    n_classes: int,
+) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """(distinct row, neighbour) pairs of the resample's ``instances``, as skrebate picks them.
+
+    Each instance's distance row over the resample (``Du[inv[i], inv]``, itself at
+    ``sys.maxsize``) is sorted by the same ``numpy.argsort`` call as in
+    :func:`_neighbour_pairs`, whose order decides between different rows at the same
+    distance; by blocks of instances.
+    """
+    n_b = inv.size
+    inst_l, neigh_l = [], []
+    step = max(1, _BLOCK_ELEMENTS // max(1, n_b))
+    for start in range(0, instances.size, step):
+        block = instances[start : start + step]
+        rows = Du[inv[block]][:, inv]
+        rows[np.arange(block.size), block] = float(sys.maxsize)
+        order = np.argsort(rows, axis=1)
+        ys = yb[order]
+        selected = np.zeros(order.shape, dtype=bool)
+        for c in range(n_classes):
+            in_c = ys == c
+            selected |= in_c & (np.cumsum(in_c, axis=1) <= n_neighbors)
+        r, pos = np.nonzero(selected)
+        inst_l.append(inv[block[r]])
+        neigh_l.append(inv[order[r, pos]])
+    return np.concatenate(inst_l), np.concatenate(neigh_l)
+
+
+def _resample_neighbour_pairs(
+    Du: NDArray[np.float64],
+    yu: NDArray[np.int64],
+    mult: NDArray[np.int64],
+    inv: NDArray[np.intp],
+    yb: NDArray[np.int64],
+    n_neighbors: int,
+    n_classes: int,
+) -> tuple[NDArray[np.intp], NDArray[np.intp], NDArray[np.float64]]:
+    """(instance row, neighbour row, number of such pairs) over the distinct rows.
+
+    Every copy of a distinct row has the same neighbours up to which copy of a neighbour
+    is taken, which does not change the weights (copies have equal values and class), as
+    long as the k-th neighbour of a class is not tied in distance with another distinct
+    row: then ``numpy.argsort``'s order on the whole resample row decides, so such rows
+    are replayed exactly, copy by copy (:func:`_exact_instance_neighbours`). Pairs of a
+    row with itself (diff 0) are dropped.
+    """
+    m = Du.shape[0]
+    k = n_neighbors
+    arange = np.arange(m)
+    inst_l: list[NDArray[np.intp]] = []
+    neigh_l: list[NDArray[np.intp]] = []
+    count_l: list[NDArray[np.float64]] = []
+    ambiguous = np.zeros(m, dtype=bool)
+    for c in range(n_classes):
+        cols = np.flatnonzero(yu == c)
+        if cols.size == 0:
+            continue
+        Dc = Du[:, cols]
+        mc = np.broadcast_to(mult[cols], Dc.shape).copy()
+        # The row's own entry stands for its other copies (distance 0); with none left
+        # it is moved out of the way (the instance itself comes last, as in skrebate).
+        own = np.flatnonzero(yu == c)
+        pos_own = np.searchsorted(cols, own)
+        mc[own, pos_own] -= 1
+        Dc = Dc.copy()
+        Dc[own, pos_own] = np.where(mc[own, pos_own] > 0, Dc[own, pos_own], np.inf)
+        total = mc.sum(axis=1)
+        width = min(cols.size, k + 1)
+        if cols.size > k + 1:
+            part = np.argpartition(Dc, k, axis=1)[:, :width]
         else:
-            scores += weights[sl] @ (raw != 0).astype(np.float64)
-    if plain:
-        scores /= safe_rng
-    return scores / float(n)
+            part = np.broadcast_to(np.arange(cols.size), (m, cols.size))
+        dpart = np.take_along_axis(Dc, part, axis=1)
+        srt = np.argsort(dpart, axis=1, kind="stable")
+        part = np.take_along_axis(part, srt, axis=1)
+        ds = np.take_along_axis(dpart, srt, axis=1)
+        ms = np.take_along_axis(mc, part, axis=1)
+        before = np.cumsum(ms, axis=1) - ms
+        take = np.clip(k - before, 0, ms)
+        full = total <= k  # the whole class is taken (itself included, with diff 0)
+        take[full] = ms[full]
+        # Ambiguity: the last row taken shares its distance with another distinct row that
+        # is not wholly taken.
+        has = take > 0
+        last = width - 1 - np.argmax(has[:, ::-1], axis=1)
+        dstar = ds[arange, last]
+        nxt = np.minimum(last + 1, width - 1)
+        tie_after = (last + 1 < width) & (ds[arange, nxt] == dstar) & (ms[arange, nxt] > 0)
+        prv = np.maximum(last - 1, 0)
+        partial = take[arange, last] < ms[arange, last]
+        tie_before = (last > 0) & (ds[arange, prv] == dstar) & partial
+        ambiguous |= ~full & has.any(axis=1) & (tie_after | tie_before)
+        r, q = np.nonzero(has)
+        inst_l.append(r)
+        neigh_l.append(cols[part[r, q]])
+        count_l.append(take[r, q].astype(np.float64) * mult[r])
+    inst = np.concatenate(inst_l)
+    neigh = np.concatenate(neigh_l)
+    count = np.concatenate(count_l)
+    keep = ~ambiguous[inst] & (inst != neigh)
+    inst, neigh, count = inst[keep], neigh[keep], count[keep]
+    if ambiguous.any():
+        ex_i, ex_n = _exact_instance_neighbours(
+            Du, inv, np.flatnonzero(ambiguous[inv]), yb, k, n_classes
+        )
+        inst = np.concatenate([inst, ex_i])
+        neigh = np.concatenate([neigh, ex_n])
+        count = np.concatenate([count, np.ones(ex_i.size)])
+    return inst, neigh, count
+
+
+def resample_relieff_scores(
+    fold: ReliefFFold, rows: NDArray[np.intp], *, n_neighbors: int = 10
+) -> NDArray[np.float64]:
+    """ReliefF weights of the resample ``X[rows], y[rows]`` from the fold's shared work.
+
+    Equal to ``relieff_scores(X[rows], y[rows], n_neighbors=...)`` (and so to
+    ``skrebate.ReliefF``; Kononenko 1994, Robnik-Sikonja & Kononenko 2003, Section 2.2,
+    as used by Woznica, Nguyen & Kalousis, KDD 2012, Section 5): the same neighbours,
+    hence the same ranking, and weights within rounding error (the sums run in another
+    order). ``rows`` may repeat: a row drawn twice is two instances at distance 0, as
+    skrebate sees ``X[rows]``. The work runs over the distinct rows of the resample: the
+    distances between them (bit-identical to those in ``X[rows]``), their neighbours
+    counted with multiplicities, and the weight update over (row, neighbour) pairs
+    weighted by how often they occur.
+
+    Parameters
+    ----------
+    fold : ReliefFFold
+        The shared work for the data ``X, y`` the rows index.
+    rows : int ndarray of shape (n_rows,)
+        Row indices of the resample (with repeats).
+    n_neighbors : int, default=10
+        k: number of nearest hits and of nearest misses per other class.
+
+    Returns
+    -------
+    ndarray of shape (n_features,)
+    """
+    func = "resample_relieff_scores"
+    k = check_int(n_neighbors, "n_neighbors", func, min_value=1)
+    given = np.asarray(rows)
+    n_fold = fold.shape[0]
+    if (
+        given.ndim != 1
+        or given.size == 0
+        or not np.issubdtype(given.dtype, np.integer)
+        or given.min() < 0
+        or given.max() >= n_fold
+    ):
+        raise param_error(
+            "rows",
+            func,
+            f"a non-empty 1-d array of row indices in [0, {n_fold})",
+            rows,
+        )
+    rows = given.astype(np.intp)
+    n_b = rows.size
+    p = fold.shape[1]
+    uniq, inv, mult = np.unique(rows, return_inverse=True, return_counts=True)
+    yb = fold.y[rows]
+    yu = fold.y[uniq]
+    n_classes = int(yb.max()) + 1
+    discrete, mn, rng = _resample_feature_info(fold, uniq, rows)
+    Du = _resample_distances(fold, uniq, n_b, discrete, mn, rng)
+    inst, neigh, count = _resample_neighbour_pairs(
+        Du, yu, mult.astype(np.int64), inv, yb, k, n_classes
+    )
+
+    table, denominator = _weight_table(yb, k, n_classes)
+    lo, hi, cls, count = _merge_pairs(
+        inst, neigh, yu[inst] * n_classes + yu[neigh], count, uniq.size
+    )
+    std = np.zeros(p)
+    if discrete.any() and (~discrete).any():  # mixed data: the ramp needs the std
+        cont = np.flatnonzero(~discrete)
+        Xcb: Any = fold.X[:, cont][rows] if fold.sparse else fold.X[np.ix_(rows, cont)]
+        std[cont] = np.std(Xcb.toarray() if sp.issparse(Xcb) else Xcb, axis=0)
+    return _pair_update(
+        fold.X[uniq], lo, hi, cls, count, table, denominator, discrete, rng, std, n_b
+    )
