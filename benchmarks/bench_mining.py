@@ -37,8 +37,9 @@ TARGET = {"closed": "c", "maximal": "m"}
 def base_models(selector: str, b: int, m: int, cache: Path) -> np.ndarray:
     """Subsets (b, p) of ``mm.bootstrap`` on leukemia, cached as .npz."""
     path = cache / f"leukemia_{selector}_b{b}_m{m}.npz"
-    if path.exists():
-        return np.load(path)["S"]
+    if path.exists():  # bench_lattice_html.py writes the same base models as "subsets"
+        with np.load(path) as f:
+            return f["S"] if "S" in f.files else f["subsets"]
     X, y = mm.datasets.load_leukemia()[:2]
     t = time.perf_counter()
     base = mm.bootstrap(X, y, selector=selector, n_bootstraps=b, n_features=m,
