@@ -10,12 +10,14 @@
    alone (pyfim's pattern spectra, report='#').
 2. largeMed (k = 2..10) and allMed (k = 10) on b = 5,000 base models against the time it
    takes to generate them (target: within 10 %). Generation: ``mm.bootstrap`` with the
-   default selector (svm-rfe) on colon, n_features = 20, n_jobs = 1, CPU seconds; cached
+   default selector (svm-rfe; ``--selector`` for another) on colon, n_features = 20,
+   n_jobs = 1, CPU seconds; cached
    with its time under ``--cache``. Operators: the built-in PAM (``backend="auto"``) and
    scikit-learn-extra's PAM (``backend="sklearn-extra"``, the code before issue 15), on the
    same base models; the signatures must be identical (checked). ``--quick``: b = 500.
 
     python benchmarks/bench_mining_kmedoids_scale.py [--quick] [--repeats 3]
+        [--only mining|kmedoids] [--selector svm-rfe] [--no-reference]
 """
 
 from __future__ import annotations
@@ -110,16 +112,22 @@ def mining(args) -> None:
     )
 
 
-def colon_subsets(b: int, cache: Path) -> tuple[np.ndarray, float]:
-    path = cache / f"colon_svm-rfe_b{b}_m20.npz"
+def colon_subsets(b: int, cache: Path, selector: str) -> tuple[np.ndarray, float]:
+    path = cache / f"colon_{selector}_b{b}_m20.npz"
     if path.exists():
         with np.load(path) as f:
             return f["subsets"], float(f["cpu"])
     X, y = mm.datasets.load_colon()[:2]
     base, t = cpu(
-        lambda: mm.bootstrap(
-            X, y, n_bootstraps=b, n_features=20, random_state=0, n_jobs=1, progress=False
-        )
+        mm.bootstrap,
+        X,
+        y,
+        selector,
+        n_bootstraps=b,
+        n_features=20,
+        random_state=0,
+        n_jobs=1,
+        progress=False,
     )
     cache.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(path, subsets=base.subsets, cpu=t)
@@ -133,10 +141,10 @@ def features(result) -> list[list[int]]:
 
 def kmedoids_section(args) -> None:
     b = 500 if args.quick else 5000
-    S, gen = colon_subsets(b, args.cache)
+    S, gen = colon_subsets(b, args.cache, args.selector)
     base = base_models_from_subsets(S)
     print(
-        f"\n## k-medoids: colon, default selector (svm-rfe), b = {b:,}, m = 20; "
+        f"\n## k-medoids: colon, selector {args.selector}, b = {b:,}, m = 20; "
         f"generation {gen:.1f} CPU s (n_jobs = 1)"
     )
     print(
@@ -169,13 +177,17 @@ def main() -> None:
         help="skip scikit-learn-extra's PAM (minutes at b = 5,000)",
     )
     ap.add_argument("--cache", type=Path, default=Path("/tmp/modelmine-bench"))
+    ap.add_argument("--selector", default="svm-rfe", help="of the k-medoids base models")
+    ap.add_argument("--only", choices=["mining", "kmedoids"], default=None)
     args = ap.parse_args()
     print(
         f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load average "
         + ", ".join(f"{x:.2f}" for x in os.getloadavg())
     )
-    mining(args)
-    kmedoids_section(args)
+    if args.only != "kmedoids":
+        mining(args)
+    if args.only != "mining":
+        kmedoids_section(args)
     print("# load average at the end " + ", ".join(f"{x:.2f}" for x in os.getloadavg()))
 
 
