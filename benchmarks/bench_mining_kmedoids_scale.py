@@ -11,10 +11,10 @@
 2. largeMed (k = 2..10) and allMed (k = 10) on b = 5,000 base models against the time it
    takes to generate them (target: within 10 %). Generation: ``mm.bootstrap`` with the
    default selector (svm-rfe; ``--selector`` for another) on colon, n_features = 20,
-   n_jobs = 1, CPU seconds; cached
-   with its time under ``--cache``. Operators: the built-in PAM (``backend="auto"``) and
-   scikit-learn-extra's PAM (``backend="sklearn-extra"``, the code before issue 15), on the
-   same base models; the signatures must be identical (checked). ``--quick``: b = 500.
+   n_jobs = 1, CPU seconds; cached with its time under ``--cache``. Operators: the built-in
+   PAM (``backend="auto"``) and scikit-learn-extra's PAM (``backend="sklearn-extra"``, the
+   code before issue 15), on the same base models; the signatures must be identical
+   (checked). ``--quick``: b = 500.
 
     python benchmarks/bench_mining_kmedoids_scale.py [--quick] [--repeats 3]
         [--only mining|kmedoids] [--selector svm-rfe] [--no-reference]
