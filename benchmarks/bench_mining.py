@@ -37,12 +37,14 @@ TARGET = {"closed": "c", "maximal": "m"}
 def base_models(selector: str, b: int, m: int, cache: Path) -> np.ndarray:
     """Subsets (b, p) of ``mm.bootstrap`` on leukemia, cached as .npz."""
     path = cache / f"leukemia_{selector}_b{b}_m{m}.npz"
-    if path.exists():
-        return np.load(path)["S"]
+    if path.exists():  # bench_lattice_html.py writes the same base models as "subsets"
+        with np.load(path) as f:
+            return f["S"] if "S" in f.files else f["subsets"]
     X, y = mm.datasets.load_leukemia()[:2]
     t = time.perf_counter()
-    base = mm.bootstrap(X, y, selector=selector, n_bootstraps=b, n_features=m,
-                        random_state=0, n_jobs=2)
+    base = mm.bootstrap(
+        X, y, selector=selector, n_bootstraps=b, n_features=m, random_state=0, n_jobs=2
+    )
     print(f"# generated {path.name} in {time.perf_counter() - t:.0f} s", flush=True)
     cache.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(path, S=base.subsets)
@@ -70,7 +72,7 @@ def mlxtend_route(T, kind, c):
     b = T.shape[0]
     keep = T.sum(0) >= c
     df = pd.DataFrame(T[:, keep])
-    res = (fpmax if kind == "maximal" else fpgrowth)(df, min_support=(c - .5) / b)
+    res = (fpmax if kind == "maximal" else fpgrowth)(df, min_support=(c - 0.5) / b)
     if kind == "closed":
         sets = res["itemsets"].tolist()
         lengths = np.array([len(s) for s in sets])
@@ -116,15 +118,25 @@ def main() -> None:
     ap.add_argument("--mlxtend-cap", type=float, default=2e5)
     ap.add_argument("--cache", type=Path, default=Path("/tmp/modelmine-bench"))
     args = ap.parse_args()
-    cases = [("chi2", 150, 20, [0.1, 0.3]), ("chi2", 150, 50, [0.05, 0.1, 0.3]),
-             ("svm-rfe", 150, 20, [0.05, 0.1]), ("svm-rfe", 150, 50, [0.05, 0.1])]
+    cases = [
+        ("chi2", 150, 20, [0.1, 0.3]),
+        ("chi2", 150, 50, [0.05, 0.1, 0.3]),
+        ("svm-rfe", 150, 20, [0.05, 0.1]),
+        ("svm-rfe", 150, 50, [0.05, 0.1]),
+    ]
     if not args.quick:
-        cases += [("chi2", 1000, 20, [0.05, 0.1]), ("chi2", 1000, 50, [0.1, 0.3]),
-                  ("svm-rfe", 1000, 20, [0.02, 0.05]), ("svm-rfe", 1000, 50, [0.05]),
-                  ("anova", 150, 50, [0.04])]
-    print(f"{'selector':8} {'b':>5} {'m':>3} {'supp':>5} {'kind':8} {'#itemsets':>10} "
-          f"{'#frequent':>9} {'eclat':>7} {'fpgrw':>7} {'nogc':>7} {'ours':>7} "
-          f"{'x':>11} {'None':>7} {'x':>11} {'mlxtend':>8} {'x':>6}")
+        cases += [
+            ("chi2", 1000, 20, [0.05, 0.1]),
+            ("chi2", 1000, 50, [0.1, 0.3]),
+            ("svm-rfe", 1000, 20, [0.02, 0.05]),
+            ("svm-rfe", 1000, 50, [0.05]),
+            ("anova", 150, 50, [0.04]),
+        ]
+    print(
+        f"{'selector':8} {'b':>5} {'m':>3} {'supp':>5} {'kind':8} {'#itemsets':>10} "
+        f"{'#frequent':>9} {'eclat':>7} {'fpgrw':>7} {'nogc':>7} {'ours':>7} "
+        f"{'x':>11} {'None':>7} {'x':>11} {'mlxtend':>8} {'x':>6}"
+    )
     for selector, b, m, supports in cases:
         T = base_models(selector, b, m, args.cache)
         for supp in supports:
@@ -132,13 +144,19 @@ def main() -> None:
             for kind in ("closed", "maximal"):
                 n, n_freq, t = run(T, kind, c, args.repeats, args.mlxtend_cap)
                 e, g = min(t["eclat"], t["fpgrowth"]), t["fpgrowth_nogc"]
-                mlx = (f"{t['mlxtend']:8.2f} {t['mlxtend'] / e:6.1f}" if t["mlxtend"] == t[
-                    "mlxtend"] else f"skipped (> {args.mlxtend_cap:.0f} frequent itemsets)")
-                print(f"{selector:8} {b:5d} {m:3d} {supp:5.2f} {kind:8} {n:10d} "
-                      f"{n_freq:9.2g} {t['eclat']:7.3f} {t['fpgrowth']:7.3f} {g:7.3f} "
-                      f"{t['ours']:7.3f} {t['ours'] / e:5.2f}({t['ours'] / g:4.2f}) "
-                      f"{t['ours_none']:7.3f} {t['ours_none'] / e:5.2f}"
-                      f"({t['ours_none'] / g:4.2f}) {mlx}", flush=True)
+                mlx = (
+                    f"{t['mlxtend']:8.2f} {t['mlxtend'] / e:6.1f}"
+                    if t["mlxtend"] == t["mlxtend"]
+                    else f"skipped (> {args.mlxtend_cap:.0f} frequent itemsets)"
+                )
+                print(
+                    f"{selector:8} {b:5d} {m:3d} {supp:5.2f} {kind:8} {n:10d} "
+                    f"{n_freq:9.2g} {t['eclat']:7.3f} {t['fpgrowth']:7.3f} {g:7.3f} "
+                    f"{t['ours']:7.3f} {t['ours'] / e:5.2f}({t['ours'] / g:4.2f}) "
+                    f"{t['ours_none']:7.3f} {t['ours_none'] / e:5.2f}"
+                    f"({t['ours_none'] / g:4.2f}) {mlx}",
+                    flush=True,
+                )
 
 
 if __name__ == "__main__":

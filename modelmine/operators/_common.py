@@ -33,8 +33,8 @@ DOC_FRAGMENTS = {
         None: the highest support at which the itemsets hold enough features.""",
     "random_state": """random_state : None or int, default=None
         Seed passed to k-medoids (results are deterministic for a given seed).""",
-    "backend": """backend : {"auto", "sklearn-extra", "fasterpam"}, default="auto"
-        k-medoids backend (:func:`modelmine.patterns.kmedoids`).""",
+    "backend": """backend : {"auto", "pam", "sklearn-extra", "fasterpam"}, default="auto"
+        k-medoids backend (:func:`modelmine.patterns.kmedoids`; "auto" is "pam").""",
 }
 
 
@@ -58,8 +58,9 @@ def counts(base: BaseModels) -> np.ndarray:
     return base.subsets.sum(axis=0).astype(np.int64)
 
 
-def feature_order(key: np.ndarray, base: BaseModels, *, descending: bool,
-                  candidates: np.ndarray | None = None) -> np.ndarray:
+def feature_order(
+    key: np.ndarray, base: BaseModels, *, descending: bool, candidates: np.ndarray | None = None
+) -> np.ndarray:
     """Features ordered by ``key`` (descending or ascending), then mean rank, then index.
 
     Only ``candidates`` (indices) are ordered when given.
@@ -70,19 +71,36 @@ def feature_order(key: np.ndarray, base: BaseModels, *, descending: bool,
     return idx[order]
 
 
-def signature(base: BaseModels, features: Any, *, scores: Any = None,
-              score_name: str | None = None, operator: str = "",
-              provenance: dict[str, Any] | None = None) -> Signature:
+def signature(
+    base: BaseModels,
+    features: Any,
+    *,
+    scores: Any = None,
+    score_name: str | None = None,
+    operator: str = "",
+    provenance: dict[str, Any] | None = None,
+) -> Signature:
     """A Signature over ``base`` (names looked up)."""
     feats = np.asarray(features, dtype=np.int64)
-    return Signature(features=feats, names=base.feature_names[feats],
-                     scores=None if scores is None else np.asarray(scores, dtype=float),
-                     score_name=score_name, operator=operator,
-                     provenance=provenance or {}, n_features_in=base.n_features_in)
+    return Signature(
+        features=feats,
+        names=base.feature_names[feats],
+        scores=None if scores is None else np.asarray(scores, dtype=float),
+        score_name=score_name,
+        operator=operator,
+        provenance=provenance or {},
+        n_features_in=base.n_features_in,
+    )
 
 
-def model_signature(base: BaseModels, model: int, n_features: int | None, *, operator: str,
-                    provenance: dict[str, Any]) -> Signature:
+def model_signature(
+    base: BaseModels,
+    model: int,
+    n_features: int | None,
+    *,
+    operator: str,
+    provenance: dict[str, Any],
+) -> Signature:
     """The subset of base model ``model`` in its rank order, cut to its top ``n_features``.
 
     Scores are the model's own scores, or its ranks when the selector only ranks.
@@ -90,18 +108,28 @@ def model_signature(base: BaseModels, model: int, n_features: int | None, *, ope
     feats = base.selected(int(model))
     if n_features is not None:
         if n_features > feats.size:
-            raise NotApplicableError(f"The operator {operator!r} chose base model {model}, which "
-                             f"selects {feats.size} features; n_features={n_features} is "
-                             "more than it holds.")
+            raise NotApplicableError(
+                f"The operator {operator!r} chose base model {model}, which "
+                f"selects {feats.size} features; n_features={n_features} is "
+                "more than it holds."
+            )
         feats = feats[:n_features]
     if base.scores is not None and not np.isnan(base.scores[model]).any():
         scores, name = base.scores[model, feats], "score"
     else:
         scores, name = base.ranks[model, feats].astype(float), "rank"
-    return signature(base, feats, scores=scores, score_name=name, operator=operator,
-                     provenance={"base_model": int(model),
-                                 "model_size": int(base.subsets[model].sum()),
-                                 **provenance})
+    return signature(
+        base,
+        feats,
+        scores=scores,
+        score_name=name,
+        operator=operator,
+        provenance={
+            "base_model": int(model),
+            "model_size": int(base.subsets[model].sum()),
+            **provenance,
+        },
+    )
 
 
 def min_subset_size(base: BaseModels) -> int:

@@ -32,7 +32,7 @@ from ..base_models import BaseModels
 from ..constants import DEFAULT_K_RANGE, SILHOUETTE_NO_STRUCTURE
 from ..exceptions import NotApplicableError
 from ..patterns._distances import jaccard_distances
-from ..patterns._kmedoids import KMedoidsResult, kmedoids
+from ..patterns._kmedoids import KMedoidsResult, kmedoids, kmedoids_range
 from ..validation import check_int, param_error
 from ._common import doc_params, min_subset_size, model_signature
 from ._itemsets import _mine, _start_count, lower_support, ordered_itemsets
@@ -56,9 +56,16 @@ def most_rep(base: BaseModels, *, n_features: int) -> Signature:
     """
     dist = jaccard_distances(base)
     i = medoid(dist)
-    return model_signature(base, i, n_features, operator="mostRep", provenance={
-        "total_distance": float(dist[i].sum()),
-        "mean_distance": float(dist[i].sum() / max(1, base.n_models - 1))})
+    return model_signature(
+        base,
+        i,
+        n_features,
+        operator="mostRep",
+        provenance={
+            "total_distance": float(dist[i].sum()),
+            "mean_distance": float(dist[i].sum() / max(1, base.n_models - 1)),
+        },
+    )
 
 
 def _k_range(k_range: Any, func: str) -> list[int]:
@@ -67,18 +74,24 @@ def _k_range(k_range: Any, func: str) -> list[int]:
     try:
         ks = [check_int(k, "k_range", func, min_value=2) for k in k_range]
     except TypeError:
-        raise param_error("k_range", func, "an iterable of integers >= 2", k_range,
-                          exc=TypeError) from None
+        raise param_error(
+            "k_range", func, "an iterable of integers >= 2", k_range, exc=TypeError
+        ) from None
     if not ks:
         raise param_error("k_range", func, "a non-empty iterable of integers >= 2", k_range)
     return sorted({int(k) for k in ks if k is not None})
 
 
 @doc_params
-@declare_operator("largeMed", kind="single", max_features=min_subset_size,
-                  order_invariant=False)
-def large_med(base: BaseModels, *, n_features: int, k_range: Any = None,
-              random_state: Any = None, backend: str = "auto") -> Signature:
+@declare_operator("largeMed", kind="single", max_features=min_subset_size, order_invariant=False)
+def large_med(
+    base: BaseModels,
+    *,
+    n_features: int,
+    k_range: Any = None,
+    random_state: Any = None,
+    backend: str = "auto",
+) -> Signature:
     """largeMed: the medoid of the largest cluster of the best k-medoids (KDD 2012, 2.3).
 
     k-medoids (PAM from BUILD, then seeded restarts: :func:`modelmine.patterns.kmedoids`)
@@ -103,68 +116,123 @@ def large_med(base: BaseModels, *, n_features: int, k_range: Any = None,
     limit = min(distinct_models(base), base.n_models - 1)
     tried: dict[str, float | None] = {}
     best: tuple[float, int, KMedoidsResult] | None = None
-    for k in ks:
-        if k > limit:
-            continue
-        res = kmedoids(dist, k, backend=backend, random_state=random_state)
+    # One distance matrix and one BUILD order for every k (kmedoids_range: issue 15).
+    fits = [k for k in ks if k <= limit]
+    results = kmedoids_range(dist, fits, backend=backend, random_state=random_state) if fits else {}
+    for k, res in results.items():
         tried[str(k)] = res.silhouette
         score = -np.inf if res.silhouette is None else res.silhouette
         if best is None or score > best[0]:
             best = (score, k, res)
     if best is None:
         i = medoid(dist)
-        return model_signature(base, i, n_features, operator="largeMed", provenance={
-            "k": 1, "silhouettes": tried, "cluster_size": base.n_models,
-            "note": "no k in k_range fits these base models; the single medoid is used"})
+        return model_signature(
+            base,
+            i,
+            n_features,
+            operator="largeMed",
+            provenance={
+                "k": 1,
+                "silhouettes": tried,
+                "cluster_size": base.n_models,
+                "note": "no k in k_range fits these base models; the single medoid is used",
+            },
+        )
     score, k, res = best
     if score < SILHOUETTE_NO_STRUCTURE:
         i = medoid(dist)
-        return model_signature(base, i, n_features, operator="largeMed", provenance={
-            "k": 1, "silhouettes": tried, "cluster_size": base.n_models,
-            "no_cluster_structure": True, "best_silhouette": float(score), "best_k": k,
-            "silhouette_threshold": SILHOUETTE_NO_STRUCTURE,
-            "note": (f"no cluster structure: the best average silhouette, {score:.3f} at "
-                     f"k = {k}, is below {SILHOUETTE_NO_STRUCTURE} (Kaufman and Rousseeuw "
-                     "1990); the medoid of all the models (mostRep) is returned")})
-    within = [float(dist[np.ix_(res.members(c), [res.medoids[c]])].sum())
-              for c in range(k)]
+        return model_signature(
+            base,
+            i,
+            n_features,
+            operator="largeMed",
+            provenance={
+                "k": 1,
+                "silhouettes": tried,
+                "cluster_size": base.n_models,
+                "no_cluster_structure": True,
+                "best_silhouette": float(score),
+                "best_k": k,
+                "silhouette_threshold": SILHOUETTE_NO_STRUCTURE,
+                "note": (
+                    f"no cluster structure: the best average silhouette, {score:.3f} at "
+                    f"k = {k}, is below {SILHOUETTE_NO_STRUCTURE} (Kaufman and Rousseeuw "
+                    "1990); the medoid of all the models (mostRep) is returned"
+                ),
+            },
+        )
+    within = [float(dist[np.ix_(res.members(c), [res.medoids[c]])].sum()) for c in range(k)]
     c = min(range(k), key=lambda c: (-res.sizes[c], within[c], res.medoids[c]))
-    return model_signature(base, int(res.medoids[c]), n_features, operator="largeMed",
-                           provenance={"k": k, "silhouette": res.silhouette,
-                                       "silhouettes": tried,
-                                       "cluster_sizes": res.sizes.tolist(),
-                                       "cluster_size": int(res.sizes[c]),
-                                       "medoids": res.medoids.tolist(), "loss": res.loss,
-                                       "backend": res.backend,
-                                       "no_cluster_structure": False})
+    return model_signature(
+        base,
+        int(res.medoids[c]),
+        n_features,
+        operator="largeMed",
+        provenance={
+            "k": k,
+            "silhouette": res.silhouette,
+            "silhouettes": tried,
+            "cluster_sizes": res.sizes.tolist(),
+            "cluster_size": int(res.sizes[c]),
+            "medoids": res.medoids.tolist(),
+            "loss": res.loss,
+            "backend": res.backend,
+            "no_cluster_structure": False,
+        },
+    )
 
 
-def _signatures_from_medoids(base: BaseModels, models: np.ndarray, res: KMedoidsResult,
-                             n_features: int | None, operator: str,
-                             extra: dict[str, Any]) -> list[Signature]:
+def _signatures_from_medoids(
+    base: BaseModels,
+    models: np.ndarray,
+    res: KMedoidsResult,
+    n_features: int | None,
+    operator: str,
+    extra: dict[str, Any],
+) -> list[Signature]:
     order = sorted(range(res.n_clusters), key=lambda c: (-res.sizes[c], res.medoids[c]))
     out = []
     for c in order:
-        out.append(model_signature(base, int(models[res.medoids[c]]), n_features,
-                                   operator=operator, provenance={
-                                       "cluster": int(c), "cluster_size": int(res.sizes[c]),
-                                       "loss": res.loss, "silhouette": res.silhouette,
-                                       "backend": res.backend, **extra}))
+        out.append(
+            model_signature(
+                base,
+                int(models[res.medoids[c]]),
+                n_features,
+                operator=operator,
+                provenance={
+                    "cluster": int(c),
+                    "cluster_size": int(res.sizes[c]),
+                    "loss": res.loss,
+                    "silhouette": res.silhouette,
+                    "backend": res.backend,
+                    **extra,
+                },
+            )
+        )
     return out
 
 
-def _check_distinct_medoids(base: BaseModels, models: np.ndarray, res: KMedoidsResult,
-                            name: str) -> None:
+def _check_distinct_medoids(
+    base: BaseModels, models: np.ndarray, res: KMedoidsResult, name: str
+) -> None:
     picked = base.subsets[models[res.medoids]]
     if np.unique(np.packbits(picked, axis=1), axis=0).shape[0] != res.n_clusters:
-        raise RuntimeError(f"{name}: k-medoids returned two identical base models as "
-                           "medoids; ask for fewer signatures.")
+        raise RuntimeError(
+            f"{name}: k-medoids returned two identical base models as "
+            "medoids; ask for fewer signatures."
+        )
 
 
 @doc_params
 @declare_operator("allMed", kind="multi", order_invariant=False)
-def all_med(base: BaseModels, *, n_signatures: int, n_features: int | None = None,
-            random_state: Any = None, backend: str = "auto") -> list[Signature]:
+def all_med(
+    base: BaseModels,
+    *,
+    n_signatures: int,
+    n_features: int | None = None,
+    random_state: Any = None,
+    backend: str = "auto",
+) -> list[Signature]:
     """allMed: the k medoids of k-medoids on the base models (KDD 2012, sec. 2.4).
 
     PAM (BUILD start) on the Jaccard distances between all b base models; signatures in
@@ -181,12 +249,14 @@ def all_med(base: BaseModels, *, n_signatures: int, n_features: int | None = Non
     res = kmedoids(dist, n_signatures, backend=backend, random_state=random_state)
     models = np.arange(base.n_models)
     _check_distinct_medoids(base, models, res, "allMed")
-    return _signatures_from_medoids(base, models, res, n_features, "allMed", {
-        "cluster_sizes": res.sizes.tolist()})
+    return _signatures_from_medoids(
+        base, models, res, n_features, "allMed", {"cluster_sizes": res.sizes.tolist()}
+    )
 
 
-def _group_for_itemsets(base: BaseModels, kind: str, k: int, min_support: Any, name: str
-                        ) -> tuple[np.ndarray, list[dict[str, Any]], int]:
+def _group_for_itemsets(
+    base: BaseModels, kind: str, k: int, min_support: Any, name: str
+) -> tuple[np.ndarray, list[dict[str, Any]], int]:
     """Models containing any of the top-k itemsets (widened until k distinct subsets).
 
     The paper's IS_top (KDD 2012, section 2.3): every itemset with the top support, so the
@@ -199,16 +269,21 @@ def _group_for_itemsets(base: BaseModels, kind: str, k: int, min_support: Any, n
         covered = np.zeros(base.n_models, dtype=bool)
         used: list[dict[str, Any]] = []
         for s in ordered_itemsets(base, _mine(base, kind, count)):
-            if (len(used) >= k and s.count < used[-1]["count"]
-                    and distinct_models_of(base, covered) >= k):
+            if (
+                len(used) >= k
+                and s.count < used[-1]["count"]
+                and distinct_models_of(base, covered) >= k
+            ):
                 return np.flatnonzero(covered), used, count
             covered |= base.subsets[:, list(s.items)].all(axis=1)
             used.append({"items": list(s.items), "support": s.support, "count": s.count})
         if len(used) >= k and distinct_models_of(base, covered) >= k:
             return np.flatnonzero(covered), used, count
         if count == 1:
-            raise NotApplicableError(f"{name}: the base models containing the mined "
-                                     f"itemsets hold fewer than {k} distinct subsets.")
+            raise NotApplicableError(
+                f"{name}: the base models containing the mined "
+                f"itemsets hold fewer than {k} distinct subsets."
+            )
         count = lower_support(count)
 
 
@@ -217,22 +292,47 @@ def distinct_models_of(base: BaseModels, rows: np.ndarray) -> int:
     return int(np.unique(np.packbits(base.subsets[rows], axis=1), axis=0).shape[0])
 
 
-def _med_apr(base: BaseModels, kind: str, k: int, n_features: int | None, min_support: Any,
-             random_state: Any, backend: str, name: str) -> list[Signature]:
+def _med_apr(
+    base: BaseModels,
+    kind: str,
+    k: int,
+    n_features: int | None,
+    min_support: Any,
+    random_state: Any,
+    backend: str,
+    name: str,
+) -> list[Signature]:
     models, used, count = _group_for_itemsets(base, kind, k, min_support, name)
     dist = jaccard_distances(base.subsets[models])
     res = kmedoids(dist, k, backend=backend, random_state=random_state)
     _check_distinct_medoids(base, models, res, name)
-    return _signatures_from_medoids(base, models, res, n_features, name, {
-        "n_models_in_group": int(models.size), "itemsets": used, "itemset_kind": kind,
-        "min_support_used": count / base.n_models, "cluster_sizes": res.sizes.tolist()})
+    return _signatures_from_medoids(
+        base,
+        models,
+        res,
+        n_features,
+        name,
+        {
+            "n_models_in_group": int(models.size),
+            "itemsets": used,
+            "itemset_kind": kind,
+            "min_support_used": count / base.n_models,
+            "cluster_sizes": res.sizes.tolist(),
+        },
+    )
 
 
 @doc_params
 @declare_operator("allMedClosedApr", kind="multi", order_invariant=False)
-def all_med_closed_apr(base: BaseModels, *, n_signatures: int, n_features: int | None = None,
-                       min_support: Any = None, random_state: Any = None,
-                       backend: str = "auto") -> list[Signature]:
+def all_med_closed_apr(
+    base: BaseModels,
+    *,
+    n_signatures: int,
+    n_features: int | None = None,
+    min_support: Any = None,
+    random_state: Any = None,
+    backend: str = "auto",
+) -> list[Signature]:
     """medClosedApr, multi-model form (KDD 2012, sec. 2.4 and Table 4).
 
     The base models containing any of the k closed itemsets of highest support (itemset
@@ -247,24 +347,52 @@ def all_med_closed_apr(base: BaseModels, *, n_signatures: int, n_features: int |
     %(random_state)s
     %(backend)s
     """
-    return _med_apr(base, "closed", n_signatures, n_features, min_support, random_state,
-                    backend, "allMedClosedApr")
+    return _med_apr(
+        base,
+        "closed",
+        n_signatures,
+        n_features,
+        min_support,
+        random_state,
+        backend,
+        "allMedClosedApr",
+    )
 
 
 @declare_operator("allMedMaxApr", kind="multi", order_invariant=False)
-def all_med_max_apr(base: BaseModels, *, n_signatures: int, n_features: int | None = None,
-                    min_support: Any = None, random_state: Any = None,
-                    backend: str = "auto") -> list[Signature]:
+def all_med_max_apr(
+    base: BaseModels,
+    *,
+    n_signatures: int,
+    n_features: int | None = None,
+    min_support: Any = None,
+    random_state: Any = None,
+    backend: str = "auto",
+) -> list[Signature]:
     """medMaxApr, multi-model form: as allMedClosedApr with maximal itemsets."""
-    return _med_apr(base, "maximal", n_signatures, n_features, min_support, random_state,
-                    backend, "allMedMaxApr")
+    return _med_apr(
+        base,
+        "maximal",
+        n_signatures,
+        n_features,
+        min_support,
+        random_state,
+        backend,
+        "allMedMaxApr",
+    )
 
 
 def _single_from_multi(sigs: list[Signature], name: str) -> Signature:
     sig = sigs[0]
-    return Signature(features=sig.features, names=sig.names, scores=sig.scores,
-                     score_name=sig.score_name, operator=name, provenance=sig.provenance,
-                     n_features_in=sig.n_features_in)
+    return Signature(
+        features=sig.features,
+        names=sig.names,
+        scores=sig.scores,
+        score_name=sig.score_name,
+        operator=name,
+        provenance=sig.provenance,
+        n_features_in=sig.n_features_in,
+    )
 
 
 @declare_operator("medClosedApr", kind="single", max_features=min_subset_size)
@@ -274,8 +402,10 @@ def med_closed_apr(base: BaseModels, *, n_features: int, min_support: Any = None
     IS_top, every closed itemset with the highest support; the base models containing at
     least one of them; their medoid under Jaccard distance: allMedClosedApr with k = 1.
     """
-    return _single_from_multi(_med_apr(base, "closed", 1, n_features, min_support, None,
-                                       "auto", "medClosedApr"), "medClosedApr")
+    return _single_from_multi(
+        _med_apr(base, "closed", 1, n_features, min_support, None, "auto", "medClosedApr"),
+        "medClosedApr",
+    )
 
 
 @declare_operator("medMaxApr", kind="single", max_features=min_subset_size)
@@ -292,5 +422,6 @@ def med_max_apr(base: BaseModels, *, n_features: int, min_support: Any = None) -
         from ._itemsets import _kth_count
 
         min_support = _kth_count(base, n_features)
-    return _single_from_multi(_med_apr(base, kind, 1, n_features, min_support, None,
-                                       "auto", "medMaxApr"), "medMaxApr")
+    return _single_from_multi(
+        _med_apr(base, kind, 1, n_features, min_support, None, "auto", "medMaxApr"), "medMaxApr"
+    )

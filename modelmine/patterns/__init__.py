@@ -6,7 +6,14 @@ Jaccard distance (Woznica, Nguyen and Kalousis, KDD 2012, section 2).
 """
 
 from ._distances import intersection_counts, jaccard_distances, overlap_blocks
-from ._kmedoids import KMedoidsResult, available_backends, kmedoids, silhouette, swap_descent
+from ._kmedoids import (
+    KMedoidsResult,
+    available_backends,
+    kmedoids,
+    kmedoids_range,
+    silhouette,
+    swap_descent,
+)
 from ._lattice import DRAW_FORMATS, EXPORT_FORMATS, ItemsetLattice
 from ._mining import BACKENDS, ITEMSET_TYPES, Itemsets, TooManyItemsetsError, mine_itemsets
 
@@ -23,6 +30,7 @@ __all__ = [
     "intersection_counts",
     "jaccard_distances",
     "kmedoids",
+    "kmedoids_range",
     "mine_itemsets",
     "overlap_blocks",
     "silhouette",

@@ -4,16 +4,25 @@ Woznica, Nguyen and Kalousis (KDD 2012, section 2.3 and 2.4) cluster the base mo
 k-medoids under the Jaccard distance: largeMed keeps the k of best average silhouette and
 returns the medoid of the largest cluster, allMed returns the k medoids.
 
-Two backends minimise the same loss (the sum of distances of every model to its nearest
+Three backends minimise the same loss (the sum of distances of every model to its nearest
 medoid) starting from the same deterministic BUILD initialisation (Kaufman and Rousseeuw,
 1990):
 
+- ``"pam"``: modelmine's own PAM, BUILD then steepest-descent swaps exactly as
+  scikit-learn-extra's ``method="pam"`` (same medoids, same tie-breaking: BUILD keeps the
+  last candidate of largest gain, a swap the first (non-medoid, medoid) pair of least
+  cost change, applied only when negative), vectorised in numpy with FastPAM1's shared
+  loss deltas (Schubert and Rousseeuw, 2021): O(n^2) per swap instead of O(k n^2). BUILD is
+  greedy, so BUILD for k is the first k medoids of BUILD for k + 1: :func:`kmedoids_range`
+  computes the greedy order once for a whole range of k (largeMed) and reuses the distance
+  matrix (issue 15, ``benchmarks/bench_kmedoids_scale.py``). No dependency;
 - ``"sklearn-extra"``: ``sklearn_extra.cluster.KMedoids(method="pam", init="build",
   metric="precomputed")`` (BSD-3, the product's choice);
 - ``"fasterpam"``: ``kmedoids.fasterpam(..., init="build")`` from python-kmedoids
   (Schubert and Rousseeuw, 2021), faster, GPL-3: optional, imported only when used.
 
-``backend="auto"`` uses scikit-learn-extra when importable, else python-kmedoids.
+``backend="auto"`` uses ``"pam"``; ``"sklearn-extra"`` runs the library itself (the
+reference of the equality tests, ``tests/patterns/test_kmedoids_pam.py``).
 Labels and the loss are recomputed here from the medoids (nearest medoid, ties to the
 lower medoid index), so both backends report them identically.
 
@@ -38,13 +47,20 @@ import numpy as np
 from ..constants import KMEDOIDS_RESTART_MAX_ROWS, KMEDOIDS_RESTARTS
 from ..validation import check_choice, check_int, param_error
 
-__all__ = ["KMedoidsResult", "available_backends", "kmedoids", "silhouette", "swap_descent"]
+__all__ = [
+    "KMedoidsResult",
+    "available_backends",
+    "kmedoids",
+    "kmedoids_range",
+    "silhouette",
+    "swap_descent",
+]
 
 _FUNC = "kmedoids"
-BACKENDS = ("auto", "sklearn-extra", "fasterpam")
+BACKENDS = ("auto", "pam", "sklearn-extra", "fasterpam")
 _MODULES = {"sklearn-extra": "sklearn_extra.cluster", "fasterpam": "kmedoids"}
 _INSTALL = (
-    "k-medoids needs scikit-learn-extra or python-kmedoids. Install scikit-learn-extra "
+    "The built-in backend 'pam' (backend='auto') needs neither. Install scikit-learn-extra "
     "(BSD-3; with numpy 2 build it from source: pip install --no-build-isolation "
     "--no-binary scikit-learn-extra scikit-learn-extra) or python-kmedoids (GPL-3: "
     "pip install kmedoids)."
@@ -92,8 +108,8 @@ class KMedoidsResult:
 
 
 def available_backends() -> list[str]:
-    """The k-medoids backends importable here, in order of preference."""
-    out = []
+    """The k-medoids backends usable here, in order of preference ("pam" is always there)."""
+    out = ["pam"]
     for name, module in _MODULES.items():
         try:
             importlib.import_module(module)
@@ -105,16 +121,14 @@ def available_backends() -> list[str]:
 
 def _resolve_backend(backend: str) -> str:
     backend = check_choice(backend, "backend", _FUNC, BACKENDS)
-    if backend == "auto":
-        found = available_backends()
-        if not found:
-            raise ImportError(_INSTALL)
-        return found[0]
+    if backend in ("auto", "pam"):
+        return "pam"
     try:
         importlib.import_module(_MODULES[backend])
     except ImportError as exc:
-        raise ImportError(f"The k-medoids backend {backend!r} is not importable ({exc}). "
-                          + _INSTALL) from None
+        raise ImportError(
+            f"The k-medoids backend {backend!r} is not importable ({exc}). " + _INSTALL
+        ) from None
     return backend
 
 
@@ -151,9 +165,10 @@ def kmedoids(
         Symmetric non-negative distances with a zero diagonal.
     n_clusters : int
         k, in [1, n].
-    backend : {"auto", "sklearn-extra", "fasterpam"}, default="auto"
-        See the module docstring. Both start from BUILD and reach the same loss on
-        well-separated data; on hard instances both reach a local optimum of PAM.
+    backend : {"auto", "pam", "sklearn-extra", "fasterpam"}, default="auto"
+        See the module docstring. "auto" is "pam", which returns scikit-learn-extra's
+        medoids; all start from BUILD and reach the same loss on well-separated data; on
+        hard instances each reaches a local optimum of PAM.
     max_iter : int, default=300
         Maximum number of swap iterations.
     random_state : None or int, default=None
@@ -173,30 +188,133 @@ def kmedoids(
     Raises
     ------
     ImportError
-        Neither backend is importable (the message says how to install one).
+        The backend asked for ("sklearn-extra", "fasterpam") is not importable (the
+        message says how to install it).
     """
+    dist = _check_distances(distances, _FUNC)
+    k = check_int(n_clusters, "n_clusters", _FUNC, min_value=1, max_value=dist.shape[0])
+    assert k is not None
+    iters, seed, restarts, name = _check_options(dist, backend, max_iter, random_state, n_restarts)
+    order = _build_order(dist, k) if name == "pam" and k > 1 else None
+    return _fit(dist, k, name, iters, seed, restarts, compute_silhouette, order)
+
+
+def kmedoids_range(
+    distances: Any,
+    ks: Any,
+    *,
+    backend: str = "auto",
+    max_iter: int = 300,
+    random_state: Any = None,
+    compute_silhouette: bool = True,
+    n_restarts: int | None = None,
+) -> dict[int, KMedoidsResult]:
+    """k-medoids for several k on one distance matrix: ``{k: kmedoids(distances, k, ...)}``.
+
+    largeMed tries k = 2..10 and keeps the k of best average silhouette (Woznica, Nguyen and
+    Kalousis, KDD 2012, section 2.3). The results equal those of :func:`kmedoids` called once
+    per k, but the distance matrix is checked and converted once and, with the ``"pam"``
+    backend, BUILD runs once up to the largest k: BUILD is greedy, so its start for k is the
+    first k medoids of its start for k + 1 (Kaufman and Rousseeuw, 1990, section 2.4).
+
+    Parameters
+    ----------
+    distances : array-like of shape (n, n)
+        Symmetric non-negative distances with a zero diagonal.
+    ks : iterable of int
+        The numbers of clusters, each in [1, n].
+    backend, max_iter, random_state, compute_silhouette, n_restarts
+        As in :func:`kmedoids`.
+
+    Returns
+    -------
+    dict of int to KMedoidsResult
+        One result per distinct k, in ascending order of k.
+    """
+    func = "kmedoids_range"
+    dist = _check_distances(distances, func)
+    n = dist.shape[0]
+    try:
+        ks = sorted({int(check_int(k, "ks", func, min_value=1, max_value=n)) for k in ks})
+    except TypeError:
+        raise param_error("ks", func, "an iterable of integers", ks, exc=TypeError) from None
+    if not ks:
+        raise param_error("ks", func, "a non-empty iterable of integers", ks)
+    iters, seed, restarts, name = _check_options(
+        dist, backend, max_iter, random_state, n_restarts, func
+    )
+    order = _build_order(dist, ks[-1]) if name == "pam" and ks[-1] > 1 else None
+    return {
+        k: _fit(
+            dist,
+            k,
+            name,
+            iters,
+            seed,
+            restarts,
+            compute_silhouette,
+            None if order is None else order[:k],
+        )
+        for k in ks
+    }
+
+
+def _check_distances(distances: Any, func: str) -> np.ndarray:
     dist = np.asarray(distances, dtype=np.float64)
     if dist.ndim != 2 or dist.shape[0] != dist.shape[1]:
-        raise param_error("distances", _FUNC, "a square matrix", dist)
-    n = dist.shape[0]
-    k = check_int(n_clusters, "n_clusters", _FUNC, min_value=1, max_value=n)
-    assert k is not None
-    iters = check_int(max_iter, "max_iter", _FUNC, min_value=1)
+        raise param_error("distances", func, "a square matrix", dist)
+    return dist
+
+
+def _check_options(
+    dist: np.ndarray,
+    backend: str,
+    max_iter: Any,
+    random_state: Any,
+    n_restarts: Any,
+    func: str = _FUNC,
+) -> tuple[int, int | None, int, str]:
+    iters = check_int(max_iter, "max_iter", func, min_value=1)
+    assert iters is not None
     seed = None if random_state is None else int(random_state)
-    check_choice(backend, "backend", _FUNC, BACKENDS)
-    restarts = check_int(n_restarts, "n_restarts", _FUNC, min_value=0, allow_none=True)
+    check_choice(backend, "backend", func, BACKENDS)
+    restarts = check_int(n_restarts, "n_restarts", func, min_value=0, allow_none=True)
     if restarts is None:
-        restarts = KMEDOIDS_RESTARTS if n <= KMEDOIDS_RESTART_MAX_ROWS else 0
+        restarts = KMEDOIDS_RESTARTS if dist.shape[0] <= KMEDOIDS_RESTART_MAX_ROWS else 0
+    return int(iters), seed, int(restarts), _resolve_backend(backend)
+
+
+def _fit(
+    dist: np.ndarray,
+    k: int,
+    name: str,
+    iters: int,
+    seed: int | None,
+    restarts: int,
+    compute_silhouette: bool,
+    build: np.ndarray | None,
+) -> KMedoidsResult:
+    """One k-medoids run; ``build`` is BUILD's start for k (backend "pam" only)."""
+    n = dist.shape[0]
     if k == 1:
         # Solved exactly: the row of least total distance (ties: the lower index), which
         # is also PAM's BUILD choice; no backend is needed.
         name = "exact"
         medoids = np.array([int(np.argmin(dist.sum(axis=1)))])
-    elif (name := _resolve_backend(backend)) == "sklearn-extra":
+    elif name == "pam":
+        assert build is not None
+        medoids = _pam_swaps(dist, build, iters)
+    elif name == "sklearn-extra":
         from sklearn_extra.cluster import KMedoids
 
-        model = KMedoids(n_clusters=k, metric="precomputed", method="pam", init="build",
-                         max_iter=iters, random_state=seed).fit(dist)
+        model = KMedoids(
+            n_clusters=k,
+            metric="precomputed",
+            method="pam",
+            init="build",
+            max_iter=iters,
+            random_state=seed,
+        ).fit(dist)
         medoids = np.asarray(model.medoid_indices_, dtype=np.int64)
     else:
         fp = importlib.import_module("kmedoids")
@@ -213,8 +331,92 @@ def kmedoids(
     loss = float(to_medoid[np.arange(n), labels].sum())
     sizes = np.bincount(labels, minlength=k)
     sil = silhouette(dist, labels) if compute_silhouette else None
-    return KMedoidsResult(medoids=medoids, labels=labels, loss=loss, sizes=sizes,
-                          silhouette=sil, backend=name, n_restarts=restarts)
+    return KMedoidsResult(
+        medoids=medoids,
+        labels=labels,
+        loss=loss,
+        sizes=sizes,
+        silhouette=sil,
+        backend=name,
+        n_restarts=restarts,
+    )
+
+
+#: Rows of the distance matrix per block in BUILD and the swaps: the temporaries stay a few
+#: MB whatever n (5,000 base models: 256 x 5,000 float64 = 10 MB).
+_BLOCK_ROWS = 256
+
+
+def _build_order(dist: np.ndarray, k: int) -> np.ndarray:
+    """BUILD's greedy medoids, in the order chosen (Kaufman and Rousseeuw, 1990, 2.4).
+
+    Exactly scikit-learn-extra's ``_build``: the first medoid has the least column sum
+    (``np.argmin(np.sum(D, axis=0))``); each next one is the non-medoid ``i`` of largest
+    gain ``sum_j max(0, D_j - d(j, i))`` (``D_j``: distance of ``j`` to its nearest medoid so
+    far), ties to the last such ``i``. The distances are symmetric, so the gains are column
+    sums over blocks of rows; models with identical rows get bit-identical gains.
+    """
+    n = dist.shape[0]
+    order = np.empty(k, np.int64)
+    order[0] = int(np.argmin(np.sum(dist, axis=0)))
+    is_medoid = np.zeros(n, bool)
+    is_medoid[order[0]] = True
+    nearest = dist[order[0]].copy()
+    gain = np.empty(n)
+    for step in range(1, k):
+        gain[:] = 0.0
+        for lo in range(0, n, _BLOCK_ROWS):
+            block = dist[lo : lo + _BLOCK_ROWS]
+            gain += np.maximum(nearest[lo : lo + _BLOCK_ROWS, None] - block, 0.0).sum(axis=0)
+        gain[is_medoid] = -np.inf
+        pick = int(np.flatnonzero(gain == gain.max())[-1])
+        order[step] = pick
+        is_medoid[pick] = True
+        np.minimum(nearest, dist[pick], out=nearest)
+    return order
+
+
+def _pam_swaps(dist: np.ndarray, medoids: np.ndarray, max_iter: int) -> np.ndarray:
+    """PAM's SWAP phase as scikit-learn-extra runs it, with FastPAM1's shared deltas.
+
+    Each step applies the swap (medoid i -> non-medoid h) of least cost change, when it is
+    negative; ties go to the lowest h, then to the first i in the medoids' current order
+    (scikit-learn-extra's loop order). As there, a model belongs to every medoid at its
+    nearest distance ``d1`` (``d2``: second nearest). The cost change of a swap is
+    ``shared[h] + own[i, h]`` with ``shared[h] = sum_j min(d(j, h) - d1_j, 0)`` and
+    ``own[i, h] = sum_{j of i} min(d(j, h), d2_j) - d1_j - min(d(j, h) - d1_j, 0)``
+    (Schubert and Rousseeuw, 2021, FastPAM1): O(n^2) per step for all k medoids at once.
+    """
+    med = np.array(medoids, dtype=np.int64)
+    n, k = dist.shape[0], med.size
+    shared = np.empty(n)
+    own = np.empty((k, n))
+    for _ in range(max_iter):
+        to_med = dist[med]  # (k, n)
+        two = np.sort(to_med, axis=0)[:2]
+        d1, d2 = two[0], two[1]
+        member = to_med == d1[None, :]
+        shared[:] = 0.0
+        own[:] = 0.0
+        for lo in range(0, n, _BLOCK_ROWS):
+            hi = min(n, lo + _BLOCK_ROWS)
+            block = dist[lo:hi]
+            closer = np.minimum(block - d1[lo:hi, None], 0.0)
+            shared += closer.sum(axis=0)
+            moved = np.minimum(block, d2[lo:hi, None])
+            moved -= d1[lo:hi, None]
+            moved -= closer
+            for i in range(k):
+                rows = member[i, lo:hi]
+                if rows.any():
+                    own[i] += moved[rows].sum(axis=0)
+        delta = own + shared[None, :]
+        delta[:, med] = np.inf
+        h, i = divmod(int(np.argmin(delta.T)), k)  # row-major: lowest h, then first i
+        if not delta[i, h] < 0:
+            break
+        med[i] = h
+    return med
 
 
 def _loss(dist: np.ndarray, medoids: np.ndarray) -> float:
@@ -252,8 +454,9 @@ def swap_descent(dist: np.ndarray, medoids: np.ndarray, max_iter: int) -> np.nda
     return np.sort(med)
 
 
-def _best_of_restarts(dist: np.ndarray, start: np.ndarray, k: int, restarts: int,
-                      seed: int, max_iter: int) -> np.ndarray:
+def _best_of_restarts(
+    dist: np.ndarray, start: np.ndarray, k: int, restarts: int, seed: int, max_iter: int
+) -> np.ndarray:
     """The lowest-loss medoids among the BUILD start and ``restarts`` seeded restarts."""
     rng = np.random.default_rng(seed)
     best, best_loss = start, _loss(dist, start)

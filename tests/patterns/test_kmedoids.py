@@ -13,8 +13,10 @@ from modelmine.patterns import _kmedoids
 from modelmine.patterns._distances import jaccard_distances
 from modelmine.patterns._kmedoids import available_backends, kmedoids
 
-GOLDEN = np.array([[0, 2, 3, 4, 5], [2, 0, 6, 7, 8], [3, 6, 0, 9, 10], [4, 7, 9, 0, 11],
-                   [5, 8, 10, 11, 0]], dtype=float)
+GOLDEN = np.array(
+    [[0, 2, 3, 4, 5], [2, 0, 6, 7, 8], [3, 6, 0, 9, 10], [4, 7, 9, 0, 11], [5, 8, 10, 11, 0]],
+    dtype=float,
+)
 BACKENDS = available_backends()
 
 
@@ -50,8 +52,7 @@ def test_backends_same_loss_on_real_models(colon, k):
     import modelmine as mm
 
     X, y, _ = colon
-    base = mm.bootstrap(X, y, selector="anova", n_bootstraps=40, n_features=20,
-                        random_state=1)
+    base = mm.bootstrap(X, y, selector="anova", n_bootstraps=40, n_features=20, random_state=1)
     dist = jaccard_distances(base)
     losses = {b: kmedoids(dist, k, backend=b).loss for b in BACKENDS}
     assert len(set(np.round(list(losses.values()), 9))) == 1, losses
@@ -95,22 +96,27 @@ def test_silhouette_is_sklearns():
     pts = rng.random((30, 2))
     dist = np.sqrt(((pts[:, None] - pts[None]) ** 2).sum(-1))
     res = kmedoids(dist, 3)
-    assert res.silhouette == pytest.approx(
-        silhouette_score(dist, res.labels, metric="precomputed"))
+    assert res.silhouette == pytest.approx(silhouette_score(dist, res.labels, metric="precomputed"))
 
 
 def test_bad_parameters():
-    with pytest.raises(ValueError, match=r"The 'n_clusters' parameter of kmedoids must be an "
-                       r"integer in \[1, 5\]\. Got 6 instead\."):
+    with pytest.raises(
+        ValueError,
+        match=r"The 'n_clusters' parameter of kmedoids must be an "
+        r"integer in \[1, 5\]\. Got 6 instead\.",
+    ):
         kmedoids(GOLDEN, 6)
     with pytest.raises(ValueError, match=r"The 'backend' parameter of kmedoids must be one of"):
         kmedoids(GOLDEN, 2, backend="pamm")
-    with pytest.raises(ValueError, match=r"The 'distances' parameter of kmedoids must be a "
-                       "square matrix"):
+    with pytest.raises(
+        ValueError,
+        match=r"The 'distances' parameter of kmedoids must be a "
+        "square matrix",
+    ):
         kmedoids(np.zeros((3, 4)), 2)
 
 
-def test_clear_error_when_no_backend(monkeypatch):
+def test_pam_without_libraries_and_clear_error_for_a_missing_one(monkeypatch):
     real = importlib.import_module
 
     def fake(name, *args):
@@ -119,8 +125,15 @@ def test_clear_error_when_no_backend(monkeypatch):
         return real(name, *args)
 
     monkeypatch.setattr(_kmedoids.importlib, "import_module", fake)
-    with pytest.raises(ImportError, match=r"pip install --no-build-isolation --no-binary "
-                       r"scikit-learn-extra scikit-learn-extra.*pip install kmedoids"):
-        kmedoids(GOLDEN, 2)
+    # The built-in PAM needs neither library: "auto" still works, with the golden result.
+    assert available_backends() == ["pam"]
+    res = kmedoids(GOLDEN, 2)
+    assert res.backend == "pam" and res.medoids.tolist() == [0, 4] and res.loss == 9.0
+    with pytest.raises(
+        ImportError,
+        match=r"pip install --no-build-isolation --no-binary "
+        r"scikit-learn-extra scikit-learn-extra.*pip install kmedoids",
+    ):
+        kmedoids(GOLDEN, 2, backend="sklearn-extra")
     with pytest.raises(ImportError, match="'fasterpam' is not importable"):
         kmedoids(GOLDEN, 2, backend="fasterpam")

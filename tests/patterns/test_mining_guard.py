@@ -1,0 +1,93 @@
+"""The ``max_itemsets`` guard of mine_itemsets on real base models (issue 15).
+
+Oracle: pyfim called directly (``fim.eclat``, Borgelt's C library) for the number of
+itemsets n, and the unguarded run (``max_itemsets=None``) for the itemsets themselves. The
+guard must never change a result it lets through, must let through exactly ``n`` itemsets
+(``max_itemsets=n``), and must refuse ``n - 1`` before enumerating, with the exact count in
+``TooManyItemsetsError.n_itemsets`` (the mlxtend route for closed itemsets enumerates every
+frequent itemset, so there the count and the limit are those of the frequent itemsets).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import modelmine as mm
+from modelmine.patterns import TooManyItemsetsError, mine_itemsets
+
+fim = pytest.importorskip("fim", reason="pyfim is the oracle of these tests")
+
+_TARGET = {"frequent": "s", "closed": "c", "maximal": "m"}
+
+
+def _pyfim_count(S: np.ndarray, kind: str, count: int) -> int:
+    # pyfim 6.28 never reports itemsets made only of items present in every transaction;
+    # an extra empty transaction removes the case and changes no count (the absolute
+    # threshold stays), as in modelmine._mining._pyfim_tracts.
+    tracts = [np.flatnonzero(row).tolist() for row in S] + [[]]
+    return len(fim.eclat(tracts, target=_TARGET[kind], supp=-count, report="a"))
+
+
+def _same(a, b) -> None:
+    np.testing.assert_array_equal(a.indptr, b.indptr)
+    np.testing.assert_array_equal(a.indices, b.indices)
+    np.testing.assert_array_equal(a.counts, b.counts)
+
+
+def _check_guard(S: np.ndarray, count: int, backend: str = "pyfim") -> None:
+    for kind in ("frequent", "closed", "maximal"):
+        free = mine_itemsets(S, kind, count, backend=backend, max_itemsets=None)
+        n = len(free)
+        assert n == _pyfim_count(S, kind, count) and n > 1, (kind, n)
+        _same(mine_itemsets(S, kind, count, backend=backend), free)  # the default guard
+        limit = n
+        if backend == "mlxtend" and kind == "closed":
+            limit = _pyfim_count(S, "frequent", count)  # mlxtend enumerates them all
+        _same(mine_itemsets(S, kind, count, backend=backend, max_itemsets=limit), free)
+        with pytest.raises(TooManyItemsetsError, match="'max_itemsets' parameter") as info:
+            mine_itemsets(S, kind, count, backend=backend, max_itemsets=limit - 1)
+        assert info.value.n_itemsets == limit, (kind, info.value.n_itemsets, limit)
+
+
+@pytest.mark.parametrize(
+    ("dataset", "support", "backend"),
+    [("colon", 0.08, "pyfim"), ("leukemia", 0.1, "pyfim"), ("colon", 0.15, "mlxtend")],
+)
+def test_guard_on_microarray_base_models(dataset, support, backend):
+    b = 120
+    X, y = getattr(mm.datasets, f"load_{dataset}")()[:2]
+    base = mm.bootstrap(
+        X,
+        y,
+        selector="anova",
+        n_bootstraps=b,
+        n_features=20,
+        random_state=0,
+        fit_full=False,
+        progress=False,
+    )
+    _check_guard(base.subsets, int(np.ceil(support * b)), backend)
+
+
+def test_guard_on_text_base_models(text_subsets):
+    S = text_subsets(300, 120, 20)
+    _check_guard(S, 10)
+
+
+def test_guard_counts_closed_exactly_when_frequent_would_refuse():
+    # 12 items in every transaction and 20 other items spread out: 2^12 * ... frequent
+    # itemsets, few closed ones; a guard between the two numbers must let the closed run
+    # through (stage 3 counts closed itemsets exactly) and refuse the frequent run.
+    rng = np.random.default_rng(0)
+    S = np.zeros((80, 32), bool)
+    S[:, :12] = True
+    S[:, 12:] = rng.random((80, 20)) < 0.3
+    n_closed = _pyfim_count(S, "closed", 4)
+    n_frequent = _pyfim_count(S, "frequent", 4)
+    assert n_closed < 10_000 < n_frequent
+    res = mine_itemsets(S, "closed", 4, max_itemsets=10_000)
+    assert len(res) == n_closed
+    with pytest.raises(TooManyItemsetsError) as info:
+        mine_itemsets(S, "frequent", 4, max_itemsets=10_000)
+    assert info.value.n_itemsets == n_frequent
