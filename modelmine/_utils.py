@@ -74,6 +74,30 @@ class FrozenDict(dict):
         return f"FrozenDict({dict.__repr__(self)})"
 
 
+class ImmutableSlots:
+    """Base of the result objects whose ``__slots__`` are set once, in ``__init__``.
+
+    ``__init__`` assigns with ``object.__setattr__``; afterwards setting or deleting an
+    attribute raises AttributeError. Pickling (joblib, Dask) goes through the slots.
+    """
+
+    __slots__ = ()
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable: cannot set {name!r}.")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable: cannot delete {name!r}.")
+
+    def __getstate__(self) -> dict[str, Any]:
+        slots: tuple[str, ...] = type(self).__slots__
+        return {k: getattr(self, k) for k in slots}
+
+    def __setstate__(self, state: Mapping[str, Any]) -> None:
+        for k, v in state.items():
+            object.__setattr__(self, k, v)
+
+
 class FrozenList(tuple):
     """A tuple that also compares equal to a list with the same items.
 

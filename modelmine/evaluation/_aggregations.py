@@ -35,7 +35,7 @@ from threadpoolctl import threadpool_limits
 
 from .._data import check_dataset
 from .._progress import progress_bar
-from .._utils import FrozenDict, frozen, readonly
+from .._utils import FrozenDict, ImmutableSlots, frozen, readonly
 from ..base_models import bootstrap, seed_sequence
 from ..base_models._executors import Runner
 from ..diagnostics import (
@@ -58,7 +58,7 @@ _FUNC = "compare_aggregations"
 SALMAN_AGGREGATIONS: tuple[str, ...] = ("meanScore", "geomMean", "l2Norm", "rra", "stuart")
 
 
-class AggregationComparison:
+class AggregationComparison(ImmutableSlots):
     """Stability and accuracy of aggregation functions (Salman 2022, Tables 4.5-4.6).
 
     Attributes
@@ -106,19 +106,6 @@ class AggregationComparison:
     settings: Mapping[str, Any]
     rank_vectors: Mapping[str, np.ndarray]
     train_indices: tuple[np.ndarray, ...]
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"AggregationComparison is immutable: cannot set {name!r}.")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"AggregationComparison is immutable: cannot delete {name!r}.")
-
-    def __getstate__(self) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in self.__slots__}
-
-    def __setstate__(self, state: Mapping[str, Any]) -> None:
-        for k, v in state.items():
-            object.__setattr__(self, k, v)
 
     def __repr__(self) -> str:
         names = list(self._tables["stability"].get("aggregation", []))

@@ -34,7 +34,7 @@ from threadpoolctl import threadpool_limits
 
 from .._data import check_dataset
 from .._progress import progress_bar
-from .._utils import FrozenDict, frozen, readonly
+from .._utils import FrozenDict, ImmutableSlots, frozen, readonly
 from ..base_models import bootstrap, seed_sequence
 from ..base_models._executors import Runner
 from ..diagnostics import kuncheva_stability, signature_performance
@@ -74,7 +74,7 @@ PES_SELECTOR_PARAMS: dict[str, dict[str, Any]] = {"relieff": {"weight_by_distanc
 PES_THRESHOLDS: tuple[float, ...] = (0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.4)
 
 
-class ThresholdResult:
+class ThresholdResult(ImmutableSlots):
     """Stability and AUC of simple and ensemble rankers across thresholds (Pes 2019).
 
     Attributes
@@ -116,19 +116,6 @@ class ThresholdResult:
     settings: Mapping[str, Any]
     orders: Mapping[tuple[str, str], np.ndarray]
     train_indices: np.ndarray | None
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"ThresholdResult is immutable: cannot set {name!r}.")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"ThresholdResult is immutable: cannot delete {name!r}.")
-
-    def __getstate__(self) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in self.__slots__}
-
-    def __setstate__(self, state: Mapping[str, Any]) -> None:
-        for k, v in state.items():
-            object.__setattr__(self, k, v)
 
     def __repr__(self) -> str:
         sel = list(dict.fromkeys(self._table.get("selector", [])))

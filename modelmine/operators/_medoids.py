@@ -124,42 +124,27 @@ def large_med(
         score = -np.inf if res.silhouette is None else res.silhouette
         if best is None or score > best[0]:
             best = (score, k, res)
-    if best is None:
-        i = medoid(dist)
+    def single_medoid(**extra: Any) -> Signature:
         return model_signature(
-            base,
-            i,
-            n_features,
-            operator="largeMed",
-            provenance={
-                "k": 1,
-                "silhouettes": tried,
-                "cluster_size": base.n_models,
-                "note": "no k in k_range fits these base models; the single medoid is used",
-            },
+            base, medoid(dist), n_features, operator="largeMed",
+            provenance={"k": 1, "silhouettes": tried, "cluster_size": base.n_models, **extra},
         )
+
+    if best is None:
+        return single_medoid(
+            note="no k in k_range fits these base models; the single medoid is used")
     score, k, res = best
     if score < SILHOUETTE_NO_STRUCTURE:
-        i = medoid(dist)
-        return model_signature(
-            base,
-            i,
-            n_features,
-            operator="largeMed",
-            provenance={
-                "k": 1,
-                "silhouettes": tried,
-                "cluster_size": base.n_models,
-                "no_cluster_structure": True,
-                "best_silhouette": float(score),
-                "best_k": k,
-                "silhouette_threshold": SILHOUETTE_NO_STRUCTURE,
-                "note": (
-                    f"no cluster structure: the best average silhouette, {score:.3f} at "
-                    f"k = {k}, is below {SILHOUETTE_NO_STRUCTURE} (Kaufman and Rousseeuw "
-                    "1990); the medoid of all the models (mostRep) is returned"
-                ),
-            },
+        return single_medoid(
+            no_cluster_structure=True,
+            best_silhouette=float(score),
+            best_k=k,
+            silhouette_threshold=SILHOUETTE_NO_STRUCTURE,
+            note=(
+                f"no cluster structure: the best average silhouette, {score:.3f} at "
+                f"k = {k}, is below {SILHOUETTE_NO_STRUCTURE} (Kaufman and Rousseeuw "
+                "1990); the medoid of all the models (mostRep) is returned"
+            ),
         )
     within = [float(dist[np.ix_(res.members(c), [res.medoids[c]])].sum()) for c in range(k)]
     c = min(range(k), key=lambda c: (-res.sizes[c], within[c], res.medoids[c]))
