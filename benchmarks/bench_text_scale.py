@@ -36,6 +36,17 @@
    against ``SVC(kernel="linear", C=0.5).fit(...).coef_``), cfs, anova, random-forest,
    each through ``prepare`` / ``select_rows`` as ``mm.bootstrap`` calls them.
 
+5. ``--sections svm-madelon``: svm, svm-rfe50 and svm-rfe on raw madelon (integer values up
+   to 999; one resample of 80 % of the rows, n = 2,080), one fit each: ours before the fix
+   of libsvm's iteration cap (``max(1e5, 3 n^2)``, patched back in) and now, against the
+   scikit-learn route with the selector's step rule (``SVC(kernel="linear", C=0.5)``, or
+   it refitted on the survivors), whose libsvm is bounded at ``--madelon-ref-iter``
+   iterations per fit (">=": it hit the bound, the time is a lower bound). Target: ref /
+   ours >= 2. By default svm only at full size (a few minutes); ``--madelon-selectors
+   svm,svm-rfe50,svm-rfe`` adds the RFE selectors (svm-rfe, about 60 fits, takes hours with
+   its before and reference routes), ``--madelon-rows`` / ``--madelon-cols`` shrink the
+   data; ``--quick`` runs all three on a 300 x 40 slice (about a minute).
+
 CPU times (``time.process_time``), single-threaded; the load average is printed with each
 table. Run:
 ``.venv/bin/python benchmarks/bench_text_scale.py [--b 20] [--skip-svm] [--memory-b 150]``
@@ -227,6 +238,119 @@ def bench_svm_raw(repeats: int = 3, names: tuple[str, ...] = ("leukemia", "prost
             )
 
 
+def _old_cap(n: int) -> int:
+    """libsvm's iteration cap before the raw-madelon fix: ``max(1e5, 3 n^2)``."""
+    return max(100_000, 3 * n * n)
+
+
+def _svc_reference(X, y, step, step_rule, max_iter):
+    """The reference route with a bounded libsvm: ``SVC(kernel="linear", C=0.5)`` (step None)
+    or RFE's procedure refitting it on the survivors (``RFE(SVC(...), step=step)`` for the
+    "original" rule). Returns (tied ranking or |w|, whether some fit hit ``max_iter``)."""
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.svm import SVC
+
+    capped = False
+
+    def fit(cols):
+        nonlocal capped
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", ConvergenceWarning)
+            svc = SVC(kernel="linear", C=0.5, max_iter=max_iter).fit(X[:, cols], y)
+        capped |= any(issubclass(w.category, ConvergenceWarning) for w in caught)
+        return (np.asarray(svc.coef_) ** 2).sum(axis=0)
+
+    p = X.shape[1]
+    alive = np.arange(p)
+    if step is None:
+        return np.sqrt(fit(alive)), capped
+    step_of = np.zeros(p, dtype=np.int64)
+    k = 0
+    while alive.size > 1:
+        imp = fit(alive)
+        count = int(max(1, step * p)) if step_rule == "original" else max(1, int(step * alive.size))
+        out = np.argsort(imp, kind="stable")[: min(count, alive.size - 1)]
+        k += 1
+        step_of[alive[out]] = k
+        alive = np.delete(alive, out)
+    return np.where(step_of == 0, 1, k - step_of + 2), capped
+
+
+def bench_svm_madelon(n_rows: int, n_cols: int, selectors: list[str], ref_max_iter: int) -> None:
+    """svm / svm-rfe / svm-rfe50 on raw madelon (integer values up to 999), one resample of
+    80 % of the rows (its first ``n_rows`` and ``n_cols``): ours before the fix (libsvm
+    capped at 3 n^2 iterations) and now (n^2 / 3), against the scikit-learn route on the
+    same data with the same step rule, its libsvm bounded at ``ref_max_iter`` iterations
+    per fit (a time marked ">=" is a lower bound: some fit hit the bound unconverged)."""
+    from modelmine.selectors import _svm_rfe, get_selector
+
+    X, y = mm.datasets.load("madelon")
+    X = np.asarray(X, dtype=np.float64)
+    y = np.unique(np.asarray(y), return_inverse=True)[1]
+    rows = np.sort(
+        np.random.default_rng(0).choice(X.shape[0], int(0.8 * X.shape[0]), replace=False)
+    )
+    X, y = X[rows][:n_rows, :n_cols], y[rows][:n_rows]
+    print(
+        f"\n== svm selectors on raw madelon ({X.shape[0]} x {X.shape[1]}, values "
+        f"{X.min():.0f}..{X.max():.0f}), C = 0.5, one fit each ({_load()}); reference libsvm "
+        f"bounded at {ref_max_iter:,} iterations per fit"
+    )
+    head = (
+        f"{'selector':<11}{'before (s)':>11}{'ours (s)':>10}{'reference (s)':>15}"
+        f"{'before/ours':>12}{'ref/ours':>10}{'(>=2)':>7}{'same rank':>11}{'=before':>9}"
+    )
+    print(head)
+    print("-" * len(head))
+    # the reference of each selector: SVC.fit, RFE(SVC) with RFE's own rule at 10 %, and
+    # the same SVC refitted with the selectors' rule (10 % / 50 % of the remaining features)
+    print(
+        "(same rank: against the reference when it converged, '-' when it did not; "
+        "=before: our ranking identical before and after the fix)"
+    )
+    routes = {"svm": (None, None), "svm-rfe": (0.1, "remaining"), "svm-rfe50": (0.5, "remaining")}
+    for name in selectors:
+        sel = get_selector(name)
+        t_ours, ours = _cpu(sel.select, X, y, random_state=0)
+        current = _svm_rfe._smo_iteration_cap
+        _svm_rfe._smo_iteration_cap = _old_cap
+        try:
+            t_before, before = _cpu(sel.select, X, y, random_state=0)
+        finally:
+            _svm_rfe._smo_iteration_cap = current
+        step, rule = routes[name]
+        t_ref, (ref, capped) = _cpu(_svc_reference, X, y, step, rule, ref_max_iter)
+        if step is None:
+            # same position in the order of the weights (1.000: the same ranking)
+            same = np.mean(np.argsort(-ref, kind="stable") == np.argsort(ours.ranking))
+        else:
+            same = np.mean(_tied_from_total(ours.ranking, step, rule, X.shape[1]) == ref)
+        unchanged = "yes" if np.array_equal(before.ranking, ours.ranking) else "no"
+        mark = ">=" if capped else ""
+        print(
+            f"{name:<11}{t_before:>11.2f}{t_ours:>10.2f}{mark + format(t_ref, '.2f'):>15}"
+            f"{t_before / t_ours:>12.1f}{mark + format(t_ref / t_ours, '.1f'):>10}{'':>7}"
+            f"{'-' if capped else format(same, '.3f'):>11}{unchanged:>9}"
+        )
+
+
+def _tied_from_total(ranking, step, rule, p):
+    """RFE's tied ranking from a total SVM-RFE ranking (1 = best) and the step rule."""
+    order = np.argsort(-np.asarray(ranking))  # worst first: elimination order
+    tied = np.ones(p, dtype=np.int64)
+    alive, pos, sizes = p, 0, []
+    while alive > 1:
+        count = int(max(1, step * p)) if rule == "original" else max(1, int(step * alive))
+        count = min(count, alive - 1)
+        sizes.append((pos, count))
+        pos += count
+        alive -= count
+    n_steps = len(sizes)
+    for k, (start, count) in enumerate(sizes, start=1):
+        tied[order[start : start + count]] = n_steps - k + 2
+    return tied
+
+
 def _load() -> str:
     return "load average {:.1f} / {:.1f} / {:.1f}".format(*os.getloadavg())
 
@@ -396,7 +520,7 @@ def bench_bootstrap_memory(b: int, selectors: list[str]) -> None:
         print(f"{sel_name:<6} {wall / b:.3f} s per fit (wall), peak RSS so far {peak:.0f} MiB")
 
 
-_SECTIONS = ("mdl", "svm-text", "svm-raw", "other")
+_SECTIONS = ("mdl", "svm-text", "svm-raw", "other", "svm-madelon")
 
 
 def main() -> None:
@@ -431,6 +555,25 @@ def main() -> None:
         default="chi2,ig,su",
         help="selectors of the --memory-b run (comma-separated)",
     )
+    parser.add_argument(
+        "--madelon-rows", type=int, default=2080, help="svm-madelon: rows of the resample"
+    )
+    parser.add_argument(
+        "--madelon-cols", type=int, default=500, help="svm-madelon: its first columns"
+    )
+    parser.add_argument(
+        "--madelon-selectors",
+        default="svm",
+        help="svm-madelon: selectors among svm, svm-rfe50, svm-rfe (comma-separated; at full "
+        "size svm takes a few minutes with its references, svm-rfe50 about half an hour, "
+        "svm-rfe hours: the default keeps `make bench` usable)",
+    )
+    parser.add_argument(
+        "--madelon-ref-iter",
+        type=int,
+        default=20_000_000,
+        help="svm-madelon: libsvm iterations allowed per fit of the reference route",
+    )
     args = parser.parse_args()
     sections = set(args.sections.split(","))
     unknown = sections - set(_SECTIONS)
@@ -452,6 +595,15 @@ def main() -> None:
         bench_svm_raw(repeats, ("leukemia",) if args.quick else ("leukemia", "prostate"))
     if text and "other" in sections:
         bench_other_selectors(b_other, args.cfs_columns)
+    if text and "svm-madelon" in sections:
+        # --quick: a 300 x 40 slice (the fits stall all the same; a few seconds)
+        n_rows, n_cols = (300, 40) if args.quick else (args.madelon_rows, args.madelon_cols)
+        bench_svm_madelon(
+            n_rows,
+            n_cols,
+            ["svm", "svm-rfe50", "svm-rfe"] if args.quick else args.madelon_selectors.split(","),
+            10**6 if args.quick else args.madelon_ref_iter,
+        )
     if args.memory_b and text:
         bench_bootstrap_memory(args.memory_b, args.memory_selectors.split(","))
 
