@@ -112,3 +112,57 @@ def test_bad_data_names_the_selector():
     with pytest.raises(ValueError, match=r"the cfs selector must be two or more classes"):
         CFSSelector().select(np.random.default_rng(0).random((10, 4)), np.zeros(10, int),
                              random_state=0)
+
+
+def _fold_codes(X, y, seed=0):
+    y = np.unique(np.asarray(y), return_inverse=True)[1]
+    rows = np.random.default_rng(seed).choice(X.shape[0], int(0.9 * X.shape[0]), replace=True)
+    return discretize(X[rows], y[rows], method="mdl"), X[rows], y[rows]
+
+
+@pytest.mark.parametrize("name", ["basehock", "colon"])
+def test_rare_code_route_equals_the_dense_joint_counts(name):
+    # issue 15: on text the joint counts come from the entries off each feature's mode
+    from modelmine.selectors._cfs import _column_entropies, _RareCodes, su_matrix_row
+
+    X, y = mm.datasets.load(name)
+    if name == "basehock":  # a random 600 of the 1,993 posts (the file is sorted by class)
+        keep = np.sort(np.random.default_rng(0).choice(X.shape[0], 600, replace=False))
+        X, y = X[keep], np.asarray(y)[keep]
+    (codes, levels), _, _ = _fold_codes(X, y)
+    h = _column_entropies(codes, levels)
+    rare = _RareCodes(codes, levels)
+    assert rare.fraction < _RareCodes.MAX_FRACTION and (levels > 1).sum() >= 8
+    for g in [*np.flatnonzero(levels > 1)[:8].tolist(), int(np.argmin(levels))]:
+        np.testing.assert_array_equal(rare.su_row(codes, levels, g, h),
+                                      su_matrix_row(codes, levels, g, h))
+
+
+def test_rare_code_route_with_many_levels_and_any_mode():
+    # synthetic codes: up to 4 levels, modes that are not level 0, a constant column
+    from modelmine.selectors._cfs import _column_entropies, _RareCodes, su_matrix_row
+
+    rng = np.random.default_rng(3)
+    n, p = 90, 12
+    levels = rng.integers(1, 5, size=p)
+    probs = [rng.dirichlet(np.ones(k) * 0.4) for k in levels]
+    codes = np.column_stack([rng.choice(k, size=n, p=pr) for k, pr in zip(levels, probs)]
+                            ).astype(np.int32)
+    h = _column_entropies(codes, levels)
+    rare = _RareCodes(codes, levels)
+    for g in range(p):
+        np.testing.assert_array_equal(rare.su_row(codes, levels, g, h),
+                                      su_matrix_row(codes, levels, g, h))
+
+
+def test_cfs_on_text_same_subset_with_either_route(monkeypatch):
+    from modelmine.selectors import _cfs
+
+    X, y = mm.datasets.load_basehock()
+    keep = np.sort(np.random.default_rng(1).choice(X.shape[0], 500, replace=False))
+    _, Xf, yf = _fold_codes(X[keep], np.asarray(y)[keep], seed=1)
+    fast = CFSSelector().select(Xf, yf, random_state=0)
+    monkeypatch.setattr(_cfs._RareCodes, "MAX_FRACTION", 0.0)  # force the dense route
+    dense = CFSSelector().select(Xf, yf, random_state=0)
+    np.testing.assert_array_equal(fast.ranking, dense.ranking)
+    np.testing.assert_array_equal(fast.support, dense.support)
