@@ -87,6 +87,7 @@ class _RareCodes:
         width = int(levels.max(initial=1))
         counts = np.bincount((np.arange(p)[None, :] * width + codes).ravel(),
                              minlength=p * width).reshape(p, width)
+        self.level_counts = counts  # (p, width): what _column_entropies counts
         self.mode = counts.argmax(axis=1)
         rows, feats = np.nonzero(codes != self.mode[None, :])
         self.rows, self.feats = rows, feats
@@ -122,7 +123,8 @@ def cfs_search(codes: NDArray[np.int32], levels: NDArray[np.int64], y: NDArray[n
     by insertion order); children are generated in feature-index order.
     """
     p = codes.shape[1]
-    h = _column_entropies(codes, levels)
+    rare = _RareCodes(codes, levels)
+    h = _entropy(rare.level_counts.astype(np.float64))  # = _column_entropies(codes, levels)
     yc = y.astype(np.int64)
     k_cls = int(yc.max()) + 1
     hc = float(_entropy(np.bincount(yc, minlength=k_cls).astype(np.float64)))
@@ -136,7 +138,6 @@ def cfs_search(codes: NDArray[np.int32], levels: NDArray[np.int64], y: NDArray[n
     np.divide(2.0 * (h + hc - hjc), den, out=rcf, where=den > 0)
     rcf = np.clip(rcf, 0.0, 1.0)
     rows: dict[int, NDArray[np.float64]] = {}
-    rare = _RareCodes(codes, levels)
     su_row = rare.su_row if rare.fraction < _RareCodes.MAX_FRACTION else su_matrix_row
 
     def row(g: int) -> NDArray[np.float64]:
