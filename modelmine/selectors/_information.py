@@ -130,16 +130,46 @@ def _mdl_cuts_block(
     return _mdl_search(cum, values, n_groups)
 
 
+def _weka_conditional_entropy_counts(
+    left: NDArray[np.int64], right: NDArray[np.int64], xlnx: NDArray[np.float64]
+) -> NDArray[np.float64]:
+    """:func:`_weka_conditional_entropy` of integer counts, ``x ln x`` read from a table.
+
+    ``xlnx[c]`` = :func:`_xlnx` of ``c`` for every count ``c`` that can occur, so each term,
+    each sum (same order) and the result are those of :func:`_weka_conditional_entropy` on
+    the same counts held in float64, bit for bit; a gather replaces the where / log / where
+    passes of every term.
+    """
+    value = np.zeros(left.shape[0])
+    total = np.zeros(left.shape[0], dtype=np.int64)
+    for part in (left, right):
+        row_sum = np.zeros(part.shape[0], dtype=np.int64)
+        for k in range(part.shape[1]):
+            value = value + xlnx[part[:, k]]
+            row_sum = row_sum + part[:, k]
+        value = value - xlnx[row_sum]
+        total = total + row_sum
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = -value / (total * _LN2)
+    return np.where(total > 0, out, 0.0)
+
+
 def _mdl_search(
     cum: NDArray[np.float64], values: NDArray[np.float64], n_groups: NDArray[np.int64]
 ) -> tuple[NDArray[np.intp], NDArray[np.float64]]:
     """WEKA's MDL recursion over the distinct values of each column.
 
     ``cum[j, g]`` holds the class counts of the values of column ``j`` below its ``g``-th
-    distinct value (shape (b, width + 1, K)), ``values[j, g]`` that value and
-    ``n_groups[j]`` the number of distinct values; returns (column, cut value) pairs.
+    distinct value (shape (b, width + 1, K); integers, in any numeric dtype),
+    ``values[j, g]`` that value and ``n_groups[j]`` the number of distinct values; returns
+    (column, cut value) pairs.
     """
     b = cum.shape[0]
+    icum = cum.astype(np.int64, copy=False)
+    # x ln x of every count that can occur (0 .. the largest column total): the candidates'
+    # entropies become gathers (see _weka_conditional_entropy_counts)
+    n_max = int(icum[:, -1].sum(axis=1).max()) if b else 0
+    xlnx = _xlnx(np.arange(n_max + 1, dtype=np.float64))
     feat = np.arange(b)
     start = np.zeros(b, dtype=np.intp)
     stop = n_groups.astype(np.intp)
@@ -155,15 +185,17 @@ def _mdl_search(
         seg = np.repeat(np.arange(feat.size), n_cand)
         pos = start[seg] + np.arange(seg.size) - offsets[seg]  # cut after group pos
         f = feat[seg]
-        left = cum[f, pos + 1] - cum[f, start[seg]]
-        right = cum[f, stop[seg]] - cum[f, pos + 1]
-        ent = _weka_conditional_entropy(left, right)
+        below = icum[f, pos + 1]
+        left = below - icum[f, start[seg]]
+        right = icum[f, stop[seg]] - below
+        ent = _weka_conditional_entropy_counts(left, right, xlnx)
         seg_min = np.minimum.reduceat(ent, offsets)
         first = np.minimum.reduceat(
             np.where(ent == seg_min[seg], np.arange(seg.size), seg.size), offsets
         )
-        prior = cum[feat, stop] - cum[feat, start]
-        best_left, best_right = left[first], right[first]
+        prior = (icum[feat, stop] - icum[feat, start]).astype(np.float64)
+        best_left = left[first].astype(np.float64)
+        best_right = right[first].astype(np.float64)
         # WEKA keeps a cut only if it strictly lowers the entropy (gain > 0) and passes MDL.
         accept = seg_min < _weka_entropy(prior)
         accept &= _mdl_accepts(prior, best_left, best_right, prior.sum(axis=1))
