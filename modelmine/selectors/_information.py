@@ -154,6 +154,41 @@ def _weka_conditional_entropy_counts(
     return np.where(total > 0, out, 0.0)
 
 
+def _weka_entropy_counts(
+    counts: NDArray[np.int64], xlnx: NDArray[np.float64]
+) -> NDArray[np.float64]:
+    """:func:`_weka_entropy` of integer counts with ``x ln x`` from a table, bit for bit."""
+    value = np.zeros(counts.shape[0])
+    total = np.zeros(counts.shape[0], dtype=np.int64)
+    for k in range(counts.shape[1]):
+        value = value - xlnx[counts[:, k]]
+        total = total + counts[:, k]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = (value + xlnx[total]) / (total * _LN2)
+    return np.where(total > 0, out, 0.0)
+
+
+def _mdl_accepts_counts(
+    prior: NDArray[np.int64],
+    left: NDArray[np.int64],
+    right: NDArray[np.int64],
+    prior_ent: NDArray[np.float64],
+    xlnx: NDArray[np.float64],
+) -> NDArray[np.bool_]:
+    """:func:`_mdl_accepts` of integer counts (``prior_ent`` = the prior's entropy), bit for
+    bit: the same terms in the same order, ``x ln x`` read from the table ``xlnx``."""
+    gain = prior_ent - _weka_conditional_entropy_counts(left, right, xlnx)
+    k = np.count_nonzero(prior > 0, axis=1).astype(np.float64)
+    k1 = np.count_nonzero(left > 0, axis=1).astype(np.float64)
+    k2 = np.count_nonzero(right > 0, axis=1).astype(np.float64)
+    delta = np.log(3.0**k - 2.0) / _LN2 - (
+        k * prior_ent - k2 * _weka_entropy_counts(right, xlnx)
+        - k1 * _weka_entropy_counts(left, xlnx)
+    )
+    n_inst = prior.sum(axis=1).astype(np.float64)
+    return gain > (np.log(n_inst - 1.0) / _LN2 + delta) / n_inst
+
+
 def _mdl_search(
     cum: NDArray[np.float64], values: NDArray[np.float64], n_groups: NDArray[np.int64]
 ) -> tuple[NDArray[np.intp], NDArray[np.float64]]:
@@ -193,12 +228,11 @@ def _mdl_search(
         first = np.minimum.reduceat(
             np.where(ent == seg_min[seg], np.arange(seg.size), seg.size), offsets
         )
-        prior = (icum[feat, stop] - icum[feat, start]).astype(np.float64)
-        best_left = left[first].astype(np.float64)
-        best_right = right[first].astype(np.float64)
+        prior = icum[feat, stop] - icum[feat, start]
         # WEKA keeps a cut only if it strictly lowers the entropy (gain > 0) and passes MDL.
-        accept = seg_min < _weka_entropy(prior)
-        accept &= _mdl_accepts(prior, best_left, best_right, prior.sum(axis=1))
+        prior_ent = _weka_entropy_counts(prior, xlnx)
+        accept = seg_min < prior_ent
+        accept &= _mdl_accepts_counts(prior, left[first], right[first], prior_ent, xlnx)
         cpos = pos[first][accept]
         cf = feat[accept]
         cut_feat.append(cf)
@@ -525,9 +559,13 @@ def _resample_tables(
         y_full = np.zeros(n, dtype=np.int64)
         y_full[rows] = y
         totals = np.bincount(y_full, weights=multiplicity, minlength=n_classes)
-    per_column = max(rows.shape[0], fold.values.shape[1] * (n_classes + 2))
+    # dense: a block's value indices are (rows x columns); sparse: its work arrays are
+    # (columns x distinct values x classes), the stored entries counted once per resample
+    per_column = fold.values.shape[1] * (n_classes + 2)
+    if not fold.sparse:
+        per_column = max(rows.shape[0], per_column)
     step = max(1, _BLOCK_ELEMENTS // per_column)
-    level_blocks: list[tuple[int, int, NDArray[np.int64], NDArray[np.float64]]] = []
+    level_blocks: list[tuple[NDArray[np.intp], NDArray[np.int64], NDArray[Any]]] = []
     max_levels = 1
     for a in range(0, p, step):
         b = min(p, a + step)
@@ -541,32 +579,37 @@ def _resample_tables(
             counts = np.bincount((cell + y[:, None]).ravel(),
                                  minlength=cols * width * n_classes)
             counts = counts.reshape(cols, width, n_classes)
-        present = counts.sum(axis=2) > 0
+        present = counts[:, :, 0] > 0
+        for k in range(1, n_classes):
+            present |= counts[:, :, k] > 0
         # compact each column to the values present in the resample, in increasing order
-        new = np.cumsum(present, axis=1) - 1
-        n_present = present.sum(axis=1)
-        w2 = int(n_present.max()) if cols else 0
         jj, gg = np.nonzero(present)
+        n_present = np.bincount(jj, minlength=cols)
+        new = np.arange(jj.size) - (np.cumsum(n_present) - n_present)[jj]
+        w2 = int(n_present.max()) if cols else 0
+        present_counts = counts[jj, gg]
         compact = np.zeros((cols, w2, n_classes))
-        compact[jj, new[jj, gg]] = counts[jj, gg]
+        compact[jj, new] = present_counts
         values = np.zeros((cols, w2))
-        values[jj, new[jj, gg]] = fold.values[a + jj, gg]
+        values[jj, new] = fold.values[a + jj, gg]
         cum = np.zeros((cols, w2 + 1, n_classes))
         cum[:, 1:, :] = np.cumsum(compact, axis=1)
         cut_feat, cut_val = _mdl_search(cum, values, n_present)
-        levels = np.zeros((cols, w2), dtype=np.int64)
-        if cut_feat.size:
-            np.add.at(levels, cut_feat, values[cut_feat] > cut_val[:, None])
+        # level of each present value = number of its column's cuts below it
+        above = (values[cut_feat] > cut_val[:, None]).ravel()
+        cell = (cut_feat[:, None] * w2 + np.arange(w2)).ravel()[above]
+        levels = np.bincount(cell, minlength=cols * w2).reshape(cols, w2)
         max_levels = max(max_levels, 1 + int(np.bincount(cut_feat, minlength=1).max()))
-        level_blocks.append((a, b, levels, compact))
-    table = np.zeros((p, max_levels, n_classes))
-    for a, b, levels, compact in level_blocks:
-        cols, w2 = levels.shape
-        flat = ((np.arange(cols)[:, None] * max_levels + levels)[:, :, None] * n_classes
-                + np.arange(n_classes)).ravel()
-        table[a:b] = np.bincount(flat, weights=compact.ravel(),
-                                 minlength=cols * max_levels * n_classes).reshape(
-                                     cols, max_levels, n_classes)
+        level_blocks.append((a + jj, levels[jj, new], present_counts))
+    # the (feature, level, class) table: one bincount over the present values' counts
+    flat = np.concatenate([
+        ((col * max_levels + lev)[:, None] * n_classes + np.arange(n_classes)).ravel()
+        for col, lev, _ in level_blocks
+    ]) if level_blocks else np.empty(0, dtype=np.int64)
+    weights = np.concatenate([c.ravel() for _, _, c in level_blocks]) if level_blocks else None
+    table: NDArray[np.float64] = np.bincount(
+        flat, weights=weights, minlength=p * max_levels * n_classes
+    ).astype(np.float64, copy=False).reshape(p, max_levels, n_classes)
     return table
 
 
@@ -590,7 +633,9 @@ def _sparse_counts(
         cell, weights=multiplicity[r], minlength=cols * width * n_classes
     ).astype(np.float64, copy=False)
     counts = flat.reshape(cols, width, n_classes)
-    stored = counts.sum(axis=1)
+    # class counts of each column's stored entries (integers: any order of sums is exact)
+    stored = np.bincount(col * n_classes + y_full[r], weights=multiplicity[r],
+                         minlength=cols * n_classes).reshape(cols, n_classes)
     # (a column without zeros gets 0 added; its index is clipped into the block)
     zero = np.minimum(fold.zero_group[a:b], width - 1)
     counts[np.arange(cols), zero] += totals[None, :] - stored
