@@ -23,8 +23,13 @@ from numpy.typing import NDArray
 from ..validation import check_choice, check_int
 from ._relieff import _column_blocks
 
-__all__ = ["SortedColumns", "discretize", "information_gain", "resample_scores",
-           "symmetrical_uncertainty"]
+__all__ = [
+    "SortedColumns",
+    "discretize",
+    "information_gain",
+    "resample_scores",
+    "symmetrical_uncertainty",
+]
 
 _METHODS = ("mdl", "quantile", "uniform")
 # Elements of the per-block work arrays (columns are processed in blocks of this size).
@@ -182,7 +187,8 @@ def _mdl_accepts_counts(
     k1 = np.count_nonzero(left > 0, axis=1).astype(np.float64)
     k2 = np.count_nonzero(right > 0, axis=1).astype(np.float64)
     delta = np.log(3.0**k - 2.0) / _LN2 - (
-        k * prior_ent - k2 * _weka_entropy_counts(right, xlnx)
+        k * prior_ent
+        - k2 * _weka_entropy_counts(right, xlnx)
         - k1 * _weka_entropy_counts(left, xlnx)
     )
     n_inst = prior.sum(axis=1).astype(np.float64)
@@ -387,8 +393,14 @@ def _ig_from_table(
     with np.errstate(divide="ignore", invalid="ignore"):
         terms = np.where(
             table > 0,
-            table / n * (np.log(np.where(table > 0, table, 1.0)) + math.log(n)
-                         - np.log(np.where(n_v > 0, n_v, 1.0)) - np.log(n_c)),
+            table
+            / n
+            * (
+                np.log(np.where(table > 0, table, 1.0))
+                + math.log(n)
+                - np.log(np.where(n_v > 0, n_v, 1.0))
+                - np.log(n_c)
+            ),
             0.0,
         )
     ig = np.clip(terms.sum(axis=(1, 2)), 0.0, None)
@@ -526,7 +538,7 @@ class SortedColumns:
         self.values = np.zeros((p, width))
         col = 0
         for vals in blocks:
-            self.values[col:col + vals.shape[0], : vals.shape[1]] = vals
+            self.values[col : col + vals.shape[0], : vals.shape[1]] = vals
             col += vals.shape[0]
         # Sparse input: the stored entries (row, column, value index), and the index of the
         # value 0 in each column, so that a resample's counts cost O(nnz), not O(n p).
@@ -538,8 +550,8 @@ class SortedColumns:
             cols = np.repeat(np.arange(p), np.diff(self.indptr))
             self.entry_group = self.group[self.rows, cols].astype(np.int64)
             self.zero_group = np.count_nonzero(
-                (self.values < 0) & (np.arange(width)[None, :] < self.n_groups[:, None]),
-                axis=1)
+                (self.values < 0) & (np.arange(width)[None, :] < self.n_groups[:, None]), axis=1
+            )
 
 
 def _resample_tables(
@@ -576,8 +588,7 @@ def _resample_tables(
             counts = _sparse_counts(fold, a, b, width, multiplicity, y_full, totals)
         else:
             cell = (np.arange(cols)[None, :] * width + fold.group[rows, a:b]) * n_classes
-            counts = np.bincount((cell + y[:, None]).ravel(),
-                                 minlength=cols * width * n_classes)
+            counts = np.bincount((cell + y[:, None]).ravel(), minlength=cols * width * n_classes)
             counts = counts.reshape(cols, width, n_classes)
         present = counts[:, :, 0] > 0
         for k in range(1, n_classes):
@@ -602,19 +613,32 @@ def _resample_tables(
         max_levels = max(max_levels, 1 + int(np.bincount(cut_feat, minlength=1).max()))
         level_blocks.append((a + jj, levels[jj, new], present_counts))
     # the (feature, level, class) table: one bincount over the present values' counts
-    flat = np.concatenate([
-        ((col * max_levels + lev)[:, None] * n_classes + np.arange(n_classes)).ravel()
-        for col, lev, _ in level_blocks
-    ]) if level_blocks else np.empty(0, dtype=np.int64)
+    flat = (
+        np.concatenate(
+            [
+                ((col * max_levels + lev)[:, None] * n_classes + np.arange(n_classes)).ravel()
+                for col, lev, _ in level_blocks
+            ]
+        )
+        if level_blocks
+        else np.empty(0, dtype=np.int64)
+    )
     weights = np.concatenate([c.ravel() for _, _, c in level_blocks]) if level_blocks else None
-    table: NDArray[np.float64] = np.bincount(
-        flat, weights=weights, minlength=p * max_levels * n_classes
-    ).astype(np.float64, copy=False).reshape(p, max_levels, n_classes)
+    table: NDArray[np.float64] = (
+        np.bincount(flat, weights=weights, minlength=p * max_levels * n_classes)
+        .astype(np.float64, copy=False)
+        .reshape(p, max_levels, n_classes)
+    )
     return table
 
 
 def _sparse_counts(
-    fold: SortedColumns, a: int, b: int, width: int, multiplicity: Any, y_full: Any,
+    fold: SortedColumns,
+    a: int,
+    b: int,
+    width: int,
+    multiplicity: Any,
+    y_full: Any,
     totals: Any,
 ) -> NDArray[np.float64]:
     """Class counts per (column, value index) of columns ``a:b`` from the stored entries.
@@ -627,15 +651,16 @@ def _sparse_counts(
     n_classes = totals.shape[0]
     lo, hi = fold.indptr[a], fold.indptr[b]
     r = fold.rows[lo:hi]
-    col = np.repeat(np.arange(cols), np.diff(fold.indptr[a:b + 1]))
+    col = np.repeat(np.arange(cols), np.diff(fold.indptr[a : b + 1]))
     cell = ((col * width + fold.entry_group[lo:hi]) * n_classes) + y_full[r]
     flat: NDArray[np.float64] = np.bincount(
         cell, weights=multiplicity[r], minlength=cols * width * n_classes
     ).astype(np.float64, copy=False)
     counts = flat.reshape(cols, width, n_classes)
     # class counts of each column's stored entries (integers: any order of sums is exact)
-    stored = np.bincount(col * n_classes + y_full[r], weights=multiplicity[r],
-                         minlength=cols * n_classes).reshape(cols, n_classes)
+    stored = np.bincount(
+        col * n_classes + y_full[r], weights=multiplicity[r], minlength=cols * n_classes
+    ).reshape(cols, n_classes)
     # (a column without zeros gets 0 added; its index is clipped into the block)
     zero = np.minimum(fold.zero_group[a:b], width - 1)
     counts[np.arange(cols), zero] += totals[None, :] - stored
