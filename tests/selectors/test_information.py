@@ -85,7 +85,8 @@ def _weka_mdl_cuts(x: np.ndarray, y: np.ndarray, k: int) -> list[float]:
         kl = sum(c > 0 for c in bl)
         kr = sum(c > 0 for c in br)
         delta = math.log(3.0**kt - 2) / math.log(2) - (
-            kt * prior_ent - kr * _entropy_bits(br) - kl * _entropy_bits(bl))
+            kt * prior_ent - kr * _entropy_bits(br) - kl * _entropy_bits(bl)
+        )
         if not gain > (math.log(n_inst - 1) / math.log(2) + delta) / n_inst:
             return []
         return [*cuts(first, best_index + 1), best_cut, *cuts(best_index + 1, last_plus_one)]
@@ -182,12 +183,14 @@ def test_mdl_equals_weka_reference_leukemia():
 @pytest.mark.parametrize("n_bins", [2, 5, 10])
 def test_uniform_and_quantile_match_pandas(n_bins):
     rng = np.random.default_rng(SEED + n_bins)
-    X = np.column_stack([
-        rng.normal(size=120),
-        rng.integers(0, 4, 120).astype(float),       # heavy ties
-        rng.exponential(size=120),
-        np.r_[np.zeros(100), rng.normal(size=20)],   # mostly one value
-    ])
+    X = np.column_stack(
+        [
+            rng.normal(size=120),
+            rng.integers(0, 4, 120).astype(float),  # heavy ties
+            rng.exponential(size=120),
+            np.r_[np.zeros(100), rng.normal(size=20)],  # mostly one value
+        ]
+    )
     y = rng.integers(0, 2, 120)
     for method, pandas_fn in (("uniform", pd.cut), ("quantile", pd.qcut)):
         codes, n_levels = discretize(X, y, method=method, n_bins=n_bins)
@@ -195,8 +198,7 @@ def test_uniform_and_quantile_match_pandas(n_bins):
             if pandas_fn is pd.cut:
                 ref, bins = pd.cut(X[:, j], n_bins, labels=False, retbins=True)
             else:
-                ref, bins = pd.qcut(X[:, j], n_bins, labels=False, retbins=True,
-                                    duplicates="drop")
+                ref, bins = pd.qcut(X[:, j], n_bins, labels=False, retbins=True, duplicates="drop")
             np.testing.assert_array_equal(codes[:, j], ref, err_msg=f"{method} {j}")
             # pandas keeps empty equal-width bins; levels = its number of bins.
             assert n_levels[j] == len(bins) - 1
@@ -224,17 +226,20 @@ def _reference_ig_su(codes: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.n
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("name", "method"),
-                         [("colon", "mdl"), ("colon", "quantile"), ("leukemia", "mdl")])
+@pytest.mark.parametrize(
+    ("name", "method"), [("colon", "mdl"), ("colon", "quantile"), ("leukemia", "mdl")]
+)
 def test_ig_su_equal_sklearn_loop(name, method):
     X, y = getattr(mm.datasets, f"load_{name}")()
     y = _codes(y)
     codes, _ = discretize(X, y, method=method)
     ig_ref, su_ref = _reference_ig_su(codes, y)
-    np.testing.assert_allclose(information_gain(X, y, discretization=method), ig_ref,
-                               rtol=0, atol=1e-12)
-    np.testing.assert_allclose(symmetrical_uncertainty(X, y, discretization=method), su_ref,
-                               rtol=0, atol=1e-12)
+    np.testing.assert_allclose(
+        information_gain(X, y, discretization=method), ig_ref, rtol=0, atol=1e-12
+    )
+    np.testing.assert_allclose(
+        symmetrical_uncertainty(X, y, discretization=method), su_ref, rtol=0, atol=1e-12
+    )
 
 
 @pytest.mark.parametrize("method", ["mdl", "quantile", "uniform"])
@@ -275,24 +280,42 @@ def test_sparse_equals_dense(method, monkeypatch):
     c_d, l_d = discretize(dense, y, method=method)
     np.testing.assert_array_equal(c_s, c_d)
     np.testing.assert_array_equal(l_s, l_d)
-    np.testing.assert_array_equal(information_gain(X, y, discretization=method),
-                                  information_gain(dense, y, discretization=method))
+    np.testing.assert_array_equal(
+        information_gain(X, y, discretization=method),
+        information_gain(dense, y, discretization=method),
+    )
 
 
 # ---------------------------------------------------------------- bad parameters
 @pytest.mark.parametrize(
     ("func", "kwargs", "exc", "match"),
     [
-        (discretize, {"method": "entropy"}, ValueError,
-         r"The 'method' parameter of discretize must be one of 'mdl', 'quantile', 'uniform'\. "
-         r"Got 'entropy' instead\."),
-        (discretize, {"method": "uniform", "n_bins": 1}, ValueError,
-         r"The 'n_bins' parameter of discretize must be an integer >= 2\. Got 1 instead\."),
-        (information_gain, {"discretization": "MDL"}, ValueError,
-         r"The 'discretization' parameter of information_gain must be one of"),
-        (symmetrical_uncertainty, {"n_bins": 2.5}, TypeError,
-         r"The 'n_bins' parameter of symmetrical_uncertainty must be an integer >= 2\. "
-         r"Got 2\.5 instead\."),
+        (
+            discretize,
+            {"method": "entropy"},
+            ValueError,
+            r"The 'method' parameter of discretize must be one of 'mdl', 'quantile', 'uniform'\. "
+            r"Got 'entropy' instead\.",
+        ),
+        (
+            discretize,
+            {"method": "uniform", "n_bins": 1},
+            ValueError,
+            r"The 'n_bins' parameter of discretize must be an integer >= 2\. Got 1 instead\.",
+        ),
+        (
+            information_gain,
+            {"discretization": "MDL"},
+            ValueError,
+            r"The 'discretization' parameter of information_gain must be one of",
+        ),
+        (
+            symmetrical_uncertainty,
+            {"n_bins": 2.5},
+            TypeError,
+            r"The 'n_bins' parameter of symmetrical_uncertainty must be an integer >= 2\. "
+            r"Got 2\.5 instead\.",
+        ),
     ],
 )
 def test_bad_parameters(func, kwargs, exc, match):
@@ -332,12 +355,16 @@ def _assert_shared_equals_per_resample(X, y, rows_list):
     fold = SortedColumns(X)
     for rows in rows_list:
         Xr, yr = X[rows], y[rows]
-        np.testing.assert_array_equal(resample_scores(fold, y, rows, "ig"),
-                                      information_gain(Xr, yr))
-        np.testing.assert_array_equal(resample_scores(fold, y, rows, "su"),
-                                      symmetrical_uncertainty(Xr, yr))
-        np.testing.assert_array_equal(resample_scores(fold, y, rows, "chi2"),
-                                      Chi2Selector().select(Xr, yr, random_state=0).scores)
+        np.testing.assert_array_equal(
+            resample_scores(fold, y, rows, "ig"), information_gain(Xr, yr)
+        )
+        np.testing.assert_array_equal(
+            resample_scores(fold, y, rows, "su"), symmetrical_uncertainty(Xr, yr)
+        )
+        np.testing.assert_array_equal(
+            resample_scores(fold, y, rows, "chi2"),
+            Chi2Selector().select(Xr, yr, random_state=0).scores,
+        )
 
 
 @pytest.mark.parametrize("name", ["basehock", "pcmac"])
@@ -387,10 +414,12 @@ def test_bootstrap_with_shared_sort_equals_plain_loop_and_any_n_jobs(selector):
     X, y = _text("basehock")
     keep = np.sort(np.random.default_rng(SEED).choice(X.shape[0], 400, replace=False))
     X, y = X[keep][:, :600], y[keep]
-    base = mm.bootstrap(X, y, selector, n_bootstraps=6, n_features=20, random_state=3,
-                        fit_full=False, n_jobs=1)
-    base2 = mm.bootstrap(X, y, selector, n_bootstraps=6, n_features=20, random_state=3,
-                         fit_full=False, n_jobs=2)
+    base = mm.bootstrap(
+        X, y, selector, n_bootstraps=6, n_features=20, random_state=3, fit_full=False, n_jobs=1
+    )
+    base2 = mm.bootstrap(
+        X, y, selector, n_bootstraps=6, n_features=20, random_state=3, fit_full=False, n_jobs=2
+    )
     np.testing.assert_array_equal(base.scores, base2.scores)
     np.testing.assert_array_equal(base.ranks, base2.ranks)
     sel = mm.selectors.get_selector(selector)
@@ -414,3 +443,72 @@ def test_shared_sort_sparse_with_negative_values_and_explicit_zeros():
     rng = np.random.default_rng(SEED)
     rows_list = [np.sort(rng.choice(X.shape[0], X.shape[0])), rng.choice(40, 30)]
     _assert_shared_equals_per_resample(sp.csr_matrix(Xs), y, rows_list)
+
+
+# ------------------------------- the integer-count search: x ln x from a table, bit for bit
+def test_integer_count_entropies_equal_float_formulas_bit_for_bit():
+    # oracle: WEKA's float formulas (_weka_entropy, _weka_conditional_entropy, _mdl_accepts)
+    # on the same counts held in float64; the table route must give the very same bits
+    from modelmine.selectors._information import (
+        _mdl_accepts,
+        _mdl_accepts_counts,
+        _weka_conditional_entropy,
+        _weka_conditional_entropy_counts,
+        _weka_entropy,
+        _weka_entropy_counts,
+        _xlnx,
+    )
+
+    rng = np.random.default_rng(SEED)
+    for n_classes in (2, 3, 5):
+        left = rng.integers(0, 900, (4000, n_classes))
+        right = rng.integers(0, 900, (4000, n_classes))
+        left[::7, 0] = 0  # classes absent from a part
+        right[::5] = 0  # an empty part
+        right[::5, 1] = 1
+        prior = left + right
+        xlnx = _xlnx(np.arange(int(prior.sum(axis=1).max()) + 1, dtype=np.float64))
+        fl, fr, fp = (a.astype(np.float64) for a in (left, right, prior))
+        assert np.array_equal(_weka_entropy_counts(prior, xlnx), _weka_entropy(fp))
+        assert np.array_equal(
+            _weka_conditional_entropy_counts(left, right, xlnx),
+            _weka_conditional_entropy(fl, fr),
+        )
+        accepts = _mdl_accepts_counts(prior, left, right, _weka_entropy(fp), xlnx)
+        assert np.array_equal(accepts, _mdl_accepts(fp, fl, fr, fp.sum(axis=1)))
+
+
+def _wide_column_among_binary(X, rng):
+    """Sparse X plus two columns of many distinct values (one of them negative somewhere)."""
+    import scipy.sparse as sp
+
+    n = X.shape[0]
+    wide = np.round(rng.gamma(2.0, 3.0, n), 1) * (rng.random(n) < 0.7)
+    signed = np.round(rng.normal(0.0, 2.0, n), 2) * (rng.random(n) < 0.5)
+    return sp.csr_matrix(sp.hstack([X, sp.csr_matrix(np.c_[wide, signed])]))
+
+
+def test_shared_sort_wide_column_among_binary_synthetic():
+    # mostly-binary sparse columns (the word-presence case) beside columns with hundreds of
+    # distinct values, three classes: the padded work arrays are as wide as the widest
+    # column; oracle = the per-resample route, itself checked against WEKA's recursion
+    import scipy.sparse as sp
+
+    rng = np.random.default_rng(SEED)
+    n, p = 240, 60
+    y = rng.integers(0, 3, n).astype(np.int64)
+    X = sp.csr_matrix((rng.random((n, p)) < 0.1 + 0.2 * (y[:, None] == 1)).astype(np.float64))
+    X = _wide_column_among_binary(X, rng)
+    assert np.diff(sp.csc_matrix(X).indptr)[-2:].min() > 100
+    rows_list = [np.sort(rng.choice(n, n)), rng.choice(n, 150, replace=False)]
+    _assert_shared_equals_per_resample(X, y, rows_list)
+    _check_against_weka(X[rows_list[0]].toarray()[:, -5:], y[rows_list[0]])
+
+
+def test_shared_sort_wide_column_among_pcmac_words():
+    X, y = _text("pcmac")
+    rng = np.random.default_rng(SEED)
+    keep = np.sort(rng.choice(X.shape[0], 500, replace=False))
+    X, y = _wide_column_among_binary(X[keep][:, :800], rng), y[keep]
+    rows_list = [np.sort(rng.choice(500, 500)), rng.choice(500, 300, replace=False)]
+    _assert_shared_equals_per_resample(X, y, rows_list)
