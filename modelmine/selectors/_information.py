@@ -515,12 +515,18 @@ class SortedColumns:
     Parameters
     ----------
     X : ndarray of shape (n_samples, n_features) or scipy.sparse matrix
-        Float64 data without missing values; sparse input is sorted by column blocks.
+        Float64 data without missing values; dense input is sorted by column blocks,
+        sparse input by its stored entries only.
     """
 
     def __init__(self, X: NDArray[np.float64] | sp.spmatrix):
         n, p = X.shape
         self.shape = (n, p)
+        self.sparse = sp.issparse(X)
+        self.group: NDArray[np.int32] | None = None
+        if self.sparse:
+            self._init_sparse(X)
+            return
         self.group = np.empty((n, p), dtype=np.int32)
         blocks: list[NDArray[np.float64]] = []
         self.n_groups = np.empty(p, dtype=np.int64)
@@ -540,18 +546,42 @@ class SortedColumns:
         for vals in blocks:
             self.values[col : col + vals.shape[0], : vals.shape[1]] = vals
             col += vals.shape[0]
-        # Sparse input: the stored entries (row, column, value index), and the index of the
-        # value 0 in each column, so that a resample's counts cost O(nnz), not O(n p).
-        self.sparse = sp.issparse(X)
-        if self.sparse:
-            Xc = sp.csc_matrix(X)
-            self.indptr = Xc.indptr.astype(np.int64)
-            self.rows = Xc.indices.astype(np.int64)
-            cols = np.repeat(np.arange(p), np.diff(self.indptr))
-            self.entry_group = self.group[self.rows, cols].astype(np.int64)
-            self.zero_group = np.count_nonzero(
-                (self.values < 0) & (np.arange(width)[None, :] < self.n_groups[:, None]), axis=1
-            )
+
+    def _init_sparse(self, X: sp.spmatrix) -> None:
+        """Sparse input: only the stored entries are sorted, O(nnz log nnz), never n x p.
+
+        Keeps the stored entries (row, column, value index) and the index of the value 0
+        in each column, so that a resample's counts cost O(nnz). A column's distinct values
+        are its stored values plus 0 when some of its rows are not stored: the same values,
+        in the same order, as a sort of the dense column.
+        """
+        n, p = self.shape
+        Xc = sp.csc_matrix(X, dtype=np.float64, copy=True)
+        Xc.sum_duplicates()
+        self.indptr = Xc.indptr.astype(np.int64)
+        self.rows = Xc.indices.astype(np.int64)
+        stored = np.diff(self.indptr)
+        nnz = self.rows.shape[0]
+        # one virtual entry of value 0 per column with rows not stored
+        implicit = np.flatnonzero(stored < n)
+        col = np.concatenate([np.repeat(np.arange(p), stored), implicit])
+        val = np.concatenate([Xc.data, np.zeros(implicit.shape[0])])
+        order = np.lexsort((val, col))
+        sv, sc = val[order], col[order]
+        first = np.ones(sv.shape[0], dtype=bool)  # first entry of a distinct value
+        first[1:] = (sc[1:] != sc[:-1]) | (sv[1:] > sv[:-1])
+        self.n_groups = np.bincount(sc[first], minlength=p).astype(np.int64)
+        base = np.cumsum(self.n_groups) - self.n_groups
+        group = np.cumsum(first) - 1 - base[sc]
+        width = int(self.n_groups.max()) if p else 0
+        self.values = np.zeros((p, width))
+        self.values[sc, group] = sv
+        real = order < nnz
+        self.entry_group = np.empty(nnz, dtype=np.int64)
+        self.entry_group[order[real]] = group[real]
+        self.zero_group = np.count_nonzero(
+            (self.values < 0) & (np.arange(width)[None, :] < self.n_groups[:, None]), axis=1
+        )
 
 
 def _resample_tables(
@@ -587,6 +617,7 @@ def _resample_tables(
         if fold.sparse:
             counts = _sparse_counts(fold, a, b, width, multiplicity, y_full, totals)
         else:
+            assert fold.group is not None
             cell = (np.arange(cols)[None, :] * width + fold.group[rows, a:b]) * n_classes
             counts = np.bincount((cell + y[:, None]).ravel(), minlength=cols * width * n_classes)
             counts = counts.reshape(cols, width, n_classes)
