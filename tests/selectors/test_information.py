@@ -512,3 +512,42 @@ def test_shared_sort_wide_column_among_pcmac_words():
     X, y = _wide_column_among_binary(X[keep][:, :800], rng), y[keep]
     rows_list = [np.sort(rng.choice(500, 500)), rng.choice(500, 300, replace=False)]
     _assert_shared_equals_per_resample(X, y, rows_list)
+
+
+def _check_sparse_fold_equals_dense_sort(Xs):
+    # oracle: the dense route's sort of every column (np.argsort of X.toarray())
+    import scipy.sparse as sp
+
+    from modelmine.selectors._information import SortedColumns
+
+    dense = SortedColumns(Xs.toarray())
+    fold = SortedColumns(Xs)
+    np.testing.assert_array_equal(fold.n_groups, dense.n_groups)
+    np.testing.assert_array_equal(fold.values, dense.values)
+    Xc = sp.csc_matrix(Xs)
+    cols = np.repeat(np.arange(Xs.shape[1]), np.diff(Xc.indptr))
+    np.testing.assert_array_equal(fold.rows, Xc.indices)
+    np.testing.assert_array_equal(fold.entry_group, dense.group[Xc.indices, cols])
+    # the index of the value 0 = number of distinct negative values below it
+    for j in range(Xs.shape[1]):
+        distinct = np.unique(Xs[:, [j]].toarray())
+        assert fold.zero_group[j] == np.count_nonzero(distinct < 0)
+    assert fold.group is None  # no n x p matrix for sparse input
+
+
+def test_sparse_fold_sorts_stored_entries_like_dense_columns():
+    import scipy.sparse as sp
+
+    X = np.asarray(mm.datasets.load_colon()[0], dtype=np.float64)[:, :120].copy()
+    X[np.abs(X) < 0.8] = 0.0
+    X[:, 5] = np.linspace(-3.0, -1.0, X.shape[0])  # negative, no zero: fully stored
+    X[:, 9] = 0.0  # nothing stored
+    X[:, 11] = np.where(np.arange(X.shape[0]) % 2, -1.5, 0.0)  # 0 above a negative value
+    Xs = sp.csc_matrix(X)
+    Xs.data[:7] = 0.0  # explicit zeros
+    _check_sparse_fold_equals_dense_sort(sp.csr_matrix(Xs))
+
+
+def test_sparse_fold_sorts_stored_entries_like_dense_columns_pcmac():
+    X, _ = _text("pcmac")
+    _check_sparse_fold_equals_dense_sort(X[:300][:, :400])
