@@ -7,7 +7,9 @@ issue 3 ("anova", b = 150, m = 50, support 0.04). Subsets are cached as .npz fil
 ``--cache`` (default /tmp/modelmine-bench; generated once, with n_jobs=2).
 
 For each case it prints counts and median times over ``--repeats`` interleaved runs of:
-modelmine's API with its default ``max_itemsets`` guard and with ``max_itemsets=None``;
+modelmine's API (``backend="auto"``: its own LCM for closed / maximal itemsets) with its
+default ``max_itemsets`` guard and with ``max_itemsets=None``; the same with
+``backend="pyfim"`` and the default guard (the route before modelmine had its own miner);
 pyfim called directly (``fim.eclat`` and ``fim.fpgrowth``, report='a', as a user would call
 them, and fpgrowth with Python's garbage collector paused, as modelmine calls it); and mlxtend
 fpgrowth / fpmax + the closure filter (the route a user would otherwise take; skipped when
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
 import statistics
 import time
 from pathlib import Path
@@ -91,6 +94,7 @@ def run(T, kind, c, repeats, mlxtend_cap):
         "fpgrowth_nogc": lambda: fpgrowth_nogc(tracts, **kw),
         "ours": lambda: mine_itemsets(T, itemset_type=kind, min_support=c),
         "ours_none": lambda: mine_itemsets(T, itemset_type=kind, min_support=c, max_itemsets=None),
+        "ours_pyfim": lambda: mine_itemsets(T, itemset_type=kind, min_support=c, backend="pyfim"),
     }
     times: dict[str, list[float]] = {k: [] for k in runs}
     sizes = set()
@@ -135,8 +139,10 @@ def main() -> None:
     print(
         f"{'selector':8} {'b':>5} {'m':>3} {'supp':>5} {'kind':8} {'#itemsets':>10} "
         f"{'#frequent':>9} {'eclat':>7} {'fpgrw':>7} {'nogc':>7} {'ours':>7} "
-        f"{'x':>11} {'None':>7} {'x':>11} {'mlxtend':>8} {'x':>6}"
+        f"{'x':>11} {'None':>7} {'x':>11} {'pyfim-be':>8} {'x':>5} {'mlxtend':>8} {'x':>6}"
     )
+    print(f"# load average {os.getloadavg()[0]:.1f}; 'ours' = backend='auto' (lcm), guard; "
+          "'pyfim-be' = backend='pyfim', guard", flush=True)
     for selector, b, m, supports in cases:
         T = base_models(selector, b, m, args.cache)
         for supp in supports:
@@ -154,7 +160,8 @@ def main() -> None:
                     f"{n_freq:9.2g} {t['eclat']:7.3f} {t['fpgrowth']:7.3f} {g:7.3f} "
                     f"{t['ours']:7.3f} {t['ours'] / e:5.2f}({t['ours'] / g:4.2f}) "
                     f"{t['ours_none']:7.3f} {t['ours_none'] / e:5.2f}"
-                    f"({t['ours_none'] / g:4.2f}) {mlx}",
+                    f"({t['ours_none'] / g:4.2f}) {t['ours_pyfim']:8.3f} "
+                    f"{t['ours_pyfim'] / e:5.2f} {mlx}",
                     flush=True,
                 )
 

@@ -169,9 +169,28 @@ def test_backends_agree_on_real_base_models(name, score, kind, min_support):
     T = leukemia_like(name, score, b=40, m=15)
     a = mine_itemsets(T, itemset_type=kind, min_support=min_support, backend="pyfim")
     b = mine_itemsets(T, itemset_type=kind, min_support=min_support, backend="mlxtend")
+    c = mine_itemsets(T, itemset_type=kind, min_support=min_support, backend="lcm")
     assert len(a) > 0
-    assert a.itemsets == b.itemsets
+    assert a.itemsets == b.itemsets == c.itemsets
     np.testing.assert_array_equal(a.counts, b.counts)
+    np.testing.assert_array_equal(a.counts, c.counts)
+
+
+@pytest.mark.parametrize("b", [64, 65, 700])
+def test_lcm_equals_pyfim_across_word_boundaries(b):
+    # tidsets are bitsets of ceil(b / 64) words: exactly one word, one bit over, many words
+    rng = np.random.default_rng(b)
+    T = rng.random((b, 40)) < rng.uniform(0.15, 0.5, 40)
+    T[:, 3] = True  # an item in every transaction (the closure of the empty set)
+    for kind, support in (("closed", 0.1), ("maximal", 0.1), ("frequent", 0.2)):
+        a = mine_itemsets(T, kind, support, backend="pyfim", max_itemsets=None)
+        c = mine_itemsets(T, kind, support, backend="lcm", max_itemsets=None)
+        assert len(a) > 10 and a.itemsets == c.itemsets, (kind, len(a), len(c))
+        np.testing.assert_array_equal(a.counts, c.counts)
+        for max_len in (1, 3):
+            a = mine_itemsets(T, kind, support, max_len=max_len, backend="pyfim")
+            c = mine_itemsets(T, kind, support, max_len=max_len, backend="lcm")
+            assert a.itemsets == c.itemsets, (kind, max_len)
 
 
 def test_real_data_svm_base_models_agree():
@@ -214,7 +233,7 @@ def test_guard_stops_explosion():
     ({"min_support": 6}, r"'min_support'.*\[1, 5\]. Got 6 instead"),
     ({"itemset_type": "closd"},
      r"'itemset_type'.*one of 'frequent', 'closed', 'maximal'.*Did you mean 'closed'"),
-    ({"backend": "spmf"}, r"'backend'.*one of 'auto', 'pyfim', 'mlxtend'"),
+    ({"backend": "spmf"}, r"'backend'.*one of 'auto', 'lcm', 'pyfim', 'mlxtend'"),
     ({"max_len": 0}, r"'max_len'.*integer >= 1 or None"),
 ])
 def test_bad_parameters(kwargs, match):
@@ -238,11 +257,20 @@ def test_non_boolean_and_bad_types():
 def test_backend_not_installed(monkeypatch):
     from modelmine.patterns import _mining
 
-    monkeypatch.setattr(_mining, "_installed", lambda name: name != "pyfim")
+    monkeypatch.setattr(_mining, "_installed", lambda name: name == "mlxtend")
     with pytest.raises(ImportError, match=r"pyfim is not installed: run `pip install pyfim`"):
         mine_itemsets(PASQUIER, backend="pyfim")
+    with pytest.raises(ImportError, match=r"lcm is not installed: run `reinstall modelmine"):
+        mine_itemsets(PASQUIER, backend="lcm")
     # auto falls back to the installed backend
     assert mine_itemsets(PASQUIER, min_support=2).backend == "mlxtend"
+    # auto: lcm for closed / maximal itemsets, pyfim for frequent ones, each falling back
+    # to the other
+    for missing, kind, expected in [(None, "closed", "lcm"), (None, "maximal", "lcm"),
+                                    (None, "frequent", "pyfim"), ("lcm", "closed", "pyfim"),
+                                    ("pyfim", "frequent", "lcm")]:
+        monkeypatch.setattr(_mining, "_installed", lambda name, m=missing: name != m)
+        assert mine_itemsets(PASQUIER, kind, min_support=2).backend == expected
 
 
 def reference_order(sets, counts):

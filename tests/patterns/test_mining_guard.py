@@ -3,12 +3,15 @@
 Oracle: pyfim called directly (``fim.eclat``, Borgelt's C library) for the number of
 itemsets n, and the unguarded run (``max_itemsets=None``) for the itemsets themselves. The
 guard must never change a result it lets through, must let through exactly ``n`` itemsets
-(``max_itemsets=n``), and must refuse ``n - 1`` before enumerating, with the exact count in
+(``max_itemsets=n``), and must refuse ``n - 1``, with ``n`` in
 ``TooManyItemsetsError.n_itemsets`` (the mlxtend route for closed itemsets enumerates every
-frequent itemset, so there the count and the limit are those of the frequent itemsets).
+frequent itemset, so there the count and the limit are those of the frequent itemsets; the
+lcm route stops its enumeration on finding itemset number ``max_itemsets + 1 = n``).
 """
 
 from __future__ import annotations
+
+import functools
 
 import numpy as np
 import pytest
@@ -52,27 +55,34 @@ def _check_guard(S: np.ndarray, count: int, backend: str = "pyfim") -> None:
 
 @pytest.mark.parametrize(
     ("dataset", "support", "backend"),
-    [("colon", 0.08, "pyfim"), ("leukemia", 0.1, "pyfim"), ("colon", 0.15, "mlxtend")],
+    [("colon", 0.08, "pyfim"), ("leukemia", 0.1, "pyfim"), ("colon", 0.15, "mlxtend"),
+     ("colon", 0.08, "lcm"), ("leukemia", 0.1, "lcm")],
 )
 def test_guard_on_microarray_base_models(dataset, support, backend):
-    b = 120
+    S = _anova_subsets(dataset)
+    _check_guard(S, int(np.ceil(support * len(S))), backend)
+
+
+@functools.lru_cache(maxsize=2)
+def _anova_subsets(dataset: str) -> np.ndarray:
     X, y = getattr(mm.datasets, f"load_{dataset}")()[:2]
     base = mm.bootstrap(
         X,
         y,
         selector="anova",
-        n_bootstraps=b,
+        n_bootstraps=120,
         n_features=20,
         random_state=0,
         fit_full=False,
         progress=False,
     )
-    _check_guard(base.subsets, int(np.ceil(support * b)), backend)
+    return base.subsets
 
 
-def test_guard_on_text_base_models(text_subsets):
+@pytest.mark.parametrize("backend", ["pyfim", "lcm"])
+def test_guard_on_text_base_models(text_subsets, backend):
     S = text_subsets(300, 120, 20)
-    _check_guard(S, 10)
+    _check_guard(S, 10, backend)
 
 
 def test_guard_counts_closed_exactly_when_frequent_would_refuse():
@@ -91,3 +101,63 @@ def test_guard_counts_closed_exactly_when_frequent_would_refuse():
     with pytest.raises(TooManyItemsetsError) as info:
         mine_itemsets(S, "frequent", 4, max_itemsets=10_000)
     assert info.value.n_itemsets == n_frequent
+
+
+def _lcm_only(monkeypatch):
+    from modelmine.patterns import _mining
+
+    monkeypatch.setattr(_mining, "_installed", lambda name: name == "lcm")
+
+
+@pytest.mark.parametrize("pyfim_present", [True, False])
+def test_lcm_guard_stops_at_the_limit(monkeypatch, pyfim_present):
+    # The 12-items-everywhere database of the test above: billions of frequent itemsets, few
+    # closed ones. The lcm route lets the closed run through in one enumeration and refuses
+    # one itemset fewer, with or without pyfim's frequent count (stage 2).
+    rng = np.random.default_rng(1)
+    S = np.zeros((90, 40), bool)
+    S[:, :14] = True
+    S[:, 14:] = rng.random((90, 26)) < 0.35
+    free = mine_itemsets(S, "closed", 3, backend="pyfim", max_itemsets=None)
+    n = len(free)
+    assert n == _pyfim_count(S, "closed", 3) and n > 100
+    if not pyfim_present:
+        _lcm_only(monkeypatch)
+    _same(mine_itemsets(S, "closed", 3, backend="lcm", max_itemsets=n), free)
+    with pytest.raises(TooManyItemsetsError, match="enumeration stopped") as info:
+        mine_itemsets(S, "closed", 3, backend="lcm", max_itemsets=n - 1)
+    assert info.value.n_itemsets == n
+    if not pyfim_present:  # frequent itemsets: the enumeration stops too (2^14 * ... of them)
+        with pytest.raises(TooManyItemsetsError) as info:
+            mine_itemsets(S, "frequent", 3, backend="lcm", max_itemsets=10_000)
+        assert info.value.n_itemsets == 10_001
+
+
+def test_lcm_over_its_memory_budget_counts_then_mines_again(monkeypatch):
+    # Past LCM_STORE_BYTES the guarded enumeration stops storing and only counts; a run that
+    # ends under the limit is then mined again, storing: same itemsets as pyfim.
+    from modelmine.patterns import _mining
+
+    rng = np.random.default_rng(2)
+    S = np.zeros((70, 30), bool)
+    S[:, :12] = True
+    S[:, 12:] = rng.random((70, 18)) < 0.4
+    free = mine_itemsets(S, "closed", 3, backend="pyfim", max_itemsets=None)
+    from modelmine.patterns import _lcm
+
+    monkeypatch.setattr(_mining, "LCM_STORE_BYTES", 1000)
+    calls = []
+    real = _lcm.mine
+
+    def spy(*args):
+        out = real(*args)
+        calls.append((args[-2:], out[3:]))  # (limit, budget), (found, stopped, stored)
+        return out
+
+    monkeypatch.setattr(_lcm, "mine", spy)
+    res = mine_itemsets(S, "closed", 3, backend="lcm", max_itemsets=len(free))
+    n = len(free)
+    assert calls == [((n, 1000), (n, False, False)), ((-1, -1), (n, False, True))]
+    _same(res, free)
+    with pytest.raises(TooManyItemsetsError):
+        mine_itemsets(S, "closed", 3, backend="lcm", max_itemsets=len(free) - 1)
