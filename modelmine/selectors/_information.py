@@ -20,6 +20,7 @@ import numpy as np
 import scipy.sparse as sp
 from numpy.typing import NDArray
 
+from .._docstring import fill_doc
 from ..validation import check_choice, check_int
 from ._relieff import _column_blocks
 
@@ -30,6 +31,21 @@ _METHODS = ("mdl", "quantile", "uniform")
 # Elements of the per-block work arrays (columns are processed in blocks of this size).
 _BLOCK_ELEMENTS = 1 << 21
 _LN2 = math.log(2.0)
+
+#: numpydoc of the parameters shared by the scores of discretised features (IG and SU here,
+#: gain ratio in ``_rankers``), filled in by :data:`doc_discretized`.
+DOC_FRAGMENTS = {
+    "discretized_params": """\
+X : ndarray of shape (n_samples, n_features_in) or scipy.sparse CSR matrix
+        Float64 data without missing values.
+    y : ndarray of shape (n_samples,)
+        Int64 class codes 0..K-1.
+    discretization : {"mdl", "quantile", "uniform"}, default="mdl"
+        How each feature is discretised first (:func:`discretize`).
+    n_bins : int, default=10
+        Bins of the unsupervised discretisations ("quantile", "uniform").""",
+}
+doc_discretized = fill_doc(DOC_FRAGMENTS)
 
 
 # --------------------------------------------------------------------------------------
@@ -350,6 +366,7 @@ def chi2_from_table(table: NDArray[np.float64], n: int) -> NDArray[np.float64]:
     return terms.sum(axis=(1, 2))
 
 
+@doc_discretized
 def information_gain(
     X: NDArray[np.float64] | sp.spmatrix,
     y: NDArray[np.int64],
@@ -366,12 +383,7 @@ def information_gain(
 
     Parameters
     ----------
-    X : ndarray of shape (n_samples, n_features_in) or scipy.sparse CSR matrix
-    y : ndarray of shape (n_samples,)
-        Int64 class codes 0..K-1.
-    discretization : {"mdl", "quantile", "uniform"}, default="mdl"
-    n_bins : int, default=10
-        Bins of the unsupervised discretisations.
+    %(discretized_params)s
 
     Returns
     -------
@@ -385,6 +397,7 @@ def information_gain(
     return _ig_and_entropies(codes, n_levels, y)[0]
 
 
+@doc_discretized
 def symmetrical_uncertainty(
     X: NDArray[np.float64] | sp.spmatrix,
     y: NDArray[np.int64],
@@ -401,11 +414,7 @@ def symmetrical_uncertainty(
 
     Parameters
     ----------
-    X : ndarray of shape (n_samples, n_features_in) or scipy.sparse CSR matrix
-    y : ndarray of shape (n_samples,)
-        Int64 class codes 0..K-1.
-    discretization : {"mdl", "quantile", "uniform"}, default="mdl"
-    n_bins : int, default=10
+    %(discretized_params)s
 
     Returns
     -------

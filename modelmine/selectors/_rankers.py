@@ -22,7 +22,7 @@ import scipy.sparse as sp
 from numpy.typing import NDArray
 
 from ..validation import check_choice, check_int
-from ._information import _ig_and_entropies, discretize
+from ._information import _ig_and_entropies, discretize, doc_discretized
 from ._relieff import _column_blocks
 
 __all__ = ["OneRRules", "gain_ratio", "oner_rules", "oner_scores"]
@@ -34,6 +34,7 @@ _LN2 = float(np.log(2.0))
 _PREDICT_ELEMENTS = 1 << 22
 
 
+@doc_discretized
 def gain_ratio(
     X: NDArray[np.float64] | sp.spmatrix,
     y: NDArray[np.int64],
@@ -51,13 +52,7 @@ def gain_ratio(
 
     Parameters
     ----------
-    X : ndarray of shape (n_samples, n_features_in) or scipy.sparse CSR matrix
-        Float64 data without missing values.
-    y : ndarray of shape (n_samples,)
-        Int64 class codes 0..K-1.
-    discretization : {"mdl", "quantile", "uniform"}, default="mdl"
-    n_bins : int, default=10
-        Bins of the unsupervised discretisations.
+    %(discretized_params)s
 
     Returns
     -------
