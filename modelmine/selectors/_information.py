@@ -327,6 +327,21 @@ def _ig_and_entropies(
     return _ig_from_table(_contingency(codes, n_levels, y), y)
 
 
+def _discretized_ig(
+    X: NDArray[np.float64] | sp.spmatrix,
+    y: NDArray[np.int64],
+    discretization: Any,
+    n_bins: Any,
+    func: str,
+) -> tuple[NDArray[np.float64], float, NDArray[np.float64]]:
+    """IG, H(C) and H(F) after :func:`discretize`, the parameters checked for ``func``
+    (the public scores of discretised features: IG, SU and gain ratio)."""
+    check_choice(discretization, "discretization", func, _METHODS)
+    check_int(n_bins, "n_bins", func, min_value=2)
+    codes, n_levels = discretize(X, y, method=discretization, n_bins=n_bins)
+    return _ig_and_entropies(codes, n_levels, y)
+
+
 def _ig_from_table(
     table: NDArray[np.float64], y: NDArray[np.int64]
 ) -> tuple[NDArray[np.float64], float, NDArray[np.float64]]:
@@ -391,10 +406,7 @@ def information_gain(
         IG >= 0; 0 for a feature discretised into a single level (for example a constant
         one, or one where MDL finds no cut).
     """
-    check_choice(discretization, "discretization", "information_gain", _METHODS)
-    check_int(n_bins, "n_bins", "information_gain", min_value=2)
-    codes, n_levels = discretize(X, y, method=discretization, n_bins=n_bins)
-    return _ig_and_entropies(codes, n_levels, y)[0]
+    return _discretized_ig(X, y, discretization, n_bins, "information_gain")[0]
 
 
 @doc_discretized
@@ -421,10 +433,7 @@ def symmetrical_uncertainty(
     ndarray of shape (n_features,)
         SU in [0, 1]; 0 when H(C) + H(F) = 0 and for a single-level feature.
     """
-    check_choice(discretization, "discretization", "symmetrical_uncertainty", _METHODS)
-    check_int(n_bins, "n_bins", "symmetrical_uncertainty", min_value=2)
-    codes, n_levels = discretize(X, y, method=discretization, n_bins=n_bins)
-    ig, h_c, h_f = _ig_and_entropies(codes, n_levels, y)
+    ig, h_c, h_f = _discretized_ig(X, y, discretization, n_bins, "symmetrical_uncertainty")
     return _su(ig, h_c, h_f)
 
 

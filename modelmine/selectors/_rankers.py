@@ -21,8 +21,8 @@ import numpy as np
 import scipy.sparse as sp
 from numpy.typing import NDArray
 
-from ..validation import check_choice, check_int
-from ._information import _ig_and_entropies, discretize, doc_discretized
+from ..validation import check_int
+from ._information import _discretized_ig, doc_discretized
 from ._relieff import _column_blocks
 
 __all__ = ["OneRRules", "gain_ratio", "oner_rules", "oner_scores"]
@@ -59,10 +59,7 @@ def gain_ratio(
     ndarray of shape (n_features,)
         Gain ratio in [0, 1].
     """
-    check_choice(discretization, "discretization", "gain_ratio", ["mdl", "quantile", "uniform"])
-    check_int(n_bins, "n_bins", "gain_ratio", min_value=2)
-    codes, n_levels = discretize(X, y, method=discretization, n_bins=n_bins)
-    ig, _, h_f = _ig_and_entropies(codes, n_levels, y)
+    ig, _, h_f = _discretized_ig(X, y, discretization, n_bins, "gain_ratio")
     split = h_f / _LN2  # bits, for WEKA's tolerance
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(split > _WEKA_EPS, ig / np.where(h_f > 0, h_f, 1.0), 0.0)

@@ -414,3 +414,17 @@ def test_shared_sort_sparse_with_negative_values_and_explicit_zeros():
     rng = np.random.default_rng(SEED)
     rows_list = [np.sort(rng.choice(X.shape[0], X.shape[0])), rng.choice(40, 30)]
     _assert_shared_equals_per_resample(sp.csr_matrix(Xs), y, rows_list)
+
+
+@pytest.mark.parametrize("func", ["information_gain", "symmetrical_uncertainty", "gain_ratio"])
+def test_scores_of_discretised_features_name_themselves_in_errors(func):
+    score = getattr(mm.selectors, func)
+    X = np.arange(12.0).reshape(6, 2)
+    y = np.array([0, 1] * 3)
+    with pytest.raises(ValueError, match=rf"'discretization' parameter of {func} must be one "
+                                         r"of 'mdl', 'quantile', 'uniform'\. Got 'mld' "
+                                         r"instead\. Did you mean 'mdl'\?"):
+        score(X, y, discretization="mld")
+    with pytest.raises(ValueError, match=rf"'n_bins' parameter of {func} must be an integer "
+                                         r">= 2\. Got 1 instead"):
+        score(X, y, discretization="uniform", n_bins=1)
