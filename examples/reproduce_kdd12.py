@@ -127,14 +127,9 @@ def load(name: str, min_df: int = 1) -> tuple[Any, np.ndarray, np.ndarray]:
 
     madelon is scaled to [0, 1] per feature; the text data keep the words that occur in at
     least ``min_df`` documents (unsupervised, the usual removal of rare terms)."""
-    X, y, names = mm.datasets.load(name, return_names=True,
-                                   min_df=min_df if name in DOMAINS["text"] else 1)
-    y, names = np.asarray(y), np.asarray(names)
-    if name == "madelon":
-        X = np.asarray(X, dtype=np.float64)
-        span = X.max(axis=0) - X.min(axis=0)
-        X = (X - X.min(axis=0)) / np.where(span > 0, span, 1.0)
-    return X, y, names
+    return mm.datasets.load(name, return_names=True,
+                            min_df=min_df if name in DOMAINS["text"] else 1,
+                            scale="minmax" if name == "madelon" else None)
 
 
 def settings(fast: bool, folds: int, bootstraps: int, large_folds: int,

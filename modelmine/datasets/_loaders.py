@@ -17,7 +17,8 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from ..validation import check_choice
+from ..exceptions import DataError
+from ..validation import check_choice, closest_names, param_error
 
 __all__ = [
     "DatasetInfo",
@@ -36,6 +37,9 @@ SHARED_FILES = {"pcmac": "PCMAC.mat", "madelon": "madelon.mat"}
 
 #: Environment variable naming the folder of :data:`SHARED_FILES`.
 DATA_HOME_ENV = "MODELMINE_DATA_HOME"
+
+#: The values of :func:`load`'s ``scale`` besides None.
+SCALES = ("minmax",)
 
 
 @dataclass(frozen=True)
@@ -130,9 +134,60 @@ def shared_path(name: str, data_home: str | os.PathLike[str] | None = None) -> P
     )
 
 
+def _minmax_scale(X: Any) -> Any:
+    """Map each column of ``X`` to [0, 1], as WEKA's SMO normalises its attributes.
+
+    ``(x - min) / (max - min)`` per column, what WEKA's SMO (and IBk) apply to every
+    attribute by default; a constant column becomes 0. Pes (2019, Section 4.1) and Woznica
+    et al. (KDD 2012, Section 3.3) ran their SVMs in WEKA.
+
+    Parameters
+    ----------
+    X : ndarray or scipy.sparse matrix of shape (n_samples, n_features_in)
+        The data. A sparse matrix stays sparse: each column's implicit zeros must stay 0,
+        so its minimum must be 0 (counts: the column is divided by its maximum) unless it
+        has no implicit zeros (a word in every document); the entries that become 0 are no
+        longer stored.
+
+    Returns
+    -------
+    ndarray of float64, or scipy.sparse CSR matrix of float64
+        The scaled data, a new array (``X`` is not modified).
+
+    Raises
+    ------
+    DataError
+        If ``X`` is sparse and a column has negative values beside implicit zeros (scaling
+        would make those zeros non-zero): densify it first (``X.toarray()``) to scale it.
+    """
+    if sp.issparse(X):
+        X = sp.csr_matrix(X, dtype=np.float64, copy=True)
+        lo = X.min(axis=0).toarray().ravel()  # the implicit zeros included
+        # an implicit zero stays 0 when its column's minimum is 0; a column whose minimum is
+        # not 0 is either full (minimum > 0: all its entries are stored) or has negative
+        # values beside implicit zeros, which would all become non-zero
+        full = np.bincount(X.indices, minlength=X.shape[1]) == X.shape[0]
+        bad = np.flatnonzero((lo != 0) & ~full)
+        if bad.size:
+            raise DataError(
+                f"Min-max scaling keeps a sparse matrix sparse only when every column's "
+                f"minimum is 0 (counts) or the column has no implicit zeros; {bad.size} "
+                f"column(s) have negative values beside implicit zeros (column {bad[0]}: "
+                f"minimum {lo[bad[0]]:g}). Densify the data first (X.toarray()) to scale it."
+            )
+        span = X.max(axis=0).toarray().ravel() - lo
+        X.data = (X.data - lo[X.indices]) / np.where(span > 0, span, 1.0)[X.indices]
+        X.eliminate_zeros()  # the minima of the full columns
+        return X
+    X = np.asarray(X, dtype=np.float64)
+    lo = X.min(axis=0)
+    span = X.max(axis=0) - lo
+    return (X - lo) / np.where(span > 0, span, 1.0)
+
+
 def load(
     name: str, *, return_names: bool = False, as_frame: bool = False, min_df: int = 1,
-    data_home: str | os.PathLike[str] | None = None,
+    scale: str | None = None, data_home: str | os.PathLike[str] | None = None,
 ) -> Any:
     """Load a real dataset by name: the embedded ones, and PCMAC and madelon from a folder.
 
@@ -155,6 +210,13 @@ def load(
         For the text data (basehock, pcmac): keep only the words that occur in at least
         ``min_df`` documents, the usual unsupervised removal of rare terms (the KDD'12
         reproduction uses 20). Must be 1 for the other datasets.
+    scale : {None, 'minmax'}, default=None
+        None returns the values of the source file. ``'minmax'`` maps each column to
+        [0, 1], ``(x - min) / (max - min)``, as WEKA's SMO normalises its attributes (Pes
+        2019, Section 4.1, and Woznica et al., KDD 2012, Section 3.3, used WEKA): constant
+        columns become 0, and the sparse text data stay sparse (a column of counts with
+        zeros is divided by its maximum; sparse data with negative values beside implicit
+        zeros raise a :class:`~modelmine.exceptions.DataError`). Applied after ``min_df``.
     data_home : path, optional
         Folder of the shared files (only for ``'pcmac'`` and ``'madelon'``).
 
@@ -177,6 +239,13 @@ def load(
         raise ValueError(
             f"The 'min_df' parameter of modelmine.datasets.load applies to the text data "
             f"('basehock', 'pcmac') only. Got min_df={min_df} for {name!r}."
+        )
+    if scale is not None and (not isinstance(scale, str) or scale not in SCALES):
+        close = closest_names(scale, SCALES) if isinstance(scale, str) else []
+        raise param_error(
+            "scale", "modelmine.datasets.load",
+            "None or one of " + ", ".join(repr(s) for s in SCALES), scale,
+            hint=f"Did you mean {close[0]!r}?" if close else None,
         )
     if name in SHARED_FILES:
         from ._readers import read_data
@@ -204,6 +273,8 @@ def load(
         df = np.asarray((X != 0).sum(axis=0)).ravel()
         keep = np.flatnonzero(df >= min_df)
         X, names = X[:, keep], names[keep]
+    if scale == "minmax":
+        X = _minmax_scale(X)
     if as_frame:
         if sparse:
             raise ValueError(

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from .._docstring import fill_doc
 from ..base_models import BaseModels
 from ..exceptions import NotApplicableError
 from ._signature import Signature
@@ -38,11 +39,8 @@ DOC_FRAGMENTS = {
 }
 
 
-def doc_params(func: Any) -> Any:
-    """Fill ``%(name)s`` placeholders of ``func``'s docstring from :data:`DOC_FRAGMENTS`."""
-    if func.__doc__:
-        func.__doc__ = func.__doc__ % DOC_FRAGMENTS
-    return func
+#: Fill ``%(name)s`` placeholders of an operator's docstring from :data:`DOC_FRAGMENTS`.
+doc_params = fill_doc(DOC_FRAGMENTS)
 
 
 def mean_ranks(base: BaseModels) -> np.ndarray:

@@ -20,6 +20,7 @@ import numpy as np
 import scipy.sparse as sp
 from numpy.typing import NDArray
 
+from .._docstring import fill_doc
 from ..validation import check_choice, check_int
 from ._relieff import _column_blocks
 
@@ -35,6 +36,21 @@ _METHODS = ("mdl", "quantile", "uniform")
 # Elements of the per-block work arrays (columns are processed in blocks of this size).
 _BLOCK_ELEMENTS = 1 << 21
 _LN2 = math.log(2.0)
+
+#: numpydoc of the parameters shared by the scores of discretised features (IG and SU here,
+#: gain ratio in ``_rankers``), filled in by :data:`doc_discretized`.
+DOC_FRAGMENTS = {
+    "discretized_params": """\
+X : ndarray of shape (n_samples, n_features_in) or scipy.sparse CSR matrix
+        Float64 data without missing values.
+    y : ndarray of shape (n_samples,)
+        Int64 class codes 0..K-1.
+    discretization : {"mdl", "quantile", "uniform"}, default="mdl"
+        How each feature is discretised first (:func:`discretize`).
+    n_bins : int, default=10
+        Bins of the unsupervised discretisations ("quantile", "uniform").""",
+}
+doc_discretized = fill_doc(DOC_FRAGMENTS)
 
 
 # --------------------------------------------------------------------------------------
@@ -383,6 +399,21 @@ def _ig_and_entropies(
     return _ig_from_table(_contingency(codes, n_levels, y), y)
 
 
+def _discretized_ig(
+    X: NDArray[np.float64] | sp.spmatrix,
+    y: NDArray[np.int64],
+    discretization: Any,
+    n_bins: Any,
+    func: str,
+) -> tuple[NDArray[np.float64], float, NDArray[np.float64]]:
+    """IG, H(C) and H(F) after :func:`discretize`, the parameters checked for ``func``
+    (the public scores of discretised features: IG, SU and gain ratio)."""
+    check_choice(discretization, "discretization", func, _METHODS)
+    check_int(n_bins, "n_bins", func, min_value=2)
+    codes, n_levels = discretize(X, y, method=discretization, n_bins=n_bins)
+    return _ig_and_entropies(codes, n_levels, y)
+
+
 def _ig_from_table(
     table: NDArray[np.float64], y: NDArray[np.int64]
 ) -> tuple[NDArray[np.float64], float, NDArray[np.float64]]:
@@ -428,6 +459,7 @@ def chi2_from_table(table: NDArray[np.float64], n: int) -> NDArray[np.float64]:
     return terms.sum(axis=(1, 2))
 
 
+@doc_discretized
 def information_gain(
     X: NDArray[np.float64] | sp.spmatrix,
     y: NDArray[np.int64],
@@ -444,12 +476,7 @@ def information_gain(
 
     Parameters
     ----------
-    X : ndarray of shape (n_samples, n_features_in) or scipy.sparse CSR matrix
-    y : ndarray of shape (n_samples,)
-        Int64 class codes 0..K-1.
-    discretization : {"mdl", "quantile", "uniform"}, default="mdl"
-    n_bins : int, default=10
-        Bins of the unsupervised discretisations.
+    %(discretized_params)s
 
     Returns
     -------
@@ -457,12 +484,10 @@ def information_gain(
         IG >= 0; 0 for a feature discretised into a single level (for example a constant
         one, or one where MDL finds no cut).
     """
-    check_choice(discretization, "discretization", "information_gain", _METHODS)
-    check_int(n_bins, "n_bins", "information_gain", min_value=2)
-    codes, n_levels = discretize(X, y, method=discretization, n_bins=n_bins)
-    return _ig_and_entropies(codes, n_levels, y)[0]
+    return _discretized_ig(X, y, discretization, n_bins, "information_gain")[0]
 
 
+@doc_discretized
 def symmetrical_uncertainty(
     X: NDArray[np.float64] | sp.spmatrix,
     y: NDArray[np.int64],
@@ -479,21 +504,14 @@ def symmetrical_uncertainty(
 
     Parameters
     ----------
-    X : ndarray of shape (n_samples, n_features_in) or scipy.sparse CSR matrix
-    y : ndarray of shape (n_samples,)
-        Int64 class codes 0..K-1.
-    discretization : {"mdl", "quantile", "uniform"}, default="mdl"
-    n_bins : int, default=10
+    %(discretized_params)s
 
     Returns
     -------
     ndarray of shape (n_features,)
         SU in [0, 1]; 0 when H(C) + H(F) = 0 and for a single-level feature.
     """
-    check_choice(discretization, "discretization", "symmetrical_uncertainty", _METHODS)
-    check_int(n_bins, "n_bins", "symmetrical_uncertainty", min_value=2)
-    codes, n_levels = discretize(X, y, method=discretization, n_bins=n_bins)
-    ig, h_c, h_f = _ig_and_entropies(codes, n_levels, y)
+    ig, h_c, h_f = _discretized_ig(X, y, discretization, n_bins, "symmetrical_uncertainty")
     return _su(ig, h_c, h_f)
 
 

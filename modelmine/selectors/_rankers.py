@@ -21,8 +21,8 @@ import numpy as np
 import scipy.sparse as sp
 from numpy.typing import NDArray
 
-from ..validation import check_choice, check_int
-from ._information import _ig_and_entropies, discretize
+from ..validation import check_int
+from ._information import _discretized_ig, doc_discretized
 from ._relieff import _column_blocks
 
 __all__ = ["OneRRules", "gain_ratio", "oner_rules", "oner_scores"]
@@ -34,6 +34,7 @@ _LN2 = float(np.log(2.0))
 _PREDICT_ELEMENTS = 1 << 22
 
 
+@doc_discretized
 def gain_ratio(
     X: NDArray[np.float64] | sp.spmatrix,
     y: NDArray[np.int64],
@@ -51,23 +52,14 @@ def gain_ratio(
 
     Parameters
     ----------
-    X : ndarray of shape (n_samples, n_features_in) or scipy.sparse CSR matrix
-        Float64 data without missing values.
-    y : ndarray of shape (n_samples,)
-        Int64 class codes 0..K-1.
-    discretization : {"mdl", "quantile", "uniform"}, default="mdl"
-    n_bins : int, default=10
-        Bins of the unsupervised discretisations.
+    %(discretized_params)s
 
     Returns
     -------
     ndarray of shape (n_features,)
         Gain ratio in [0, 1].
     """
-    check_choice(discretization, "discretization", "gain_ratio", ["mdl", "quantile", "uniform"])
-    check_int(n_bins, "n_bins", "gain_ratio", min_value=2)
-    codes, n_levels = discretize(X, y, method=discretization, n_bins=n_bins)
-    ig, _, h_f = _ig_and_entropies(codes, n_levels, y)
+    ig, _, h_f = _discretized_ig(X, y, discretization, n_bins, "gain_ratio")
     split = h_f / _LN2  # bits, for WEKA's tolerance
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(split > _WEKA_EPS, ig / np.where(h_f > 0, h_f, 1.0), 0.0)

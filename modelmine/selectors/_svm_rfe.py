@@ -897,14 +897,8 @@ def svm_weights_rows(
 
     Parameters
     ----------
-    kernel : LinearKernel
-        ``linear_kernel(X)``.
-    X : scipy.sparse matrix of shape (n_samples, n_features_in)
-        The data ``kernel`` was computed on.
-    y : ndarray of shape (n_samples,), int
-        Class codes of all the rows of ``X``.
-    rows : ndarray of int, 1-D
-        The resample's row indices (repeats allowed).
+    kernel, X, y, rows
+        As :func:`svm_rfe_rows`.
     C, tol
         As :func:`svm_weights`.
 

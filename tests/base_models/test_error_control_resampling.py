@@ -12,21 +12,23 @@ import modelmine as mm
 from modelmine.base_models import add_artificial_features, complementary_pair
 from modelmine.exceptions import DataError
 
+#: Complementary pairs of ANOVA models, the setting every test here varies.
+PAIRS = {"selector": "anova", "resampling": "complementary-pairs"}
+
+
+def _pairs_bootstrap(X, y, **kwargs):
+    """bootstrap() with :data:`PAIRS`, checked bit-identical for one and two workers."""
+    serial = mm.bootstrap(X, y, n_jobs=1, **PAIRS, **kwargs)
+    assert serial == mm.bootstrap(X, y, n_jobs=2, **PAIRS, **kwargs)
+    return serial
+
 
 @pytest.mark.parametrize("stratify", [False, True])
 def test_complementary_pairs_are_disjoint_halves(colon, stratify):
     X, y, _ = colon
-    kw = dict(
-        selector="anova",
-        n_bootstraps=6,
-        n_features=10,
-        stratify=stratify,
-        resampling="complementary-pairs",
-        random_state=5,
-        fit_full=False,
+    serial = _pairs_bootstrap(
+        X, y, n_bootstraps=6, n_features=10, stratify=stratify, random_state=5, fit_full=False
     )
-    serial = mm.bootstrap(X, y, n_jobs=1, **kw)
-    assert serial == mm.bootstrap(X, y, n_jobs=2, **kw)
     n = y.size
     assert serial.resampling["n_pairs"] == 3 and serial.resampling["fraction"] == 0.5
     codes = np.unique(y, return_inverse=True)[1]
@@ -68,15 +70,9 @@ def test_complementary_pair_odd_n_leaves_one_out():
 )
 def test_complementary_pairs_bad_input(colon, kwargs, match):
     X, y, _ = colon
-    args = {
-        "selector": "anova",
-        "n_bootstraps": 4,
-        "n_features": 5,
-        "resampling": "complementary-pairs",
-        **kwargs,
-    }
+    args = {"n_bootstraps": 4, "n_features": 5, **kwargs}
     with pytest.raises(ValueError, match=match):
-        mm.bootstrap(X, y, **args)
+        mm.bootstrap(X, y, **PAIRS, **args)
 
 
 def test_permutation_features_permute_each_column():
@@ -101,17 +97,15 @@ def test_permutation_features_permute_each_column():
 
 def test_artificial_features_in_base_models(colon, tmp_path):
     X, y, names = colon
-    kw = dict(
-        selector="anova",
+    base = _pairs_bootstrap(
+        X,
+        y,
         n_bootstraps=6,
         n_features=20,
         feature_names=names,
         artificial_features="permutation",
         random_state=3,
-        resampling="complementary-pairs",
     )
-    base = mm.bootstrap(X, y, n_jobs=1, **kw)
-    assert base == mm.bootstrap(X, y, n_jobs=2, **kw)
     assert list(base.feature_names) == list(names)
     assert base.artificial_subsets.shape == (6, 2000)
     assert dict(base.artificial) == {"method": "permutation", "n_features": 2000}
@@ -169,6 +163,14 @@ def test_knockoff_features():
     # Gaussian knockoffs: the same covariance among themselves as X (Candes et al. 2018)
     np.testing.assert_allclose(np.cov(aug[:, 8:].T), np.cov(X.T), atol=0.2)
     y = (X[:, 0] > 0).astype(int)
-    base = mm.bootstrap(X, y, "anova", n_bootstraps=4, n_features=3, random_state=0,
-                        artificial_features="knockoff", progress=False)
+    base = mm.bootstrap(
+        X,
+        y,
+        "anova",
+        n_bootstraps=4,
+        n_features=3,
+        random_state=0,
+        artificial_features="knockoff",
+        progress=False,
+    )
     assert base.artificial["method"] == "knockoff"

@@ -38,40 +38,11 @@ def h5ad(tmp_path_factory, colon):
     return path
 
 
-def _gmt(path):
-    sets = {}
-    for line in path.read_text().splitlines():
-        name, _, *genes = line.split("\t")
-        sets[name] = genes
-    return sets
-
-
-def test_h5ad_run_annotates_the_anndata_and_writes_gmt(tmp_path, colon, h5ad):
-    raw, labels, names, ids = colon
-    out = tmp_path / "run"
-    assert (
-        main(
-            [
-                "run",
-                str(h5ad),
-                "--target",
-                "obs:diagnosis",
-                *FAST,
-                "-o",
-                "closedApr",
-                "-o",
-                "allMed",
-                "-k",
-                "3",
-                "--annotate",
-                "--out",
-                str(out),
-            ]
-        )
-        == 0
-    )
-    run = mm.MiningRun.load(out)
-    truth = mm.bootstrap(
+@pytest.fixture(scope="module")
+def fast_truth(colon):
+    """What the FAST options ask for, through the Python API on the same arrays."""
+    raw, labels, names, _ = colon
+    return mm.bootstrap(
         raw,
         labels,
         selector="anova",
@@ -80,10 +51,32 @@ def test_h5ad_run_annotates_the_anndata_and_writes_gmt(tmp_path, colon, h5ad):
         feature_names=names,
         random_state=SEED,
     )
-    assert run.base_models == truth
+
+
+def _run_h5ad(h5ad, out, *options):
+    """`modelmine run COLON.h5ad --target obs:diagnosis` with FAST and ``options``."""
+    return main(["run", str(h5ad), "--target", "obs:diagnosis", *FAST, *options, "--out", str(out)])
+
+
+def _gmt(path):
+    sets = {}
+    for line in path.read_text().splitlines():
+        name, _, *genes = line.split("\t")
+        sets[name] = genes
+    return sets
+
+
+def test_h5ad_run_annotates_the_anndata_and_writes_gmt(tmp_path, colon, h5ad, fast_truth):
+    _, labels, names, ids = colon
+    out = tmp_path / "run"
+    assert _run_h5ad(h5ad, out, "-o", "closedApr", "-o", "allMed", "-k", "3", "--annotate") == 0
+    run = mm.MiningRun.load(out)
+    assert run.base_models == fast_truth
     annotated = anndata.read_h5ad(out / "annotated.h5ad")
     assert annotated.var["chrom"].tolist() == ["1"] * len(names)  # the user's var is kept
-    np.testing.assert_allclose(annotated.var["modelmine_frequency"], truth.subsets.mean(axis=0))
+    np.testing.assert_allclose(
+        annotated.var["modelmine_frequency"], fast_truth.subsets.mean(axis=0)
+    )
     consensus = set(run.signatures["closedApr"].names.tolist())
     assert set(annotated.var_names[annotated.var["modelmine_closedApr"]]) == consensus
     alts = list(run.signatures["allMed"])
@@ -249,21 +242,18 @@ def test_scaling_with_a_selector_that_prepares_per_chunk(colon):
     assert wrapped.prepare(raw, codes) is None
     rows = np.random.default_rng(0).integers(0, raw.shape[0], raw.shape[0])  # repeats
     got = wrapped.select_rows(wrapped.prepare(raw, codes), raw, codes, rows, random_state=0)
-    want = inner.select(StandardScaler().fit_transform(raw[rows]), codes[rows],
-                        random_state=0)
+    want = inner.select(StandardScaler().fit_transform(raw[rows]), codes[rows], random_state=0)
     np.testing.assert_array_equal(got.scores, want.scores)
     # Through the bootstrap: each base model is the selector on its resample scaled by hand.
-    base = mm.bootstrap(raw, labels, selector=wrapped, n_bootstraps=3, n_features=8,
-                        random_state=2)
+    base = mm.bootstrap(raw, labels, selector=wrapped, n_bootstraps=3, n_features=8, random_state=2)
     for i in range(base.n_models):
         idx = base.sample_indices[i]
-        one = inner.select(StandardScaler().fit_transform(raw[idx]), codes[idx],
-                           random_state=0)
+        one = inner.select(StandardScaler().fit_transform(raw[idx]), codes[idx], random_state=0)
         top = np.argsort(-one.scores, kind="stable")[:8]
         assert set(np.flatnonzero(base.subsets[i])) == set(top.tolist())
 
 
-def test_genes_by_samples_file_through_the_cli(tmp_path, colon):
+def test_genes_by_samples_file_through_the_cli(tmp_path, colon, fast_truth):
     raw, labels, names, ids = colon
     table = pd.DataFrame(raw.T, columns=ids)
     table.insert(0, "gene", names)
@@ -287,16 +277,7 @@ def test_genes_by_samples_file_through_the_cli(tmp_path, colon):
         )
         == 0
     )
-    truth = mm.bootstrap(
-        raw,
-        labels,
-        selector="anova",
-        n_bootstraps=8,
-        n_features=12,
-        feature_names=names,
-        random_state=SEED,
-    )
-    assert mm.BaseModels.load(out) == truth
+    assert mm.BaseModels.load(out) == fast_truth
 
 
 def test_many_small_classes_warn_and_run(tmp_path, capsys):
@@ -381,25 +362,7 @@ def test_h5ad_without_the_obs_column_exits_2(tmp_path, h5ad, capsys):
 def test_run_evaluate_puts_error_vs_stability_in_the_report(tmp_path, h5ad):
     out = tmp_path / "run"
     assert (
-        main(
-            [
-                "run",
-                str(h5ad),
-                "--target",
-                "obs:diagnosis",
-                *FAST,
-                "-o",
-                "closedApr",
-                "-o",
-                "mostFreq",
-                "--evaluate",
-                "--folds",
-                "3",
-                "--out",
-                str(out),
-            ]
-        )
-        == 0
+        _run_h5ad(h5ad, out, "-o", "closedApr", "-o", "mostFreq", "--evaluate", "--folds", "3") == 0
     )
     table = pd.read_csv(out / "evaluation.csv")
     assert set(table["operator"]) >= {"closedApr", "mostFreq"}
@@ -412,22 +375,7 @@ def test_run_evaluate_puts_error_vs_stability_in_the_report(tmp_path, h5ad):
 
 def test_report_names_the_evaluation_command_when_not_run(tmp_path, h5ad):
     out = tmp_path / "run"
-    assert (
-        main(
-            [
-                "run",
-                str(h5ad),
-                "--target",
-                "obs:diagnosis",
-                *FAST,
-                "-o",
-                "mostFreq",
-                "--out",
-                str(out),
-            ]
-        )
-        == 0
-    )
+    assert _run_h5ad(h5ad, out, "-o", "mostFreq") == 0
     html = (out / "report.html").read_text()
     assert "Not run for this report" in html
     assert "--target obs:diagnosis" in html and "--evaluate --force" in html

@@ -104,3 +104,91 @@ def test_min_df_refused(bad, match):
     kwargs = dict(name="basehock") | bad
     with pytest.raises(ValueError, match=match):
         mm.datasets.load(**kwargs)
+
+
+def _sklearn_minmax(X):
+    """The reference: scikit-learn's MinMaxScaler on the dense values."""
+    from sklearn.preprocessing import MinMaxScaler
+
+    dense = X.toarray() if sp.issparse(X) else np.asarray(X, dtype=np.float64)
+    return MinMaxScaler().fit_transform(dense)
+
+
+@pytest.mark.parametrize("name", ["colon", "leukemia", "madelon"])
+def test_scale_minmax_equals_sklearn_on_dense_data(name):
+    if name in mm.datasets.SHARED_FILES and not (SHARED / mm.datasets.SHARED_FILES[name]).exists():
+        pytest.skip(f"shared file for {name!r} not present (outside the project checkout)")
+    X, y = mm.datasets.load(name)
+    Xs, ys = mm.datasets.load(name, scale="minmax")
+    np.testing.assert_array_equal(np.asarray(ys), np.asarray(y))
+    assert isinstance(Xs, np.ndarray) and Xs.dtype == np.float64
+    np.testing.assert_allclose(Xs, _sklearn_minmax(X), rtol=0, atol=1e-12)
+    assert Xs.min() == 0.0 and Xs.max() == 1.0
+
+
+def test_scale_minmax_keeps_basehock_sparse_and_equals_sklearn():
+    X, _ = mm.datasets.load("basehock", min_df=30)
+    Xs, _ = mm.datasets.load("basehock", min_df=30, scale="minmax")
+    ref = _sklearn_minmax(X)
+    assert sp.issparse(Xs) and Xs.nnz == np.count_nonzero(ref)  # no zero is stored
+    np.testing.assert_allclose(Xs.toarray(), ref, rtol=0, atol=1e-12)
+    # a word in every document (minimum 1, no implicit zero) is shifted, not only divided
+    full = np.flatnonzero(np.asarray((X > 0).sum(axis=0)).ravel() == X.shape[0])
+    assert full.size and (Xs[:, full].toarray().min(axis=0) == 0).all()
+    assert (X.data > 0).all()  # unchanged: the source is not scaled in place
+
+
+def test_scale_minmax_on_pcmac_read_by_read_data():
+    src = SHARED / "PCMAC.mat"
+    if not src.exists():
+        pytest.skip(f"shared file {src} not present (outside the project checkout)")
+    from modelmine.datasets._loaders import _minmax_scale
+
+    X = mm.datasets.read_data(src).X  # the reader gives PCMAC's counts as a dense array
+    ref = _sklearn_minmax(X)
+    Xs, _ = mm.datasets.load("pcmac", data_home=SHARED, scale="minmax")
+    np.testing.assert_allclose(Xs, ref, rtol=0, atol=1e-12)
+    # the same counts as a sparse matrix take the sparse route and stay sparse
+    Xsp = _minmax_scale(sp.csr_matrix(X))
+    assert sp.issparse(Xsp) and Xsp.nnz == np.count_nonzero(ref)
+    np.testing.assert_allclose(Xsp.toarray(), ref, rtol=0, atol=1e-12)
+
+
+def test_scale_minmax_constant_columns_become_zero_and_frame_keeps_names():
+    from modelmine.datasets._loaders import _minmax_scale
+
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(9, 4)) * 1e4
+    X[:, 2] = 3.5  # constant: 0 in WEKA's Normalize and in MinMaxScaler
+    np.testing.assert_allclose(_minmax_scale(X), _sklearn_minmax(X), rtol=0, atol=1e-12)
+    assert (_minmax_scale(X)[:, 2] == 0).all()
+    Xs, ys = mm.datasets.load("colon", as_frame=True, scale="minmax")
+    assert list(Xs.columns[:2]) == ["g0001", "g0002"] and ys.name == "class"
+    np.testing.assert_allclose(Xs.to_numpy(), _sklearn_minmax(mm.datasets.load("colon")[0]),
+                               rtol=0, atol=1e-12)
+
+
+def test_scale_minmax_refuses_sparse_data_whose_minimum_is_not_zero():
+    from modelmine.datasets._loaders import _minmax_scale
+
+    X = sp.csr_matrix(np.array([[0.0, 2.0, 4.0], [-1.0, 0.0, -2.0], [3.0, 0.0, 5.0]]))
+    with pytest.raises(mm.exceptions.DataError,
+                       match=r"1 column\(s\) have negative values beside implicit zeros "
+                             r"\(column 0: minimum -1\)\. Densify"):
+        _minmax_scale(X)
+    np.testing.assert_allclose(_minmax_scale(X.toarray()), _sklearn_minmax(X), atol=1e-12)
+    # negative values in a full column (no implicit zero) scale and stay sparse
+    full = sp.csr_matrix(X.toarray()[:, 1:])
+    np.testing.assert_allclose(_minmax_scale(full).toarray(), _sklearn_minmax(full),
+                               atol=1e-12)
+
+
+@pytest.mark.parametrize("bad, match", [
+    ("min-max", r"'scale' parameter of modelmine.datasets.load must be None or one of "
+                r"'minmax'\. Got 'min-max' instead\. Did you mean 'minmax'\?"),
+    ("none", r"'scale' parameter .* must be None or one of 'minmax'\. Got 'none' instead"),
+    (1, r"'scale' parameter .* Got 1 instead\.$"),
+])
+def test_scale_refused(bad, match):
+    with pytest.raises(ValueError, match=match):
+        mm.datasets.load("colon", scale=bad)

@@ -551,3 +551,15 @@ def test_sparse_fold_sorts_stored_entries_like_dense_columns():
 def test_sparse_fold_sorts_stored_entries_like_dense_columns_pcmac():
     X, _ = _text("pcmac")
     _check_sparse_fold_equals_dense_sort(X[:300][:, :400])
+@pytest.mark.parametrize("func", ["information_gain", "symmetrical_uncertainty", "gain_ratio"])
+def test_scores_of_discretised_features_name_themselves_in_errors(func):
+    score = getattr(mm.selectors, func)
+    X = np.arange(12.0).reshape(6, 2)
+    y = np.array([0, 1] * 3)
+    with pytest.raises(ValueError, match=rf"'discretization' parameter of {func} must be one "
+                                         r"of 'mdl', 'quantile', 'uniform'\. Got 'mld' "
+                                         r"instead\. Did you mean 'mdl'\?"):
+        score(X, y, discretization="mld")
+    with pytest.raises(ValueError, match=rf"'n_bins' parameter of {func} must be an integer "
+                                         r">= 2\. Got 1 instead"):
+        score(X, y, discretization="uniform", n_bins=1)
