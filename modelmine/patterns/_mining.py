@@ -673,8 +673,15 @@ def _mine_mlxtend(tx: Transactions, kind: str, min_count: int, max_len: int | No
     # min_support as a fraction that mlxtend turns back into exactly min_count transactions:
     # it keeps itemsets with count >= min_support * b, so use the midpoint below min_count.
     frac = (min_count - 0.5) / tx.n_transactions
-    algo = fpmax if kind == "maximal" else fpgrowth
-    res = algo(df, min_support=frac, use_colnames=False, max_len=max_len)
+    if kind == "maximal":
+        # fpmax's max_len judges maximality among the itemsets of at most max_len items
+        # ({0} is "maximal" at max_len=1 even when {0, 3} is frequent): mine them all, then
+        # keep the short ones, so maximality is judged against every itemset, as documented.
+        res = fpmax(df, min_support=frac, use_colnames=False)
+        if max_len is not None:
+            res = res[res["itemsets"].map(len) <= max_len]
+    else:
+        res = fpgrowth(df, min_support=frac, use_colnames=False, max_len=max_len)
     counts = np.rint(res["support"].to_numpy() * tx.n_transactions).astype(np.int64)
     sets = res["itemsets"].tolist()
     lengths = np.fromiter(map(len, sets), dtype=np.int64, count=len(sets))
