@@ -298,6 +298,65 @@ def _sparse_gram(Ft: Any) -> Any:
     return Ft.T @ Ft
 
 
+def _distinct_rows(
+    X: Any, y: NDArray[Any], counts: NDArray[np.int64] | None = None
+) -> tuple[NDArray[np.intp], NDArray[np.int64]] | None:
+    """Rows of ``(X, y)`` equal in every feature and in the label, merged.
+
+    Returns ``(first, weight)``: the position of each group's first row, groups in the
+    order of their first row, and the group's multiplicity (the sum of ``counts`` over its
+    rows, 1 per row when None); or None when no two rows are equal. Rows are compared
+    bytewise (dense rows, or the column indices and values of sparse rows with sorted
+    indices): never a false merge; equal values stored differently (``-0.0`` and ``0.0``,
+    an explicit zero) are merely kept apart. ``O(nnz)``, one hash per row.
+    """
+    n = X.shape[0]
+    yb = np.asarray(y)
+    if sp.issparse(X):
+        Xr = sp.csr_matrix(X)
+        if not Xr.has_sorted_indices:
+            Xr = Xr.sorted_indices()
+        ptr, ind, val = Xr.indptr, Xr.indices, Xr.data
+        keys = [
+            (yb[i].item(), ind[ptr[i] : ptr[i + 1]].tobytes(), val[ptr[i] : ptr[i + 1]].tobytes())
+            for i in range(n)
+        ]
+    else:
+        Xd = np.ascontiguousarray(X, dtype=np.float64)
+        keys = [(yb[i].item(), Xd[i].tobytes()) for i in range(n)]
+    group: dict[Any, int] = {}
+    label = np.fromiter((group.setdefault(k, len(group)) for k in keys), np.intp, count=n)
+    if len(group) == n:
+        return None
+    first = np.full(len(group), n, dtype=np.intp)
+    np.minimum.at(first, label, np.arange(n, dtype=np.intp))
+    weight = np.bincount(label, weights=counts, minlength=len(group))
+    return first, np.rint(weight).astype(np.int64)
+
+
+def _merged(
+    X: Any, y: NDArray[Any], counts: NDArray[np.int64] | None = None
+) -> tuple[Any, NDArray[Any], NDArray[np.float64] | None]:
+    """``(X, y)`` with equal rows merged (:func:`_distinct_rows`), and the rows' weights:
+    their multiplicities (``counts`` summed), or None when every row stands for itself."""
+    found = _distinct_rows(X, y, counts)
+    if found is not None:
+        first, counts = found
+        X = X.tocsr()[first] if sp.issparse(X) else X[first]
+        y = y[first]
+    if counts is None or bool((counts == 1).all()):
+        return X, y, None
+    return X, y, counts.astype(np.float64)
+
+
+def _first_occurrences(idx: NDArray[np.intp]) -> tuple[NDArray[np.intp], NDArray[np.int64]]:
+    """The distinct values of ``idx`` in the order of their first occurrence, and how often
+    each occurs."""
+    values, first, counts = np.unique(idx, return_index=True, return_counts=True)
+    order = np.argsort(first, kind="stable")
+    return values[order], counts[order].astype(np.int64)
+
+
 def _smo_iteration_cap(n: int) -> int:
     """libsvm iterations allowed before the interior-point solver takes over.
 
@@ -318,7 +377,13 @@ def _smo_iteration_cap(n: int) -> int:
     return max(_SMO_MIN_CAP, int(ipm / (_SMO_COST_PER_ROW * n)))
 
 
-def _fit_dual(K: NDArray[np.float64], y: NDArray[Any], C: float, tol: float) -> NDArray[np.float64]:
+def _fit_dual(
+    K: NDArray[np.float64],
+    y: NDArray[Any],
+    C: float,
+    tol: float,
+    weights: NDArray[np.float64] | None = None,
+) -> NDArray[np.float64]:
     """Solve the SVM dual on kernel ``K``; return the primal coefficient matrix ``D``.
 
     ``D`` has shape (n_samples, n_pairs) with one column per binary SVM (one for two
@@ -329,12 +394,17 @@ def _fit_dual(K: NDArray[np.float64], y: NDArray[Any], C: float, tol: float) -> 
     libsvm (``SVC(kernel="precomputed")``) solves each binary problem; one that has not
     converged after :func:`_smo_iteration_cap` iterations is solved exactly by
     :func:`_dual_interior_point` instead (see "Raw intensities" in the module docstring).
+
+    ``weights`` (positive, one per row) gives row ``i`` the box ``0 <= alpha_i <= C
+    weights_i`` (libsvm's ``C_i = C W_i``, ``SVC.fit(..., sample_weight=weights)``): a row
+    standing for ``m`` identical rows of a resample has weight ``m`` (see "Distinct rows"
+    in the module docstring). None is the unweighted problem (every ``C_i = C``).
     """
     n = K.shape[0]
     cap = _smo_iteration_cap(n)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        clf = SVC(kernel="precomputed", C=C, tol=tol, max_iter=cap).fit(K, y)
+        clf = SVC(kernel="precomputed", C=C, tol=tol, max_iter=cap).fit(K, y, sample_weight=weights)
     dual = clf.dual_coef_
     support = clf.support_
     n_classes = dual.shape[0] + 1
@@ -361,19 +431,27 @@ def _fit_dual(K: NDArray[np.float64], y: NDArray[Any], C: float, tol: float) -> 
             c1, c2 = pairs[k]
             rows = np.flatnonzero((y == labels[c1]) | (y == labels[c2]))
             ypm = np.where(y[rows] == labels[c1], 1.0, -1.0)
-            alpha = _dual_interior_point(K[np.ix_(rows, rows)], ypm, C)
+            alpha = _dual_interior_point(
+                K[np.ix_(rows, rows)], ypm, C, None if weights is None else weights[rows]
+            )
             D[:, k] = 0.0
             D[rows, k] = sign * ypm * alpha
     return D
 
 
 def _dual_interior_point(
-    K: NDArray[np.float64], ypm: NDArray[np.float64], C: float
+    K: NDArray[np.float64],
+    ypm: NDArray[np.float64],
+    C: float,
+    weights: NDArray[np.float64] | None = None,
 ) -> NDArray[np.float64]:
     """The exact optimum ``alpha`` of one binary C-SVM dual, by a primal-dual interior point.
 
-    Solves ``min 1/2 a^T Q a - sum(a)`` subject to ``y^T a = 0`` and ``0 <= a <= C``, with
-    ``Q = (y y^T) * K`` (the problem libsvm solves), in the variable ``b = a / C``: Mehrotra's
+    Solves ``min 1/2 a^T Q a - sum(a)`` subject to ``y^T a = 0`` and ``0 <= a_i <= C_i``,
+    with ``Q = (y y^T) * K`` and ``C_i = C m_i`` (``m = weights``, all 1 when None: the
+    problem libsvm solves), in the variable ``b = a / (C m)``, whose box is ``[0, 1]``:
+    ``min 1/2 b^T H b - m^T b`` with ``H = C (m m^T) * Q`` (the objective divided by ``C``)
+    subject to ``(y m)^T b = 0``. Mehrotra's
     predictor-corrector method (Nocedal & Wright, Numerical Optimization, 2nd ed., Section
     16.6), one Cholesky factorisation of ``C Q + diag(d)`` per iteration (``O(n^3)``). Its
     number of iterations barely depends on ``C`` or on the units of the data, whereas
@@ -381,18 +459,23 @@ def _dual_interior_point(
     is huge and the classes overlap (an almost hard margin on non-separable data).
     """
     n = K.shape[0]
+    m = np.ones(n) if weights is None else np.asarray(weights, dtype=np.float64)
+    # with m = 1 (no weights) every product by m below is exact: the unweighted problem
+    # is solved exactly as before weights existed
     H = C * (ypm[:, None] * K * ypm[None, :])
+    if weights is not None:
+        H *= m[:, None] * m[None, :]
+    ym = ypm * m  # the equality constraint in b
     scale = max(float(np.abs(np.diagonal(H)).max()), 1.0)
     beta = np.full(n, 0.5)
     z = np.full(n, scale)
     u = np.full(n, scale)
     lam = 0.0
-    ones = np.ones(n)
 
     for _ in range(_IPM_MAX_ITER):
         s = 1.0 - beta
-        r_d = H @ beta - ones - lam * ypm - z + u
-        r_p = float(ypm @ beta)
+        r_d = H @ beta - m - lam * ym - z + u
+        r_p = float(ym @ beta)
         mu = float(z @ beta + u @ s) / (2 * n)
         if (
             mu < _IPM_TOL
@@ -410,8 +493,8 @@ def _dual_interior_point(
             # Shifting the Newton matrix (not the problem) by rounding size restores it.
             M[np.diag_indices(n)] += n * np.finfo(float).eps * scale
             factor = cho_factor(M, lower=True)
-        g = cho_solve(factor, ypm)
-        state = (factor, g, float(ypm @ g), ypm, r_d, r_p, beta, s, z, u)
+        g = cho_solve(factor, ym)
+        state = (factor, g, float(ym @ g), ym, r_d, r_p, beta, s, z, u)
         # predictor (affine scaling), then Mehrotra's centring-corrector step
         db, dz, du, _ = _ipm_direction(state, -z * beta, -u * s)
         alpha = min(1.0, _ipm_step(beta, s, z, u, db, dz, du))
@@ -427,7 +510,7 @@ def _dual_interior_point(
         z = z + alpha * dz
         u = u + alpha * du
         lam += alpha * dl
-    return C * beta
+    return C * m * beta
 
 
 def _ipm_step(*arrays: NDArray[np.float64]) -> float:
@@ -573,7 +656,8 @@ def svm_rfe(
     """
     args = _check_rfe(X, C, step, step_rule, n_features_to_select, tol, "svm_rfe")
     with _one_blas_thread(), _fast_sklearn():
-        return _svm_rfe(X, np.asarray(y), *args)
+        Xd, yd, weights = _merged(X, np.asarray(y))
+        return _svm_rfe(Xd, yd, *args, weights=weights)
 
 
 def _check_rfe(
@@ -599,9 +683,11 @@ def _svm_rfe(
     n_select: int,
     tol: float,
     K0: NDArray[np.float64] | None = None,
+    weights: NDArray[np.float64] | None = None,
 ) -> SVMRFEResult:
     """The elimination loop of :func:`svm_rfe`, on validated arguments; ``K0`` is the
-    kernel of ``X`` when it is known already (a fresh array the loop may overwrite)."""
+    kernel of ``X`` when it is known already (a fresh array the loop may overwrite), and
+    ``weights`` the multiplicity of each row (see :func:`_fit_dual`)."""
     n_features = X.shape[1]
     Xt, sq, constant = _feature_major(X)
     ranking = np.zeros(n_features, dtype=np.int64)
@@ -621,7 +707,7 @@ def _svm_rfe(
     while remaining.shape[0] > n_select:
         n_rem = remaining.shape[0]
         per_step.append(n_rem)
-        D = _fit_dual(K, y, C, tol)
+        D = _fit_dual(K, y, C, tol, weights)
         imp = _squared_importance(_weights(Ft, D, const_block)[rows])
         n_out = min(_n_to_remove(step, step_rule, n_features, n_rem), n_rem - n_select)
         out_local = _smallest_stable(imp, n_out)
@@ -654,7 +740,7 @@ def _svm_rfe(
 
     if remaining.shape[0] > 1 or not per_step:
         # Order the survivors by a final SVM on them alone (RFE's estimator_).
-        D = _fit_dual(K, y, C, tol)
+        D = _fit_dual(K, y, C, tol, weights)
         imp = _squared_importance(_weights(Ft, D, const_block)[rows])
         best_first = np.lexsort((remaining, -imp))
         importances[remaining] = imp
@@ -738,15 +824,22 @@ def svm_weights(
     """
     C, tol = _check_common(C, tol, "svm_weights")
     with _one_blas_thread(), _fast_sklearn():
-        return _svm_weights(X, np.asarray(y), C, tol)
+        Xd, yd, weights = _merged(X, np.asarray(y))
+        return _svm_weights(Xd, yd, C, tol, weights=weights)
 
 
 def _svm_weights(
-    X: Any, y: NDArray[Any], C: float, tol: float, K: NDArray[np.float64] | None = None
+    X: Any,
+    y: NDArray[Any],
+    C: float,
+    tol: float,
+    K: NDArray[np.float64] | None = None,
+    weights: NDArray[np.float64] | None = None,
 ) -> NDArray[np.float64]:
-    """SVMONE scores on validated arguments; ``K`` is the kernel of ``X`` when known."""
+    """SVMONE scores on validated arguments; ``K`` is the kernel of ``X`` when known,
+    ``weights`` the multiplicity of each row."""
     Xt, _, constant = _feature_major(X)
-    D = _fit_dual(_gram(Xt) if K is None else K, y, C, tol)
+    D = _fit_dual(_gram(Xt) if K is None else K, y, C, tol, weights)
     W = _weights(Xt, D, constant)
     if W.shape[1] == 1:
         return np.abs(W[:, 0])
@@ -836,6 +929,26 @@ def _check_rows(kernel: LinearKernel, X: Any, rows: Any, func: str) -> NDArray[n
     return idx.astype(np.intp, copy=False)
 
 
+def _distinct_resample(
+    kernel: LinearKernel, X: Any, y: NDArray[Any], idx: NDArray[np.intp]
+) -> tuple[NDArray[np.intp], NDArray[np.float64], Any, NDArray[Any], NDArray[np.float64] | None]:
+    """The distinct rows of the resample ``X[idx], y[idx]`` with their multiplicities:
+    ``(rows, K, X[rows], y[rows], weights)``, ``K`` gathered from the shared kernel.
+
+    Repeated indices are merged first (``np.unique``, groups in the order of their first
+    draw), then distinct indices whose rows are equal (:func:`_merged`): the same rows, in
+    the same order and with the same weights, as :func:`svm_rfe` merges in ``X[idx]``.
+    """
+    rows, counts = _first_occurrences(idx)
+    Xd, yd = X[rows], y[rows]
+    found = _distinct_rows(Xd, yd, counts)
+    if found is not None:
+        first, counts = found
+        rows, Xd, yd = rows[first], Xd[first], yd[first]
+    weights = None if bool((counts == 1).all()) else counts.astype(np.float64)
+    return rows, kernel.of_rows(rows), Xd, yd, weights
+
+
 def svm_rfe_rows(
     kernel: LinearKernel,
     X: Any,
@@ -878,7 +991,8 @@ def svm_rfe_rows(
     idx = _check_rows(kernel, X, rows, func)
     args = _check_rfe(X, C, step, step_rule, n_features_to_select, tol, func)
     with _one_blas_thread(), _fast_sklearn():
-        return _svm_rfe(X[idx], np.asarray(y)[idx], *args, K0=kernel.of_rows(idx))
+        _, K0, Xd, yd, weights = _distinct_resample(kernel, X, np.asarray(y), idx)
+        return _svm_rfe(Xd, yd, *args, K0=K0, weights=weights)
 
 
 def svm_weights_rows(
@@ -917,4 +1031,5 @@ def svm_weights_rows(
     idx = _check_rows(kernel, X, rows, func)
     C, tol = _check_common(C, tol, func)
     with _one_blas_thread(), _fast_sklearn():
-        return _svm_weights(X[idx], np.asarray(y)[idx], C, tol, K=kernel.of_rows(idx))
+        _, K0, Xd, yd, weights = _distinct_resample(kernel, X, np.asarray(y), idx)
+        return _svm_weights(Xd, yd, C, tol, K=K0, weights=weights)
