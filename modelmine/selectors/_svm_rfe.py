@@ -323,7 +323,7 @@ def _distinct_rows(
         ]
     else:
         Xd = np.ascontiguousarray(X, dtype=np.float64)
-        keys = [(yb[i].item(), Xd[i].tobytes()) for i in range(n)]
+        keys = [(yb[i].item(), Xd[i].tobytes(), b"") for i in range(n)]
     group: dict[Any, int] = {}
     label = np.fromiter((group.setdefault(k, len(group)) for k in keys), np.intp, count=n)
     if len(group) == n:
