@@ -139,6 +139,14 @@ _SMO_COST_PER_ROW = 30.0
 _IPM_TYPICAL_ITER = 30.0
 _SMO_MIN_CAP = 100_000
 
+# Rows equal on the features still in play are merged (see _merge_on_features) from this
+# many features down, each time the number in play has fallen by a third since the last
+# search, and only when at least a tenth of the rows go: on a BASEHOCK bootstrap (1,119
+# distinct rows) 2 % of them are equal on 154 features, 9 % on 114, a third on 47 and
+# nine tenths on 8.
+_MERGE_MAX_FEATURES = 128
+_MERGE_MIN_SHRINK = 0.9
+
 
 @dataclass(frozen=True)
 class SVMRFEResult:
@@ -299,7 +307,7 @@ def _sparse_gram(Ft: Any) -> Any:
 
 
 def _distinct_rows(
-    X: Any, y: NDArray[Any], counts: NDArray[np.int64] | None = None
+    X: Any, y: NDArray[Any], counts: NDArray[Any] | None = None
 ) -> tuple[NDArray[np.intp], NDArray[np.int64]] | None:
     """Rows of ``(X, y)`` equal in every feature and in the label, merged.
 
@@ -347,6 +355,33 @@ def _merged(
     if counts is None or bool((counts == 1).all()):
         return X, y, None
     return X, y, counts.astype(np.float64)
+
+
+def _merge_on_features(
+    Fs: Any, y: NDArray[Any], weights: NDArray[np.float64] | None
+) -> tuple[Any, NDArray[Any], NDArray[np.float64], NDArray[np.float64]] | None:
+    """Rows equal on the features in play (``Fs``, feature-major) and in the label, merged
+    when that removes at least ``1 - _MERGE_MIN_SHRINK`` of them: ``(Fs over the merged
+    rows, their labels, their summed weights, the squared norms of the features over
+    them)``, or None.
+
+    Once few features are left, many rows agree on all of them (on sparse text, every
+    document using none of the surviving words); the SVM on the features in play is the
+    same with equal rows merged (the primal argument of "Distinct rows" in the module
+    docstring), and rows equal on these features stay equal on every later subset.
+    """
+    found = _distinct_rows(Fs.T, y, weights)
+    if found is None or found[0].shape[0] > _MERGE_MIN_SHRINK * y.shape[0]:
+        return None
+    first, counts = found
+    F = Fs[:, first]
+    if sp.issparse(F):
+        F = sp.csr_matrix(F)
+        sq = np.asarray(F.multiply(F).sum(axis=1), dtype=np.float64).ravel()
+    else:
+        F = np.ascontiguousarray(F)
+        sq = np.einsum("ij,ij->i", F, F)
+    return F, y[first], counts.astype(np.float64), sq
 
 
 def _first_occurrences(idx: NDArray[np.intp]) -> tuple[NDArray[np.intp], NDArray[np.int64]]:
@@ -703,6 +738,7 @@ def _svm_rfe(
     n_kernel = 1
     base_mass = float(sq.sum())
     next_worst = n_features  # the next rank to hand out, from the bottom
+    checked = 3 * n_features  # features in play at the last search for equal rows
 
     while remaining.shape[0] > n_select:
         n_rem = remaining.shape[0]
@@ -731,7 +767,20 @@ def _svm_rfe(
         if 2 * rows.shape[0] < Ft.shape[0]:
             Ft, const_block = Ft[rows], const_block[rows]
             rows = np.arange(rows.shape[0])
-        if n_out >= remaining.shape[0] or mass < _RECOMPUTE_MASS_RATIO * base_mass:
+        merged = None
+        if remaining.shape[0] <= _MERGE_MAX_FEATURES and 3 * remaining.shape[0] <= 2 * checked:
+            checked = remaining.shape[0]
+            Fs = Ft if rows.shape[0] == Ft.shape[0] else Ft[rows]
+            merged = _merge_on_features(Fs, y, weights)
+        if merged is not None:
+            Ft, y, weights, sq_in_play = merged
+            const_block, rows = const_block[rows], np.arange(rows.shape[0])
+            sq = np.zeros_like(sq)
+            sq[remaining] = sq_in_play
+            K = _gram(Ft)
+            n_kernel += 1
+            base_mass = float(sq_in_play.sum())
+        elif n_out >= remaining.shape[0] or mass < _RECOMPUTE_MASS_RATIO * base_mass:
             K = _gram(Ft if rows.shape[0] == Ft.shape[0] else Ft[rows])
             n_kernel += 1
             base_mass = mass

@@ -1184,3 +1184,55 @@ def test_data_without_equal_rows_take_the_unweighted_route(monkeypatch):
     rows = np.arange(X.shape[0])[::-1]
     svm_rfe(X[np.concatenate([rows, rows[:5]])], y[np.concatenate([rows, rows[:5]])], step=0.5)
     assert all(w is not None and w.sum() == X.shape[0] + 5 for w in seen)
+
+
+@pytest.mark.parametrize("name", ["basehock", "pcmac"])
+def test_rows_equal_on_the_features_in_play_are_merged_exactly(name):
+    # the low-dimensional fits of RFE on text: on 12 common words, many documents agree
+    # (most use none of them). The merge equals the brute-force groups, and the SVM of the
+    # merged rows (weights summed) equals the SVM of all the rows
+    X, y = _text_slice(name, "tfidf")
+    rows = np.random.default_rng(8).choice(X.shape[0], X.shape[0])
+    distinct, counts = svm_rfe_module._first_occurrences(rows)
+    cols = np.argsort(-X.getnnz(axis=0), kind="stable")[10:22]
+    Xs = sp.csr_matrix(X[distinct][:, cols])
+    Fs = svm_rfe_module._feature_major(Xs)[0]
+    merged = svm_rfe_module._merge_on_features(Fs, y[distinct], counts.astype(float))
+    assert merged is not None
+    F, y_m, w_m, sq = merged
+    groups = _brute_force_groups(Xs, y[distinct])
+    assert len(groups) <= 0.9 * distinct.size
+    assert F.shape == (12, len(groups))
+    np.testing.assert_array_equal(F.T.toarray(), Xs[[g[0] for g in groups]].toarray())
+    np.testing.assert_array_equal(y_m, y[distinct][[g[0] for g in groups]])
+    np.testing.assert_array_equal(w_m, [counts[g].sum() for g in groups])
+    np.testing.assert_allclose(sq, np.asarray(F.multiply(F).sum(axis=1)).ravel(), rtol=1e-15)
+    K_all = (Xs @ Xs.T).toarray()
+    w_all = Xs.T @ svm_rfe_module._fit_dual(K_all, y[distinct], 0.5, 1e-8, counts.astype(float))
+    D = svm_rfe_module._fit_dual(svm_rfe_module._gram(F), y_m, 0.5, 1e-8, w_m)
+    w_merged = F @ D
+    np.testing.assert_allclose(w_merged, w_all, rtol=0, atol=1e-4 * np.abs(w_all).max())
+    # features in play on which no rows agree: nothing to merge
+    dense = np.random.default_rng(1).random((30, 5))
+    assert svm_rfe_module._merge_on_features(dense.T.copy(), np.arange(30) % 2, None) is None
+
+
+def test_text_rfe_merges_rows_at_its_low_dimensional_steps(monkeypatch):
+    # the ranking tests on text go through the merged route (it is not dead code there)
+    X, y = _text_slice("basehock")
+    rows = np.random.default_rng(4).choice(X.shape[0], X.shape[0])
+    sizes = []
+    original = svm_rfe_module._merge_on_features
+
+    def spy(Fs, y, weights):
+        out = original(Fs, y, weights)
+        sizes.append((Fs.shape[0], y.shape[0], None if out is None else out[1].shape[0]))
+        return out
+
+    monkeypatch.setattr(svm_rfe_module, "_merge_on_features", spy)
+    res = svm_rfe_module.svm_rfe_rows(
+        svm_rfe_module.linear_kernel(X), X, y, rows, step=0.1, step_rule="remaining"
+    )
+    assert all(p <= svm_rfe_module._MERGE_MAX_FEATURES for p, _, _ in sizes)
+    assert sum(m is not None for _, _, m in sizes) >= 2
+    assert res.n_kernel_computations >= 1 + sum(m is not None for _, _, m in sizes)
