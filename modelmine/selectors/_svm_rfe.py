@@ -72,10 +72,37 @@ words) or formed as a sparse-dense product (common words), whichever is cheaper
 that each resample's kernel is gathered from it (:func:`svm_rfe_rows`, used by
 ``mm.bootstrap`` through ``Selector.prepare`` / ``select_rows``). Every route sums each
 kernel entry over the features in increasing order, so the kernel, and with it every libsvm
-fit and the ranking, is bit for bit the one of ``svm_rfe(X[rows], y[rows])``. Rows a
-bootstrap repeats stay repeated in the kernel, as libsvm saw them before. A dual solver
-warm-started from the previous step was not adopted: it would move each fit within libsvm's
-tolerance and so change rankings at near-ties, where today's results must stay identical.
+fit and the ranking, is bit for bit the one of ``svm_rfe(X[rows], y[rows])``. A dual
+solver warm-started from the previous step was not adopted (it would move every fit within
+libsvm's tolerance for a smaller gain than the distinct rows below).
+
+Distinct rows
+-------------
+A bootstrap of ``n`` rows holds only about 63 % distinct rows. The soft-margin primal,
+``min 1/2 |w|^2 + C sum_i xi_i`` subject to ``y_i (w . x_i + b) >= 1 - xi_i``, is the same
+problem when ``m`` identical rows ``(x_i, y_i)`` are replaced by one row whose slack is
+counted ``m`` times (``C_i = C m``): their constraints are identical, so an optimum gives
+them equal slacks, and ``w`` is unique (the objective is strictly convex in ``w``). In the
+dual the merged row's multiplier lives in ``[0, C m]`` and ``w = sum_i alpha_i y_i x_i`` over
+the distinct rows. So :func:`svm_rfe` merges rows equal in every feature and in the label
+(:func:`_distinct_rows`; the resample routes first merge repeated indices) and solves each
+dual with libsvm's per-row ``C_i = C W_i`` (``SVC.fit(K, y, sample_weight=m)``; the
+interior-point fallback takes the same boxes). The kernel, its gather and its down-dates
+shrink by ``0.63^2``, libsvm's SMO by about as much. Once few features are left, more rows
+agree on all the features still in play (on text, every document using none of the
+surviving words): from ``_MERGE_MAX_FEATURES`` features down, rows equal on the features in
+play and the label are merged too (:func:`_merge_on_features`), and the kernel of the
+merged rows is computed afresh (cheap with few features); rows equal on some features stay
+equal on every later subset.
+
+The SVM is the same, but libsvm walks another SMO path to it and stops elsewhere within its
+tolerance (``tol``, and its float32 kernel cache): the rankings equal those of
+``RFE(SVC(kernel="linear"))`` (and of the code before, which fed libsvm the repeated rows)
+up to swaps of features whose importances differ by less than about ``1e-4`` of the fit's
+largest at ``tol = 1e-3`` (the tests allow ``1e-3``; at ``tol = 1e-6``, ``1e-5``). Data with
+no two equal rows (a whole microarray) take exactly the unweighted route of before. See
+Guyon et al. (Machine Learning 46, 2002) for SVM-RFE itself; the merge is the standard
+weighted-instance form of the C-SVM (libsvm's instance weights).
 
 Other costs are kept linear: the features to remove are found by partition, not a full
 sort, and the block of feature rows is compacted only when half of it is dead. BLAS runs on
@@ -688,6 +715,14 @@ def svm_rfe(
     ascending sort of the importances (among exact ties at the cut, the lower index goes
     first), so that ``ranking_tied`` is ``RFE(...).ranking_``. Within the step, the total
     order then ranks larger importance better and, on exact ties, the lower index better.
+
+    Rows equal in every feature and in the label (the repeats of a bootstrap) are merged
+    into one row with ``C_i = C m_i`` for ``m_i`` copies, and at the low-dimensional steps
+    rows equal on the features still in play are merged likewise: the soft-margin primal,
+    hence the SVM of SVM-RFE (Guyon et al., 2002), is unchanged, but libsvm stops at another
+    point within its tolerance, so on data with equal rows the ranking may differ from the
+    unmerged fit (and from ``RFE(SVC)``) by swaps of features whose importances are equal
+    to within the solver's tolerance ("Distinct rows" in the module docstring).
     """
     args = _check_rfe(X, C, step, step_rule, n_features_to_select, tol, "svm_rfe")
     with _one_blas_thread(), _fast_sklearn():
@@ -870,6 +905,11 @@ def svm_weights(
     -------
     ndarray of shape (n_features,), float64
         Larger is more important.
+
+    Notes
+    -----
+    Rows equal in every feature and in the label are fitted once with ``C_i = C m_i``
+    (the same SVM; "Distinct rows" in the module docstring).
     """
     C, tol = _check_common(C, tol, "svm_weights")
     with _one_blas_thread(), _fast_sklearn():
@@ -1012,11 +1052,13 @@ def svm_rfe_rows(
 ) -> SVMRFEResult:
     """SVM-RFE on the resample ``X[rows], y[rows]``, its kernel taken from ``kernel``.
 
-    Exactly :func:`svm_rfe` on ``X[rows], y[rows]`` (the same kernel, entry for entry, and
-    the same libsvm fits: rows repeated by a bootstrap stay repeated), without the kernel
-    product over all the features: the SVMRFE base selector of Woznica, Nguyen and
+    Exactly :func:`svm_rfe` on ``X[rows], y[rows]`` (the same distinct rows with the same
+    multiplicities, the same kernel entry for entry, the same libsvm fits), without the
+    kernel product over all the features: the SVMRFE base selector of Woznica, Nguyen and
     Kalousis (KDD 2012, Section 5) fitted on the b resamples of one data set, as issue 15
-    asks ("the fold's linear kernel once").
+    asks ("the fold's linear kernel once"). The resample's distinct rows are fitted once
+    each, weighted by their multiplicity (``C_i = C m_i``: the same SVM, see "Distinct
+    rows" in the module docstring), so only their kernel is gathered.
 
     Parameters
     ----------
@@ -1056,7 +1098,8 @@ def svm_weights_rows(
     """SVMONE scores on the resample ``X[rows], y[rows]``, its kernel taken from ``kernel``.
 
     Exactly :func:`svm_weights` on ``X[rows], y[rows]`` (KDD 2012, Section 5, "SVMONE"),
-    the kernel gathered from ``linear_kernel(X)`` instead of recomputed.
+    the kernel of the resample's distinct rows gathered from ``linear_kernel(X)`` instead
+    of recomputed, each row weighted by its multiplicity as :func:`svm_weights` does.
 
     Parameters
     ----------
