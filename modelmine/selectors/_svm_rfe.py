@@ -90,10 +90,11 @@ dual with libsvm's per-row ``C_i = C W_i`` (``SVC.fit(K, y, sample_weight=m)``; 
 interior-point fallback takes the same boxes). The kernel, its gather and its down-dates
 shrink by ``0.63^2``, libsvm's SMO by about as much. Once few features are left, more rows
 agree on all the features still in play (on text, every document using none of the
-surviving words): from ``_MERGE_MAX_FEATURES`` features down, rows equal on the features in
-play and the label are merged too (:func:`_merge_on_features`), and the kernel of the
-merged rows is computed afresh (cheap with few features); rows equal on some features stay
-equal on every later subset.
+surviving words): on sparse data, from ``_MERGE_MAX_FEATURES`` features down, rows equal on
+the features in play and the label are merged too (:func:`_merge_on_features`), and the
+kernel of the merged rows is computed afresh (cheap with few features); rows equal on some
+features stay equal on every later subset. Dense data skip this search (microarrays: few
+rows, real values, nothing to gain).
 
 The SVM is the same, but libsvm walks another SMO path to it and stops elsewhere within its
 tolerance (``tol``, and its float32 kernel cache): the rankings equal those of
@@ -166,11 +167,11 @@ _SMO_COST_PER_ROW = 30.0
 _IPM_TYPICAL_ITER = 30.0
 _SMO_MIN_CAP = 100_000
 
-# Rows equal on the features still in play are merged (see _merge_on_features) from this
-# many features down, each time the number in play has fallen by a third since the last
-# search, and only when at least a tenth of the rows go: on a BASEHOCK bootstrap (1,119
-# distinct rows) 2 % of them are equal on 154 features, 9 % on 114, a third on 47 and
-# nine tenths on 8.
+# Rows of sparse data equal on the features still in play are merged (see
+# _merge_on_features) from this many features down, each time the number in play has
+# fallen by a third since the last search, and only when at least a tenth of the rows go:
+# on a BASEHOCK bootstrap (1,119 distinct rows) 2 % of them are equal on 154 features,
+# 9 % on 114, a third on 47 and nine tenths on 8.
 _MERGE_MAX_FEATURES = 128
 _MERGE_MIN_SHRINK = 0.9
 
@@ -340,25 +341,95 @@ def _distinct_rows(
 
     Returns ``(first, weight)``: the position of each group's first row, groups in the
     order of their first row, and the group's multiplicity (the sum of ``counts`` over its
-    rows, 1 per row when None); or None when no two rows are equal. Rows are compared
-    bytewise (dense rows, or the column indices and values of sparse rows with sorted
-    indices): never a false merge; equal values stored differently (``-0.0`` and ``0.0``,
-    an explicit zero) are merely kept apart. ``O(nnz)``, one hash per row.
+    rows, 1 per row when None); or None when no two rows are equal.
+
+    Each row gets an integer hash, the sum modulo ``2^64`` over its stored entries of a
+    mixed (splitmix64) function of the entry's 64 bits and its column, so equal rows always
+    hash alike whatever their storage order; rows grouped by label and hash are then
+    compared value for value with their group's first row, and a hash collision falls back
+    to comparing the rows' bytes. Dense rows are first grouped by their label and 32 spread
+    columns, which settles a whole microarray (no equal rows) and a bootstrap of it
+    (its groups are its repeats) without hashing every entry. ``O(nnz)``,
+    vectorised. Equal values in different bits (``-0.0`` and ``0.0``), and for sparse rows
+    explicit zeros, merely keep rows apart.
     """
     n = X.shape[0]
-    yb = np.asarray(y)
+    y_code = np.unique(np.asarray(y), return_inverse=True)[1].ravel().astype(np.int64)
+    salt = _row_hash_salt(X.shape[1])
     if sp.issparse(X):
-        Xr = sp.csr_matrix(X)
-        if not Xr.has_sorted_indices:
-            Xr = Xr.sorted_indices()
+        Xr = sp.csr_matrix(X, dtype=np.float64)
+        bits = np.ascontiguousarray(Xr.data, dtype=np.float64).view(np.uint64)
+        running = np.concatenate([[np.uint64(0)], np.cumsum(_mix64(bits ^ salt[Xr.indices]))])
+        h = (running[Xr.indptr[1:]] - running[Xr.indptr[:-1]]).view(np.int64)
+        first, label = _groups(np.stack([y_code, h], axis=1))
+    else:
+        Xr = np.asarray(X, dtype=np.float64)
+        # rows differing in the label or in one of 32 spread columns differ: most often
+        # settled here (colon's values take 3 levels: 8 columns leave 4 pairs of its rows)
+        spread = np.unique(np.linspace(0, Xr.shape[1] - 1, min(Xr.shape[1], 32)).astype(int))
+        head = Xr[:, spread].view(np.int64)
+        first, label = _groups(np.column_stack([y_code, head]))
+        if first.shape[0] < n and not _equal_to_first(Xr, first, label):
+            h = _mix64(Xr.view(np.uint64) ^ salt[None, :]).sum(axis=1, dtype=np.uint64)
+            first, label = _groups(np.stack([y_code, h.view(np.int64)], axis=1))
+    if first.shape[0] == n:
+        return None
+    if not _equal_to_first(Xr, first, label):  # a hash collision
+        return _distinct_rows_by_bytes(Xr, y_code, counts)
+    weight = np.bincount(label, weights=counts, minlength=first.shape[0])
+    return first, np.rint(weight).astype(np.int64)
+
+
+def _groups(key: NDArray[np.int64]) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """Rows of ``key`` grouped by equal keys: each group's first row, and each row's group,
+    groups numbered in the order of their first row."""
+    _, first_seen, by_key = np.unique(key, axis=0, return_index=True, return_inverse=True)
+    rank = np.empty(first_seen.shape[0], dtype=np.intp)
+    rank[np.argsort(first_seen, kind="stable")] = np.arange(first_seen.shape[0])
+    return np.sort(first_seen).astype(np.intp), rank[by_key.ravel()]
+
+
+def _equal_to_first(X: Any, first: NDArray[np.intp], label: NDArray[np.intp]) -> bool:
+    """Whether every row of ``X`` equals its group's first row, value for value."""
+    lead = first[label]
+    moved = np.flatnonzero(lead != np.arange(X.shape[0]))
+    if sp.issparse(X):
+        diff = X[moved] - X[lead[moved]]
+        diff.eliminate_zeros()
+        return bool(diff.nnz == 0)
+    return bool(np.array_equal(X[moved], X[lead[moved]]))
+
+
+def _row_hash_salt(p: int) -> NDArray[np.uint64]:
+    """``p`` fixed random 64-bit words, one per column (the row hash of
+    :func:`_distinct_rows`)."""
+    return np.random.default_rng(20261123).integers(0, 2**64, size=max(p, 1), dtype=np.uint64)
+
+
+def _mix64(u: NDArray[np.uint64]) -> NDArray[np.uint64]:
+    """splitmix64's finaliser, elementwise (a bijection of 64-bit words that spreads every
+    input bit over the output: float bits of small counts differ in a few high bits only)."""
+    u = u ^ (u >> np.uint64(30))
+    u = u * np.uint64(0xBF58476D1CE4E5B9)
+    u = u ^ (u >> np.uint64(27))
+    u = u * np.uint64(0x94D049BB133111EB)
+    return u ^ (u >> np.uint64(31))
+
+
+def _distinct_rows_by_bytes(
+    X: Any, y_code: NDArray[np.int64], counts: NDArray[Any] | None
+) -> tuple[NDArray[np.intp], NDArray[np.int64]] | None:
+    """:func:`_distinct_rows` by the bytes of each row (the fallback after a collision)."""
+    n = X.shape[0]
+    if sp.issparse(X):
+        Xr = X if X.has_sorted_indices else X.sorted_indices()
         ptr, ind, val = Xr.indptr, Xr.indices, Xr.data
         keys = [
-            (yb[i].item(), ind[ptr[i] : ptr[i + 1]].tobytes(), val[ptr[i] : ptr[i + 1]].tobytes())
+            (int(y_code[i]), ind[ptr[i] : ptr[i + 1]].tobytes(), val[ptr[i] : ptr[i + 1]].tobytes())
             for i in range(n)
         ]
     else:
-        Xd = np.ascontiguousarray(X, dtype=np.float64)
-        keys = [(yb[i].item(), Xd[i].tobytes(), b"") for i in range(n)]
+        keys = [(int(y_code[i]), X[i].tobytes(), b"") for i in range(n)]
     group: dict[Any, int] = {}
     label = np.fromiter((group.setdefault(k, len(group)) for k in keys), np.intp, count=n)
     if len(group) == n:
@@ -774,6 +845,10 @@ def _svm_rfe(
     base_mass = float(sq.sum())
     next_worst = n_features  # the next rank to hand out, from the bottom
     checked = 3 * n_features  # features in play at the last search for equal rows
+    # Only sparse data (text) merge rows equal on the features in play: there most rows
+    # agree once few words are left, while on dense microarrays (n < 200, real values)
+    # the search buys nothing and whole data sets keep exactly their unweighted fits.
+    sparse_input = sp.issparse(Xt)
 
     while remaining.shape[0] > n_select:
         n_rem = remaining.shape[0]
@@ -803,7 +878,11 @@ def _svm_rfe(
             Ft, const_block = Ft[rows], const_block[rows]
             rows = np.arange(rows.shape[0])
         merged = None
-        if remaining.shape[0] <= _MERGE_MAX_FEATURES and 3 * remaining.shape[0] <= 2 * checked:
+        if (
+            sparse_input
+            and remaining.shape[0] <= _MERGE_MAX_FEATURES
+            and 3 * remaining.shape[0] <= 2 * checked
+        ):
             checked = remaining.shape[0]
             Fs = Ft if rows.shape[0] == Ft.shape[0] else Ft[rows]
             merged = _merge_on_features(Fs, y, weights)
