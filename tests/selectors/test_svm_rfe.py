@@ -190,6 +190,82 @@ def test_near_tie_check_accepts_rounding_swaps_and_rejects_real_ones():
     assert assert_same_or_near_tie(run([0, 1], [6, 5, 4, 3, 2, 1]), gap) is True
 
 
+def assert_within_solver_tolerance(ours, ref: Reference, rel: float = 1e-3) -> bool:
+    """Equal rankings up to swaps of features whose importances are within ``rel`` of the
+    fit's largest importance: the check for two solvers that stop at different points
+    within libsvm's tolerance (the distinct-row solve takes another SMO path than the
+    duplicated rows of the reference), where :func:`assert_same_or_near_tie` expects the
+    same path (rounding only).
+
+    Step by step on the reference's importances: inside a step, every pair of features
+    that ours orders one way and the reference's importances the other way differs by at
+    most ``rel * max``; at the first step whose removed sets differ, what only ours removes
+    is at most ``rel * max`` above the reference's cut, what only the reference removes at
+    most that below the importance of the weakest feature it keeps; after that the feature
+    sets differ and nothing more is compared. Returns True when the rankings are equal.
+    """
+    if np.array_equal(ours.ranking, ref.ranking) and np.array_equal(
+        ours.ranking_tied, ref.ranking_tied
+    ):
+        return True
+    p = ours.ranking.shape[0]
+
+    def no_far_inversion(imp: np.ndarray, our_order: np.ndarray, what: str) -> None:
+        seq = imp[our_order]  # the reference's importances, in our best-first order
+        worst = float((seq - np.minimum.accumulate(seq)).max())  # j after i, imp_j > imp_i
+        assert worst <= rel * imp.max(), (
+            f"{what}: a swap across {worst:.3g}, beyond {rel:g} of the max {imp.max():.3g}"
+        )
+
+    n_ref = len(ref.steps)
+    for s, (alive, imp) in enumerate(ref.steps, start=1):
+        position = np.full(p, -1)
+        position[alive] = np.arange(alive.size)
+        mine, theirs = _removed_at(ours, s, ours.n_steps), _removed_at(ref, s, n_ref)
+        if not np.array_equal(mine, theirs):
+            slack = rel * imp.max()
+            cut = imp[position[theirs]].max()
+            kept = np.setdiff1d(alive, theirs)
+            floor = imp[position[kept]].min()
+            only_mine, only_theirs = np.setdiff1d(mine, theirs), np.setdiff1d(theirs, mine)
+            what = f"elimination differs at {alive.size} features"
+            assert only_mine.size == 0 or imp[position[only_mine]].max() <= cut + slack, what
+            assert only_theirs.size == 0 or imp[position[only_theirs]].min() >= floor - slack, what
+            return False
+        order = theirs[np.argsort(ours.ranking[theirs])]
+        no_far_inversion(imp, position[order], f"order inside the step at {alive.size} features")
+    if ref.final is not None:
+        alive, imp = ref.final
+        no_far_inversion(imp, np.argsort(ours.ranking[alive]), "order of the survivors")
+    return False
+
+
+def test_solver_tolerance_check_accepts_close_swaps_and_rejects_far_ones():
+    def run(removed, ranking):
+        tied = np.ones(6, dtype=np.int64)
+        tied[removed] = 2
+        return SimpleNamespace(ranking=np.array(ranking), ranking_tied=tied, n_steps=1)
+
+    imp = np.array([0.1, 0.2, 0.2005, 0.5, 0.6, 1.0])  # features 0..5; 0, 1 removed
+    ref = Reference(
+        np.array([6, 5, 4, 3, 2, 1]),
+        run([0, 1], [6, 5, 4, 3, 2, 1]).ranking_tied,
+        [(np.arange(6), imp)],
+        None,
+    )
+    assert assert_within_solver_tolerance(run([0, 1], [6, 5, 4, 3, 2, 1]), ref) is True
+    # 1 and 2 straddle the cut 5e-4 apart: a legitimate swap at rel 1e-3, not at 1e-4
+    swapped_cut = run([0, 2], [6, 4, 5, 3, 2, 1])
+    assert assert_within_solver_tolerance(swapped_cut, ref, rel=1e-3) is False
+    with pytest.raises(AssertionError, match="elimination differs"):
+        assert_within_solver_tolerance(swapped_cut, ref, rel=1e-4)
+    # 0 and 1 swapped inside the step: 0.1 apart, far beyond the tolerance
+    with pytest.raises(AssertionError, match="order inside the step"):
+        assert_within_solver_tolerance(run([0, 1], [5, 6, 4, 3, 2, 1]), ref, rel=1e-3)
+    with pytest.raises(AssertionError, match="elimination differs"):
+        assert_within_solver_tolerance(run([0, 3], [6, 4, 5, 3, 2, 1]), ref, rel=1e-3)
+
+
 def assert_total_order_refines_tied(result) -> None:
     ranking, tied = result.ranking, result.ranking_tied
     assert np.array_equal(np.sort(ranking), np.arange(1, ranking.size + 1))
@@ -358,8 +434,15 @@ def test_no_elimination_ranks_by_svmone():
 
 
 @pytest.mark.parametrize("step_rule", ["original", "remaining"])
-def test_sparse_equals_dense_copy(step_rule):
+def test_sparse_equals_dense_copy(monkeypatch, step_rule):
     Xs, y = _basehock_subset()
+    # sparse data merge rows equal on the few features left at the last steps (dense data
+    # do not): another SMO path to the same SVMs, so equal to the solver's tolerance
+    merged = svm_rfe(Xs, y, step=0.1, step_rule=step_rule)
+    ref = reference_rfe(Xs.toarray(), y, step=0.1, step_rule=step_rule)
+    assert_within_solver_tolerance(merged, ref)
+    # without that merge the two storages give the same fits
+    monkeypatch.setattr(svm_rfe_module, "_MERGE_MAX_FEATURES", 0)
     a = svm_rfe(Xs, y, step=0.1, step_rule=step_rule)
     b = svm_rfe(Xs.toarray(), y, step=0.1, step_rule=step_rule)
     np.testing.assert_array_equal(a.ranking, b.ranking)
@@ -753,10 +836,12 @@ def test_kernel_products_equal_the_code_before_issue_15(monkeypatch, name):
 
 @pytest.mark.parametrize("name", ["basehock", "pcmac"])
 def test_shared_kernel_ranking_equals_sklearn_rfe_on_text(name):
+    # the resample's repeated rows are merged (weighted): libsvm takes another path to
+    # the same SVM, so swaps within its tolerance may appear (see the distinct-rows tests)
     X, y = _text_slice(name)
     rows = _resamples(X.shape[0], seed=1)[0]
     ours = svm_rfe_module.svm_rfe_rows(svm_rfe_module.linear_kernel(X), X, y, rows, step=0.1)
-    assert_same_or_near_tie(ours, _rfe_and_reference(X[rows], y[rows], step=0.1)[1])
+    assert_within_solver_tolerance(ours, _rfe_and_reference(X[rows], y[rows], step=0.1)[1])
 
 
 def test_shared_kernel_on_raw_multiclass_intensities():
@@ -772,7 +857,7 @@ def test_shared_kernel_on_raw_multiclass_intensities():
     alone = svm_rfe(Xs[rows], y4[rows], step=0.1)
     np.testing.assert_array_equal(shared.ranking, alone.ranking)
     np.testing.assert_array_equal(shared.importances, alone.importances)
-    assert_same_or_near_tie(shared, _rfe_and_reference(Xr[rows], y4[rows], step=0.1)[1])
+    assert_within_solver_tolerance(shared, _rfe_and_reference(Xr[rows], y4[rows], step=0.1)[1])
 
 
 @pytest.mark.parametrize("selector", ["svm-rfe", "svm"])
@@ -929,3 +1014,237 @@ def test_raw_madelon_rfe_equals_sklearn_rfe():
     X, y = _raw_madelon(300, 6)
     ours = svm_rfe(X, y, step=1)
     assert_same_or_near_tie(ours, _rfe_and_reference(X, y, step=1, tol=1e-5)[1], rel=1e-3)
+
+
+# ---------------------------------------------------------------------------------------
+# Distinct rows (issue 15): a resample's equal rows are merged into one row whose box is
+# C times its multiplicity. The primal, min 1/2 |w|^2 + C sum_i xi_i, is the same problem
+# (equal rows have equal slacks at the optimum, and w is unique), so the SVM is the same
+# to the solver's tolerance; libsvm takes another SMO path to it.
+
+
+def _brute_force_groups(X, y) -> list[list[int]]:
+    """Rows equal in every value and in the label, by pairwise comparison."""
+    dense = X.toarray() if sp.issparse(X) else np.asarray(X)
+    groups: list[list[int]] = []
+    for i in range(dense.shape[0]):
+        for g in groups:
+            if y[g[0]] == y[i] and np.array_equal(dense[g[0]], dense[i]):
+                g.append(i)
+                break
+        else:
+            groups.append([i])
+    return groups
+
+
+@pytest.mark.parametrize("collide", [False, True])
+@pytest.mark.parametrize("kind", ["dense", "dense-late", "csr", "csr-unsorted"])
+def test_distinct_rows_equal_the_brute_force_groups(monkeypatch, kind, collide):
+    if collide:  # every row hashes alike: the value check must catch it and fall back
+        monkeypatch.setattr(svm_rfe_module, "_mix64", lambda u: np.zeros_like(u, dtype=np.uint64))
+    draw = np.random.default_rng(5)
+    base = np.where(draw.random((12, 9)) < 0.4, draw.integers(1, 4, (12, 9)), 0).astype(float)
+    base[3] = 0.0  # an empty document
+    base[7] = 0.0
+    rows = draw.choice(12, 40)
+    X = base[rows]
+    y = (rows % 3 == 0).astype(np.int64)
+    y[rows == 7] = 0  # rows 3 and 7 are equal; their labels make them one group or two
+    counts = draw.integers(1, 5, 40)
+    if kind == "dense-late":  # the 32 screened columns miss most values: hashed in full
+        X = np.hstack([np.ones((40, 200)), X])
+    elif kind != "dense":
+        X = sp.csr_matrix(X)
+        if kind == "csr-unsorted":
+            for i in range(X.shape[0]):  # reverse each row's entries: same matrix
+                lo, hi = X.indptr[i], X.indptr[i + 1]
+                X.indices[lo:hi] = X.indices[lo:hi][::-1].copy()
+                X.data[lo:hi] = X.data[lo:hi][::-1].copy()
+            X.has_sorted_indices = False
+    groups = _brute_force_groups(X, y)
+    first, weight = svm_rfe_module._distinct_rows(X, y, counts)
+    np.testing.assert_array_equal(first, [g[0] for g in groups])
+    np.testing.assert_array_equal(weight, [counts[g].sum() for g in groups])
+    first1, weight1 = svm_rfe_module._distinct_rows(X, y)
+    np.testing.assert_array_equal(first1, first)
+    np.testing.assert_array_equal(weight1, [len(g) for g in groups])
+    assert svm_rfe_module._distinct_rows(X[first], y[first]) is None
+
+
+def _distinct_case(name: str):
+    # few features, so that the classes overlap and multipliers reach their boxes (on all
+    # the features the data are separable and no box matters)
+    if name in ("colon", "colon4"):
+        X, y = _load("colon")
+        X = X[:, :30]
+        if name == "colon4":
+            y = _four_classes(X, y)
+    elif name == "raw-leukemia":
+        X, y = _raw("leukemia")[:, :3], _load("leukemia")[1]
+    else:
+        X, y = _text_slice(name, "tfidf")
+        X = sp.csr_matrix(X[:, np.argsort(-X.getnnz(axis=0), kind="stable")[:40]])
+    rows = np.random.default_rng(11).choice(X.shape[0], X.shape[0])
+    return X, y, rows
+
+
+@pytest.mark.parametrize("forced_interior_point", [False, True])
+@pytest.mark.parametrize("name", ["colon", "colon4", "basehock", "raw-leukemia"])
+def test_weighted_distinct_rows_solve_equals_the_duplicated_rows_solve(
+    monkeypatch, name, forced_interior_point
+):
+    # the primal argument, checked on the weights: the SVM of the resample with its rows
+    # repeated, and the SVM of its distinct rows with C_i = C m_i, give the same w
+    X, y, rows = _distinct_case(name)
+    C = 0.02  # small enough for boxes to bind (on raw intensities too: few features)
+    if forced_interior_point:
+        monkeypatch.setattr(svm_rfe_module, "_smo_iteration_cap", lambda n: 1)
+
+    def gram(Z):
+        return np.asarray((Z @ Z.T).toarray() if sp.issparse(Z) else Z @ Z.T)
+
+    Xd = X[rows]
+    w_dup = np.asarray(Xd.T @ svm_rfe_module._fit_dual(gram(Xd), y[rows], C, 1e-8))
+    distinct, counts = svm_rfe_module._first_occurrences(rows)
+    assert distinct.size < 0.7 * rows.size
+    Xu = X[distinct]
+    D = svm_rfe_module._fit_dual(gram(Xu), y[distinct], C, 1e-8, counts.astype(float))
+    w_u = np.asarray(Xu.T @ D)
+    # each distinct row's multipliers stay in its box [0, C m_i] (one per binary SVM; a
+    # row is in K - 1 of them, so their sum is bounded by (K - 1) C m_i), and some box
+    # wider than C is used
+    n_classes = np.unique(y).size
+    assert np.all(np.abs(D).sum(axis=1) <= (n_classes - 1) * C * counts * (1 + 1e-9))
+    assert np.abs(D).max() > C * (1 + 1e-6)
+    # libsvm's float32 kernel cache bounds its accuracy to about 1e-5 of the largest
+    # weight; the interior point solves both problems to about 1e-9
+    atol = (1e-7 if forced_interior_point else 1e-4) * np.abs(w_dup).max()
+    np.testing.assert_allclose(w_u, w_dup, rtol=0, atol=atol)
+    # not a vacuous agreement: without the weights the distinct rows give another SVM
+    w_unweighted = np.asarray(Xu.T @ svm_rfe_module._fit_dual(gram(Xu), y[distinct], C, 1e-8))
+    assert np.abs(w_unweighted - w_dup).max() > 100 * atol
+
+
+_TOLERANCE_CASES = [
+    ("basehock", "original"),
+    ("basehock", "remaining"),
+    ("pcmac", "original"),
+    ("pcmac", "remaining"),
+    ("colon", "remaining"),
+    ("leukemia", "original"),
+    ("multiclass", "remaining"),
+    ("raw-leukemia4", "original"),
+]
+
+
+@pytest.mark.parametrize("name, step_rule", _TOLERANCE_CASES)
+def test_distinct_rows_rfe_equals_sklearn_within_solver_tolerance(name, step_rule):
+    # SVM-RFE on a bootstrap (rows repeated, hence merged) against the reference loop of
+    # SVC(kernel="linear") on the repeated rows: the same ranking up to swaps of
+    # importances within libsvm's tolerance (1e-3 of the fit's largest importance at
+    # tol = 1e-3; measured at most 1e-4)
+    draw = np.random.default_rng(4)
+    if name in ("basehock", "pcmac"):
+        X, y = _text_slice(name)
+    elif name == "multiclass":
+        X, y = _multiclass(3, 4)
+    elif name == "raw-leukemia4":
+        X = _raw("leukemia")[:, :400]
+        y = _four_classes(X, _load("leukemia")[1])
+    else:
+        X, y = _load(name)
+    rows = draw.choice(X.shape[0], X.shape[0])
+    if sp.issparse(X):
+        ours = svm_rfe_module.svm_rfe_rows(
+            svm_rfe_module.linear_kernel(X), X, y, rows, step=0.1, step_rule=step_rule
+        )
+    else:
+        ours = svm_rfe(X[rows], y[rows], step=0.1, step_rule=step_rule)
+    ref = reference_rfe(X[rows], y[rows], step=0.1, step_rule=step_rule)
+    assert_within_solver_tolerance(ours, ref, rel=1e-3)
+    assert_total_order_refines_tied(ours)
+
+
+@pytest.mark.parametrize("name", ["basehock", "colon"])
+def test_distinct_rows_rfe_differences_shrink_with_the_tolerance(name):
+    # at tol = 1e-6 both solvers stop much closer to the optimum: the swaps left are
+    # within 1e-5 of the largest importance (at tol = 1e-3 they reach 1e-4)
+    X, y = _text_slice(name) if name == "basehock" else _load(name)
+    rows = np.random.default_rng(6).choice(X.shape[0], X.shape[0])
+    ours = svm_rfe(X[rows], y[rows], step=0.1, step_rule="remaining", tol=1e-6)
+    ref = reference_rfe(X[rows], y[rows], step=0.1, step_rule="remaining", tol=1e-6)
+    assert_within_solver_tolerance(ours, ref, rel=1e-5)
+
+
+def test_data_without_equal_rows_take_the_unweighted_route(monkeypatch):
+    # no two equal rows: libsvm is called exactly as before (no sample_weight), so the
+    # results on whole data sets are unchanged
+    X, y = _load("colon")
+    assert svm_rfe_module._distinct_rows(X, y) is None
+    seen = []
+    original = svm_rfe_module._fit_dual
+
+    def spy(K, y, C, tol, weights=None):
+        seen.append(weights)
+        return original(K, y, C, tol, weights)
+
+    monkeypatch.setattr(svm_rfe_module, "_fit_dual", spy)
+    svm_rfe(X, y, step=0.5)
+    svm_weights(X, y)
+    assert seen and all(w is None for w in seen)
+    seen.clear()
+    rows = np.arange(X.shape[0])[::-1]
+    svm_rfe(X[np.concatenate([rows, rows[:5]])], y[np.concatenate([rows, rows[:5]])], step=0.5)
+    assert all(w is not None and w.sum() == X.shape[0] + 5 for w in seen)
+
+
+@pytest.mark.parametrize("name", ["basehock", "pcmac"])
+def test_rows_equal_on_the_features_in_play_are_merged_exactly(name):
+    # the low-dimensional fits of RFE on text: on 12 common words, many documents agree
+    # (most use none of them). The merge equals the brute-force groups, and the SVM of the
+    # merged rows (weights summed) equals the SVM of all the rows
+    X, y = _text_slice(name, "tfidf")
+    rows = np.random.default_rng(8).choice(X.shape[0], X.shape[0])
+    distinct, counts = svm_rfe_module._first_occurrences(rows)
+    cols = np.argsort(-X.getnnz(axis=0), kind="stable")[10:22]
+    Xs = sp.csr_matrix(X[distinct][:, cols])
+    Fs = svm_rfe_module._feature_major(Xs)[0]
+    merged = svm_rfe_module._merge_on_features(Fs, y[distinct], counts.astype(float))
+    assert merged is not None
+    F, y_m, w_m, sq = merged
+    groups = _brute_force_groups(Xs, y[distinct])
+    assert len(groups) <= 0.9 * distinct.size
+    assert F.shape == (12, len(groups))
+    np.testing.assert_array_equal(F.T.toarray(), Xs[[g[0] for g in groups]].toarray())
+    np.testing.assert_array_equal(y_m, y[distinct][[g[0] for g in groups]])
+    np.testing.assert_array_equal(w_m, [counts[g].sum() for g in groups])
+    np.testing.assert_allclose(sq, np.asarray(F.multiply(F).sum(axis=1)).ravel(), rtol=1e-15)
+    K_all = (Xs @ Xs.T).toarray()
+    w_all = Xs.T @ svm_rfe_module._fit_dual(K_all, y[distinct], 0.5, 1e-8, counts.astype(float))
+    D = svm_rfe_module._fit_dual(svm_rfe_module._gram(F), y_m, 0.5, 1e-8, w_m)
+    w_merged = F @ D
+    np.testing.assert_allclose(w_merged, w_all, rtol=0, atol=1e-4 * np.abs(w_all).max())
+    # features in play on which no rows agree: nothing to merge
+    dense = np.random.default_rng(1).random((30, 5))
+    assert svm_rfe_module._merge_on_features(dense.T.copy(), np.arange(30) % 2, None) is None
+
+
+def test_text_rfe_merges_rows_at_its_low_dimensional_steps(monkeypatch):
+    # the ranking tests on text go through the merged route (it is not dead code there)
+    X, y = _text_slice("basehock")
+    rows = np.random.default_rng(4).choice(X.shape[0], X.shape[0])
+    sizes = []
+    original = svm_rfe_module._merge_on_features
+
+    def spy(Fs, y, weights):
+        out = original(Fs, y, weights)
+        sizes.append((Fs.shape[0], y.shape[0], None if out is None else out[1].shape[0]))
+        return out
+
+    monkeypatch.setattr(svm_rfe_module, "_merge_on_features", spy)
+    res = svm_rfe_module.svm_rfe_rows(
+        svm_rfe_module.linear_kernel(X), X, y, rows, step=0.1, step_rule="remaining"
+    )
+    assert all(p <= svm_rfe_module._MERGE_MAX_FEATURES for p, _, _ in sizes)
+    assert sum(m is not None for _, _, m in sizes) >= 2
+    assert res.n_kernel_computations >= 1 + sum(m is not None for _, _, m in sizes)
