@@ -45,9 +45,10 @@ __all__ = ["BACKENDS", "ITEMSET_TYPES", "Itemsets", "TooManyItemsetsError", "min
 ITEMSET_TYPES = ("frequent", "closed", "maximal")
 BACKENDS = ("auto", "lcm", "pyfim", "mlxtend")
 _INSTALL = {
-    "lcm": "reinstall modelmine with a C compiler present (`pip install -e .` builds it)",
-    "pyfim": "pip install pyfim",
-    "mlxtend": "pip install mlxtend",
+    "lcm": "lcm (modelmine's compiled miner, modelmine/patterns/_lcm.c) is not built: "
+           "reinstall modelmine where a C compiler is present (`pip install -e .`)",
+    "pyfim": "pyfim is not installed: run `pip install pyfim`",
+    "mlxtend": "mlxtend is not installed: run `pip install mlxtend`",
 }
 _PYFIM_TARGET = {"frequent": "s", "closed": "c", "maximal": "m"}
 #: Default for ``max_itemsets`` (:data:`modelmine.constants.MAX_ITEMSETS`).
@@ -416,8 +417,7 @@ def mine_itemsets(
     if not _installed(backend):
         raise param_error("backend", func, "an installed backend", backend,
                           exc=ImportError,
-                          hint=f"{backend} is not installed: run `{_INSTALL[backend]}` or "
-                               f"use backend='auto'.")
+                          hint=f"{_INSTALL[backend]}, or use backend='auto'.")
     frequent_items = np.flatnonzero(tx.item_counts >= min_count).astype(np.int32)
     limit = None
     if max_itemsets is not None and _guard(
