@@ -72,9 +72,7 @@ def main() -> None:
     print(header)
     print("-" * len(header))
     for name in ("colon", "leukemia"):
-        X, y = getattr(datasets, f"load_{name}")()[:2]
-        X = np.asarray(X, dtype=np.float64)
-        y = np.unique(y, return_inverse=True)[1]
+        X, y = _microarray(name)
         t_ours, w_ours, ours = _median_time(args.repeats, svm_rfe, X, y, C=0.5, step=0.1)
         rows = [("modelmine svm_rfe", t_ours, w_ours, ours.ranking_tied)]
         for label, est in (
@@ -123,6 +121,12 @@ def _svc_rfe_remaining(X, y):
     return np.where(step_of == 0, 1, k - step_of + 2)
 
 
+def _microarray(name: str) -> tuple[np.ndarray, np.ndarray]:
+    """A shared microarray as float64 values and 0..k-1 class codes."""
+    X, y = getattr(datasets, f"load_{name}")()[:2]
+    return np.asarray(X, dtype=np.float64), np.unique(y, return_inverse=True)[1]
+
+
 def bench_bootstrap(repeats: int) -> None:
     print(f"\none bootstrap (seed 0), CPU seconds, median of {repeats}")
     header = (
@@ -132,9 +136,7 @@ def bench_bootstrap(repeats: int) -> None:
     print(header)
     print("-" * len(header))
     for name in ("colon", "leukemia"):
-        X, y = getattr(datasets, f"load_{name}")()[:2]
-        X = np.asarray(X, dtype=np.float64)
-        y = np.unique(y, return_inverse=True)[1]
+        X, y = _microarray(name)
         rows = np.random.default_rng(0).choice(X.shape[0], X.shape[0])
         Xb, yb = X[rows], y[rows]
         for rule in ("original", "remaining"):
