@@ -229,20 +229,27 @@ def closest_names(name: str, options: Iterable[str], n: int = 1) -> list[str]:
     return [lowered[h] for h in hits]
 
 
-def check_choice(value: Any, name: str, func: str, options: Sequence[str]) -> str:
-    """Check that ``value`` is one of ``options``; the error lists them and the closest one.
+@overload
+def check_choice(value: Any, name: str, func: str, options: Sequence[str]) -> str: ...
+@overload
+def check_choice(value: Any, name: str, func: str, options: Sequence[str], *,
+                 allow_none: bool) -> str | None: ...
+def check_choice(value: Any, name: str, func: str, options: Sequence[str], *,
+                 allow_none: bool = False) -> str | None:
+    """Check that ``value`` is one of ``options`` (or None, with ``allow_none``); the error
+    lists them and the closest one.
 
     Returns
     -------
-    str
+    str or None
         ``value``.
     """
-    if isinstance(value, str) and value in options:
+    if (isinstance(value, str) and value in options) or (allow_none and value is None):
         return value
-    listed = ", ".join(repr(o) for o in options)
+    listed = ("None or " if allow_none else "") + "one of " + ", ".join(repr(o) for o in options)
     close = closest_names(value, options) if isinstance(value, str) else []
     hint = f"Did you mean {close[0]!r}?" if close else None
-    raise param_error(name, func, f"one of {listed}", value, hint=hint)
+    raise param_error(name, func, listed, value, hint=hint)
 
 
 def _bounds_text(min_value: int | None, max_value: int | None) -> str:

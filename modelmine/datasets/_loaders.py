@@ -18,7 +18,7 @@ import pandas as pd
 import scipy.sparse as sp
 
 from ..exceptions import DataError
-from ..validation import check_choice, closest_names, param_error
+from ..validation import check_choice
 
 __all__ = [
     "DatasetInfo",
@@ -240,13 +240,7 @@ def load(
             f"The 'min_df' parameter of modelmine.datasets.load applies to the text data "
             f"('basehock', 'pcmac') only. Got min_df={min_df} for {name!r}."
         )
-    if scale is not None and (not isinstance(scale, str) or scale not in SCALES):
-        close = closest_names(scale, SCALES) if isinstance(scale, str) else []
-        raise param_error(
-            "scale", "modelmine.datasets.load",
-            "None or one of " + ", ".join(repr(s) for s in SCALES), scale,
-            hint=f"Did you mean {close[0]!r}?" if close else None,
-        )
+    check_choice(scale, "scale", "modelmine.datasets.load", SCALES, allow_none=True)
     if name in SHARED_FILES:
         from ._readers import read_data
 
