@@ -460,10 +460,11 @@ def _guard(tx: Transactions, kind: str, min_count: int, max_len: int | None,
        materialised; pyfim counts the subsets of perfect extensions combinatorially, so even
        billions are counted in a fraction of a second). Closed and maximal itemsets are a
        subset of the frequent ones, so this also clears most closed / maximal runs;
-    3. only for 'closed' / 'maximal' runs still undecided: with the 'lcm' backend, nothing
-       here: the enumeration itself stops at the limit (returns True: mine with
-       ``limit=max_itemsets``); with pyfim, their exact number from the pattern spectrum of
-       the same target, in C with constant memory (a whole mining run without output).
+    3. only for 'closed' / 'maximal' runs still undecided: with pyfim, their exact number from
+       the pattern spectrum of the same target, in C with constant memory (a whole mining run
+       without output). With the 'lcm' backend, closed / maximal runs skip stage 2 (it could
+       only clear them) and come here at once: the enumeration itself stops at the limit
+       (returns True: mine with ``limit=max_itemsets``).
 
     Returns whether the enumeration must be run with the limit (stage 3 of the 'lcm' route).
     """
@@ -473,7 +474,9 @@ def _guard(tx: Transactions, kind: str, min_count: int, max_len: int | None,
     if bound <= max_itemsets:
         return False
     route_needs_frequent = backend == "mlxtend" and kind != "maximal"
-    if backend == "lcm" and not _installed("pyfim"):
+    if backend == "lcm" and (kind != "frequent" or not _installed("pyfim")):
+        # the limit costs the enumeration nothing until it is reached, and a count could only
+        # clear a closed / maximal run, never refuse it: go straight to stage 3
         return True
     if not _installed("pyfim"):
         raise param_error(
@@ -489,8 +492,6 @@ def _guard(tx: Transactions, kind: str, min_count: int, max_len: int | None,
                                               report="#"))
     what = "frequent"
     n = n_frequent
-    if kind != "frequent" and n_frequent > max_itemsets and backend == "lcm":
-        return True
     if kind != "frequent" and n_frequent > max_itemsets and not route_needs_frequent:
         n = _spectrum_total(fim.fpgrowth(tracts, target=_PYFIM_TARGET[kind], supp=-min_count,
                                          zmax=zmax, report="#"))
