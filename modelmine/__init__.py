@@ -14,6 +14,7 @@ from . import (
     patterns,
     pipeline,
     selectors,
+    spec,
     validation,
 )
 from .base_models import BaseModels, bootstrap
@@ -29,6 +30,7 @@ from .exceptions import DataError, ModelmineError, RunStateError
 from .operators import Signature, SignatureSet, aggregate, register_operator
 from .patterns import ItemsetLattice, Itemsets, mine_itemsets
 from .pipeline import MiningRun, resume, run
+from .spec import RunSpec
 
 __version__ = "0.1.0"
 
@@ -50,6 +52,7 @@ __all__ = [
     "MiningRun",
     "ModelMiningSelector",
     "ModelmineError",
+    "RunSpec",
     "RunStateError",
     "Signature",
     "SignatureSet",
@@ -73,5 +76,6 @@ __all__ = [
     "resume",
     "run",
     "selectors",
+    "spec",
     "validation",
 ]

@@ -270,7 +270,7 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
     from ..selectors._scaling import SCALE_METHODS
 
     g = p.add_argument_group("resampling and selection (as the parameters of mm.run)")
-    from ..base_models._bootstrap import RESAMPLING_METHODS
+    from ..spec import RESAMPLING_METHODS
 
     g.add_argument("--resampling", choices=list(RESAMPLING_METHODS), default="bootstrap",
                    help="with replacement (bootstrap, KDD 2012), without (subsample), or "

@@ -327,7 +327,7 @@ def selection_null(
     if not isinstance(pooled, bool | np.bool_):
         raise param_error("pooled", _FUNC, "a bool", pooled, exc=TypeError)
     data = check_dataset(X, y, func=_FUNC, feature_names=feature_names)
-    from ..base_models._bootstrap import seed_sequence
+    from ..base_models import seed_sequence
 
     if base is None:
         base = bootstrap(

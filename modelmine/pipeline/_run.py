@@ -12,7 +12,6 @@ the run directory that ``modelmine run`` writes, and :meth:`MiningRun.load` read
 from __future__ import annotations
 
 import html
-import numbers
 import os
 import shutil
 import warnings
@@ -28,8 +27,7 @@ import scipy.sparse as sp
 
 from .._files import atomic_directory, directory_lock
 from .._utils import frozen, jsonable, library_versions
-from ..base_models import BaseModels, bootstrap
-from ..base_models._bootstrap import check_bootstrap_arguments
+from ..base_models import BaseModels, CheckedRun, check_run_data, fit_base_models
 from ..constants import (
     DEFAULT_MIN_SUPPORT,
     DEFAULT_N_BOOTSTRAPS,
@@ -38,16 +36,13 @@ from ..constants import (
 )
 from ..datasets import LoadedData
 from ..exceptions import DataError
-from ..operators import Signature, SignatureSet, apply_operators, operator_kinds
+from ..operators import Signature, SignatureSet, apply_operators
 from ..patterns import ItemsetLattice, Itemsets, TooManyItemsetsError, mine_itemsets
-from ..validation import check_choice, check_fraction_or_count, check_int, param_error
+from ..spec import DEFAULT_OPERATORS, DEFAULT_RANDOM_STATE, RunSpec, spec_alone
+from ..validation import param_error
 from . import _store
 
 __all__ = ["DEFAULT_OPERATORS", "MiningRun", "resume", "run"]
-
-#: The operators of ``mm.run`` and ``modelmine run`` unless told otherwise: one consensus
-#: signature from frequent model fragments (closedApr) and k alternatives (allMed).
-DEFAULT_OPERATORS = ("closedApr", "allMed")
 
 _FUNC = "run"
 
@@ -369,7 +364,7 @@ def run(
     selector_params: dict[str, Any] | None = None,
     operator_params: Mapping[str, Mapping[str, Any]] | None = None,
     feature_names: Any = None,
-    random_state: Any = None,
+    random_state: Any = DEFAULT_RANDOM_STATE,
     n_jobs: int | None = None,
     artificial_features: str | None = None,
     executor: Any = None,
@@ -379,6 +374,7 @@ def run(
     command: Sequence[str] | None = None,
     scale: str = "none",
     signature_size: int | None = None,
+    spec: RunSpec | None = None,
 ) -> MiningRun:
     """Mine the models of a feature selector: base models, signatures, itemsets, diagnostics.
 
@@ -406,7 +402,8 @@ def run(
     n_bootstraps : int, default=150
         b (KDD 2012, section 3).
     n_features : int, default=20
-        m: features per base model (and per signature unless ``signature_size``).
+        m: features per base model (and per signature unless ``signature_size``). Above
+        p it is capped at p with a warning (:func:`modelmine.spec.capped`).
     n_signatures : int, default=10
         k: alternatives of the multi-model operators (capped per operator by
         :func:`modelmine.aggregate`, which records the cap in the provenance).
@@ -418,8 +415,10 @@ def run(
         As in :func:`modelmine.bootstrap`: what the ``stabl`` operator needs.
     operator_params : mapping of str to mapping, optional
         Extra parameters per operator, e.g. ``{"closedApr": {"min_support": 0.3}}``.
-    random_state : int or None
-        Seed of the whole run (None draws fresh entropy and records it).
+    random_state : None, int, SeedSequence, RandomState or Generator, default=0
+        Seed of the whole run (:func:`modelmine.spec.resolve_seed`); the fixed seed 0
+        unless told otherwise, so the same call gives the same result. None draws fresh
+        entropy and records it.
     n_jobs, executor : optional
         Workers for the bootstrap (joblib) or a Dask client / scheduler address. Results
         do not depend on them.
@@ -441,6 +440,11 @@ def run(
         Features per signature of the operators, when it should differ from the base
         models' m (for example base models of 50 features mined into signatures of 20).
         Default: ``n_features``.
+    spec : RunSpec, optional
+        All the settings at once (:class:`modelmine.RunSpec`), instead of their keywords
+        (which must then be left at their defaults). The execution keywords (``n_jobs``,
+        ``executor``, ``run_dir``, ``checkpoint_every``, ``progress``, ``command``) and
+        ``feature_names`` still apply.
 
     Returns
     -------
@@ -455,27 +459,53 @@ def run(
     >>> len(r.signatures["closedApr"]), len(r.signatures["allMed"])
     (10, 3)
     """
-    return _run(X, y, selector=selector, operators=operators, n_bootstraps=n_bootstraps,
-                n_features=n_features, n_signatures=n_signatures, min_support=min_support,
-                resampling=resampling, sample_fraction=sample_fraction, stratify=stratify,
-                selector_params=selector_params, operator_params=operator_params,
-                feature_names=feature_names, random_state=random_state, n_jobs=n_jobs,
-                executor=executor, run_dir=run_dir, checkpoint_every=checkpoint_every,
-                progress=progress, command=command, scale=scale,
-                signature_size=signature_size, resuming=False,
-                artificial_features=artificial_features)
+    given = {"selector": selector, "operators": operators, "n_bootstraps": n_bootstraps,
+             "n_features": n_features, "n_signatures": n_signatures,
+             "min_support": min_support, "resampling": resampling,
+             "sample_fraction": sample_fraction, "stratify": stratify,
+             "selector_params": selector_params, "operator_params": operator_params,
+             "random_state": random_state, "artificial_features": artificial_features,
+             "scale": scale, "signature_size": signature_size}
+    X, y, source, feature_names = _data(X, y, feature_names)
+    if spec is None:
+        spec = RunSpec(**{**given, "selector_params": selector_params or {},
+                          "operator_params": operator_params or {}}, func=_FUNC)
+    else:
+        spec_alone(spec, given, _RUN_DEFAULTS, _FUNC)
+    return _execute(X, y, spec, Execution(n_jobs=n_jobs, executor=executor,
+                                          run_dir=run_dir, checkpoint_every=checkpoint_every,
+                                          progress=progress, command=command),
+                    source=source, feature_names=feature_names, resuming=False)
 
 
-def _run(X: Any, y: Any, *, selector: Any, operators: Sequence[str], n_bootstraps: int,
-         n_features: int, n_signatures: int, min_support: float, resampling: str,
-         sample_fraction: float | None, stratify: bool, selector_params: Any,
-         operator_params: Any, feature_names: Any, random_state: Any, n_jobs: int | None,
-         executor: Any, run_dir: Any, checkpoint_every: int, progress: bool | None,
-         command: Sequence[str] | None, scale: str, signature_size: int | None,
-         resuming: bool, artificial_features: str | None = None) -> MiningRun:
+#: The settings keywords of :func:`run` with their defaults (what ``spec=`` replaces).
+_RUN_DEFAULTS = {"selector": "svm-rfe", "operators": DEFAULT_OPERATORS,
+                 "n_bootstraps": DEFAULT_N_BOOTSTRAPS, "n_features": DEFAULT_N_FEATURES,
+                 "n_signatures": DEFAULT_N_SIGNATURES, "min_support": DEFAULT_MIN_SUPPORT,
+                 "resampling": "bootstrap", "sample_fraction": None, "stratify": False,
+                 "selector_params": None, "operator_params": None,
+                 "random_state": DEFAULT_RANDOM_STATE, "artificial_features": None,
+                 "scale": "none", "signature_size": None}
+
+
+@dataclass(frozen=True)
+class Execution:
+    """How a run is carried out, as opposed to what it computes (:class:`RunSpec`):
+    workers, executor, checkpoints, progress, and the command line to record. Results
+    never depend on it."""
+
+    n_jobs: int | None = None
+    executor: Any = None
+    run_dir: str | os.PathLike[str] | None = None
+    checkpoint_every: int = 10
+    progress: bool | None = None
+    command: Sequence[str] | None = None
+
+
+def _data(X: Any, y: Any, feature_names: Any) -> tuple[Any, Any, LoadedData | None, Any]:
+    """The doors' data: an AnnData, a LoadedData, or X and y; continuous targets refused."""
     from ..datasets import check_target, from_anndata
     from ..datasets._biodata import is_anndata
-    from ..selectors._scaling import SCALE_METHODS
 
     if is_anndata(X):
         if y is None:
@@ -494,128 +524,75 @@ def _run(X: Any, y: Any, *, selector: Any, operators: Sequence[str], n_bootstrap
                           None)
     else:
         check_target(y, where="(the labels)", option="y")
-    scale = check_choice(scale, "scale", _FUNC, list(SCALE_METHODS))
-    if signature_size is not None:
-        check_int(signature_size, "signature_size", _FUNC, min_value=1,
-                  max_value=int(X.shape[1]))
-    # Cheap checks first, so that bad input fails before any long work.
-    kinds = operator_kinds(operators, func=_FUNC)
-    check_int(n_signatures, "n_signatures", _FUNC, min_value=1)
-    check_int(n_bootstraps, "n_bootstraps", _FUNC, min_value=2)
-    check_fraction_or_count(min_support, "min_support", _FUNC, total=int(n_bootstraps))
-    described = _describe(X, y, source)
+    return X, y, source, feature_names
+
+
+def _execute(X: Any, y: Any, spec: RunSpec, execution: Execution, *,
+             source: LoadedData | None, feature_names: Any, resuming: bool) -> MiningRun:
+    if not spec.operators:
+        raise param_error("operators", _FUNC, "at least one operator name", "none",
+                          show=False)
     # Everything that can be checked before the first fit is checked before anything is
     # written: a run refused here leaves nothing behind.
-    check_bootstrap_arguments(X, y, selector, n_bootstraps=n_bootstraps,
-                              n_features=n_features, resampling=resampling,
-                              sample_fraction=sample_fraction, stratify=stratify,
-                              selector_params=selector_params, feature_names=feature_names,
-                              n_jobs=n_jobs, artificial_features=artificial_features,
-                              func=_FUNC)
-    directory = None if run_dir is None else Path(run_dir)
+    checked = check_run_data(X, y, spec, feature_names=feature_names,
+                             n_jobs=execution.n_jobs, func=_FUNC)
+    described = _describe(X, y, source)
+    directory = None if execution.run_dir is None else Path(execution.run_dir)
     if directory is None:
-        return _mine(X, y, selector=selector, kinds=kinds, n_bootstraps=n_bootstraps,
-                     n_features=n_features, n_signatures=n_signatures,
-                     min_support=min_support, resampling=resampling,
-                     sample_fraction=sample_fraction, stratify=stratify,
-                     selector_params=selector_params, operator_params=operator_params,
-                     feature_names=feature_names, random_state=random_state, n_jobs=n_jobs,
-                     executor=executor, directory=None, checkpoint_every=checkpoint_every,
-                     progress=progress, command=command, resuming=resuming,
-                     described=described, scale=scale, signature_size=signature_size,
-                     source=source, artificial_features=artificial_features)
+        return _mine(X, y, checked, execution, directory=None, resuming=resuming,
+                     described=described, source=source)
     with directory_lock(directory):
         existed = directory.exists()
         if not resuming:
             try:
-                # Everything a resume needs, before the first fit (the seed of a run without
-                # random_state is recorded by the bootstrap's own checkpoint).
+                # Everything a resume needs, before the first fit: the specification (with
+                # its resolved seed, the run's one record of it) and the data's description.
                 _store.start_checkpoint(directory, {
-                    "selector": selector if isinstance(selector, str) else None,
-                    "selector_params": dict(selector_params or {}),
-                    "n_bootstraps": n_bootstraps, "n_features": n_features,
-                    "n_signatures": n_signatures, "operators": list(kinds),
-                    "operator_params": dict(operator_params or {}), "min_support": min_support,
-                    "resampling": {"method": resampling, "fraction": sample_fraction,
-                                   "stratify": stratify},
-                    "checkpoint_every": checkpoint_every, "scale": scale,
-                    "signature_size": signature_size,
-                    **({"artificial_features": artificial_features}
-                       if artificial_features else {}),
-                    "random_state": str(int(random_state)) if isinstance(
-                        random_state, numbers.Integral) else None}, described, command)
+                    **checked.spec.to_settings(),
+                    "checkpoint_every": execution.checkpoint_every},
+                    described, None if execution.command is None else list(execution.command))
             except BaseException:
                 if not existed:  # even the record could not be written: leave nothing
                     shutil.rmtree(directory, ignore_errors=True)
                 raise
         try:
-            return _mine(X, y, selector=selector, kinds=kinds, n_bootstraps=n_bootstraps,
-                         n_features=n_features, n_signatures=n_signatures,
-                         min_support=min_support, resampling=resampling,
-                         sample_fraction=sample_fraction, stratify=stratify,
-                         selector_params=selector_params, operator_params=operator_params,
-                         feature_names=feature_names, random_state=random_state,
-                         n_jobs=n_jobs, executor=executor, directory=directory,
-                         checkpoint_every=checkpoint_every, progress=progress,
-                         command=command, resuming=resuming, described=described,
-                         scale=scale, signature_size=signature_size, source=source,
-                         artificial_features=artificial_features)
+            return _mine(X, y, checked, execution, directory=directory, resuming=resuming,
+                         described=described, source=source)
         except BaseException as exc:
             if not resuming and _store.discard_unstarted(directory, existed):
                 raise
             saved = _store.saved_bootstraps(directory)
             if (directory / _store.CHECKPOINT).exists():
-                _add_note(exc, f"The run stopped; {saved} of {n_bootstraps} bootstraps are "
-                          f"saved in {str(directory)!r}: continue it with "
+                _add_note(exc, f"The run stopped; {saved} of {spec.n_bootstraps} bootstraps "
+                          f"are saved in {str(directory)!r}: continue it with "
                           f"modelmine.resume({str(directory)!r}, X, y).")
             raise
 
 
-def _add_note(exc: BaseException, note: str) -> None:
-    if hasattr(exc, "add_note"):  # Python 3.11+
-        exc.add_note(note)
-
-
-def _mine(X: Any, y: Any, *, selector: Any, kinds: dict[str, str], n_bootstraps: int,
-          n_features: int, n_signatures: int, min_support: float, resampling: str,
-          sample_fraction: float | None, stratify: bool, selector_params: Any,
-          operator_params: Any, feature_names: Any, random_state: Any, n_jobs: int | None,
-          executor: Any, directory: Path | None, checkpoint_every: int,
-          progress: bool | None, command: Sequence[str] | None, resuming: bool,
-          described: dict[str, Any], scale: str, signature_size: int | None,
-          source: LoadedData | None, artificial_features: str | None = None) -> MiningRun:
-    from ..selectors import get_selector
-    from ..selectors._scaling import scaled
-
-    if scale != "none":  # after the checkpoint, which records the selector's name
-        selector, selector_params = scaled(get_selector(selector, selector_params,
-                                                        func=_FUNC), scale), None
+def _mine(X: Any, y: Any, checked: CheckedRun, execution: Execution, *,
+          directory: Path | None, resuming: bool, described: dict[str, Any],
+          source: LoadedData | None) -> MiningRun:
+    spec = checked.spec
     with warnings.catch_warnings():  # run() has warned already (n_jobs above the cores)
         warnings.filterwarnings("ignore", category=UserWarning, message="n_jobs=")
-        base = bootstrap(X, y, selector=selector, n_bootstraps=n_bootstraps,
-                         n_features=n_features, resampling=resampling,
-                         sample_fraction=sample_fraction, stratify=stratify,
-                         selector_params=selector_params, feature_names=feature_names,
-                         random_state=random_state, n_jobs=n_jobs, executor=executor,
-                         run_dir=None if directory is None else directory / _store.BOOTSTRAPS,
-                         resume=resuming, checkpoint_every=checkpoint_every,
-                         progress=progress, artificial_features=artificial_features)
-    settings = {
-        "selector": base.selector["name"], "selector_params": base.selector["params"],
-        "n_bootstraps": base.n_models, "n_features": base.n_features,
-        "n_signatures": int(n_signatures), "operators": list(kinds),
-        "operator_params": dict(operator_params or {}), "min_support": min_support,
-        "resampling": base.resampling, "random_state": str(base.random_state),
-        "scale": scale,
-        "signature_size": base.n_features if signature_size is None else int(signature_size),
-        **({"artificial_features": artificial_features} if artificial_features else {})}
-    signatures = apply_operators(base, kinds, n_features=settings["signature_size"],
-                                 n_signatures=n_signatures, params=operator_params)
+        base = fit_base_models(
+            checked, executor=execution.executor,
+            run_dir=None if directory is None else directory / _store.BOOTSTRAPS,
+            resume=resuming, checkpoint_every=execution.checkpoint_every,
+            progress=execution.progress)
+    settings = {**spec.to_settings(), "selector": base.selector["name"],
+                "selector_params": base.selector["params"], "resampling": base.resampling,
+                "n_features": base.n_features,
+                "signature_size": (base.n_features if spec.signature_size is None
+                                   else spec.signature_size)}
+    signatures = apply_operators(base, spec.operator_kinds,
+                                 n_features=settings["signature_size"],
+                                 n_signatures=spec.n_signatures, params=spec.operator_params)
     from ..report import run_diagnostics
 
     result = MiningRun(base_models=base, signatures=signatures, settings=settings,
                        data=described, diagnostics_table=run_diagnostics(base, signatures),
-                       command=None if command is None else tuple(command),
+                       command=None if execution.command is None else tuple(execution.command),
                        versions=library_versions(),
                        expression=signature_expression(
                            X, y, base, signatures,
@@ -627,17 +604,21 @@ def _mine(X: Any, y: Any, *, selector: Any, kinds: dict[str, str], n_bootstraps:
 
 def resume(run_dir: str | os.PathLike[str], X: Any, y: Any = None, *, selector: Any = None,
            feature_names: Any = None, n_jobs: int | None = None, executor: Any = None,
-           progress: bool | None = None) -> MiningRun:
-    """Continue a run that :func:`run` was checkpointing into ``run_dir`` when it stopped.
+           progress: bool | None = None) -> MiningRun | BaseModels:
+    """Continue an interrupted run: the one door for every kind of checkpoint.
 
-    The settings are the recorded ones; the data must be the run's (checked by
-    fingerprint). The result is bit-identical to an uninterrupted run (a killed run loses
-    at most ``checkpoint_every`` bootstraps).
+    A directory that :func:`run` was checkpointing into (``checkpoint.json``) gives the
+    :class:`MiningRun`; one that :func:`modelmine.bootstrap` was recording into
+    (``manifest.json``) gives the :class:`~modelmine.BaseModels` (through
+    :func:`modelmine.base_models.resume`, the bootstrap stage's own). The settings are the
+    recorded :class:`~modelmine.RunSpec` (with its seed); the data must be the run's
+    (checked by fingerprint). The result is bit-identical to an uninterrupted run (a
+    killed run loses at most ``checkpoint_every`` bootstraps).
 
     Parameters
     ----------
     run_dir : path-like
-        The ``run_dir`` of the interrupted :func:`run`.
+        The ``run_dir`` of the interrupted :func:`run` or :func:`modelmine.bootstrap`.
     X, y : the run's data (or a LoadedData as ``X``).
     selector : Selector, estimator or callable, optional
         Only for a run with a custom selector (built-in ones are rebuilt from the record).
@@ -645,25 +626,23 @@ def resume(run_dir: str | os.PathLike[str], X: Any, y: Any = None, *, selector: 
 
     Returns
     -------
-    MiningRun
+    MiningRun or BaseModels
     """
     directory = Path(run_dir)
+    if (not (directory / _store.CHECKPOINT).exists()
+            and (directory / "manifest.json").exists()):
+        from ..base_models import resume as resume_bootstrap
+
+        return resume_bootstrap(directory, X, y, selector=selector,
+                                feature_names=feature_names, n_jobs=n_jobs,
+                                executor=executor, progress=progress)
     record = _store.read_checkpoint(directory)
-    settings = record["settings"]
-    if selector is None:
-        if settings["selector"] is None:
-            raise param_error("selector", "resume", "the custom selector the run used", None)
-        selector = settings["selector"]
-    res = settings["resampling"]
-    return _run(X, y, selector=selector, operators=settings["operators"],
-                n_bootstraps=settings["n_bootstraps"], n_features=settings["n_features"],
-                n_signatures=settings["n_signatures"], min_support=settings["min_support"],
-                resampling=res["method"], sample_fraction=res["fraction"],
-                stratify=res["stratify"], selector_params=settings["selector_params"] or None,
-                operator_params=settings["operator_params"], feature_names=feature_names,
-                random_state=record["random_state"], n_jobs=n_jobs, executor=executor,
-                run_dir=directory, checkpoint_every=settings["checkpoint_every"],
-                progress=progress, command=record.get("command"),
-                scale=settings.get("scale", "none"),
-                signature_size=settings.get("signature_size"),
-                artificial_features=settings.get("artificial_features"), resuming=True)
+    settings = dict(record["settings"])
+    settings["random_state"] = record["random_state"]
+    spec = RunSpec.from_settings(settings, selector=selector, func="resume")
+    X, y, source, feature_names = _data(X, y, feature_names)
+    return _execute(X, y, spec, Execution(
+        n_jobs=n_jobs, executor=executor, run_dir=directory,
+        checkpoint_every=settings["checkpoint_every"], progress=progress,
+        command=record.get("command")), source=source, feature_names=feature_names,
+        resuming=True)

@@ -1,0 +1,195 @@
+"""What a run's data must hold before its first fit, checked once at the door.
+
+:class:`modelmine.RunSpec` checks the settings without the data; :func:`check_run_data`
+checks them against the data (:func:`modelmine._data.check_dataset`): m against p (the one
+capping policy, :func:`modelmine.spec.capped`), classes per resample, multiclass support,
+constant data, and memory for the b models. :func:`modelmine.run` calls it before it writes
+its first checkpoint, so that bad input fails at once and leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+from .._data import Dataset, check_dataset
+from ..constants import MIN_SAMPLES_PER_CLASS
+from ..spec import RunSpec, capped
+from ..validation import check_int, param_error
+
+__all__ = ["CheckedRun", "available_memory", "check_run_data", "estimate_memory"]
+
+
+@dataclass(frozen=True)
+class CheckedRun:
+    """A run specification checked against its data: what the bootstrap stage fits.
+
+    Attributes
+    ----------
+    data : Dataset
+        X (float64 ndarray or CSR), y as class codes, the classes and feature names.
+    spec : RunSpec
+        The specification, with m and the signature size capped at p.
+    n_jobs : int or None
+        Workers of the bootstrap (checked).
+    """
+
+    data: Dataset
+    spec: RunSpec
+    n_jobs: int | None = None
+
+    @property
+    def selectors(self) -> tuple[Any, ...]:
+        return self.spec.selectors
+
+
+def check_run_data(X: Any, y: Any, spec: RunSpec, *, feature_names: Any = None,
+                   n_jobs: int | None = None, func: str = "bootstrap") -> CheckedRun:
+    """Check a specification against its data, before the first fit.
+
+    Parameters
+    ----------
+    X, y : the data and class labels (as :func:`modelmine.bootstrap` takes them).
+    spec : RunSpec
+    feature_names : sequence of str, optional
+    n_jobs : int or None
+    func : str
+        The public function the user called, named in the messages.
+
+    Returns
+    -------
+    CheckedRun
+
+    Raises
+    ------
+    ValueError, TypeError
+        The standard message (``The 'x' parameter of run must be ...``).
+    """
+    data = check_dataset(X, y, func=func, feature_names=feature_names)
+    p, n = data.n_features_in, data.n_samples
+    why = f"the {p} features of X"
+    changes: dict[str, Any] = {}
+    if spec.n_features is not None and spec.n_features > p:
+        changes["n_features"] = capped(spec.n_features, p, name="n_features", func=func,
+                                       why=why)
+    if spec.signature_size is not None and spec.signature_size > p:
+        changes["signature_size"] = capped(spec.signature_size, p, name="signature_size",
+                                           func=func, why=why)
+    if changes:
+        spec = spec.replace(func=func, **changes)
+    method, fraction = spec.resampling, float(spec.sample_fraction or 1.0)
+    if method == "complementary-pairs" and n < 4:
+        raise param_error("X", func, "at least 4 samples for complementary pairs",
+                          f"{n} samples", show=False)
+    if spec.artificial_features == "knockoff":
+        if sp.issparse(data.X):
+            raise param_error("artificial_features", func, "'permutation' for sparse data "
+                              "(Gaussian knockoffs need a dense covariance)", "knockoff")
+        if importlib.util.find_spec("knockpy") is None:
+            raise param_error("artificial_features", func, "'permutation' unless the knockpy "
+                              "package is installed (pip install knockpy)", "knockoff",
+                              exc=ImportError)
+    if method == "subsample" and round(fraction * n) >= n:
+        raise param_error("sample_fraction", func, "below 1 for subsampling without "
+                          "replacement (a full subsample is the data itself)", fraction)
+    counts = np.bincount(data.y)
+    if spec.stratify and counts.min() < 2:
+        small = [_label(data.classes[c]) for c in np.flatnonzero(counts < 2)]
+        raise param_error("stratify", func, "False when a class has fewer than 2 "
+                          "members (stratified resampling needs 2 or more per class)",
+                          f"True with class(es) {small} of size 1", show=False)
+    for sel in spec.selectors:
+        if data.classes.size > 2 and not sel.supports_multiclass:
+            raise param_error("y", func, f"binary for selector {sel.name!r}",
+                              f"{data.classes.size} classes", show=False)
+    n_jobs_eff = check_int(n_jobs, "n_jobs", func, allow_none=True)
+    if n_jobs_eff == 0:
+        raise param_error("n_jobs", func, "a non-zero integer or None", n_jobs)
+    if counts.min() < MIN_SAMPLES_PER_CLASS:
+        small = [_label(data.classes[c])
+                 for c in np.flatnonzero(counts < MIN_SAMPLES_PER_CLASS)]
+        raise param_error("y", func, f"labels with at least {MIN_SAMPLES_PER_CLASS} samples "
+                          "per class (a resample must hold two classes, and ReliefF a "
+                          "nearest hit)", f"class(es) {small} with fewer, among "
+                          f"{n} samples", show=False)
+    if not _has_varying_feature(data.X):
+        raise param_error("X", func, "data with at least one non-constant feature (no "
+                          "selector can rank features that never vary)",
+                          f"{p} constant feature(s)", show=False)
+    b, n_sel = spec.n_bootstraps, len(spec.selectors)
+    drawn = n // 2 if method == "complementary-pairs" else max(2, round(fraction * n))
+    # With artificial features the selector sees 2p columns (and the models hold them
+    # until the artificial part is split off).
+    need = estimate_memory(n_sel * b, p if spec.artificial_features is None else 2 * p, drawn)
+    available = available_memory()
+    if available is not None and need > available:
+        most = max(2, int(b * available / need))
+        models = f"{n_sel} selectors x {b}" if n_sel > 1 else f"{b}"
+        raise param_error("n_bootstraps", func, f"at most about {most} here: {models} base "
+                          f"models of {p} features need about {_gib(need)} of memory, and "
+                          f"{_gib(available)} are available", b)
+    if n_jobs_eff is not None and n_jobs_eff > (os.cpu_count() or 1):
+        warnings.warn(f"n_jobs={n_jobs_eff} is above the {os.cpu_count()} cores of this "
+                      "machine: the extra workers only compete for them (results do not "
+                      "depend on n_jobs).", UserWarning, stacklevel=3)
+    return CheckedRun(data=data, spec=spec, n_jobs=n_jobs_eff)
+
+
+def estimate_memory(n_bootstraps: int, n_features_in: int, n_drawn: int) -> int:
+    """Bytes a run of b base models holds at its peak, estimated before it starts.
+
+    Per model: p booleans (subset), p int32 ranks, p float32 scores and ``n_drawn`` int32
+    sample indices; twice that, for the copies made while chunks are stacked, saved and
+    aggregated.
+    """
+    return 2 * n_bootstraps * (9 * n_features_in + 4 * n_drawn)
+
+
+def available_memory() -> int | None:
+    """Bytes of memory available to a new allocation (Linux ``MemAvailable``), or None
+    where it cannot be read."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return int(os.sysconf("SC_AVPHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def _gib(n: float) -> str:
+    return f"{n / 2**30:.1f} GiB" if n >= 2**30 else f"{n / 2**20:.0f} MiB"
+
+
+def _label(value: Any) -> Any:
+    return value.item() if hasattr(value, "item") else value
+
+
+def _has_varying_feature(X: Any) -> bool:
+    if sp.issparse(X):
+        X = sp.csc_matrix(X)
+        n = X.shape[0]
+        nnz = np.diff(X.indptr)
+        full = nnz == n
+        if (~full).any():  # a column with zeros varies iff it has any non-zero value
+            sparse_cols = ~full
+            with np.errstate(invalid="ignore"):
+                if (sp.csc_matrix(X[:, sparse_cols]).max(axis=0).toarray().ravel() != 0).any():
+                    return True
+                if (sp.csc_matrix(X[:, sparse_cols]).min(axis=0).toarray().ravel() != 0).any():
+                    return True
+        if full.any():
+            dense = X[:, full].toarray()
+            return bool((dense != dense[0]).any())
+        return False
+    return bool((X[0] != X).any())
