@@ -12,7 +12,6 @@ a :class:`~sklearn.pipeline.Pipeline` and in :class:`~sklearn.model_selection.Gr
 from __future__ import annotations
 
 import numbers
-import warnings
 from typing import Any
 
 import numpy as np
@@ -21,7 +20,9 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .base_models import bootstrap
+from .base_models import check_run_data, fit_base_models
+from .constants import DEFAULT_N_SIGNATURES
+from .spec import RunSpec
 from .validation import check_int, param_error
 
 __all__ = ["ModelMiningSelector"]
@@ -47,8 +48,8 @@ class ModelMiningSelector(SelectorMixin, BaseEstimator):
     n_features : int, default=20
         m, the number of features of each base model and of the signature (the paper's
         20). Capped at the number of columns of X, with a ``UserWarning`` that says so
-        (``n_features_`` holds the value used); :func:`modelmine.bootstrap` refuses
-        instead, being given the data directly.
+        (``n_features_`` holds the value used): the one policy of every door
+        (:func:`modelmine.spec.capped`).
     n_signatures : int or None, default=None
         k, the number of alternatives of a multi-model operator (None: the operator's
         default, KDD 2012's 10). Capped at the number of distinct base models (identical
@@ -67,8 +68,10 @@ class ModelMiningSelector(SelectorMixin, BaseEstimator):
     compute_stability : bool, default=True
         Compute ``stability_``, the Nogueira et al. (JMLR 2018) stability of the base
         models with its confidence interval.
-    random_state : int, SeedSequence or None, default=None
-        Seed of the bootstrap (and of the selector's own randomness).
+    random_state : None, int, SeedSequence, RandomState or Generator, default=0
+        Seed of the bootstrap (and of the selector's own randomness): the fixed seed 0
+        unless told otherwise, as every door of modelmine (:func:`modelmine.spec.resolve_seed`).
+        A RandomState or Generator is drawn from at each ``fit``.
     n_jobs : int or None, default=None
         Parallel workers for the bootstrap; the result does not depend on it.
 
@@ -107,7 +110,7 @@ class ModelMiningSelector(SelectorMixin, BaseEstimator):
                  selector_params: dict[str, Any] | None = None,
                  operator_params: dict[str, Any] | None = None,
                  resampling: str = "bootstrap", stratify: bool = False,
-                 compute_stability: bool = True, random_state: Any = None,
+                 compute_stability: bool = True, random_state: Any = 0,
                  n_jobs: int | None = None) -> None:
         self.selector = selector
         self.operator = operator
@@ -124,19 +127,28 @@ class ModelMiningSelector(SelectorMixin, BaseEstimator):
         self.n_jobs = n_jobs
 
     # ------------------------------------------------------------------ validation
-    def _check_params(self) -> tuple[str, int, int | None, int | None]:
-        """Validate the parameters once, at the door (without changing them)."""
-        from .operators import operator_kinds
-
+    def _check_params(self) -> tuple[RunSpec, str, int | None, int | None]:
+        """Validate the parameters once, at the door (without changing them): the
+        :class:`~modelmine.RunSpec` of the fit, the operator's kind, k and the alternative."""
         if not isinstance(self.operator, str):
             raise param_error("operator", _NAME, "an operator name", self.operator,
                               exc=TypeError)
         op = self.operator
-        kind = operator_kinds([op], param="operator", func=_NAME)[op]
-        check_int(self.n_bootstraps, "n_bootstraps", _NAME, min_value=2)
-        m = check_int(self.n_features, "n_features", _NAME, min_value=1)
-        assert m is not None
+        from .operators import operator_kinds
+
+        operator_kinds([op], param="operator", func=_NAME)  # named as this door names it
+        for pname in ("selector_params", "operator_params"):
+            value = getattr(self, pname)
+            if value is not None and not isinstance(value, dict):
+                raise param_error(pname, _NAME, "a dict or None", value, exc=TypeError)
         k = check_int(self.n_signatures, "n_signatures", _NAME, min_value=1, allow_none=True)
+        spec = RunSpec(selector=self.selector, selector_params=self.selector_params or {},
+                       n_bootstraps=self.n_bootstraps, n_features=self.n_features,
+                       n_signatures=DEFAULT_N_SIGNATURES if k is None else k,
+                       resampling=self.resampling, stratify=self.stratify,
+                       operators=[op], operator_params={op: self.operator_params or {}},
+                       random_state=self.random_state, func=_NAME)
+        kind = spec.operator_kinds[op]
         alt = check_int(self.alternative, "alternative", _NAME, min_value=0, allow_none=True)
         if kind == "single":
             if k is not None:
@@ -148,14 +160,10 @@ class ModelMiningSelector(SelectorMixin, BaseEstimator):
         if alt is not None and k is not None and alt >= k:
             raise param_error("alternative", _NAME, f"an integer in [0, {k - 1}] (below "
                               "n_signatures)", self.alternative)
-        for pname in ("selector_params", "operator_params"):
-            value = getattr(self, pname)
-            if value is not None and not isinstance(value, dict):
-                raise param_error(pname, _NAME, "a dict or None", value, exc=TypeError)
         if not isinstance(self.compute_stability, bool | np.bool_):
             raise param_error("compute_stability", _NAME, "a bool", self.compute_stability,
                               exc=TypeError)
-        return kind, m, k, alt
+        return spec, kind, k, alt
 
     # ------------------------------------------------------------------------ fit
     def fit(self, X: Any, y: Any) -> ModelMiningSelector:
@@ -173,24 +181,18 @@ class ModelMiningSelector(SelectorMixin, BaseEstimator):
         """
         from .operators import aggregate, operator_seed
 
-        kind, m, k, alt = self._check_params()
+        spec, kind, k, alt = self._check_params()
         self.signatures_: Any
         self.signature_: Any
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64,
                              ensure_min_samples=2)
         check_classification_targets(y)
-        p = X.shape[1]
-        if m > p:  # the documented cap, said aloud (bootstrap itself refuses m > p)
-            warnings.warn(f"n_features={m} is above the {p} columns of X: "
-                          f"ModelMiningSelector uses n_features_={p}.", UserWarning,
-                          stacklevel=2)
-        self.n_features_ = min(m, p)
         names = getattr(self, "feature_names_in_", None)
-        base = bootstrap(X, y, selector=self.selector, n_bootstraps=self.n_bootstraps,
-                         n_features=self.n_features_, resampling=self.resampling,
-                         stratify=self.stratify, selector_params=self.selector_params,
-                         feature_names=names, random_state=self.random_state,
-                         n_jobs=self.n_jobs, progress=False)
+        # The one policy for m above p (modelmine.spec.capped): capped with a warning.
+        checked = check_run_data(X, y, spec, feature_names=names, n_jobs=self.n_jobs,
+                                 func=_NAME)
+        self.n_features_ = int(checked.spec.n_features)  # type: ignore[arg-type]
+        base = fit_base_models(checked, progress=False)
         params = dict(self.operator_params or {})
         size = {"n_signatures": k} if kind == "multi" else {"n_features": self.n_features_}
         # The operator stage of mm.run: aggregate caps k (recorded in the provenance).

@@ -43,8 +43,16 @@ from .constants import (
 )
 from .validation import check_choice, check_fraction_or_count, check_int, check_real, param_error
 
-__all__ = ["DEFAULT_OPERATORS", "DEFAULT_RANDOM_STATE", "RESAMPLING_METHODS",
-           "ARTIFICIAL_FEATURES", "RunSpec", "capped", "resolve_seed", "spec_alone"]
+__all__ = [
+    "ARTIFICIAL_FEATURES",
+    "DEFAULT_OPERATORS",
+    "DEFAULT_RANDOM_STATE",
+    "RESAMPLING_METHODS",
+    "RunSpec",
+    "capped",
+    "resolve_seed",
+    "spec_alone",
+]
 
 #: The operators of ``mm.run`` and ``modelmine run`` unless told otherwise: one consensus
 #: signature from frequent model fragments (closedApr) and k alternatives (allMed).

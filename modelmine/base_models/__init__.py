@@ -1,7 +1,7 @@
 """Base feature models: b fits of one selector on resamples of the data (KDD 2012, s. 2-3)."""
 
-from ._base_models import BaseModels, data_fingerprint
 from ._artificial import add_artificial_features
+from ._base_models import BaseModels, data_fingerprint
 from ._bootstrap import bootstrap, fit_base_models, resume
 from ._checks import CheckedRun, check_run_data, estimate_memory
 from ._resampling import complementary_pair, resample_indices, seed_sequence

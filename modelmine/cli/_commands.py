@@ -200,8 +200,8 @@ def _run_or_resume(args: argparse.Namespace, out: Path, partial: Path,
     import shutil
 
     from .. import pipeline
-    from ..operators import operator_kinds
     from ..pipeline import _store
+    from ..spec import RunSpec
 
     progress = False if args.quiet else None
     if resume:
@@ -240,8 +240,18 @@ def _run_or_resume(args: argparse.Namespace, out: Path, partial: Path,
             what = "--pfer and --fdr resample" if controlled else "--resampling resamples"
             raise DataError(f"{what} by complementary pairs: -b/--n-bootstraps must be "
                             f"even, got {args.n_bootstraps}.")
-        operator_kinds(operators)
-        selector_params = _selector_params(args, args.selector)
+        # The run's specification, validated before the data are read (its messages name
+        # the options: see _main._OPTION_OF).
+        spec = RunSpec(selector=args.selector, operators=operators,
+                       n_bootstraps=args.n_bootstraps, n_features=args.n_features,
+                       n_signatures=args.n_signatures, min_support=args.min_support,
+                       random_state=args.seed, resampling=resampling,
+                       sample_fraction=args.fraction, stratify=args.stratify,
+                       selector_params=_selector_params(args, args.selector),
+                       scale=args.scale, signature_size=args.signature_size,
+                       operator_params=op_params,
+                       artificial_features="permutation" if getattr(args, "fdr", None)
+                       is not None else None, func="run")
         data = _read_input(args, args.data, args.target)
         data = dataclasses.replace(data, source=_absolute_source(data.source))
         if args.annotate:
@@ -255,18 +265,9 @@ def _run_or_resume(args: argparse.Namespace, out: Path, partial: Path,
                                 f"{out}`, or pass --force to start over.")
             # Under the lock: a stale or abandoned checkpoint (or one --force replaces).
             shutil.rmtree(partial)
-        run = pipeline.run(data, selector=args.selector, operators=operators,
-                           n_bootstraps=args.n_bootstraps, n_features=args.n_features,
-                           n_signatures=args.n_signatures, min_support=args.min_support,
-                           random_state=args.seed, n_jobs=args.jobs, executor=args.scheduler,
+        run = pipeline.run(data, spec=spec, n_jobs=args.jobs, executor=args.scheduler,
                            run_dir=partial, progress=progress,
-                           command=["modelmine", *getattr(args, "argv", sys.argv[1:])],
-                           resampling=resampling, sample_fraction=args.fraction,
-                           stratify=args.stratify, selector_params=selector_params or None,
-                           scale=args.scale, signature_size=args.signature_size,
-                           operator_params=op_params or None,
-                           artificial_features="permutation" if getattr(args, "fdr", None)
-                           is not None else None)
+                           command=["modelmine", *getattr(args, "argv", sys.argv[1:])])
     # The extra outputs go into the partial directory, which cmd_run moves into place.
     if getattr(args, "annotate", False):
         from ..report import annotate_anndata

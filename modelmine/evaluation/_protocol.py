@@ -36,7 +36,13 @@ from threadpoolctl import threadpool_limits
 
 from .._data import check_dataset
 from .._progress import progress_bar
-from ..base_models import BaseModels, bootstrap, data_fingerprint, seed_sequence
+from ..base_models import (
+    BaseModels,
+    check_run_data,
+    data_fingerprint,
+    fit_base_models,
+    seed_sequence,
+)
 from ..base_models._executors import Runner
 from ..constants import TOP_FRACTIONS
 from ..diagnostics import agreement, diversity, signature_performance
@@ -49,8 +55,10 @@ from ..operators import (
     available,
     get_operator,
     operator_kinds,
+    operator_seed,
 )
 from ..selectors import Selector, average_ranks, get_selector
+from ..spec import RunSpec, capped
 from ..validation import check_int, param_error
 from ._classifiers import resolve_classifiers
 from ._result import EvaluationResult
@@ -197,10 +205,15 @@ def _run_task(X: Any, y: np.ndarray, payload: dict[str, Any], *, operators: list
             base = _load_cached(Path(path), key)
         cached = base is not None
         if base is None:
-            base = bootstrap(X_tr, y_tr, selector=payload["selector"],
-                             n_bootstraps=key["n_bootstraps"], n_features=key["n_features"],
-                             feature_names=feature_names, random_state=key["seed"],
-                             n_jobs=1, progress=False)
+            # The fold's run specification: mm.run(X[train], y[train], selector=...,
+            # n_bootstraps=b, n_features=m, random_state=seed) gives these base models and,
+            # through operator_seed, these signatures.
+            spec = RunSpec(selector=payload["selector"], n_bootstraps=key["n_bootstraps"],
+                           n_features=key["n_features"], random_state=key["seed"],
+                           operators=(), func=_FUNC)
+            base = fit_base_models(check_run_data(X_tr, y_tr, spec,
+                                                  feature_names=feature_names, n_jobs=1,
+                                                  func=_FUNC), progress=False)
             if path is not None:
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
                 base.save(path)
@@ -219,7 +232,7 @@ def _run_task(X: Any, y: np.ndarray, payload: dict[str, Any], *, operators: list
                     if op.kind == "single" else {"n_signatures": n_signatures})
             try:
                 result: Signature | SignatureSet = aggregate(
-                    base, op, random_state=payload["op_seed"], **size, **params)
+                    base, op, random_state=operator_seed(base), **size, **params)
             except NotApplicableError as exc:  # e.g. geomMean on negative scores; any
                 skipped.append({"operator": op.name, "reason": str(exc)})  # other error
                 continue                                                    # propagates
@@ -322,11 +335,16 @@ def evaluate(
     operator_params : mapping, optional
         Extra parameters per operator name, e.g. ``{"closedApr": {"min_support": 0.1}}``.
     feature_names : sequence of str, optional
-    random_state : int, SeedSequence or None, default=0
-        Seed of the whole protocol. ``SeedSequence(random_state).spawn`` gives one child
-        for the folds and one per fold; a fold's child seeds the bootstrap of every
-        selector in that fold (the selectors are compared on the same resamples) and the
-        operators that draw. Nothing depends on the order in which tasks finish.
+    random_state : None, int, SeedSequence, RandomState or Generator, default=0
+        Seed of the whole protocol (:func:`modelmine.spec.resolve_seed`).
+        ``SeedSequence(random_state).spawn`` gives one child for the folds and one per
+        fold; a fold's child gives the fold's seed (the ``seed`` column of
+        :attr:`EvaluationResult.tasks`), the seed of that fold's :class:`~modelmine.RunSpec`
+        for every selector (the selectors are compared on the same resamples), from which
+        the operators that draw are seeded as in :func:`modelmine.run`: so
+        ``mm.run(X[train], y[train], selector=..., n_bootstraps=b, n_features=m,
+        random_state=seed)`` reproduces a fold's base models and signatures. Nothing
+        depends on the order in which tasks finish.
     n_jobs : int or None
         joblib workers over the (selector, fold) tasks; -1 = all cores.
     executor : dask.distributed.Client or str, optional
@@ -369,7 +387,9 @@ def evaluate(
                           f"size of the smallest class, {smallest} samples, so that every "
                           "fold holds every class)", n_folds)
     b = check_int(n_bootstraps, "n_bootstraps", _FUNC, min_value=2)
-    m = check_int(n_features, "n_features", _FUNC, min_value=1, max_value=data.n_features_in)
+    m = check_int(n_features, "n_features", _FUNC, min_value=1)
+    m = capped(m, data.n_features_in, name="n_features", func=_FUNC,
+               why=f"the {data.n_features_in} features of X")
     k = check_int(n_signatures, "n_signatures", _FUNC, min_value=1)
     jobs = check_int(n_jobs, "n_jobs", _FUNC, allow_none=True)
     if jobs == 0:
@@ -390,14 +410,13 @@ def evaluate(
     sel_labels = list(sels)
     for s, label in enumerate(sel_labels):
         for f, (train, test) in enumerate(folds):
-            seeds = task_ss[f].generate_state(2)
+            seeds = task_ss[f].generate_state(2)  # [0]: the fold's seed (as always)
             key = {"version": _CACHE_VERSION, "data": fingerprint, "fold": f,
                    "train": hashlib.sha256(train.tobytes()).hexdigest(),
                    "selector": sels[label].describe(), "n_bootstraps": b, "n_features": m,
                    "seed": int(seeds[0]), "n_train": int(train.size)}
             tasks[s * folds_k + f] = {
                 "selector": sels[label], "train": train, "test": test, "key": key,
-                "op_seed": int(seeds[1]),
                 "cache_path": None if cache is None else str(_cache_path(cache, label, key)),
             }
     kwargs = {"operators": ops, "classifiers": clfs, "n_signatures": k,

@@ -569,6 +569,11 @@ def _execute(X: Any, y: Any, spec: RunSpec, execution: Execution, *,
             raise
 
 
+def _add_note(exc: BaseException, note: str) -> None:
+    if hasattr(exc, "add_note"):  # Python 3.11+
+        exc.add_note(note)
+
+
 def _mine(X: Any, y: Any, checked: CheckedRun, execution: Execution, *,
           directory: Path | None, resuming: bool, described: dict[str, Any],
           source: LoadedData | None) -> MiningRun:

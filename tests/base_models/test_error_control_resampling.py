@@ -64,7 +64,8 @@ def test_complementary_pair_odd_n_leaves_one_out():
         ({"sample_fraction": 0.6}, "'sample_fraction' parameter of bootstrap must be None or 0.5"),
         (
             {"artificial_features": "shadow"},
-            "'artificial_features' parameter of bootstrap must be one of 'permutation', 'knockoff'",
+            "'artificial_features' parameter of bootstrap must be None or one of 'permutation', "
+            "'knockoff'",
         ),
     ],
 )

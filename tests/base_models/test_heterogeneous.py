@@ -231,7 +231,7 @@ def test_every_selector_is_checked_before_the_first_fit(data, monkeypatch):
     X, y = data
     three = np.arange(y.size) % 3
     fitted = []
-    monkeypatch.setattr(_bootstrap, "_bootstrap", lambda args, **kw: fitted.append(args))
+    monkeypatch.setattr(_bootstrap, "_fit_selector", lambda sel, *a, **kw: fitted.append(sel))
     with pytest.raises(ValueError, match="'y' parameter of bootstrap must be binary for "
                                          "selector 'l1-logistic'"):
         mm.bootstrap(X, three, ["anova", "l1-logistic"], n_bootstraps=2, n_features=5)
