@@ -132,8 +132,9 @@ def test_an_empty_partial_directory_does_not_block(tmp_path, data_csv):
 
 def test_api_run_dir_failing_before_the_first_fit_leaves_nothing(tmp_path, Xy):
     X, y = Xy
-    with pytest.raises(ValueError, match="'n_features' parameter of run"):
-        mm.run(X, y, run_dir=tmp_path / "r", **{**KW, "n_features": 50})
+    single = np.r_[np.zeros(y.size - 1), 1]  # a class of one sample: refused at the door
+    with pytest.raises(ValueError, match="'y' parameter of run"):
+        mm.run(X, single, run_dir=tmp_path / "r", **KW)
     assert list(tmp_path.iterdir()) == []
 
 
@@ -429,14 +430,24 @@ def test_degenerate_data_fail_before_the_first_fit(monkeypatch, Xy, make, patter
         mm.run(X, y, **KW)
 
 
-def test_n_features_above_p_is_refused_not_clamped(tmp_path, capsys, data_csv):
-    bad(
-        ["run", data_csv, "-t", "y", *FAST, "-m", "13", "--out", tmp_path / "o"],
-        capsys,
-        "-m/--n-features",
-        "[1, 12]",
-        "Got 13",
-    )
+def test_n_features_above_p_is_capped_with_a_warning_everywhere(tmp_path, capsys, data_csv,
+                                                                Xy):
+    """issue 23: one policy for m above p, at every door: capped at p with a warning that
+    says so (the CLI prints it as one line on stderr) and the run equals a run at m = p."""
+    from modelmine.cli import main
+
+    assert main(["run", str(data_csv), "-t", "y", *map(str, FAST), "-m", "13", "--out",
+                 str(tmp_path / "o")]) == 0
+    err = capsys.readouterr().err
+    assert "warning: n_features=13 is above the 12 features of X: run uses n_features=12." \
+        in err
+    assert mm.MiningRun.load(tmp_path / "o").base_models.n_features == 12
+    X, y = Xy
+    for door in (lambda m: mm.bootstrap(X, y, **{**KW, "n_features": m}),
+                 lambda m: mm.run(X, y, **{**KW, "n_features": m}).base_models):
+        with pytest.warns(UserWarning, match="is above the 12 features of X"):
+            capped = door(50)
+        assert capped == door(12)
 
 
 def test_sparse_constant_data_is_refused(Xy):
@@ -532,11 +543,11 @@ def test_a_runaway_b_is_refused_at_once_with_the_figure(tmp_path, capsys, data_c
 
 
 def test_the_memory_estimate_refuses_what_does_not_fit(monkeypatch, Xy):
-    from modelmine.base_models import _bootstrap
+    from modelmine.base_models import _checks
 
     X, y = Xy
-    need = _bootstrap.estimate_memory(3_000_000, 12, 30)
-    monkeypatch.setattr(_bootstrap, "available_memory", lambda: need - 1)
+    need = _checks.estimate_memory(3_000_000, 12, 30)
+    monkeypatch.setattr(_checks, "available_memory", lambda: need - 1)
     with pytest.raises(ValueError, match=r"'n_bootstraps' parameter .* at most about"):
         mm.bootstrap(X, y, **{**KW, "n_bootstraps": 3_000_000})
 
@@ -613,7 +624,7 @@ def test_the_estimator_says_when_it_caps_n_features(Xy):
     sel = mm.ModelMiningSelector(
         selector="anova", operator="mostFreq", n_bootstraps=4, n_features=50, random_state=0
     )
-    with pytest.warns(UserWarning, match="n_features=50 is above the 12 columns"):
+    with pytest.warns(UserWarning, match="n_features=50 is above the 12 features"):
         sel.fit(X, y)
     assert sel.n_features_ == 12
 
