@@ -9,7 +9,7 @@ from bugs. Each also derives from the built-in class it refines (``ValueError``)
 from __future__ import annotations
 
 __all__ = ["DataError", "MissingExtraError", "ModelmineError", "NotApplicableError",
-           "OperatorError", "RunStateError", "require_extra"]
+           "OperatorError", "RunStateError", "SizeCappedWarning", "require_extra"]
 
 
 class ModelmineError(Exception):
@@ -35,6 +35,12 @@ class NotApplicableError(ModelmineError, ValueError):
 
 class OperatorError(ModelmineError, ValueError):
     """An operator (usually a plugin) returned something that breaks the operator protocol."""
+
+
+class SizeCappedWarning(UserWarning):
+    """A size was above what the data allow and was capped (:func:`modelmine.spec.capped`:
+    m or the signature size above p, k above an operator's alternatives). A ``UserWarning``,
+    so it shows by default; filter this class to silence only these."""
 
 
 class MissingExtraError(ModelmineError, ImportError):

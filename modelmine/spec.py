@@ -41,6 +41,7 @@ from .constants import (
     DEFAULT_N_FEATURES,
     DEFAULT_N_SIGNATURES,
 )
+from .exceptions import SizeCappedWarning
 from .validation import check_choice, check_fraction_or_count, check_int, check_real, param_error
 
 __all__ = [
@@ -134,11 +135,17 @@ def capped(value: int, limit: int, *, name: str, func: str, why: str) -> int:
     why : str
         What the limit is, completing "is above ...", for example ``"the 30 features of
         X"``.
+
+    Warns
+    -----
+    SizeCappedWarning
+        A ``UserWarning``: ``"n_features=50 is above the 30 features of X: run uses
+        n_features=30."``
     """
     if value <= limit:
         return value
     warnings.warn(f"{name}={value} is above {why}: {func} uses {name}={limit}.",
-                  UserWarning, stacklevel=3)
+                  SizeCappedWarning, stacklevel=3)
     return limit
 
 

@@ -25,6 +25,7 @@ import math
 import os
 import re
 import time
+import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -46,7 +47,7 @@ from ..base_models import (
 from ..base_models._executors import Runner
 from ..constants import TOP_FRACTIONS
 from ..diagnostics import agreement, diversity, signature_performance
-from ..exceptions import NotApplicableError
+from ..exceptions import NotApplicableError, SizeCappedWarning
 from ..operators import (
     Operator,
     Signature,
@@ -231,8 +232,10 @@ def _run_task(X: Any, y: np.ndarray, payload: dict[str, Any], *, operators: list
             size = ({"n_features": min(key["n_features"], int(op.max_features(base)))}
                     if op.kind == "single" else {"n_signatures": n_signatures})
             try:
-                result: Signature | SignatureSet = aggregate(
-                    base, op, random_state=operator_seed(base), **size, **params)
+                with warnings.catch_warnings():  # the sizes used are in the results' table
+                    warnings.simplefilter("ignore", SizeCappedWarning)
+                    result: Signature | SignatureSet = aggregate(
+                        base, op, random_state=operator_seed(base), **size, **params)
             except NotApplicableError as exc:  # e.g. geomMean on negative scores; any
                 skipped.append({"operator": op.name, "reason": str(exc)})  # other error
                 continue                                                    # propagates

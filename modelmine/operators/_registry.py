@@ -41,6 +41,7 @@ from .._registry import BUILT_IN, Described, Registry, first_line, origin_of
 from ..base_models import BaseModels
 from ..constants import DEFAULT_N_SIGNATURES
 from ..exceptions import NotApplicableError, OperatorError
+from ..spec import capped
 from ..validation import check_int, closest_names, param_error
 from ._signature import Signature, SignatureSet, jsonable
 
@@ -396,7 +397,7 @@ def _run(op: Operator, base: BaseModels, *, n_features: Any = None, n_signatures
                           random_state, exc=TypeError if not isinstance(
                               random_state, numbers.Integral) else ValueError)
     call: dict[str, Any] = dict(params)
-    capped: dict[str, Any] = {}
+    capped_record: dict[str, Any] = {}
     if op.accepts_random_state:
         call["random_state"] = None if random_state is None else int(random_state)
     if op.kind == "single":
@@ -409,8 +410,17 @@ def _run(op: Operator, base: BaseModels, *, n_features: Any = None, n_signatures
                                            max_value=base.n_features_in, allow_none=True)
         else:
             hi = _applicable(op, int(op.max_features(base)))
-            m = min(_default_n_features(base), hi) if n_features is None else n_features
-            m = check_int(m, "n_features", func, min_value=1, max_value=hi)
+            if n_features is None:
+                m = min(_default_n_features(base), hi)
+            else:
+                asked = check_int(n_features, "n_features", func, min_value=1)
+                assert asked is not None
+                # The one capping policy (modelmine.spec.capped), recorded as k's is.
+                m = capped(asked, hi, name="n_features", func=func,
+                           why=f"the {hi} features {op.name} can return from these base "
+                           "models")
+                if m < asked:
+                    capped_record = {"n_features_requested": asked, "n_features_cap": hi}
             call["n_features"] = m
     else:
         requested = check_int(DEFAULT_N_SIGNATURES if n_signatures is None else n_signatures,
@@ -420,9 +430,12 @@ def _run(op: Operator, base: BaseModels, *, n_features: Any = None, n_signatures
         # more alternatives than its max_signatures (the distinct base models for the
         # medoid operators); the request and the cap are recorded in the provenance.
         hi = _applicable(op, int(op.max_signatures(base)))
-        call["n_signatures"] = k = min(requested, hi)
+        call["n_signatures"] = k = capped(
+            requested, hi, name="n_signatures", func=func,
+            why=f"the {hi} alternatives {op.name} can return from these {base.n_models} "
+            f"base models ({distinct_models(base)} distinct)")
         if k < requested:
-            capped = {"n_signatures_requested": requested, "n_signatures_cap": hi,
+            capped_record = {"n_signatures_requested": requested, "n_signatures_cap": hi,
                       "n_signatures_capped_because": (
                           f"{op.name} can return at most {hi} alternatives from these "
                           f"{base.n_models} base models ({distinct_models(base)} distinct)")}
@@ -434,7 +447,7 @@ def _run(op: Operator, base: BaseModels, *, n_features: Any = None, n_signatures
                                            max_value=base.n_features_in)
     result = op.func(base, **call)
     record = {"operator": op.name, "kind": op.kind, "origin": op.origin,
-              "params": dict(call), **capped,
+              "params": dict(call), **capped_record,
               "base_models": {"selector": base.selector.get("name"),
                               "n_models": base.n_models, "n_features_in": base.n_features_in,
                               "n_features": base.n_features,

@@ -8,6 +8,7 @@ import warnings
 import numpy as np
 import pytest
 
+import modelmine as mm
 import modelmine.operators._registry as registry_module
 from modelmine.operators import PluginWarning
 from modelmine.operators._registry import (
@@ -120,16 +121,25 @@ def test_unknown_operator_lists_available_and_closest(base):
         aggregate(base, "closedAprr")
 
 
-def test_n_features_out_of_range_says_range(base, reg):
+def test_n_features_out_of_range_is_capped_and_recorded(base, reg):
+    """The one capping policy (modelmine.spec.capped): m above what an operator can return
+    is capped with a warning and recorded, and the capped signature is the one asked at
+    the cap (an invariant); m below 1 is refused."""
     p = base.n_features_in
-    with pytest.raises(ValueError, match=rf"The 'n_features' parameter of aggregate must be "
-                       rf"an integer in \[1, {p}\]\. Got {p + 1} instead\."):
-        reg.aggregate(base, "avgRank", n_features=p + 1)
     selected = int(base.subsets.any(axis=0).sum())
-    with pytest.raises(ValueError, match=rf"integer in \[1, {selected}\]\. Got 39 instead"):
-        reg.aggregate(base, "closedApr", n_features=39)
-    with pytest.raises(ValueError, match=r"integer in \[1, 8\]\. Got 9 instead"):
-        reg.aggregate(base, "mostRep", n_features=9)  # a base model holds 8 features
+    for name, asked, cap in (("avgRank", p + 1, p), ("closedApr", 39, selected),
+                             ("mostRep", 9, 8)):  # a base model holds 8 features
+        with pytest.warns(mm.exceptions.SizeCappedWarning,
+                          match=rf"n_features={asked} is above the {cap} features {name} "
+                                rf"can return .*: aggregate uses n_features={cap}\."):
+            sig = reg.aggregate(base, name, n_features=asked)
+        assert len(sig) == cap
+        assert sig.provenance["n_features_requested"] == asked
+        assert sig.provenance["n_features_cap"] == cap
+        assert list(sig.features) == list(reg.aggregate(base, name, n_features=cap).features)
+    with pytest.raises(ValueError, match=r"The 'n_features' parameter of aggregate must be "
+                                         r"an integer >= 1\. Got 0 instead\."):
+        reg.aggregate(base, "avgRank", n_features=0)
     with pytest.raises(TypeError, match=r"'n_features' parameter of aggregate must be an "
                        "integer"):
         reg.aggregate(base, "avgRank", n_features=2.5)
