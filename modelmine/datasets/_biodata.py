@@ -22,6 +22,7 @@ import scipy.sparse as sp
 
 from ..constants import MAX_TARGET_DISTINCT_FRACTION, MIN_MEAN_SAMPLES_PER_CLASS
 from ..exceptions import DataError
+from ._record import LoadedData
 
 __all__ = [
     "ANNDATA_EXTRA",
@@ -419,8 +420,6 @@ def from_anndata(
     -------
     LoadedData
     """
-    from ._readers import LoadedData
-
     where = source
     X = _matrix(adata, layer, where)
     obs = adata.obs

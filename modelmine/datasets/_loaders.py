@@ -19,6 +19,7 @@ import scipy.sparse as sp
 
 from ..exceptions import DataError
 from ..validation import check_choice
+from ._matlab import read_mat
 
 __all__ = [
     "DatasetInfo",
@@ -242,9 +243,7 @@ def load(
         )
     check_choice(scale, "scale", "modelmine.datasets.load", SCALES, allow_none=True)
     if name in SHARED_FILES:
-        from ._readers import read_data
-
-        data = read_data(shared_path(name, data_home))
+        data = read_mat(shared_path(name, data_home), None)
         X: Any = data.X
         y: Any = np.asarray(data.y)
         names = np.asarray(data.feature_names)

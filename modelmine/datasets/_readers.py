@@ -15,17 +15,16 @@ import os
 import re
 import zipfile
 import zlib
-from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
-import scipy.sparse as sp
 
 from ..exceptions import DataError
 from ..validation import closest_names
+from ._matlab import read_mat
+from ._record import LoadedData
 
 __all__ = ["EMBEDDED_PREFIX", "DataError", "LoadedData", "read_data"]
 
@@ -34,55 +33,6 @@ EMBEDDED_PREFIX = "embedded:"
 
 _TABLE_SEPARATORS = {".csv": ",", ".tsv": "\t", ".tab": "\t", ".txt": None}
 _COMPRESSIONS = (".gz", ".bz2", ".xz", ".zip", ".zst")
-
-
-@dataclass(frozen=True)
-class LoadedData:
-    """A dataset read from disk: X (ndarray or CSR), y, feature names and provenance.
-
-    Attributes
-    ----------
-    X : ndarray of float64 or scipy.sparse CSR matrix, shape (n_samples, n_features_in)
-    y : ndarray of shape (n_samples,)
-        Class labels as in the file.
-    feature_names : ndarray of str, shape (n_features,)
-    source : str
-        The path (or ``embedded:NAME``) read.
-    target : str
-        The target column (or the ``.mat`` key) the labels came from.
-    format : str
-        ``"csv"``, ``"tsv"``, ``"parquet"``, ``"mat"``, ``"h5ad"``, ``"anndata"`` or
-        ``"embedded"``.
-    sample_names : ndarray of str or None
-        The sample IDs (an ID column, the headers of a transposed table, ``obs_names``),
-        when the data has them.
-    notes : tuple of str
-        What the reader decided on its own (an ID column detected, samples without a label
-        left out), for the CLI to show.
-    layer : str or None
-        The AnnData layer X came from (None: ``.X``).
-    labels : str or None
-        The separate label file the labels were joined from, by sample ID.
-    read_options : mapping
-        The keyword arguments of :func:`read_data` beyond ``source`` and ``target`` that
-        read it (recorded by a run, so that ``--resume`` reads the data the same way).
-    """
-
-    X: Any
-    y: np.ndarray
-    feature_names: np.ndarray
-    source: str
-    target: str
-    format: str
-    sample_names: np.ndarray | None = None
-    notes: tuple[str, ...] = ()
-    layer: str | None = None
-    labels: str | None = None
-    read_options: Mapping[str, Any] = field(default_factory=dict)
-
-    @property
-    def shape(self) -> tuple[int, int]:
-        return (int(self.X.shape[0]), int(self.X.shape[1]))
 
 
 def _kind(path: Path) -> str:
@@ -199,7 +149,7 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
         raise DataError("Give the labels either with --target (a column of the data) or "
                         "with --labels FILE, not both.")
     if kind == "mat":
-        data = _read_mat(path, target)
+        data = read_mat(path, target)
         if label_series is not None:
             join_labels(None, label_series, where=text, labels_where=str(labels))
     elif kind == "h5ad":
@@ -418,51 +368,6 @@ def _split_target(frame: pd.DataFrame, target: str | None, where: str, kind: str
                         f"{_listing(cols)}.")
     return LoadedData(X=X, y=y.to_numpy(), feature_names=np.array(features.columns, dtype=str),
                       source=where, target=target, format=kind)
-
-
-def _read_mat(path: Path, target: str | None) -> LoadedData:
-    from scipy.io import loadmat
-
-    where = str(path)
-    try:
-        content = loadmat(path)
-    except NotImplementedError:
-        raise DataError(f"{where!r} is a MATLAB v7.3 (HDF5) file; save it with "
-                        "-v7 or earlier, or convert it to Parquet.") from None
-    except Exception as exc:  # scipy raises many types on a corrupt file
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise DataError(f"Cannot read MATLAB file {where!r}: {first}") from None
-    keys = [k for k in content if not k.startswith("__")]
-    x_key = next((k for k in keys if k in ("X", "x")), None)
-    y_key = target if target is not None else next((k for k in keys if k in ("Y", "y")), None)
-    if x_key is None:
-        raise DataError(f"MATLAB file {where!r} has no 'X' matrix (keys: {_listing(keys)}).")
-    if y_key is None or y_key not in content:
-        shown = "labels" if y_key is None else f"key {y_key!r}"
-        raise DataError(f"MATLAB file {where!r} has no {shown} for the classes "
-                        f"(keys: {_listing(keys)}).")
-    X = content[x_key]
-    if np.iscomplexobj(X.data if sp.issparse(X) else np.asarray(X)):
-        raise DataError(f"'X' of {where!r} holds complex numbers; modelmine needs real "
-                        "features (save the real part, the modulus or both as columns).")
-    if sp.issparse(X):
-        X = sp.csr_matrix(X, dtype=np.float64)
-    else:
-        X = np.asarray(X)
-        if X.ndim != 2 or not (np.issubdtype(X.dtype, np.number) or X.dtype == bool):
-            raise DataError(f"'X' of {where!r} is not a numeric matrix "
-                            f"(shape {X.shape}, dtype {X.dtype}).")
-        X = X.astype(np.float64)
-    y = content[y_key]
-    y = np.asarray(y.toarray() if sp.issparse(y) else y)
-    if y.ndim == 2 and 1 in y.shape:
-        y = y.ravel()
-    if y.ndim != 1 or y.shape[0] != X.shape[0]:
-        raise DataError(f"Labels {y_key!r} of {where!r} have shape {y.shape}; expected "
-                        f"({X.shape[0]},), one per row of X.")
-    names = [f"f{j + 1}" for j in range(X.shape[1])]
-    return LoadedData(X=X, y=y, feature_names=np.array(names, dtype=str), source=where,
-                      target=str(y_key), format="mat")
 
 
 def _listing(items: list[Any], limit: int = 8) -> str:

@@ -1,6 +1,7 @@
 """Operators: base models -> signature(s) (KDD 2012, section 2), and their registry."""
 
 from .._registry import PluginWarning
+from . import _builtin  # noqa: F401  (declares the built-in operators to the registry)
 from ._apply import apply_operators, operator_kinds, operator_seed
 from ._bounds import BOUND_METHODS, pfer_bound, threshold_for_pfer
 from ._error_control import STABL_GRID, bound_for, fdp_plus

@@ -21,6 +21,7 @@ from ._medoids import (
     med_max_apr,
     most_rep,
 )
+from ._registry import add_builtins
 from ._univariate import avg_rank, geom_mean, l2_norm, mean_score, most_freq, nobagg, rra, stuart
 
 __all__ = ["BUILTINS"]
@@ -39,3 +40,5 @@ BUILTINS: tuple[Callable[..., Any], ...] = (
     # multi-model (KDD 2012, section 2.4)
     all_med, all_closed_apr, all_max_apr, all_med_closed_apr, all_med_max_apr,
 )
+
+add_builtins(BUILTINS)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import inspect
 import numbers
+import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -37,6 +38,10 @@ __all__ = [
     "model_from_output",
     "ranks_from_scores",
 ]
+
+#: liblinear (LogisticRegression and LinearSVC with the liblinear solver) is not safe to run
+#: from several threads at once: every liblinear fit of modelmine holds this lock.
+LIBLINEAR_LOCK = threading.Lock()
 
 SelectorKind = Literal["scores", "ranking", "subset"]
 
@@ -297,9 +302,7 @@ class EstimatorSelector(Selector):
         if seeded:
             est.set_params(**seeded)
         if _uses_liblinear(est):
-            from ._builtin import _LIBLINEAR_LOCK
-
-            with _LIBLINEAR_LOCK:
+            with LIBLINEAR_LOCK:
                 est.fit(X, y)
         else:
             est.fit(X, y)

@@ -8,7 +8,6 @@ section 3) and Saeys, Abeel and Van de Peer (PKDD 2008, section 3): "chi2", "ano
 from __future__ import annotations
 
 import numbers
-import threading
 from typing import Any
 
 import numpy as np
@@ -17,6 +16,7 @@ import pandas as pd
 from .._registry import BUILT_IN, Entry, Registry
 from ..validation import check_choice, check_int, check_real, param_error
 from ._base import (
+    LIBLINEAR_LOCK,
     CallableSelector,
     EstimatorSelector,
     Selector,
@@ -299,7 +299,6 @@ class SVMOneSelector(Selector):
         return {"C": self.C, "tol": self.tol}
 
 
-_LIBLINEAR_LOCK = threading.Lock()
 
 
 class L1LogisticSelector(Selector):
@@ -332,7 +331,7 @@ class L1LogisticSelector(Selector):
             C=self.C, l1_ratio=1.0, solver="liblinear", max_iter=self.max_iter,
             random_state=random_state,
         )
-        with _LIBLINEAR_LOCK:
+        with LIBLINEAR_LOCK:
             model.fit(X, y)
         scores = np.abs(model.coef_).sum(axis=0)
         return SelectorOutput(scores=scores, support=scores > 0)
