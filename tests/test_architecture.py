@@ -65,7 +65,7 @@ class _Imports(ast.NodeVisitor):
         self.generic_visit(node)
         self.depth -= 1
 
-    visit_FunctionDef = visit_AsyncFunctionDef = visit_ClassDef = _nested  # noqa: N815
+    visit_FunctionDef = visit_AsyncFunctionDef = visit_ClassDef = _nested
 
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:

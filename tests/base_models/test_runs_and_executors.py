@@ -8,7 +8,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -107,8 +106,24 @@ def test_resume_refuses_other_data_settings_versions_and_corruption(tmp_path, da
         mm.bootstrap(X, y, resume=True, **KW)
 
 
+#: The child stops itself after its second checkpointed chunk: it says so in a file and
+#: waits to be killed, so the kill lands at a known moment (no race against a poll).
 _CHILD = """
-import sys, modelmine as mm
+import sys, time, modelmine as mm
+from modelmine.base_models import _rundir
+
+write_chunk = _rundir.RunDirectory.write_chunk
+written = []
+
+def write_and_stop(self, cid, arrays):
+    write_chunk(self, cid, arrays)
+    written.append(cid)
+    if len(written) == 2:
+        with open(sys.argv[2], "w") as fh:
+            fh.write("2")
+        time.sleep(600)
+
+_rundir.RunDirectory.write_chunk = write_and_stop
 X, y = mm.datasets.load_colon()
 mm.bootstrap(X, y, selector="random-forest", selector_params={"n_estimators": 150},
              n_bootstraps=30, n_features=10, random_state=3, n_jobs=1,
@@ -117,23 +132,15 @@ mm.bootstrap(X, y, selector="random-forest", selector_params={"n_estimators": 15
 
 
 @pytest.mark.slow
-def test_sigkill_midway_then_resume(tmp_path):
+def test_sigkill_midway_then_resume(tmp_path, wait_for_file):
     run = tmp_path / "run"
-    proc = subprocess.Popen([sys.executable, "-c", _CHILD, str(run)])
-    manifest = run / "manifest.json"
-    deadline = time.time() + 120
-    while time.time() < deadline:
-        if manifest.exists():
-            try:
-                if len(json.loads(manifest.read_text())["chunks"]) >= 2:
-                    break
-            except json.JSONDecodeError:  # pragma: no cover - atomic writes prevent it
-                pytest.fail("the manifest was read half-written")
-        time.sleep(0.05)
+    stopped = tmp_path / "stopped"
+    proc = subprocess.Popen([sys.executable, "-c", _CHILD, str(run), str(stopped)])
+    wait_for_file(stopped, proc)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
-    state = json.loads(manifest.read_text())
-    assert not state["complete"] and 2 <= len(state["chunks"]) < 10
+    state = json.loads((run / "manifest.json").read_text())
+    assert not state["complete"] and len(state["chunks"]) == 2
     X, y = mm.datasets.load_colon()
     resumed = resume_bootstrap(run, X, y, n_jobs=2)
     uninterrupted = mm.bootstrap(X, y, selector="random-forest",

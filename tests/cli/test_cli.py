@@ -195,28 +195,36 @@ def test_report_with_an_evaluation(tmp_path, capsys):
          "lacks the column(s)")
 
 
+#: The child stops itself after its first checkpointed chunk (it says so in a file and
+#: waits to be killed), so the kill lands at a known moment.
 _KILLED_RUN = """
-import sys
+import sys, time
+from modelmine.base_models import _rundir
 from modelmine.cli import main
+
+write_chunk = _rundir.RunDirectory.write_chunk
+
+def write_and_stop(self, cid, arrays):
+    write_chunk(self, cid, arrays)
+    with open(sys.argv[2], "w") as fh:
+        fh.write("1")
+    time.sleep(600)
+
+_rundir.RunDirectory.write_chunk = write_and_stop
 sys.exit(main(["run", "embedded:colon", "--selector", "random-forest", "-b", "40", "-m", "10",
                "--seed", "4", "--out", sys.argv[1], "-q"]))
 """
 
 
 @pytest.mark.slow
-def test_run_killed_midway_then_resumed(tmp_path, capsys):
+def test_run_killed_midway_then_resumed(tmp_path, capsys, wait_for_file):
     import signal
-    import time
 
     out = tmp_path / "run"
     partial = tmp_path / ".run.partial"
-    proc = subprocess.Popen([sys.executable, "-c", _KILLED_RUN, str(out)])
-    manifest = partial / "bootstraps" / "manifest.json"
-    deadline = time.time() + 120
-    while time.time() < deadline:
-        if manifest.exists() and len(json.loads(manifest.read_text())["chunks"]) >= 1:
-            break
-        time.sleep(0.05)
+    stopped = tmp_path / "stopped"
+    proc = subprocess.Popen([sys.executable, "-c", _KILLED_RUN, str(out), str(stopped)])
+    wait_for_file(stopped, proc)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
     assert not out.exists()  # nothing that looks complete

@@ -417,7 +417,9 @@ def test_explorer_inside_the_run_report(chromium, colon_lattice, tmp_path):
         assert requests[0] == path.resolve().as_uri()
         assert all(url.startswith(("file:", "data:")) for url in requests)
         # the listeners behind those two checks do see errors and exceptions
-        page.evaluate("console.error('probe'); setTimeout(() => { throw new Error('boom'); })")
-        page.wait_for_timeout(200)
+        # (wait for the uncaught exception's event itself, not for a fixed time)
+        with page.expect_event("pageerror"):
+            page.evaluate("console.error('probe'); "
+                          "setTimeout(() => { throw new Error('boom'); })")
         errors = watched.errors()
         assert any("probe" in e for e in errors) and any("boom" in e for e in errors)
