@@ -36,8 +36,10 @@ browser:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	else echo "chromium not found and cannot be installed here: the browser test will be skipped"; fi
 
+# Both cores (pytest-xdist); PYTEST_WORKERS=1 runs serially.
+PYTEST_WORKERS ?= 2
 test: install browser
-	$(BIN)/python -m pytest tests plugins -q
+	$(BIN)/python -m pytest tests plugins -q -n $(PYTEST_WORKERS) --durations=15
 
 lint: install
 	$(BIN)/ruff check modelmine tests examples benchmarks plugins
