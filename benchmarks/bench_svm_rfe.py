@@ -35,7 +35,7 @@ from sklearn.feature_selection import RFE
 from sklearn.svm import SVC, LinearSVC
 
 from modelmine import datasets
-from modelmine.selectors import _svm_rfe
+from modelmine.selectors import _svm_rfe, _svm_solver
 from modelmine.selectors._svm_rfe import svm_rfe
 
 
@@ -103,7 +103,7 @@ def main() -> None:
 def _repeated_rows(X, y, rule):
     """The elimination with the bootstrap's rows repeated (no weights): before issue 15's
     distinct-row solve."""
-    with _svm_rfe._one_blas_thread(), _svm_rfe._fast_sklearn():
+    with _svm_solver._one_blas_thread(), _svm_solver._fast_sklearn():
         return _svm_rfe._svm_rfe(X, y, 0.5, 0.1, rule, 1, 1e-3)
 
 

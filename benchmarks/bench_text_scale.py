@@ -285,7 +285,7 @@ def bench_svm_madelon(n_rows: int, n_cols: int, selectors: list[str], ref_max_it
     capped at 3 n^2 iterations) and now (n^2 / 3), against the scikit-learn route on the
     same data with the same step rule, its libsvm bounded at ``ref_max_iter`` iterations
     per fit (a time marked ">=" is a lower bound: some fit hit the bound unconverged)."""
-    from modelmine.selectors import _svm_rfe, get_selector
+    from modelmine.selectors import _svm_solver, get_selector
 
     X, y = mm.datasets.load("madelon")
     X = np.asarray(X, dtype=np.float64)
@@ -315,12 +315,12 @@ def bench_svm_madelon(n_rows: int, n_cols: int, selectors: list[str], ref_max_it
     for name in selectors:
         sel = get_selector(name)
         t_ours, ours = _cpu(sel.select, X, y, random_state=0)
-        current = _svm_rfe._smo_iteration_cap
-        _svm_rfe._smo_iteration_cap = _old_cap
+        current = _svm_solver._smo_iteration_cap
+        _svm_solver._smo_iteration_cap = _old_cap
         try:
             t_before, before = _cpu(sel.select, X, y, random_state=0)
         finally:
-            _svm_rfe._smo_iteration_cap = current
+            _svm_solver._smo_iteration_cap = current
         step, rule = routes[name]
         t_ref, (ref, capped) = _cpu(_svc_reference, X, y, step, rule, ref_max_iter)
         if step is None:

@@ -15,7 +15,7 @@ from modelmine._docstring import fill_doc
 from modelmine.operators._common import DOC_FRAGMENTS as OPERATOR_FRAGMENTS
 from modelmine.selectors import gain_ratio, information_gain, symmetrical_uncertainty
 from modelmine.selectors._information import DOC_FRAGMENTS as SELECTOR_FRAGMENTS
-from modelmine.selectors._svm_rfe import svm_rfe_rows, svm_weights_rows
+from modelmine.selectors._svm_rows import svm_rfe_rows, svm_weights_rows
 
 
 def test_fill_doc_substitutes_each_placeholder_and_returns_the_object():

@@ -6,6 +6,7 @@ Jaccard distance (Woznica, Nguyen and Kalousis, KDD 2012, section 2).
 """
 
 from ._distances import intersection_counts, jaccard_distances, overlap_blocks
+from ._itemsets import Itemsets, TooManyItemsetsError
 from ._kmedoids import (
     KMedoidsResult,
     available_backends,
@@ -15,7 +16,7 @@ from ._kmedoids import (
     swap_descent,
 )
 from ._lattice import DRAW_FORMATS, EXPORT_FORMATS, ItemsetLattice
-from ._mining import BACKENDS, ITEMSET_TYPES, Itemsets, TooManyItemsetsError, mine_itemsets
+from ._mining import BACKENDS, ITEMSET_TYPES, mine_itemsets
 
 __all__ = [
     "BACKENDS",

@@ -35,7 +35,8 @@ from ..constants import (
 )
 from ..validation import check_choice, check_int, param_error
 from ._explorer import explorer_page
-from ._mining import Itemsets, as_transactions, mine_itemsets
+from ._itemsets import Itemsets, as_transactions
+from ._mining import mine_itemsets
 
 __all__ = ["DRAW_FORMATS", "EXPORT_FORMATS", "ItemsetLattice"]
 

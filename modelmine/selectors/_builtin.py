@@ -247,8 +247,8 @@ class SVMRFESelector(Selector):
             X, y, C=self.C, step=self.step, step_rule=self.step_rule, tol=self.tol))
 
     def prepare(self, X: Any, y: np.ndarray) -> Any:
-        """The linear kernel of sparse X, once (see :func:`._svm_rfe.linear_kernel`)."""
-        from ._svm_rfe import linear_kernel
+        """The linear kernel of sparse X, once (see :func:`._svm_rows.linear_kernel`)."""
+        from ._svm_rows import linear_kernel
 
         return linear_kernel(X)
 
@@ -256,7 +256,7 @@ class SVMRFESelector(Selector):
                     random_state: int) -> SelectorOutput:
         if prepared is None:
             return self.select(X[rows], y[rows], random_state=random_state)
-        from ._svm_rfe import svm_rfe_rows
+        from ._svm_rows import svm_rfe_rows
 
         return SelectorOutput(ranking=svm_rfe_rows(
             prepared, X, y, rows, C=self.C, step=self.step, step_rule=self.step_rule,
@@ -281,8 +281,8 @@ class SVMOneSelector(Selector):
         return SelectorOutput(scores=svm_weights(X, y, C=self.C, tol=self.tol))
 
     def prepare(self, X: Any, y: np.ndarray) -> Any:
-        """The linear kernel of sparse X, once (see :func:`._svm_rfe.linear_kernel`)."""
-        from ._svm_rfe import linear_kernel
+        """The linear kernel of sparse X, once (see :func:`._svm_rows.linear_kernel`)."""
+        from ._svm_rows import linear_kernel
 
         return linear_kernel(X)
 
@@ -290,7 +290,7 @@ class SVMOneSelector(Selector):
                     random_state: int) -> SelectorOutput:
         if prepared is None:
             return self.select(X[rows], y[rows], random_state=random_state)
-        from ._svm_rfe import svm_weights_rows
+        from ._svm_rows import svm_weights_rows
 
         return SelectorOutput(scores=svm_weights_rows(prepared, X, y, rows, C=self.C,
                                                       tol=self.tol))

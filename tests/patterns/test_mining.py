@@ -14,7 +14,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import modelmine as mm
-from modelmine.patterns._mining import Itemsets, closed_mask, mine_itemsets
+from modelmine.patterns import Itemsets, mine_itemsets
+from modelmine.patterns._mining import closed_mask
 
 BACKENDS = ["pyfim", "mlxtend"]
 

@@ -21,7 +21,10 @@ from sklearn.datasets import make_classification
 from sklearn.feature_selection import RFE
 from sklearn.svm import SVC
 
+import modelmine.selectors._distinct_rows as distinct_rows_module
 import modelmine.selectors._svm_rfe as svm_rfe_module
+import modelmine.selectors._svm_rows as svm_rows
+import modelmine.selectors._svm_solver as svm_solver
 from modelmine import datasets
 from modelmine.selectors._svm_rfe import svm_rfe, svm_rfe_ranking, svm_weights
 
@@ -665,12 +668,12 @@ def test_interior_point_solves_the_stalled_raw_fit_to_optimality():
     Z = Xr[:, cols]
     K = Z @ Z.T
     ypm = np.where(y == 1, 1.0, -1.0)
-    cap = svm_rfe_module._smo_iteration_cap(K.shape[0])
+    cap = svm_solver._smo_iteration_cap(K.shape[0])
     svc = SVC(kernel="precomputed", C=0.5, max_iter=cap)
     with pytest.warns(Warning):  # libsvm stops at the cap without converging
         svc.fit(K, y)
     assert svc.n_iter_[0] >= cap
-    alpha = svm_rfe_module._dual_interior_point(K, ypm, 0.5)
+    alpha = svm_solver._dual_interior_point(K, ypm, 0.5)
     assert np.all(alpha >= 0) and np.all(alpha <= 0.5)
     assert abs(ypm @ alpha) <= 1e-9 * alpha.sum()
     # optimal: primal and dual objectives agree, where the capped SMO is still far off
@@ -689,20 +692,20 @@ def test_interior_point_equals_libsvm_on_real_data(n_classes):
     if n_classes == 4:
         y = _four_classes(Xr, y)
     K = Xr @ Xr.T
-    expected = Xr.T @ svm_rfe_module._fit_dual(K, y, 0.5, 1e-10)
-    original = svm_rfe_module._smo_iteration_cap
+    expected = Xr.T @ svm_solver._fit_dual(K, y, 0.5, 1e-10)
+    original = svm_solver._smo_iteration_cap
     try:
-        svm_rfe_module._smo_iteration_cap = lambda n: 1
-        forced = Xr.T @ svm_rfe_module._fit_dual(K, y, 0.5, 1e-10)
+        svm_solver._smo_iteration_cap = lambda n: 1
+        forced = Xr.T @ svm_solver._fit_dual(K, y, 0.5, 1e-10)
     finally:
-        svm_rfe_module._smo_iteration_cap = original
+        svm_solver._smo_iteration_cap = original
     np.testing.assert_allclose(forced, expected, rtol=0, atol=1e-5 * np.abs(expected).max())
 
 
 @pytest.mark.parametrize("step_rule", ["original", "remaining"])
 def test_forced_interior_point_ranking_equals_sklearn(monkeypatch, step_rule):
     X, y = _load("colon")
-    monkeypatch.setattr(svm_rfe_module, "_smo_iteration_cap", lambda n: 1)
+    monkeypatch.setattr(svm_solver, "_smo_iteration_cap", lambda n: 1)
     ours = svm_rfe(X, y, step=0.1, step_rule=step_rule)
     ref = reference_rfe(X, y, step=0.1, step_rule=step_rule, tol=1e-8)
     # libsvm caches the kernel in float32: its weights are exact to about 1e-3 of the
@@ -785,10 +788,10 @@ def _resamples(n: int, seed: int = 0):
 @pytest.mark.parametrize("name", ["basehock", "pcmac"])
 def test_shared_kernel_equals_svm_rfe_on_the_resample(name, weighting, step_rule):
     X, y = _text_slice(name, weighting)
-    kernel = svm_rfe_module.linear_kernel(X)
-    assert isinstance(kernel, svm_rfe_module.LinearKernel)
+    kernel = svm_rows.linear_kernel(X)
+    assert isinstance(kernel, svm_rows.LinearKernel)
     for rows in _resamples(X.shape[0]):
-        shared = svm_rfe_module.svm_rfe_rows(kernel, X, y, rows, step=0.1, step_rule=step_rule)
+        shared = svm_rows.svm_rfe_rows(kernel, X, y, rows, step=0.1, step_rule=step_rule)
         alone = svm_rfe(X[rows], y[rows], step=0.1, step_rule=step_rule)
         assert shared.n_steps > 5
         for field in ("ranking", "ranking_tied", "importances", "n_features_per_step"):
@@ -797,7 +800,7 @@ def test_shared_kernel_equals_svm_rfe_on_the_resample(name, weighting, step_rule
             )
         assert shared.n_kernel_computations == alone.n_kernel_computations
         np.testing.assert_array_equal(
-            svm_rfe_module.svm_weights_rows(kernel, X, y, rows), svm_weights(X[rows], y[rows])
+            svm_rows.svm_weights_rows(kernel, X, y, rows), svm_weights(X[rows], y[rows])
         )
 
 
@@ -807,7 +810,7 @@ def test_kernel_products_equal_the_code_before_issue_15(monkeypatch, name):
     # the code used before (scipy's sparse product, densified), on non-integer values:
     # bit for bit, for the kernel and for the down-date by rare and by common words.
     X, _ = _text_slice(name, "tfidf")
-    Ft = svm_rfe_module._feature_major(X)[0]
+    Ft = svm_solver._feature_major(X)[0]
     n = X.shape[0]
     by_use = np.argsort(np.diff(Ft.indptr), kind="stable")
     half = n // 2  # the dense route takes blocks of at most n / 2 features
@@ -818,19 +821,19 @@ def test_kernel_products_equal_the_code_before_issue_15(monkeypatch, name):
     }
     before = (Ft.T @ Ft).toarray()
     for cost in (0.0, 1e12):  # 0: always the sparse route; 1e12: the dense one if allowed
-        monkeypatch.setattr(svm_rfe_module, "_SPARSE_PRODUCT_COST", cost)
-        K = svm_rfe_module._gram(Ft)
+        monkeypatch.setattr(svm_solver, "_SPARSE_PRODUCT_COST", cost)
+        K = svm_solver._gram(Ft)
         np.testing.assert_array_equal(K, before)
         assert K.flags.c_contiguous  # SVC.fit would copy any other layout
         for label, block in blocks.items():
             F = Ft[block]
-            dense_route = isinstance(svm_rfe_module._sparse_gram(F), np.ndarray)
+            dense_route = isinstance(svm_solver._sparse_gram(F), np.ndarray)
             assert dense_route == (cost > 0), label
             np.testing.assert_array_equal(
-                svm_rfe_module._gram(F), (F.T @ F).toarray(), err_msg=label
+                svm_solver._gram(F), (F.T @ F).toarray(), err_msg=label
             )
             K = before.copy()
-            svm_rfe_module._downdate(K, F)
+            svm_solver._downdate(K, F)
             np.testing.assert_array_equal(K, before - (F.T @ F).toarray(), err_msg=label)
 
 
@@ -840,7 +843,7 @@ def test_shared_kernel_ranking_equals_sklearn_rfe_on_text(name):
     # the same SVM, so swaps within its tolerance may appear (see the distinct-rows tests)
     X, y = _text_slice(name)
     rows = _resamples(X.shape[0], seed=1)[0]
-    ours = svm_rfe_module.svm_rfe_rows(svm_rfe_module.linear_kernel(X), X, y, rows, step=0.1)
+    ours = svm_rows.svm_rfe_rows(svm_rows.linear_kernel(X), X, y, rows, step=0.1)
     assert_within_solver_tolerance(ours, _rfe_and_reference(X[rows], y[rows], step=0.1)[1])
 
 
@@ -852,8 +855,8 @@ def test_shared_kernel_on_raw_multiclass_intensities():
     y4 = _four_classes(Xr, y)
     Xs = sp.csr_matrix(Xr)
     rows = _resamples(Xs.shape[0], seed=2)[0]
-    kernel = svm_rfe_module.linear_kernel(Xs)
-    shared = svm_rfe_module.svm_rfe_rows(kernel, Xs, y4, rows, step=0.1)
+    kernel = svm_rows.linear_kernel(Xs)
+    shared = svm_rows.svm_rfe_rows(kernel, Xs, y4, rows, step=0.1)
     alone = svm_rfe(Xs[rows], y4[rows], step=0.1)
     np.testing.assert_array_equal(shared.ranking, alone.ranking)
     np.testing.assert_array_equal(shared.importances, alone.importances)
@@ -870,7 +873,7 @@ def test_bootstrap_on_text_equals_select_on_each_resample(selector):
 
     X, y = _text_slice("basehock", n_rows=200)
     sel = get_selector(selector)
-    assert isinstance(sel.prepare(X, y), svm_rfe_module.LinearKernel)
+    assert isinstance(sel.prepare(X, y), svm_rows.LinearKernel)
     assert sel.prepare(X.toarray(), y) is None  # dense data: each resample its own kernel
     params = {"step": 0.2} if selector == "svm-rfe" else None  # fewer fits, same route
     sel = get_selector(selector, params)
@@ -901,7 +904,7 @@ def test_bootstrap_on_text_equals_select_on_each_resample(selector):
 
 def test_linear_kernel_of_rows_is_a_fresh_c_ordered_copy():
     X, _ = _text_slice("basehock", n_rows=200)
-    kernel = svm_rfe_module.linear_kernel(X)
+    kernel = svm_rows.linear_kernel(X)
     assert not kernel.matrix.flags.writeable
     rows = np.array([3, 3, 0, 199])
     K = kernel.of_rows(rows)
@@ -935,16 +938,16 @@ def test_linear_kernel_of_rows_is_a_fresh_c_ordered_copy():
 )
 def test_bad_parameters_svm_rfe_rows(kwargs, exc, match):
     X, y = _text_slice("basehock", n_rows=200)
-    args = {"kernel": svm_rfe_module.linear_kernel(X), "X": X, "y": y, "rows": np.arange(10)}
+    args = {"kernel": svm_rows.linear_kernel(X), "X": X, "y": y, "rows": np.arange(10)}
     if kwargs.get("X") == "short":
         kwargs = {"X": X[:199]}
     args.update(kwargs)
     params = {k: args.pop(k) for k in ("step", "C") if k in args}
     with pytest.raises(exc, match=match):
-        svm_rfe_module.svm_rfe_rows(args["kernel"], args["X"], args["y"], args["rows"], **params)
+        svm_rows.svm_rfe_rows(args["kernel"], args["X"], args["y"], args["rows"], **params)
     if "rows" in kwargs or "kernel" in kwargs:
         with pytest.raises(exc, match=match.replace("svm_rfe_rows", "svm_weights_rows")):
-            svm_rfe_module.svm_weights_rows(args["kernel"], args["X"], args["y"], args["rows"])
+            svm_rows.svm_weights_rows(args["kernel"], args["X"], args["y"], args["rows"])
 
 
 # ---------------------------------------------------------------------------------------
@@ -968,10 +971,10 @@ def test_iteration_cap_is_the_floor_on_microarrays_and_below_the_old_cap():
     # above, the cap is at most the old 3 n^2 (a fit libsvm finished under the new cap is
     # untouched) and it grows as n^2 / 3: the interior point's n^3 over an SMO step's n
     for n in (2, 62, 72, 102, 171, 182):
-        assert svm_rfe_module._smo_iteration_cap(n) == max(100_000, 3 * n * n)
+        assert svm_solver._smo_iteration_cap(n) == max(100_000, 3 * n * n)
     for n in range(183, 5000, 97):
-        assert 100_000 <= svm_rfe_module._smo_iteration_cap(n) <= 3 * n * n
-    assert svm_rfe_module._smo_iteration_cap(2080) == pytest.approx(2080**2 / 3, rel=1e-6)
+        assert 100_000 <= svm_solver._smo_iteration_cap(n) <= 3 * n * n
+    assert svm_solver._smo_iteration_cap(2080) == pytest.approx(2080**2 / 3, rel=1e-6)
 
 
 def test_raw_madelon_svm_equals_converged_svc():
@@ -981,7 +984,7 @@ def test_raw_madelon_svm_equals_converged_svc():
     # reference), to libsvm's own accuracy
     X, y = _raw_madelon(300, 10)
     ref = SVC(kernel="linear", C=0.5, tol=1e-5).fit(X, y)
-    assert ref.n_iter_[0] > svm_rfe_module._smo_iteration_cap(300)
+    assert ref.n_iter_[0] > svm_solver._smo_iteration_cap(300)
     ours = svm_weights(X, y)
     expected = np.abs(ref.coef_[0])
     # libsvm caches the kernel in float32 (entries near 1e8 here): its weights are exact to
@@ -997,7 +1000,7 @@ def test_raw_madelon_svm_is_optimal_where_libsvm_stalls():
     X, y = _raw_madelon(250, 20)
     ypm = np.where(y == 0, 1.0, -1.0)
     K = X @ X.T
-    D = svm_rfe_module._fit_dual(K, y, 0.5, 1e-3)
+    D = svm_solver._fit_dual(K, y, 0.5, 1e-3)
     alpha = np.abs(D[:, 0])
     np.testing.assert_array_equal(D[:, 0], -ypm * alpha)  # sklearn negates the binary dual
     assert np.all(alpha <= 0.5 + 1e-12)
@@ -1041,7 +1044,8 @@ def _brute_force_groups(X, y) -> list[list[int]]:
 @pytest.mark.parametrize("kind", ["dense", "dense-late", "csr", "csr-unsorted"])
 def test_distinct_rows_equal_the_brute_force_groups(monkeypatch, kind, collide):
     if collide:  # every row hashes alike: the value check must catch it and fall back
-        monkeypatch.setattr(svm_rfe_module, "_mix64", lambda u: np.zeros_like(u, dtype=np.uint64))
+        monkeypatch.setattr(distinct_rows_module, "_mix64",
+                            lambda u: np.zeros_like(u, dtype=np.uint64))
     draw = np.random.default_rng(5)
     base = np.where(draw.random((12, 9)) < 0.4, draw.integers(1, 4, (12, 9)), 0).astype(float)
     base[3] = 0.0  # an empty document
@@ -1062,13 +1066,13 @@ def test_distinct_rows_equal_the_brute_force_groups(monkeypatch, kind, collide):
                 X.data[lo:hi] = X.data[lo:hi][::-1].copy()
             X.has_sorted_indices = False
     groups = _brute_force_groups(X, y)
-    first, weight = svm_rfe_module._distinct_rows(X, y, counts)
+    first, weight = distinct_rows_module._distinct_rows(X, y, counts)
     np.testing.assert_array_equal(first, [g[0] for g in groups])
     np.testing.assert_array_equal(weight, [counts[g].sum() for g in groups])
-    first1, weight1 = svm_rfe_module._distinct_rows(X, y)
+    first1, weight1 = distinct_rows_module._distinct_rows(X, y)
     np.testing.assert_array_equal(first1, first)
     np.testing.assert_array_equal(weight1, [len(g) for g in groups])
-    assert svm_rfe_module._distinct_rows(X[first], y[first]) is None
+    assert distinct_rows_module._distinct_rows(X[first], y[first]) is None
 
 
 def _distinct_case(name: str):
@@ -1098,17 +1102,17 @@ def test_weighted_distinct_rows_solve_equals_the_duplicated_rows_solve(
     X, y, rows = _distinct_case(name)
     C = 0.02  # small enough for boxes to bind (on raw intensities too: few features)
     if forced_interior_point:
-        monkeypatch.setattr(svm_rfe_module, "_smo_iteration_cap", lambda n: 1)
+        monkeypatch.setattr(svm_solver, "_smo_iteration_cap", lambda n: 1)
 
     def gram(Z):
         return np.asarray((Z @ Z.T).toarray() if sp.issparse(Z) else Z @ Z.T)
 
     Xd = X[rows]
-    w_dup = np.asarray(Xd.T @ svm_rfe_module._fit_dual(gram(Xd), y[rows], C, 1e-8))
-    distinct, counts = svm_rfe_module._first_occurrences(rows)
+    w_dup = np.asarray(Xd.T @ svm_solver._fit_dual(gram(Xd), y[rows], C, 1e-8))
+    distinct, counts = distinct_rows_module._first_occurrences(rows)
     assert distinct.size < 0.7 * rows.size
     Xu = X[distinct]
-    D = svm_rfe_module._fit_dual(gram(Xu), y[distinct], C, 1e-8, counts.astype(float))
+    D = svm_solver._fit_dual(gram(Xu), y[distinct], C, 1e-8, counts.astype(float))
     w_u = np.asarray(Xu.T @ D)
     # each distinct row's multipliers stay in its box [0, C m_i] (one per binary SVM; a
     # row is in K - 1 of them, so their sum is bounded by (K - 1) C m_i), and some box
@@ -1121,7 +1125,7 @@ def test_weighted_distinct_rows_solve_equals_the_duplicated_rows_solve(
     atol = (1e-7 if forced_interior_point else 1e-4) * np.abs(w_dup).max()
     np.testing.assert_allclose(w_u, w_dup, rtol=0, atol=atol)
     # not a vacuous agreement: without the weights the distinct rows give another SVM
-    w_unweighted = np.asarray(Xu.T @ svm_rfe_module._fit_dual(gram(Xu), y[distinct], C, 1e-8))
+    w_unweighted = np.asarray(Xu.T @ svm_solver._fit_dual(gram(Xu), y[distinct], C, 1e-8))
     assert np.abs(w_unweighted - w_dup).max() > 100 * atol
 
 
@@ -1155,8 +1159,8 @@ def test_distinct_rows_rfe_equals_sklearn_within_solver_tolerance(name, step_rul
         X, y = _load(name)
     rows = draw.choice(X.shape[0], X.shape[0])
     if sp.issparse(X):
-        ours = svm_rfe_module.svm_rfe_rows(
-            svm_rfe_module.linear_kernel(X), X, y, rows, step=0.1, step_rule=step_rule
+        ours = svm_rows.svm_rfe_rows(
+            svm_rows.linear_kernel(X), X, y, rows, step=0.1, step_rule=step_rule
         )
     else:
         ours = svm_rfe(X[rows], y[rows], step=0.1, step_rule=step_rule)
@@ -1180,9 +1184,9 @@ def test_data_without_equal_rows_take_the_unweighted_route(monkeypatch):
     # no two equal rows: libsvm is called exactly as before (no sample_weight), so the
     # results on whole data sets are unchanged
     X, y = _load("colon")
-    assert svm_rfe_module._distinct_rows(X, y) is None
+    assert distinct_rows_module._distinct_rows(X, y) is None
     seen = []
-    original = svm_rfe_module._fit_dual
+    original = svm_solver._fit_dual
 
     def spy(K, y, C, tol, weights=None):
         seen.append(weights)
@@ -1205,10 +1209,10 @@ def test_rows_equal_on_the_features_in_play_are_merged_exactly(name):
     # merged rows (weights summed) equals the SVM of all the rows
     X, y = _text_slice(name, "tfidf")
     rows = np.random.default_rng(8).choice(X.shape[0], X.shape[0])
-    distinct, counts = svm_rfe_module._first_occurrences(rows)
+    distinct, counts = distinct_rows_module._first_occurrences(rows)
     cols = np.argsort(-X.getnnz(axis=0), kind="stable")[10:22]
     Xs = sp.csr_matrix(X[distinct][:, cols])
-    Fs = svm_rfe_module._feature_major(Xs)[0]
+    Fs = svm_solver._feature_major(Xs)[0]
     merged = svm_rfe_module._merge_on_features(Fs, y[distinct], counts.astype(float))
     assert merged is not None
     F, y_m, w_m, sq = merged
@@ -1220,8 +1224,8 @@ def test_rows_equal_on_the_features_in_play_are_merged_exactly(name):
     np.testing.assert_array_equal(w_m, [counts[g].sum() for g in groups])
     np.testing.assert_allclose(sq, np.asarray(F.multiply(F).sum(axis=1)).ravel(), rtol=1e-15)
     K_all = (Xs @ Xs.T).toarray()
-    w_all = Xs.T @ svm_rfe_module._fit_dual(K_all, y[distinct], 0.5, 1e-8, counts.astype(float))
-    D = svm_rfe_module._fit_dual(svm_rfe_module._gram(F), y_m, 0.5, 1e-8, w_m)
+    w_all = Xs.T @ svm_solver._fit_dual(K_all, y[distinct], 0.5, 1e-8, counts.astype(float))
+    D = svm_solver._fit_dual(svm_solver._gram(F), y_m, 0.5, 1e-8, w_m)
     w_merged = F @ D
     np.testing.assert_allclose(w_merged, w_all, rtol=0, atol=1e-4 * np.abs(w_all).max())
     # features in play on which no rows agree: nothing to merge
@@ -1242,8 +1246,8 @@ def test_text_rfe_merges_rows_at_its_low_dimensional_steps(monkeypatch):
         return out
 
     monkeypatch.setattr(svm_rfe_module, "_merge_on_features", spy)
-    res = svm_rfe_module.svm_rfe_rows(
-        svm_rfe_module.linear_kernel(X), X, y, rows, step=0.1, step_rule="remaining"
+    res = svm_rows.svm_rfe_rows(
+        svm_rows.linear_kernel(X), X, y, rows, step=0.1, step_rule="remaining"
     )
     assert all(p <= svm_rfe_module._MERGE_MAX_FEATURES for p, _, _ in sizes)
     assert sum(m is not None for _, _, m in sizes) >= 2
