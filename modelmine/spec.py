@@ -387,7 +387,7 @@ class RunSpec:
     @property
     def selectors(self) -> tuple[Any, ...]:
         """The selectors, built (:class:`modelmine.selectors.Selector`), scaled as asked."""
-        return self._built  # type: ignore[attr-defined,no-any-return]
+        return self._built  # type: ignore[attr-defined]
 
     @property
     def operator_kinds(self) -> dict[str, str]:

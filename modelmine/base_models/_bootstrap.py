@@ -309,6 +309,7 @@ def _fit(checked: CheckedRun, *, executor: Any, store_dir: str | os.PathLike[str
         X_fit = add_artificial_features(data.X, artificial, np.random.default_rng(art_seed))
         artificial_record = {"method": artificial, "n_features": p}
 
+    seed = int(ss.entropy)  # type: ignore[arg-type]  # an int: resolve_seed made it
     runner = Runner(executor, checked.n_jobs)
     parts: list[_Fitted] = []
     try:
@@ -317,12 +318,12 @@ def _fit(checked: CheckedRun, *, executor: Any, store_dir: str | os.PathLike[str
                 sel, data.X, X_fit, data.y, seeds, full_seed, spec=spec, p=p, every=every,
                 runner=runner, progress=progress, fingerprint=fingerprint,
                 store_dir=store_dir, resume=resume, resampling_record=resampling_record,
-                feature_names=data.feature_names, random_state=int(ss.entropy)))
+                feature_names=data.feature_names, random_state=seed))
     finally:
         runner.close()
-    common = dict(feature_names=data.feature_names, n_features=m,
+    common: dict[str, Any] = dict(feature_names=data.feature_names, n_features=m,
                   resampling=resampling_record,
-                  random_state=int(ss.entropy),  # type: ignore[arg-type]
+                  random_state=seed,
                   classes=[c.item() if hasattr(c, "item") else c for c in data.classes],
                   n_samples=data.n_samples, data_sha256=fingerprint,
                   artificial=artificial_record)
@@ -474,7 +475,8 @@ def _pool(parts: list[_Fitted], common: dict[str, Any]) -> BaseModels:
     if without and scores is not None:
         extra["selectors_without_scores"] = without
     artificial = (None if parts[0].artificial_subsets is None else
-                  np.vstack([part.artificial_subsets for part in parts]))
+                  np.vstack([p.artificial_subsets for p in parts
+                             if p.artificial_subsets is not None]))
     return BaseModels(
         subsets=np.vstack([part.subsets for part in parts]),
         ranks=np.vstack([part.ranks for part in parts]), scores=scores,

@@ -217,8 +217,10 @@ def _run_or_resume(args: argparse.Namespace, out: Path, partial: Path,
         options = dict(recorded.get("read_options") or {})
         data = _read_input(args, recorded["source"],
                            None if options.get("labels") else recorded["target"], options)
-        run = pipeline.resume(partial, data, n_jobs=args.jobs, executor=args.scheduler,
-                              progress=progress)
+        resumed = pipeline.resume(partial, data, n_jobs=args.jobs, executor=args.scheduler,
+                                  progress=progress)
+        assert isinstance(resumed, MiningRun)  # the partial directory holds checkpoint.json
+        run = resumed
     else:
         operators = list(args.operator or pipeline.DEFAULT_OPERATORS)
         op_params: dict[str, dict[str, Any]] = {}
