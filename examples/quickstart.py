@@ -28,7 +28,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default="modelmine-demo", help="output directory")
     parser.add_argument("--fast", action="store_true",
                         help="a quick check: ANOVA selector, b = 20 (for the test suite)")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--random-state", "--seed", dest="random_state", type=int, default=0)
     parser.add_argument("--force", action="store_true", help="replace an existing --out")
     args = parser.parse_args(argv)
 
@@ -37,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"colon data: {data.shape[0]} tissues x {data.shape[1]} genes "
           f"(Alon et al. 1999); selector {selector}, b = {b} bootstrap samples, m = 20")
     run = mm.run(data, selector=selector, operators=["closedApr", "allMed"],
-                 n_bootstraps=b, n_features=20, n_signatures=10, random_state=args.seed,
+                 n_bootstraps=b, n_features=20, n_signatures=10, random_state=args.random_state,
                  progress=None)
     run.save(args.out, force=args.force)
 

@@ -319,15 +319,18 @@ def main() -> None:
                         help="restrict the domains to these datasets")
     parser.add_argument("--selectors", nargs="+", default=None,
                         help="default: the paper's seven (--fast: ig, svm-rfe, cfs)")
-    parser.add_argument("--folds", type=int, default=10,
+    parser.add_argument("--n-folds", "--folds", dest="folds", type=int, default=10,
                         help="folds on the microarrays (full setting)")
-    parser.add_argument("--bootstraps", type=int, default=150,
+    parser.add_argument("--n-bootstraps", "--bootstraps", dest="bootstraps", type=int,
+                        default=150,
                         help="bootstraps on the microarrays (full setting)")
     parser.add_argument("--min-df", type=int, default=20,
                         help="text data: keep the words of at least this many documents")
-    parser.add_argument("--large-folds", type=int, default=5,
+    parser.add_argument("--large-n-folds", "--large-folds", dest="large_folds", type=int,
+                        default=5,
                         help="folds on the text data and madelon (full setting)")
-    parser.add_argument("--large-bootstraps", type=int, default=30,
+    parser.add_argument("--large-n-bootstraps", "--large-bootstraps", dest="large_bootstraps",
+                        type=int, default=30,
                         help="bootstraps on the text data and madelon (full setting)")
     parser.add_argument("--classifiers", nargs="+", default=["svm", "1nn"],
                         choices=["svm", "1nn", "tree"],

@@ -104,7 +104,8 @@ def main() -> None:
                                  "madelon"])
     parser.add_argument("--selectors", nargs="+", default=list(PES_SELECTORS))
     parser.add_argument("--thresholds", nargs="+", type=float, default=list(PES_THRESHOLDS))
-    parser.add_argument("--n-splits", type=int, default=5, help="T (Pes: 20)")
+    parser.add_argument("--n-folds", "--n-splits", dest="n_folds", type=int, default=5,
+                        help="T, stratified train/test splits (Pes: 20)")
     parser.add_argument("--n-bootstraps", type=int, nargs="+", default=[20],
                         help="B (Pes: 20, 50, 100); several values compare them")
     parser.add_argument("--train-fraction", type=float, default=0.8, help="X (Pes: 0.7-0.9)")
@@ -123,7 +124,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.fast:
         args.datasets, args.selectors = ["colon"], ["chi2", "oner", "svm-rfe50"]
-        args.thresholds, args.n_splits, args.n_bootstraps = [0.01, 0.05], 2, [2, 3]
+        args.thresholds, args.n_folds, args.n_bootstraps = [0.01, 0.05], 2, [2, 3]
     args.out.mkdir(parents=True, exist_ok=True)
 
     rows, by_b = [], {}
@@ -138,15 +139,15 @@ def main() -> None:
             start = time.perf_counter()
             result = mm.evaluate_thresholds(
                 X, y, selectors=args.selectors, thresholds=args.thresholds,
-                n_splits=args.n_splits, train_fraction=args.train_fraction,
-                n_bootstraps=B, classifier=args.classifier,
+                n_folds=args.n_folds, train_fraction=args.train_fraction,
+                n_bootstraps=B, classifiers=args.classifier,
                 random_state=args.random_state, n_jobs=args.n_jobs)
             seconds = time.perf_counter() - start
             df = result.to_frame()
             by_b[name, B] = df
             df.to_csv(args.out / f"pes_{tag}.csv", index=False)
             title = (f"Pes protocol on {name} ({X.shape[0]} x {X.shape[1]}): "
-                     f"T = {args.n_splits}, X = {args.train_fraction}, B = {B}, "
+                     f"T = {args.n_folds}, X = {args.train_fraction}, B = {B}, "
                      f"{args.classifier} AUC, {seconds:.0f} s")
             (args.out / f"pes_{tag}.md").write_text(
                 f"### {title}\n\n" + markdown_table(df, digits=3) + "\n")

@@ -89,8 +89,8 @@ def _selector_params(args: argparse.Namespace, selector: str) -> dict[str, Any]:
 def _bootstrap(data: LoadedData, args: argparse.Namespace) -> BaseModels:
     return bootstrap(data.X, data.y, selector=args.selector, n_bootstraps=args.n_bootstraps,
                      n_features=args.n_features, feature_names=data.feature_names,
-                     random_state=args.seed, n_jobs=args.jobs,
-                     executor=getattr(args, "scheduler", None),
+                     random_state=args.random_state, n_jobs=args.n_jobs,
+                     executor=getattr(args, "executor", None),
                      progress=False if args.quiet else None)
 
 
@@ -149,8 +149,8 @@ def _summary(run: MiningRun, out: Path, quiet: bool, null: Any = None) -> None:
 #: What ``modelmine run --resume DIR`` may be given: everything else is the recorded run's.
 #: --annotate, --evaluate and --folds add files to the finished directory (annotated.h5ad,
 #: evaluation.csv) without changing the run, so a resumed run may ask for them.
-_RESUME_OPTIONS = {"resume", "quiet", "debug", "jobs", "scheduler", "help", "force",
-                   "annotate", "evaluate", "folds"}
+_RESUME_OPTIONS = {"resume", "quiet", "debug", "n_jobs", "executor", "help", "force",
+                   "annotate", "evaluate", "n_folds"}
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -170,7 +170,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     if not resume and args.data is None:
         raise DataError("DATA is required (a data file or embedded:NAME), unless --resume.")
     out = Path(args.resume or args.out or (
-        f"modelmine-run-{args.seed if args.seed is not None else 'latest'}"))
+        f"modelmine-run-{args.random_state if args.random_state is not None else 'latest'}"))
     partial = _partial_dir(out)
     # Cheap checks first, so that bad input fails before any long work.
     check_output_target(out, force=args.force or resume)
@@ -217,7 +217,7 @@ def _run_or_resume(args: argparse.Namespace, out: Path, partial: Path,
         options = dict(recorded.get("read_options") or {})
         data = _read_input(args, recorded["source"],
                            None if options.get("labels") else recorded["target"], options)
-        resumed = pipeline.resume(partial, data, n_jobs=args.jobs, executor=args.scheduler,
+        resumed = pipeline.resume(partial, data, n_jobs=args.n_jobs, executor=args.executor,
                                   progress=progress)
         assert isinstance(resumed, MiningRun)  # the partial directory holds checkpoint.json
         run = resumed
@@ -247,8 +247,8 @@ def _run_or_resume(args: argparse.Namespace, out: Path, partial: Path,
         spec = RunSpec(selector=args.selector, operators=operators,
                        n_bootstraps=args.n_bootstraps, n_features=args.n_features,
                        n_signatures=args.n_signatures, min_support=args.min_support,
-                       random_state=args.seed, resampling=resampling,
-                       sample_fraction=args.fraction, stratify=args.stratify,
+                       random_state=args.random_state, resampling=resampling,
+                       sample_fraction=args.sample_fraction, stratify=args.stratify,
                        selector_params=_selector_params(args, args.selector),
                        scale=args.scale, signature_size=args.signature_size,
                        operator_params=op_params,
@@ -267,7 +267,7 @@ def _run_or_resume(args: argparse.Namespace, out: Path, partial: Path,
                                 f"{out}`, or pass --force to start over.")
             # Under the lock: a stale or abandoned checkpoint (or one --force replaces).
             shutil.rmtree(partial)
-        run = pipeline.run(data, spec=spec, n_jobs=args.jobs, executor=args.scheduler,
+        run = pipeline.run(data, spec=spec, n_jobs=args.n_jobs, executor=args.executor,
                            run_dir=partial, progress=progress,
                            command=["modelmine", *getattr(args, "argv", sys.argv[1:])])
     # The extra outputs go into the partial directory, which cmd_run moves into place.
@@ -289,8 +289,8 @@ def _null(run: MiningRun, data: LoadedData, directory: Path, args: argparse.Name
     itemsets = next((s for s in run.signatures.values() if isinstance(s, Signature)
                      and s.provenance.get("itemsets")), None)
     null = selection_null(data.X, data.y, base=run.base_models, n_permutations=args.null,
-                          itemsets=itemsets, random_state=args.seed, n_jobs=args.jobs,
-                          executor=args.scheduler, progress=False if args.quiet else None)
+                          itemsets=itemsets, random_state=args.random_state, n_jobs=args.n_jobs,
+                          executor=args.executor, progress=False if args.quiet else None)
     null.table().to_csv(directory / "null.csv")
     if len(null.itemsets):
         null.itemset_table().to_csv(directory / "null_itemsets.csv", index=False)
@@ -314,14 +314,14 @@ def _evaluate_run(run: MiningRun, data: LoadedData, args: argparse.Namespace,
                                    func="modelmine run"), str(settings["scale"]))
     result = evaluate(
         data.X, data.y, selectors={str(settings["selector"]): selector},
-        operators=list(run.signatures), n_folds=args.folds,
+        operators=list(run.signatures), n_folds=args.n_folds,
         n_bootstraps=int(settings["n_bootstraps"]),
         n_features=int(settings["signature_size"]),
         n_signatures=int(settings["n_signatures"]),
         operator_params=dict(settings.get("operator_params") or {}) or None,
         feature_names=data.feature_names,
-        random_state=int(run.base_models.random_state) % 2**32, n_jobs=args.jobs,
-        executor=args.scheduler, progress=False if args.quiet else None)
+        random_state=int(run.base_models.random_state) % 2**32, n_jobs=args.n_jobs,
+        executor=args.executor, progress=False if args.quiet else None)
     table = result.table2().reset_index()[["operator", "error", "stability",
                                            "error_points", "stability_points"]]
     table.to_csv(directory / "evaluation.csv", index=False)
@@ -410,7 +410,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     from ..evaluation import DEFAULT_SELECTORS, evaluate
     from ..operators import operator_kinds
 
-    seed = 0 if args.seed is None else args.seed
+    seed = 0 if args.random_state is None else args.random_state
     out = args.out or f"modelmine-evaluation-{seed}"
     check_output_target(out, force=args.force)
     if args.operator:
@@ -423,9 +423,9 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     result = evaluate(
         data.X, data.y, selectors=args.selector or list(DEFAULT_SELECTORS),
         operators=args.operator, classifiers=args.classifier or ("svm", "1nn", "tree"),
-        n_folds=args.folds, n_bootstraps=args.n_bootstraps, n_features=m,
+        n_folds=args.n_folds, n_bootstraps=args.n_bootstraps, n_features=m,
         n_signatures=args.n_signatures, feature_names=data.feature_names, random_state=seed,
-        n_jobs=args.jobs, executor=args.scheduler, cache_dir=args.cache,
+        n_jobs=args.n_jobs, executor=args.executor, cache_dir=args.cache,
         progress=False if args.quiet else None)
     table2 = result.table2()
     multi = [op for op, kind in result.operator_kinds.items() if kind == "multi"]
@@ -446,7 +446,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
             encoding="utf-8")
     if not args.quiet:
         with pd.option_context("display.width", 160, "display.precision", 3):
-            print(f"{args.folds}-fold evaluation on {data.source} "
+            print(f"{args.n_folds}-fold evaluation on {data.source} "
                   f"({result.settings.get('seconds', float('nan')):.0f} s); KDD 2012 Table 2 "
                   "points, higher is better:")
             print(table2.to_string())

@@ -24,6 +24,7 @@ from ..constants import (
     DEFAULT_N_SIGNATURES,
 )
 from ..exceptions import MissingExtraError, ModelmineError
+from ..spec import DEFAULT_RANDOM_STATE
 
 __all__ = ["build_parser", "main"]
 
@@ -145,14 +146,15 @@ def _add_common(parser: argparse.ArgumentParser, *, top: bool) -> None:
     g.add_argument("--debug", action="store_true",
                    help="show the full traceback on errors",
                    **({"default": False} if top else default))
-    g.add_argument("--seed", type=_nonneg_int, metavar="INT",
-                   help="seed of every random draw (default: fresh entropy, recorded in "
-                   "the output so the run can be replayed)",
-                   **({"default": None} if top else default))
-    g.add_argument("--jobs", type=_jobs, metavar="N",
+    g.add_argument("--random-state", "--seed", dest="random_state", type=_nonneg_int,
+                   metavar="INT",
+                   help="seed of every random draw (default: 0, so the same command gives "
+                   "the same result; recorded in the output; --seed is the same option)",
+                   **({"default": DEFAULT_RANDOM_STATE} if top else default))
+    g.add_argument("--n-jobs", "--jobs", dest="n_jobs", type=_jobs, metavar="N",
                    help="parallel workers for the bootstrap (-1 = all cores; results do "
                    "not depend on it)", **({"default": None} if top else default))
-    g.add_argument("--scheduler", metavar="ADDRESS",
+    g.add_argument("--executor", "--scheduler", dest="executor", metavar="ADDRESS",
                    help="run the bootstraps on a Dask cluster, e.g. tcp://host:8786 "
                    "(see docs/scaling.md; results do not depend on it)",
                    **({"default": None} if top else default))
@@ -210,20 +212,34 @@ def _fraction(text: str) -> float:
     return value
 
 
+def _registered(what: str) -> str:
+    """The names of a registry, for the help (read when the parser is built, so plugins'
+    selectors and operators are listed too)."""
+    if what == "selectors":
+        from ..selectors import available as listing
+    elif what == "operators":
+        from ..operators import available as listing
+    else:
+        from ..evaluation import available_classifiers as listing
+    table = listing()
+    names = table["name"] if "name" in table.columns else table.index
+    return ", ".join(str(n) for n in names)
+
+
 def _add_model_options(p: argparse.ArgumentParser, *, bootstraps: int = DEFAULT_N_BOOTSTRAPS,
                        several_selectors: bool = False) -> None:
     p.add_argument("--target", "-t", metavar="COLUMN",
                    help="label column of a table, obs:COLUMN for an .h5ad file (the Y key of "
                    "a .mat file; ignored for embedded data)")
+    selectors = _registered("selectors")
     if several_selectors:
         p.add_argument("--selector", "-s", action="append", metavar="NAME",
-                       help="feature selector, repeatable: chi2, anova, ig, su, relieff, "
-                       "svm-rfe, svm, l1-logistic, random-forest (default: ig, relieff, "
-                       "svm-rfe and svm, as KDD 2012)")
+                       help=f"feature selector, repeatable: {selectors} (default: ig, "
+                       "relieff, svm-rfe and svm, as KDD 2012)")
     else:
         p.add_argument("--selector", "-s", default="svm-rfe",
-                       help="feature selector of the base models: chi2, anova, ig, su, "
-                       "relieff, svm-rfe, svm, l1-logistic, random-forest (default: svm-rfe)")
+                       help=f"feature selector of the base models: {selectors} (default: "
+                       "svm-rfe)")
     p.add_argument("-b", "--n-bootstraps", type=_pos_int, default=bootstraps, metavar="B",
                    help=f"number of bootstrap samples / base models (default: {bootstraps})")
     p.add_argument("-m", "--n-features", type=_pos_int, default=DEFAULT_N_FEATURES,
@@ -276,7 +292,8 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
                    help="with replacement (bootstrap, KDD 2012), without (subsample), or "
                    "complementary-pairs (two disjoint halves per pair, Shah and Samworth "
                    "2013; -b even; what --pfer / --fdr use) (default: bootstrap)")
-    g.add_argument("--fraction", type=_fraction, default=None, metavar="F",
+    g.add_argument("--sample-fraction", "--fraction", dest="sample_fraction",
+                   type=_fraction, default=None, metavar="F",
                    help="size of each resample as a fraction of the samples (default: 1.0 "
                    "for bootstrap, 0.9 for subsample)")
     g.add_argument("--stratify", action="store_true",
@@ -316,8 +333,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="data file or embedded:NAME (not with --resume)")
     _add_model_options(p)
     p.add_argument("--operator", "-o", action="append", metavar="NAME",
-                   help="operator to apply, repeatable (default: closedApr and allMed); see "
-                   "`modelmine operators`")
+                   help=f"operator to apply, repeatable: {_registered('operators')} "
+                   "(default: closedApr and allMed; `modelmine operators` describes them)")
     p.add_argument("--resume", metavar="DIR", default=None,
                    help="continue the run whose --out was DIR after it was interrupted "
                    "(its data and settings are the recorded ones)")
@@ -345,7 +362,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--evaluate", action="store_true",
                    help="also run the cross-validation protocol on the same selector and "
                    "operators (DIR/evaluation.csv), so the report shows error vs stability")
-    p.add_argument("--folds", type=_folds, default=10,
+    p.add_argument("--n-folds", "--folds", dest="n_folds", type=_folds, default=10,
                    help="folds of --evaluate (default: 10)")
     _add_run_options(p)
     _add_input_options(p)
@@ -375,13 +392,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("data", metavar="DATA", help="data file or embedded:NAME")
     _add_model_options(p, several_selectors=True)
     p.add_argument("--operator", "-o", action="append", metavar="NAME",
-                   help="operator to compare, repeatable (default: all registered)")
+                   help=f"operator to compare, repeatable: {_registered('operators')} "
+                   "(default: all registered)")
     p.add_argument("--classifier", "-c", action="append", metavar="NAME",
-                   help="classifier, repeatable: svm, 1nn, tree (default: all three)")
+                   help=f"classifier, repeatable: {_registered('classifiers')} (default: "
+                   "svm, 1nn and tree, as KDD 2012)")
     p.add_argument("-k", "--n-signatures", type=_pos_int, default=DEFAULT_N_SIGNATURES,
                    metavar="K", help="k, alternative signatures of multi-model operators "
                    f"(default: {DEFAULT_N_SIGNATURES})")
-    p.add_argument("--folds", type=_folds, default=10,
+    p.add_argument("--n-folds", "--folds", dest="n_folds", type=_folds, default=10,
                    help="stratified cross-validation folds (default: 10)")
     p.add_argument("--cache", metavar="DIR", default=None,
                    help="keep the base models of each (selector, fold) here, so a rerun "
@@ -418,11 +437,12 @@ def build_parser() -> argparse.ArgumentParser:
 #: the API ("The 'n_bootstraps' parameter of run must be ...") names what the user typed.
 _OPTION_OF = {"n_bootstraps": "-b/--n-bootstraps", "n_features": "-m/--n-features",
               "n_signatures": "-k/--n-signatures", "min_support": "--min-support",
-              "random_state": "--seed", "n_jobs": "--jobs", "executor": "--scheduler",
+              "random_state": "--random-state", "n_jobs": "--n-jobs",
+              "executor": "--executor",
               "selector": "--selector", "selectors": "--selector",
-              "operators": "--operator", "operator": "--operator", "n_folds": "--folds",
+              "operators": "--operator", "operator": "--operator", "n_folds": "--n-folds",
               "classifiers": "--classifier", "classifier": "--classifier",
-              "resampling": "--resampling", "sample_fraction": "--fraction",
+              "resampling": "--resampling", "sample_fraction": "--sample-fraction",
               "stratify": "--stratify", "selector_params": "--selector-param",
               "scale": "--scale", "signature_size": "--signature-size",
               "y": "the labels, --target", "X": "the features of DATA",

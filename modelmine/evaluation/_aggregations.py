@@ -49,6 +49,7 @@ from ..operators._two_level import LOWER_IS_BETTER
 from ..selectors import average_ranks, get_selector
 from ..validation import check_int, check_real, param_error
 from ._classifiers import resolve_classifiers
+from ._vocabulary import one_of, renamed
 
 __all__ = ["SALMAN_AGGREGATIONS", "AggregationComparison", "compare_aggregations"]
 
@@ -178,20 +179,21 @@ def compare_aggregations(
     X: Any,
     y: Any,
     *,
-    selector: Any = "ig",
+    selectors: Any = "ig",
     selector_params: dict[str, Any] | None = None,
-    aggregations: Sequence[str] = SALMAN_AGGREGATIONS,
+    operators: Sequence[str] = SALMAN_AGGREGATIONS,
     n_folds: int = 10,
     n_bootstraps: int = 50,
     top_fraction: float = 0.25,
     thresholds: Sequence[float] = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0),
-    classifier: Any = "naive-bayes",
+    classifiers: Any = "naive-bayes",
     test_fraction: float = 1 / 3,
     feature_names: Any = None,
-    random_state: Any = None,
+    random_state: Any = 0,
     n_jobs: int | None = None,
     executor: Any = None,
     progress: bool | None = None,
+    **old_names: Any,
 ) -> AggregationComparison:
     """Salman's comparison of aggregation functions: stability and accuracy (WAM).
 
@@ -202,11 +204,12 @@ def compare_aggregations(
     Parameters
     ----------
     X, y : the data (any form :func:`modelmine.bootstrap` accepts)
-    selector : str or Selector, default="ig"
+    selectors : str or Selector, or a list of one, default="ig"
         One selector (Salman: information gain and mRMR).
     selector_params : dict, optional
-    aggregations : sequence of str
-        Single-model operators (default: Salman's five, :data:`SALMAN_AGGREGATIONS`).
+    operators : sequence of str
+        The aggregations compared: single-model operators (default: Salman's five,
+        :data:`SALMAN_AGGREGATIONS`).
     n_folds : int, default=10
         f, folds of the stability cross-validation (Salman: 100).
     n_bootstraps : int, default=50
@@ -215,26 +218,36 @@ def compare_aggregations(
         The top fraction compared by Jaccard's index.
     thresholds : sequence of float in (0, 1]
         Fractions of the features kept for the accuracy curves.
-    classifier : str or estimator, default="naive-bayes"
+    classifiers : str or estimator, or a list of one, default="naive-bayes"
     test_fraction : float in (0, 1), default=1/3
     feature_names, random_state, n_jobs, executor, progress
-        As in :func:`modelmine.evaluate`.
+        As in :func:`modelmine.evaluate` (``random_state`` defaults to 0).
+    **old_names
+        The former names, still accepted: ``selector`` (``selectors``), ``aggregations``
+        (``operators``), ``classifier`` (``classifiers``).
 
     Returns
     -------
     AggregationComparison
     """
+    given = renamed(_FUNC, old_names, {
+        "selector": ("selectors", selectors, "ig"),
+        "aggregations": ("operators", operators, SALMAN_AGGREGATIONS),
+        "classifier": ("classifiers", classifiers, "naive-bayes")})
+    aggregations = given["operators"]
+    classifier = one_of(given["classifiers"], "classifiers", _FUNC, "classifier")
     data = check_dataset(X, y, func=_FUNC, feature_names=feature_names)
-    sel = get_selector(selector, selector_params, func=_FUNC)
+    sel = get_selector(one_of(given["selectors"], "selectors", _FUNC, "selector"),
+                       selector_params, func=_FUNC)
     if isinstance(aggregations, str) or not aggregations:
-        raise param_error("aggregations", _FUNC, "a non-empty list of operator names", aggregations)
+        raise param_error("operators", _FUNC, "a non-empty list of operator names", aggregations)
     names = []
     for name in aggregations:
         op = get_operator(name)
         if op.kind != "single":
-            raise param_error("aggregations", _FUNC, "single-model operators", name)
+            raise param_error("operators", _FUNC, "single-model operators", name)
         if op.name in names:
-            raise param_error("aggregations", _FUNC, "distinct operators", aggregations)
+            raise param_error("operators", _FUNC, "distinct operators", aggregations)
         names.append(op.name)
     f = check_int(n_folds, "n_folds", _FUNC, min_value=2)
     b = check_int(n_bootstraps, "n_bootstraps", _FUNC, min_value=2)

@@ -43,6 +43,7 @@ from ..selectors import get_selector, model_from_output
 from ..validation import check_choice, check_int, check_real, param_error
 from ._classifiers import resolve_classifiers
 from ._protocol import _resolve_selectors
+from ._vocabulary import one_of, renamed
 
 __all__ = [
     "PES_SELECTORS",
@@ -265,17 +266,18 @@ def evaluate_thresholds(
     selectors: Any = PES_SELECTORS,
     selector_params: Any = None,
     thresholds: Sequence[float] = PES_THRESHOLDS,
-    n_splits: int = 20,
+    n_folds: int = 20,
     train_fraction: float = 0.8,
     n_bootstraps: int = 50,
-    aggregation: str = "avgRank",
-    classifier: Any = "svm",
+    operators: Any = "avgRank",
+    classifiers: Any = "svm",
     tie_break: str = "random",
     feature_names: Any = None,
-    random_state: Any = None,
+    random_state: Any = 0,
     n_jobs: int | None = None,
     executor: Any = None,
     progress: bool | None = None,
+    **old_names: Any,
 ) -> ThresholdResult:
     """Pes's protocol: each ranker simple vs as a bootstrap ensemble, across thresholds.
 
@@ -297,15 +299,16 @@ def evaluate_thresholds(
         selectors it names (ReliefF distance-weighted, as Pes).
     thresholds : sequence of float in (0, 1], strictly increasing
         Fractions of the features (default :data:`PES_THRESHOLDS`, 0.2 % to 40 %).
-    n_splits : int, default=20
-        T, the number of train/test splits (Pes: 20).
+    n_folds : int, default=20
+        T, the number of stratified train/test splits (Pes: 20): the folds of a
+        repeated hold-out.
     train_fraction : float in (0, 1), default=0.8
         X, the fraction of the records in each training set (Pes: 0.7, 0.8, 0.9).
     n_bootstraps : int, default=50
         B, bootstraps per ensemble (Pes: 20, 50, 100).
-    aggregation : str, default="avgRank"
+    operators : str, or a list of one, default="avgRank"
         The operator aggregating the B rankings (Pes: mean rank).
-    classifier : str or scikit-learn classifier, default="svm"
+    classifiers : str or scikit-learn classifier, or a list of one, default="svm"
         A built-in classifier name (:func:`modelmine.evaluation.available_classifiers`:
         "svm" is Pes's linear SVM) or an estimator.
     tie_break : {"random", "index"}, default="random"
@@ -318,13 +321,17 @@ def evaluate_thresholds(
         split) by a seeded random permutation, which turns the index tie-break into a
         random one; "index" keeps it.
     feature_names : sequence of str, optional
-    random_state : int or None
-        Seed of the whole protocol (None draws one, recorded in ``settings``).
+    random_state : None, int, SeedSequence, RandomState or Generator, default=0
+        Seed of the whole protocol (:func:`modelmine.spec.resolve_seed`; None draws one,
+        recorded in ``settings``).
     n_jobs : int or None
         joblib workers over the (selector, split) tasks; the result does not depend on it.
     executor : dask.distributed.Client or str, optional
         Run the tasks on a Dask cluster instead (see ``docs/scaling.md``).
     progress : bool or None
+    **old_names
+        The former names, still accepted: ``n_splits`` (``n_folds``), ``aggregation``
+        (``operators``), ``classifier`` (``classifiers``).
 
     Returns
     -------
@@ -358,21 +365,27 @@ def evaluate_thresholds(
     for label, kw in params.items():
         sels[label] = get_selector(sels[label].name, kw, func=_FUNC)
     ths = _check_thresholds(thresholds)
-    T = check_int(n_splits, "n_splits", _FUNC, min_value=2)
+    given = renamed(_FUNC, old_names, {
+        "n_splits": ("n_folds", n_folds, 20), "aggregation": ("operators", operators, "avgRank"),
+        "classifier": ("classifiers", classifiers, "svm")})
+    n_folds = given["n_folds"]
+    aggregation = one_of(given["operators"], "operators", _FUNC, "operator")
+    classifier = one_of(given["classifiers"], "classifiers", _FUNC, "classifier")
+    T = check_int(n_folds, "n_folds", _FUNC, min_value=2)
     frac = check_real(train_fraction, "train_fraction", _FUNC, low=0.0, high=1.0, closed="neither")
     B = check_int(n_bootstraps, "n_bootstraps", _FUNC, min_value=2)
     ties = check_choice(tie_break, "tie_break", _FUNC, ["random", "index"])
     op = get_operator(aggregation) if isinstance(aggregation, str) else None
     if op is None or op.kind != "single":
         raise param_error(
-            "aggregation",
+            "operators",
             _FUNC,
             "the name of a single-model operator (for example 'avgRank', Pes's mean rank)",
             aggregation,
         )
     clf = resolve_classifiers(classifier, _FUNC)
     if len(clf) != 1:
-        raise param_error("classifier", _FUNC, "one classifier", classifier)
+        raise param_error("classifiers", _FUNC, "one classifier", classifier)
     ((clf_label, clf_est),) = clf.items()
     if n_jobs is not None and not isinstance(n_jobs, numbers.Integral):
         raise param_error("n_jobs", _FUNC, "an integer or None", n_jobs, exc=TypeError)

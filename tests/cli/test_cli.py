@@ -462,3 +462,28 @@ def test_lattice_html_above_the_cap_keeps_the_top_and_says_so(run_dir, tmp_path,
     data = json.loads(re.search(r'id="lattice-data">(.*?)</script>', text, re.S).group(1))
     assert data["n_kept"] <= 5 < data["n_total"]
     assert f"This page holds the {data['n_kept']:,} of highest support" in text
+
+
+def test_flags_match_the_api_and_the_default_seed_is_fixed(tmp_path):
+    """issue 23: the long flags are the API's names (--random-state, --n-jobs,
+    --sample-fraction, --executor, --n-folds), the old ones (--seed, --jobs, --fraction,
+    --scheduler, --folds) are the same options, and two default runs give the same result
+    (the default seed is 0, as the API's)."""
+    base = ["run", "embedded:colon", "-s", "anova", "-b", "6", "-m", "5", "-k", "2", "-q"]
+    outs = {}
+    for tag, extra in {"default": [], "api": ["--random-state", "0", "--n-jobs", "1",
+                                              "--resampling", "subsample",
+                                              "--sample-fraction", "0.8"],
+                       "old": ["--seed", "0", "--jobs", "1", "--resampling", "subsample",
+                               "--fraction", "0.8"]}.items():
+        assert main([*base, *extra, "--out", str(tmp_path / tag)]) == 0
+        outs[tag] = mm.MiningRun.load(tmp_path / tag)
+    again = tmp_path / "default-again"
+    assert main([*base, "--out", str(again)]) == 0
+    assert mm.MiningRun.load(again) == outs["default"]
+    assert outs["default"].settings["random_state"] == "0"
+    assert outs["api"] == outs["old"]
+    assert outs["api"].base_models.resampling["fraction"] == 0.8
+    truth = mm.run(*mm.datasets.load_colon(), selector="anova", n_bootstraps=6, n_features=5,
+                   n_signatures=2)
+    assert np.array_equal(outs["default"].base_models.subsets, truth.base_models.subsets)

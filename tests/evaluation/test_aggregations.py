@@ -29,7 +29,7 @@ def comparison(data):
     return mm.compare_aggregations(
         X,
         y,
-        selector="anova",
+        selectors="anova",
         n_folds=3,
         n_bootstraps=5,
         thresholds=(0.25, 0.5, 1.0),
@@ -100,8 +100,9 @@ def test_reproducible_and_worker_independent(data, comparison):
 @pytest.mark.parametrize(
     ("kwargs", "match"),
     [
-        ({"aggregations": ["meanScore", "allMed"]}, "'aggregations' parameter.*single-model"),
-        ({"aggregations": ["meanScore", "meanScore"]}, "'aggregations' parameter.*distinct"),
+        ({"operators": ["meanScore", "allMed"]}, "'operators' parameter.*single-model"),
+        ({"operators": ["meanScore", "meanScore"]}, "'operators' parameter.*distinct"),
+        ({"selectors": ["anova", "ig"]}, "'selectors' parameter.*a single selector"),
         ({"n_folds": 100}, "'n_folds' parameter.*smallest class"),
         ({"top_fraction": 0.0}, "'top_fraction' parameter"),
         ({"thresholds": (0.0, 0.5)}, "'thresholds' parameter"),
@@ -109,7 +110,7 @@ def test_reproducible_and_worker_independent(data, comparison):
 )
 def test_bad_input(data, kwargs, match):
     X, y = data
-    call = {"selector": "anova", "n_bootstraps": 2, "n_folds": 2, **kwargs}
+    call = {"selectors": "anova", "n_bootstraps": 2, "n_folds": 2, **kwargs}
     with pytest.raises(ValueError, match=match):
         mm.compare_aggregations(X, y, **call)
 
@@ -131,3 +132,15 @@ def test_comparison_is_immutable_all_the_way_down(comparison):
     again = pickle.loads(pickle.dumps(comparison))
     assert again.stability.equals(before) and again.wacc.equals(comparison.wacc)
     assert again.asd == comparison.asd or (np.isnan(again.asd) and np.isnan(comparison.asd))
+
+
+def test_old_parameter_names_still_work(data, comparison):
+    """issue 23: selector / aggregations / classifier are aliases of the shared names."""
+    X, y = data
+    old = mm.compare_aggregations(X, y, selector="anova", n_folds=3, n_bootstraps=5,
+                                  thresholds=(0.25, 0.5, 1.0), classifier="naive-bayes",
+                                  random_state=4)
+    assert old.stability.equals(comparison.stability)
+    with pytest.raises(TypeError, match="'selectors' parameter of compare_aggregations must "
+                                        "be given once"):
+        mm.compare_aggregations(X, y, selectors="anova", selector="ig")

@@ -37,7 +37,7 @@ def result(data):
         y,
         selectors=["anova", "ig"],
         thresholds=THS,
-        n_splits=3,
+        n_folds=3,
         train_fraction=0.8,
         n_bootstraps=4,
         random_state=11,
@@ -143,12 +143,13 @@ def test_plot_and_gain(result):
         ({"selectors": ["anova", "anova"]}, "'selectors' parameter.*distinct"),
         ({"selectors": ["anova", "gainration"]}, "one of 'chi2'.*Did you mean 'gainratio'"),
         ({"selector_params": {"relief": {}}}, "'selector_params' parameter"),
-        ({"aggregation": "allMed"}, "'aggregation' parameter"),
+        ({"operators": "allMed"}, "'operators' parameter"),
+        ({"operators": ["avgRank", "mostFreq"]}, "'operators' parameter .* a single operator"),
     ],
 )
 def test_bad_input(data, kwargs, match):
     X, y = data
-    call = dict(selectors=["anova"], thresholds=[0.1], n_splits=2, n_bootstraps=2)
+    call = dict(selectors=["anova"], thresholds=[0.1], n_folds=2, n_bootstraps=2)
     call.update(kwargs)
     with pytest.raises(ValueError, match=match):
         mm.evaluate_thresholds(X, y, **call)
@@ -198,3 +199,18 @@ def test_result_is_immutable_all_the_way_down(result):
     pd.testing.assert_frame_equal(again.to_frame(), before)
     np.testing.assert_array_equal(again.train_indices, result.train_indices)
     assert dict(again.settings) == dict(result.settings)
+
+
+def test_old_parameter_names_still_work_and_cannot_be_doubled(data, result):
+    """issue 23: one vocabulary (n_folds, operators, classifiers); the old names are
+    aliases giving the same result, and a setting under both names is refused."""
+    X, y = data
+    old = mm.evaluate_thresholds(X, y, selectors=["anova", "ig"], thresholds=THS, n_splits=3,
+                                 train_fraction=0.8, n_bootstraps=4, aggregation="avgRank",
+                                 classifier="svm", random_state=11)
+    assert old.to_frame().equals(result.to_frame())
+    with pytest.raises(TypeError, match=r"'n_folds' parameter of evaluate_thresholds must be "
+                                        r"given once \('n_splits' is its old name\)"):
+        mm.evaluate_thresholds(X, y, n_folds=3, n_splits=3)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'n_split'"):
+        mm.evaluate_thresholds(X, y, n_split=3)

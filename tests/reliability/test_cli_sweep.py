@@ -47,7 +47,7 @@ _NOWHERE = {
 }
 
 #: Options that take any value or none (flags), or whose "bad" value is legitimately used.
-_SKIP = {"help", "version", "quiet", "debug", "force", "scheduler", "command", "action",
+_SKIP = {"help", "version", "quiet", "debug", "force", "executor", "command", "action",
          "transpose", "backed", "stratify", "annotate", "evaluate"}
 
 
