@@ -132,3 +132,69 @@ def test_classifier_registry_is_used_by_evaluate(monkeypatch):
                       classifiers=["logreg"], n_folds=2, n_bootstraps=3, n_features=5,
                       random_state=0)
     assert set(res.folds["classifier"]) == {"logreg"}
+
+
+_SHAPE = {
+    "operator": mm.operators, "selector": mm.selectors, "measure": mm.diagnostics,
+    "classifier": mm.evaluation,
+}
+
+
+@pytest.mark.parametrize("thing", sorted(_SHAPE))
+def test_every_registry_has_the_same_three_doors(thing):
+    """issue 23: register_<thing>, get_<thing>, available_<things>() everywhere, the
+    listing in one shape, and what get_ returns is what the listing names."""
+    module = _SHAPE[thing]
+    register = getattr(module, f"register_{thing}")
+    get = getattr(module, f"get_{thing}")
+    table = getattr(module, f"available_{thing}s")()
+    assert list(table.columns) == list(AVAILABLE_COLUMNS) or set(AVAILABLE_COLUMNS) <= set(
+        table.reset_index().columns)
+    assert callable(register)
+    first = table["name"].iloc[0] if "name" in table.columns else table.index[0]
+    assert get(first) is not None
+
+
+def test_register_selector_takes_the_shared_shape(monkeypatch):
+    """register_selector("name", cls) and @register_selector("name") as the other
+    registries; the earlier bare and name= forms still work."""
+    registry = SelectorRegistry(group=None)
+    monkeypatch.setattr(mm.selectors._builtin, "_DEFAULT", registry)
+
+    def make(label):
+        return type(f"Spread_{label}", (VarianceSelector,), {"name": label})
+
+    a = make("spread-a")
+    mm.selectors.register_selector("spread-a", a)
+    mm.selectors.register_selector("spread-b")(make("spread-b"))
+    mm.selectors.register_selector(name="spread-c")(make("spread-c"))
+    mm.selectors.register_selector(make("spread-d"))
+    names = set(mm.selectors.available_selectors()["name"])
+    assert {"spread-a", "spread-b", "spread-c", "spread-d"} <= names
+    assert isinstance(mm.selectors.get_selector("spread-a"), a)
+    assert repr(mm.evaluation.get_classifier("1nn")) == \
+        repr(mm.evaluation.make_classifier("1nn"))
+
+
+def test_register_operator_takes_everything_declare_operator_takes():
+    """One path: register_operator marks the function as declare_operator does, then
+    registers the mark (variable_size and requires included), and leaves the function as
+    it was."""
+    import inspect
+
+    from modelmine.operators import OperatorRegistry, declare_operator
+
+    declared = set(inspect.signature(declare_operator).parameters) - {"name", "func"}
+    registered = set(inspect.signature(OperatorRegistry.register).parameters) - {
+        "self", "name", "func"}
+    assert declared == registered
+
+    reg = OperatorRegistry(group=None)
+
+    def capped_top(base, *, n_features=None):
+        return base.frequencies().to_numpy().argsort()[::-1][: n_features or 3]
+
+    reg.register("cappedTop", capped_top, variable_size=True, requires=("scores",))
+    op = reg.get("cappedTop")
+    assert op.variable_size and op.requires == ("scores",)
+    assert not hasattr(capped_top, "__modelmine_operator__")

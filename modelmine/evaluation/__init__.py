@@ -11,10 +11,11 @@ from ._aggregations import SALMAN_AGGREGATIONS, AggregationComparison, compare_a
 from ._classifiers import (
     CLASSIFIER_ENTRY_POINT_GROUP,
     ClassifierRegistry,
+    available_classifiers,
+    get_classifier,
     make_classifier,
     register_classifier,
 )
-from ._classifiers import available as available_classifiers
 from ._protocol import DEFAULT_SELECTORS, evaluate
 from ._result import EvaluationResult, average_points
 from ._thresholds import (
@@ -41,6 +42,7 @@ __all__ = [
     "compare_aggregations",
     "evaluate",
     "evaluate_thresholds",
+    "get_classifier",
     "make_classifier",
     "register_classifier",
 ]

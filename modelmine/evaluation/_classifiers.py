@@ -150,13 +150,22 @@ def register_classifier(name: str, factory: Callable[[], Any] | None = None, *,
     return _DEFAULT.register(name, factory, description=description)
 
 
-def available() -> pd.DataFrame:
+def available_classifiers() -> pd.DataFrame:
     """The classifiers: name, kind, origin, description, module, entry_point."""
     return _DEFAULT.available()
 
 
-def make_classifier(name: str, func: str = "make_classifier") -> Any:
+#: The earlier name of :func:`available_classifiers`.
+available = available_classifiers
+
+
+def get_classifier(name: str, func: str = "get_classifier") -> Any:
     """A fresh estimator for a registered classifier name ("svm", "1nn", "tree", ...)."""
+    return _DEFAULT.make(name, func)
+
+
+def make_classifier(name: str, func: str = "make_classifier") -> Any:
+    """The earlier name of :func:`get_classifier`."""
     return _DEFAULT.make(name, func)
 
 

@@ -444,9 +444,13 @@ def get_operator(name: str) -> Operator:
     return _DEFAULT.get(name)
 
 
-def available() -> pd.DataFrame:
+def available_operators() -> pd.DataFrame:
     """Operators of the default registry: name, kind, origin, description, module."""
     return _DEFAULT.available()
+
+
+#: The earlier name of :func:`available_operators`.
+available = available_operators
 
 
 def refresh() -> None:

@@ -440,19 +440,41 @@ def default_registry() -> SelectorRegistry:
     return _DEFAULT
 
 
-def register_selector(cls: type[Selector] | None = None, *, name: str | None = None,
+def register_selector(name: Any = None, cls: type[Selector] | None = None, *,
                       description: str | None = None) -> Any:
     """Register a :class:`Selector` subclass in the default registry (usable by name at once).
 
-    Use as ``@register_selector`` or ``@register_selector(name="fisher")``. Installed
-    packages add selectors through the ``modelmine.selectors`` entry-point group instead.
+    The shape of every registry (``docs/DEVELOPING.md``, "Registries"):
+    ``register_selector("fisher", Fisher)`` or ``@register_selector("fisher")``; the name
+    defaults to the class's ``name`` (``@register_selector``). The earlier keyword form
+    ``@register_selector(name="fisher")`` still works. Installed packages add selectors
+    through the ``modelmine.selectors`` entry-point group instead.
+
+    Parameters
+    ----------
+    name : str, optional
+        The registered name (default: ``cls.name``). A class given here is the ``cls``
+        (the bare decorator).
+    cls : type, optional
+        The :class:`Selector` subclass; omitted when used as a decorator.
+    description : str, optional
+        One line for :func:`available_selectors` (default: the docstring's first line).
     """
+    if isinstance(name, type):
+        name, cls = None, name
+    if name is not None and not isinstance(name, str):
+        raise param_error("name", "register_selector", "a string or None", name,
+                          exc=TypeError)
     return _DEFAULT.register(cls, name=name, description=description)
 
 
-def available() -> pd.DataFrame:
+def available_selectors() -> pd.DataFrame:
     """The selectors: name, kind, origin, description, module, entry_point."""
     return _DEFAULT.available()
+
+
+#: The earlier name of :func:`available_selectors`.
+available = available_selectors
 
 
 def refresh() -> None:
