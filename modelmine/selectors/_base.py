@@ -105,18 +105,108 @@ def average_ranks(scores: np.ndarray) -> np.ndarray:
                     axis=-1).astype(np.float32)
 
 
+def _door_labels(y: Any, owner: str, method: str) -> np.ndarray:
+    """Class labels as a selector's methods need them: non-negative integer codes.
+
+    Non-negative integers pass as they are (the codes :func:`modelmine.bootstrap` hands
+    over, where a resample may miss a class); any other labels (strings, -1/1, booleans,
+    floats that are whole numbers such as 2.0 and 5.0) become the codes 0..K-1 of their
+    sorted distinct values, so relabelling never changes a result. Continuous values are
+    refused, naming the selector's method.
+    """
+    arr = y.to_numpy() if hasattr(y, "to_numpy") else np.asarray(y)
+    func = f"{owner}.{method}"
+    if arr.ndim != 1:
+        raise param_error("y", func, "a 1-D array of class labels",
+                          f"an array of shape {arr.shape}", show=False)
+    if arr.dtype.kind in "iu":
+        if arr.size == 0 or arr.min() >= 0:
+            return arr
+    elif arr.dtype.kind == "f":
+        if not np.isfinite(arr).all() or (arr != np.round(arr)).any():
+            raise param_error("y", func, "class labels (a continuous target has values "
+                              "that are not whole numbers)", "a continuous array",
+                              show=False)
+    elif arr.dtype.kind not in "bUSO":
+        raise param_error("y", func, "class labels", f"an array of dtype {arr.dtype}",
+                          exc=TypeError, show=False)
+    try:
+        _, codes = np.unique(arr, return_inverse=True)
+    except TypeError:  # mixed types: compare as text
+        _, codes = np.unique(arr.astype(str), return_inverse=True)
+    return codes.astype(np.intp).reshape(-1)
+
+
+def _door_X(X: Any, owner: str, method: str) -> Any:
+    """X as a selector's methods need it: a float64 ndarray or CSR matrix (array-likes and
+    DataFrames converted, sparse formats to CSR); what is already so passes untouched."""
+    import scipy.sparse as sp
+
+    if sp.issparse(X):
+        return X if X.format == "csr" and X.dtype == np.float64 else sp.csr_matrix(
+            X, dtype=np.float64)
+    if isinstance(X, np.ndarray) and X.dtype == np.float64 and X.ndim == 2:
+        return X
+    try:
+        arr = np.asarray(X.to_numpy() if hasattr(X, "to_numpy") else X, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise param_error("X", f"{owner}.{method}", "a numeric 2-D array-like",
+                          type(X).__name__, exc=TypeError, show=False) from None
+    if arr.ndim != 2:
+        raise param_error("X", f"{owner}.{method}", "a 2-D array-like",
+                          f"an array of shape {arr.shape}", show=False)
+    return arr
+
+
+def _at_the_door(method: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """Wrap a selector method so that it takes any array-like X and any class labels."""
+    import functools
+
+    if getattr(method, "_modelmine_door", False):
+        return method
+
+    if name == "select_rows":
+        @functools.wraps(method)
+        def rows_door(self: Any, prepared: Any, X: Any, y: Any, rows: Any,
+                      **kwargs: Any) -> Any:
+            return method(self, prepared, _door_X(X, type(self).__name__, name),
+                          _door_labels(y, type(self).__name__, name), rows, **kwargs)
+
+        rows_door._modelmine_door = True  # type: ignore[attr-defined]
+        return rows_door
+
+    @functools.wraps(method)
+    def door(self: Any, X: Any, y: Any, *args: Any, **kwargs: Any) -> Any:
+        return method(self, _door_X(X, type(self).__name__, name),
+                      _door_labels(y, type(self).__name__, name), *args, **kwargs)
+
+    door._modelmine_door = True  # type: ignore[attr-defined]
+    return door
+
+
 class Selector(ABC):
     """A feature selector usable by :func:`modelmine.bootstrap`.
 
     Subclasses set ``name`` and ``kind`` and implement :meth:`select`, which receives
     validated data: ``X`` as float64 ndarray or CSR matrix without NaN, ``y`` as int class
     codes 0..K-1, and a ``random_state`` integer for selectors that draw random numbers.
+    Called directly, ``select``, ``prepare`` and ``select_rows`` of every subclass take
+    any array-like X and any class labels (strings, -1/1, floats that are classes): they
+    are converted at the door, as scikit-learn estimators do, so the results do not
+    depend on how the classes are spelled.
     """
 
     name: str = "selector"
     kind: SelectorKind = "scores"
     supports_sparse: bool = True
     supports_multiclass: bool = True
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for name in ("select", "prepare", "select_rows"):
+            if name in cls.__dict__ and not getattr(cls.__dict__[name],
+                                                    "__isabstractmethod__", False):
+                setattr(cls, name, _at_the_door(cls.__dict__[name], name))
 
     @abstractmethod
     def select(self, X: Any, y: np.ndarray, *, random_state: int) -> SelectorOutput:

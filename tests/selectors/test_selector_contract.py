@@ -239,3 +239,49 @@ def test_supports_multiclass_is_honest(name, colon):
     else:
         with pytest.raises(ValueError, match="'y' parameter of bootstrap must be binary"):
             mm.bootstrap(X, three, name, **kw)
+
+
+def _registered_selectors():
+    from modelmine.selectors import available_selectors
+
+    return list(available_selectors()["name"])
+
+
+@pytest.mark.parametrize("name", _registered_selectors())
+def test_every_selector_takes_any_labels_and_array_likes(name, colon):
+    """issue 23: a public selector called directly takes the labels a user has (-1/1,
+    strings, floats that are classes) and any array-like X; relabelling the classes or
+    changing the container never changes the result (an invariant against the 0..K-1
+    codes on a float64 ndarray)."""
+    import pandas as pd
+
+    X, y, _ = colon
+    X = np.ascontiguousarray(X[:, :200], dtype=np.float64)
+    codes = (y == y.max()).astype(int)
+    sel = get_selector(name)
+
+    def ranks(Xv, yv):
+        out = sel.select(Xv, yv, random_state=3)
+        return model_from_output(out, n_features_in=200, n_features=5, selector=name).ranks
+
+    truth = ranks(X, codes)
+    for labels in (np.where(codes, 1, -1), np.where(codes, "tumour", "normal"),
+                   np.where(codes, 5.0, 2.0), list(np.where(codes, "b", "a")),
+                   pd.Series(np.where(codes, 1, -1))):
+        assert np.array_equal(ranks(X, labels), truth), labels[:3]
+    assert np.array_equal(ranks(X.tolist(), codes), truth)
+    assert np.array_equal(ranks(pd.DataFrame(X), codes), truth)
+    if sel.supports_multiclass:
+        three = codes * 2
+        three[::5] = 1
+
+        def outcome(labels):
+            try:
+                return ranks(X, labels).tolist()
+            except ValueError as exc:  # the same refusal, whatever the spelling
+                return str(exc)
+
+        assert outcome(np.array(["a", "b", "c"])[three]) == outcome(three)
+    with pytest.raises(ValueError, match=r"'y' parameter of \w+\.select must be class "
+                                         r"labels \(a continuous target"):
+        sel.select(X, np.linspace(0, 1, y.size), random_state=0)
