@@ -615,10 +615,10 @@ def test_resume_refuses_settings_it_would_ignore(tmp_path, capsys, interrupted_r
         ["run", "--resume", out, "-b", "5", "--seed", "99"],
         capsys,
         "--n-bootstraps",
-        "--seed",
+        "--random-state",  # the option's name (--seed is its old spelling)
         "recorded settings",
     )
-    bad(["--seed", "99", "run", "--resume", out], capsys, "--seed")
+    bad(["--seed", "99", "run", "--resume", out], capsys, "--random-state")
     bad(["run", "--resume", out, "--n-feat=3"], capsys, "--n-features")
     bad(["run", "--resume", out, "-oavgRank"], capsys, "--operator")
 

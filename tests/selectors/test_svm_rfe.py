@@ -1013,10 +1013,14 @@ def test_raw_madelon_svm_is_optimal_where_libsvm_stalls():
 def test_raw_madelon_rfe_equals_sklearn_rfe():
     # RFE on 300 raw rows x 6 features, one feature per step: the first fit takes libsvm
     # 180,000 iterations, past the cap; the ranking is RFE(SVC(kernel="linear")) run to
-    # convergence, up to swaps within libsvm's float32 accuracy (importances are w^2)
+    # convergence, up to swaps within libsvm's float32 accuracy (importances are w^2).
+    # libsvm caches the kernel in float32 (Qfloat); on raw madelon (kernel entries ~1e6)
+    # the reference's own importances at the last steps moved by 0.5 % of the largest
+    # between scikit-learn 1.8 and 1.9.1 (a spread of 1.4e-15 at a max of 2.8e-13 with 5
+    # features left), so near-ties are judged at 1 % here.
     X, y = _raw_madelon(300, 6)
     ours = svm_rfe(X, y, step=1)
-    assert_same_or_near_tie(ours, _rfe_and_reference(X, y, step=1, tol=1e-5)[1], rel=1e-3)
+    assert_same_or_near_tie(ours, _rfe_and_reference(X, y, step=1, tol=1e-5)[1], rel=1e-2)
 
 
 # ---------------------------------------------------------------------------------------
