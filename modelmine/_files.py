@@ -12,6 +12,7 @@ import contextlib
 import errno
 import os
 import shutil
+import stat
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -41,6 +42,26 @@ def write_error(path: Path, exc: OSError, what: str = "") -> OSError:
     reason = exc.strerror or str(exc)
     text = f"Could not write {str(path)!r} ({reason})." + (f" {what}" if what else "")
     return OSError(exc.errno if exc.errno is not None else errno.EIO, text)
+
+
+def regular_file(path: Path, what: str = "a file of the run directory") -> Path:
+    """``path``, checked to be a regular file that is not a symbolic link (DataError
+    otherwise): what modelmine reads from a run directory is read from there, never from
+    where a link points, and never from a FIFO or a device that would block or never end.
+    A missing file passes (the caller says what is missing)."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return path
+    except OSError as exc:
+        raise DataError(f"Cannot read {str(path)!r} ({exc.strerror or exc}).") from None
+    if stat.S_ISLNK(info.st_mode):
+        raise DataError(f"{str(path)!r} is a symbolic link; modelmine reads {what} only "
+                        "from the directory itself, never through a link: refused.")
+    if not stat.S_ISREG(info.st_mode):
+        raise DataError(f"{str(path)!r} is not a regular file (a directory, pipe, socket or "
+                        "device): refused.")
+    return path
 
 
 def confined(root: Path, name: object, where: str) -> Path:
@@ -88,12 +109,25 @@ def directory_lock(target: str | os.PathLike[str], what: str = "run") -> Iterato
     except ImportError:  # pragma: no cover - Windows
         yield lock
         return
+    nofollow = getattr(os, "O_NOFOLLOW", 0)
     while True:
+        # Never through a symbolic link (it would make modelmine write the lock line into
+        # whatever file the link names), never on anything but a regular file.
+        if lock.is_symlink():
+            raise DataError(f"The lock file {str(lock)!r} is a symbolic link; modelmine "
+                            "never writes through one. Remove it and try again.")
         try:
-            fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o666)
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT | nofollow | os.O_NONBLOCK, 0o666)
         except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise DataError(f"The lock file {str(lock)!r} is a symbolic link; modelmine "
+                                "never writes through one. Remove it and try again.") from None
             raise DataError(f"Cannot create the lock file {str(lock)!r} "
                             f"({exc.strerror or exc}).") from None
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise DataError(f"The lock file {str(lock)!r} is not a regular file (a pipe, "
+                            "socket or device); remove it and try again.")
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -103,7 +137,7 @@ def directory_lock(target: str | os.PathLike[str], what: str = "run") -> Iterato
                 f"Another modelmine {what} is writing {str(path)!r} ({holder or 'pid unknown'}"
                 f"); wait for it to finish, or choose another directory.") from None
         try:  # the file may have been unlinked by its previous holder in the meantime
-            same = os.fstat(fd).st_ino == os.stat(lock).st_ino
+            same = os.fstat(fd).st_ino == os.lstat(lock).st_ino
         except FileNotFoundError:
             same = False
         if same:

@@ -376,6 +376,15 @@ class RunSpec:
             raise param_error("operator_params", func, "a mapping from the run's operators "
                               f"({', '.join(map(repr, kinds))}) to their parameters",
                               params, hint=f"Not among the operators: {unknown}.")
+        from .operators import get_operator
+
+        for name, given in params.items():
+            accepted = get_operator(name).params
+            wrong = sorted(set(given) - set(accepted))
+            if wrong:  # found now, not after the bootstraps, when the operator runs
+                raise param_error("operator_params", func, f"parameters that {name!r} takes "
+                                  f"({', '.join(sorted(accepted)) or 'none'})",
+                                  f"{wrong} for {name!r}", show=False)
         object.__setattr__(self, "operator_params", params)
 
     # ------------------------------------------------------------------ views

@@ -476,7 +476,9 @@ class BaseModels:
         """
         path = Path(path)
         if path.is_dir():  # a run directory written by ``modelmine run --out DIR``
-            path = path / "base_models.npz"
+            from .._files import regular_file
+
+            path = regular_file(path / "base_models.npz")
         if not path.exists():
             raise FileNotFoundError(f"No BaseModels file at {str(path)!r}.")
         where = repr(str(path))
@@ -516,7 +518,7 @@ class BaseModels:
             raise corrupt("its record 'meta' is not a JSON text")
         try:
             meta = json.loads(str(raw))
-        except json.JSONDecodeError as exc:
+        except ValueError as exc:  # JSONDecodeError, or an integer beyond the digit limit
             raise corrupt(f"its record 'meta' is not valid JSON ({exc})") from None
         if not isinstance(meta, dict) or meta.get("format") != _FORMAT:
             raise DataError(f"{where} is not a modelmine BaseModels file (wrong format "

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from .. import _schema as schema
-from .._files import confined, umask_mode
+from .._files import confined, regular_file, umask_mode
 from ..exceptions import DataError
 from ..selectors._scaling import SCALE_METHODS
 
@@ -169,8 +169,10 @@ class RunDirectory:
             raise RunDirectoryError(
                 f"{str(path)!r} is not a modelmine run directory (no {MANIFEST}).")
         try:
-            manifest = json.loads(file.read_text(encoding="utf-8"))
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            manifest = json.loads(regular_file(file, "a manifest").read_text(encoding="utf-8"))
+        except DataError as exc:
+            raise RunDirectoryError(str(exc)) from None
+        except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError, the int digit limit
             raise RunDirectoryError(f"The manifest of {str(path)!r} is corrupt "
                                     f"({str(file)!r}: {exc}).") from None
         except OSError as exc:

@@ -260,6 +260,9 @@ def _run_or_resume(args: argparse.Namespace, out: Path, partial: Path,
             from ..datasets._biodata import import_anndata
 
             import_anndata()  # fail before the long work when the extra is missing
+        if partial.is_symlink():
+            raise DataError(f"{str(partial)!r} is a symbolic link; modelmine never writes "
+                            "a run through one. Remove it and run again.")
         if partial.exists():
             if (partial / _store.CHECKPOINT).exists() and not args.force:
                 raise DataError(f"An interrupted run of {str(out)!r} waits in "

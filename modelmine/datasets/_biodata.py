@@ -304,6 +304,11 @@ def join_labels(
             "genes-by-samples table whose column headers are the sample IDs)."
         )
     ids = pd.Index([str(s).strip() for s in sample_ids])
+    # Joined by ID, a repeated ID would give two samples one label (the second sample's
+    # own label lost, silently): refused, whatever the format (CSV IDs, AnnData obs_names).
+    _unique_ids(pd.Series(ids), f"{where!r} repeats sample IDs, so --labels cannot tell "
+                "which sample a label belongs to", " (make them unique, for example with "
+                "AnnData's obs_names_make_unique(), or leave out --labels)")
     known = labels.dropna()
     matched = ids.isin(known.index)
     n_match = int(matched.sum())

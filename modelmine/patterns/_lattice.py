@@ -293,6 +293,15 @@ class ItemsetLattice:
         widest = max(len(v) for v in layers.values())
         if figsize is None:
             figsize = (min(30.0, max(8.0, 0.38 * widest + 3)), max(5.0, 1.5 * len(layers) + 2))
+        with matplotlib.rc_context({"text.parse_math": False}):  # names are data, not TeX
+            self._draw(plt, Normalize, sub, keep, pos, layers, figsize, max_nodes, n_total,
+                       path, fmt)
+        return path
+
+    def _draw(self, plt: Any, Normalize: Any, sub: Any, keep: list[int],
+              pos: dict[int, tuple[float, float]], layers: dict[int, list[int]],
+              figsize: tuple[float, float], max_nodes: int, n_total: int, path: Path,
+              fmt: str) -> None:
         fig, ax = plt.subplots(figsize=figsize)
         support = np.array([sub.nodes[n]["support"] for n in keep])
         norm = Normalize(vmin=float(support.min()) if len(keep) > 1 else 0.0, vmax=1.0)
@@ -334,7 +343,6 @@ class ItemsetLattice:
         fig.tight_layout()
         fig.savefig(path, format=fmt, dpi=110)
         plt.close(fig)
-        return path
 
 
 def _label(names: Iterable[str], limit: int = 4) -> str:

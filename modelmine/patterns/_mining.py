@@ -116,6 +116,11 @@ def mine_itemsets(
     min_count = check_fraction_or_count(min_support, "min_support", func,
                                         total=tx.n_transactions)
     max_len = check_int(max_len, "max_len", func, min_value=1, allow_none=True)
+    asked_len = max_len
+    if max_len is not None and max_len >= tx.n_items:
+        # No itemset is longer than the number of items: a larger bound is no bound (and a
+        # huge one sent mlxtend into a loop over lengths, and overflowed C integers).
+        max_len = None
     max_itemsets = check_int(max_itemsets, "max_itemsets", func, min_value=1, allow_none=True)
     if backend == "auto":
         backend = _auto_backend(kind)
@@ -142,7 +147,7 @@ def mine_itemsets(
     # Every backend returns codes into frequent_items (rank = feature order).
     indptr, indices, counts = canonical_order(lengths, indices, counts, items=frequent_items)
     return Itemsets(indptr, indices, counts, itemset_type=kind, min_count=min_count,
-                    max_len=max_len, transactions=tx, backend=backend)
+                    max_len=asked_len, transactions=tx, backend=backend)
 
 
 def _auto_backend(kind: str) -> str:
@@ -275,6 +280,17 @@ def _mine_pyfim(tx: Transactions, kind: str, min_count: int, max_len: int | None
         out = _from_pairs(found, len(frequent_items))
         # Free pyfim's tuples while the collector is still paused (no pass over them).
         del found
+    if max_len is not None and kind != "frequent":
+        # fpgrowth judges closedness / maximality among the itemsets of at most zmax items
+        # only ({7, 11, 12} came back "closed" though its closure is {0, 7, 11, 12, 13}).
+        # Every truly closed (maximal) short itemset is among what it returns, so judging
+        # each against all the transactions keeps exactly the right ones.
+        lengths, local, counts = out
+        dense = tx.matrix[:, frequent_items].toarray()
+        keep = closed_mask(lengths, local, counts, dense, max_len,
+                           threshold=None if kind == "closed" else min_count)
+        starts = np.repeat(keep, lengths)
+        out = (lengths[keep], local[starts], counts[keep])
     return out
 
 
@@ -390,7 +406,7 @@ def _mine_mlxtend(tx: Transactions, kind: str, min_count: int, max_len: int | No
 
 def closed_mask(lengths: np.ndarray, indices: np.ndarray, counts: np.ndarray,
                 dense: np.ndarray, max_len: int | None = None,
-                chunk: int = 20_000) -> np.ndarray:
+                chunk: int = 20_000, threshold: int | None = None) -> np.ndarray:
     """Which of the given itemsets are closed in the transactions ``dense`` (b, p).
 
     X is closed iff no item outside X occurs in every transaction containing X. Vectorised:
@@ -399,6 +415,8 @@ def closed_mask(lengths: np.ndarray, indices: np.ndarray, counts: np.ndarray,
     support of X + {j}; X is closed iff exactly |X| items reach the support of X.
     Exact for any input (it does not need the supersets to be in the list), so it also
     handles a ``max_len`` bound, where closedness must be judged against longer itemsets.
+    With ``threshold`` (the minimum count), the same test says which frequent itemsets are
+    maximal: no item outside X keeps X + {j} at ``threshold`` or above.
     """
     n = len(lengths)
     keep = np.zeros(n, bool)
@@ -413,7 +431,8 @@ def closed_mask(lengths: np.ndarray, indices: np.ndarray, counts: np.ndarray,
         bits = np.bitwise_and.reduceat(packed[indices[a:z]], starts[lo:hi] - a, axis=0)
         tids = np.unpackbits(bits, axis=1, count=dense.shape[0]).astype(np.float32)
         ext = tids @ tfloat  # support of X + {j} for every item j
-        full = (ext >= counts[lo:hi, None] - 0.5).sum(axis=1)
+        level = counts[lo:hi, None] if threshold is None else threshold
+        full = (ext >= level - 0.5).sum(axis=1)
         keep[lo:hi] = full == lengths[lo:hi]
     return keep
 

@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from .. import _schema as schema
-from .._files import write_error
+from .._files import regular_file, write_error
 from .._files import write_text_atomic as _write_text
 from .._utils import jsonable
 from ..base_models import BaseModels, RunDirectory
@@ -57,12 +57,17 @@ def _write_json(path: Path, value: Any) -> None:
     _write_text(path, json.dumps(jsonable(value), indent=2))
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"the non-finite number {name}, which modelmine never writes")
+
+
 def _read_json(path: Path, what: str) -> Any:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return json.loads(regular_file(path).read_text(encoding="utf-8"),
+                          parse_constant=_no_constant)
     except FileNotFoundError:
         raise DataError(f"{str(path.parent)!r} has no {path.name}: it is not {what}.") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+    except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError, the int digit limit
         raise DataError(f"{str(path)!r} is not valid JSON ({exc}).") from None
     except RecursionError:
         raise DataError(f"{str(path)!r} is not valid JSON (nested too deeply).") from None
@@ -85,7 +90,10 @@ def _seed_text(v: Any) -> bool:
 _SEED = (schema.Where(str, _seed_text, "the decimal text of a seed"), type(None))
 _POSITIVE = schema.Where(int, lambda v: v >= 1, "an integer >= 1")
 _FRACTION = schema.Where(float, lambda v: 0 < v <= 1, "a number in (0, 1]")
-_SUPPORT = schema.Where(float, lambda v: v > 0, "a number above 0")
+#: min_support as mm.run takes it: a fraction in (0, 1] or a count >= 1 (at most b, checked
+#: against the record's n_bootstraps when it is read).
+_SUPPORT = schema.Where(float, lambda v: (0 < v <= 1) if isinstance(v, float) else v >= 1,
+                        "a fraction in (0, 1] or a count of base models >= 1")
 #: How read_data was called (cli/_commands.py ``_INPUT_OPTIONS``): a resumed run reads its
 #: data again with these keyword arguments, so no other key is accepted.
 _READ_OPTIONS = schema.Where(
@@ -150,10 +158,18 @@ _SIGNATURES_SCHEMA = {
         "kind": schema.Where(str, lambda v: v in ("single", "multi"), "'single' or 'multi'"),
         "result": dict}),
 }
-_NUMBER = (float, type(None))
-_DIAGNOSTICS_SCHEMA = schema.ListOf({"scope": str, "measure": str, "value": _NUMBER,
-                                     "ci_low": _NUMBER, "ci_high": _NUMBER,
-                                     "note": schema.Optional((str, type(None)))})
+#: A stored number of the diagnostics: finite (a measure's value, an interval's end) and of
+#: the size a measure has (all of them are within [-1e6, 1e6]; 1e308 made the report's
+#: error bars overflow).
+_NUMBER = (schema.Where(float, lambda v: abs(v) <= 1e6, "a number in [-1e6, 1e6]"),
+           type(None))
+_DIAGNOSTICS_SCHEMA = schema.ListOf(schema.Where(
+    {"scope": str, "measure": str, "value": _NUMBER, "ci_low": _NUMBER, "ci_high": _NUMBER,
+     "note": schema.Optional((str, type(None)))},
+    lambda r: r["value"] is None or (
+        (r["ci_low"] is None or r["ci_low"] <= r["value"])
+        and (r["ci_high"] is None or r["value"] <= r["ci_high"])),
+    "a record whose interval holds its value (ci_low <= value <= ci_high)"))
 
 
 # ----------------------------------------------------------------- tables
@@ -216,6 +232,38 @@ def _write_run(run: MiningRun, directory: Path, *, with_report: bool) -> None:
         write_report(run, directory / "report.html")
 
 
+def _check_support(settings: dict[str, Any], path: Path) -> None:
+    """A count min_support names at most b base models (the schema checked the rest)."""
+    support, b = settings["min_support"], settings["n_bootstraps"]
+    if isinstance(support, int) and support > b:
+        raise DataError(f"{str(path)!r} is corrupt: field 'settings.min_support' is the "
+                        f"count {support}, above the {b} base models of the run.")
+
+
+def _check_operator_params(settings: dict[str, Any], path: Path) -> None:
+    """Each recorded operator's parameters are parameters it takes: checked when the record
+    is read, before any bootstrap of a resumed run (they used to fail after all of them)."""
+    from ..operators import get_operator
+
+    for name, params in settings["operator_params"].items():
+        if name not in settings["operators"]:
+            raise DataError(f"{str(path)!r} is corrupt: field 'settings.operator_params' "
+                            f"names {name!r}, which is not among the run's operators.")
+        try:
+            op = get_operator(name)
+        except ValueError:
+            raise DataError(f"{str(path)!r} names the operator {name!r}, which is not "
+                            "registered here (a plugin that is not installed?).") from None
+        if not isinstance(params, dict):
+            raise DataError(f"{str(path)!r} is corrupt: field 'settings.operator_params."
+                            f"{name}' must be an object.")
+        unknown = sorted(set(params) - set(op.params))
+        if unknown:
+            raise DataError(f"{str(path)!r} is corrupt: field 'settings.operator_params."
+                            f"{name}' holds {unknown}, which {name!r} does not take "
+                            f"(it takes: {sorted(op.params) or 'none'}).")
+
+
 def read_run(directory: Path, cls: type[MiningRun]) -> MiningRun:
     """Read a run directory back into a :class:`MiningRun` equal to the one saved."""
     if not directory.is_dir():
@@ -227,10 +275,11 @@ def read_run(directory: Path, cls: type[MiningRun]) -> MiningRun:
     raw = _read_json(run_path, "a modelmine run directory")
     version = raw.get("format_version") if isinstance(raw, dict) else None
     if isinstance(version, int) and version > RUN_FORMAT_VERSION:
-        raise DataError(f"{str(directory)!r} was written by a newer modelmine (run format "
+        raise DataError(f"{str(run_path)!r} was written by a newer modelmine (run format "
                         f"{version}).")
     meta = _record(raw, run_path, RUN_FORMAT, _RUN_SCHEMA)
-    base_path = directory / "base_models.npz"
+    _check_support(meta["settings"], run_path)
+    base_path = regular_file(directory / "base_models.npz")
     if not base_path.is_file():
         raise DataError(f"{str(directory)!r} has no base_models.npz: it is not a complete "
                         "modelmine run directory.")
@@ -281,6 +330,12 @@ def _signature(entry: dict[str, Any], base: BaseModels, path: Path, field: str
         raise DataError(f"{where} holds a malformed signature in {field} ({exc}).") from None
 
 
+#: The largest magnitude a stored expression value may have: the report's heat map clusters
+#: the genes by Euclidean distance, whose squares overflow float64 from about 1e154 (1e308
+#: in expression.csv.gz broke the report). Real intensities are below 1e7.
+EXPRESSION_MAX_ABS = 1e100
+
+
 def _read_expression(path: Path, base: BaseModels) -> pd.DataFrame | None:
     """``expression.csv.gz``, checked against the base models (None when absent: a run
     directory written before the file existed).
@@ -289,9 +344,10 @@ def _read_expression(path: Path, base: BaseModels) -> pd.DataFrame | None:
     base models; every gene a feature of ``base_models.npz``, its values finite numbers;
     no missing class.
     """
-    if not path.exists():
+    if not path.exists() and not path.is_symlink():
         return None
     where = repr(str(path))
+    regular_file(path)
     try:
         frame = pd.read_csv(path, index_col=0, compression="gzip")
     except pd.errors.EmptyDataError:
@@ -317,8 +373,12 @@ def _read_expression(path: Path, base: BaseModels) -> pd.DataFrame | None:
     genes = frame.iloc[:, 1:]
     numeric = all(pd.api.types.is_numeric_dtype(genes[c])
                   and not pd.api.types.is_bool_dtype(genes[c]) for c in genes.columns)
-    if not numeric or not np.isfinite(genes.to_numpy(dtype=np.float64)).all():
+    values = genes.to_numpy(dtype=np.float64) if numeric else None
+    if values is None or not np.isfinite(values).all():
         raise DataError(f"{where} is corrupt: the gene values must be finite numbers.")
+    if values.size and np.abs(values).max() > EXPRESSION_MAX_ABS:
+        raise DataError(f"{where} is corrupt: a gene value is beyond +-{EXPRESSION_MAX_ABS:g} "
+                        "(the report's clustering squares them).")
     frame.columns = pd.Index(columns)
     frame.index = frame.index.astype(str)
     return frame
@@ -378,6 +438,9 @@ def evaluation_command(run: MiningRun) -> str:
 def start_checkpoint(directory: Path, settings: dict[str, Any], data: dict[str, Any],
                      command: Any) -> None:
     """Open ``directory`` for a new run: refuse a finished or foreign one, record settings."""
+    if directory.is_symlink():
+        raise RunStateError(f"run_dir {str(directory)!r} is a symbolic link; modelmine never "
+                            "writes a run through one.")
     if directory.exists():
         if not directory.is_dir():
             raise RunStateError(f"run_dir {str(directory)!r} exists and is not a directory.")
@@ -407,6 +470,8 @@ def read_checkpoint(directory: Path) -> dict[str, Any]:
                             + (": that run finished." if finished else "."))
     record = _record(_read_json(path, "an interrupted run"), path, "modelmine.checkpoint",
                      _CHECKPOINT_SCHEMA)
+    _check_support(record["settings"], path)
+    _check_operator_params(record["settings"], path)
     recorded = record["settings"]["random_state"]
     seed = None if recorded is None else int(recorded)
     if (directory / BOOTSTRAPS / "manifest.json").exists():

@@ -41,6 +41,22 @@ _BASE = "#4c72b0"
 _GREY = "#9e9e9e"
 
 
+def _plain_text(plot: Any) -> Any:
+    """Build the figure with ``text.parse_math`` off: feature names, labels and titles are
+    data, drawn as they are (a ``$`` in a gene name is not the start of TeX math, which
+    made matplotlib fail on ``g1$^$`` and garble ``a$_b$c``)."""
+    import functools
+
+    import matplotlib
+
+    @functools.wraps(plot)
+    def plain(*args: Any, **kwargs: Any) -> Any:
+        with matplotlib.rc_context({"text.parse_math": False}):
+            return plot(*args, **kwargs)
+
+    return plain
+
+
 def figure_to_png(fig: Figure, *, dpi: int = 110) -> bytes:
     """The PNG bytes of a figure (tight bounding box)."""
     buf = io.BytesIO()
@@ -59,6 +75,7 @@ def _short(names: Sequence[str], limit: int = 3) -> str:
     return text + (f" +{len(names) - limit}" if len(names) > limit else "")
 
 
+@_plain_text
 def plot_selection_frequency(base: BaseModels, *, top: int = 30,
                              highlight: Sequence[int] = (), null: Any = None) -> Figure:
     """Per-feature selection frequency across the b base models (KDD 2012, section 2).
@@ -115,6 +132,7 @@ def plot_selection_frequency(base: BaseModels, *, top: int = 30,
     return fig
 
 
+@_plain_text
 def plot_signature_overlap(result: OperatorResult) -> Figure:
     """Heatmap of the pairwise Jaccard overlap among a multi-model operator's alternatives.
 
@@ -148,6 +166,7 @@ def _itemset_list(itemsets: Any) -> tuple[list[frozenset[int]], np.ndarray]:
     return sets, np.asarray(itemsets.support, dtype=np.float64)
 
 
+@_plain_text
 def plot_lattice_top(itemsets: Any, feature_names: Sequence[str], *, top: int = 12) -> Figure:
     """The top of the closed-itemset lattice: the ``top`` itemsets of highest support.
 
@@ -201,6 +220,7 @@ def plot_lattice_top(itemsets: Any, feature_names: Sequence[str], *, top: int = 
     return fig
 
 
+@_plain_text
 def plot_support_distribution(itemsets: Any, *, n_models: int | None = None) -> Figure:
     """Histogram of the supports of the mined itemsets, stacked by itemset size."""
     sets, support = _itemset_list(itemsets)
@@ -230,6 +250,7 @@ def plot_support_distribution(itemsets: Any, *, n_models: int | None = None) -> 
     return fig
 
 
+@_plain_text
 def plot_stability(diagnostics: pd.DataFrame) -> Figure:
     """Stability of the base models by measure, with the confidence interval where known."""
     rows = diagnostics[diagnostics["scope"] == "base models"].reset_index(drop=True)
@@ -259,6 +280,7 @@ def plot_stability(diagnostics: pd.DataFrame) -> Figure:
     return fig
 
 
+@_plain_text
 def plot_error_vs_stability(evaluation: pd.DataFrame) -> Figure:
     """Error vs stability per operator: the trade-off discussed in KDD 2012 (Table 2) and
     by Saeys et al. (PKDD 2008, RPT). Expects columns ``operator``, ``error``, ``stability``.
@@ -277,6 +299,7 @@ def plot_error_vs_stability(evaluation: pd.DataFrame) -> Figure:
     return fig
 
 
+@_plain_text
 def plot_stability_path(path: Any, *, top: int = 10) -> Figure:
     """A stability path (:func:`modelmine.diagnostics.stability_path`): left, the selection
     frequency of the ``top`` features along the grid (Meinshausen and Buehlmann 2010,
@@ -345,6 +368,7 @@ def _leaf_order(matrix: np.ndarray) -> np.ndarray:
     return leaves_list(linkage(matrix, method="average", metric="euclidean"))
 
 
+@_plain_text
 def plot_expression_heatmap(expression: pd.DataFrame, genes: Sequence[str], *,
                             title: str = "") -> Figure:
     """Clustered heat map of samples x genes with a class colour bar.
@@ -389,6 +413,7 @@ def plot_expression_heatmap(expression: pd.DataFrame, genes: Sequence[str], *,
     return fig
 
 
+@_plain_text
 def plot_expression_by_class(expression: pd.DataFrame, genes: Sequence[str]) -> Figure:
     """One box plot with the samples as points per gene, by class, in the data's units (on
     a log axis when they look like raw intensities or counts, as :func:`expression_scale`
@@ -426,6 +451,7 @@ def plot_expression_by_class(expression: pd.DataFrame, genes: Sequence[str]) -> 
     return fig
 
 
+@_plain_text
 def plot_membership(result: OperatorResult, frequency: np.ndarray,
                     feature_names: Sequence[str], *, max_genes: int = 60) -> Figure:
     """Gene x alternative membership matrix of a multi-model operator's signatures.
@@ -496,6 +522,7 @@ def stability_by_size(base: BaseModels, sizes: Sequence[int] | None = None,
     return pd.DataFrame(rows, columns=["size", "stability", "ci_low", "ci_high"])
 
 
+@_plain_text
 def plot_stability_by_size(table: pd.DataFrame, *, m: int | None = None) -> Figure:
     """Stability against signature size (:func:`stability_by_size`), with its interval."""
     fig = Figure(figsize=(8, 4.2))

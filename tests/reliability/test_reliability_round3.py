@@ -1,0 +1,252 @@
+"""Hardening, round three (issue 30): each defect reproduced as the report describes it,
+then fixed at its root, and the class of defect swept (every file a run directory holds,
+every stored number at the limits of its type)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+
+import numpy as np
+import pytest
+from reliability_helpers import FAST, bad, copy_tree
+
+import modelmine as mm
+from modelmine._files import directory_lock
+from modelmine.cli import main
+from modelmine.exceptions import DataError
+
+#: Every file a finished run directory holds that modelmine reads back.
+RUN_FILES = ("run.json", "base_models.npz", "signatures.json", "diagnostics.json",
+             "expression.csv.gz")
+
+
+# ------------------------------------------------------------------ 1. the lock and links
+def test_the_lock_never_writes_through_a_symlink(tmp_path, capsys, data_csv):
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    (tmp_path / ".out.lock").symlink_to(victim)
+    bad(["run", data_csv, "-t", "y", *FAST, "--out", tmp_path / "out"], capsys,
+        "is a symbolic link")
+    assert victim.read_text() == "precious\n"
+    with pytest.raises(DataError, match="symbolic link"), directory_lock(tmp_path / "out"):
+        pass
+    assert victim.read_text() == "precious\n"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_fifo_as_lock_file_is_refused_without_blocking(tmp_path):
+    os.mkfifo(tmp_path / ".out.lock")
+    with pytest.raises(DataError, match="not a regular file"), \
+            directory_lock(tmp_path / "out"):
+        pass
+
+
+def test_a_symlinked_partial_directory_is_refused_and_kept(tmp_path, capsys, data_csv):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "keep.txt").write_text("mine")
+    (tmp_path / ".out.partial").symlink_to(elsewhere, target_is_directory=True)
+    bad(["run", data_csv, "-t", "y", *FAST, "--out", tmp_path / "out"], capsys,
+        "is a symbolic link")
+    assert (elsewhere / "keep.txt").read_text() == "mine"
+    X, y = np.random.default_rng(0).normal(size=(20, 5)), np.arange(20) % 2
+    (tmp_path / "api-link").symlink_to(elsewhere, target_is_directory=True)
+    with pytest.raises(mm.RunStateError, match="symbolic link"):
+        mm.run(X, y, selector="anova", n_bootstraps=4, n_features=2,
+               run_dir=tmp_path / "api-link")
+
+
+# ------------------------------------------------- 5, 6. special files and links in a run
+@pytest.mark.parametrize("name", RUN_FILES)
+def test_a_linked_file_in_a_run_directory_is_refused(tmp_path, finished_run, name):
+    run = copy_tree(finished_run, tmp_path / "run")
+    outside = tmp_path / f"outside-{name}"
+    shutil.move(run / name, outside)
+    (run / name).symlink_to(outside)
+    with pytest.raises(DataError, match="symbolic link"):
+        mm.MiningRun.load(run)
+
+
+@pytest.mark.parametrize("name", RUN_FILES)
+def test_a_device_in_a_run_directory_is_refused(tmp_path, finished_run, name):
+    """run.json linked to /dev/zero read until memory ran out: a link is refused first,
+    and a special file in its place is refused without reading it."""
+    run = copy_tree(finished_run, tmp_path / "run")
+    (run / name).unlink()
+    (run / name).symlink_to("/dev/zero")
+    with pytest.raises(DataError, match="symbolic link"):
+        mm.MiningRun.load(run)
+    if hasattr(os, "mkfifo"):
+        (run / name).unlink()
+        os.mkfifo(run / name)
+        with pytest.raises(DataError, match="not a regular file"):
+            mm.MiningRun.load(run)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_fifo_checkpoint_does_not_hang_resume(tmp_path, capsys, interrupted_run):
+    partial = copy_tree(interrupted_run, tmp_path / ".run.partial")
+    (partial / "checkpoint.json").unlink()
+    os.mkfifo(partial / "checkpoint.json")
+    code = main(["run", "--resume", str(tmp_path / "run"), "-q"])
+    assert code == 2
+    assert "not a regular file" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------ 7. integers beyond limits
+@pytest.mark.parametrize("name", ["run.json", "signatures.json", "diagnostics.json"])
+def test_an_integer_of_5000_digits_names_the_file(tmp_path, finished_run, name):
+    run = copy_tree(finished_run, tmp_path / "run")
+    text = (run / name).read_text()
+    (run / name).write_text(text.replace("{", "{\"huge\": " + "9" * 5000 + ", ", 1))
+    with pytest.raises(DataError, match=rf"{name}.* is not valid JSON"):
+        mm.MiningRun.load(run)
+
+
+def test_an_integer_of_5000_digits_in_the_manifest_names_it(tmp_path):
+    X, y = np.random.default_rng(0).normal(size=(20, 5)), np.arange(20) % 2
+    run = tmp_path / "boot"
+    mm.bootstrap(X, y, selector="anova", n_bootstraps=4, n_features=2, run_dir=run)
+    manifest = run / "manifest.json"
+    manifest.write_text(manifest.read_text().replace("{", "{\"huge\": " + "9" * 5000 + ", ",
+                                                     1))
+    with pytest.raises(mm.base_models.RunDirectoryError, match="manifest"):
+        mm.base_models.RunDirectory.read_manifest(run)
+
+
+def test_the_cli_names_the_file_of_a_huge_integer(tmp_path, capsys, finished_run):
+    run = copy_tree(finished_run, tmp_path / "run")
+    text = json.loads((run / "run.json").read_text())
+    raw = json.dumps(text).replace("{", "{\"huge\": " + "9" * 5000 + ", ", 1)
+    (run / "run.json").write_text(raw)
+    bad(["report", str(run), "--out", str(tmp_path / "r.html")], capsys, "run.json",
+        "not valid JSON")
+
+
+def test_int_digit_limit_is_what_python_enforces():
+    """The independent truth behind the tests above: Python refuses to parse such an
+    integer (a ValueError that is not a JSONDecodeError)."""
+    with pytest.raises(ValueError) as info:
+        json.loads("9" * 5000)
+    assert not isinstance(info.value, json.JSONDecodeError)
+
+
+# --------------------------------------------------- 2. repeated sample IDs and --labels
+def test_repeated_obs_names_with_labels_are_refused(tmp_path, capsys):
+    """The report's case: obs_names S0, S0, S2, ... and a label file S0 -> normal,
+    S1 -> tumor: the second row (really S1) was labelled normal, silently."""
+    anndata = pytest.importorskip("anndata")
+    import pandas as pd
+
+    rng = np.random.default_rng(0)
+    n = 20
+    names = [f"S{i}" for i in range(n)]
+    names[1] = "S0"
+    import warnings
+
+    with warnings.catch_warnings():  # anndata says obs_names are not unique
+        warnings.simplefilter("ignore", UserWarning)
+        adata = anndata.AnnData(rng.normal(size=(n, 6)).astype(np.float32),
+                                obs=pd.DataFrame(index=names))
+        path = tmp_path / "cells.h5ad"
+        adata.write_h5ad(path)
+    labels = tmp_path / "labels.csv"
+    pd.DataFrame({"sample": [f"S{i}" for i in range(n)],
+                  "class": ["normal", "tumor"] * (n // 2)}).to_csv(labels, index=False)
+    bad(["run", str(path), "--labels", str(labels), *FAST, "--out", str(tmp_path / "o")],
+        capsys, "repeats sample IDs", "S0")
+    with pytest.raises(DataError, match="repeats sample IDs"):
+        mm.datasets.read_data(path, labels=labels)
+
+
+# ------------------------------------------------------------ 3. names are data, not TeX
+def _dollar_csv(tmp_path, names):
+    import pandas as pd
+
+    rng = np.random.default_rng(1)
+    frame = pd.DataFrame(rng.normal(size=(30, len(names))), columns=names)
+    frame["y"] = np.arange(30) % 2
+    frame.iloc[:, 0] += frame["y"] * 2
+    path = tmp_path / "dollars.csv"
+    frame.to_csv(path, index=False)
+    return path
+
+
+def test_dollar_signs_in_feature_names_are_drawn_as_they_are(tmp_path, capsys):
+    """g{i}$^$ made matplotlib's mathtext fail after all the bootstraps (and every
+    --resume); a$_b$c was drawn garbled. Every figure is built with parse_math off."""
+    names = [f"g{i}$^$" for i in range(11)] + ["a$_b$c"]
+    data = _dollar_csv(tmp_path, names)
+    assert main(["run", str(data), "-t", "y", *FAST, "--out", str(tmp_path / "o")]) == 0
+    assert (tmp_path / "o" / "report.html").stat().st_size > 0
+    from modelmine.report import plot_selection_frequency
+
+    run = mm.MiningRun.load(tmp_path / "o")
+    fig = plot_selection_frequency(run.base_models)
+    texts = [t for ax in fig.axes for t in ax.get_yticklabels() + ax.get_xticklabels()]
+    shown = {t.get_text() for t in texts}
+    assert shown & set(names) and all(not t.get_parse_math() for t in texts)
+    fig.canvas.draw()  # mathtext would raise here on g0$^$
+    run.lattice().draw(tmp_path / "lattice.png")
+
+
+# ------------------------------------------ 8. every stored number at the limits of its type
+_LIMITS = ["Infinity", "-Infinity", "NaN", "1e308", "-1e308", "9" * 5000, "-1", "0",
+           "18446744073709551616"]
+
+
+def _numeric_paths(value, path=()):
+    """Paths to the numeric leaves of a JSON value."""
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            yield from _numeric_paths(inner, (*path, key))
+    elif isinstance(value, list):
+        for i, inner in enumerate(value):
+            yield from _numeric_paths(inner, (*path, i))
+    elif isinstance(value, int | float) and not isinstance(value, bool):
+        yield path
+
+
+def _with_token(record, path, token):
+    """The JSON text of ``record`` with the number at ``path`` replaced by ``token``."""
+    marker = "\u0000MARK\u0000"
+    copy = json.loads(json.dumps(record))
+    inner = copy
+    for key in path[:-1]:
+        inner = inner[key]
+    inner[path[-1]] = marker
+    return json.dumps(copy).replace(json.dumps(marker), token)
+
+
+@pytest.mark.parametrize("name", ["run.json", "signatures.json", "diagnostics.json"])
+def test_every_stored_number_at_its_limits_is_refused_or_harmless(tmp_path, finished_run,
+                                                                   name):
+    """Each numeric field of each stored JSON record (at most 25 per file, spread over the
+    file) set to each limit of its type: loading either refuses it with a DataError that
+    names the file, or gives a run whose report and tables build."""
+    record = json.loads((finished_run / name).read_text())
+    paths = list(_numeric_paths(record))
+    paths = paths[:: max(1, len(paths) // 25)]
+    assert paths
+    loaded = []
+    for path in paths:
+        for token in _LIMITS:
+            run = copy_tree(finished_run, tmp_path / "run")
+            (run / name).write_text(_with_token(record, path, token))
+            try:
+                got = mm.MiningRun.load(run)
+            except DataError as exc:
+                assert name in str(exc), (path, token, str(exc))
+            else:
+                got.frequencies()
+                got.warnings()
+                loaded.append((path, token, got))
+            shutil.rmtree(run)
+    assert len(loaded) < len(paths) * len(_LIMITS)  # the sweep does reach the checks
+    # The report (the slow consumer) for the most extreme values that loaded, at most 4.
+    extreme = [case for case in loaded if case[1] in ("1e308", "-1e308", "9" * 5000)]
+    for _, _, got in (extreme or loaded)[:: max(1, len(extreme or loaded) // 4)][:4]:
+        got.report(tmp_path / "r.html")
