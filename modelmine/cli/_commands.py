@@ -25,6 +25,7 @@ from ..base_models import BaseModels, bootstrap
 from ..datasets import EMBEDDED_PREFIX, LoadedData, read_data
 from ..exceptions import DataError
 from ..operators import Signature, SignatureSet
+from .._csv import restore_cell, safe_frame
 from ..pipeline import MiningRun
 
 __all__ = ["cmd_datasets", "cmd_evaluate", "cmd_lattice", "cmd_operators",
@@ -180,11 +181,15 @@ def cmd_run(args: argparse.Namespace) -> int:
         try:
             run, data = _run_or_resume(args, out, partial, resume)
         except BaseException as exc:
-            if (partial / _store.CHECKPOINT).exists():
+            if (partial / _store.CHECKPOINT).exists() and _resumable(partial):
                 saved = _store.saved_bootstraps(partial)
                 exc.__notes__ = [f"The run stopped; {saved} bootstraps are saved in "
                                  f"{str(partial)!r}: continue it with `modelmine run "
                                  f"--resume {out}`."]
+            elif (partial / _store.CHECKPOINT).exists() or partial.is_symlink():
+                # The checkpoint itself is the problem: --resume would only fail again.
+                exc.__notes__ = [f"{str(partial)!r} cannot be resumed; remove it (or run "
+                                 "with --force) to start over."]
             raise
         null = None
         if getattr(args, "null", None) is not None:
@@ -193,6 +198,17 @@ def cmd_run(args: argparse.Namespace) -> int:
         replace_directory(partial, out)
     _summary(run, out, args.quiet, null)
     return 0
+
+
+def _resumable(partial: Path) -> bool:
+    """Whether the checkpoint in ``partial`` can be read (so --resume can continue it)."""
+    from ..pipeline import _store
+
+    try:
+        _store.read_checkpoint(partial)
+    except (DataError, OSError, ValueError):
+        return False
+    return True
 
 
 def _run_or_resume(args: argparse.Namespace, out: Path, partial: Path,
@@ -294,9 +310,9 @@ def _null(run: MiningRun, data: LoadedData, directory: Path, args: argparse.Name
     null = selection_null(data.X, data.y, base=run.base_models, n_permutations=args.null,
                           itemsets=itemsets, random_state=args.random_state, n_jobs=args.n_jobs,
                           executor=args.executor, progress=False if args.quiet else None)
-    null.table().to_csv(directory / "null.csv")
+    safe_frame(null.table()).to_csv(directory / "null.csv")
     if len(null.itemsets):
-        null.itemset_table().to_csv(directory / "null_itemsets.csv", index=False)
+        safe_frame(null.itemset_table()).to_csv(directory / "null_itemsets.csv", index=False)
     evaluation = (pd.read_csv(directory / "evaluation.csv")
                   if (directory / "evaluation.csv").exists() else None)
     _store.write_report(run, directory / "report.html", evaluation=evaluation, null=null)
@@ -327,7 +343,7 @@ def _evaluate_run(run: MiningRun, data: LoadedData, args: argparse.Namespace,
         executor=args.executor, progress=False if args.quiet else None)
     table = result.table2().reset_index()[["operator", "error", "stability",
                                            "error_points", "stability_points"]]
-    table.to_csv(directory / "evaluation.csv", index=False)
+    safe_frame(table).to_csv(directory / "evaluation.csv", index=False)
     run.report(directory / "report.html", evaluation=table)
 
 
@@ -433,16 +449,17 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     table2 = result.table2()
     multi = [op for op, kind in result.operator_kinds.items() if kind == "multi"]
     with atomic_directory(out, force=args.force) as tmp:
-        result.folds.to_csv(tmp / "folds.csv", index=False)
-        result.points().to_csv(tmp / "points.csv", index=False)
-        table2.to_csv(tmp / "table2.csv")
-        result.stability().to_csv(tmp / "stability.csv")
-        result.robustness_table().to_csv(tmp / "robustness.csv")
+        safe_frame(result.folds).to_csv(tmp / "folds.csv", index=False)
+        safe_frame(result.points()).to_csv(tmp / "points.csv", index=False)
+        safe_frame(table2).to_csv(tmp / "table2.csv")
+        safe_frame(result.stability()).to_csv(tmp / "stability.csv")
+        safe_frame(result.robustness_table()).to_csv(tmp / "robustness.csv")
         if multi:
-            result.table4().to_csv(tmp / "table4.csv")
+            safe_frame(result.table4()).to_csv(tmp / "table4.csv")
         # The report's error vs stability plot reads this file.
-        table2.reset_index()[["operator", "error", "stability", "error_points",
-                              "stability_points"]].to_csv(tmp / "evaluation.csv", index=False)
+        safe_frame(table2.reset_index()[["operator", "error", "stability", "error_points",
+                                         "stability_points"]]).to_csv(
+            tmp / "evaluation.csv", index=False)
         (tmp / "evaluation.json").write_text(json.dumps(
             {"settings": result.settings, "data": data.source,
              "command": ["modelmine", *sys.argv[1:]]}, indent=1, default=str),
@@ -467,6 +484,9 @@ def read_evaluation(path: str | os.PathLike[str]) -> pd.DataFrame:
         table = pd.read_csv(file)
     except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as exc:
         raise DataError(f"{str(file)!r} is not a readable CSV ({_first_line(exc)}).") from None
+    table.columns = [restore_cell(c) for c in table.columns]
+    for col in table.columns[table.dtypes == object]:
+        table[col] = table[col].map(restore_cell)  # what safe_frame wrote
     missing = {"operator", "error", "stability"} - set(table.columns)
     if missing:
         raise DataError(f"{str(file)!r} lacks the column(s) {sorted(missing)}: it is not the "

@@ -148,7 +148,16 @@ def set_sample_index(
         chosen = index_col
     else:
         first = columns[0]
-        if first == target or not _is_id_column(frame[first]):
+        column = frame[first]
+        text = not (pd.api.types.is_numeric_dtype(column) or pd.api.types.is_bool_dtype(column))
+        if first != target and text and not column.isna().any() \
+                and not column.astype(str).is_unique:
+            # Text, so not a feature; what it is, is sample IDs that repeat (it used to be
+            # reported later as a non-numeric feature column).
+            _unique_ids(column, f"The first column {first!r} of {where!r} looks like sample "
+                        "IDs (text) but repeats", "; each sample needs its own ID (or name "
+                        "the ID column with --index-col).")
+        if first == target or not _is_id_column(column):
             return frame, None
         chosen = first
         note = (
@@ -228,8 +237,11 @@ def read_labels(path: str | Path, column: str | None) -> pd.Series:
     """
     file = Path(path)
     where = str(file)
-    if not file.is_file():
+    if not file.exists():
         raise DataError(f"--labels: no such file {where!r}.")
+    if not file.is_file():
+        raise DataError(f"--labels: {where!r} is not a regular file (a directory, pipe, "
+                        "socket or device); give a label table.")
     suffixes = [s.lower() for s in file.suffixes if s.lower() not in (".gz", ".bz2", ".xz")]
     last = suffixes[-1] if suffixes else ""
     try:

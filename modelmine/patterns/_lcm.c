@@ -238,10 +238,24 @@ static PyObject *mine(PyObject *Py_UNUSED(self), PyObject *args) {
                           &limit, &max_bytes))
         return NULL;
     PyObject *result = NULL;
-    if (f < 0 || W < 1 || tids.len != f * W * (Py_ssize_t)sizeof(word)
+    /* The sizes are checked without overflow (f * W * 8 in signed arithmetic could wrap
+       and let a short buffer pass: an out-of-bounds read), the items fit the int32 codes,
+       and the buffers are aligned for uint64 loads (a misaligned one is undefined
+       behaviour). The Python wrapper never passes such arguments; the function refuses
+       them anyway. */
+    const Py_ssize_t words_max = PY_SSIZE_T_MAX / (Py_ssize_t)sizeof(word);
+    if (f < 0 || f > INT32_MAX || W < 1 || W > words_max
+        || (f > 0 && W > words_max / f)
+        || tids.len != f * W * (Py_ssize_t)sizeof(word)
         || root.len != W * (Py_ssize_t)sizeof(word) || minc < 1 || mode < 0 || mode > 2) {
         PyErr_SetString(PyExc_ValueError,
                         "mine: inconsistent tidset buffers, min_count < 1 or mode not 0, 1, 2");
+        goto done;
+    }
+    if (((uintptr_t)tids.buf % sizeof(word)) != 0
+        || ((uintptr_t)root.buf % sizeof(word)) != 0) {
+        PyErr_SetString(PyExc_ValueError,
+                        "mine: the tidset buffers must be aligned for uint64 words");
         goto done;
     }
     ctx_t c;

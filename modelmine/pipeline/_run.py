@@ -169,7 +169,7 @@ class MiningRun:
 
     # ------------------------------------------------------------- files
     def save(self, path: str | os.PathLike[str], *, force: bool = False,
-             report: bool = True) -> Path:
+             report: bool = True, spreadsheet_safe: bool = True) -> Path:
         """Write the run directory (the format ``modelmine run --out DIR`` writes).
 
         The directory appears complete or not at all (written under a temporary name in
@@ -182,9 +182,15 @@ class MiningRun:
             Replace an existing directory.
         report : bool, default=True
             Also write ``report.html``.
+        spreadsheet_safe : bool, default=True
+            In the CSV files meant for people (``frequencies.csv``, ``signatures/*.csv``,
+            ``diagnostics.csv``, ``itemsets.csv``), a text cell that a spreadsheet would
+            run as a formula (it starts with ``=``, ``+``, ``-``, ``@``) gets a leading
+            apostrophe (OWASP's advice on CSV injection); False writes them as they are.
+            The files modelmine reads back are exact either way.
         """
         with atomic_directory(path, force=force) as tmp:
-            _store.write_run(self, tmp, with_report=report)
+            _store.write_run(self, tmp, with_report=report, spreadsheet_safe=spreadsheet_safe)
         return Path(path)
 
     @classmethod

@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from .. import _schema as schema
+from .._csv import safe_frame
 from .._files import regular_file, write_error
 from .._files import write_text_atomic as _write_text
 from .._utils import jsonable
@@ -182,8 +183,12 @@ def diagnostics_from_records(records: list[dict[str, Any]]) -> pd.DataFrame:
 
 
 # ----------------------------------------------------------------- write / read
-def write_run(run: MiningRun, directory: Path, *, with_report: bool = True) -> None:
+def write_run(run: MiningRun, directory: Path, *, with_report: bool = True,
+              spreadsheet_safe: bool = True) -> None:
     """Write every file of the run directory into ``directory`` (which exists).
+
+    ``spreadsheet_safe``: text cells of the CSV files that would start a formula get a
+    leading apostrophe (``modelmine._csv``).
 
     Raises
     ------
@@ -191,19 +196,23 @@ def write_run(run: MiningRun, directory: Path, *, with_report: bool = True) -> N
         A file could not be written (disk full, permissions): the message names it.
     """
     try:
-        _write_run(run, directory, with_report=with_report)
+        _write_run(run, directory, with_report=with_report,
+                   spreadsheet_safe=spreadsheet_safe)
     except OSError as exc:
         if "Could not write" in str(exc):  # already names its file
             raise
         raise write_error(directory, exc) from exc
 
 
-def _write_run(run: MiningRun, directory: Path, *, with_report: bool) -> None:
+def _write_run(run: MiningRun, directory: Path, *, with_report: bool,
+               spreadsheet_safe: bool = True) -> None:
     from .. import report
 
     base = run.base_models
     base.save(directory / "base_models.npz")
-    run.frequencies().reset_index().to_csv(directory / "frequencies.csv", index=False)
+    safe = spreadsheet_safe
+    safe_frame(run.frequencies().reset_index(), safe).to_csv(directory / "frequencies.csv",
+                                                             index=False)
     _write_json(directory / "signatures.json", {
         "format": SIGNATURES_FORMAT, "format_version": 2,
         "operators": [{"operator": name,
@@ -211,18 +220,19 @@ def _write_run(run: MiningRun, directory: Path, *, with_report: bool) -> None:
                        "result": sig.to_dict()} for name, sig in run.signatures.items()]})
     (directory / "signatures").mkdir(exist_ok=True)
     for name, sig in run.signatures.items():
-        report.signature_table(base, sig).to_csv(directory / "signatures" / f"{name}.csv",
-                                          index=False)
+        safe_frame(report.signature_table(base, sig), safe).to_csv(
+            directory / "signatures" / f"{name}.csv", index=False)
     _write_text(directory / "signatures.gmt", report.signatures_gmt(
         run.signatures, description=f"modelmine {run.settings.get('selector')} on "
         f"{Path(str(run.data.get('source'))).name}"))
     if run.expression is not None:
         run.expression.to_csv(directory / EXPRESSION, compression="gzip")
     table = run.diagnostics
-    table.to_csv(directory / "diagnostics.csv", index=False)
+    safe_frame(table, safe).to_csv(directory / "diagnostics.csv", index=False)
     _write_json(directory / "diagnostics.json", table.to_dict(orient="records"))
     if run.itemsets is not None:
-        run.itemsets.to_frame().to_csv(directory / "itemsets.csv", index=False)
+        safe_frame(run.itemsets.to_frame(), safe).to_csv(directory / "itemsets.csv",
+                                                          index=False)
     _write_json(directory / "run.json", {
         "format": RUN_FORMAT, "format_version": RUN_FORMAT_VERSION,
         "title": f"modelmine report: {Path(str(run.data.get('source'))).name}",

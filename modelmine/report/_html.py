@@ -100,7 +100,10 @@ _SIGNATURE_FORMATS = {"frequency": "{:.2f}", "mean rank": "{:.1f}"}
 
 def _csv_link(frame: pd.DataFrame, name: str) -> str:
     """A link that downloads ``frame`` as ``name`` (a data: URL; the page stays offline)."""
-    data = base64.b64encode(frame.to_csv(index=False).encode("utf-8")).decode("ascii")
+    from .._csv import safe_frame
+
+    data = base64.b64encode(safe_frame(frame).to_csv(index=False).encode("utf-8")).decode(
+        "ascii")
     return (f'<a class="csv" download="{_e(name)}" '
             f'href="data:text/csv;charset=utf-8;base64,{data}">download {_e(name)}</a>')
 

@@ -249,3 +249,77 @@ def test_every_stored_number_at_its_limits_is_refused_or_harmless(tmp_path, fini
     extreme = [case for case in loaded if case[1] in ("1e308", "-1e308", "9" * 5000)]
     for _, _, got in (extreme or loaded)[:: max(1, len(extreme or loaded) // 4)][:4]:
         got.report(tmp_path / "r.html")
+
+
+# ------------------------------------------------------------- 11. CSV formula injection
+_FORMULAS = ["=HYPERLINK(\"http://x\")", "+1+2", "-2+3", "@SUM(A1)", "\tlead"]
+
+
+def test_names_that_start_formulas_are_neutralised_in_every_csv(tmp_path):
+    """OWASP: a text cell starting with = + - @ (or a tab) gets a leading apostrophe in
+    the CSV files meant for spreadsheets; numbers are never changed; the run directory
+    still loads back exactly; spreadsheet_safe=False writes the cells as they are."""
+    import pandas as pd
+
+    from modelmine._csv import FORMULA_START, restore_cell, safe_cell
+
+    rng = np.random.default_rng(2)
+    names = _FORMULAS + [f"g{j}" for j in range(7)]
+    X = pd.DataFrame(rng.normal(size=(30, len(names))), columns=names)
+    y = np.arange(30) % 2
+    X.iloc[:, :5] += y[:, None] * 2  # the formula-named features are the informative ones
+    run = mm.run(X, y, selector="anova", n_bootstraps=8, n_features=6, n_signatures=2,
+                 operators=["mostFreq", "allMed"])
+    run.save(tmp_path / "safe")
+    run.save(tmp_path / "raw", spreadsheet_safe=False)
+    for rel in ("frequencies.csv", "signatures/mostFreq.csv", "signatures/allMed.csv",
+                "diagnostics.csv"):
+        text = (tmp_path / "safe" / rel).read_text()
+        cells = [c.strip('"') for line in text.splitlines() for c in line.split(",")]
+        assert not any(c.startswith(FORMULA_START) and not _is_number(c) for c in cells), rel
+        raw = (tmp_path / "raw" / rel).read_text()
+        assert text.replace("'", "") == raw.replace("'", "") or rel == "diagnostics.csv"
+    freq = pd.read_csv(tmp_path / "safe" / "frequencies.csv")
+    assert set(freq.iloc[:, 0].map(restore_cell)) == set(names)
+    assert mm.MiningRun.load(tmp_path / "safe") == run
+    assert [safe_cell(v) for v in (-0.5, 3, None, "g1")] == [-0.5, 3, None, "g1"]
+    assert all(restore_cell(safe_cell(n)) == n for n in names)
+
+
+def _is_number(text):
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+# ------------------------------------------------------------------ 12. messages that fit
+def test_labels_from_a_device_are_not_called_missing(tmp_path, capsys, data_csv):
+    bad(["run", data_csv, "--labels", "/dev/zero", *FAST, "--out", tmp_path / "o"], capsys,
+        "not a regular file")
+    bad(["run", data_csv, "--labels", tmp_path / "nope.csv", *FAST, "--out",
+         tmp_path / "o"], capsys, "no such file")
+
+
+def test_repeated_ids_in_the_first_column_are_named_as_ids(tmp_path, capsys):
+    import pandas as pd
+
+    frame = pd.DataFrame(np.random.default_rng(0).normal(size=(20, 4)),
+                         columns=list("abcd"))
+    frame.insert(0, "sample", [f"S{i % 10}" for i in range(20)])
+    frame["y"] = np.arange(20) % 2
+    path = tmp_path / "ids.csv"
+    frame.to_csv(path, index=False)
+    err = bad(["run", path, "-t", "y", *FAST, "--out", tmp_path / "o"], capsys,
+              "looks like sample IDs", "repeats")
+    assert "non-numeric" not in err
+
+
+def test_a_broken_checkpoint_is_not_advised_to_be_resumed(tmp_path, capsys,
+                                                          interrupted_run):
+    partial = copy_tree(interrupted_run, tmp_path / ".run.partial")
+    (partial / "checkpoint.json").write_text("{not json")
+    err = bad(["run", "--resume", tmp_path / "run"], capsys, "checkpoint.json",
+              "cannot be resumed")
+    assert "continue it with" not in err

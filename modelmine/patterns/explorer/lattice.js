@@ -410,7 +410,10 @@
 
   // ---------------------------------------------------------------- exports
   function csvField(v) {
+    // a cell a spreadsheet would run as a formula gets a leading apostrophe (OWASP, as
+    // modelmine's own CSV files: modelmine/_csv.py)
     v = String(v);
+    if (/^[=+\-@\t\r]/.test(v)) { v = "'" + v; }
     return /[",\n\r]/.test(v) ? '"' + v.replace(/"/g, '""') + '"' : v;
   }
   function selection() {
