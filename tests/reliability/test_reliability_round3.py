@@ -323,3 +323,58 @@ def test_a_broken_checkpoint_is_not_advised_to_be_resumed(tmp_path, capsys,
     err = bad(["run", "--resume", tmp_path / "run"], capsys, "checkpoint.json",
               "cannot be resumed")
     assert "continue it with" not in err
+
+
+# ---------------------------------------- every user string through every output format
+_NASTY = ["<script>alert(1)</script>", "a\"b'c", "x&amp;y", "$^$", "a$_b$c", "=1+2",
+          "@cmd", "-neg", "tab\there", "new\nline", "ünïcødé-β", "g" * 300, "{json}",
+          "back\\slash", "%(fmt)s"]
+
+
+def test_every_user_string_survives_every_output_format(tmp_path):
+    """Feature names and class labels with markup, TeX, formula starts, control
+    characters and very long text go through every writer: the HTML report (no markup of
+    theirs is live), the lattice drawing as SVG and PNG, the CSV files (no cell starts a
+    formula), the GMT file (one line per gene set, tab-separated fields), the annotated
+    h5ad; the run directory loads back equal."""
+    import xml.etree.ElementTree as ET
+
+    import pandas as pd
+
+    from modelmine._csv import FORMULA_START
+
+    rng = np.random.default_rng(4)
+    names = _NASTY + [f"f{j}" for j in range(5)]
+    X = pd.DataFrame(rng.normal(size=(40, len(names))), columns=names)
+    labels = np.array(["<b>bold</b>", "=cmd"])[np.arange(40) % 2]
+    X.iloc[:, :8] += (np.arange(40) % 2)[:, None] * 1.5
+    run = mm.run(X, labels, selector="anova", n_bootstraps=10, n_features=8, n_signatures=2)
+    out = run.save(tmp_path / "run")
+    assert mm.MiningRun.load(out) == run
+    html = (out / "report.html").read_text()
+    assert "<script>alert(1)</script>" not in html and "<b>bold</b>" not in html
+    lattice = run.lattice()
+    lattice.draw(tmp_path / "lattice.svg")
+    ET.parse(tmp_path / "lattice.svg")  # well-formed XML whatever the names
+    lattice.draw(tmp_path / "lattice.png")
+    explorer = tmp_path / "lattice.html"
+    lattice.to_html(explorer)
+    assert "<script>alert(1)</script>" not in explorer.read_text().replace(
+        "\\u003cscript", "")
+    for csv in out.rglob("*.csv"):
+        for row in pd.read_csv(csv, dtype=str, keep_default_na=False).itertuples(index=False):
+            for cell in row:
+                assert not (cell.startswith(FORMULA_START) and not _is_number(cell)), (csv,
+                                                                                    cell)
+    gmt = (out / "signatures.gmt").read_text().splitlines()
+    assert len(gmt) == 1 + 2  # one consensus, two alternatives
+    assert all(len(line.split("\t")) >= 3 for line in gmt)
+    anndata = pytest.importorskip("anndata")
+    from modelmine.report import annotate_anndata
+
+    annotated = annotate_anndata(run, mm.datasets.LoadedData(
+        X=X.to_numpy(), y=labels, feature_names=np.array(names), source="frame",
+        target="y", format="python"))
+    annotated.write_h5ad(tmp_path / "a.h5ad")
+    back = anndata.read_h5ad(tmp_path / "a.h5ad")
+    assert list(back.var_names) == names
