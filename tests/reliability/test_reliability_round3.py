@@ -378,3 +378,50 @@ def test_every_user_string_survives_every_output_format(tmp_path):
     annotated.write_h5ad(tmp_path / "a.h5ad")
     back = anndata.read_h5ad(tmp_path / "a.h5ad")
     assert list(back.var_names) == names
+
+
+# ------------------------------------------------------- 4, 10. max_len at its extremes
+def _brute_itemsets(T, minc, maxlen, kind):
+    import itertools
+
+    b, p = T.shape
+    out = []
+    for k in range(1, p + 1):
+        for S in itertools.combinations(range(p), k):
+            rows = T[:, list(S)].all(1)
+            if rows.sum() < minc:
+                continue
+            others = [j for j in range(p) if j not in S]
+            if kind == "closed" and any(T[rows, j].all() for j in others):
+                continue
+            if kind == "maximal" and any((rows & T[:, j]).sum() >= minc for j in others):
+                continue
+            if maxlen is None or k <= maxlen:
+                out.append(S)
+    return sorted(out)
+
+
+@pytest.mark.parametrize("backend", ["lcm", "pyfim", "mlxtend"])
+def test_max_len_is_exact_and_extreme_values_are_no_bound(backend):
+    """Closed and maximal itemsets of at most max_len items are judged against every
+    itemset (a brute-force oracle, with an item in every transaction and two identical
+    items: closures longer than max_len); max_len at or beyond the number of items, up to
+    2**70, is the same as none."""
+    rng = np.random.default_rng(9)
+    for _ in range(25):
+        b, p = int(rng.integers(6, 25)), int(rng.integers(4, 9))
+        T = rng.random((b, p)) < rng.uniform(0.3, 0.9)
+        T[:, 0] = True
+        T[:, 2] = T[:, 1]
+        minc = int(rng.integers(1, max(2, b // 2)))
+        for kind in ("closed", "maximal"):
+            for L in (1, 2):
+                got = mm.mine_itemsets(T, itemset_type=kind, min_support=minc, max_len=L,
+                                       backend=backend)
+                assert sorted(got.itemsets) == _brute_itemsets(T, minc, L, kind)
+            whole = sorted(mm.mine_itemsets(T, itemset_type=kind, min_support=minc,
+                                            backend=backend).itemsets)
+            for big in (p, 2**40, 2**70):
+                huge = mm.mine_itemsets(T, itemset_type=kind, min_support=minc, max_len=big,
+                                        backend=backend)
+                assert sorted(huge.itemsets) == whole and huge.max_len == big
