@@ -21,7 +21,7 @@ from typing import Any
 
 import pandas as pd
 
-__all__ = ["FORMULA_START", "restore_cell", "safe_frame", "safe_cell"]
+__all__ = ["FORMULA_START", "restore_cell", "safe_cell", "safe_frame"]
 
 #: What makes a spreadsheet read a cell as a formula (OWASP, "CSV Injection").
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")

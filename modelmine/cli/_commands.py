@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._csv import restore_cell, safe_frame
 from .._files import (
     atomic_directory,
     atomic_file,
@@ -25,7 +26,6 @@ from ..base_models import BaseModels, bootstrap
 from ..datasets import EMBEDDED_PREFIX, LoadedData, read_data
 from ..exceptions import DataError
 from ..operators import Signature, SignatureSet
-from .._csv import restore_cell, safe_frame
 from ..pipeline import MiningRun
 
 __all__ = ["cmd_datasets", "cmd_evaluate", "cmd_lattice", "cmd_operators",
@@ -485,8 +485,10 @@ def read_evaluation(path: str | os.PathLike[str]) -> pd.DataFrame:
     except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as exc:
         raise DataError(f"{str(file)!r} is not a readable CSV ({_first_line(exc)}).") from None
     table.columns = [restore_cell(c) for c in table.columns]
-    for col in table.columns[table.dtypes == object]:
-        table[col] = table[col].map(restore_cell)  # what safe_frame wrote
+    for col in table.columns:
+        if pd.api.types.is_object_dtype(table[col]) or pd.api.types.is_string_dtype(
+                table[col]):
+            table[col] = table[col].map(restore_cell)  # what safe_frame wrote
     missing = {"operator", "error", "stability"} - set(table.columns)
     if missing:
         raise DataError(f"{str(file)!r} lacks the column(s) {sorted(missing)}: it is not the "
