@@ -384,7 +384,7 @@ def test_every_user_string_survives_every_output_format(tmp_path):
 def _brute_itemsets(T, minc, maxlen, kind):
     import itertools
 
-    b, p = T.shape
+    p = T.shape[1]
     out = []
     for k in range(1, p + 1):
         for S in itertools.combinations(range(p), k):
