@@ -131,3 +131,21 @@ def test_weka_sort_equals_weka_utils_sort(tmp_path: Path) -> None:
     assert len(out) == len(cases)
     for line, values in zip(out, cases):
         assert [int(t) for t in line.split()] == _weka_sort(values.tolist())
+
+
+def test_relieff_selector_variant_weka_equals_weka(tmp_path: Path) -> None:
+    """``get_selector("relieff", {"variant": "weka"})``: WEKA's default ReliefF, recorded
+    in the selector params (so in the run settings), bootstraps included."""
+    X, y = _multiclass(3)
+    sel = mm.selectors.get_selector("relieff", {"variant": "weka"})
+    assert sel.get_params() == {"n_neighbors": 10, "variant": "weka"}
+    weka = _weka_relieff(tmp_path, X, y)
+    assert np.abs(sel.select(X, y, random_state=0).scores - weka).max() <= _PRINTED
+    base = mm.bootstrap(X, y, "relieff", n_bootstraps=2, n_features=5,
+                        selector_params={"variant": "weka"}, random_state=0, fit_full=False)
+    assert base.selector["params"]["variant"] == "weka"
+    idx = base.sample_indices[1]
+    weka_b = _weka_relieff(tmp_path, X[idx], y[idx])
+    assert np.abs(base.scores[1] - weka_b).max() <= 1e-6  # float32 scores
+    with pytest.raises(ValueError, match="'variant' parameter of ReliefFSelector"):
+        mm.selectors.get_selector("relieff", {"variant": "kononenko"})
