@@ -164,26 +164,36 @@ class ReliefFSelector(Selector):
     """ReliefF (Kononenko 1994; Robnik-Sikonja and Kononenko 2003), as in KDD 2012.
 
     Weights equal to :class:`skrebate.ReliefF` with the same number of neighbours, from a
-    vectorised implementation (see ``docs/selectors_relieff_info.md``).
+    vectorised implementation (see ``docs/selectors_relieff_info.md``). ``variant="weka"``
+    gives WEKA 3.6's ``ReliefFAttributeEval`` instead (class priors weight the misses of
+    each class; ``weight_by_distance=True``, WEKA's ``-W``, always uses WEKA's rules), equal
+    to WEKA's printed scores (``docs/weka_relieff_svm.md``).
     """
 
     name = "relieff"
 
     def __init__(self, n_neighbors: int = 10, weight_by_distance: bool = False,
-                 sigma: float = 2.0):
+                 sigma: float = 2.0, variant: str = "skrebate"):
         self.n_neighbors = check_int(n_neighbors, "n_neighbors", "ReliefFSelector", min_value=1)
         if not isinstance(weight_by_distance, bool | np.bool_):
             raise param_error("weight_by_distance", "ReliefFSelector", "a bool",
                               weight_by_distance, exc=TypeError)
         self.weight_by_distance = bool(weight_by_distance)
         self.sigma = check_real(sigma, "sigma", "ReliefFSelector", low=0, closed="neither")
+        self.variant = check_choice(variant, "variant", "ReliefFSelector",
+                                    ("skrebate", "weka"))
+
+    @property
+    def _weka(self) -> bool:
+        return self.weight_by_distance or self.variant == "weka"
 
     def select(self, X: Any, y: np.ndarray, *, random_state: int) -> SelectorOutput:
-        if self.weight_by_distance:  # WEKA's ReliefFAttributeEval -W (Pes 2019)
+        if self._weka:  # WEKA's ReliefFAttributeEval, -W when weighted (Pes 2019)
             from ._relieff_weka import relieff_weka_scores
 
             return SelectorOutput(scores=relieff_weka_scores(
-                X, y, n_neighbors=self.n_neighbors, sigma=self.sigma))
+                X, y, n_neighbors=self.n_neighbors, weight_by_distance=self.weight_by_distance,
+                sigma=self.sigma))
         from ._relieff import relieff_scores
 
         return SelectorOutput(scores=relieff_scores(X, y, n_neighbors=self.n_neighbors))
@@ -191,7 +201,7 @@ class ReliefFSelector(Selector):
     def prepare(self, X: Any, y: np.ndarray) -> Any:
         """The distances between all rows, computed once (skrebate's ReliefF only): see
         :class:`._relieff.ReliefFFold`."""
-        if self.weight_by_distance:
+        if self._weka:
             return None
         from ._relieff import ReliefFFold
 
@@ -212,6 +222,8 @@ class ReliefFSelector(Selector):
         if self.weight_by_distance:
             return {"n_neighbors": self.n_neighbors, "weight_by_distance": True,
                     "sigma": self.sigma}
+        if self.variant == "weka":
+            return {"n_neighbors": self.n_neighbors, "variant": "weka"}
         return {"n_neighbors": self.n_neighbors}
 
 

@@ -45,6 +45,61 @@ def _ranges(X: Any) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     return mn, rng
 
 
+def _weka_sort(values: list[float]) -> list[int]:
+    """Indices of ``values`` in increasing order, ties ordered as WEKA 3.6's ``Utils.sort``.
+
+    ``weka.core.Utils.sort(double[])`` (WEKA 3.6.14) is a median-of-three quicksort with
+    insertion of the pivot at ``right - 1``, not a stable sort: among equal values its order
+    depends on the positions. ReliefF's distance weighting (``-W``) gives the j-th entry of
+    this order the weight of rank j, so equal distances must be ordered as WEKA orders them.
+    Checked against the jar on random arrays with ties (``tests/selectors/test_weka_relieff.py``).
+    """
+    arr = values
+    index = list(range(len(arr)))
+
+    def cswap(a: int, b: int) -> None:
+        if arr[index[a]] > arr[index[b]]:
+            index[a], index[b] = index[b], index[a]
+
+    def partition(lo: int, hi: int, pivot: float) -> int:
+        hi -= 1
+        while True:
+            lo += 1
+            while arr[index[lo]] < pivot:
+                lo += 1
+            hi -= 1
+            while arr[index[hi]] > pivot:
+                hi -= 1
+            if lo >= hi:
+                return lo
+            index[lo], index[hi] = index[hi], index[lo]
+
+    def quicksort(left: int, right: int) -> None:
+        diff = right - left
+        if diff <= 0:
+            return
+        if diff == 1:
+            cswap(left, right)
+            return
+        if diff == 2:
+            cswap(left, left + 1)
+            cswap(left, right)
+            cswap(left + 1, right)
+            return
+        centre = (left + right) // 2
+        cswap(left, centre)
+        cswap(left, right)
+        cswap(centre, right)
+        index[centre], index[right - 1] = index[right - 1], index[centre]
+        mid = partition(left, right, arr[index[right - 1]])
+        index[mid], index[right - 1] = index[right - 1], index[mid]
+        quicksort(left, mid - 1)
+        quicksort(mid + 1, right)
+
+    quicksort(0, len(arr) - 1)
+    return index
+
+
 def _nearest_per_class(
     D: NDArray[np.float64], y: NDArray[np.int64], k: int, n_classes: int
 ) -> tuple[NDArray[np.intp], NDArray[np.intp], NDArray[np.intp]]:
@@ -54,8 +109,8 @@ def _nearest_per_class(
     fills the next free slot, or replaces the first slot of largest distance when it is
     strictly nearer. Among equal distances this keeps a particular set, so the scan is
     replayed here, for all records at once (one step per scanned record). The kept
-    neighbours are then ranked by distance, equal distances by slot (a stable sort, as
-    WEKA's ``Utils.sort``).
+    neighbours are then ranked by distance as WEKA's ``Utils.sort`` ranks them (a
+    quicksort, so equal distances are not ranked by slot: see :func:`_weka_sort`).
     """
     n = D.shape[0]
     slot_d = np.full((n, n_classes, k), np.inf)
@@ -71,9 +126,12 @@ def _nearest_per_class(
         r, w = rows[take], worst[take]
         slot_d[r, c, w] = d[take]
         slot_i[r, c, w] = i
-    order = np.argsort(slot_d, axis=2, kind="stable")
-    rank = np.empty_like(order)
-    np.put_along_axis(rank, order, np.arange(k)[None, None, :], axis=2)
+    rank = np.zeros((n, n_classes, k), dtype=np.intp)
+    filled = (slot_i >= 0).sum(axis=2)
+    for r in range(n):
+        for c in range(n_classes):
+            s = int(filled[r, c])
+            rank[r, c, _weka_sort(slot_d[r, c, :s].tolist())] = np.arange(s)
     inst, cls, slot = np.nonzero(slot_i >= 0)
     return inst, slot_i[inst, cls, slot], rank[inst, cls, slot]
 

@@ -33,6 +33,7 @@ from modelmine.selectors import (
     relieff_weka_scores,
     sigma_discretize,
 )
+from modelmine.selectors._relieff_weka import _weka_sort
 
 SEED = 20190101
 
@@ -292,7 +293,10 @@ def _weka_relieff(
         cl = y[z]
         w_norm = 1.0 - probs[cl] if K > 2 else 1.0
         for c in range(K):
-            nb = sorted(karray[c], key=lambda t: t[0]) if weighted else karray[c]
+            # WEKA ranks the kept neighbours with Utils.sort, a quicksort (not stable on
+            # ties); the port is checked against the jar in test_weka_relieff.py.
+            order = _weka_sort([t[0] for t in karray[c]])
+            nb = [karray[c][o] for o in order] if weighted else karray[c]
             total = sum(w_rank[: len(nb)])
             for j, (_, idx) in enumerate(nb):
                 f = w_rank[j] / total if weighted else 1.0 / len(nb)
