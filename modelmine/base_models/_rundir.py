@@ -39,6 +39,10 @@ _FORMAT_VERSION = 1
 MANIFEST = "manifest.json"
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"the non-finite number {name}, which modelmine never writes")
+
+
 class RunDirectoryError(DataError):
     """A run directory that cannot be used: not a run, other data or settings, corrupt.
 
@@ -169,7 +173,8 @@ class RunDirectory:
             raise RunDirectoryError(
                 f"{str(path)!r} is not a modelmine run directory (no {MANIFEST}).")
         try:
-            manifest = json.loads(regular_file(file, "a manifest").read_text(encoding="utf-8"))
+            manifest = json.loads(regular_file(file, "a manifest").read_text(encoding="utf-8"),
+                                  parse_constant=_no_constant)
         except DataError as exc:
             raise RunDirectoryError(str(exc)) from None
         except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError, the int digit limit

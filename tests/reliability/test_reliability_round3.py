@@ -425,3 +425,16 @@ def test_max_len_is_exact_and_extreme_values_are_no_bound(backend):
                 huge = mm.mine_itemsets(T, itemset_type=kind, min_support=minc, max_len=big,
                                         backend=backend)
                 assert sorted(huge.itemsets) == whole and huge.max_len == big
+
+
+@pytest.mark.parametrize("token", ["Infinity", "NaN", "9" * 5000])
+def test_a_manifest_number_at_its_limits_names_the_manifest(tmp_path, token):
+    X, y = np.random.default_rng(0).normal(size=(20, 5)), np.arange(20) % 2
+    run = tmp_path / "boot"
+    mm.bootstrap(X, y, selector="anova", n_bootstraps=4, n_features=2, run_dir=run)
+    manifest = run / "manifest.json"
+    record = json.loads(manifest.read_text())
+    path = next(p for p in _numeric_paths(record) if p[-1] == "n_bootstraps")
+    manifest.write_text(_with_token(record, path, token))
+    with pytest.raises(mm.base_models.RunDirectoryError, match="manifest"):
+        mm.base_models.RunDirectory.read_manifest(run)
