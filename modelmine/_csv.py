@@ -49,9 +49,10 @@ def safe_frame(frame: pd.DataFrame, enabled: bool = True) -> pd.DataFrame:
     if not enabled:
         return frame
     out = frame.copy()
-    for col in out.columns:
-        if out[col].dtype == object or pd.api.types.is_string_dtype(out[col]):
-            out[col] = out[col].map(safe_cell)
+    for i in range(out.shape[1]):  # by position: column names may repeat
+        column = out.iloc[:, i]
+        if column.dtype == object or pd.api.types.is_string_dtype(column):
+            out.isetitem(i, column.map(safe_cell))
     out.columns = [safe_cell(c) for c in out.columns]
     if out.index.dtype == object:
         out.index = pd.Index([safe_cell(i) for i in out.index], name=safe_cell(out.index.name))

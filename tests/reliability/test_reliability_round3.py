@@ -438,3 +438,14 @@ def test_a_manifest_number_at_its_limits_names_the_manifest(tmp_path, token):
     manifest.write_text(_with_token(record, path, token))
     with pytest.raises(mm.base_models.RunDirectoryError, match="manifest"):
         mm.base_models.RunDirectory.read_manifest(run)
+
+
+def test_safe_frame_handles_repeated_column_names_and_keeps_numbers():
+    import pandas as pd
+
+    from modelmine._csv import safe_frame
+
+    frame = pd.DataFrame([["=a", -1.5, "+b"], ["ok", 2.0, "@c"]], columns=["x", "n", "x"])
+    out = safe_frame(frame)
+    assert out.iloc[:, 0].tolist() == ["'=a", "ok"] and out.iloc[:, 2].tolist() == ["'+b", "'@c"]
+    assert out.iloc[:, 1].tolist() == [-1.5, 2.0] and frame.iloc[0, 0] == "=a"
