@@ -52,7 +52,7 @@ def safe_frame(frame: pd.DataFrame, enabled: bool = True) -> pd.DataFrame:
     for i in range(out.shape[1]):  # by position: column names may repeat
         column = out.iloc[:, i]
         if column.dtype == object or pd.api.types.is_string_dtype(column):
-            out.isetitem(i, column.map(safe_cell))
+            out.isetitem(i, column.map(safe_cell).to_numpy())
     out.columns = [safe_cell(c) for c in out.columns]
     if out.index.dtype == object:
         out.index = pd.Index([safe_cell(i) for i in out.index], name=safe_cell(out.index.name))

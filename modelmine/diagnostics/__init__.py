@@ -20,6 +20,7 @@ from ._agreement import (
     signature_performance,
 )
 from ._coerce import as_rankings, as_scores, as_selection_matrix
+from ._itemset_null import curveball, itemset_significance
 from ._measures import (
     MEASURE_ENTRY_POINT_GROUP,
     MeasureRegistry,
@@ -83,9 +84,11 @@ __all__ = [
     "available_measures",
     "bh_qvalues",
     "canberra_stability",
+    "curveball",
     "dice_stability",
     "diversity",
     "get_measure",
+    "itemset_significance",
     "jaccard_stability",
     "kuncheva_stability",
     "mcnemar_test",
