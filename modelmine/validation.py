@@ -192,6 +192,19 @@ def check_real(
     return value
 
 
+def check_flag(value: Any, name: str, func: str) -> bool:
+    """Check a boolean parameter (Python or numpy bools; 0 / 1 and strings refused).
+
+    Raises
+    ------
+    TypeError
+        Not a bool.
+    """
+    if not isinstance(value, (bool, np.bool_)):
+        raise param_error(name, func, "a bool (True or False)", value, exc=TypeError)
+    return bool(value)
+
+
 def check_fraction_or_count(
     value: Any, name: str, func: str, *, total: int, what: str = "transactions"
 ) -> int:

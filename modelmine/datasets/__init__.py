@@ -5,9 +5,10 @@ Embedded: colon, leukemia, prostate (microarrays), basehock (text); see
 Parquet, MATLAB ``.mat`` and AnnData ``.h5ad`` through :func:`read_data` (with sample-ID
 columns, genes-by-samples tables and labels in a separate file), and in-memory AnnData
 objects through :func:`from_anndata`; both return a :class:`LoadedData` that
-:func:`modelmine.run` takes as it is.
+:func:`modelmine.run` takes as it is. :func:`write_arff` writes data for WEKA.
 """
 
+from ._arff import write_arff
 from ._biodata import ManyClassesWarning, check_target, from_anndata
 from ._loaders import (
     SHARED_FILES,
@@ -38,4 +39,5 @@ __all__ = [
     "load_prostate",
     "read_data",
     "shared_path",
+    "write_arff",
 ]

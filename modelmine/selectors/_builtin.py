@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from .._registry import BUILT_IN, Entry, Registry
-from ..validation import check_choice, check_int, check_real, param_error
+from ..validation import check_choice, check_flag, check_int, check_real, param_error
 from ._base import (
     LIBLINEAR_LOCK,
     CallableSelector,
@@ -35,14 +35,19 @@ class _Discretising(Selector):
 
     _score: str  # the score resample_scores computes: "ig", "su" or "chi2"
 
-    def __init__(self, discretization: str = "mdl", n_bins: int = 10):
+    def __init__(self, discretization: str = "mdl", n_bins: int = 10,
+                 better_encoding: bool = True):
         self.discretization = check_choice(
             discretization, "discretization", type(self).__name__, ["mdl", "quantile", "uniform"]
         )
         self.n_bins = check_int(n_bins, "n_bins", type(self).__name__, min_value=2)
+        # WEKA's attribute evaluators discretise with Discretize.setUseBetterEncoding(true)
+        self.better_encoding = check_flag(better_encoding, "better_encoding",
+                                          type(self).__name__)
 
     def get_params(self) -> dict[str, Any]:
-        return {"discretization": self.discretization, "n_bins": self.n_bins}
+        return {"discretization": self.discretization, "n_bins": self.n_bins,
+                "better_encoding": self.better_encoding}
 
     def prepare(self, X: Any, y: np.ndarray) -> Any:
         """Each column sorted once (MDL only): see :class:`._information.SortedColumns`."""
@@ -58,7 +63,8 @@ class _Discretising(Selector):
             return self.select(X[rows], y[rows], random_state=random_state)
         from ._information import resample_scores
 
-        return SelectorOutput(scores=resample_scores(prepared, y, rows, self._score))
+        return SelectorOutput(scores=resample_scores(prepared, y, rows, self._score,
+                                                     self.better_encoding))
 
 
 class InfoGainSelector(_Discretising):
@@ -75,7 +81,8 @@ class InfoGainSelector(_Discretising):
         from ._information import information_gain
 
         return SelectorOutput(scores=information_gain(
-            X, y, discretization=self.discretization, n_bins=self.n_bins))
+            X, y, discretization=self.discretization, n_bins=self.n_bins,
+            better_encoding=self.better_encoding))
 
 
 class SymmetricalUncertaintySelector(_Discretising):
@@ -88,7 +95,8 @@ class SymmetricalUncertaintySelector(_Discretising):
         from ._information import symmetrical_uncertainty
 
         return SelectorOutput(scores=symmetrical_uncertainty(
-            X, y, discretization=self.discretization, n_bins=self.n_bins))
+            X, y, discretization=self.discretization, n_bins=self.n_bins,
+            better_encoding=self.better_encoding))
 
 
 class Chi2Selector(_Discretising):
@@ -106,7 +114,8 @@ class Chi2Selector(_Discretising):
     def select(self, X: Any, y: np.ndarray, *, random_state: int) -> SelectorOutput:
         from ._information import discretize
 
-        codes, n_levels = discretize(X, y, method=self.discretization, n_bins=self.n_bins)
+        codes, n_levels = discretize(X, y, method=self.discretization, n_bins=self.n_bins,
+                                     better_encoding=self.better_encoding)
         return SelectorOutput(scores=chi2_contingency_scores(codes, n_levels, y))
 
 

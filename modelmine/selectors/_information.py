@@ -21,7 +21,7 @@ import scipy.sparse as sp
 from numpy.typing import NDArray
 
 from .._docstring import fill_doc
-from ..validation import check_choice, check_int
+from ..validation import check_choice, check_flag, check_int
 from ._relieff import _column_blocks
 
 __all__ = [
@@ -48,7 +48,10 @@ X : ndarray of shape (n_samples, n_features_in) or scipy.sparse CSR matrix
     discretization : {"mdl", "quantile", "uniform"}, default="mdl"
         How each feature is discretised first (:func:`discretize`).
     n_bins : int, default=10
-        Bins of the unsupervised discretisations ("quantile", "uniform").""",
+        Bins of the unsupervised discretisations ("quantile", "uniform").
+    better_encoding : bool, default=True
+        "mdl" only: charge the candidate cut points of each interval in the MDL cost, as
+        WEKA's attribute evaluators do (see :func:`discretize`).""",
 }
 doc_discretized = fill_doc(DOC_FRAGMENTS)
 
@@ -97,12 +100,16 @@ def _mdl_accepts(
     left: NDArray[np.float64],
     right: NDArray[np.float64],
     n_inst: NDArray[np.float64],
+    n_cut_points: NDArray[np.float64] | None = None,
 ) -> NDArray[np.bool_]:
     """Fayyad & Irani's MDL acceptance test (1993, Section 3), as WEKA's FayyadAndIranisMDL.
 
-    ``gain > (log2(N - 1) + log2(3^k - 2) - (k E - k1 E1 - k2 E2)) / N``, N instances in the
+    ``gain > (log2(T) + log2(3^k - 2) - (k E - k1 E1 - k2 E2)) / N``, N instances in the
     set, k / k1 / k2 classes present in the set / left / right part, E / E1 / E2 their
-    entropies; ``N - 1`` candidate cut points (WEKA's default, not its "better encoding").
+    entropies, T the number of candidate cut points: ``n_cut_points`` (the boundaries
+    between distinct values, WEKA's "better encoding", which its attribute evaluators use)
+    or, when None, ``N - 1`` (Fayyad and Irani's count, the default of WEKA's Discretize
+    filter).
     """
     prior_ent = _weka_entropy(prior)
     gain = prior_ent - _weka_conditional_entropy(left, right)
@@ -112,11 +119,12 @@ def _mdl_accepts(
     delta = np.log(3.0**k - 2.0) / _LN2 - (
         k * prior_ent - k2 * _weka_entropy(right) - k1 * _weka_entropy(left)
     )
-    return gain > (np.log(n_inst - 1.0) / _LN2 + delta) / n_inst
+    n_cuts = n_inst - 1.0 if n_cut_points is None else n_cut_points
+    return gain > (np.log(n_cuts) / _LN2 + delta) / n_inst
 
 
 def _mdl_cuts_block(
-    block: NDArray[np.float64], y: NDArray[np.int64], n_classes: int
+    block: NDArray[np.float64], y: NDArray[np.int64], n_classes: int, better_encoding: bool = True
 ) -> tuple[NDArray[np.intp], NDArray[np.float64]]:
     """MDL cut points of every column of a dense block: (column index, cut value) pairs.
 
@@ -148,7 +156,7 @@ def _mdl_cuts_block(
     values = np.zeros((b, width))
     values[np.arange(b)[:, None], group] = xs
 
-    return _mdl_search(cum, values, n_groups)
+    return _mdl_search(cum, values, n_groups, better_encoding)
 
 
 def _weka_conditional_entropy_counts(
@@ -195,6 +203,7 @@ def _mdl_accepts_counts(
     right: NDArray[np.int64],
     prior_ent: NDArray[np.float64],
     xlnx: NDArray[np.float64],
+    n_cut_points: NDArray[np.float64] | None = None,
 ) -> NDArray[np.bool_]:
     """:func:`_mdl_accepts` of integer counts (``prior_ent`` = the prior's entropy), bit for
     bit: the same terms in the same order, ``x ln x`` read from the table ``xlnx``."""
@@ -208,18 +217,24 @@ def _mdl_accepts_counts(
         - k1 * _weka_entropy_counts(left, xlnx)
     )
     n_inst = prior.sum(axis=1).astype(np.float64)
-    return gain > (np.log(n_inst - 1.0) / _LN2 + delta) / n_inst
+    n_cuts = n_inst - 1.0 if n_cut_points is None else n_cut_points
+    return gain > (np.log(n_cuts) / _LN2 + delta) / n_inst
 
 
 def _mdl_search(
-    cum: NDArray[np.float64], values: NDArray[np.float64], n_groups: NDArray[np.int64]
+    cum: NDArray[np.float64],
+    values: NDArray[np.float64],
+    n_groups: NDArray[np.int64],
+    better_encoding: bool = True,
 ) -> tuple[NDArray[np.intp], NDArray[np.float64]]:
     """WEKA's MDL recursion over the distinct values of each column.
 
     ``cum[j, g]`` holds the class counts of the values of column ``j`` below its ``g``-th
     distinct value (shape (b, width + 1, K); integers, in any numeric dtype),
     ``values[j, g]`` that value and ``n_groups[j]`` the number of distinct values; returns
-    (column, cut value) pairs.
+    (column, cut value) pairs. ``better_encoding``: the MDL cost counts the candidate cut
+    points of the interval (its distinct values - 1), as WEKA's attribute evaluators do,
+    instead of its instances - 1 (see :func:`discretize`).
     """
     b = cum.shape[0]
     icum = cum.astype(np.int64, copy=False)
@@ -254,7 +269,8 @@ def _mdl_search(
         # WEKA keeps a cut only if it strictly lowers the entropy (gain > 0) and passes MDL.
         prior_ent = _weka_entropy_counts(prior, xlnx)
         accept = seg_min < prior_ent
-        accept &= _mdl_accepts_counts(prior, left[first], right[first], prior_ent, xlnx)
+        accept &= _mdl_accepts_counts(prior, left[first], right[first], prior_ent, xlnx,
+                                      n_cand.astype(np.float64) if better_encoding else None)
         cpos = pos[first][accept]
         cf = feat[accept]
         cut_feat.append(cf)
@@ -310,6 +326,7 @@ def discretize(
     *,
     method: str = "mdl",
     n_bins: int = 10,
+    better_encoding: bool = True,
 ) -> tuple[NDArray[np.int32], NDArray[np.int64]]:
     """Discretise every feature: supervised MDL (default), equal-frequency or equal-width.
 
@@ -329,6 +346,14 @@ def discretize(
     method : {"mdl", "quantile", "uniform"}, default="mdl"
     n_bins : int, default=10
         Number of bins for "quantile" and "uniform" (ignored by "mdl").
+    better_encoding : bool, default=True
+        "mdl" only: the MDL cost of a cut counts the candidate cut points of the interval
+        (the boundaries between its distinct values), as WEKA's attribute evaluators
+        (InfoGain, GainRatio, SymmetricalUncert, ChiSquared, CfsSubsetEval) set on their
+        Discretize filter (``setUseBetterEncoding(true)``). False charges ``N - 1``
+        candidates for N instances, as Fayyad and Irani (1993) and the default of WEKA's
+        standalone Discretize filter (without ``-E``). The two differ on tied values
+        (three-level microarrays, counts): see ``docs/weka.md``.
 
     Returns
     -------
@@ -343,11 +368,11 @@ def discretize(
     A value equal to a cut point falls in the lower interval (WEKA's convention, as
     ``pandas.cut`` / ``qcut`` with right-closed bins). For "mdl" the cut candidates are the
     midpoints between consecutive distinct sorted values; the first candidate of least
-    class entropy wins ties; ``N - 1`` candidates are charged in the MDL cost (WEKA's
-    default, not its "better encoding").
+    class entropy wins ties.
     """
     method = check_choice(method, "method", "discretize", _METHODS)
     n_bins = int(check_int(n_bins, "n_bins", "discretize", min_value=2))
+    better_encoding = check_flag(better_encoding, "better_encoding", "discretize")
     n, p = X.shape
     n_classes = int(y.max()) + 1
     codes = np.empty((n, p), dtype=np.int32)
@@ -356,7 +381,7 @@ def discretize(
     width = max(1, _BLOCK_ELEMENTS // per_column)
     for a, b, block in _column_blocks(X, width):
         if method == "mdl":
-            cut_feat, cut_val = _mdl_cuts_block(block, y, n_classes)
+            cut_feat, cut_val = _mdl_cuts_block(block, y, n_classes, better_encoding)
         else:
             cut_feat, cut_val = _interior_cuts(block, method, int(n_bins))
         codes[:, a:b], n_levels[a:b] = _codes_from_cuts(block, cut_feat, cut_val)
@@ -405,12 +430,15 @@ def _discretized_ig(
     discretization: Any,
     n_bins: Any,
     func: str,
+    better_encoding: Any = True,
 ) -> tuple[NDArray[np.float64], float, NDArray[np.float64]]:
     """IG, H(C) and H(F) after :func:`discretize`, the parameters checked for ``func``
     (the public scores of discretised features: IG, SU and gain ratio)."""
     check_choice(discretization, "discretization", func, _METHODS)
     check_int(n_bins, "n_bins", func, min_value=2)
-    codes, n_levels = discretize(X, y, method=discretization, n_bins=n_bins)
+    check_flag(better_encoding, "better_encoding", func)
+    codes, n_levels = discretize(X, y, method=discretization, n_bins=n_bins,
+                                 better_encoding=bool(better_encoding))
     return _ig_and_entropies(codes, n_levels, y)
 
 
@@ -466,13 +494,15 @@ def information_gain(
     *,
     discretization: str = "mdl",
     n_bins: int = 10,
+    better_encoding: bool = True,
 ) -> NDArray[np.float64]:
-    """Information gain IG(C; F) = H(C) - H(C | F), in nats, of every discretised feature.
+    """Information gain IG(C; F) = H(C) - H(C | F), in bits, of every discretised feature.
 
     The "IG" selector of Woznica, Nguyen & Kalousis (KDD 2012, Section 5), as WEKA's
     InfoGainAttributeEval: each feature is first discretised by :func:`discretize`
-    (Fayyad & Irani MDL by default). WEKA reports bits; nats differ by the constant factor
-    ln 2, which changes no ranking.
+    (Fayyad & Irani MDL, with WEKA's "better encoding", by default). In bits, as WEKA
+    reports it; equal to WEKA 3.6's scores to 1e-14 on the shared datasets
+    (``tests/selectors/test_weka_information.py``).
 
     Parameters
     ----------
@@ -484,7 +514,8 @@ def information_gain(
         IG >= 0; 0 for a feature discretised into a single level (for example a constant
         one, or one where MDL finds no cut).
     """
-    return _discretized_ig(X, y, discretization, n_bins, "information_gain")[0]
+    return _discretized_ig(X, y, discretization, n_bins, "information_gain",
+                           better_encoding)[0] / _LN2
 
 
 @doc_discretized
@@ -494,6 +525,7 @@ def symmetrical_uncertainty(
     *,
     discretization: str = "mdl",
     n_bins: int = 10,
+    better_encoding: bool = True,
 ) -> NDArray[np.float64]:
     """Symmetrical uncertainty SU(C; F) = 2 IG(C; F) / (H(C) + H(F)) of every feature.
 
@@ -511,7 +543,8 @@ def symmetrical_uncertainty(
     ndarray of shape (n_features,)
         SU in [0, 1]; 0 when H(C) + H(F) = 0 and for a single-level feature.
     """
-    ig, h_c, h_f = _discretized_ig(X, y, discretization, n_bins, "symmetrical_uncertainty")
+    ig, h_c, h_f = _discretized_ig(X, y, discretization, n_bins, "symmetrical_uncertainty",
+                                   better_encoding)
     return _su(ig, h_c, h_f)
 
 
@@ -603,7 +636,8 @@ class SortedColumns:
 
 
 def _resample_tables(
-    fold: SortedColumns, rows: NDArray[np.intp], y: NDArray[np.int64], n_classes: int
+    fold: SortedColumns, rows: NDArray[np.intp], y: NDArray[np.int64], n_classes: int,
+    better_encoding: bool = True,
 ) -> NDArray[np.float64]:
     """The (feature, MDL level, class) counts of the resample ``rows`` (``y`` = its labels).
 
@@ -654,7 +688,7 @@ def _resample_tables(
         values[jj, new] = fold.values[a + jj, gg]
         cum = np.zeros((cols, w2 + 1, n_classes))
         cum[:, 1:, :] = np.cumsum(compact, axis=1)
-        cut_feat, cut_val = _mdl_search(cum, values, n_present)
+        cut_feat, cut_val = _mdl_search(cum, values, n_present, better_encoding)
         # level of each present value = number of its column's cuts below it
         above = (values[cut_feat] > cut_val[:, None]).ravel()
         cell = (cut_feat[:, None] * w2 + np.arange(w2)).ravel()[above]
@@ -717,7 +751,8 @@ def _sparse_counts(
 
 
 def resample_scores(
-    fold: SortedColumns, y: NDArray[np.int64], rows: NDArray[np.intp], score: str
+    fold: SortedColumns, y: NDArray[np.int64], rows: NDArray[np.intp], score: str,
+    better_encoding: bool = True,
 ) -> NDArray[np.float64]:
     """IG, SU or chi2 after MDL discretisation of the resample ``X[rows]``, ``y[rows]``.
 
@@ -734,14 +769,16 @@ def resample_scores(
     rows : ndarray of int
         The resample's rows (repeats allowed).
     score : {"ig", "su", "chi2"}
+    better_encoding : bool, default=True
+        As in :func:`discretize`.
     """
     score = check_choice(score, "score", "resample_scores", ["ig", "su", "chi2"])
     y_r = y[rows]
     n_classes = int(y_r.max()) + 1
-    table = _resample_tables(fold, rows, y_r, n_classes)
+    table = _resample_tables(fold, rows, y_r, n_classes, bool(better_encoding))
     if score == "chi2":
         return chi2_from_table(table, rows.shape[0])
     ig, h_c, h_f = _ig_from_table(table, y_r)
     if score == "ig":
-        return ig
+        return ig / _LN2
     return _su(ig, h_c, h_f)

@@ -21,11 +21,11 @@ import numpy as np
 import scipy.sparse as sp
 from numpy.typing import NDArray
 
-from ..validation import check_int
+from ..validation import check_int, param_error
 from ._information import _discretized_ig, doc_discretized
 from ._relieff import _column_blocks
 
-__all__ = ["OneRRules", "gain_ratio", "oner_rules", "oner_scores"]
+__all__ = ["JavaRandom", "OneRRules", "gain_ratio", "oner_rules", "oner_scores", "weka_cv_folds"]
 
 # WEKA's Utils.eq tolerance: a split entropy within 1e-6 of 0 gives a gain ratio of 0.
 _WEKA_EPS = 1e-6
@@ -41,6 +41,7 @@ def gain_ratio(
     *,
     discretization: str = "mdl",
     n_bins: int = 10,
+    better_encoding: bool = True,
 ) -> NDArray[np.float64]:
     """Gain ratio ``IG(C; F) / H(F)`` of every discretised feature (Quinlan 1986).
 
@@ -59,7 +60,7 @@ def gain_ratio(
     ndarray of shape (n_features,)
         Gain ratio in [0, 1].
     """
-    ig, _, h_f = _discretized_ig(X, y, discretization, n_bins, "gain_ratio")
+    ig, _, h_f = _discretized_ig(X, y, discretization, n_bins, "gain_ratio", better_encoding)
     split = h_f / _LN2  # bits, for WEKA's tolerance
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(split > _WEKA_EPS, ig / np.where(h_f > 0, h_f, 1.0), 0.0)
@@ -108,19 +109,87 @@ class OneRRules:
         return out
 
 
+def _distinct_counts(
+    block: NDArray[np.float64], y: NDArray[np.int64], n_classes: int
+) -> tuple[NDArray[np.int64], NDArray[np.float64], NDArray[np.int64]]:
+    """Class counts of each distinct value of each column of a dense block, in increasing
+    order: counts (b, width, K), values (b, width) and the number of distinct values (b,)."""
+    n, b = block.shape
+    order = np.argsort(block, axis=0, kind="stable")
+    xs = np.take_along_axis(block, order, axis=0).T
+    ys = y[order].T
+    group = np.zeros((b, n), dtype=np.int64)
+    np.cumsum(xs[:, 1:] > xs[:, :-1], axis=1, out=group[:, 1:])
+    n_groups = group[:, -1] + 1 if n else np.zeros(b, dtype=np.int64)
+    width = int(n_groups.max()) if b and n else 0
+    cell = (np.arange(b)[:, None] * width + group) * n_classes + ys
+    counts = np.bincount(cell.ravel(), minlength=b * width * n_classes)
+    values = np.zeros((b, width))
+    values[np.arange(b)[:, None], group] = xs
+    return counts.reshape(b, width, n_classes), values, n_groups
+
+
+def _rules_block(
+    counts: NDArray[np.int64], values: NDArray[np.float64], n_groups: NDArray[np.int64],
+    bsize: int,
+) -> tuple[list[NDArray[np.float64]], list[NDArray[np.int64]], NDArray[np.int64],
+           NDArray[np.int64]]:
+    """WEKA 3.6's two merging passes over the distinct values (see :func:`oner_rules`),
+    all columns at once; per column its breakpoints and bucket classes, and the bucket
+    counts and the number of training records classified correctly."""
+    b, width, k = counts.shape
+    rows = np.arange(b)
+    # pass 1: one state per column, advanced one distinct value per step
+    acc = counts[:, 0, :].copy() if width else np.zeros((b, k), dtype=np.int64)
+    h_counts = np.zeros((b, max(width, 1), k), dtype=np.int64)  # pass-1 buckets
+    h_bp = np.full((b, max(width, 1)), np.inf)  # breakpoint after each pass-1 bucket
+    n_h = np.zeros(b, dtype=np.int64)
+    for g in range(1, width):
+        f = np.flatnonzero(n_groups > g)
+        if f.size == 0:
+            break
+        new = counts[f, g, :]
+        old = acc[f]
+        old_top = old[np.arange(f.size), np.argmax(old, axis=1)]
+        merge = (np.argmax(new, axis=1) == np.argmax(old, axis=1)) | (old_top < bsize)
+        m, c = f[merge], f[~merge]
+        acc[m] += counts[m, g, :]
+        h_counts[c, n_h[c]] = acc[c]
+        h_bp[c, n_h[c]] = (values[c, g - 1] + values[c, g]) / 2.0
+        n_h[c] += 1
+        acc[c] = counts[c, g, :]
+    h_counts[rows, n_h] = acc
+    n_h += 1
+    # pass 2: consecutive buckets of the same class (Utils.maxIndex: first maximum) merge
+    h_cls = np.argmax(h_counts, axis=2)
+    n_correct = np.take_along_axis(h_counts, h_cls[:, :, None], axis=2)[:, :, 0]
+    valid = np.arange(h_counts.shape[1])[None, :] < n_h[:, None]
+    n_correct = (n_correct * valid).sum(axis=1)
+    # a pass-1 bucket ends a final bucket when the next one has another class
+    ends = valid.copy()
+    ends[:, :-1] &= ~(valid[:, 1:] & (h_cls[:, 1:] == h_cls[:, :-1]))
+    bps: list[NDArray[np.float64]] = []
+    cls: list[NDArray[np.int64]] = []
+    for j in range(b):
+        e = np.flatnonzero(ends[j])
+        cls.append(h_cls[j, e])
+        bps.append(h_bp[j, e[:-1]])
+    return bps, cls, n_correct, np.array([c.size for c in cls], dtype=np.int64)
+
+
 def oner_rules(
     X: NDArray[np.float64] | sp.spmatrix, y: NDArray[np.int64], *, min_bucket_size: int = 6
 ) -> OneRRules:
-    """Build Holte's OneR rule of every numeric feature, as WEKA's ``OneR.newNumericRule``.
+    """Build Holte's OneR rule of every numeric feature, as WEKA 3.6's ``OneR.newNumericRule``.
 
-    Holte (1993, Section 2.2) and WEKA: records are sorted by the feature's value (a
-    stable sort: equal values keep their order); a bucket is filled until its majority
-    class has ``min_bucket_size`` members, then extended while the next record has the same
-    class, then while the next value equals the last; the bucket predicts its majority class
-    (ties: the class that triggered the bucket's end, else the lowest class code); a bucket
-    whose class equals the previous bucket's (or whose majority count equals the previous
-    class's count in it) merges with it; a breakpoint is the midpoint of the two values on
-    either side of the bucket's end.
+    Holte (1993, Section 2.2), as WEKA 3.6.14 implements it (read from its bytecode): the
+    records are grouped by distinct value, in increasing order, each group with its class
+    counts. A first pass merges each group into the bucket before it when the group's
+    majority class (the first class of largest count) equals the bucket's, or when the
+    bucket's majority count is below ``min_bucket_size``; a second pass merges consecutive
+    buckets of the same majority class. Each bucket predicts its majority class; a
+    breakpoint is the midpoint of the two distinct values on either side of a bucket's end.
+    Grouping by value makes the rule independent of the order of tied records.
 
     Parameters
     ----------
@@ -135,117 +204,107 @@ def oner_rules(
     OneRRules
     """
     n, p = X.shape
-    k = int(y.max()) + 1
+    k = int(y.max()) + 1 if n else 1
     bsize = int(min_bucket_size)
-    Xany: Any = X
-    Xd = Xany.toarray() if sp.issparse(Xany) else np.asarray(Xany, dtype=np.float64)
-    order = np.argsort(Xd, axis=0, kind="stable")
-    xs = np.take_along_axis(Xd, order, axis=0).T.copy()  # (p, n) sorted values
-    ys = y[order].T.copy()  # (p, n) classes in that order
-    rows = np.arange(p)
-
-    pos = np.zeros(p, dtype=np.int64)
-    phase = np.zeros(p, dtype=np.int8)  # 0 fill, 1 same class, 2 same value, 3 done
-    cur = np.zeros(p, dtype=np.int64)  # the class that last entered the bucket ("it")
-    counts = np.zeros((p, k), dtype=np.int64)
-    n_buckets = np.zeros(p, dtype=np.int64)
-    prev = np.zeros(p, dtype=np.int64)
+    all_bps: list[NDArray[np.float64]] = []
+    all_cls: list[NDArray[np.int64]] = []
     correct = np.zeros(p, dtype=np.int64)
-    max_buckets = n + 1
-    bps = np.full((p, max_buckets), np.inf)
-    cls = np.zeros((p, max_buckets), dtype=np.int64)
-    if n == 0:
-        phase[:] = 3
-
-    while True:
-        fill = np.flatnonzero(phase == 0)
-        same_class = np.flatnonzero(phase == 1)
-        same_value = np.flatnonzero(phase == 2)
-        if fill.size == 0 and same_class.size == 0 and same_value.size == 0:
-            break
-        # Fill: take the next record; stop when its class reaches the bucket size.
-        if fill.size:
-            c = ys[fill, pos[fill]]
-            counts[fill, c] += 1
-            pos[fill] += 1
-            cur[fill] = c
-            move = (counts[fill, c] >= bsize) | (pos[fill] >= n)
-            phase[fill[move]] = 1
-        # Same class: take the next record while it has the bucket's trigger class.
-        if same_class.size:
-            f = same_class
-            ok = pos[f] < n
-            nxt = np.where(ok, ys[f, np.minimum(pos[f], n - 1)], -1)
-            take = ok & (nxt == cur[f])
-            t = f[take]
-            counts[t, cur[t]] += 1
-            pos[t] += 1
-            phase[f[~take]] = 2
-        # Same value: take the next record while its value equals the last one.
-        if same_value.size:
-            f = same_value
-            ok = pos[f] < n
-            pi = np.minimum(pos[f], n - 1)
-            take = ok & (xs[f, np.maximum(pi - 1, 0)] == xs[f, pi])
-            t = f[take]
-            counts[t, ys[t, pos[t]]] += 1
-            pos[t] += 1
-            _close(
-                f[~take], counts, cur, prev, n_buckets, correct, bps, cls, xs, pos, n, phase, rows
-            )
-
+    n_buckets = np.zeros(p, dtype=np.int64)
+    width = max(1, _PREDICT_ELEMENTS // max(1, n * (k + 2)))
+    for a, b, block in _column_blocks(X, width):
+        counts, values, n_groups = _distinct_counts(np.asarray(block, dtype=np.float64), y, k)
+        bps, cls, correct[a:b], n_buckets[a:b] = _rules_block(counts, values, n_groups, bsize)
+        all_bps += bps
+        all_cls += cls
     nb = int(n_buckets.max()) if p else 1
-    breakpoints = bps[:, : max(nb - 1, 0)].copy()
-    # The last bucket has no breakpoint (WEKA copies breakpoints[v] for v < cl - 1 only).
-    breakpoints[np.arange(breakpoints.shape[1])[None, :] >= n_buckets[:, None] - 1] = np.inf
-    classes = cls[:, :nb].copy()
-    last = classes[rows, np.maximum(n_buckets - 1, 0)]
-    pad = np.arange(nb)[None, :] >= n_buckets[:, None]
-    classes = np.where(pad, last[:, None], classes)
+    breakpoints = np.full((p, max(nb - 1, 0)), np.inf)
+    classes = np.zeros((p, max(nb, 1)), dtype=np.int64)
+    for j in range(p):
+        m = all_cls[j].size
+        breakpoints[j, : m - 1] = all_bps[j]
+        classes[j, :m] = all_cls[j]
+        classes[j, m:] = all_cls[j][-1]
     return OneRRules(breakpoints, classes, n_buckets, correct)
 
 
-def _close(
-    f: np.ndarray,
-    counts: np.ndarray,
-    cur: np.ndarray,
-    prev: np.ndarray,
-    n_buckets: np.ndarray,
-    correct: np.ndarray,
-    bps: np.ndarray,
-    cls: np.ndarray,
-    xs: np.ndarray,
-    pos: np.ndarray,
-    n: int,
-    phase: np.ndarray,
-    rows: np.ndarray,
-) -> None:
-    """End the current bucket of features ``f``: its class, merging, breakpoint."""
-    if f.size == 0:
-        return
-    cnt = counts[f]
-    best = cur[f].copy()
-    # WEKA: for j ascending, it = j when counts[j] > counts[it].
-    top = cnt.max(axis=1)
-    first_max = np.argmax(cnt == top[:, None], axis=1)
-    best = np.where(cnt[np.arange(f.size), best] == top, best, first_max)
-    has_prev = n_buckets[f] > 0
-    pv = prev[f]
-    best = np.where(
-        has_prev & (cnt[np.arange(f.size), pv] == cnt[np.arange(f.size), best]), pv, best
-    )
-    merge = has_prev & (best == pv)
-    n_buckets[f[merge]] -= 1
-    correct[f] += cnt[np.arange(f.size), best]
-    slot = n_buckets[f]
-    cls[f, slot] = best
-    inside = pos[f] < n
-    fi = f[inside]
-    bps[fi, slot[inside]] = (xs[fi, pos[fi] - 1] + xs[fi, pos[fi]]) / 2.0
-    n_buckets[f] += 1
-    prev[f] = best
-    counts[f] = 0
-    phase[f] = np.where(inside, 0, 3)
+class JavaRandom:
+    """``java.util.Random``: the generator WEKA draws its cross-validation folds from.
+
+    The 48-bit linear congruential generator of the Java platform specification
+    (``java.util.Random``, multiplier 0x5DEECE66D, increment 11), with ``nextInt(bound)``
+    as the JDK defines it, so that WEKA's ``Instances.randomize(new Random(seed))`` can be
+    replayed exactly.
+    """
+
+    _MASK = (1 << 48) - 1
+
+    def __init__(self, seed: int) -> None:
+        self._seed = (int(seed) ^ 0x5DEECE66D) & self._MASK
+
+    def _next(self, bits: int) -> int:
+        self._seed = (self._seed * 0x5DEECE66D + 0xB) & self._MASK
+        r = self._seed >> (48 - bits)
+        return r - (1 << 32) if r >= 1 << 31 else r
+
+    def next_int(self, bound: int) -> int:
+        """``Random.nextInt(bound)``: uniform in [0, bound)."""
+        r = self._next(31)
+        m = bound - 1
+        if bound & m == 0:
+            return (bound * r) >> 31
+        u = r
+        while True:
+            r = u % bound
+            t = (u - r + m) & 0xFFFFFFFF
+            if t < 1 << 31:  # Java: u - r + m >= 0 as a 32-bit int
+                return r
+            u = self._next(31)
+
+
+def weka_cv_folds(y: NDArray[np.int64], folds: int, seed: int) -> list[NDArray[np.intp]]:
+    """The test rows of each fold of WEKA's ``Evaluation.crossValidateModel``.
+
+    WEKA 3.6 shuffles the records with ``Instances.randomize(new Random(seed))``, groups
+    them by class (``Instances.stratify``: each class in turn gathered by swaps), deals them
+    to the folds in turn (``stratStep``), and takes fold ``i`` as the ``i``-th contiguous
+    block (``testCV``: the first ``n mod folds`` folds one record larger).
+
+    Parameters
+    ----------
+    y : ndarray of shape (n_samples,)
+        Class codes.
+    folds : int
+        Number of folds, 2 to n_samples.
+    seed : int
+        WEKA's ``-S`` (its default is 1).
+
+    Returns
+    -------
+    list of ndarray
+        Row indices of each fold's test set.
+    """
+    n = y.shape[0]
+    rnd = JavaRandom(seed)
+    idx = list(range(n))
+    for j in range(n - 1, 0, -1):
+        r = rnd.next_int(j + 1)
+        idx[j], idx[r] = idx[r], idx[j]
+    index = 1
+    while index < n:
+        first = y[idx[index - 1]]
+        for j in range(index, n):
+            if y[idx[j]] == first:
+                idx[index], idx[j] = idx[j], idx[index]
+                index += 1
+        index += 1
+    strat = [idx[i] for s in range(folds) for i in range(s, n, folds)]
+    out = []
+    for i in range(folds):
+        size = n // folds + (1 if i < n % folds else 0)
+        offset = i if i < n % folds else n % folds
+        start = i * (n // folds) + offset
+        out.append(np.array(strat[start : start + size], dtype=np.intp))
+    return out
 
 
 def oner_scores(
@@ -254,16 +313,17 @@ def oner_scores(
     *,
     min_bucket_size: int = 6,
     folds: int | None = 10,
-    random_state: int = 0,
+    random_state: int = 1,
 ) -> NDArray[np.float64]:
-    """Accuracy of each feature's OneR rule: the "OneR" ranker of Pes (2019, Section 3.1).
+    """Percent accuracy of each feature's OneR rule: the "OneR" ranker of Pes (2019,
+    Section 3.1), as WEKA 3.6's OneRAttributeEval computes it.
 
-    As WEKA's OneRAttributeEval: a OneR classifier (:func:`oner_rules`, Holte 1993) is
-    built on each feature alone and its accuracy estimated by stratified ``folds``-fold
-    cross-validation (WEKA's default: 10 folds), or on the training data itself when
-    ``folds`` is None (WEKA's ``-E``). WEKA shuffles the folds with its own ``Random(1)``;
-    here :class:`sklearn.model_selection.StratifiedKFold` shuffles them with
-    ``random_state``, so scores match WEKA's in distribution, not digit for digit.
+    A OneR classifier (:func:`oner_rules`, Holte 1993) is built on each feature alone and
+    its accuracy estimated by ``folds``-fold cross-validation with WEKA's own folds
+    (:func:`weka_cv_folds`: ``Instances.randomize(new Random(random_state))``, then
+    stratified), or on the training data itself when ``folds`` is None (WEKA's ``-D``).
+    The score is WEKA's, ``(1 - errorRate) * 100``: with the defaults it equals
+    ``OneRAttributeEval`` (``-S 1 -F 10 -B 6``) to the last bit.
 
     Parameters
     ----------
@@ -271,29 +331,31 @@ def oner_scores(
     y : ndarray of shape (n_samples,)
         Int64 class codes 0..K-1.
     min_bucket_size : int, default=6
+        WEKA's ``-B``.
     folds : int or None, default=10
-        Cross-validation folds (capped at the smallest class size, at least 2), or None
-        for the training-set accuracy.
-    random_state : int, default=0
-        Seed of the fold assignment.
+        WEKA's ``-F`` (at most n_samples), or None for the training-set accuracy (``-D``).
+    random_state : int, default=1
+        WEKA's ``-S``, the seed of ``java.util.Random`` that shuffles the records.
 
     Returns
     -------
     ndarray of shape (n_features,)
-        Accuracy in [0, 1].
+        Accuracy in percent, in [0, 100].
     """
     check_int(min_bucket_size, "min_bucket_size", "oner_scores", min_value=1)
     check_int(folds, "folds", "oner_scores", min_value=2, allow_none=True)
     n = X.shape[0]
-    if folds is None:
-        return oner_rules(X, y, min_bucket_size=min_bucket_size).n_correct / float(n)
-    from sklearn.model_selection import StratifiedKFold
-
-    n_splits = max(2, min(int(folds), int(np.bincount(y).min())))
-    cv = StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=random_state)
+    if folds is not None and folds > n:
+        raise param_error("folds", "oner_scores", f"at most the number of samples ({n}), as "
+                          "in WEKA's cross-validation", folds)
     Xr: Any = sp.csr_matrix(X) if sp.issparse(X) else np.asarray(X, dtype=np.float64)
-    hits = np.zeros(X.shape[1])
-    for train, test in cv.split(np.zeros(n), y):
-        rules = oner_rules(Xr[train], y[train], min_bucket_size=min_bucket_size)
-        hits += (rules.predict(Xr[test]) == y[test][:, None]).sum(axis=0)
-    return hits / float(n)
+    if folds is None:
+        hits = oner_rules(Xr, y, min_bucket_size=min_bucket_size).n_correct.astype(np.float64)
+    else:
+        hits = np.zeros(X.shape[1])
+        for test in weka_cv_folds(y, int(folds), int(random_state)):
+            train = np.setdiff1d(np.arange(n), test)
+            rules = oner_rules(Xr[train], y[train], min_bucket_size=min_bucket_size)
+            hits += (rules.predict(Xr[test]) == y[test][:, None]).sum(axis=0)
+    # Evaluation.errorRate() = incorrect / n, and OneRAttributeEval returns (1 - it) * 100
+    return (1.0 - (n - hits) / float(n)) * 100.0

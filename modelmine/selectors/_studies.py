@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ..validation import check_choice, check_int, check_real
+from ..validation import check_choice, check_flag, check_int, check_real
 from ._base import Selector, SelectorKind, SelectorOutput
 
 __all__ = ["GainRatioSelector", "MRMRSelector", "OneRSelector", "SVMRFE50Selector"]
@@ -31,28 +31,34 @@ class GainRatioSelector(Selector):
 
     name = "gainratio"
 
-    def __init__(self, discretization: str = "mdl", n_bins: int = 10):
+    def __init__(self, discretization: str = "mdl", n_bins: int = 10,
+                 better_encoding: bool = True):
         self.discretization = check_choice(
             discretization, "discretization", "GainRatioSelector", ["mdl", "quantile", "uniform"]
         )
         self.n_bins = check_int(n_bins, "n_bins", "GainRatioSelector", min_value=2)
+        self.better_encoding = check_flag(better_encoding, "better_encoding",
+                                          "GainRatioSelector")
 
     def select(self, X: Any, y: np.ndarray, *, random_state: int) -> SelectorOutput:
         from ._rankers import gain_ratio
 
         return SelectorOutput(
-            scores=gain_ratio(X, y, discretization=self.discretization, n_bins=self.n_bins)
+            scores=gain_ratio(X, y, discretization=self.discretization, n_bins=self.n_bins,
+                              better_encoding=self.better_encoding)
         )
 
     def get_params(self) -> dict[str, Any]:
-        return {"discretization": self.discretization, "n_bins": self.n_bins}
+        return {"discretization": self.discretization, "n_bins": self.n_bins,
+                "better_encoding": self.better_encoding}
 
 
 class OneRSelector(Selector):
     """Accuracy of Holte's OneR rule on each feature (WEKA OneRAttributeEval, bucket size 6).
 
-    Pes (2019, Section 3.1, "OneR"); see :func:`modelmine.selectors.oner_scores`. The
-    cross-validation folds are drawn from the bootstrap's own seed.
+    Pes (2019, Section 3.1, "OneR"); see :func:`modelmine.selectors.oner_scores`: scores
+    in percent, as WEKA reports them. The cross-validation folds are WEKA's, drawn from the
+    bootstrap's own seed (``oner_scores(..., random_state=1)`` is WEKA's default ``-S 1``).
     """
 
     name = "oner"

@@ -52,8 +52,12 @@ def _cond_entropy_bits(rows: list[list[float]]) -> float:
     return 0.0 if total == 0 else -value / (total * math.log(2))
 
 
-def _weka_mdl_cuts(x: np.ndarray, y: np.ndarray, k: int) -> list[float]:
-    """WEKA's cutPointsForSubset on one feature, recursively, as written in Discretize.java."""
+def _weka_mdl_cuts(
+    x: np.ndarray, y: np.ndarray, k: int, better_encoding: bool = True
+) -> list[float]:
+    """WEKA's cutPointsForSubset on one feature, recursively, as written in Discretize.java
+    (``better_encoding``: ``m_UseBetterEncoding``, the number of boundaries between distinct
+    values as the count of candidate cuts, as WEKA's attribute evaluators set it)."""
     order = np.argsort(x, kind="stable")
     xs, ys = [float(v) for v in x[order]], [int(v) for v in y[order]]
 
@@ -67,10 +71,12 @@ def _weka_mdl_cuts(x: np.ndarray, y: np.ndarray, k: int) -> list[float]:
         left = [0.0] * k
         prior_ent = _entropy_bits(prior)
         best_ent, best_index, best_cut, best_counts = prior_ent, -1, None, None
+        n_cut_points = 0
         for i in range(first, last_plus_one - 1):
             left[ys[i]] += 1
             right[ys[i]] -= 1
             if xs[i] < xs[i + 1]:
+                n_cut_points += 1
                 ent = _cond_entropy_bits([left, right])
                 if ent < best_ent:
                     best_ent, best_index = ent, i
@@ -87,7 +93,8 @@ def _weka_mdl_cuts(x: np.ndarray, y: np.ndarray, k: int) -> list[float]:
         delta = math.log(3.0**kt - 2) / math.log(2) - (
             kt * prior_ent - kr * _entropy_bits(br) - kl * _entropy_bits(bl)
         )
-        if not gain > (math.log(n_inst - 1) / math.log(2) + delta) / n_inst:
+        charged = n_cut_points if better_encoding else n_inst - 1
+        if not gain > (math.log(charged) / math.log(2) + delta) / n_inst:
             return []
         return [*cuts(first, best_index + 1), best_cut, *cuts(best_index + 1, last_plus_one)]
 
@@ -105,12 +112,12 @@ def _weka_codes(x: np.ndarray, cuts: list[float]) -> np.ndarray:
     return out
 
 
-def _check_against_weka(X: np.ndarray, y: np.ndarray) -> None:
+def _check_against_weka(X: np.ndarray, y: np.ndarray, better_encoding: bool = True) -> None:
     k = int(y.max()) + 1
-    codes, n_levels = discretize(X, y, method="mdl")
-    cut_feat, cut_val = _mdl_cuts_block(X, y, k)
+    codes, n_levels = discretize(X, y, method="mdl", better_encoding=better_encoding)
+    cut_feat, cut_val = _mdl_cuts_block(X, y, k, better_encoding)
     for j in range(X.shape[1]):
-        ref = _weka_mdl_cuts(X[:, j], y, k)
+        ref = _weka_mdl_cuts(X[:, j], y, k, better_encoding)
         ours = np.sort(cut_val[cut_feat == j])
         assert ours.tolist() == ref, f"feature {j}"
         assert n_levels[j] == len(ref) + 1
@@ -166,6 +173,7 @@ def test_mdl_equals_weka_reference_random(n_classes, n_values):
     X = np.floor(signal * n_values / 6.0) if n_values < 1000 else signal
     X[:, 0] = 3.0  # constant feature
     _check_against_weka(X, y)
+    _check_against_weka(X, y, better_encoding=False)  # the standalone filter's default
 
 
 def test_mdl_equals_weka_reference_colon():
@@ -218,11 +226,12 @@ def test_constant_feature_has_one_level_and_zero_scores(method):
 
 # ---------------------------------------------------------------- IG and SU vs sklearn/scipy
 def _reference_ig_su(codes: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    # IG in bits (WEKA's unit): sklearn's mutual information (nats) / ln 2
     h_c = entropy(np.bincount(y))
     ig = np.array([mutual_info_score(y, codes[:, j]) for j in range(codes.shape[1])])
     h_f = np.array([entropy(np.bincount(codes[:, j])) for j in range(codes.shape[1])])
     su = np.where(h_c + h_f > 0, 2 * ig / (h_c + h_f), 0.0)
-    return ig, su
+    return ig / np.log(2), su
 
 
 @pytest.mark.slow
@@ -253,7 +262,7 @@ def test_ig_su_multiclass_equal_sklearn_loop(method):
     su = symmetrical_uncertainty(X, y, discretization=method, n_bins=6)
     np.testing.assert_allclose(ig, ig_ref, rtol=0, atol=1e-12)
     np.testing.assert_allclose(su, su_ref, rtol=0, atol=1e-12)
-    assert np.all((su >= 0) & (su <= 1)) and np.all(ig <= entropy(np.bincount(y)) + 1e-12)
+    assert np.all((su >= 0) & (su <= 1)) and np.all(ig <= entropy(np.bincount(y), base=2) + 1e-12)
 
 
 def test_ig_of_perfect_predictor_is_class_entropy():
@@ -261,7 +270,7 @@ def test_ig_of_perfect_predictor_is_class_entropy():
     X = np.column_stack([y * 10.0 + 0.5, np.zeros(90)])
     ig = information_gain(X, y)
     su = symmetrical_uncertainty(X, y)
-    assert ig[0] == pytest.approx(math.log(3), abs=1e-14) and ig[1] == 0.0
+    assert ig[0] == pytest.approx(math.log2(3), abs=1e-14) and ig[1] == 0.0
     assert su[0] == pytest.approx(1.0, abs=1e-14) and su[1] == 0.0
 
 

@@ -3,8 +3,8 @@
 Independent truths:
 - gain ratio: a per-feature ``scipy.stats.entropy`` / ``sklearn.metrics.mutual_info_score``
   loop on the same MDL codes (WEKA's ContingencyTables.gainRatio formula);
-- OneR: a scalar, line-by-line translation of WEKA's ``OneR.newNumericRule`` and
-  ``classifyInstance`` (one feature at a time), and a hand-worked example;
+- OneR: a hand-worked example of WEKA 3.6's merging passes, invariants, and the JDK's
+  ``java.util.Random`` sequence (WEKA itself in ``test_weka_information.py``);
 - mRMR: Peng's own program through ``pymrmr`` (when it installs) and a plain greedy loop
   over ``sklearn.metrics.mutual_info_score``;
 - ReliefF: a scalar translation of WEKA's ReliefFAttributeEval (``findKHitMiss``,
@@ -21,7 +21,6 @@ import pytest
 import scipy.sparse as sp
 from scipy.stats import entropy
 from sklearn.metrics import mutual_info_score
-from sklearn.model_selection import StratifiedKFold
 
 import modelmine as mm
 from modelmine.selectors import (
@@ -82,106 +81,64 @@ def test_gainratio_selector_by_name(colon):
 
 
 # ------------------------------------------------------------------------------- OneR
-def _weka_oner(x: np.ndarray, y: np.ndarray, k: int, bucket: int = 6):
-    """WEKA's OneR.newNumericRule, scalar (no missing values)."""
-    order = np.argsort(x, kind="stable")
-    xs, ys = [float(v) for v in x[order]], [int(v) for v in y[order]]
-    n = len(xs)
-    classifications = [0] * n
-    breakpoints = [0.0] * n
-    correct = 0
-    i = 0
-    cl = 0
-    while i < n:
-        counts = [0] * k
-        while True:
-            it = ys[i]
-            i += 1
-            counts[it] += 1
-            if not (counts[it] < bucket and i < n):
-                break
-        while i < n and ys[i] == it:
-            counts[it] += 1
-            i += 1
-        while i < n and xs[i - 1] == xs[i]:
-            counts[ys[i]] += 1
-            i += 1
-        for j in range(k):
-            if counts[j] > counts[it]:
-                it = j
-        if cl > 0:
-            if counts[classifications[cl - 1]] == counts[it]:
-                it = classifications[cl - 1]
-            if it == classifications[cl - 1]:
-                cl -= 1
-        correct += counts[it]
-        classifications[cl] = it
-        if i < n:
-            breakpoints[cl] = (xs[i - 1] + xs[i]) / 2
-        cl += 1
-    return classifications[:cl], breakpoints[: cl - 1], correct
-
-
-def _weka_oner_predict(rule, value: float) -> int:
-    classes, bps, _ = rule
-    v = 0
-    while v < len(bps) and value >= bps[v]:
-        v += 1
-    return classes[v]
-
-
+# WEKA itself is the oracle of OneR's scores (tests/selectors/test_weka_information.py);
+# here: a hand-worked example of WEKA 3.6's merging passes, and invariants.
 def test_oner_hand_example():
-    # Sorted classes a a b a a a a a a b b b b b b b b with bucket size 2:
-    # buckets {a a}, {b a a} -> merged into "a" ..., worked by hand below.
+    # Values 0..9 with classes 0 0 1 0 0 1 1 1 0 1, bucket size 2. Pass 1 (each value a
+    # group): {0,1} -> [2,0]; 2 has majority 1 and the bucket's majority count is 2 -> a new
+    # bucket; 3 (class 0): the bucket [0,1] has majority count 1 < 2 -> merged, [1,1],
+    # majority 0 (first maximum); 4 (class 0) -> same majority, [2,1]; 5 (class 1) ->
+    # new bucket; 6, 7 merge -> [0,3]; 8 (class 0) -> new bucket; 9: count 1 < 2 -> merged,
+    # [1,1]. Buckets [2,0] | 1.5 | [2,1] | 4.5 | [0,3] | 7.5 | [1,1]; pass 2 merges the first
+    # two (both class 0): x < 4.5 -> 0, x < 7.5 -> 1, else 0; 2 + 2 + 3 + 1 = 8 correct.
     x = np.arange(10, dtype=float)
     y = np.array([0, 0, 1, 0, 0, 1, 1, 1, 0, 1])
     rules = oner_rules(x[:, None], y, min_bucket_size=2)
-    # Bucket 1: 0 0 (class 0 reaches 2). Bucket 2: 1 0 0 -> class 0 -> merged with 1.
-    # Bucket 3: 1 1 1 (class 1 reaches 2, then same class) -> class 1. Bucket 4: 0 1 -> 1:1,
-    # tie: the class that ended it (1), merged with bucket 3. So: x < 4.5 -> 0, else 1.
-    assert rules.n_buckets[0] == 2
-    np.testing.assert_array_equal(rules.breakpoints[0], [4.5])
-    np.testing.assert_array_equal(rules.classes[0], [0, 1])
+    assert rules.n_buckets[0] == 3
+    np.testing.assert_array_equal(rules.breakpoints[0], [4.5, 7.5])
+    np.testing.assert_array_equal(rules.classes[0], [0, 1, 0])
     assert rules.n_correct[0] == 8
-    assert _weka_oner(x, y, 2, bucket=2) == ([0, 1], [4.5], 8)
+    np.testing.assert_array_equal(rules.predict(np.array([[4.4], [4.5], [7.49], [9.0]]))[:, 0],
+                                  [0, 1, 1, 0])
+    assert oner_scores(x[:, None], y, min_bucket_size=2, folds=None)[0] == 80.0
 
 
-@pytest.mark.parametrize("case", ["colon", "three-class"])
-def test_oner_rules_equal_weka_translation(case, colon):
-    if case == "colon":
-        X, y = colon[0][:, :250], colon[1]
-    else:
-        X, y = _three_class()
-    k = int(y.max()) + 1
-    rules = oner_rules(X, y)
-    for j in range(X.shape[1]):
-        classes, bps, correct = _weka_oner(X[:, j], y, k)
-        nb = len(classes)
-        assert rules.n_buckets[j] == nb, j
-        assert rules.n_correct[j] == correct, j
-        np.testing.assert_array_equal(rules.classes[j, :nb], classes)
-        np.testing.assert_array_equal(rules.breakpoints[j, : nb - 1], bps)
-    # Prediction of new values, at and between breakpoints.
-    rng = np.random.default_rng(SEED)
-    test = X[rng.integers(0, X.shape[0], 15)] + rng.normal(0, 0.1, (15, X.shape[1]))
-    pred = rules.predict(test)
-    for j in range(0, X.shape[1], 7):
-        rule = _weka_oner(X[:, j], y, k)
-        assert [_weka_oner_predict(rule, v) for v in test[:, j]] == list(pred[:, j])
+def test_oner_rules_ignore_the_order_of_records_and_of_tied_values(colon):
+    # WEKA 3.6 groups records by value before bucketing: any permutation gives the same
+    # rules; the training accuracy equals the predictions' agreement with the labels.
+    X, y = _three_class()
+    X[:, 3] = np.round(X[:, 3] * 2)
+    perm = np.random.default_rng(SEED).permutation(X.shape[0])
+    a, b = oner_rules(X, y), oner_rules(X[perm], y[perm])
+    np.testing.assert_array_equal(a.breakpoints, b.breakpoints)
+    np.testing.assert_array_equal(a.classes, b.classes)
+    np.testing.assert_array_equal(a.n_correct, (a.predict(X) == y[:, None]).sum(axis=0))
 
 
-def test_oner_scores_cross_validation_equals_reference(colon):
-    X, y = colon[0][:, :120], colon[1]
-    ours = oner_scores(X, y, folds=10, random_state=3)
-    cv = StratifiedKFold(n_splits=10, shuffle=True, random_state=3)
-    hits = np.zeros(X.shape[1])
-    for train, test in cv.split(X, y):
-        for j in range(X.shape[1]):
-            rule = _weka_oner(X[train, j], y[train], 2)
-            hits[j] += sum(_weka_oner_predict(rule, v) == c for v, c in zip(X[test, j], y[test]))
-    np.testing.assert_array_equal(ours, hits / X.shape[0])
-    train_acc = oner_scores(X, y, folds=None)
-    assert (train_acc >= ours - 1e-12).mean() > 0.9  # resubstitution is optimistic
+def test_weka_cv_folds_partition_and_stratify():
+    from modelmine.selectors._rankers import weka_cv_folds
+
+    y = np.repeat([0, 1, 2], [30, 17, 9])
+    folds = weka_cv_folds(y, 10, 1)
+    rows = np.concatenate(folds)
+    np.testing.assert_array_equal(np.sort(rows), np.arange(y.size))
+    assert [f.size for f in folds] == [6] * 6 + [5] * 4
+    for f in folds:  # dealt in turn from the records grouped by class
+        assert np.all(np.abs(np.bincount(y[f], minlength=3) - np.bincount(y) / 10) < 1 + 1e-9)
+
+
+def test_java_random_equals_the_jdk_sequence():
+    # printed by OpenJDK 17: new java.util.Random(42), nextInt(10) five times, then a new
+    # Random(42), nextInt(16) three times (the power-of-two branch); Random(-7), nextInt of
+    # a large bound (the rejection loop's range)
+    from modelmine.selectors._rankers import JavaRandom
+
+    r = JavaRandom(42)
+    assert [r.next_int(10) for _ in range(5)] == [0, 3, 8, 4, 0]
+    r = JavaRandom(42)
+    assert [r.next_int(16) for _ in range(3)] == [11, 0, 10]
+    r = JavaRandom(-7)
+    assert [r.next_int(1000003) for _ in range(3)] == [932931, 945492, 641255]
 
 
 def test_oner_sparse_equals_dense(colon):
