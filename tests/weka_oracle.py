@@ -101,10 +101,12 @@ def ranker_merits(tmp_path: Path, X, y, evaluator: str, *options: str) -> np.nda
     return merit
 
 
-def selected_subset(tmp_path: Path, X, y, evaluator: str, search: str) -> list[int]:
-    """The feature indices a WEKA subset evaluator keeps with the given search."""
+def selected_subset(tmp_path: Path, X, y, evaluator: str, search: str,
+                    *options: str) -> list[int]:
+    """The feature indices a WEKA subset evaluator (with its ``options``) keeps with the
+    given search (post-processing included, as WEKA's AttributeSelection applies it)."""
     arff = write_arff(tmp_path / "subset.arff", X, y)
-    out = java(f"weka.attributeSelection.{evaluator}", "-i", str(arff), "-s", search)
+    out = java(f"weka.attributeSelection.{evaluator}", *options, "-i", str(arff), "-s", search)
     block = out.split("Selected attributes:")[1]
     names = re.findall(r"^\s*f(\d+)\s*$", block, re.MULTILINE)
     return sorted(int(n) for n in names)

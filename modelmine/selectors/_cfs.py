@@ -20,7 +20,6 @@ and the merits of all the children of a subset are evaluated at once from runnin
 
 from __future__ import annotations
 
-import heapq
 import itertools
 from typing import Any
 
@@ -113,98 +112,132 @@ class _RareCodes:
         return np.clip(out, 0.0, 1.0)
 
 
-def cfs_search(codes: NDArray[np.int32], levels: NDArray[np.int64], y: NDArray[np.int64],
-               *, max_stale: int = 5, max_features: int | None = None
-               ) -> tuple[list[int], float, NDArray[np.float64]]:
-    """Best-first forward search of Hall's CFS merit (WEKA's BestFirst, section docstring).
+def _weka_corr(su: NDArray[np.float64], with_class: bool) -> NDArray[np.float64]:
+    """SU as CfsSubsetEval stores it: a float (``m_corr_matrix`` is ``float[][]``), and,
+    between two features, 1 where SU is 0 to WEKA's 1e-6 (``symmUncertCorr``: a feature
+    without information, for example constant after discretisation, counts as perfectly
+    redundant with every other; with the class it counts as 0)."""
+    if not with_class:
+        su = np.where(np.abs(su) < 1e-6, 1.0, su)
+    else:
+        su = np.where(np.abs(su) < 1e-6, 0.0, su)
+    return su.astype(np.float32).astype(np.float64)
 
-    Returns the chosen features in the order the search added them, the best merit, and
-    SU of every feature with the class. Ties in merit: the subset met first (a stable heap
-    by insertion order); children are generated in feature-index order.
+
+class _Correlations:
+    """SU with the class and, on demand, SU rows between features, as WEKA stores them."""
+
+    def __init__(self, codes: NDArray[np.int32], levels: NDArray[np.int64],
+                 y: NDArray[np.int64]) -> None:
+        p = codes.shape[1]
+        rare = _RareCodes(codes, levels)
+        h = _entropy(rare.level_counts.astype(np.float64))  # = _column_entropies(...)
+        yc = y.astype(np.int64)
+        k_cls = int(yc.max()) + 1
+        hc = float(_entropy(np.bincount(yc, minlength=k_cls).astype(np.float64)))
+        width = int(levels.max(initial=1))
+        joint = yc[:, None] * width + codes
+        flat = (np.arange(p)[None, :] * (k_cls * width) + joint).ravel()
+        hjc = _entropy(np.bincount(flat, minlength=p * k_cls * width)
+                       .reshape(p, k_cls * width).astype(np.float64))
+        den = h + hc
+        rcf = np.zeros(p)
+        np.divide(2.0 * (h + hc - hjc), den, out=rcf, where=(h > 0) & (hc > 0))
+        self.rcf = _weka_corr(np.clip(rcf, 0.0, 1.0), with_class=True)
+        self._codes, self._levels, self._h = codes, levels, h
+        self._su_row = rare.su_row if rare.fraction < _RareCodes.MAX_FRACTION else su_matrix_row
+        self._rows: dict[int, NDArray[np.float64]] = {}
+
+    def row(self, g: int) -> NDArray[np.float64]:
+        """SU of feature ``g`` with every feature, as WEKA's correlation matrix holds it."""
+        if g not in self._rows:
+            self._rows[g] = _weka_corr(self._su_row(self._codes, self._levels, g, self._h),
+                                       with_class=False)
+        return self._rows[g]
+
+
+def cfs_search(codes: NDArray[np.int32], levels: NDArray[np.int64], y: NDArray[np.int64],
+               *, max_stale: int = 5, max_features: int | None = None,
+               locally_predictive: bool = True,
+               ) -> tuple[list[int], float, NDArray[np.float64]]:
+    """Hall's CFS merit searched as WEKA 3.6's ``BestFirst`` does (forward, ``-N 5``).
+
+    WEKA 3.6.14's search (read from its bytecode): an open list of at most ``max_stale``
+    subsets ordered by merit (ties: the one inserted first), starting from the empty set;
+    the head is removed and every feature not in it is added in turn (index order); each
+    child goes into the list, and becomes the best subset when its merit exceeds the best
+    merit by more than 1e-5; after an expansion without such a child the stale count grows,
+    and the search ends at ``max_stale``. Merits are computed from SU held as floats, as
+    ``CfsSubsetEval`` does (:func:`_weka_corr`). ``locally_predictive``: then WEKA's
+    ``postProcess`` (its default): in decreasing order of SU with the class, a feature joins
+    the subset when its SU with the class exceeds its SU with every member.
+
+    Returns the chosen features (the search's in the order it added them, then the locally
+    predictive ones), the best merit of the search, and SU of every feature with the class.
+    ``max_features`` caps the subset: the search does not expand subsets of that size, and
+    locally predictive features stop there.
     """
     p = codes.shape[1]
-    rare = _RareCodes(codes, levels)
-    h = _entropy(rare.level_counts.astype(np.float64))  # = _column_entropies(codes, levels)
-    yc = y.astype(np.int64)
-    k_cls = int(yc.max()) + 1
-    hc = float(_entropy(np.bincount(yc, minlength=k_cls).astype(np.float64)))
-    width = int(levels.max(initial=1))
-    joint = yc[:, None] * width + codes
-    flat = (np.arange(p)[None, :] * (k_cls * width) + joint).ravel()
-    hjc = _entropy(np.bincount(flat, minlength=p * k_cls * width)
-                   .reshape(p, k_cls * width).astype(np.float64))
-    den = h + hc
-    rcf = np.zeros(p)
-    np.divide(2.0 * (h + hc - hjc), den, out=rcf, where=den > 0)
-    rcf = np.clip(rcf, 0.0, 1.0)
-    rows: dict[int, NDArray[np.float64]] = {}
-    su_row = rare.su_row if rare.fraction < _RareCodes.MAX_FRACTION else su_matrix_row
-
-    def row(g: int) -> NDArray[np.float64]:
-        if g not in rows:
-            rows[g] = su_row(codes, levels, g, h)
-        return rows[g]
-
-    # The open list holds one entry per expanded subset (a "block" of all its children,
-    # sorted by merit, then feature index) instead of one entry per child: the same order
-    # as pushing every child (ties: the child generated first), at O(p log p) per
-    # expansion instead of p heap pushes. A child met again in a later block has the same
-    # merit and comes after the first: it is skipped when popped.
-    blocks: list[tuple[tuple[int, ...], NDArray[np.int64], NDArray[np.float64],
-                       float, NDArray[np.float64]]] = []
-    heap: list[tuple[float, int, int]] = []  # (-merit, block id, position in the block)
-    expanded: set[frozenset[int]] = set()
-    best: tuple[int, ...] = ()
-    best_merit = 0.0
-    stale = 0
+    corr = _Correlations(codes, levels, y)
+    rcf = corr.rcf
     cap = p if max_features is None else max_features
-
-    def expand(subset: tuple[int, ...], s_cf: float) -> None:
-        k = len(subset) + 1
-        add_ff = np.zeros(p)
-        for g in subset:
-            add_ff += row(g)
-        s_ff = float(pair_sums[subset])
-        merits = (s_cf + rcf) / np.sqrt(k + 2.0 * (s_ff + add_ff))
-        merits[list(subset)] = -np.inf
-        order = np.lexsort((np.arange(p), -merits))[:p - len(subset)]
-        blocks.append((subset, order, merits[order], s_cf, s_ff + add_ff))
-        if len(order):
-            heapq.heappush(heap, (-float(merits[order[0]]), len(blocks) - 1, 0))
-
-    pair_sums: dict[tuple[int, ...], float] = {(): 0.0}
-    expanded.add(frozenset())
-    expand((), 0.0)
-    _, order0, merits0, _, _ = blocks[0]
-    if len(order0) and merits0[0] > best_merit:  # the root's best child
-        best, best_merit = (int(order0[0]),), float(merits0[0])
-    else:
-        stale = 1
-    while heap and stale < max_stale:
-        _, bid, pos = heapq.heappop(heap)
-        parent, order, merits, s_cf, ff = blocks[bid]
-        if pos + 1 < len(order):
-            heapq.heappush(heap, (-float(merits[pos + 1]), bid, pos + 1))
-        f = int(order[pos])
-        child = (*parent, f)
-        key = frozenset(child)
-        if key in expanded:
-            continue
-        expanded.add(key)
-        if len(child) >= cap:
-            stale += 1
-            continue
-        pair_sums[child] = float(ff[f])
-        c_cf = s_cf + float(rcf[f])
-        before = best_merit
-        expand(child, c_cf)
-        _, c_order, c_merits, _, _ = blocks[-1]
-        if len(c_order) and c_merits[0] > before:
-            best, best_merit = (*child, int(c_order[0])), float(c_merits[0])
+    # open list: (merit, subset as a tuple in the order added, sum of class SU, sum of
+    # pair SU), best first, ties in insertion order
+    open_list: list[tuple[float, tuple[int, ...], float, float]] = [(0.0, (), 0.0, 0.0)]
+    best: tuple[int, ...] = ()
+    best_merit = 0.0  # CfsSubsetEval's merit of the empty set
+    stale = 0
+    index = np.arange(p)
+    while stale < max_stale and open_list:
+        _, head, s_cf, s_ff = open_list.pop(0)
+        added = False
+        if len(head) < cap:
+            k = len(head) + 1
+            add_ff = np.zeros(p)
+            for g in head:
+                add_ff += corr.row(g)
+            merits = (s_cf + rcf) / np.sqrt(k + 2.0 * (s_ff + add_ff))
+            free = np.ones(p, dtype=bool)
+            free[list(head)] = False
+            # the best subset moves along the children, in index order, by steps > 1e-5
+            for i in np.flatnonzero(free & (merits - best_merit > 1e-5)):
+                if merits[i] - best_merit > 1e-5:
+                    best, best_merit, added = (*head, int(i)), float(merits[i]), True
+            # the list keeps its first max_stale entries of (itself, then the children in
+            # index order) ordered by merit, ties in that order: LinkedList2.addToList
+            cand = index[free]
+            top = cand[np.lexsort((cand, -merits[cand]))[:max_stale]]
+            merged = open_list + [(float(merits[i]), (*head, int(i)), s_cf + float(rcf[i]),
+                                   s_ff + float(add_ff[i])) for i in top]
+            order = sorted(range(len(merged)), key=lambda t: (-merged[t][0], t))
+            open_list = [merged[t] for t in order[:max_stale]]
+        if added:
             stale = 0
         else:
             stale += 1
-    return list(best), best_merit, rcf
+    chosen = list(best)
+    if locally_predictive and len(chosen) < cap:
+        chosen = _locally_predictive(chosen, corr, cap)
+    return chosen, best_merit, rcf
+
+
+def _locally_predictive(chosen: list[int], corr: _Correlations, cap: int) -> list[int]:
+    """WEKA's ``CfsSubsetEval.addLocallyPredictive``: every feature, in decreasing order of
+    SU with the class (ties: lower index), joins when no member's SU with it reaches its SU
+    with the class."""
+    rcf = corr.rcf
+    members = list(chosen)
+    in_group = np.zeros(rcf.size, dtype=bool)
+    in_group[members] = True
+    for j in np.lexsort((np.arange(rcf.size), -rcf)):
+        if in_group[j]:
+            continue
+        if len(members) >= cap:
+            break
+        if all(corr.row(g)[j] <= rcf[j] for g in members):
+            members.append(int(j))
+            in_group[j] = True
+    return members
 
 
 def reference_merit(subset: list[int], rcf: NDArray[np.float64],
@@ -220,21 +253,26 @@ def reference_merit(subset: list[int], rcf: NDArray[np.float64],
 
 
 class CFSSelector(Selector):
-    """CFS (Hall 1999) with WEKA's best-first forward search; it chooses its own subset.
+    """CFS (Hall 1999) as WEKA 3.6's ``CfsSubsetEval`` with ``BestFirst`` (KDD 2012,
+    section 3.3, "CFS"); it chooses its own subset.
 
-    The subset is the best subset found; ``n_features`` of :func:`modelmine.bootstrap`
-    caps it (the search never grows a subset beyond the cap). The ranking puts the chosen
-    features first, in the order the search added them, then the others by decreasing SU
-    with the class (ties: lower index): a total order, as the other selectors give.
+    The subset is the best subset found by :func:`cfs_search` (``BestFirst -D 1 -N
+    max_stale``), then, with ``locally_predictive=True`` (WEKA's default; ``-L`` turns it
+    off), the locally predictive features WEKA adds after the search. ``n_features`` of
+    :func:`modelmine.bootstrap` caps it. The ranking puts the chosen features first, in the
+    order they were added, then the others by decreasing SU with the class (ties: lower
+    index): a total order, as the other selectors give.
     """
 
     name = "cfs"
     kind: SelectorKind = "subset"
 
-    def __init__(self, max_stale: int = 5) -> None:
-        from ..validation import check_int
+    def __init__(self, max_stale: int = 5, locally_predictive: bool = True) -> None:
+        from ..validation import check_flag, check_int
 
         self.max_stale = check_int(max_stale, "max_stale", "CFSSelector", min_value=1)
+        self.locally_predictive = check_flag(locally_predictive, "locally_predictive",
+                                             "CFSSelector")
 
     def select(self, X: Any, y: np.ndarray, *, random_state: int) -> SelectorOutput:
         from ..validation import param_error
@@ -247,7 +285,8 @@ class CFSSelector(Selector):
             raise param_error("X", "the cfs selector", "at least one feature that MDL "
                               "discretisation does not collapse to one level",
                               "all features constant after discretisation", show=False)
-        chosen, _, rcf = cfs_search(codes, levels, y, max_stale=self.max_stale)
+        chosen, _, rcf = cfs_search(codes, levels, y, max_stale=self.max_stale,
+                                    locally_predictive=self.locally_predictive)
         p = codes.shape[1]
         rest = np.setdiff1d(np.arange(p), chosen)
         rest = rest[np.lexsort((rest, -rcf[rest]))]
@@ -259,4 +298,4 @@ class CFSSelector(Selector):
         return SelectorOutput(ranking=ranking, support=support)
 
     def get_params(self) -> dict[str, Any]:
-        return {"max_stale": self.max_stale}
+        return {"max_stale": self.max_stale, "locally_predictive": self.locally_predictive}

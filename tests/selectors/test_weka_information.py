@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from weka_oracle import attribute_scores, requires_weka
+from weka_oracle import attribute_scores, requires_weka, selected_subset
 
 import modelmine as mm
 from modelmine.selectors import (
@@ -131,3 +131,48 @@ def test_oner_equals_weka_bit_for_bit(tmp_path: Path, case: str) -> None:
     ):
         weka = attribute_scores(tmp_path, X, y, "OneRAttributeEval", *options)
         np.testing.assert_array_equal(oner_scores(X, y, **kwargs), weka)
+
+
+# ------------------------------------------------------------------------------------ CFS
+BEST_FIRST = "weka.attributeSelection.BestFirst -D 1 -N 5"
+
+
+def _cfs_cases():
+    rng = np.random.default_rng(SEED)
+    for name in ("colon", "leukemia", "prostate", "four-class", "counts", "ties"):
+        X, y = _case(name)
+        yield name, X, y
+        rows = rng.choice(y.size, y.size)  # a bootstrap: repeated rows
+        if np.unique(y[rows]).size == np.unique(y).size:
+            yield f"{name}-bootstrap", X[rows], y[rows]
+    # Issue 24's synthetic set: 5 informative features, 5 near-copies, 200 noise
+    n = 100
+    y = rng.integers(0, 2, n)
+    informative = rng.normal(size=(n, 5)) + 1.2 * y[:, None]
+    X = np.hstack([informative, informative + rng.normal(scale=0.3, size=(n, 5)),
+                   rng.normal(size=(n, 200))])
+    yield "synthetic", X, y
+
+
+@pytest.mark.parametrize("locally_predictive", [True, False])
+def test_cfs_subsets_equal_weka(tmp_path: Path, locally_predictive: bool) -> None:
+    """``CfsSubsetEval`` (+ ``-L``: without locally predictive features) with ``BestFirst``:
+    the very subset WEKA selects, on every case and a bootstrap of each."""
+    options = () if locally_predictive else ("-L",)
+    sel = get_selector("cfs", {"locally_predictive": locally_predictive})
+    for name, X, y in _cfs_cases():
+        weka = selected_subset(tmp_path, X, y, "CfsSubsetEval", BEST_FIRST, *options)
+        ours = np.flatnonzero(sel.select(X, y, random_state=0).support).tolist()
+        assert ours == weka, name
+
+
+def test_cfs_hand_example_equals_weka(tmp_path: Path) -> None:
+    """A class copy, a second copy and an independent feature: WEKA keeps the copy as
+    locally predictive (its SU with the class is not below its SU with the first)."""
+    y = np.array([0, 0, 0, 0, 1, 1, 1, 1])
+    X = np.stack([y, y, [0, 1, 0, 1, 0, 1, 0, 1]], axis=1).astype(np.float64)
+    assert selected_subset(tmp_path, X, y, "CfsSubsetEval", BEST_FIRST) == [0, 1]
+    assert selected_subset(tmp_path, X, y, "CfsSubsetEval", BEST_FIRST, "-L") == [0]
+    for lp, expected in ((True, [0, 1]), (False, [0])):
+        sel = get_selector("cfs", {"locally_predictive": lp})
+        assert np.flatnonzero(sel.select(X, y, random_state=0).support).tolist() == expected
