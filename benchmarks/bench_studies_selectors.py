@@ -5,9 +5,7 @@ extrapolated linearly in the number of columns, which is how every reference sca
 
 - gainratio: vectorised contingency tables vs a per-feature scipy / scikit-learn loop on the
   same MDL codes (discretisation excluded from both);
-- oner: the lock-step rule builder over all features vs the scalar translation of WEKA's
-  ``OneR.newNumericRule`` of ``tests/selectors/test_studies_selectors.py`` (training-set
-  rules, no cross-validation);
+- (oner: against WEKA itself in ``benchmarks/bench_weka_information.py``);
 - mrmr: the vectorised forward selection vs Peng's own C++ program (pymrmr, when it is
   installed) and the plain greedy loop of the tests (20 features selected);
 - relieff (weight_by_distance): the vectorised WEKA ReliefF vs the scalar translation of
@@ -37,14 +35,13 @@ import modelmine as mm
 from modelmine.selectors import (
     discretize,
     mrmr,
-    oner_rules,
     relieff_weka_scores,
     sigma_discretize,
 )
 from modelmine.selectors._information import _ig_and_entropies
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "selectors"))
-from test_studies_selectors import _greedy_mrmr, _weka_oner, _weka_relieff
+from test_studies_selectors import _greedy_mrmr, _weka_relieff
 
 
 def timed(fn, repeat: int = 1) -> float:
@@ -76,11 +73,6 @@ def main() -> None:
                 mutual_info_score(codes[:, j], y)
 
     rows.append(("gainratio (tables, p=2000)", ours, timed(gr_ref)))
-
-    cols = 200 if args.fast else 500
-    ours = timed(lambda: oner_rules(X, y), 3)
-    ref = timed(lambda: [_weka_oner(X[:, j], y, 2) for j in range(cols)]) * p / cols
-    rows.append(("oner rules (p=2000)", ours, ref))
 
     Xm = X[:, :300]
     sel = 10 if args.fast else 20
