@@ -217,7 +217,10 @@ class RunSpec:
         Default per scheme: 1.0, 0.9, 0.5 (resolved here, so the record holds the value).
     stratify : bool, default=False
     scale : {"none", "standard", "minmax"}, default="none"
-        Scale the features inside each resample before the selector sees them.
+        Scale the features inside each resample before the selector sees them. The SVM
+        selectors ("svm-rfe", "svm", "svm-rfe50") scale to [0, 1] themselves by default
+        (their ``scale`` parameter, as WEKA's SMO); a run-level scale replaces theirs
+        unless ``selector_params`` sets it.
     artificial_features : {"permutation", "knockoff"} or None
     operators : sequence of str, default=("closedApr", "allMed")
         Registered operator names; checked here, once.
@@ -310,6 +313,7 @@ class RunSpec:
                                   self.selector)
             object.__setattr__(self, "selector", tuple(specs))
             built = []
+            own: list[dict[str, Any] | None] = []  # the parameters given by name
             for one in specs:
                 if isinstance(one, str):
                     if one not in default_registry():
@@ -322,8 +326,10 @@ class RunSpec:
                                           "names of the list to parameters",
                                           self.selector_params, exc=TypeError)
                     built.append(get_selector(one, dict(params), func=func))
+                    own.append(dict(params))
                 else:
                     built.append(get_selector(one, None, func=func))
+                    own.append(None)
             names = [s.name for s in built]
             dupes = sorted({n for n in names if names.count(n) > 1})
             if dupes:
@@ -338,9 +344,15 @@ class RunSpec:
         else:
             built = [get_selector(self.selector, dict(self.selector_params) or None,
                                   func=func)]
+            own = [dict(self.selector_params) if isinstance(self.selector, str) else None]
         if self.scale != "none":
-            from .selectors._scaling import scaled
+            from .selectors._scaling import _SVMScaled, scaled
 
+            # The run's scale replaces the SVM selectors' own [0, 1] scaling, unless the
+            # user set that explicitly (then both apply, in that order).
+            for sel, params in zip(built, own):
+                if isinstance(sel, _SVMScaled) and params is not None and "scale" not in params:
+                    sel.scale = "none"
             built = [scaled(sel, self.scale) for sel in built]
         if self.n_features is None:
             ranking = [s.name for s in built if s.kind != "subset"]

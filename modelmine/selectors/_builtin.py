@@ -24,6 +24,7 @@ from ._base import (
     SelectorOutput,
 )
 from ._cfs import CFSSelector
+from ._scaling import _SVMScaled
 from ._studies import GainRatioSelector, MRMRSelector, OneRSelector, SVMRFE50Selector
 
 __all__ = ["SELECTOR_ENTRY_POINT_GROUP", "SelectorRegistry", "available", "default_registry",
@@ -236,21 +237,23 @@ class ReliefFSelector(Selector):
         return {"n_neighbors": self.n_neighbors}
 
 
-class SVMRFESelector(Selector):
+class SVMRFESelector(_SVMScaled):
     """SVM recursive feature elimination (Guyon et al. 2002) with a linear SVM.
 
-    KDD 2012 ("SVMRFE"): C = 0.5 and 10 % of the features eliminated at each iteration.
-    ``step_rule="remaining"`` removes ``step`` of the features still in play (the papers'
-    rule, the default); ``"original"`` removes ``step`` of the original number, as
-    :class:`sklearn.feature_selection.RFE`. The full ranking is a total order: within an
-    elimination step the smaller weight ranks worse. See ``docs/selectors_svm_rfe.md``.
+    KDD 2012 ("SVMRFE"): C = 0.5 and 10 % of the features eliminated at each iteration, on
+    attributes scaled to [0, 1] inside each resample (``scale="minmax"``, as WEKA's SMO;
+    see :class:`_SVMScaled`). ``step_rule="remaining"`` removes ``step`` of the features
+    still in play (the papers' rule, the default); ``"original"`` removes ``step`` of the
+    original number, as :class:`sklearn.feature_selection.RFE`. The full ranking is a total
+    order: within an elimination step the smaller weight ranks worse. See
+    ``docs/selectors_svm_rfe.md``.
     """
 
     name = "svm-rfe"
     kind: SelectorKind = "ranking"
 
     def __init__(self, C: float = 0.5, step: float = 0.1, step_rule: str = "remaining",
-                 tol: float = 1e-3):
+                 tol: float = 1e-3, scale: str = "minmax"):
         self.C = check_real(C, "C", "SVMRFESelector", low=0, closed="neither")
         if isinstance(step, numbers.Integral) and not isinstance(step, bool):
             self.step: float = check_int(step, "step", "SVMRFESelector", min_value=1)
@@ -260,18 +263,14 @@ class SVMRFESelector(Selector):
         self.step_rule = check_choice(step_rule, "step_rule", "SVMRFESelector",
                                       ["remaining", "original"])
         self.tol = check_real(tol, "tol", "SVMRFESelector", low=0, closed="neither")
+        self._set_scale(scale)
 
     def select(self, X: Any, y: np.ndarray, *, random_state: int) -> SelectorOutput:
         from ._svm_rfe import svm_rfe_ranking
 
         return SelectorOutput(ranking=svm_rfe_ranking(
-            X, y, C=self.C, step=self.step, step_rule=self.step_rule, tol=self.tol))
-
-    def prepare(self, X: Any, y: np.ndarray) -> Any:
-        """The linear kernel of sparse X, once (see :func:`._svm_rows.linear_kernel`)."""
-        from ._svm_rows import linear_kernel
-
-        return linear_kernel(X)
+            self._scaled(X), y, C=self.C, step=self.step, step_rule=self.step_rule,
+            tol=self.tol))
 
     def select_rows(self, prepared: Any, X: Any, y: np.ndarray, rows: np.ndarray, *,
                     random_state: int) -> SelectorOutput:
@@ -284,28 +283,25 @@ class SVMRFESelector(Selector):
             tol=self.tol).ranking)
 
     def get_params(self) -> dict[str, Any]:
-        return {"C": self.C, "step": self.step, "step_rule": self.step_rule, "tol": self.tol}
+        return {"C": self.C, "step": self.step, "step_rule": self.step_rule, "tol": self.tol,
+                "scale": self.scale}
 
 
-class SVMOneSelector(Selector):
-    """SVMONE (KDD 2012): the weight magnitude of one linear SVM (C = 0.5) per feature."""
+class SVMOneSelector(_SVMScaled):
+    """SVMONE (KDD 2012): the weight magnitude of one linear SVM (C = 0.5) per feature, on
+    attributes scaled to [0, 1] inside each resample by default (as WEKA's SMO)."""
 
     name = "svm"
 
-    def __init__(self, C: float = 0.5, tol: float = 1e-3):
+    def __init__(self, C: float = 0.5, tol: float = 1e-3, scale: str = "minmax"):
         self.C = check_real(C, "C", "SVMOneSelector", low=0, closed="neither")
         self.tol = check_real(tol, "tol", "SVMOneSelector", low=0, closed="neither")
+        self._set_scale(scale)
 
     def select(self, X: Any, y: np.ndarray, *, random_state: int) -> SelectorOutput:
         from ._svm_rfe import svm_weights
 
-        return SelectorOutput(scores=svm_weights(X, y, C=self.C, tol=self.tol))
-
-    def prepare(self, X: Any, y: np.ndarray) -> Any:
-        """The linear kernel of sparse X, once (see :func:`._svm_rows.linear_kernel`)."""
-        from ._svm_rows import linear_kernel
-
-        return linear_kernel(X)
+        return SelectorOutput(scores=svm_weights(self._scaled(X), y, C=self.C, tol=self.tol))
 
     def select_rows(self, prepared: Any, X: Any, y: np.ndarray, rows: np.ndarray, *,
                     random_state: int) -> SelectorOutput:
@@ -317,7 +313,7 @@ class SVMOneSelector(Selector):
                                                       tol=self.tol))
 
     def get_params(self) -> dict[str, Any]:
-        return {"C": self.C, "tol": self.tol}
+        return {"C": self.C, "tol": self.tol, "scale": self.scale}
 
 
 

@@ -14,9 +14,10 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from ..validation import check_choice
 from ._base import Selector, SelectorOutput
 
-__all__ = ["SCALE_METHODS", "ScaledSelector", "scaled"]
+__all__ = ["SCALE_METHODS", "SVM_SCALES", "ScaledSelector", "scaled"]
 
 #: The ``scale`` values of :func:`modelmine.run` and ``modelmine run --scale``.
 SCALE_METHODS = ("none", "standard", "minmax")
@@ -80,3 +81,42 @@ class ScaledSelector(Selector):
 def scaled(selector: Selector, method: str) -> Selector:
     """``selector`` behind :class:`ScaledSelector`, or itself for ``method="none"``."""
     return selector if method == "none" else ScaledSelector(selector, method)
+
+
+#: The ``scale`` values of the SVM selectors: "minmax" is WEKA's SMO default (Normalize).
+SVM_SCALES = ("minmax", "standard", "none")
+
+
+class _SVMScaled(Selector):
+    """The ``scale`` parameter of the SVM selectors ("svm-rfe", "svm", "svm-rfe50").
+
+    WEKA's SMO, which the KDD'12 and Pes (2019) studies ran (SVMAttributeEval for SVM-RFE),
+    normalises every attribute to [0, 1] before fitting (``-N 0``, its default): the linear
+    weights, hence the ranking, then do not depend on the attributes' units. The default
+    ``scale="minmax"`` does the same inside each resample, on the resample's own rows
+    (a constant column becomes 0, as WEKA's Normalize makes it; sparse data are divided by
+    each column's largest absolute value, which keeps them sparse and equals min-max
+    scaling for the non-negative counts sparse matrices hold). ``"standard"``: zero mean and
+    unit variance (sparse: unit variance); ``"none"``: the values as given (before issue 24
+    the only behaviour).
+    """
+
+    scale: str
+
+    def _set_scale(self, scale: Any) -> None:
+        self.scale = check_choice(scale, "scale", type(self).__name__, list(SVM_SCALES))
+
+    def _scaled(self, X: Any) -> Any:
+        if self.scale == "none":
+            return X
+        return _scale(X, self.scale)
+
+    def prepare(self, X: Any, y: np.ndarray) -> Any:
+        """The linear kernel of sparse X, once (see :func:`._svm_rows.linear_kernel`), when
+        the values are used as given (``scale="none"``); a scaled resample has a kernel of
+        its own (each resample's column ranges differ)."""
+        if self.scale != "none":
+            return None
+        from ._svm_rows import linear_kernel
+
+        return linear_kernel(X)

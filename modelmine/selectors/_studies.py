@@ -19,6 +19,7 @@ import numpy as np
 
 from ..validation import check_choice, check_flag, check_int, check_real
 from ._base import Selector, SelectorKind, SelectorOutput
+from ._scaling import _SVMScaled
 
 __all__ = ["GainRatioSelector", "MRMRSelector", "OneRSelector", "SVMRFE50Selector"]
 
@@ -141,29 +142,43 @@ class MRMRSelector(Selector):
         }
 
 
-class SVMRFE50Selector(Selector):
+class SVMRFE50Selector(_SVMScaled):
     """SVM-RFE removing 50 % of the remaining features per step (Pes 2019, "SVM-RFE 0.5").
 
-    The same elimination as "svm-rfe" (Guyon et al. 2002; linear SVM, C = 0.5) with
-    ``step=0.5``; ``selector="svm-rfe", selector_params={"step": 0.5}`` is equivalent.
+    The same elimination as "svm-rfe" (Guyon et al. 2002; linear SVM, C = 0.5, attributes
+    scaled to [0, 1] inside each resample as WEKA's SMO by default) with ``step=0.5``;
+    ``selector="svm-rfe", selector_params={"step": 0.5}`` is equivalent.
     """
 
     name = "svm-rfe50"
     kind: SelectorKind = "ranking"
 
-    def __init__(self, C: float = 0.5, step: float = 0.5, tol: float = 1e-3):
+    def __init__(self, C: float = 0.5, step: float = 0.5, tol: float = 1e-3,
+                 scale: str = "minmax"):
         self.C = check_real(C, "C", "SVMRFE50Selector", low=0, closed="neither")
         self.step = check_real(step, "step", "SVMRFE50Selector", low=0, high=1, closed="neither")
         self.tol = check_real(tol, "tol", "SVMRFE50Selector", low=0, closed="neither")
+        self._set_scale(scale)
 
     def select(self, X: Any, y: np.ndarray, *, random_state: int) -> SelectorOutput:
         from ._svm_rfe import svm_rfe_ranking
 
         return SelectorOutput(
             ranking=svm_rfe_ranking(
-                X, y, C=self.C, step=self.step, step_rule="remaining", tol=self.tol
+                self._scaled(X), y, C=self.C, step=self.step, step_rule="remaining",
+                tol=self.tol
             )
         )
 
+    def select_rows(self, prepared: Any, X: Any, y: np.ndarray, rows: np.ndarray, *,
+                    random_state: int) -> SelectorOutput:
+        if prepared is None:
+            return self.select(X[rows], y[rows], random_state=random_state)
+        from ._svm_rows import svm_rfe_rows
+
+        return SelectorOutput(ranking=svm_rfe_rows(
+            prepared, X, y, rows, C=self.C, step=self.step, step_rule="remaining",
+            tol=self.tol).ranking)
+
     def get_params(self) -> dict[str, Any]:
-        return {"C": self.C, "step": self.step, "tol": self.tol}
+        return {"C": self.C, "step": self.step, "tol": self.tol, "scale": self.scale}

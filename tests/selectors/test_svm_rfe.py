@@ -863,8 +863,9 @@ def test_shared_kernel_on_raw_multiclass_intensities():
     assert_within_solver_tolerance(shared, _rfe_and_reference(Xr[rows], y4[rows], step=0.1)[1])
 
 
+@pytest.mark.parametrize("scale", ["none", "minmax"])
 @pytest.mark.parametrize("selector", ["svm-rfe", "svm"])
-def test_bootstrap_on_text_equals_select_on_each_resample(selector):
+def test_bootstrap_on_text_equals_select_on_each_resample(selector, scale):
     # mm.bootstrap (prepare once per chunk, select_rows per resample) against a plain loop
     # of select on X[idx] with the same resamples and selector seeds
     import modelmine as mm
@@ -872,10 +873,13 @@ def test_bootstrap_on_text_equals_select_on_each_resample(selector):
     from modelmine.selectors import get_selector, model_from_output
 
     X, y = _text_slice("basehock", n_rows=200)
-    sel = get_selector(selector)
-    assert isinstance(sel.prepare(X, y), svm_rows.LinearKernel)
+    sel = get_selector(selector, {"scale": scale})
+    if scale == "none":  # the values as given: one kernel shared by the resamples
+        assert isinstance(sel.prepare(X, y), svm_rows.LinearKernel)
+    else:  # each resample scaled on its own rows: a kernel of its own
+        assert sel.prepare(X, y) is None
     assert sel.prepare(X.toarray(), y) is None  # dense data: each resample its own kernel
-    params = {"step": 0.2} if selector == "svm-rfe" else None  # fewer fits, same route
+    params = {"step": 0.2, "scale": scale} if selector == "svm-rfe" else {"scale": scale}
     sel = get_selector(selector, params)
     base = mm.bootstrap(
         X,
