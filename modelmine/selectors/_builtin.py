@@ -24,7 +24,7 @@ from ._base import (
     SelectorOutput,
 )
 from ._cfs import CFSSelector
-from ._scaling import _SVMScaled
+from ._scaling import _SVMScaled, _two_classes
 from ._studies import GainRatioSelector, MRMRSelector, OneRSelector, SVMRFE50Selector
 
 __all__ = ["SELECTOR_ENTRY_POINT_GROUP", "SelectorRegistry", "available", "default_registry",
@@ -269,13 +269,14 @@ class SVMRFESelector(_SVMScaled):
         from ._svm_rfe import svm_rfe_ranking
 
         return SelectorOutput(ranking=svm_rfe_ranking(
-            self._scaled(X), y, C=self.C, step=self.step, step_rule=self.step_rule,
+            self._scaled(X, y), y, C=self.C, step=self.step, step_rule=self.step_rule,
             tol=self.tol))
 
     def select_rows(self, prepared: Any, X: Any, y: np.ndarray, rows: np.ndarray, *,
                     random_state: int) -> SelectorOutput:
         if prepared is None:
             return self.select(X[rows], y[rows], random_state=random_state)
+        _two_classes(y[rows], self.name)
         from ._svm_rows import svm_rfe_rows
 
         return SelectorOutput(ranking=svm_rfe_rows(
@@ -301,12 +302,13 @@ class SVMOneSelector(_SVMScaled):
     def select(self, X: Any, y: np.ndarray, *, random_state: int) -> SelectorOutput:
         from ._svm_rfe import svm_weights
 
-        return SelectorOutput(scores=svm_weights(self._scaled(X), y, C=self.C, tol=self.tol))
+        return SelectorOutput(scores=svm_weights(self._scaled(X, y), y, C=self.C, tol=self.tol))
 
     def select_rows(self, prepared: Any, X: Any, y: np.ndarray, rows: np.ndarray, *,
                     random_state: int) -> SelectorOutput:
         if prepared is None:
             return self.select(X[rows], y[rows], random_state=random_state)
+        _two_classes(y[rows], self.name)
         from ._svm_rows import svm_weights_rows
 
         return SelectorOutput(scores=svm_weights_rows(prepared, X, y, rows, C=self.C,

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from ..validation import check_choice
+from ..validation import check_choice, param_error
 from ._base import Selector, SelectorOutput
 
 __all__ = ["SCALE_METHODS", "SVM_SCALES", "ScaledSelector", "scaled"]
@@ -83,6 +83,12 @@ def scaled(selector: Selector, method: str) -> Selector:
     return selector if method == "none" else ScaledSelector(selector, method)
 
 
+def _two_classes(y: np.ndarray, name: str) -> None:
+    if np.unique(y).size < 2:
+        raise param_error("y", f"the {name} selector", "two or more classes",
+                          "a single class", show=False)
+
+
 #: The ``scale`` values of the SVM selectors: "minmax" is WEKA's SMO default (Normalize).
 SVM_SCALES = ("minmax", "standard", "none")
 
@@ -106,7 +112,10 @@ class _SVMScaled(Selector):
     def _set_scale(self, scale: Any) -> None:
         self.scale = check_choice(scale, "scale", type(self).__name__, list(SVM_SCALES))
 
-    def _scaled(self, X: Any) -> Any:
+    def _scaled(self, X: Any, y: np.ndarray) -> Any:
+        """``X`` scaled as ``scale`` asks, after checking that ``y`` has two classes (an SVM
+        needs them; WEKA's SMO refuses a single class too)."""
+        _two_classes(y, self.name)
         if self.scale == "none":
             return X
         return _scale(X, self.scale)

@@ -19,7 +19,7 @@ import numpy as np
 
 from ..validation import check_choice, check_flag, check_int, check_real
 from ._base import Selector, SelectorKind, SelectorOutput
-from ._scaling import _SVMScaled
+from ._scaling import _SVMScaled, _two_classes
 
 __all__ = ["GainRatioSelector", "MRMRSelector", "OneRSelector", "SVMRFE50Selector"]
 
@@ -165,7 +165,7 @@ class SVMRFE50Selector(_SVMScaled):
 
         return SelectorOutput(
             ranking=svm_rfe_ranking(
-                self._scaled(X), y, C=self.C, step=self.step, step_rule="remaining",
+                self._scaled(X, y), y, C=self.C, step=self.step, step_rule="remaining",
                 tol=self.tol
             )
         )
@@ -174,6 +174,7 @@ class SVMRFE50Selector(_SVMScaled):
                     random_state: int) -> SelectorOutput:
         if prepared is None:
             return self.select(X[rows], y[rows], random_state=random_state)
+        _two_classes(y[rows], self.name)
         from ._svm_rows import svm_rfe_rows
 
         return SelectorOutput(ranking=svm_rfe_rows(

@@ -176,3 +176,32 @@ def test_cfs_hand_example_equals_weka(tmp_path: Path) -> None:
     for lp, expected in ((True, [0, 1]), (False, [0])):
         sel = get_selector("cfs", {"locally_predictive": lp})
         assert np.flatnonzero(sel.select(X, y, random_state=0).support).tolist() == expected
+
+
+@pytest.mark.parametrize("labels", ["strings", "minus-one-one"])
+def test_labels_as_strings_or_signs_equal_weka(tmp_path: Path, labels: str) -> None:
+    """Class labels as users have them go through the selectors' door (sorted distinct
+    values become the codes, WEKA's nominal order in the ARFF written here)."""
+    X, y = _case("colon")
+    X = X[:, :120]
+    lab = np.where(y == 0, "normal", "tumour") if labels == "strings" else np.where(y, 1, -1)
+    for name, evaluator in (("ig", "InfoGainAttributeEval"), ("oner", "OneRAttributeEval")):
+        weka = attribute_scores(tmp_path, X, lab, evaluator)
+        ours = get_selector(name).select(X, lab, random_state=1).scores
+        np.testing.assert_allclose(ours, weka, rtol=1e-12, atol=1e-12)
+    weka_set = selected_subset(tmp_path, X, lab, "CfsSubsetEval", BEST_FIRST)
+    assert np.flatnonzero(get_selector("cfs").select(X, lab, random_state=0).support
+                          ).tolist() == weka_set
+
+
+def test_a_single_class_scores_zero_as_information_says():
+    """A resample with one class: the class entropy is 0, so IG, SU, chi2 and gain ratio
+    are 0 for every feature (WEKA's evaluators give the same); CFS and the SVMs, which
+    need two classes, refuse it naming the selector."""
+    X, _ = _case("ties")
+    y = np.zeros(X.shape[0], dtype=np.int64)
+    for name in ("ig", "su", "chi2", "gainratio"):
+        assert not get_selector(name).select(X, y, random_state=0).scores.any()
+    for name in ("cfs", "svm-rfe", "svm", "svm-rfe50"):
+        with pytest.raises(ValueError, match=rf"of the {name} selector must be two or more"):
+            get_selector(name).select(X, y, random_state=0)
