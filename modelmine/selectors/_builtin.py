@@ -245,15 +245,18 @@ class SVMRFESelector(_SVMScaled):
     see :class:`_SVMScaled`). ``step_rule="remaining"`` removes ``step`` of the features
     still in play (the papers' rule, the default); ``"original"`` removes ``step`` of the
     original number, as :class:`sklearn.feature_selection.RFE`. The full ranking is a total
-    order: within an elimination step the smaller weight ranks worse. See
-    ``docs/selectors_svm_rfe.md``.
+    order: within an elimination step the smaller weight ranks worse. With more than two
+    classes, ``multiclass="sum"`` ranks by ``w^2`` summed over the one-vs-one SVMs (as
+    scikit-learn's ``RFE(SVC)``); ``"weka"`` runs one binary elimination per class (that
+    class against the rest) and deals the features from the top of each class's ranking in
+    turn, as WEKA 3.6's SVMAttributeEval. See ``docs/selectors_svm_rfe.md``.
     """
 
     name = "svm-rfe"
     kind: SelectorKind = "ranking"
 
     def __init__(self, C: float = 0.5, step: float = 0.1, step_rule: str = "remaining",
-                 tol: float = 1e-3, scale: str = "minmax"):
+                 tol: float = 1e-3, scale: str = "minmax", multiclass: str = "sum"):
         self.C = check_real(C, "C", "SVMRFESelector", low=0, closed="neither")
         if isinstance(step, numbers.Integral) and not isinstance(step, bool):
             self.step: float = check_int(step, "step", "SVMRFESelector", min_value=1)
@@ -264,13 +267,25 @@ class SVMRFESelector(_SVMScaled):
                                       ["remaining", "original"])
         self.tol = check_real(tol, "tol", "SVMRFESelector", low=0, closed="neither")
         self._set_scale(scale)
+        self.multiclass = check_choice(multiclass, "multiclass", "SVMRFESelector",
+                                       ["sum", "weka"])
 
     def select(self, X: Any, y: np.ndarray, *, random_state: int) -> SelectorOutput:
         from ._svm_rfe import svm_rfe_ranking
 
-        return SelectorOutput(ranking=svm_rfe_ranking(
-            self._scaled(X, y), y, C=self.C, step=self.step, step_rule=self.step_rule,
-            tol=self.tol))
+        Xs = self._scaled(X, y)
+        kwargs = {"C": self.C, "step": self.step, "step_rule": self.step_rule, "tol": self.tol}
+        classes = np.unique(y)
+        if self.multiclass == "sum" or classes.size <= 2:
+            return SelectorOutput(ranking=svm_rfe_ranking(Xs, y, **kwargs))
+        orders = [np.argsort(svm_rfe_ranking(Xs, (y == c).astype(np.int64), **kwargs),
+                             kind="stable") for c in classes]
+        return SelectorOutput(ranking=_dealt(orders))
+
+    def prepare(self, X: Any, y: np.ndarray) -> Any:
+        """As :class:`._scaling._SVMScaled`; WEKA's multiclass rule fits each resample on
+        its own (one binary elimination per class)."""
+        return None if self.multiclass == "weka" else super().prepare(X, y)
 
     def select_rows(self, prepared: Any, X: Any, y: np.ndarray, rows: np.ndarray, *,
                     random_state: int) -> SelectorOutput:
@@ -285,7 +300,25 @@ class SVMRFESelector(_SVMScaled):
 
     def get_params(self) -> dict[str, Any]:
         return {"C": self.C, "step": self.step, "step_rule": self.step_rule, "tol": self.tol,
-                "scale": self.scale}
+                "scale": self.scale, "multiclass": self.multiclass}
+
+
+def _dealt(orders: list[np.ndarray]) -> np.ndarray:
+    """WEKA's SVMAttributeEval with more than two classes: one binary SVM-RFE per class
+    (that class against the rest), then the features dealt position by position, class by
+    class, each taken once; rank 1 = the first dealt."""
+    p = orders[0].size
+    taken = np.zeros(p, dtype=bool)
+    ranking = np.empty(p, dtype=np.int64)
+    nxt = 1
+    for position in range(p):
+        for order in orders:
+            f = order[position]
+            if not taken[f]:
+                taken[f] = True
+                ranking[f] = nxt
+                nxt += 1
+    return ranking
 
 
 class SVMOneSelector(_SVMScaled):

@@ -114,3 +114,48 @@ def test_svm_rfe_default_equals_weka_svm_attribute_eval(tmp_path: Path):
     unscaled = get_selector("svm-rfe", {"step": 50, "tol": 1e-9, "scale": "none"}).select(
         X, y, random_state=0).ranking
     assert np.mean(unscaled == weka_rank) < np.mean(ours == weka_rank)
+
+
+@requires_weka
+def test_svm_scores_equal_weka_smo_weights(tmp_path: Path):
+    """"svm" (SVMONE) against WEKA's SMO (C = 0.5, attributes normalised, its default) on
+    raw intensities: |w| equal to the four decimals SMO prints (solver tolerances tight on
+    both sides)."""
+    import re
+
+    from modelmine.datasets import write_arff
+    from weka_oracle import java
+
+    X, y = _raw_colon()
+    arff = write_arff(tmp_path / "smo.arff", X, y)
+    out = java("weka.classifiers.functions.SMO", "-C", "0.5", "-L", "1e-6", "-P", "1e-12",
+               "-t", str(arff), "-no-cv")
+    weka = np.zeros(X.shape[1])
+    # lines like " +      -0.0244 * (normalized) f1"
+    for m in re.finditer(r"^\s*\+?\s*(-?[\d.]+(?:E-?\d+)?)\s+\*\s+\(normalized\)\s+f(\d+)",
+                         out, re.MULTILINE):
+        weka[int(m.group(2))] = abs(float(m.group(1)))
+    assert np.count_nonzero(weka) >= X.shape[1] - 1  # every weight printed (one constant)
+    ours = get_selector("svm", {"tol": 1e-9}).select(X, y, random_state=0).scores
+    np.testing.assert_allclose(ours, weka, rtol=0, atol=0.5e-4 + 1e-6)
+
+
+@requires_weka
+def test_multiclass_weka_rule_equals_svm_attribute_eval(tmp_path: Path):
+    """More than two classes: ``multiclass="weka"`` (one binary elimination per class,
+    features dealt in turn) gives SVMAttributeEval's ranking; the default sum over
+    one-vs-one SVMs (scikit-learn's rule) does not."""
+    X, y = mm.datasets.load("leukemia")
+    X = np.asarray(X, dtype=np.float64)[:, :300]
+    y = np.unique(y, return_inverse=True)[1]
+    y[(y == 0) & (np.random.RandomState(1).rand(y.size) < 0.4)] = 2
+    weka = ranker_merits(tmp_path, X, y, "SVMAttributeEval", "-C", "0.5", "-X", "50")
+    weka_rank = np.empty(X.shape[1], dtype=int)
+    weka_rank[np.argsort(-weka, kind="stable")] = np.arange(1, X.shape[1] + 1)
+    params = {"step": 50, "tol": 1e-9}
+    ours = get_selector("svm-rfe", {**params, "multiclass": "weka"}).select(
+        X, y, random_state=0).ranking
+    assert np.mean(ours == weka_rank) > 0.98
+    assert set(np.flatnonzero(ours <= 20)) == set(np.flatnonzero(weka_rank <= 20))
+    summed = get_selector("svm-rfe", params).select(X, y, random_state=0).ranking
+    assert np.mean(summed == weka_rank) < 0.5
