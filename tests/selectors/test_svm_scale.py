@@ -8,15 +8,17 @@ itself (skipped without WEKA, except in CI).
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
 from sklearn.preprocessing import MaxAbsScaler, MinMaxScaler
-from weka_oracle import ranker_merits, requires_weka
+from weka_oracle import java, ranker_merits, requires_weka
 
 import modelmine as mm
+from modelmine.datasets import write_arff
 from modelmine.selectors import get_selector
 from modelmine.selectors._svm_rfe import svm_rfe_ranking, svm_weights
 
@@ -121,11 +123,6 @@ def test_svm_scores_equal_weka_smo_weights(tmp_path: Path):
     """"svm" (SVMONE) against WEKA's SMO (C = 0.5, attributes normalised, its default) on
     raw intensities: |w| equal to the four decimals SMO prints (solver tolerances tight on
     both sides)."""
-    import re
-
-    from modelmine.datasets import write_arff
-    from weka_oracle import java
-
     X, y = _raw_colon()
     arff = write_arff(tmp_path / "smo.arff", X, y)
     out = java("weka.classifiers.functions.SMO", "-C", "0.5", "-L", "1e-6", "-P", "1e-12",

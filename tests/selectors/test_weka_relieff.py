@@ -9,50 +9,31 @@ skip when WEKA is absent, except under ``MODELMINE_REQUIRE_WEKA=1`` (CI), where 
 
 from __future__ import annotations
 
-import os
-import re
 import shutil
 import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
+from weka_oracle import WEKA_JAR, attribute_scores, requires_weka
 
 import modelmine as mm
 from modelmine.selectors import relieff_weka_scores
 from modelmine.selectors._relieff_weka import _weka_sort
 
-WEKA_JAR = Path(os.environ.get("MODELMINE_WEKA_JAR", "/usr/share/java/weka.jar"))
-_HAVE_WEKA = WEKA_JAR.is_file() and shutil.which("java") is not None
-if not _HAVE_WEKA and os.environ.get("MODELMINE_REQUIRE_WEKA") == "1":
-    raise RuntimeError(f"MODELMINE_REQUIRE_WEKA=1 but WEKA ({WEKA_JAR}) or java is missing")
-pytestmark = pytest.mark.skipif(not _HAVE_WEKA, reason="WEKA 3.6 (weka.jar) and java needed")
+pytestmark = requires_weka
 
-# WEKA's Ranker prints merits with 6 decimals: a score equals WEKA's within half a unit.
-_PRINTED = 0.5e-6 * (1 + 1e-9)
-
-
-def _write_arff(path: Path, X: np.ndarray, y: np.ndarray) -> None:
-    lines = ["@relation t"] + [f"@attribute f{j} numeric" for j in range(X.shape[1])]
-    lines.append("@attribute class {" + ",".join(f"c{c}" for c in np.unique(y)) + "}")
-    lines.append("@data")
-    lines += [",".join(repr(float(v)) for v in row) + f",c{c}" for row, c in zip(X, y)]
-    path.write_text("\n".join(lines) + "\n")
+# Full-precision scores (evaluateAttribute) from WEKA: ours must agree to 1e-9 (relative),
+# far below the 6 decimals its Ranker prints.
+_RTOL = 1e-9
 
 
 def _weka_relieff(tmp_path: Path, X: np.ndarray, y: np.ndarray, *options: str) -> np.ndarray:
-    arff = tmp_path / "data.arff"
-    _write_arff(arff, X, y)
-    out = subprocess.run(
-        ["java", "-Xmx1g", "-cp", str(WEKA_JAR), "weka.attributeSelection.ReliefFAttributeEval",
-         "-i", str(arff), *options, "-s", "weka.attributeSelection.Ranker -T -1.8e308 -N -1"],
-        capture_output=True, text=True, check=True, timeout=300,
-    ).stdout
-    scores = np.full(X.shape[1], np.nan)
-    for m in re.finditer(r"^\s*(-?[\d.]+(?:E-?\d+)?)\s+\d+\s+f(\d+)\s*$", out, re.MULTILINE):
-        scores[int(m.group(2))] = float(m.group(1))
-    assert not np.isnan(scores).any(), out[:2000]
-    return scores
+    return attribute_scores(tmp_path, X, y, "ReliefFAttributeEval", *options)
+
+
+def _close(ours: np.ndarray, weka: np.ndarray) -> bool:
+    return bool(np.all(np.abs(ours - weka) <= _RTOL * np.maximum(1e-3, np.abs(weka))))
 
 
 def _shared(name: str, p: int) -> tuple[np.ndarray, np.ndarray]:
@@ -95,17 +76,17 @@ def test_relieff_weka_equals_weka(tmp_path: Path, case: str, weighted: bool) -> 
     X, y = CASES[case]()
     ours = relieff_weka_scores(X, y, weight_by_distance=weighted)
     weka = _weka_relieff(tmp_path, X, y, *(("-W",) if weighted else ()))
-    assert np.abs(ours - weka).max() <= _PRINTED
+    assert _close(ours, weka)
     # Rankings equal up to ties at WEKA's printed precision.
     order = np.argsort(-ours, kind="stable")
-    assert np.all(np.diff(weka[order]) <= 2 * _PRINTED)
+    assert np.all(np.diff(weka[order]) <= 1e-12)
 
 
 def test_relieff_weka_sigma_and_k(tmp_path: Path) -> None:
     X, y = _multiclass(3)
     ours = relieff_weka_scores(X, y, n_neighbors=5, sigma=1.0)
     weka = _weka_relieff(tmp_path, X, y, "-K", "5", "-W", "-A", "1")
-    assert np.abs(ours - weka).max() <= _PRINTED
+    assert _close(ours, weka)
 
 
 def test_weka_sort_equals_weka_utils_sort(tmp_path: Path) -> None:
@@ -140,7 +121,7 @@ def test_relieff_selector_variant_weka_equals_weka(tmp_path: Path) -> None:
     sel = mm.selectors.get_selector("relieff", {"variant": "weka"})
     assert sel.get_params() == {"n_neighbors": 10, "variant": "weka"}
     weka = _weka_relieff(tmp_path, X, y)
-    assert np.abs(sel.select(X, y, random_state=0).scores - weka).max() <= _PRINTED
+    assert _close(sel.select(X, y, random_state=0).scores, weka)
     base = mm.bootstrap(X, y, "relieff", n_bootstraps=2, n_features=5,
                         selector_params={"variant": "weka"}, random_state=0, fit_full=False)
     assert base.selector["params"]["variant"] == "weka"
