@@ -19,7 +19,7 @@ import numpy as np
 
 from ..validation import check_choice, check_flag, check_int, check_real
 from ._base import Selector, SelectorKind, SelectorOutput
-from ._scaling import _SVMScaled, _two_classes
+from ._svm_selectors import SVMRFESelector
 
 __all__ = ["GainRatioSelector", "MRMRSelector", "OneRSelector", "SVMRFE50Selector"]
 
@@ -142,7 +142,7 @@ class MRMRSelector(Selector):
         }
 
 
-class SVMRFE50Selector(_SVMScaled):
+class SVMRFE50Selector(SVMRFESelector):
     """SVM-RFE removing 50 % of the remaining features per step (Pes 2019, "SVM-RFE 0.5").
 
     The same elimination as "svm-rfe" (Guyon et al. 2002; linear SVM, C = 0.5, attributes
@@ -155,31 +155,10 @@ class SVMRFE50Selector(_SVMScaled):
 
     def __init__(self, C: float = 0.5, step: float = 0.5, tol: float = 1e-3,
                  scale: str = "minmax"):
-        self.C = check_real(C, "C", "SVMRFE50Selector", low=0, closed="neither")
-        self.step = check_real(step, "step", "SVMRFE50Selector", low=0, high=1, closed="neither")
-        self.tol = check_real(tol, "tol", "SVMRFE50Selector", low=0, closed="neither")
-        self._set_scale(scale)
-
-    def select(self, X: Any, y: np.ndarray, *, random_state: int) -> SelectorOutput:
-        from ._svm_rfe import svm_rfe_ranking
-
-        return SelectorOutput(
-            ranking=svm_rfe_ranking(
-                self._scaled(X, y), y, C=self.C, step=self.step, step_rule="remaining",
-                tol=self.tol
-            )
-        )
-
-    def select_rows(self, prepared: Any, X: Any, y: np.ndarray, rows: np.ndarray, *,
-                    random_state: int) -> SelectorOutput:
-        if prepared is None:
-            return self.select(X[rows], y[rows], random_state=random_state)
-        _two_classes(y[rows], self.name)
-        from ._svm_rows import svm_rfe_rows
-
-        return SelectorOutput(ranking=svm_rfe_rows(
-            prepared, X, y, rows, C=self.C, step=self.step, step_rule="remaining",
-            tol=self.tol).ranking)
+        check_real(C, "C", "SVMRFE50Selector", low=0, closed="neither")
+        check_real(step, "step", "SVMRFE50Selector", low=0, high=1, closed="neither")
+        check_real(tol, "tol", "SVMRFE50Selector", low=0, closed="neither")
+        super().__init__(C=C, step=step, step_rule="remaining", tol=tol, scale=scale)
 
     def get_params(self) -> dict[str, Any]:
         return {"C": self.C, "step": self.step, "tol": self.tol, "scale": self.scale}
