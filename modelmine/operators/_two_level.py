@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 __all__ = ["LOWER_IS_BETTER"]
 
 #: Score names of the built-in operators whose scores are better when lower.
-LOWER_IS_BETTER = frozenset({"mean_rank", "stuart_q", "rra_score", "rank"})
+LOWER_IS_BETTER = frozenset({"mean_rank", "stuart_log10_q", "rra_score", "rank"})
 
 
 def _oriented_scores(sig: Signature, p: int) -> np.ndarray:

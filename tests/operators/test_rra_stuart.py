@@ -7,6 +7,7 @@ from dataclasses import replace
 from fractions import Fraction
 from math import factorial
 
+import mpmath
 import numpy as np
 import pytest
 
@@ -71,7 +72,7 @@ def stuart_exact(r):
     return factorial(n) * v[n]
 
 
-@pytest.mark.parametrize("n", [1, 2, 3, 6, 12])
+@pytest.mark.parametrize("n", [1, 2, 3, 6, 12, 40])
 def test_stuart_against_exact_rationals(rng, n):
     r = np.round(rng.random((n, 5)), 3) + 0.001
     exact = [float(stuart_exact(r[:, j].tolist())) for j in range(5)]
@@ -87,11 +88,60 @@ def test_stuart_is_probability_of_order_statistics(rng):
     assert stuart_scores(np.array([[0.3]]))[0] == pytest.approx(0.3)
 
 
-@pytest.mark.parametrize("b", [150, 400])
-def test_stuart_with_many_lists_never_ranks_by_nan(b):
-    # With many lists n! overflows and the alternating recursion loses precision: no NaN
-    # may reach the ranking, a feature ranked first everywhere comes first, and beyond 200
-    # lists (where almost every Q is lost) the operator refuses, pointing to rra.
+def stuart_mpmath(r, digits):
+    """log Q from Stuart's recursion in ``digits``-digit arithmetic (mpmath): the recursion
+    cancels, so the precision must exceed the cancellation (about b digits, plus the
+    digits of Q itself)."""
+    mpmath.mp.dps = digits
+    r = sorted(mpmath.mpf(Fraction(x).numerator) / Fraction(x).denominator for x in r)
+    n = len(r)
+    fact = [mpmath.mpf(1)]
+    for i in range(1, n + 1):
+        fact.append(fact[-1] * i)
+    v = [mpmath.mpf(1)]
+    for k in range(1, n + 1):
+        x, acc, power = r[n - k], mpmath.mpf(0), mpmath.mpf(1)
+        for i in range(1, k + 1):
+            power *= x
+            term = v[k - i] * power / fact[i]
+            acc += term if i % 2 else -term
+        v.append(acc)
+    return float(mpmath.log(fact[n] * v[n]))
+
+
+def _rank_columns(rng, b, p=2000):
+    """Normalised ranks of three kinds of feature: anywhere, near the top of every list,
+    and ties (a few rank values shared by many lists)."""
+    anywhere = rng.integers(1, p + 1, b)
+    top = rng.integers(1, 20, b)
+    ties = rng.choice([1, 2, 5, 40, 900], b)
+    return np.column_stack([anywhere, top, ties]) / p
+
+
+@pytest.mark.parametrize("b", [10, 50, 200])
+def test_stuart_equals_high_precision_recursion(b):
+    r = _rank_columns(np.random.default_rng(b), b)
+    ours = stuart_scores(r, log=True)
+    for j in range(r.shape[1]):
+        ref = stuart_mpmath(r[:, j].tolist(), digits=2 * b + 60)
+        assert abs(ours[j] - ref) <= 1e-9 * max(1.0, abs(ref)), (j, ours[j], ref)
+
+
+@pytest.mark.slow
+def test_stuart_equals_high_precision_recursion_at_400_lists():
+    r = _rank_columns(np.random.default_rng(400), 400)[:, :2]
+    ours = stuart_scores(r, log=True)
+    for j in range(r.shape[1]):
+        ref = stuart_mpmath(r[:, j].tolist(), digits=1000)
+        assert abs(ours[j] - ref) <= 1e-9 * max(1.0, abs(ref))
+
+
+@pytest.mark.parametrize("b", [150, 1000])
+def test_stuart_with_many_lists_keeps_every_feature(b):
+    # The alternating recursion lost Q for most features beyond a few dozen lists; now
+    # every feature has its Q, a feature ranked first everywhere comes first, and the
+    # order of the others follows their ranks (a feature ranked better than another in
+    # every list has the lower Q).
     rng = np.random.default_rng(0)
     p = 60
     ranks = np.vstack([rng.permutation(np.arange(2, p + 1)) for _ in range(b)])
@@ -99,23 +149,22 @@ def test_stuart_with_many_lists_never_ranks_by_nan(b):
     template = make_base_models(n_models=b, n_features_in=p, n_features=5)
     base = replace(template, ranks=ranks, subsets=ranks <= 5, scores=None,
                    selector={"name": "lists", "kind": "ranking", "params": {}})
-    registry = OperatorRegistry(group=None)
-    if b > 200:
-        with pytest.raises(ValueError, match=r"'stuart' needs at most 200 base models.*got "
-                                             r"400. Use 'rra'"):
-            registry.aggregate(base, "stuart", n_features=p)
-        return
     import warnings
 
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        sig = registry.aggregate(base, "stuart", n_features=p)
-    assert sig.features[0] == 0
-    assert not np.isnan(sig.scores).any()
-    lost = sig.provenance["n_features_not_computable"]
-    assert np.isinf(sig.scores).sum() == lost
-    assert (lost > 0) == any("rra" in str(w.message) for w in caught)
-    assert not any(issubclass(w.category, RuntimeWarning) for w in caught)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        sig = OperatorRegistry(group=None).aggregate(base, "stuart", n_features=p)
+    assert sig.features[0] == 0 and sig.score_name == "stuart_log10_q"
+    assert np.isfinite(sig.scores).all() and (np.diff(sig.scores) >= 0).all()
+    log_q = stuart_scores(ranks / p, log=True)
+    better = ranks[:, 1:] - 1  # each feature moved up by one rank in every list
+    assert (stuart_scores(np.maximum(better, 1) / p, log=True) <= log_q[1:] + 1e-12).all()
+
+
+def test_stuart_refuses_ranks_outside_the_unit_interval():
+    with pytest.raises(ValueError, match=r"The 'normalised' parameter of stuart_scores must "
+                                         r"be normalised ranks in \(0, 1\]"):
+        stuart_scores(np.array([[0.0, 0.5]]))
 
 
 @pytest.mark.parametrize("m", [1, 20, 60])
