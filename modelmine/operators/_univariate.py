@@ -120,14 +120,18 @@ def _log_poisson(k: int, mu: float) -> float:
     return k * math.log(mu) - mu - math.lgamma(k + 1.0)
 
 
-def _poisson_window(mu: float, k0: int, k1: int, depth: float) -> tuple[int, int]:
-    """The k in [k0, k1] whose Poisson(mu) log-probability is within ``depth`` of its
-    largest there (the pmf is log-concave: two binary searches from the mode)."""
+def _poisson_window(mu: float, k0: int, k1: int, anchor: int, depth: float
+                    ) -> tuple[int, int]:
+    """The jumps k in [k0, k1] worth convolving with: from the smallest whose Poisson(mu)
+    log-probability is within ``depth`` of the most likely jump, to the largest within
+    ``depth`` of the jump ``anchor`` (what the lowest count still needs; the pmf is
+    log-concave, so two binary searches suffice)."""
     if mu == 0.0:
         return 0, 0
     mode = min(max(int(mu), k0), k1)
-    target = _log_poisson(mode, mu) - depth
-    lo, hi = mode, k1
+    anchor = min(max(anchor, mode), k1)
+    target = _log_poisson(anchor, mu) - depth
+    lo, hi = anchor, k1
     while lo < hi:
         mid = (lo + hi + 1) // 2
         if _log_poisson(mid, mu) >= target:
@@ -135,6 +139,7 @@ def _poisson_window(mu: float, k0: int, k1: int, depth: float) -> tuple[int, int
         else:
             hi = mid - 1
     end = lo
+    target = _log_poisson(mode, mu) - depth
     lo, hi = k0, mode
     while lo < hi:
         mid = (lo + hi) // 2
@@ -160,7 +165,10 @@ def _stuart_log_q(r: np.ndarray) -> float:
                          - gammaln(np.floor(mus) + 1.0), 0.0)
     cost = np.where(np.isfinite(cost), np.maximum(cost, 0.0), 0.0)
     ahead = np.concatenate([np.maximum.accumulate(cost[::-1])[::-1][1:], [0.0]])
-    v = np.ones(1)  # distribution of the count of points so far, over lo .. lo + len - 1
+    # Depths beyond what float64 holds (e^-700) need the exponent range of long double.
+    wide = _STUART_T + float(cost.max(initial=0.0)) > 650.0
+    dtype = np.longdouble if wide else np.float64
+    v = np.ones(1, dtype=dtype)  # the count distribution so far, over lo .. lo + len - 1
     lo, log_scale, prev = 0, 0.0, 0.0
     for x, need, extra in zip(values.tolist(), np.cumsum(counts).tolist(), ahead.tolist()):
         depth = _STUART_T + extra
@@ -169,11 +177,12 @@ def _stuart_log_q(r: np.ndarray) -> float:
         if mu > 0.0:
             # points falling in (prev, x]: convolve with Poisson(mu), only the k that can
             # still reach ``need`` points and within exp(-depth) of the best of those
-            a, b = _poisson_window(mu, max(0, need - (lo + v.size - 1)), n - lo, depth)
+            a, b = _poisson_window(mu, max(0, need - (lo + v.size - 1)), n - lo, need - lo,
+                                   depth)
             k = np.arange(a, b + 1, dtype=np.float64)
             log_k = k * math.log(mu) - mu - gammaln(k + 1.0)
             top = float(log_k.max())
-            v = np.convolve(v, np.exp(log_k - top))[: n - lo - a + 1]
+            v = np.convolve(v, np.exp((log_k - top).astype(dtype)))[: n - lo - a + 1]
             lo += a
             log_scale += top
         if need > lo:  # U_(need) <= x: at least ``need`` points in [0, x]
@@ -181,22 +190,23 @@ def _stuart_log_q(r: np.ndarray) -> float:
             lo = need
         if v.size == 0 or not (v > 0).any():
             return -math.inf
-        scale = float(v.max())
+        scale = v.max()
         v = v / scale
-        log_scale += math.log(scale)
-        v = v[: int(np.flatnonzero(v >= math.exp(-min(depth, 700.0)))[-1]) + 1]
+        log_scale += float(np.log(scale))
+        floor = np.exp(dtype(-min(depth, 11000.0)))
+        v = v[: int(np.flatnonzero(v >= floor)[-1]) + 1]
     # the rest of the n points in (prev, 1], and the Poisson total conditioned to be n
     rest = n - (lo + np.arange(v.size))
     mu = n * (1.0 - prev)
     if mu == 0.0:
-        total, top = float(v[rest == 0].sum()), 0.0
+        total, top = v[rest == 0].sum(), 0.0
     else:
         log_k = rest * math.log(mu) - mu - gammaln(rest + 1.0)
         top = float(log_k.max())
-        total = float(np.dot(v, np.exp(log_k - top)))
-    if total <= 0.0:
+        total = np.dot(v, np.exp((log_k - top).astype(dtype)))
+    if not total > 0:
         return -math.inf
-    return log_scale + top + math.log(total) - _log_poisson(n, float(n))
+    return log_scale + top + float(np.log(total)) - _log_poisson(n, float(n))
 
 
 def stuart_scores(normalised: np.ndarray, *, log: bool = False) -> np.ndarray:
