@@ -247,6 +247,11 @@ def _run_or_resume(args: argparse.Namespace, out: Path, partial: Path,
                     operators.append(name)
                 op_params[name] = {key: getattr(args, flag)}
         controlled = bool(op_params)
+        strategy = getattr(args, "itemset_strategy", None)
+        if strategy is not None:
+            for name in ("closedApr", "maxApr"):
+                if name in operators:
+                    op_params[name] = {"strategy": strategy}
         resampling = args.resampling
         if controlled:
             if ("resampling" in getattr(args, "given", ())

@@ -347,6 +347,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", metavar="DIR", default=None,
                    help="output directory (default: modelmine-run-SEED)")
     p.add_argument("--force", action="store_true", help="replace an existing DIR")
+    p.add_argument("--itemset-strategy", dest="itemset_strategy", default=None,
+                   choices=["literal", "area", "fragments", "fit"],
+                   help="how closedApr / maxApr combine itemsets: literal (the paper's "
+                   "definition, the default: mostFreq up to ties), or modelmine's "
+                   "structure-seeking area, fragments, fit (docs/operators.md)")
     p.add_argument("--pfer", type=_pos_real, metavar="V", default=None,
                    help="add stabilitySelection with at most V expected false selections "
                    "(complementary pairs; Shah and Samworth's unimodal bound)")

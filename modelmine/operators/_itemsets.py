@@ -132,7 +132,7 @@ def top_itemsets(base: BaseModels, kind: str, k: int, min_support: Any, func: st
 #: How closedApr / maxApr combine itemsets into m features (see the module docstring and
 #: docs/operators.md, "Which closedApr?"): the registry of strategies.
 STRATEGIES = ("area", "fragments", "fit", "literal")
-DEFAULT_STRATEGY = "area"
+DEFAULT_STRATEGY = "literal"
 
 
 @dataclass

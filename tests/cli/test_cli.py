@@ -487,3 +487,22 @@ def test_flags_match_the_api_and_the_default_seed_is_fixed(tmp_path):
     truth = mm.run(*mm.datasets.load_colon(), selector="anova", n_bootstraps=6, n_features=5,
                    n_signatures=2)
     assert np.array_equal(outs["default"].base_models.subsets, truth.base_models.subsets)
+
+
+def test_itemset_strategy_reaches_closed_and_max_apr(tmp_path):
+    # the paper's literal reading by default (closedApr = mostFreq up to ties); the
+    # structure-seeking area reading on request, recorded in the run settings
+    out = tmp_path / "area-run"
+    assert main(["run", "embedded:colon", *FAST, "-o", "closedApr", "-o", "maxApr",
+                 "-o", "mostFreq", "--itemset-strategy", "area", "--quiet",
+                 "--out", str(out)]) == 0
+    record = json.loads((out / "run.json").read_text())
+    assert record["settings"]["operator_params"] == {"closedApr": {"strategy": "area"},
+                                                     "maxApr": {"strategy": "area"}}
+    base = mm.BaseModels.load(out)
+    expected = aggregate(base, "closedApr", n_features=15, strategy="area")
+    sig = mm.MiningRun.load(out).signatures["closedApr"]
+    assert sig.provenance["strategy"] == "area"
+    assert sig.features.tolist() == expected.features.tolist()
+    default = aggregate(base, "closedApr", n_features=15)
+    assert default.provenance["strategy"] == "literal"

@@ -24,17 +24,22 @@ def test_fast_setting_writes_tables_beside_published_figures(tmp_path):
     assert len(table2) == 9 and "closedApr" in table2.index
     assert table2.paper_error_points["closedApr"] == 5.6
     # averaged points of 9 methods: each selector distributes 9 * 8 / 2 = 36 points, in the
-    # comparison with the default strategy and in the one with the literal reading
+    # comparison with the paper's (default) reading and in the one with the area reading
     assert table2.error_points.sum() == pytest.approx(36, abs=0.05)  # rounded to 0.01
     assert table2.stability_points.sum() == pytest.approx(36, abs=0.05)
-    literal = table2.literal_stability_points.dropna()
-    assert set(literal.index) == {"closedApr", "maxApr"}
+    area = table2.area_stability_points.dropna()
+    assert set(area.index) == {"closedApr", "maxApr"}
     assert (out / "table2_microarray.md").read_text().startswith("# KDD'12 Table 2")
     # Table 3 from the signatures' provenance: both strategies of both operators
     table3 = pd.read_csv(out / "table3_microarray.csv", index_col="selector")
     folds = pd.read_csv(out / "colon_folds.csv")
-    for col in ("closedApr_area_n", "closedApr_literal_size", "maxApr_area_support"):
+    for col in ("closedApr_area_n", "closedApr_literal_size", "maxApr_area_support",
+                "closedApr_scanned_n", "maxApr_scanned_support"):
         assert table3[col].notna().all()
+    # the paper's count: every itemset scanned down to the stopping support, at least the
+    # itemsets that contributed features
+    for op in ("closedApr", "maxApr"):
+        assert (table3[f"{op}_scanned_n"] >= table3[f"{op}_literal_n"]).all()
     # every itemset used adds at least one new feature to a signature of m = 20 features
     for op in ("closedApr", "maxApr"):
         for strategy in ("area", "literal"):

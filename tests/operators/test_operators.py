@@ -321,7 +321,10 @@ def test_paper_protocol_b150(base_factory, dataset):
     assert sig.features.tolist() == REG.aggregate(base, "closedApr", n_features=20,
                                                   min_support=0.05,
                                                   strategy="literal").features.tolist()
-    area = REG.aggregate(base, "closedApr", n_features=20)  # the default: mined at 0.2
+    default = REG.aggregate(base, "closedApr", n_features=20)  # the paper's reading
+    assert default.provenance["strategy"] == "literal" and default.features.tolist() == (
+        sig.features.tolist())
+    area = REG.aggregate(base, "closedApr", n_features=20, strategy="area")  # mined at 0.2
     assert len(area) == 20 and area.provenance["strategy"] == "area"
     alts = REG.aggregate(base, "allMed", n_signatures=10)
     assert len(alts) == 10 and 0.0 < alts.mean_overlap() < 1.0
