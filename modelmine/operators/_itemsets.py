@@ -292,17 +292,18 @@ def closed_apr(base: BaseModels, *, n_features: int, min_support: Any = None,
     "The union of the most frequent itemsets until the union holds m features", read as
     ``strategy`` says (docs/operators.md, "Which closedApr?", has the evidence):
 
-    - ``"area"`` (default): greedy tiling, Geerts et al. (2004): at each step the closed
-      itemset covering the largest area ``support count x new features`` of the base-model
-      matrix, mined at the run's minimum support (0.2, the lower end of KDD 2012 Table 3's
-      supports): multi-feature model fragments shared by many models enter first;
+    - ``"literal"`` (default, the paper's definition): itemsets by decreasing support, the
+      last one cut. Provably the same features as mostFreq up to ties (the closure of a
+      feature has the feature's frequency, and every item of a closed itemset of support s
+      has frequency >= s);
+    - ``"area"`` (modelmine's own): greedy tiling, Geerts et al. (2004): at each step the
+      closed itemset covering the largest area ``support count x new features`` of the
+      base-model matrix, mined at the run's minimum support (0.2, the lower end of KDD 2012
+      Table 3's supports): multi-feature model fragments shared by many models enter first;
     - ``"fragments"``: itemsets of length >= 2 by decreasing support, then the most
       frequent single features;
     - ``"fit"``: itemsets by decreasing support, whole, skipping those that would
-      overshoot m, then the literal rule;
-    - ``"literal"``: itemsets by decreasing support, the last one cut. Provably the same
-      features as mostFreq up to ties (the closure of a feature has the feature's
-      frequency, and every item of a closed itemset of support s has frequency >= s).
+      overshoot m, then the literal rule.
 
     The provenance holds the itemsets used, their number, mean size and mean support (KDD
     2012, Table 3), the cut, the features filled by frequency, the thresholds.
@@ -311,7 +312,7 @@ def closed_apr(base: BaseModels, *, n_features: int, min_support: Any = None,
     ----------
     %(n_features)s
     %(min_support)s
-    strategy : {"area", "fragments", "fit", "literal"}, default="area"
+    strategy : {"literal", "area", "fragments", "fit"}, default="literal"
         How the itemsets are combined (above).
     """
     return _apr(base, "closed", n_features, min_support, "closedApr", strategy)
@@ -323,16 +324,17 @@ def max_apr(base: BaseModels, *, n_features: int, min_support: Any = None,
             strategy: str = DEFAULT_STRATEGY) -> Signature:
     """maxApr: combine frequent maximal itemsets into m features (KDD 2012, sec. 2.2).
 
-    As closedApr with maximal itemsets. Maximal itemsets depend on the threshold: with
-    ``"area"`` (default) they are mined at the run's minimum support (0.2), low enough that
-    they are long (KDD 2012 Table 3 reports supports of 0.17 to 0.41); the other strategies
-    mine at the m-th largest feature frequency, where maximal itemsets are short.
+    As closedApr with maximal itemsets. Maximal itemsets depend on the threshold: the
+    default ``"literal"`` (and ``"fragments"``, ``"fit"``) mines at the m-th largest
+    feature frequency, where maximal itemsets are short; ``"area"`` mines at the run's
+    minimum support (0.2), low enough that they are long (KDD 2012 Table 3 reports supports
+    of 0.17 to 0.41).
 
     Parameters
     ----------
     %(n_features)s
     %(min_support)s
-    strategy : {"area", "fragments", "fit", "literal"}, default="area"
+    strategy : {"literal", "area", "fragments", "fit"}, default="literal"
         As for closedApr.
     """
     return _apr(base, "maximal", n_features, min_support, "maxApr", strategy)
