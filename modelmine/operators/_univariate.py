@@ -167,8 +167,8 @@ def _stuart_log_q(r: np.ndarray) -> float:
     ahead = np.concatenate([np.maximum.accumulate(cost[::-1])[::-1][1:], [0.0]])
     # Depths beyond what float64 holds (e^-700) need the exponent range of long double.
     wide = _STUART_T + float(cost.max(initial=0.0)) > 650.0
-    dtype = np.longdouble if wide else np.float64
-    v = np.ones(1, dtype=dtype)  # the count distribution so far, over lo .. lo + len - 1
+    dtype: Any = np.longdouble if wide else np.float64
+    v: Any = np.ones(1, dtype=dtype)  # the count distribution so far, over lo .. lo + len - 1
     lo, log_scale, prev = 0, 0.0, 0.0
     for x, need, extra in zip(values.tolist(), np.cumsum(counts).tolist(), ahead.tolist()):
         depth = _STUART_T + extra

@@ -253,6 +253,7 @@ def build_report(
     command: Sequence[str] | None = None,
     evaluation_command: str | None = None,
     lattice_explorer: bool = True,
+    significance: pd.DataFrame | bool | None = True,
 ) -> str:
     """Render the self-contained HTML report of a run.
 
@@ -307,6 +308,13 @@ def build_report(
         Add the interactive lattice explorer (:meth:`modelmine.ItemsetLattice.to_html`) under
         the itemsets, holding at most LATTICE_REPORT_MAX_ITEMSETS itemsets (those of highest
         support); False keeps the page free of any script.
+    significance : DataFrame, bool, default=True
+        Whether the itemsets beat chance (``#cooccurrence``): a table of
+        :func:`modelmine.diagnostics.itemset_significance`, or True to compute it here for
+        the report's closed itemsets of two or more features (REPORT_RANDOMIZATIONS
+        randomised selection matrices, seed 0), or False to leave the section out. The
+        section says in one sentence whether the run's co-selection exceeds chance, and
+        lists the itemsets with their lift and q-value.
 
     Returns
     -------
@@ -502,6 +510,8 @@ def build_report(
             out.append(f'<p class="dl">{_csv_link(top, "itemsets.csv")}</p>')
         if lattice_explorer:
             out.append(_explorer_section(base, results, itemsets))
+        if significance is not False:
+            out.append(_significance_section(base, itemsets, significance))
 
     # --- diagnostics
     out.append('<h2 id="diagnostics">Diagnostics</h2>')
@@ -523,6 +533,61 @@ def build_report(
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<title>{_e(title)}</title><style>{_CSS}</style></head>"
             f"<body><main>\n{body}\n</main></body></html>\n")
+
+
+#: Randomised selection matrices behind the report's test of the itemsets (more in
+#: :func:`modelmine.diagnostics.itemset_significance` itself: p-values down to 1/201 here).
+REPORT_RANDOMIZATIONS = 200
+#: The false discovery rate at which the report counts an itemset as beating chance.
+REPORT_FDR = 0.05
+
+
+def cooccurrence_verdict(table: pd.DataFrame, fdr: float = REPORT_FDR) -> str:
+    """One sentence: do the itemsets' supports exceed what the models' sizes and the
+    features' selection frequencies explain (issue 25; Gionis et al., TKDD 2007)?"""
+    n = len(table)
+    if n == 0:
+        return ("No itemset of two or more features reaches the minimum support, so there "
+                "is no co-selection structure to test.")
+    sig = table[table["q_value"] <= fdr]
+    lift = float(np.median(table["lift"]))
+    if len(sig) == 0:
+        return (f"None of the {n:,} itemsets of two or more features is co-selected more "
+                f"often than chance at q <= {fdr:g} (median lift {lift:.2f}): the features "
+                "are selected together about as often as their frequencies predict, so the "
+                "itemsets describe frequent features, not groups that go together.")
+    return (f"{len(sig):,} of the {n:,} itemsets of two or more features are co-selected "
+            f"more often than chance at q <= {fdr:g} (median lift {lift:.2f}, largest "
+            f"{float(table['lift'].max()):.2f}): the run's co-selection structure exceeds "
+            "what the models' sizes and the features' frequencies explain.")
+
+
+def _significance_section(base: BaseModels, itemsets: Itemsets,
+                          significance: pd.DataFrame | bool | None) -> str:
+    from ..diagnostics import itemset_significance
+
+    computed = significance is True or significance is None
+    if isinstance(significance, pd.DataFrame):
+        table = significance
+    else:
+        pairs = [i for i in itemsets.itemsets if len(i) >= 2]
+        table = itemset_significance(base, pairs, n_randomizations=REPORT_RANDOMIZATIONS,
+                                     random_state=0)
+    out = ['<h3 id="cooccurrence">Do the itemsets beat chance?</h3>',
+           f"<p><b>{_e(cooccurrence_verdict(table))}</b></p>",
+           '<div class="note">Each itemset\'s support is compared with its support in '
+           f"{REPORT_RANDOMIZATIONS if computed else 'the'}"
+           " randomised selection matrices that keep every base model's size and every "
+           "feature's selection frequency (curveball swaps, Gionis et al. 2007; Strona et "
+           "al. 2014). Lift: support over the product of the items' frequencies (1 = "
+           "independent). q: Benjamini-Hochberg over the itemsets tested "
+           "(<code>mm.diagnostics.itemset_significance</code>).</div>"]
+    if len(table):
+        shown = table[["itemset", "support", "expected_support", "lift", "p_value",
+                       "q_value"]].copy()
+        shown["itemset"] = shown["itemset"].map(lambda t: ", ".join(map(str, t)))
+        out.append(_table(shown, max_rows=25, csv="itemset_significance.csv"))
+    return "\n".join(out)
 
 
 def _explorer_section(base: BaseModels, results: Sequence[OperatorResult],

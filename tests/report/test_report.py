@@ -175,3 +175,39 @@ def test_report_renders_in_headless_chromium(run, tmp_path):
         assert image["shownW"] > 0 and image["shownH"] > 0
     width, height = _png_size(shot.read_bytes())
     assert (width, height) == (1280, 2400)
+
+
+def test_report_says_whether_itemsets_beat_chance(run, html):
+    # the section is the diagnostic's own table (same seed and randomisations), and its
+    # sentence follows the q-values: a planted co-selected group exceeds chance, features
+    # drawn independently do not
+    from modelmine.diagnostics import itemset_significance
+    from modelmine.report._html import REPORT_RANDOMIZATIONS, cooccurrence_verdict
+
+    base, _, itemsets = run
+    assert 'id="cooccurrence"' in html and "itemset_significance.csv" in html
+    pairs = [i for i in itemsets.itemsets if len(i) >= 2]
+    table = itemset_significance(base, pairs, n_randomizations=REPORT_RANDOMIZATIONS,
+                                 random_state=0)
+    assert cooccurrence_verdict(table).split(" (")[0] in html.replace("&lt;", "<").replace(
+        "&#x27;", "'")
+    rng = np.random.default_rng(2)
+    planted = np.zeros((120, 40), dtype=bool)
+    for i in range(120):
+        rest = rng.choice(np.arange(3, 40), size=5, replace=False)
+        planted[i, rest] = True
+        if rng.random() < 0.5:
+            planted[i, [0, 1, 2]] = True
+        else:
+            planted[i, rng.choice(np.arange(3, 40), size=3, replace=False)] = True
+    groups = itemset_significance(planted, [(0, 1), (0, 2), (1, 2), (0, 1, 2)],
+                                  n_randomizations=200, random_state=0)
+    assert "exceeds" in cooccurrence_verdict(groups)
+    independent = np.zeros((120, 40), dtype=bool)
+    for i in range(120):
+        independent[i, rng.choice(40, size=8, replace=False)] = True
+    top = sorted(np.argsort(-independent.sum(0), kind="stable")[:6].tolist())
+    nulls = itemset_significance(independent, list(itertools.combinations(top, 2)),
+                                 n_randomizations=200, random_state=0)
+    assert (nulls["q_value"] > 0.05).all()
+    assert cooccurrence_verdict(nulls).startswith("None of the")
