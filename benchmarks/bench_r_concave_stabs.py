@@ -23,10 +23,9 @@ from __future__ import annotations
 
 import argparse
 import math
-import subprocess
 
 import numpy as np
-import pandas as pd
+from _record import finish, head_commit
 from scipy.optimize import fminbound
 
 from modelmine.operators._bounds import _a_values, _r_concave, _tail_d, max_q_r_concave
@@ -69,8 +68,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                            text=True).stdout.strip()
+    commit = head_commit()
     rows = []
     for b in (50, 100):
         for p in (10, 100, 1000, 5000):
@@ -96,17 +94,12 @@ def main() -> None:
                     row[f"steps_pfer_{pfer:g}"] = steps
                 rows.append(row)
                 print(row, flush=True)
-    table = pd.DataFrame(rows)
-    print(table.to_string(index=False))
+    table = finish(rows, args.out, commit)
     print(f"largest excess of ours over the emulated stabs: {table.max_rel_excess.max():.4f} "
           f"(where stabs' bound >= 0.1: "
           f"{table['max_rel_excess_bound_ge_0.1'].max():.4f}); "
           f"threshold differences (grid steps): "
           f"{sorted(set(table.filter(like='steps').stack().dropna().astype(int)))}")
-    if args.out:
-        table.to_csv(args.out, index=False)
-        print(f"# commit {commit}; command: .venv/bin/python benchmarks/"
-              f"bench_r_concave_stabs.py --out {args.out}")
 
 
 if __name__ == "__main__":

@@ -16,16 +16,15 @@ no b = 1,000 accuracy case, which takes minutes in mpmath).
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 from scipy.special import comb
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "operators"))
+from _record import finish, head_commit
 from test_rra_stuart import _rank_columns, stuart_mpmath
 
 from modelmine.operators import stuart_scores
@@ -54,8 +53,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                            text=True).stdout.strip()
+    commit = head_commit()
     rows = []
     for b in ([10, 50, 200] if args.quick else [10, 50, 200, 1000]):
         r = _rank_columns(np.random.default_rng(b), b)
@@ -83,12 +81,7 @@ def main() -> None:
                      "new_s": round(t_new, 2), "old_s": round(t_old, 2) if old is not None
                      else None})
         print(rows[-1], flush=True)
-    table = pd.DataFrame(rows)
-    print(table.to_string(index=False))
-    if args.out:
-        table.to_csv(args.out, index=False)
-        print(f"# commit {commit}; command: .venv/bin/python benchmarks/bench_stuart.py "
-              f"--out {args.out}")
+    finish(rows, args.out, commit)
 
 
 if __name__ == "__main__":

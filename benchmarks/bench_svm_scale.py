@@ -25,15 +25,14 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import time
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import numpy as np
-import pandas as pd
 import scipy.sparse as sp
+from _record import finish, head_commit
 from sklearn.feature_selection import RFE
 from sklearn.preprocessing import MaxAbsScaler, MinMaxScaler, StandardScaler
 from sklearn.svm import SVC
@@ -90,8 +89,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                            text=True).stdout.strip()
+    commit = head_commit()
     rows = []
     for case, X, y in _cases():
         idx = np.random.default_rng(0).choice(y.size, y.size)
@@ -105,12 +103,7 @@ def main() -> None:
                          "ours_cpu_s": round(t_ours, 3), "rfe_svc_cpu_s": round(t_ref, 3),
                          "ratio": round(t_ref / max(t_ours, 1e-9), 2), "top20_overlap": top})
             print(rows[-1], flush=True)
-    table = pd.DataFrame(rows)
-    print(table.to_string(index=False))
-    if args.out:
-        table.to_csv(args.out, index=False)
-        print(f"# commit {commit}; command: .venv/bin/python benchmarks/bench_svm_scale.py "
-              f"--out {args.out}")
+    finish(rows, args.out, commit)
 
 
 if __name__ == "__main__":

@@ -25,17 +25,16 @@ Run: ``.venv/bin/python benchmarks/bench_weka_information.py [--quick] [--out CS
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import scipy.sparse as sp
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from _record import finish, head_commit
 from weka_oracle import attribute_scores, selected_subset
 
 import modelmine as mm
@@ -101,8 +100,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--out", default=None, help="write the table to this CSV")
     args = parser.parse_args()
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                            text=True).stdout.strip()
+    commit = head_commit()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         tmp_path = Path(tmp)
@@ -135,12 +133,7 @@ def main() -> None:
                          "size_weka": len(weka_set),
                          "weka_s": round(t_weka, 2), "ours_s": round(t_ours, 3)})
             print(rows[-1], flush=True)
-    table = pd.DataFrame(rows)
-    print(table.to_string(index=False))
-    if args.out:
-        table.to_csv(args.out, index=False)
-        print(f"# commit {commit}; command: .venv/bin/python benchmarks/"
-              f"bench_weka_information.py --out {args.out}")
+    finish(rows, args.out, commit)
 
 
 if __name__ == "__main__":
