@@ -119,6 +119,7 @@ def explorer_data(
     max_itemsets: int = LATTICE_HTML_MAX_ITEMSETS,
     budget: int = LATTICE_HTML_DRAWN,
     func: str = "ItemsetLattice.to_html",
+    significance: Any = None,
 ) -> dict[str, Any]:
     """The JSON the explorer page reads: nodes, cover edges, base models, signatures.
 
@@ -132,6 +133,10 @@ def explorer_data(
         itemsets of support count >= a cut, so the part kept is closed under subsets).
     budget : int
         The most itemsets the page draws at once (level of detail).
+    significance : DataFrame, optional
+        :func:`modelmine.diagnostics.itemset_significance` of (some of) the itemsets: their
+        ``lift`` and ``q_value`` are shown in the details panel and exported with the
+        selection (None for an itemset not tested).
 
     Returns
     -------
@@ -224,7 +229,33 @@ def explorer_data(
         "children_cut": children_cut,
         "budget": budget,
         "label_max": _LABEL_MAX,
+        **_significance_columns(significance, closed, index, func),
     }
+
+
+def _significance_columns(significance: Any, closed: Any, index: np.ndarray,
+                          func: str) -> dict[str, Any]:
+    """``lift`` and ``q`` of each node in drawing order (None where not tested)."""
+    if significance is None:
+        return {}
+    try:
+        items = significance["items"]
+        lift, q = significance["lift"], significance["q_value"]
+    except (KeyError, TypeError, IndexError):
+        raise param_error("significance", func, "a table of itemset_significance (columns "
+                          "items, lift, q_value)", type(significance).__name__,
+                          show=False) from None
+    by_items = {tuple(sorted(int(i) for i in t)): (float(a), float(b))
+                for t, a, b in zip(items, lift, q)}
+    indptr, indices = closed.indptr, closed.indices
+    out_lift: list[float | None] = []
+    out_q: list[float | None] = []
+    for i in index:
+        key = () if i < 0 else tuple(sorted(indices[indptr[i]:indptr[i + 1]].tolist()))
+        hit = by_items.get(key)
+        out_lift.append(None if hit is None else hit[0])
+        out_q.append(None if hit is None else hit[1])
+    return {"lift": out_lift, "q": out_q}
 
 
 def _json_for_script(data: Mapping[str, Any]) -> str:
@@ -274,6 +305,7 @@ def explorer_fragment(
     max_itemsets: int = LATTICE_HTML_MAX_ITEMSETS,
     budget: int = LATTICE_HTML_DRAWN,
     func: str = "ItemsetLattice.to_html",
+    significance: Any = None,
 ) -> str:
     """The explorer as an HTML fragment (``<div id="lattice">`` with its style, data and
     script), for embedding in a page such as the run report. One per page.
@@ -281,7 +313,8 @@ def explorer_fragment(
     Parameters are those of :func:`explorer_data`.
     """
     data = explorer_data(
-        lattice, signatures=signatures, max_itemsets=max_itemsets, budget=budget, func=func
+        lattice, signatures=signatures, max_itemsets=max_itemsets, budget=budget, func=func,
+        significance=significance,
     )
     b = data["n_transactions"]
     what = (

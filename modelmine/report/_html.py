@@ -508,10 +508,12 @@ def build_report(
         top = itemsets.to_frame() if hasattr(itemsets, "to_frame") else None
         if top is not None and len(top):
             out.append(f'<p class="dl">{_csv_link(top, "itemsets.csv")}</p>')
+        table = None if significance is False else _significance_table(
+            base, itemsets, significance)
         if lattice_explorer:
-            out.append(_explorer_section(base, results, itemsets))
-        if significance is not False:
-            out.append(_significance_section(base, itemsets, significance))
+            out.append(_explorer_section(base, results, itemsets, table))
+        if table is not None:
+            out.append(_significance_section(table, significance))
 
     # --- diagnostics
     out.append('<h2 id="diagnostics">Diagnostics</h2>')
@@ -562,17 +564,21 @@ def cooccurrence_verdict(table: pd.DataFrame, fdr: float = REPORT_FDR) -> str:
             "what the models' sizes and the features' frequencies explain.")
 
 
-def _significance_section(base: BaseModels, itemsets: Itemsets,
-                          significance: pd.DataFrame | bool | None) -> str:
+def _significance_table(base: BaseModels, itemsets: Itemsets,
+                        significance: pd.DataFrame | bool | None) -> pd.DataFrame:
+    """The given table, or the report's closed itemsets of two or more features tested."""
+    if isinstance(significance, pd.DataFrame):
+        return significance
     from ..diagnostics import itemset_significance
 
-    computed = significance is True or significance is None
-    if isinstance(significance, pd.DataFrame):
-        table = significance
-    else:
-        pairs = [i for i in itemsets.itemsets if len(i) >= 2]
-        table = itemset_significance(base, pairs, n_randomizations=REPORT_RANDOMIZATIONS,
-                                     random_state=0)
+    pairs = [i for i in itemsets.itemsets if len(i) >= 2]
+    return itemset_significance(base, pairs, n_randomizations=REPORT_RANDOMIZATIONS,
+                                random_state=0)
+
+
+def _significance_section(table: pd.DataFrame,
+                          significance: pd.DataFrame | bool | None) -> str:
+    computed = not isinstance(significance, pd.DataFrame)
     out = ['<h3 id="cooccurrence">Do the itemsets beat chance?</h3>',
            f"<p><b>{_e(cooccurrence_verdict(table))}</b></p>",
            '<div class="note">Each itemset\'s support is compared with its support in '
@@ -591,7 +597,7 @@ def _significance_section(base: BaseModels, itemsets: Itemsets,
 
 
 def _explorer_section(base: BaseModels, results: Sequence[OperatorResult],
-                      itemsets: Itemsets) -> str:
+                      itemsets: Itemsets, significance: pd.DataFrame | None = None) -> str:
     """The lattice explorer of the report's closed itemsets (those of highest support when
     there are more than LATTICE_REPORT_MAX_ITEMSETS: closed itemsets do not depend on the
     threshold, so mining again at the cut count gives exactly them)."""
@@ -612,7 +618,8 @@ def _explorer_section(base: BaseModels, results: Sequence[OperatorResult],
             '<div class="note">Search a feature, filter by support, size or signature, click '
             "an itemset for its base models and signatures, compare two signatures, export "
             f"the selection (docs/lattice.md).{note}</div>"
-            + explorer_fragment(lattice, signatures=signatures, func="build_report"))
+            + explorer_fragment(lattice, signatures=signatures, func="build_report",
+                                significance=significance))
 
 
 def write_report(path: str | os.PathLike[str], base: BaseModels,

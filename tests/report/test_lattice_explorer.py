@@ -411,6 +411,24 @@ def test_explorer_inside_the_run_report(chromium, colon_lattice, tmp_path):
             "allMed alternative 2",
             "allMed alternative 3",
         ]
+        # an itemset of two or more features: the report's test of co-selection gives
+        # its lift and q-value in the details panel (issue 25)
+        from modelmine.diagnostics import itemset_significance
+        from modelmine.report._html import REPORT_RANDOMIZATIONS
+
+        pairs = [i for i in lattice.closed.itemsets if len(i) >= 2]
+        table = itemset_significance(base, pairs, n_randomizations=REPORT_RANDOMIZATIONS,
+                                     random_state=0).set_index("items")
+        node = max((n for n in lattice.graph if n >= 0 and len(_names(lattice, n)) >= 2),
+                   key=lambda n: (lattice.graph.nodes[n]["count"], -n))
+        items = tuple(sorted(lattice.graph.nodes[node]["items"]))
+        key = _key(_names(lattice, node))
+        page.mouse.click(*_centre(page, f'#lattice circle[data-itemset="{key}"]'))
+        _settle(page)
+        field = "document.querySelector('#lattice-details [data-field={}]').textContent"
+        assert page.evaluate(field.format("lift")) == f"{table.loc[[items], 'lift'].iloc[0]:.3f}"
+        q = float(page.evaluate(field.format("q")))
+        assert q == pytest.approx(table.loc[[items], "q_value"].iloc[0], rel=1e-2)
         _shot(page, _artifacts(tmp_path) / "lattice-explorer-report.png")
         assert watched.errors() == []
         requests = watched.requests()

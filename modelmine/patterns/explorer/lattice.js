@@ -382,7 +382,7 @@
       (fn.length ? fn.map(esc).join(", ") : "\u2205 (the empty itemset)") + "</p>" +
       "<table><tr><th>support</th><td data-field=\"support\">" + fmt(cnt[n] / B) +
       "</td></tr><tr><th>count</th><td><span data-field=\"count\">" + cnt[n] + "</span> of " +
-      B + " base models</td></tr></table>" +
+      B + " base models</td></tr>" + significanceRows(n) + "</table>" +
       "<h4>Parents: immediate closed subsets (" + (paPtr[n + 1] - paPtr[n]) + ")</h4>" +
       chips(par[0], par[1]) +
       "<h4>Children: covers, minimal closed supersets (" + (chPtr[n + 1] - chPtr[n]) + ")</h4>" +
@@ -395,6 +395,13 @@
       "</p><p class=\"mmL-muted\">#index (number of features the base model selected)</p>" +
       "<h4>Signatures containing it (" + inSig.length + ")</h4><p data-field=\"signatures\">" +
       (inSig.length ? inSig.map(esc).join("<br>") : "<i>none</i>") + "</p>";
+  }
+  function significanceRows(n) {
+    // lift and q-value against base models randomised with their margins kept (issue 25)
+    if (!D.lift || D.lift[n] === null || D.lift[n] === undefined) { return ""; }
+    return "<tr><th>lift</th><td data-field=\"lift\">" + fmt(D.lift[n]) + "</td></tr>" +
+      "<tr><th>q-value</th><td data-field=\"q\">" + D.q[n].toPrecision(3) +
+      "</td></tr>";
   }
   function select(n, centre) {
     S.selected = n;
@@ -423,12 +430,18 @@
     return out;
   }
   function csv() {
-    var rows = [["itemset", "length", "count", "support", "signatures"].join(",")];
+    var head = ["itemset", "length", "count", "support", "signatures"];
+    if (D.lift) { head.push("lift", "q_value"); }
+    var rows = [head.join(",")];
     selection().forEach(function (n) {
       var inSig = [];
       sigs.forEach(function (s, k) { if (insideSig(k)[n]) { inSig.push(s.label); } });
-      rows.push([csvField(featNames(n).join(";")), lvl[n], cnt[n], fmt(cnt[n] / B, 6),
-        csvField(inSig.join(";"))].join(","));
+      var row = [csvField(featNames(n).join(";")), lvl[n], cnt[n], fmt(cnt[n] / B, 6),
+        csvField(inSig.join(";"))];
+      if (D.lift) {
+        row.push(D.lift[n] === null ? "" : D.lift[n], D.q[n] === null ? "" : D.q[n]);
+      }
+      rows.push(row.join(","));
     });
     return rows.join("\n") + "\n";
   }
