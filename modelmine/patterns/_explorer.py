@@ -360,10 +360,12 @@ def explorer_page(
     max_itemsets: int = LATTICE_HTML_MAX_ITEMSETS,
     budget: int = LATTICE_HTML_DRAWN,
     func: str = "ItemsetLattice.to_html",
+    significance: Any = None,
 ) -> str:
     """The explorer as a whole HTML document (see :func:`explorer_fragment`)."""
     body = explorer_fragment(
-        lattice, signatures=signatures, max_itemsets=max_itemsets, budget=budget, func=func
+        lattice, signatures=signatures, max_itemsets=max_itemsets, budget=budget, func=func,
+        significance=significance,
     )
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'

@@ -193,7 +193,7 @@ class ItemsetLattice:
     def to_html(self, path: str | Path, *, signatures: Mapping[str, Any] | None = None,
                 title: str = "modelmine lattice explorer",
                 max_itemsets: int = LATTICE_HTML_MAX_ITEMSETS,
-                budget: int = LATTICE_HTML_DRAWN) -> Path:
+                budget: int = LATTICE_HTML_DRAWN, significance: Any = None) -> Path:
         """Write the interactive lattice explorer: one self-contained, offline HTML page.
 
         The Hasse diagram layered by itemset size (node size and colour by support) with
@@ -219,6 +219,9 @@ class ItemsetLattice:
         budget : int, default=LATTICE_HTML_DRAWN (1,500)
             Level of detail: the most itemsets drawn at once; the rest of the view is counted
             per level as hidden until the user zooms in or filters.
+        significance : DataFrame, optional
+            :func:`modelmine.diagnostics.itemset_significance` of the itemsets: each tested
+            itemset's lift and q-value in the details panel and the CSV export (issue 25).
 
         Returns
         -------
@@ -232,17 +235,19 @@ class ItemsetLattice:
         """
         path = Path(path)
         text = self.to_html_text(signatures=signatures, title=title,
-                                 max_itemsets=max_itemsets, budget=budget)
+                                 max_itemsets=max_itemsets, budget=budget,
+                                 significance=significance)
         return write_text_atomic(path, text)
 
     def to_html_text(self, *, signatures: Mapping[str, Any] | None = None,
                      title: str = "modelmine lattice explorer",
                      max_itemsets: int = LATTICE_HTML_MAX_ITEMSETS,
-                     budget: int = LATTICE_HTML_DRAWN) -> str:
+                     budget: int = LATTICE_HTML_DRAWN, significance: Any = None) -> str:
         """The page :meth:`to_html` writes, as text (same parameters but ``path``)."""
         sigs = self.signatures if signatures is None else signatures
         return explorer_page(self, signatures=sigs, title=title, max_itemsets=max_itemsets,
-                             budget=budget, func="ItemsetLattice.to_html")
+                             budget=budget, func="ItemsetLattice.to_html",
+                             significance=significance)
 
     def _repr_html_(self) -> str:
         """The explorer inline in Jupyter: the page in an ``<iframe srcdoc>`` (its script and

@@ -242,3 +242,31 @@ def test_report_explorer_keeps_the_top_itemsets_above_its_cap(monkeypatch):
     assert data["n_kept"] == int((closed.counts >= cut).sum()) <= 50
     assert int((closed.counts >= cut - 1).sum()) > 50
     assert f"It holds the {data['n_kept']:,} closed itemsets of support" in text
+
+
+def test_lift_and_q_values_reach_the_page():
+    # issue 25: each tested itemset carries the lift and q-value of itemset_significance
+    # (None for the itemsets not tested: single features, the empty itemset)
+    import modelmine as mm
+    from modelmine.diagnostics import itemset_significance
+
+    X, y = mm.datasets.load_colon()
+    base = mm.bootstrap(X, y, selector="anova", n_bootstraps=20, n_features=8, random_state=1)
+    closed = mine_itemsets(base, itemset_type="closed", min_support=0.3)
+    table = itemset_significance(base, [i for i in closed.itemsets if len(i) >= 2],
+                                 n_randomizations=50, random_state=0)
+    expected = {tuple(sorted(t)): (lift, q) for t, lift, q in
+                zip(table["items"], table["lift"], table["q_value"])}
+    lattice = ItemsetLattice(closed)
+    data = explorer_data(lattice, significance=table)
+    for node, i in enumerate(data["index"]):
+        items = () if i < 0 else tuple(sorted(closed.itemsets[i]))
+        if items in expected:
+            assert (data["lift"][node], data["q"][node]) == expected[items]
+        else:
+            assert data["lift"][node] is None and len(items) <= 1
+    text = lattice.to_html_text(significance=table)
+    assert page_data(text)["lift"] == data["lift"]
+    with pytest.raises(ValueError, match=r"The 'significance' parameter of "
+                                         r"ItemsetLattice.to_html must be a table"):
+        explorer_data(lattice, significance=[1, 2, 3])
