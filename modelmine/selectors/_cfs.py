@@ -7,11 +7,12 @@ Hall's merit of a subset S of k features (Hall 1999, chapter 4, equation 4.1)::
 
 with symmetrical uncertainty SU between a feature and the class (r_cf, averaged) and
 between features (r_ff), on features discretised by MDL (Fayyad and Irani 1993), as WEKA's
-``CfsSubsetEval`` does. The subset is found by WEKA's ``BestFirst`` forward search: an
-open list ordered by merit, the best subset expanded by adding each feature not in it,
-subsets seen before skipped, the search stopped after 5 consecutive expansions that do not
-improve the best merit (``searchTermination``). CFS chooses its own subset size (KDD 2012,
-section 3.3): ``n_features`` of :func:`modelmine.bootstrap` is a cap.
+``CfsSubsetEval`` does (with the MDL "better encoding" and SU held as floats). The subset
+is found as WEKA 3.6's ``BestFirst -D 1 -N 5`` finds it (:func:`cfs_search`), then WEKA's
+locally predictive features are added; the subsets equal WEKA's on every shared dataset
+(``tests/selectors/test_weka_information.py``, ``docs/weka.md``). CFS chooses its own
+subset size (KDD 2012, section 3.3): ``n_features`` of :func:`modelmine.bootstrap` is a
+cap.
 
 Speed: SU with the class is computed once; the SU of a newly added feature against every
 feature comes from one vectorised pass over the discretised codes (cached per feature),
@@ -170,7 +171,7 @@ def cfs_search(codes: NDArray[np.int32], levels: NDArray[np.int64], y: NDArray[n
     and the search ends at ``max_stale``. Merits are computed from SU held as floats, as
     ``CfsSubsetEval`` does (:func:`_weka_corr`). ``locally_predictive``: then WEKA's
     ``postProcess`` (its default): in decreasing order of SU with the class, a feature joins
-    the subset when its SU with the class exceeds its SU with every member.
+    the subset unless a member's SU with it exceeds its SU with the class.
 
     Returns the chosen features (the search's in the order it added them, then the locally
     predictive ones), the best merit of the search, and SU of every feature with the class.
