@@ -52,11 +52,11 @@ def _read_input(args: argparse.Namespace, source: str, target: str | None = None
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", ManyClassesWarning)
         data = read_data(source, target, **kwargs)
-    notes = [*data.notes, *(f"warning: {w.message}" for w in caught
-                            if issubclass(w.category, ManyClassesWarning))]
-    if not args.quiet:
-        for note in notes:
-            print(f"modelmine {args.command}: {note}", file=sys.stderr)
+    cautions = [f"warning: {w.message}" for w in caught
+                if issubclass(w.category, ManyClassesWarning)]
+    # --quiet silences the reader's notes, never a warning about the data (issue 26)
+    for note in [*([] if args.quiet else data.notes), *cautions]:
+        print(f"modelmine {args.command}: {note}", file=sys.stderr)
     return dataclasses.replace(data, read_options=kwargs)
 
 
@@ -111,10 +111,12 @@ def _absolute_source(source: str) -> str:
 
 
 def _summary(run: MiningRun, out: Path, quiet: bool, null: Any = None) -> None:
+    # CAUTION lines go to stderr and are never silenced: --quiet is for progress and the
+    # summary table, not for what not to trust (issue 26)
+    for text in run.warnings(null):
+        print(f"CAUTION: {text}", file=sys.stderr)
     if quiet:
         return
-    for text in run.warnings(null):
-        print(f"CAUTION: {text}")
     base = run.base_models
     diag = run.diagnostics
     nog = diag[diag["measure"] == "nogueira"].iloc[0]

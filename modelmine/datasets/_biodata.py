@@ -20,7 +20,11 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from ..constants import MAX_TARGET_DISTINCT_FRACTION, MIN_MEAN_SAMPLES_PER_CLASS
+from ..constants import (
+    MAX_TARGET_DISTINCT_FRACTION,
+    MIN_CLASS_SIZE_WARNING,
+    MIN_MEAN_SAMPLES_PER_CLASS,
+)
 from ..exceptions import DataError
 from ._record import LoadedData
 
@@ -62,7 +66,8 @@ def check_target(y: Any, *, where: str, option: str = "--target") -> np.ndarray:
     more than ``MAX_TARGET_DISTINCT_FRACTION`` of the samples have a value of their own (an
     age, a survival time, a sample ID). A target with fewer than
     ``MIN_MEAN_SAMPLES_PER_CLASS`` samples per class on average gets a
-    :class:`ManyClassesWarning`: bootstrap samples then often miss whole classes.
+    :class:`ManyClassesWarning`: bootstrap samples then often miss whole classes; so does
+    any class of fewer than ``MIN_CLASS_SIZE_WARNING`` samples, whatever the average.
 
     Parameters
     ----------
@@ -106,6 +111,19 @@ def check_target(y: Any, *, where: str, option: str = "--target") -> np.ndarray:
                 "a column of class labels."
             )
     classes, counts = np.unique(arr.astype(str) if not numeric else arr, return_counts=True)
+    small = np.flatnonzero(counts < MIN_CLASS_SIZE_WARNING)
+    if classes.size >= 2 and small.size and n / classes.size >= MIN_MEAN_SAMPLES_PER_CLASS:
+        shown = ", ".join(f"{classes[i]!s} ({int(counts[i])})"
+                          for i in small[np.argsort(counts[small], kind="stable")][:6])
+        more = f" and {small.size - 6} more" if small.size > 6 else ""
+        warnings.warn(
+            f"{option} {where} has {small.size} class{'es' if small.size > 1 else ''} of "
+            f"fewer than {MIN_CLASS_SIZE_WARNING} samples: {shown}{more}. Bootstrap samples "
+            "will miss them now and then, and what marks them rests on a handful of "
+            "samples. Merge them or leave them out if you can.",
+            ManyClassesWarning,
+            stacklevel=3,
+        )
     if classes.size >= 2 and n / classes.size < MIN_MEAN_SAMPLES_PER_CLASS:
         warnings.warn(
             f"{option} {where} has {classes.size} classes for {n} samples (fewer than "

@@ -89,10 +89,13 @@ def test_error_control_run_equals_the_python_api(ec_dir):
     )
 
 
-def test_summary_prints_cautions(tmp_path, capsys):
+@pytest.mark.parametrize("quiet", [False, True])
+def test_summary_prints_cautions(tmp_path, capsys, quiet):
+    # CAUTION lines go to stderr, and --quiet never hides them (issue 26)
     assert (
         main(
             [
+                *(["--quiet"] if quiet else []),
                 "run",
                 "embedded:colon",
                 *FAST,
@@ -106,8 +109,11 @@ def test_summary_prints_cautions(tmp_path, capsys):
         )
         == 0
     )
-    out = capsys.readouterr().out
-    assert "CAUTION:" in out and "stabilitySelection's error control" in out
+    captured = capsys.readouterr()
+    assert "CAUTION:" in captured.err and "stabilitySelection's error control" in captured.err
+    assert "CAUTION:" not in captured.out
+    if quiet:
+        assert captured.out == ""
 
 
 @pytest.mark.parametrize(

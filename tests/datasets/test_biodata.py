@@ -226,6 +226,37 @@ def test_many_classes_for_few_samples_warn_and_class_codes_pass():
         check_target(many, where="'tissue'")
 
 
+def test_tiny_classes_are_named_whatever_the_average():
+    # issue 26: classes of 2, 2 and 4 among 96 samples (average 24) passed silently
+    import warnings
+
+    labels = np.array(["A"] * 44 + ["B"] * 44 + ["C"] * 2 + ["D"] * 2 + ["E"] * 4)
+    with pytest.warns(ManyClassesWarning, match=r"3 classes of fewer than 5 samples: "
+                                                r"C \(2\), D \(2\), E \(4\)"):
+        check_target(labels, where="'subtype'")
+    with warnings.catch_warnings():  # every class of 5 or more: nothing to say
+        warnings.simplefilter("error")
+        check_target(np.array(["A"] * 40 + ["B"] * 5), where="'subtype'")
+
+
+def test_quiet_keeps_warnings_about_the_data(tmp_path, capsys):
+    # --quiet silences progress and notes, never a warning on stderr (issue 26)
+    from modelmine.cli import main
+
+    X, y = mm.datasets.load_colon()
+    labels = np.where(np.asarray(y) == np.unique(y)[0], "normal", "tumour").astype(object)
+    labels[:3] = "rare"
+    frame = pd.DataFrame(np.asarray(X)[:, :40], columns=[f"g{j}" for j in range(40)])
+    frame["class"] = labels
+    path = tmp_path / "tiny.csv"
+    frame.to_csv(path, index=False)
+    assert main(["--quiet", "run", str(path), "--target", "class", "--selector", "anova",
+                 "-b", "10", "-m", "5", "-o", "mostFreq", "--out", str(tmp_path / "r")]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "1 class of fewer than 5 samples: rare (3)" in captured.err
+
+
 def test_transposed_table_refuses_duplicate_feature_ids():
     from modelmine.datasets._biodata import transpose_table
 
