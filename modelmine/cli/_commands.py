@@ -61,7 +61,8 @@ def _read_input(args: argparse.Namespace, source: str, target: str | None = None
 
 
 #: The options of `_add_input_options` (cli/_main.py), as read_data's keyword arguments.
-_INPUT_OPTIONS = ("labels", "labels_column", "index_col", "transpose", "layer", "backed")
+_INPUT_OPTIONS = ("labels", "labels_column", "index_col", "transpose", "layer", "backed",
+                  "drop")
 
 
 def _selector_params(args: argparse.Namespace, selector: str) -> dict[str, Any]:

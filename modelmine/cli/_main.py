@@ -260,6 +260,9 @@ def _add_input_options(p: argparse.ArgumentParser) -> None:
                    "column); default: a first column that is text and unique, with a note")
     g.add_argument("--transpose", action="store_true",
                    help="DATA is genes by samples: one row per feature, one column per sample")
+    g.add_argument("--drop", metavar="COL", action="append", default=None,
+                   help="leave this column of a table out (metadata such as sex or batch); "
+                   "repeatable")
     g.add_argument("--layer", metavar="NAME", default=None,
                    help="for .h5ad: the layer to read instead of .X")
     g.add_argument("--backed", action="store_true",

@@ -313,7 +313,8 @@ def read_labels(path: str | Path, column: str | None) -> pd.Series:
 
 
 def join_labels(
-    sample_ids: Sequence[str] | None, labels: pd.Series, *, where: str, labels_where: str
+    sample_ids: Sequence[str] | None, labels: pd.Series, *, where: str, labels_where: str,
+    column_names: Sequence[str] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """Match the data's samples to a label file by sample ID.
 
@@ -327,7 +328,16 @@ def join_labels(
         ``rows``: positions in the data of the labelled samples, in data order; ``y`` their
         labels; ``notes``: what was left out.
     """
+    known_ids = {str(i).strip() for i in labels.dropna().index}
+    in_headers = (0 if column_names is None
+                  else sum(str(c).strip() in known_ids for c in column_names))
+    transpose_hint = (
+        f" {in_headers} of the label IDs are column headers of {where!r}: is it a "
+        "genes-by-samples table? Did you mean --transpose?" if in_headers >= 2 else "")
     if sample_ids is None:
+        if transpose_hint:
+            raise DataError(f"--labels {labels_where!r} matches none of the rows of "
+                            f"{where!r}.{transpose_hint}")
         raise DataError(
             f"--labels needs sample IDs in the data, and {where!r} has none: "
             "name its sample-ID column with --index-col (or use --transpose for a "
@@ -350,7 +360,7 @@ def join_labels(
             f"--labels {labels_where!r} matches {n_match} of the {len(ids)} samples of "
             f"{where!r} by sample ID; data IDs without a label: {_listing(missing, 4)}; label "
             f"IDs not in the data: {_listing(extra, 4)} (are the IDs in the first column of "
-            "both files, spelled alike?)."
+            f"both files, spelled alike?).{transpose_hint}"
         )
     if n_match < len(ids):
         left = ids[~matched].tolist()

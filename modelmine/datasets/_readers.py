@@ -15,6 +15,7 @@ import os
 import re
 import zipfile
 import zlib
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -59,7 +60,8 @@ def _kind(path: Path) -> str:
 def read_data(source: str | os.PathLike[str], target: Any = None, *,
               labels: str | os.PathLike[str] | None = None, labels_column: str | None = None,
               index_col: str | None = None, transpose: bool = False,
-              layer: str | None = None, backed: bool = False) -> LoadedData:
+              layer: str | None = None, backed: bool = False,
+              drop: Sequence[str] | None = None) -> LoadedData:
     """Read a classification dataset for ``modelmine run`` / ``modelmine lattice``.
 
     Parameters
@@ -92,6 +94,9 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
     backed : bool, default=False
         For ``.h5ad``: open the file in backed mode, so that only the chosen matrix is read
         into memory (not the other layers, ``obsm`` or ``uns``).
+    drop : sequence of str, optional
+        Columns of a table to leave out before anything else (metadata such as sex, batch
+        or age that are not features); each must exist.
 
     Returns
     -------
@@ -138,7 +143,8 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
     if not os.access(path, os.R_OK):
         raise DataError(f"Cannot read {text!r}: permission denied.")
     kind = _kind(path)
-    table_only = {"--index-col": index_col is not None, "--transpose": bool(transpose)}
+    table_only = {"--index-col": index_col is not None, "--transpose": bool(transpose),
+                  "--drop": bool(drop)}
     h5ad_only = {"--layer": layer is not None, "--backed": bool(backed)}
     for option, used in {**(table_only if kind in ("mat", "h5ad") else {}),
                          **(h5ad_only if kind != "h5ad" else {})}.items():
@@ -165,6 +171,14 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
     else:
         frame = _read_table(path, kind)
         notes: list[str] = []
+        if drop:
+            missing = [c for c in drop if c not in frame.columns]
+            if missing:
+                raise DataError(f"--drop names {_quoted(missing)}, not a column of {text!r} "
+                                f"(its first columns: {_quoted(list(map(str, frame.columns[:6])))}"
+                                ").")
+            frame = frame.drop(columns=list(drop))
+            notes.append(f"left out {len(drop)} column(s) of {text!r}: {_quoted(list(drop))}")
         if transpose:
             frame = transpose_table(frame, index_col, text)
         else:
@@ -174,7 +188,9 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
         if label_series is not None:
             ids = None if isinstance(frame.index, pd.RangeIndex) else frame.index.tolist()
             rows, y, joined = join_labels(ids, label_series, where=text,
-                                          labels_where=str(labels))
+                                          labels_where=str(labels),
+                                          column_names=None if transpose else
+                                          [str(c) for c in frame.columns])
             notes += joined
             frame = frame.iloc[rows].copy()
             target = str(label_series.name)
@@ -191,6 +207,10 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
     check_target(data.y, where=f"{data.target!r} of {text!r}",
                  option="--labels" if labels is not None else "--target")
     return data
+
+
+def _quoted(names: Sequence[str]) -> str:
+    return ", ".join(repr(str(n)) for n in names)
 
 
 def _read_embedded(name: str) -> LoadedData:

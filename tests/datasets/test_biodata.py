@@ -198,6 +198,11 @@ def test_genes_by_samples_table_is_transposed(tmp_path, leukemia):
     inside = read_data(tmp_path / "with_row.csv", "class", transpose=True)
     np.testing.assert_array_equal(inside.X, raw)
     assert inside.y.tolist() == labels.tolist()
+    # Forgetting --transpose: the label IDs are the column headers, and the error says so
+    # (issue 26: it said "matches 0 of the samples" and nothing more)
+    with pytest.raises(DataError, match=rf"{len(ids)} of the label IDs are column headers "
+                                        r"of .*series.csv.*Did you mean --transpose\?"):
+        read_data(tmp_path / "series.csv", labels=tmp_path / "labels.csv")
 
 
 @pytest.mark.parametrize(
@@ -265,3 +270,31 @@ def test_transposed_table_refuses_duplicate_feature_ids():
     with pytest.raises(DataError, match=r"Duplicate feature IDs in column 'gene' of "
                                         r"'expr.tsv'.*--transpose.*TP53"):
         transpose_table(frame, None, "expr.tsv")
+
+
+def test_drop_leaves_metadata_columns_out(tmp_path, capsys):
+    # issue 26: a table with sex / batch columns had to be rewritten by hand
+    from modelmine.cli import main
+
+    X, y = mm.datasets.load_colon()
+    frame = pd.DataFrame(np.asarray(X)[:, :30], columns=[f"g{j}" for j in range(30)])
+    frame.insert(0, "sex", np.where(np.arange(len(y)) % 2, "F", "M"))
+    frame["batch"] = np.arange(len(y)) % 3
+    frame["class"] = np.asarray(y)
+    path = tmp_path / "with_meta.csv"
+    frame.to_csv(path, index=False)
+    data = read_data(path, "class", drop=["sex", "batch"])
+    np.testing.assert_array_equal(data.X, np.asarray(X)[:, :30])
+    assert data.feature_names.tolist() == [f"g{j}" for j in range(30)]
+    assert any("left out 2 column(s)" in note for note in data.notes)
+    with pytest.raises(DataError, match=r"--drop names 'age', not a column of"):
+        read_data(path, "class", drop=["sex", "age"])
+    out = tmp_path / "run"
+    assert main(["--quiet", "run", str(path), "--target", "class", "--drop", "sex", "--drop",
+                 "batch", "--selector", "anova", "-b", "8", "-m", "5", "-o", "mostFreq",
+                 "--out", str(out)]) == 0
+    record = (out / "run.json").read_text()
+    assert '"drop": [' in record and '"sex"' in record
+    assert main(["run", str(path), "--target", "class", "--drop", "age", "--out",
+                 str(tmp_path / "bad")]) == 2
+    assert "--drop names 'age'" in capsys.readouterr().err
