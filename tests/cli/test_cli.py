@@ -230,6 +230,7 @@ def test_run_killed_midway_then_resumed(tmp_path, capsys, wait_for_file):
     assert not out.exists()  # nothing that looks complete
     _bad(["run", "embedded:colon", "--out", str(out)], capsys, "--resume")
     assert main(["run", "--resume", str(out), "-q"]) == 0
+    capsys.readouterr()  # -q keeps the run's CAUTION lines on stderr (issue 26): read them
     assert not partial.exists()
     X, y, names = mm.datasets.load_colon(return_names=True)
     truth = mm.bootstrap(X, y, selector="random-forest", n_bootstraps=40, n_features=10,

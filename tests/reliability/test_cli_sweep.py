@@ -44,6 +44,7 @@ _NOWHERE = {
     "labels_column": "no_column",
     "index_col": "no_column",
     "layer": "no_layer",
+    "drop": "no_column",
 }
 
 #: Options that take any value or none (flags), or whose "bad" value is legitimately used.
