@@ -166,7 +166,8 @@ class ModelMiningSelector(SelectorMixin, BaseEstimator):
         return spec, kind, k, alt
 
     # ------------------------------------------------------------------------ fit
-    def fit(self, X: Any, y: Any) -> ModelMiningSelector:
+    def fit(self, X: Any, y: Any, groups: Any = None,
+            sample_weight: Any = None) -> ModelMiningSelector:
         """Bootstrap the selector, mine the base models, keep the signature.
 
         Parameters
@@ -174,6 +175,11 @@ class ModelMiningSelector(SelectorMixin, BaseEstimator):
         X : array-like, DataFrame or sparse matrix of shape (n_samples, n_features_in)
         y : array-like of shape (n_samples,)
             Class labels (two or more classes).
+        groups : array-like of shape (n_samples,), optional
+            The unit of each sample: the resamples draw whole groups
+            (:func:`modelmine.bootstrap`).
+        sample_weight : array-like of shape (n_samples,), optional
+            Given to the selector on each resample (a selector that takes weights).
 
         Returns
         -------
@@ -190,7 +196,7 @@ class ModelMiningSelector(SelectorMixin, BaseEstimator):
         names = getattr(self, "feature_names_in_", None)
         # The one policy for m above p (modelmine.spec.capped): capped with a warning.
         checked = check_run_data(X, y, spec, feature_names=names, n_jobs=self.n_jobs,
-                                 func=_NAME)
+                                 func=_NAME, groups=groups, sample_weight=sample_weight)
         self.n_features_ = int(checked.spec.n_features)  # type: ignore[arg-type]
         base = fit_base_models(checked, progress=False)
         params = dict(self.operator_params or {})

@@ -222,6 +222,10 @@ class RunSpec:
         (their ``scale`` parameter, as WEKA's SMO); a run-level scale replaces theirs
         unless ``selector_params`` sets it.
     artificial_features : {"permutation", "knockoff"} or None
+    weighted_resampling : bool, default=False
+        With sample weights: draw each resample with probabilities proportional to the
+        weights (of the rows, or of the groups as the sum of their rows'), and fit the
+        selector on unweighted rows; False gives the weights to the selector instead.
     operators : sequence of str, default=("closedApr", "allMed")
         Registered operator names; checked here, once.
     operator_params : mapping of str to mapping, optional
@@ -253,6 +257,7 @@ class RunSpec:
     stratify: bool = False
     scale: str = "none"
     artificial_features: str | None = None
+    weighted_resampling: bool = False
     operators: Sequence[str] = DEFAULT_OPERATORS
     operator_params: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     min_support: float = DEFAULT_MIN_SUPPORT
@@ -284,6 +289,13 @@ class RunSpec:
         if not isinstance(self.stratify, bool | np.bool_):
             raise param_error("stratify", func, "a bool", self.stratify, exc=TypeError)
         put("stratify", bool(self.stratify))
+        if not isinstance(self.weighted_resampling, bool | np.bool_):
+            raise param_error("weighted_resampling", func, "a bool", self.weighted_resampling,
+                              exc=TypeError)
+        put("weighted_resampling", bool(self.weighted_resampling))
+        if self.weighted_resampling and method == "complementary-pairs":
+            raise param_error("weighted_resampling", func, "False for complementary pairs "
+                              "(two halves of the samples draw nothing to weight)", True)
         if not isinstance(self.fit_full, bool | np.bool_):
             raise param_error("fit_full", func, "a bool", self.fit_full, exc=TypeError)
         put("fit_full", bool(self.fit_full))
@@ -451,6 +463,8 @@ class RunSpec:
         }
         if self.artificial_features is not None:
             settings["artificial_features"] = self.artificial_features
+        if self.weighted_resampling:
+            settings["weighted_resampling"] = True
         return settings
 
     @classmethod
@@ -480,6 +494,7 @@ class RunSpec:
                    stratify=res.get("stratify", False),
                    scale=settings.get("scale") or "none",
                    artificial_features=settings.get("artificial_features"),
+                   weighted_resampling=bool(settings.get("weighted_resampling", False)),
                    operators=list(settings["operators"]),
                    operator_params=settings.get("operator_params") or {},
                    min_support=settings["min_support"],

@@ -20,7 +20,8 @@ __all__ = ["add_artificial_features"]
 _FUNC = "bootstrap"
 
 
-def add_artificial_features(X: Any, kind: str, rng: np.random.Generator) -> Any:
+def add_artificial_features(X: Any, kind: str, rng: np.random.Generator,
+                            members: list[np.ndarray] | None = None) -> Any:
     """``[X, A]``: X with p artificial features appended, one per real feature.
 
     - ``"permutation"``: column j of A is column j of X with its rows permuted, each column
@@ -32,10 +33,20 @@ def add_artificial_features(X: Any, kind: str, rng: np.random.Generator) -> Any:
       themselves and with X as X has, independent of y given X. Dense data only.
 
     Sparse X stays sparse (permutations move the stored rows).
+
+    With ``members`` (the rows of each group, :meth:`._design.SampleDesign.members`), a
+    decoy permutes whole groups instead of rows: the groups' blocks of values, taken in a
+    random order of the groups, fill the rows laid out group after group. A block stays
+    contiguous, so the decoy keeps the within-group correlation a real feature has (a
+    patient's samples resemble each other) while losing any association with y; blocks of
+    unequal size straddle a group boundary where sizes differ.
     """
     n, p = X.shape
     if kind == "permutation":
-        perms = rng.permuted(np.tile(np.arange(n), (p, 1)), axis=1)
+        if members is None:
+            perms = rng.permuted(np.tile(np.arange(n), (p, 1)), axis=1)
+        else:
+            perms = _group_permutations(members, n, p, rng)
         if sp.issparse(X):
             Xc = sp.csc_matrix(X, copy=True)
             inverse = np.argsort(perms, axis=1)
@@ -47,6 +58,23 @@ def add_artificial_features(X: Any, kind: str, rng: np.random.Generator) -> Any:
         A = np.take_along_axis(np.asarray(X), perms.T, axis=0)
         return np.hstack([X, A])
     return np.hstack([X, _knockoffs(X, rng)])
+
+
+def _group_permutations(members: list[np.ndarray], n: int, p: int,
+                        rng: np.random.Generator) -> np.ndarray:
+    """``perms[j, i]``: the row whose value decoy j puts in row i, moving whole groups."""
+    layout = np.concatenate(members)  # the rows, group after group
+    sizes = np.array([m.size for m in members])
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    orders = rng.permuted(np.tile(np.arange(sizes.size), (p, 1)), axis=1)
+    perms = np.empty((p, n), dtype=np.int64)
+    within = np.arange(n)
+    for j in range(p):
+        block_sizes = sizes[orders[j]]
+        offsets = within - np.repeat(np.cumsum(block_sizes) - block_sizes, block_sizes)
+        source = layout[np.repeat(starts[orders[j]], block_sizes) + offsets]
+        perms[j, layout] = source
+    return perms
 
 
 def _knockoffs(X: Any, rng: np.random.Generator) -> np.ndarray:

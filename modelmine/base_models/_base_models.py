@@ -41,8 +41,10 @@ _RESAMPLING_METHODS = ("bootstrap", "subsample", "complementary-pairs")
 _ARTIFICIAL_METHODS = ("permutation", "knockoff", "unknown")
 
 
-def data_fingerprint(X: Any, y: np.ndarray) -> str:
-    """A sha256 of the data (values, shape, sparsity structure and labels).
+def data_fingerprint(X: Any, y: np.ndarray, design: Any = None) -> str:
+    """A sha256 of the data (values, shape, sparsity structure and labels), and of the
+    groups and sample weights when the run has them (``design``, a
+    :class:`._design.SampleDesign`).
 
     Used to refuse mixing results computed on different data (a resumed run, for example).
     """
@@ -56,6 +58,8 @@ def data_fingerprint(X: Any, y: np.ndarray) -> str:
         h.update(np.ascontiguousarray(X, dtype=np.float64).tobytes())
     h.update(str(tuple(X.shape)).encode())
     h.update(np.ascontiguousarray(y, dtype=np.int64).tobytes())
+    if design is not None:
+        design.fingerprint_into(h)
     return h.hexdigest()
 
 
@@ -93,6 +97,8 @@ class BaseModels:
         before storage, so single precision never changes them.
     sample_indices : ndarray of int32, shape (b, n_drawn)
         Row indices of the data each model was fitted on (with repeats for the bootstrap).
+        Resamples of whole groups (``bootstrap(..., groups=...)``) vary in size: their rows
+        are padded on the right with -1; :meth:`resample` gives model i's rows alone.
     feature_names : ndarray of str, shape (p,)
     selector : mapping (read-only)
         ``{"name", "kind", "params"}`` of the selector.
@@ -310,10 +316,16 @@ class BaseModels:
         cols = np.flatnonzero(self.subsets[i])
         return cols[np.argsort(self.ranks[i, cols], kind="stable")]
 
+    def resample(self, i: int) -> np.ndarray:
+        """The row indices model ``i`` was fitted on (``sample_indices[i]`` without the -1
+        padding of resamples of whole groups)."""
+        row = self.sample_indices[i]
+        return row[row >= 0]
+
     def oob_indices(self, i: int) -> np.ndarray:
         """Indices of the samples model ``i`` did not see (out of bag), ascending."""
         seen = np.zeros(self.n_samples, dtype=bool)
-        seen[self.sample_indices[i]] = True
+        seen[self.resample(i)] = True
         return np.flatnonzero(~seen)
 
     def frequencies(self) -> pd.Series:
@@ -566,7 +578,7 @@ class BaseModels:
                           f"expected {b} rows of integers")
         scores = matrix("scores", "f", (b, p)) if "scores" in arrays else None
         n_samples = meta["n_samples"]
-        if idx.size and (idx.min() < 0 or idx.max() >= n_samples):
+        if idx.size and (idx.min() < -1 or idx.max() >= n_samples):
             raise corrupt(f"sample indices range over [{idx.min()}, {idx.max()}], outside "
                           f"the {n_samples} samples of 'n_samples'")
         _check_ranking(ranks, "ranks", corrupt)

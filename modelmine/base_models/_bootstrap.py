@@ -38,6 +38,7 @@ from ..validation import check_int, param_error
 from ._artificial import add_artificial_features
 from ._base_models import BaseModels, data_fingerprint
 from ._checks import CheckedRun, check_run_data
+from ._design import NO_DESIGN, SampleDesign
 from ._executors import Runner
 from ._resampling import complementary_pair, resample_indices, seed_sequence
 from ._rundir import RunDirectory
@@ -51,13 +52,13 @@ _FUNC = "bootstrap"
 _SETTINGS = {"selector": "svm-rfe", "n_bootstraps": 150, "n_features": 20,
              "resampling": "bootstrap", "sample_fraction": None, "stratify": False,
              "selector_params": None, "scale": "none", "random_state": 0, "fit_full": True,
-             "artificial_features": None}
+             "artificial_features": None, "weighted_resampling": False}
 
 
 def _fit_chunk(
     X: Any, y: np.ndarray, seeds: list[Any], *, selector: Selector,
     method: str, fraction: float, stratify: bool, n_features: int | None,
-    n_real: int | None = None,
+    n_real: int | None = None, design: SampleDesign = NO_DESIGN,
 ) -> list[tuple[np.ndarray, Any]]:
     """Fit the selector on the resamples of a chunk of bootstraps, single-threaded.
 
@@ -66,7 +67,11 @@ def _fit_chunk(
     the selector's seed, so both halves of a pair agree wherever they are computed.
     ``X`` is the data the selector sees: with artificial features, the augmented
     ``[X, A]`` (``n_real`` real columns first), for ``prepare`` and ``select_rows`` alike.
+    ``design`` holds the groups (whole groups are drawn) and the sample weights (drawing
+    the resample, or given to the selector's ``select`` as ``sample_weight``).
     """
+    weights = (design.sample_weight if design.sample_weight is not None
+               and not design.weighted_resampling else None)
     augmented = n_real is not None and X.shape[1] != n_real
 
     def failed(exc: Exception) -> DataError:
@@ -79,7 +84,7 @@ def _fit_chunk(
         # What all resamples of the data share (for example each column sorted once for
         # MDL), computed once per chunk; select_rows equals select on X[idx] exactly.
         try:
-            prepared = selector.prepare(X, y)
+            prepared = None if weights is not None else selector.prepare(X, y)
         except Exception as exc:
             if not augmented:
                 raise
@@ -88,16 +93,23 @@ def _fit_chunk(
             if method == "complementary-pairs":
                 seed, pair_seed, half = entry
                 halves = complementary_pair(y, np.random.default_rng(pair_seed),
-                                            stratify=stratify)
+                                            stratify=stratify, design=design)
                 idx = halves[half]
                 rng = np.random.default_rng(seed)
             else:
                 rng = np.random.default_rng(entry)
                 idx = resample_indices(y, rng, method=method, fraction=fraction,
-                                       stratify=stratify)
+                                       stratify=stratify, design=design)
             selector_seed = int(rng.integers(0, 2**31 - 1))
             try:
-                output = selector.select_rows(prepared, X, y, idx, random_state=selector_seed)
+                if weights is None:
+                    output = selector.select_rows(prepared, X, y, idx,
+                                                  random_state=selector_seed)
+                else:
+                    # supports_weights: select takes sample_weight (checked at the door)
+                    weighted: Any = selector
+                    output = weighted.select(X[idx], y[idx], random_state=selector_seed,
+                                             sample_weight=weights[idx])
             except Exception as exc:
                 if not augmented:
                     raise
@@ -131,6 +143,9 @@ def bootstrap(
     fit_full: bool = True,
     progress: bool | None = None,
     artificial_features: str | None = None,
+    groups: Any = None,
+    sample_weight: Any = None,
+    weighted_resampling: bool = False,
     spec: RunSpec | None = None,
 ) -> BaseModels:
     """Run a feature selector on ``n_bootstraps`` resamples: the base feature models.
@@ -218,7 +233,24 @@ def bootstrap(
         what each model selected among the artificial ones in
         ``artificial_subsets``, for the ``stabl`` operator (Hedou et al. 2024). The
         full-data model (``fit_full``) is fitted on the real features only. With a list
-        of selectors, every selector sees the same augmented data.
+        of selectors, every selector sees the same augmented data. With ``groups``, each
+        permutation decoy moves whole groups' blocks of values (:func:`add_artificial_features`).
+    groups : array-like of shape (n_samples,), optional
+        The unit each sample belongs to (a patient with several biopsies, a donor, a
+        batch): every resampling scheme then draws whole groups (the cluster bootstrap,
+        Davison and Hinkley 1997, section 3.8): round(fraction x G) of the G groups for the
+        bootstrap (with replacement) and subsampling, halves of floor(G/2) groups for
+        complementary pairs, stratified by the groups' classes with ``stratify`` (each
+        group must then hold one class). A resample's size then varies; ``sample_indices``
+        pads it with -1 (:meth:`BaseModels.resample`). See ``docs/groups.md``.
+    sample_weight : array-like of shape (n_samples,), optional
+        Non-negative weights: given to the selector on each resample (selectors with
+        ``supports_weights``: :func:`modelmine.selectors.weighted_selectors`; others are
+        refused, by name), or drawing the resamples with ``weighted_resampling``.
+    weighted_resampling : bool, default=False
+        Draw each resample with probability proportional to ``sample_weight`` (of the
+        rows, or of the groups by their summed weight); the selector then fits the
+        resample's rows unweighted, so no weight counts twice. Not for complementary pairs.
     spec : RunSpec, optional
         All the settings at once (:class:`modelmine.RunSpec`); then the settings'
         keywords must be left at their defaults.
@@ -240,14 +272,15 @@ def bootstrap(
              "resampling": resampling, "sample_fraction": sample_fraction,
              "stratify": stratify, "selector_params": selector_params, "scale": scale,
              "random_state": random_state, "fit_full": fit_full,
-             "artificial_features": artificial_features}
+             "artificial_features": artificial_features,
+             "weighted_resampling": weighted_resampling}
     if spec is None:
         spec = RunSpec(**{**given, "selector_params": selector_params or {}},
                        operators=(), func=_FUNC)
     else:
         spec_alone(spec, given, _SETTINGS, _FUNC)
     checked = check_run_data(X, y, spec, feature_names=feature_names, n_jobs=n_jobs,
-                             func=_FUNC)
+                             func=_FUNC, groups=groups, sample_weight=sample_weight)
     return fit_base_models(checked, executor=executor, run_dir=run_dir, resume=resume,
                            checkpoint_every=checkpoint_every, progress=progress)
 
@@ -284,7 +317,8 @@ def _fit(checked: CheckedRun, *, executor: Any, store_dir: str | os.PathLike[str
     method, fraction, stratify = spec.resampling, float(spec.sample_fraction or 1.0), \
         spec.stratify
     artificial = spec.artificial_features
-    fingerprint = data_fingerprint(data.X, data.y)
+    design = checked.design
+    fingerprint = data_fingerprint(data.X, data.y, design)
     random_state: Any = spec.random_state
     if store_dir is not None and resume and (Path(store_dir) / "manifest.json").exists():
         # The chunk layout is the run's own (a spec resolves a seed, never None).
@@ -297,6 +331,11 @@ def _fit(checked: CheckedRun, *, executor: Any, store_dir: str | os.PathLike[str
     full_seed = children.pop()
     resampling_record: dict[str, Any] = {"method": method, "stratify": bool(stratify),
                                          "fraction": fraction}
+    if design.grouped:  # only then, so that earlier records read the same
+        resampling_record["groups"] = design.n_groups
+    if design.sample_weight is not None:
+        resampling_record["sample_weight"] = ("resampling" if design.weighted_resampling
+                                              else "selector")
     seeds: list[Any] = list(children)
     if method == "complementary-pairs":
         resampling_record["n_pairs"] = b // 2
@@ -306,7 +345,8 @@ def _fit(checked: CheckedRun, *, executor: Any, store_dir: str | os.PathLike[str
     artificial_record: dict[str, Any] = {}
     if artificial is not None:
         art_seed = np.random.SeedSequence(ss.entropy, spawn_key=(*ss.spawn_key, b + 2))
-        X_fit = add_artificial_features(data.X, artificial, np.random.default_rng(art_seed))
+        X_fit = add_artificial_features(data.X, artificial, np.random.default_rng(art_seed),
+                                        design.members() if design.grouped else None)
         artificial_record = {"method": artificial, "n_features": p}
 
     seed = int(ss.entropy)  # type: ignore[arg-type]  # an int: resolve_seed made it
@@ -318,7 +358,7 @@ def _fit(checked: CheckedRun, *, executor: Any, store_dir: str | os.PathLike[str
                 sel, data.X, X_fit, data.y, seeds, full_seed, spec=spec, p=p, every=every,
                 runner=runner, progress=progress, fingerprint=fingerprint,
                 store_dir=store_dir, resume=resume, resampling_record=resampling_record,
-                feature_names=data.feature_names, random_state=seed))
+                feature_names=data.feature_names, random_state=seed, design=design))
     finally:
         runner.close()
     common: dict[str, Any] = dict(feature_names=data.feature_names, n_features=m,
@@ -355,7 +395,8 @@ def _fit_selector(sel: Selector, X: Any, X_fit: Any, y: np.ndarray, seeds: list[
                   full_seed: np.random.SeedSequence, *, spec: RunSpec, p: int, every: int,
                   runner: Runner, progress: bool | None, fingerprint: str,
                   store_dir: Any, resume: bool, resampling_record: dict[str, Any],
-                  feature_names: Any, random_state: int) -> _Fitted:
+                  feature_names: Any, random_state: int,
+                  design: SampleDesign = NO_DESIGN) -> _Fitted:
     b, m, p_fit = spec.n_bootstraps, spec.n_features, X_fit.shape[1]
     store = None
     done: dict[int, dict[str, np.ndarray]] = {}
@@ -380,14 +421,13 @@ def _fit_selector(sel: Selector, X: Any, X_fit: Any, y: np.ndarray, seeds: list[
     subsets = np.zeros((b, p_fit), dtype=bool)
     ranks = np.zeros((b, p_fit), dtype=np.int32)
     scores: np.ndarray | None = None
-    sample_indices: np.ndarray | None = None
+    drawn: list[np.ndarray] = [np.empty(0, np.int32)] * b  # each model's rows
 
     def fill(chunk: np.ndarray, idx: np.ndarray, sub: np.ndarray, rk: np.ndarray,
              sc: np.ndarray | None) -> None:
-        nonlocal scores, sample_indices
-        if sample_indices is None:
-            sample_indices = np.zeros((b, idx.shape[1]), dtype=np.int32)
-        sample_indices[chunk] = idx
+        nonlocal scores
+        for i, row in zip(chunk, idx):
+            drawn[i] = row[row >= 0]
         subsets[chunk] = sub
         ranks[chunk] = rk
         if sc is not None:
@@ -402,13 +442,13 @@ def _fit_selector(sel: Selector, X: Any, X_fit: Any, y: np.ndarray, seeds: list[
     pending = [cid for cid in range(len(chunks)) if cid not in done]
     kwargs = dict(selector=sel, method=spec.resampling,
                   fraction=float(spec.sample_fraction or 1.0), stratify=spec.stratify,
-                  n_features=m, n_real=p)
+                  n_features=m, n_real=p, design=design)
     bar = progress_bar(b, f"bootstrap {sel.name}", "fit", progress)
     bar.update(sum(len(chunks[c]) for c in done))
     try:
         tasks = {cid: [seeds[i] for i in chunks[cid]] for cid in pending}
         for cid, result in runner.run(_fit_chunk, X_fit, y, tasks, kwargs):
-            idx = np.vstack([r[0] for r in result]).astype(np.int32)
+            idx = padded([r[0] for r in result])
             sub = np.vstack([r[1].subset for r in result])
             rk = np.vstack([r[1].ranks for r in result])
             has_scores = result[0][1].scores is not None
@@ -424,6 +464,7 @@ def _fit_selector(sel: Selector, X: Any, X_fit: Any, y: np.ndarray, seeds: list[
             bar.update(len(chunks[cid]))
     finally:
         bar.close()
+    sample_indices = padded(drawn)
 
     full_model = None
     if spec.fit_full and not spec.heterogeneous:
@@ -442,7 +483,6 @@ def _fit_selector(sel: Selector, X: Any, X_fit: Any, y: np.ndarray, seeds: list[
                 if full_model.scores is not None:
                     arrays["scores"] = full_model.scores
                 store.write_full_model(arrays)
-    assert sample_indices is not None
     artificial_subsets = None
     if spec.artificial_features is not None:
         # The real features keep their order among themselves: ranks 1..p among the real.
@@ -490,7 +530,7 @@ def _pool(parts: list[_Fitted], common: dict[str, Any]) -> BaseModels:
 def resume(
     run_dir: str | os.PathLike[str], X: Any, y: Any, *, selector: Any = None,
     feature_names: Any = None, n_jobs: int | None = None, executor: Any = None,
-    progress: bool | None = None,
+    progress: bool | None = None, groups: Any = None, sample_weight: Any = None,
 ) -> BaseModels:
     """Continue a bootstrap run recorded in ``run_dir`` (for example after a crash).
 
@@ -507,7 +547,8 @@ def resume(
     selector : Selector, estimator or callable, optional
         Needed only when the run used a custom selector (built-in ones are rebuilt from
         the manifest); it must describe itself exactly as the recorded one.
-    feature_names, n_jobs, executor, progress : as in :func:`bootstrap`.
+    feature_names, n_jobs, executor, progress, groups, sample_weight : as in
+        :func:`bootstrap` (the groups and weights of the run, when it had them).
     """
     settings = RunDirectory.read_manifest(run_dir)["settings"]
     recorded = settings["selector"]
@@ -528,12 +569,24 @@ def resume(
                    resampling=res["method"], sample_fraction=res["fraction"],
                    stratify=res["stratify"], scale=scale,
                    random_state=int(settings["random_state"]), fit_full=settings["fit_full"],
-                   artificial_features=settings.get("artificial_features"), operators=(),
-                   func="resume")
+                   artificial_features=settings.get("artificial_features"),
+                   weighted_resampling=res.get("sample_weight") == "resampling",
+                   operators=(), func="resume")
     checked = check_run_data(X, y, spec, feature_names=feature_names, n_jobs=n_jobs,
-                             func="resume")
+                             func="resume", groups=groups, sample_weight=sample_weight)
     return fit_base_models(checked, executor=executor, run_dir=run_dir, resume=True,
                            checkpoint_every=settings["checkpoint_every"], progress=progress)
+
+
+def padded(rows: list[np.ndarray]) -> np.ndarray:
+    """The resamples' row indices as one int32 matrix, one row per model: equal lengths
+    stack as they are; resamples of whole groups, whose sizes vary, are padded on the
+    right with -1 (:meth:`BaseModels.resample` strips it)."""
+    width = max((r.size for r in rows), default=0)
+    out = np.full((len(rows), width), -1, dtype=np.int32)
+    for i, r in enumerate(rows):
+        out[i, :r.size] = r
+    return out
 
 
 def _chunks(b: int, workers: int) -> list[np.ndarray]:

@@ -22,6 +22,7 @@ from .._data import Dataset, check_dataset
 from ..constants import MIN_SAMPLES_PER_CLASS
 from ..spec import RunSpec, capped
 from ..validation import check_int, param_error
+from ._design import NO_DESIGN, SampleDesign, check_design
 
 __all__ = ["CheckedRun", "available_memory", "check_run_data", "estimate_memory"]
 
@@ -38,11 +39,14 @@ class CheckedRun:
         The specification, with m and the signature size capped at p.
     n_jobs : int or None
         Workers of the bootstrap (checked).
+    design : SampleDesign
+        The groups and sample weights of the samples (none by default).
     """
 
     data: Dataset
     spec: RunSpec
     n_jobs: int | None = None
+    design: SampleDesign = NO_DESIGN
 
     @property
     def selectors(self) -> tuple[Any, ...]:
@@ -50,13 +54,18 @@ class CheckedRun:
 
 
 def check_run_data(X: Any, y: Any, spec: RunSpec, *, feature_names: Any = None,
-                   n_jobs: int | None = None, func: str = "bootstrap") -> CheckedRun:
+                   n_jobs: int | None = None, func: str = "bootstrap",
+                   groups: Any = None, sample_weight: Any = None) -> CheckedRun:
     """Check a specification against its data, before the first fit.
 
     Parameters
     ----------
     X, y : the data and class labels (as :func:`modelmine.bootstrap` takes them).
     spec : RunSpec
+    groups, sample_weight : array-like of shape (n_samples,), optional
+        The sampling design (:mod:`._design`): whole groups are resampled; the weights go
+        to the selectors (which must take them) or, with ``spec.weighted_resampling``,
+        draw the resamples.
     feature_names : sequence of str, optional
     n_jobs : int or None
     func : str
@@ -122,8 +131,14 @@ def check_run_data(X: Any, y: Any, spec: RunSpec, *, feature_names: Any = None,
         raise param_error("X", func, "data with at least one non-constant feature (no "
                           "selector can rank features that never vary)",
                           f"{p} constant feature(s)", show=False)
+    design = check_design(groups, sample_weight, n, func=func,
+                          weighted_resampling=spec.weighted_resampling)
+    if not design.empty:
+        _check_design_fits(design, data.y, spec, func)
     b, n_sel = spec.n_bootstraps, len(spec.selectors)
     drawn = n // 2 if method == "complementary-pairs" else max(2, round(fraction * n))
+    if design.grouped:  # resamples of whole groups vary in size; bound them by n
+        drawn = max(drawn, n)
     # With artificial features the selector sees 2p columns (and the models hold them
     # until the artificial part is split off).
     need = estimate_memory(n_sel * b, p if spec.artificial_features is None else 2 * p, drawn)
@@ -138,7 +153,75 @@ def check_run_data(X: Any, y: Any, spec: RunSpec, *, feature_names: Any = None,
         warnings.warn(f"n_jobs={n_jobs_eff} is above the {os.cpu_count()} cores of this "
                       "machine: the extra workers only compete for them (results do not "
                       "depend on n_jobs).", UserWarning, stacklevel=3)
-    return CheckedRun(data=data, spec=spec, n_jobs=n_jobs_eff)
+    return CheckedRun(data=data, spec=spec, n_jobs=n_jobs_eff, design=design)
+
+
+def _check_design_fits(design: SampleDesign, y: np.ndarray, spec: RunSpec,
+                       func: str) -> None:
+    """What the groups and weights must satisfy for the run's scheme and selectors."""
+    method, fraction = spec.resampling, float(spec.sample_fraction or 1.0)
+    if design.grouped:
+        G = design.n_groups
+        classes = design.group_classes(y)
+        if spec.stratify and classes is None:
+            raise param_error("stratify", func, "False when a group holds samples of "
+                              "several classes (stratified resampling of groups keeps the "
+                              "proportions of the groups' classes, so each group needs one "
+                              "class)", True)
+        if spec.artificial_features == "knockoff":
+            raise param_error("artificial_features", func, "'permutation' with groups "
+                              "(Gaussian model-X knockoffs assume independent rows; "
+                              "permutation decoys are drawn group by group)", "knockoff")
+        if method == "subsample" and round(fraction * G) >= G:
+            raise param_error("sample_fraction", func, f"below {(G - 0.5) / G:.3g} for "
+                              f"subsampling {G} groups without replacement (round(fraction "
+                              "x G) must leave a group out)", fraction)
+        if method == "complementary-pairs" and G < 4:
+            raise param_error("groups", func, "at least 4 groups for complementary pairs "
+                              "(two halves of floor(G/2) groups)", f"{G} groups",
+                              show=False)
+        if spec.stratify:
+            assert classes is not None
+            per = np.bincount(classes, minlength=int(y.max()) + 1)
+            need = 2 if method == "complementary-pairs" else 1
+            if (per < need).any() or (per == 0).any():
+                raise param_error("groups", func, f"at least {max(need, 1)} group(s) of each "
+                                  "class for stratified resampling of groups",
+                                  f"classes with {sorted(set(per.tolist()))} groups",
+                                  show=False)
+    if design.sample_weight is None:
+        return
+    w = design.sample_weight
+    if design.weighted_resampling:
+        if method == "complementary-pairs":
+            raise param_error("weighted_resampling", func, "False for complementary pairs "
+                              "(two halves of the samples draw nothing to weight)", True)
+        if spec.stratify:
+            units = design.group_classes(y) if design.grouped else y
+            positive = design.group_weights() if design.grouped else w
+            assert units is not None and positive is not None
+            empty = [int(c) for c in np.unique(units) if not (positive[units == c] > 0).any()]
+            if empty:
+                raise param_error("sample_weight", func, "a positive weight in every class "
+                                  "for stratified weighted resampling",
+                                  f"all weights zero in class code(s) {empty}", show=False)
+        if method == "subsample":
+            units_w = design.group_weights() if design.grouped else w
+            assert units_w is not None
+            size = round(fraction * units_w.size)
+            if int((units_w > 0).sum()) < size:
+                raise param_error("sample_weight", func, f"at least {size} positive weights "
+                                  "to subsample without replacement",
+                                  f"{int((units_w > 0).sum())}", show=False)
+        return
+    refused = [s.name for s in spec.selectors if not getattr(s, "supports_weights", False)]
+    if refused:
+        from ..selectors import weighted_selectors
+
+        raise param_error("sample_weight", func, "given only to selectors that take sample "
+                          f"weights ({', '.join(weighted_selectors())}), or with "
+                          "weighted_resampling=True (the weights then draw the resamples)",
+                          f"selector {refused[0]!r}, which takes none", show=False)
 
 
 def estimate_memory(n_bootstraps: int, n_features_in: int, n_drawn: int) -> int:

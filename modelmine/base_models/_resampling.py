@@ -5,6 +5,10 @@ Abeel and Van de Peer (PKDD 2008) and Pes (2019) use bootstrap bags and subsampl
 replacement; Shah and Samworth (2013) split the samples into complementary halves. Every
 draw comes from a ``numpy.random.Generator`` seeded per resample (see
 :func:`seed_sequence`), so a resample depends only on (seed, i).
+
+With groups (:class:`._design.SampleDesign`), every scheme draws whole groups: the cluster
+bootstrap of Davison and Hinkley (1997, section 3.8), Stabl's ``group_bootstrap``. A
+resample then holds a varying number of rows (the drawn groups' sizes).
 """
 
 from __future__ import annotations
@@ -13,9 +17,15 @@ from typing import Any
 
 import numpy as np
 
+from ..exceptions import DataError
 from ..spec import resolve_seed
+from ._design import NO_DESIGN, SampleDesign
 
 __all__ = ["complementary_pair", "resample_indices", "seed_sequence"]
+
+#: Draws of a resample holding a single class before giving up (only reachable with
+#: groups, where a few large groups may carry a class alone).
+_MAX_REDRAWS = 1000
 
 
 def seed_sequence(random_state: Any, func: str = "bootstrap") -> np.random.SeedSequence:
@@ -33,7 +43,7 @@ def seed_sequence(random_state: Any, func: str = "bootstrap") -> np.random.SeedS
 
 def resample_indices(
     y: np.ndarray, rng: np.random.Generator, *, method: str, fraction: float,
-    stratify: bool,
+    stratify: bool, design: SampleDesign = NO_DESIGN,
 ) -> np.ndarray:
     """Row indices of one resample, sorted ascending.
 
@@ -42,27 +52,77 @@ def resample_indices(
     each class contributes round(fraction * n_c) rows drawn among its own members.
     A resample holding a single class is drawn again from the same generator, so it stays
     deterministic.
+
+    With ``design.groups``, the same is done on the G groups: round(fraction * G) groups
+    are drawn (with replacement for the bootstrap), stratified by the groups' classes when
+    asked, and the resample is the union of their rows (a group drawn twice contributes
+    its rows twice). With ``design.weighted_resampling``, rows (or groups, by the sum of
+    their rows' weights) are drawn with probability proportional to their weight.
+    Without a design, the draws are those of earlier releases, bit for bit.
     """
+    if design.grouped:
+        return _group_resample(y, rng, method=method, fraction=fraction, stratify=stratify,
+                               design=design)
     replace = method == "bootstrap"
     n = y.size
+    w = design.sample_weight if design.weighted_resampling else None
     while True:
         if stratify:
             parts = []
             for c in np.unique(y):
                 members = np.flatnonzero(y == c)
                 size = max(1, round(fraction * members.size))
-                parts.append(rng.choice(members, size=size, replace=replace))
+                parts.append(rng.choice(members, size=size, replace=replace,
+                                        p=None if w is None else _prob(w[members])))
             idx = np.concatenate(parts)
         else:
             size = max(2, round(fraction * n))
-            idx = rng.choice(n, size=size, replace=replace)
+            idx = rng.choice(n, size=size, replace=replace,
+                             p=None if w is None else _prob(w))
         idx = np.sort(idx)
         if np.unique(y[idx]).size >= 2:
             return idx
 
 
+def _prob(w: np.ndarray) -> np.ndarray:
+    return w / w.sum()
+
+
+def _strata(y: np.ndarray, design: SampleDesign, stratify: bool) -> list[np.ndarray]:
+    """The groups to draw from, one array of group codes per stratum."""
+    G = design.n_groups
+    if not stratify:
+        return [np.arange(G)]
+    classes = design.group_classes(y)
+    assert classes is not None  # checked at the door (check_run_data)
+    return [np.flatnonzero(classes == c) for c in np.unique(classes)]
+
+
+def _rows(design: SampleDesign, drawn: np.ndarray) -> np.ndarray:
+    members = design.members()
+    return np.sort(np.concatenate([members[g] for g in drawn]))
+
+
+def _group_resample(y: np.ndarray, rng: np.random.Generator, *, method: str,
+                    fraction: float, stratify: bool, design: SampleDesign) -> np.ndarray:
+    replace = method == "bootstrap"
+    gw = design.group_weights() if design.weighted_resampling else None
+    strata = _strata(y, design, stratify)
+    for _ in range(_MAX_REDRAWS):
+        drawn = np.concatenate([
+            rng.choice(s, size=max(1, round(fraction * s.size)), replace=replace,
+                       p=None if gw is None else _prob(gw[s])) for s in strata])
+        idx = _rows(design, drawn)
+        if np.unique(y[idx]).size >= 2:
+            return idx
+    raise DataError(f"{_MAX_REDRAWS} resamples of the {design.n_groups} groups in a row held "
+                    "a single class: too few groups carry the other classes (give more "
+                    "groups, stratify=True, or a larger sample_fraction).")
+
+
 def complementary_pair(
     y: np.ndarray, rng: np.random.Generator, *, stratify: bool,
+    design: SampleDesign = NO_DESIGN,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Two disjoint halves of the rows, each of size floor(n/2), sorted ascending.
 
@@ -70,7 +130,25 @@ def complementary_pair(
     samples at random into two disjoint subsets of size floor(n/2) (one sample is left out
     when n is odd). With ``stratify`` each class is split in two halves of floor(n_c/2).
     A split leaving a single class in a half is drawn again from the same generator.
+    With ``design.groups`` the G groups are split in two halves of floor(G/2) groups (per
+    class of the groups with ``stratify``), and each half holds its groups' rows.
     """
+    if design.grouped:
+        strata = _strata(y, design, stratify)
+        for _ in range(_MAX_REDRAWS):
+            first, second = [], []
+            for s in strata:
+                order = rng.permutation(s)
+                half = order.size // 2
+                first.append(order[:half])
+                second.append(order[half:2 * half])
+            a = _rows(design, np.concatenate(first))
+            b = _rows(design, np.concatenate(second))
+            if np.unique(y[a]).size >= 2 and np.unique(y[b]).size >= 2:
+                return a, b
+        raise DataError(f"{_MAX_REDRAWS} splits of the {design.n_groups} groups in a row "
+                        "left a single class in a half: too few groups carry the other "
+                        "classes.")
     while True:
         if stratify:
             first, second = [], []

@@ -95,7 +95,7 @@ def check_chunk(arrays: Mapping[str, np.ndarray], rows: int, p: int, n_samples: 
     idx, packed, ranks = arrays["sample_indices"], arrays["subsets"], arrays["ranks"]
     if idx.dtype.kind not in "iu" or idx.ndim != 2 or idx.shape[0] != rows:
         raise bad(f"'sample_indices' has shape {idx.shape}; expected {rows} rows of integers")
-    if idx.size and (idx.min() < 0 or idx.max() >= n_samples):
+    if idx.size and (idx.min() < -1 or idx.max() >= n_samples):  # -1 pads group resamples
         raise bad(f"sample indices outside the {n_samples} samples of the data")
     if packed.dtype != np.uint8 or packed.shape != (rows, -(-p // 8)):
         raise bad(f"'subsets' has shape {packed.shape}; expected {(rows, -(-p // 8))}")

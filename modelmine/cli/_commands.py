@@ -62,7 +62,7 @@ def _read_input(args: argparse.Namespace, source: str, target: str | None = None
 
 #: The options of `_add_input_options` (cli/_main.py), as read_data's keyword arguments.
 _INPUT_OPTIONS = ("labels", "labels_column", "index_col", "transpose", "layer", "backed",
-                  "drop")
+                  "drop", "groups", "weights")
 
 
 def _selector_params(args: argparse.Namespace, selector: str) -> dict[str, Any]:
@@ -93,7 +93,8 @@ def _bootstrap(data: LoadedData, args: argparse.Namespace) -> BaseModels:
                      n_features=args.n_features, feature_names=data.feature_names,
                      random_state=args.random_state, n_jobs=args.n_jobs,
                      executor=getattr(args, "executor", None),
-                     progress=False if args.quiet else None)
+                     progress=False if args.quiet else None, groups=data.groups,
+                     sample_weight=data.sample_weight)
 
 
 def _partial_dir(out: str | os.PathLike[str]) -> Path:
@@ -277,7 +278,9 @@ def _run_or_resume(args: argparse.Namespace, out: Path, partial: Path,
                        scale=args.scale, signature_size=args.signature_size,
                        operator_params=op_params,
                        artificial_features="permutation" if getattr(args, "fdr", None)
-                       is not None else None, func="run")
+                       is not None else None,
+                       weighted_resampling=bool(getattr(args, "weighted_resampling", False)),
+                       func="run")
         data = _read_input(args, args.data, args.target)
         data = dataclasses.replace(data, source=_absolute_source(data.source))
         if args.annotate:
@@ -453,7 +456,8 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         n_folds=args.n_folds, n_bootstraps=args.n_bootstraps, n_features=m,
         n_signatures=args.n_signatures, feature_names=data.feature_names, random_state=seed,
         n_jobs=args.n_jobs, executor=args.executor, cache_dir=args.cache,
-        progress=False if args.quiet else None)
+        progress=False if args.quiet else None, groups=data.groups,
+        sample_weight=data.sample_weight)
     table2 = result.table2()
     multi = [op for op, kind in result.operator_kinds.items() if kind == "multi"]
     with atomic_directory(out, force=args.force) as tmp:

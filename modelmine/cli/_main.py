@@ -263,6 +263,13 @@ def _add_input_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--drop", metavar="COL", action="append", default=None,
                    help="leave this column of a table out (metadata such as sex or batch); "
                    "repeatable")
+    g.add_argument("--groups", metavar="COL", default=None,
+                   help="the column naming each sample's group (patient, donor, batch; "
+                   "obs:COL for .h5ad): resampling and folds keep groups whole "
+                   "(docs/groups.md)")
+    g.add_argument("--weights", metavar="COL", default=None,
+                   help="the column of each sample's weight (obs:COL for .h5ad), given to "
+                   "the selector (or drawing the resamples with --weighted-resampling)")
     g.add_argument("--layer", metavar="NAME", default=None,
                    help="for .h5ad: the layer to read instead of .X")
     g.add_argument("--backed", action="store_true",
@@ -301,6 +308,9 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
                    "for bootstrap, 0.9 for subsample)")
     g.add_argument("--stratify", action="store_true",
                    help="keep the class proportions in every resample")
+    g.add_argument("--weighted-resampling", action="store_true",
+                   help="with --weights: draw the resamples with probability proportional "
+                   "to the weights, and fit the selector unweighted")
     g.add_argument("--selector-param", type=_selector_param, action="append", default=[],
                    metavar="KEY=VALUE", help="a parameter of the selector, repeatable, e.g. "
                    "--selector-param C=0.1 for svm-rfe (checked against the selector)")
@@ -454,7 +464,9 @@ _OPTION_OF = {"n_bootstraps": "-b/--n-bootstraps", "n_features": "-m/--n-feature
               "stratify": "--stratify", "selector_params": "--selector-param",
               "scale": "--scale", "signature_size": "--signature-size",
               "y": "the labels, --target", "X": "the features of DATA",
-              "pfer": "--pfer", "fdr": "--fdr", "n_permutations": "--null"}
+              "pfer": "--pfer", "fdr": "--fdr", "n_permutations": "--null",
+              "groups": "--groups", "sample_weight": "--weights",
+              "weighted_resampling": "--weighted-resampling"}
 _PARAMETER = re.compile(r"The '(\w+)' parameter of ([\w.]+)")
 
 

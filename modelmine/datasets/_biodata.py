@@ -439,6 +439,8 @@ def from_anndata(
     source: str = "AnnData",
     fmt: str = "anndata",
     unlabelled: bool = False,
+    groups: str | None = None,
+    weights: str | None = None,
 ) -> Any:
     """An ``AnnData`` as a :class:`~modelmine.datasets.LoadedData`.
 
@@ -460,6 +462,10 @@ def from_anndata(
         Recorded as the LoadedData's ``source`` and ``format``.
     unlabelled : bool, default=False
         Read no target (the labels come from a separate file, joined by ``obs_names``).
+    groups, weights : str, optional
+        ``"obs:COLUMN"`` (or ``"COLUMN"``): the column of ``adata.obs`` holding each
+        observation's group (donor, patient, batch) or weight (``LoadedData.groups`` and
+        ``LoadedData.sample_weight``).
 
     Returns
     -------
@@ -510,6 +516,18 @@ def from_anndata(
             "adata.var_names_make_unique() and save it again."
         )
     samples = np.asarray([str(v) for v in adata.obs_names], dtype=str)
+    design = {}
+    for option, name in (("groups", groups), ("weights", weights)):
+        if name is None:
+            continue
+        col = split_obs_target(name) or name
+        if col not in obs.columns:
+            raise DataError(
+                f"--{option} obs:{col} is not a column of the obs of {where!r} "
+                f"(obs columns: {_listing(list(obs.columns)) or 'none'})."
+            )
+        design[option] = design_column(obs[col], f"--{option} obs:{col}", where,
+                                       numeric=option == "weights")
     return LoadedData(
         X=X,
         y=y,
@@ -519,7 +537,27 @@ def from_anndata(
         format=fmt,
         sample_names=samples,
         layer=layer,
+        groups=design.get("groups"),
+        sample_weight=design.get("weights"),
     )
+
+
+def design_column(values: Any, option: str, where: str, *, numeric: bool) -> np.ndarray:
+    """A groups or weights column of a table or of an AnnData's obs, checked: no missing
+    value, and numbers for weights (one-line errors naming the option)."""
+    series = pd.Series(values)
+    if series.isna().any():
+        raise DataError(f"{option} of {where!r} has {int(series.isna().sum())} missing "
+                        "value(s); every sample needs one.")
+    if not numeric:
+        if isinstance(series.dtype, pd.CategoricalDtype):
+            series = series.astype(str)
+        return series.to_numpy()
+    try:
+        return series.to_numpy(dtype=np.float64)
+    except (TypeError, ValueError):
+        raise DataError(f"{option} of {where!r} must hold numbers (sample weights); it "
+                        f"holds {series.iloc[0]!r}.") from None
 
 
 def read_h5ad(
@@ -529,6 +567,8 @@ def read_h5ad(
     layer: str | None = None,
     backed: bool = False,
     unlabelled: bool = False,
+    groups: str | None = None,
+    weights: str | None = None,
 ) -> Any:
     """Read an ``.h5ad`` file into a LoadedData (see :func:`from_anndata`)."""
     anndata = import_anndata()
@@ -540,7 +580,8 @@ def read_h5ad(
         raise DataError(f"Cannot read AnnData file {where!r}: {first}") from None
     try:
         return from_anndata(
-            adata, target, layer=layer, source=where, fmt="h5ad", unlabelled=unlabelled
+            adata, target, layer=layer, source=where, fmt="h5ad", unlabelled=unlabelled,
+            groups=groups, weights=weights,
         )
     finally:
         if backed and getattr(adata, "file", None) is not None:

@@ -61,7 +61,8 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
               labels: str | os.PathLike[str] | None = None, labels_column: str | None = None,
               index_col: str | None = None, transpose: bool = False,
               layer: str | None = None, backed: bool = False,
-              drop: Sequence[str] | None = None) -> LoadedData:
+              drop: Sequence[str] | None = None, groups: str | None = None,
+              weights: str | None = None) -> LoadedData:
     """Read a classification dataset for ``modelmine run`` / ``modelmine lattice``.
 
     Parameters
@@ -97,6 +98,13 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
     drop : sequence of str, optional
         Columns of a table to leave out before anything else (metadata such as sex, batch
         or age that are not features); each must exist.
+    groups : str, optional
+        The column (of a table; ``"obs:COLUMN"`` of an ``.h5ad``) naming each sample's
+        group: a patient with several samples, a donor, a batch. Taken out of the features
+        into ``LoadedData.groups``; :func:`modelmine.run` then resamples whole groups.
+    weights : str, optional
+        The column of each sample's weight, taken out of the features into
+        ``LoadedData.sample_weight``.
 
     Returns
     -------
@@ -126,6 +134,10 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
         if labels is not None:
             raise DataError("--labels cannot relabel an embedded dataset (it has no sample "
                             "IDs); export it with `modelmine datasets export` first.")
+        if groups is not None or weights is not None:
+            raise DataError(f"--{'groups' if groups is not None else 'weights'} names a "
+                            "column; an embedded dataset has none (export it with `modelmine "
+                            "datasets export` and add the column).")
         return _read_embedded(text[len(EMBEDDED_PREFIX):])
     path = Path(text)
     if not path.exists():
@@ -145,6 +157,10 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
     kind = _kind(path)
     table_only = {"--index-col": index_col is not None, "--transpose": bool(transpose),
                   "--drop": bool(drop)}
+    if kind == "mat" and (groups is not None or weights is not None):
+        raise DataError(f"--{'groups' if groups is not None else 'weights'} names a column; "
+                        f"the MATLAB file {text!r} has none (save the data as a table or an "
+                        ".h5ad with that column).")
     h5ad_only = {"--layer": layer is not None, "--backed": bool(backed)}
     for option, used in {**(table_only if kind in ("mat", "h5ad") else {}),
                          **(h5ad_only if kind != "h5ad" else {})}.items():
@@ -160,14 +176,17 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
             join_labels(None, label_series, where=text, labels_where=str(labels))
     elif kind == "h5ad":
         data = read_h5ad(path, target, layer=layer, backed=backed,
-                         unlabelled=label_series is not None)
+                         unlabelled=label_series is not None, groups=groups, weights=weights)
         if label_series is not None:
             rows, y, joined = join_labels(data.sample_names, label_series, where=text,
                                           labels_where=str(labels))
             X = data.X[rows] if rows.size < data.shape[0] else data.X
             data = dataclasses.replace(
                 data, X=X, y=y, target=str(label_series.name), labels=str(labels),
-                sample_names=np.asarray(data.sample_names)[rows], notes=tuple(joined))
+                sample_names=np.asarray(data.sample_names)[rows], notes=tuple(joined),
+                groups=None if data.groups is None else data.groups[rows],
+                sample_weight=None if data.sample_weight is None
+                else data.sample_weight[rows])
     else:
         frame = _read_table(path, kind)
         notes: list[str] = []
@@ -181,7 +200,9 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
             notes.append(f"left out {len(drop)} column(s) of {text!r}: {_quoted(list(drop))}")
         if transpose:
             frame = transpose_table(frame, index_col, text)
-        else:
+            frame, design = _pop_design(frame, groups, weights, target, text)
+        else:  # the groups column is never mistaken for the sample IDs
+            frame, design = _pop_design(frame, groups, weights, target, text)
             frame, note = set_sample_index(frame, index_col,
                                            None if label_series is not None else target, text)
             notes += [note] if note else []
@@ -193,6 +214,7 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
                                           [str(c) for c in frame.columns])
             notes += joined
             frame = frame.iloc[rows].copy()
+            design = {k: v[rows] for k, v in design.items()}
             target = str(label_series.name)
             while target in frame.columns:  # a label column named like a feature
                 target += "_label"
@@ -202,11 +224,33 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
                         else np.asarray([str(i) for i in frame.index], dtype=str))
         data = dataclasses.replace(
             data, sample_names=sample_names, notes=tuple(notes),
+            groups=design.get("groups"), sample_weight=design.get("weights"),
             labels=None if labels is None else str(labels),
             target=str(label_series.name) if label_series is not None else data.target)
     check_target(data.y, where=f"{data.target!r} of {text!r}",
                  option="--labels" if labels is not None else "--target")
     return data
+
+
+def _pop_design(frame: pd.DataFrame, groups: str | None, weights: str | None,
+                target: Any, text: str) -> tuple[pd.DataFrame, dict[str, np.ndarray]]:
+    """The --groups and --weights columns taken out of a table, checked (one value per
+    sample; numbers for the weights)."""
+    from ._biodata import design_column
+
+    design = {}
+    for option, column in (("groups", groups), ("weights", weights)):
+        if column is None:
+            continue
+        if column not in frame.columns:
+            raise DataError(f"--{option} {column!r} is not a column of {text!r} (its first "
+                            f"columns: {_quoted(list(map(str, frame.columns[:6])))}).")
+        if column == target:
+            raise DataError(f"--{option} {column!r} is the label column (--target).")
+        design[option] = design_column(frame[column], f"--{option} {column!r}", text,
+                                       numeric=option == "weights")
+        frame = frame.drop(columns=[column])
+    return frame, design
 
 
 def _quoted(names: Sequence[str]) -> str:

@@ -47,6 +47,11 @@ class LoadedData:
     read_options : mapping
         The keyword arguments of :func:`read_data` beyond ``source`` and ``target`` that
         read it (recorded by a run, so that ``--resume`` reads the data the same way).
+    groups : ndarray or None
+        The group of each sample (``read_data(groups=COLUMN)``): resampled whole by
+        :func:`modelmine.run`.
+    sample_weight : ndarray of float64 or None
+        The weight of each sample (``read_data(weights=COLUMN)``).
     """
 
     X: Any
@@ -60,6 +65,8 @@ class LoadedData:
     layer: str | None = None
     labels: str | None = None
     read_options: Mapping[str, Any] = field(default_factory=dict)
+    groups: np.ndarray | None = None
+    sample_weight: np.ndarray | None = None
 
     @property
     def shape(self) -> tuple[int, int]:

@@ -20,6 +20,7 @@ from ._agreement import (
     signature_performance,
 )
 from ._coerce import as_rankings, as_scores, as_selection_matrix
+from ._groups import LeaveOneGroupOutResult, grouping_effect, leave_one_group_out
 from ._itemset_null import curveball, itemset_significance
 from ._measures import (
     MEASURE_ENTRY_POINT_GROUP,
@@ -65,6 +66,7 @@ __all__ = [
     "AgreementResult",
     "DiversityResult",
     "FrequencyResult",
+    "LeaveOneGroupOutResult",
     "McNemarResult",
     "MeasureRegistry",
     "NogueiraResult",
@@ -88,9 +90,11 @@ __all__ = [
     "dice_stability",
     "diversity",
     "get_measure",
+    "grouping_effect",
     "itemset_significance",
     "jaccard_stability",
     "kuncheva_stability",
+    "leave_one_group_out",
     "mcnemar_test",
     "measure_spec",
     "nogueira_compare",

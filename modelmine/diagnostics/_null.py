@@ -27,6 +27,7 @@ from .._data import check_dataset
 from .._progress import progress_bar
 from .._utils import readonly
 from ..base_models import BaseModels, add_artificial_features, bootstrap, data_fingerprint
+from ..base_models._design import NO_DESIGN, SampleDesign, check_design
 from ..base_models._executors import Runner
 from ..exceptions import DataError
 from ..selectors import get_selector, model_from_output
@@ -211,6 +212,30 @@ def _itemsets(itemsets: Any, names: np.ndarray) -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
+def permuted_labels(y: np.ndarray, rng: np.random.Generator,
+                    design: SampleDesign = NO_DESIGN) -> np.ndarray:
+    """The labels permuted as the sampling design allows.
+
+    Without groups, the rows' labels are permuted. With groups whose samples share one
+    class (the label is a property of the group: a patient's diagnosis), the groups'
+    labels are permuted among the groups, and every sample takes its group's new label.
+    With groups whose samples differ in class (cell types within a donor, time points
+    with their own outcome), the labels are permuted within each group: the restricted
+    permutation of exchangeable units (Winkler et al., NeuroImage 92, 2014), which keeps
+    what the group shares and breaks what the label adds.
+    """
+    if not design.grouped:
+        return y[rng.permutation(y.size)]
+    assert design.groups is not None
+    classes = design.group_classes(y)
+    if classes is not None:
+        return classes[rng.permutation(classes.size)][design.groups]
+    out = y.copy()
+    for rows in design.members():
+        out[rows] = y[rows[rng.permutation(rows.size)]]
+    return out
+
+
 def _null_chunk(
     X: Any,
     y: np.ndarray,
@@ -221,15 +246,19 @@ def _null_chunk(
     n_features: int | None,
     n_real: int,
     itemsets: tuple[tuple[int, ...], ...],
+    design: SampleDesign = NO_DESIGN,
 ) -> list[tuple[int, np.ndarray, np.ndarray]]:
     """Selection counts of the real features and itemsets for a chunk of permutations."""
     out = []
+    rows_of = [idx[idx >= 0] for idx in sample_indices]  # -1 pads resamples of groups
+    weights = (design.sample_weight if design.sample_weight is not None
+               and not design.weighted_resampling else None)
     with threadpool_limits(limits=1):
         for k, seed in payload:
             rng = np.random.default_rng(seed)
             while True:  # a permutation leaving one class in a resample is drawn again
-                yp = y[rng.permutation(y.size)]
-                if all(np.unique(yp[idx]).size >= 2 for idx in sample_indices):
+                yp = permuted_labels(y, rng, design)
+                if all(np.unique(yp[idx]).size >= 2 for idx in rows_of):
                     break
             subsets = np.zeros((sample_indices.shape[0], n_real), dtype=bool)
             try:
@@ -242,11 +271,14 @@ def _null_chunk(
                     f"selection_null: the selector {selector.name!r} failed "
                     f"on permuted labels ({type(exc).__name__}: {exc})."
                 ) from exc
-            for i, idx in enumerate(sample_indices):
+            for i, idx in enumerate(rows_of):
                 try:
-                    output = selector.select_rows(
-                        prepared, X, yp, idx, random_state=int(rng.integers(0, 2**31 - 1))
-                    )
+                    seed_i = int(rng.integers(0, 2**31 - 1))
+                    if weights is None:
+                        output = selector.select_rows(prepared, X, yp, idx, random_state=seed_i)
+                    else:
+                        output = selector.select(X[idx], yp[idx], random_state=seed_i,
+                                                 sample_weight=weights[idx])
                 except Exception as exc:
                     raise DataError(
                         f"selection_null: the selector {selector.name!r} failed "
@@ -283,6 +315,8 @@ def selection_null(
     n_jobs: int | None = None,
     executor: Any = None,
     progress: bool | None = None,
+    groups: Any = None,
+    sample_weight: Any = None,
 ) -> SelectionNullResult:
     """Permutation null of the selection frequencies (and itemset supports).
 
@@ -318,6 +352,11 @@ def selection_null(
         Seed of the permutations (and of the base models built here).
     n_jobs, executor, progress : as in :func:`modelmine.bootstrap`
         Results do not depend on ``n_jobs`` or the executor.
+    groups, sample_weight : array-like of shape (n_samples,), optional
+        The base models' sampling design (:func:`modelmine.bootstrap`), required again when
+        they had one. With groups, the labels are permuted at the group level where the
+        label is a property of the group, else within each group
+        (:func:`permuted_labels`); the weights go to the selector as in the base models.
 
     Returns
     -------
@@ -329,6 +368,10 @@ def selection_null(
     data = check_dataset(X, y, func=_FUNC, feature_names=feature_names)
     from ..base_models import seed_sequence
 
+    drawn_by_weight = (isinstance(base, BaseModels)
+                       and base.resampling.get("sample_weight") == "resampling")
+    design = check_design(groups, sample_weight, data.n_samples, func=_FUNC,
+                          weighted_resampling=drawn_by_weight and sample_weight is not None)
     if base is None:
         base = bootstrap(
             X,
@@ -345,6 +388,8 @@ def selection_null(
             executor=executor,
             progress=progress,
             fit_full=False,
+            groups=groups,
+            sample_weight=sample_weight,
         )
     elif not isinstance(base, BaseModels):
         raise param_error(
@@ -355,11 +400,12 @@ def selection_null(
             exc=TypeError,
             show=False,
         )
-    if base.data_sha256 and base.data_sha256 != data_fingerprint(data.X, data.y):
+    if base.data_sha256 and base.data_sha256 != data_fingerprint(data.X, data.y, design):
         raise param_error(
             "X",
             _FUNC,
-            "the data the base models were built on (same fingerprint)",
+            "the data the base models were built on (same fingerprint; with the same "
+            "groups and sample_weight when they had them)",
             "different data",
             show=False,
         )
@@ -388,7 +434,8 @@ def selection_null(
         root = np.random.SeedSequence(base.random_state)
         art_seed = np.random.SeedSequence(root.entropy, spawn_key=(*root.spawn_key, b + 2))
         X_fit = add_artificial_features(
-            data.X, str(base.artificial["method"]), np.random.default_rng(art_seed)
+            data.X, str(base.artificial["method"]), np.random.default_rng(art_seed),
+            design.members() if design.grouped else None,
         )
     children = ss.spawn(n_perm)
     runner = Runner(executor, check_int(n_jobs, "n_jobs", _FUNC, allow_none=True), _FUNC)
@@ -403,6 +450,7 @@ def selection_null(
         n_features=base.n_features,
         n_real=p,
         itemsets=sets,
+        design=design,
     )
     null_counts = np.zeros((n_perm, p), dtype=np.int64)
     null_sets = np.zeros((n_perm, len(sets)), dtype=np.int64)

@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from sklearn.model_selection import StratifiedKFold
+from sklearn.model_selection import StratifiedGroupKFold, StratifiedKFold
 from threadpoolctl import threadpool_limits
 
 from .._data import check_dataset
@@ -44,6 +44,7 @@ from ..base_models import (
     fit_base_models,
     seed_sequence,
 )
+from ..base_models._design import SampleDesign, check_design
 from ..base_models._executors import Runner
 from ..constants import TOP_FRACTIONS
 from ..diagnostics import agreement, diversity, signature_performance
@@ -211,10 +212,12 @@ def _run_task(X: Any, y: np.ndarray, payload: dict[str, Any], *, operators: list
             # through operator_seed, these signatures.
             spec = RunSpec(selector=payload["selector"], n_bootstraps=key["n_bootstraps"],
                            n_features=key["n_features"], random_state=key["seed"],
+                           weighted_resampling=payload.get("weighted_resampling", False),
                            operators=(), func=_FUNC)
-            base = fit_base_models(check_run_data(X_tr, y_tr, spec,
-                                                  feature_names=feature_names, n_jobs=1,
-                                                  func=_FUNC), progress=False)
+            base = fit_base_models(check_run_data(
+                X_tr, y_tr, spec, feature_names=feature_names, n_jobs=1, func=_FUNC,
+                groups=payload.get("groups"), sample_weight=payload.get("sample_weight")),
+                progress=False)
             if path is not None:
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
                 base.save(path)
@@ -298,6 +301,9 @@ def evaluate(
     executor: Any = None,
     cache_dir: str | os.PathLike[str] | None = None,
     progress: bool | None = None,
+    groups: Any = None,
+    sample_weight: Any = None,
+    weighted_resampling: bool = False,
 ) -> EvaluationResult:
     """Run the evaluation protocol of Woznica, Nguyen and Kalousis (KDD 2012, section 3).
 
@@ -361,6 +367,18 @@ def evaluate(
         cluster, the directory must be on a file system the workers share.
     progress : bool or None
         A progress bar over the tasks (tqdm); None shows it when stderr is a terminal.
+    groups : array-like of shape (n_samples,), optional
+        The unit each sample belongs to (patient, donor, batch). The folds are then
+        scikit-learn's ``StratifiedGroupKFold`` (shuffled): no group is ever on both sides
+        of a split, and each fold's base models resample whole groups of its training part
+        (:func:`modelmine.bootstrap`). Needs at least ``n_folds`` groups, and folds that
+        each hold every class (refused otherwise, naming ``groups``).
+    sample_weight : array-like of shape (n_samples,), optional
+        Weights given to each fold's selectors on its training part (or drawing its
+        resamples with ``weighted_resampling``), as in :func:`modelmine.bootstrap`. The
+        classifiers that measure the error are fitted unweighted, as in the paper.
+    weighted_resampling : bool, default=False
+        As in :func:`modelmine.bootstrap`.
 
     Returns
     -------
@@ -385,6 +403,15 @@ def evaluate(
     counts = np.bincount(data.y)
     smallest = int(counts.min())
     folds_k = check_int(n_folds, "n_folds", _FUNC, min_value=2)
+    if not isinstance(weighted_resampling, bool | np.bool_):
+        raise param_error("weighted_resampling", _FUNC, "a bool", weighted_resampling,
+                          exc=TypeError)
+    design = check_design(groups, sample_weight, data.n_samples, func=_FUNC,
+                          weighted_resampling=bool(weighted_resampling))
+    if design.grouped and design.n_groups < folds_k:
+        raise param_error("groups", _FUNC, f"at least n_folds={folds_k} groups (grouped "
+                          "folds hold whole groups)", f"{design.n_groups} groups",
+                          show=False)
     if folds_k > smallest:
         raise param_error("n_folds", _FUNC, f"an integer in [2, {smallest}] (at most the "
                           f"size of the smallest class, {smallest} samples, so that every "
@@ -405,10 +432,8 @@ def evaluate(
     labels = data.classes[data.y]  # the user's labels, for predictions and classifiers
     fold_ss, *task_ss = ss.spawn(folds_k + 1)
     split_seed = int(fold_ss.generate_state(1)[0])
-    skf = StratifiedKFold(n_splits=folds_k, shuffle=True, random_state=split_seed)
-    folds = [(np.asarray(tr, dtype=np.intp), np.asarray(te, dtype=np.intp))
-             for tr, te in skf.split(np.zeros(data.n_samples), data.y)]
-    fingerprint = data_fingerprint(data.X, data.y)
+    folds = _folds(data.y, design, folds_k, split_seed)
+    fingerprint = data_fingerprint(data.X, data.y, design)
     tasks: dict[int, dict[str, Any]] = {}
     sel_labels = list(sels)
     for s, label in enumerate(sel_labels):
@@ -418,10 +443,16 @@ def evaluate(
                    "train": hashlib.sha256(train.tobytes()).hexdigest(),
                    "selector": sels[label].describe(), "n_bootstraps": b, "n_features": m,
                    "seed": int(seeds[0]), "n_train": int(train.size)}
-            tasks[s * folds_k + f] = {
+            task = {
                 "selector": sels[label], "train": train, "test": test, "key": key,
                 "cache_path": None if cache is None else str(_cache_path(cache, label, key)),
             }
+            if not design.empty:  # the fold's part of the design (in the data's fingerprint)
+                task["groups"] = None if design.groups is None else design.groups[train]
+                task["sample_weight"] = (None if design.sample_weight is None
+                                         else design.sample_weight[train])
+                task["weighted_resampling"] = design.weighted_resampling
+            tasks[s * folds_k + f] = task
     kwargs = {"operators": ops, "classifiers": clfs, "n_signatures": k,
               "operator_params": params, "feature_names": data.feature_names}
     start = time.perf_counter()
@@ -446,7 +477,31 @@ def evaluate(
                          "fold_seed": split_seed, "n_samples": data.n_samples,
                          "n_features_in": data.n_features_in,
                          "data_sha256": fingerprint, "seconds": seconds,
+                         **({"design": design.describe()} if not design.empty else {}),
                      })
+
+
+def _folds(y: np.ndarray, design: SampleDesign, k: int,
+           seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The protocol's folds: ``StratifiedKFold``, or ``StratifiedGroupKFold`` with groups
+    (each checked to hold every class on both sides)."""
+    if not design.grouped:
+        skf = StratifiedKFold(n_splits=k, shuffle=True, random_state=seed)
+        return [(np.asarray(tr, dtype=np.intp), np.asarray(te, dtype=np.intp))
+                for tr, te in skf.split(np.zeros(y.size), y)]
+    sgkf = StratifiedGroupKFold(n_splits=k, shuffle=True, random_state=seed)
+    folds = [(np.asarray(tr, dtype=np.intp), np.asarray(te, dtype=np.intp))
+             for tr, te in sgkf.split(np.zeros(y.size), y, design.groups)]
+    n_classes = int(y.max()) + 1
+    for f, (train, test) in enumerate(folds):
+        for part, rows in (("training", train), ("test", test)):
+            held = np.unique(y[rows]).size
+            if held < n_classes:
+                raise param_error("groups", _FUNC, f"groups that let each of the {k} grouped "
+                                  "folds hold every class (fewer n_folds, or more groups per "
+                                  "class)", f"fold {f}'s {part} part with {held} of the "
+                                  f"{n_classes} classes", show=False)
+    return folds
 
 
 def _assemble(results: dict[int, dict[str, Any]], tasks: dict[int, dict[str, Any]],

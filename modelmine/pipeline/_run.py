@@ -380,6 +380,9 @@ def run(
     command: Sequence[str] | None = None,
     scale: str = "none",
     signature_size: int | None = None,
+    groups: Any = None,
+    sample_weight: Any = None,
+    weighted_resampling: bool = False,
     spec: RunSpec | None = None,
 ) -> MiningRun:
     """Mine the models of a feature selector: base models, signatures, itemsets, diagnostics.
@@ -446,6 +449,17 @@ def run(
         Features per signature of the operators, when it should differ from the base
         models' m (for example base models of 50 features mined into signatures of 20).
         Default: ``n_features``.
+    groups : array-like of shape (n_samples,), or str, optional
+        The unit each sample belongs to (patient, donor, batch): every resampling scheme
+        draws whole groups (:func:`modelmine.bootstrap`; ``docs/groups.md``). For an
+        AnnData, ``"obs:COLUMN"``; a LoadedData read with ``groups=`` brings its own.
+        ``run.json`` records the number of groups and a checksum.
+    sample_weight : array-like of shape (n_samples,), or str, optional
+        Sample weights, given to the selector on each resample (selectors that take them:
+        :func:`modelmine.selectors.weighted_selectors`) or, with ``weighted_resampling``,
+        drawing the resamples. ``"obs:COLUMN"`` for an AnnData.
+    weighted_resampling : bool, default=False
+        As in :func:`modelmine.bootstrap`.
     spec : RunSpec, optional
         All the settings at once (:class:`modelmine.RunSpec`), instead of their keywords
         (which must then be left at their defaults). The execution keywords (``n_jobs``,
@@ -471,7 +485,9 @@ def run(
              "sample_fraction": sample_fraction, "stratify": stratify,
              "selector_params": selector_params, "operator_params": operator_params,
              "random_state": random_state, "artificial_features": artificial_features,
-             "scale": scale, "signature_size": signature_size}
+             "scale": scale, "signature_size": signature_size,
+             "weighted_resampling": weighted_resampling}
+    groups, sample_weight = _design_columns(X, groups, sample_weight)
     X, y, source, feature_names = _data(X, y, feature_names)
     if spec is None:
         spec = RunSpec(**{**given, "selector_params": selector_params or {},
@@ -481,7 +497,31 @@ def run(
     return _execute(X, y, spec, Execution(n_jobs=n_jobs, executor=executor,
                                           run_dir=run_dir, checkpoint_every=checkpoint_every,
                                           progress=progress, command=command),
-                    source=source, feature_names=feature_names, resuming=False)
+                    source=source, feature_names=feature_names, resuming=False,
+                    groups=groups, sample_weight=sample_weight)
+
+
+def _design_columns(X: Any, groups: Any, sample_weight: Any) -> tuple[Any, Any]:
+    """The groups and weights of a run: as given, ``"obs:COLUMN"`` of an AnnData, or those
+    a LoadedData was read with."""
+    from ..datasets._biodata import design_column, is_anndata, split_obs_target
+
+    out = []
+    for option, value in (("groups", groups), ("sample_weight", sample_weight)):
+        if isinstance(value, str):
+            if not is_anndata(X):
+                raise param_error(option, _FUNC, "an array-like of one value per sample "
+                                  "('obs:COLUMN' names a column of an AnnData's obs)", value)
+            col = split_obs_target(value) or value
+            if col not in X.obs.columns:
+                raise param_error(option, _FUNC, "a column of the AnnData's obs",
+                                  f"obs:{col}", show=False)
+            value = design_column(X.obs[col], f"{option} obs:{col}", "the AnnData",
+                                  numeric=option == "sample_weight")
+        elif value is None and isinstance(X, LoadedData):
+            value = X.groups if option == "groups" else X.sample_weight
+        out.append(value)
+    return out[0], out[1]
 
 
 #: The settings keywords of :func:`run` with their defaults (what ``spec=`` replaces).
@@ -491,7 +531,7 @@ _RUN_DEFAULTS = {"selector": "svm-rfe", "operators": DEFAULT_OPERATORS,
                  "resampling": "bootstrap", "sample_fraction": None, "stratify": False,
                  "selector_params": None, "operator_params": None,
                  "random_state": DEFAULT_RANDOM_STATE, "artificial_features": None,
-                 "scale": "none", "signature_size": None}
+                 "scale": "none", "signature_size": None, "weighted_resampling": False}
 
 
 @dataclass(frozen=True)
@@ -534,14 +574,16 @@ def _data(X: Any, y: Any, feature_names: Any) -> tuple[Any, Any, LoadedData | No
 
 
 def _execute(X: Any, y: Any, spec: RunSpec, execution: Execution, *,
-             source: LoadedData | None, feature_names: Any, resuming: bool) -> MiningRun:
+             source: LoadedData | None, feature_names: Any, resuming: bool,
+             groups: Any = None, sample_weight: Any = None) -> MiningRun:
     if not spec.operators:
         raise param_error("operators", _FUNC, "at least one operator name", "none",
                           show=False)
     # Everything that can be checked before the first fit is checked before anything is
     # written: a run refused here leaves nothing behind.
     checked = check_run_data(X, y, spec, feature_names=feature_names,
-                             n_jobs=execution.n_jobs, func=_FUNC)
+                             n_jobs=execution.n_jobs, func=_FUNC, groups=groups,
+                             sample_weight=sample_weight)
     described = _describe(X, y, source)
     directory = None if execution.run_dir is None else Path(execution.run_dir)
     if directory is None:
@@ -596,6 +638,8 @@ def _mine(X: Any, y: Any, checked: CheckedRun, execution: Execution, *,
                 "n_features": base.n_features,
                 "signature_size": (base.n_features if spec.signature_size is None
                                    else spec.signature_size)}
+    if not checked.design.empty:
+        settings["design"] = checked.design.describe()
     signatures = apply_operators(base, spec.operator_kinds,
                                  n_features=settings["signature_size"],
                                  n_signatures=spec.n_signatures, params=spec.operator_params)
@@ -615,7 +659,8 @@ def _mine(X: Any, y: Any, checked: CheckedRun, execution: Execution, *,
 
 def resume(run_dir: str | os.PathLike[str], X: Any, y: Any = None, *, selector: Any = None,
            feature_names: Any = None, n_jobs: int | None = None, executor: Any = None,
-           progress: bool | None = None) -> MiningRun | BaseModels:
+           progress: bool | None = None, groups: Any = None,
+           sample_weight: Any = None) -> MiningRun | BaseModels:
     """Continue an interrupted run: the one door for every kind of checkpoint.
 
     A directory that :func:`run` was checkpointing into (``checkpoint.json``) gives the
@@ -634,6 +679,9 @@ def resume(run_dir: str | os.PathLike[str], X: Any, y: Any = None, *, selector: 
     selector : Selector, estimator or callable, optional
         Only for a run with a custom selector (built-in ones are rebuilt from the record).
     feature_names, n_jobs, executor, progress : as in :func:`run`.
+    groups, sample_weight : optional
+        The run's groups and sample weights, when it had them (checked by fingerprint: a
+        resumed run with other groups is refused).
 
     Returns
     -------
@@ -646,14 +694,16 @@ def resume(run_dir: str | os.PathLike[str], X: Any, y: Any = None, *, selector: 
 
         return resume_bootstrap(directory, X, y, selector=selector,
                                 feature_names=feature_names, n_jobs=n_jobs,
-                                executor=executor, progress=progress)
+                                executor=executor, progress=progress, groups=groups,
+                                sample_weight=sample_weight)
     record = _store.read_checkpoint(directory)
     settings = dict(record["settings"])
     settings["random_state"] = record["random_state"]
     spec = RunSpec.from_settings(settings, selector=selector, func="resume")
+    groups, sample_weight = _design_columns(X, groups, sample_weight)
     X, y, source, feature_names = _data(X, y, feature_names)
     return _execute(X, y, spec, Execution(
         n_jobs=n_jobs, executor=executor, run_dir=directory,
         checkpoint_every=settings["checkpoint_every"], progress=progress,
         command=record.get("command")), source=source, feature_names=feature_names,
-        resuming=True)
+        resuming=True, groups=groups, sample_weight=sample_weight)

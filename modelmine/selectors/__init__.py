@@ -30,6 +30,8 @@ from ._builtin import (
     get_selector,
     refresh,
     register_selector,
+    weighted_f_classif,
+    weighted_selectors,
 )
 from ._information import discretize, information_gain, symmetrical_uncertainty
 from ._mrmr import MRMRResult, mrmr, sigma_discretize
@@ -72,4 +74,6 @@ __all__ = [
     "svm_rfe_ranking",
     "svm_weights",
     "symmetrical_uncertainty",
+    "weighted_f_classif",
+    "weighted_selectors",
 ]

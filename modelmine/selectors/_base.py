@@ -200,6 +200,11 @@ class Selector(ABC):
     kind: SelectorKind = "scores"
     supports_sparse: bool = True
     supports_multiclass: bool = True
+    #: Whether :meth:`select` takes ``sample_weight=`` (a keyword, an array of shape
+    #: (n_samples,) of non-negative weights) and fits the weighted problem.
+    #: :func:`modelmine.bootstrap` passes the weights of the resample's rows to such
+    #: selectors and refuses weights for the others, naming them.
+    supports_weights: bool = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -376,6 +381,11 @@ class EstimatorSelector(Selector):
         self.estimator = estimator
         self.name = name or type(estimator).__name__
         self._is_selector = isinstance(estimator, SelectorMixin)
+        from sklearn.utils.validation import has_fit_parameter
+
+        # A SelectorMixin (RFE, SelectFromModel) routes fit's sample_weight to its
+        # estimator; an estimator takes it when its fit says so.
+        self.supports_weights = has_fit_parameter(estimator, "sample_weight")
         has_ranking = "ranking_" in _fitted_attribute_names(estimator)
         if self._is_selector and not has_ranking:
             self.kind = "subset"
@@ -384,18 +394,20 @@ class EstimatorSelector(Selector):
         else:
             self.kind = "scores"
 
-    def select(self, X: Any, y: np.ndarray, *, random_state: int) -> SelectorOutput:
+    def select(self, X: Any, y: np.ndarray, *, random_state: int,
+               sample_weight: np.ndarray | None = None) -> SelectorOutput:
         est = clone(self.estimator)
         params = est.get_params()
         seeded = {k: random_state for k in params if k.endswith("random_state")
                   and (params[k] is None or isinstance(params[k], numbers.Integral))}
         if seeded:
             est.set_params(**seeded)
+        fit_params = {} if sample_weight is None else {"sample_weight": sample_weight}
         if _uses_liblinear(est):
             with LIBLINEAR_LOCK:
-                est.fit(X, y)
+                est.fit(X, y, **fit_params)
         else:
-            est.fit(X, y)
+            est.fit(X, y, **fit_params)
         if self._is_selector:
             ranking = getattr(est, "ranking_", None)
             support = est.get_support()

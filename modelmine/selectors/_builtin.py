@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import scipy.sparse as sp
 
 from .._registry import BUILT_IN, Entry, Registry
 from ..validation import check_choice, check_flag, check_int, check_real, param_error
@@ -27,7 +28,8 @@ from ._studies import GainRatioSelector, MRMRSelector, OneRSelector, SVMRFE50Sel
 from ._svm_selectors import SVMOneSelector, SVMRFESelector
 
 __all__ = ["SELECTOR_ENTRY_POINT_GROUP", "SelectorRegistry", "available", "default_registry",
-           "get_selector", "refresh", "register_selector"]
+           "get_selector", "refresh", "register_selector", "weighted_f_classif",
+           "weighted_selectors"]
 
 
 class _Discretising(Selector):
@@ -151,12 +153,19 @@ class AnovaSelector(Selector):
 
     A feature that is constant within a resample has an undefined F; it scores 0. Rounding
     noise below 0 (about -1e-17 on near-constant features) is clipped: F is non-negative.
+    With ``sample_weight``, the weighted one-way ANOVA with frequency weights
+    (:func:`weighted_f_classif`): integer weights give the F of the rows repeated.
     """
 
     name = "anova"
+    supports_weights = True
 
-    def select(self, X: Any, y: np.ndarray, *, random_state: int) -> SelectorOutput:
+    def select(self, X: Any, y: np.ndarray, *, random_state: int,
+               sample_weight: np.ndarray | None = None) -> SelectorOutput:
         from sklearn.feature_selection import f_classif
+
+        if sample_weight is not None:
+            return SelectorOutput(scores=weighted_f_classif(X, y, sample_weight))
 
         with np.errstate(divide="ignore", invalid="ignore"):
             import warnings
@@ -167,6 +176,39 @@ class AnovaSelector(Selector):
                 f, _ = f_classif(X, y)
         # F >= 0 by definition; rounding can leave -1e-17 on near-constant features.
         return SelectorOutput(scores=np.maximum(np.nan_to_num(f, nan=0.0, posinf=0.0), 0.0))
+
+
+def weighted_f_classif(X: Any, y: np.ndarray, sample_weight: np.ndarray) -> np.ndarray:
+    """The one-way ANOVA F statistic of each feature with frequency weights.
+
+    With ``W = sum(w)``, class totals ``W_c``, weighted class means ``m_c`` and overall mean
+    ``m``: ``F = [sum_c W_c (m_c - m)^2 / (K - 1)] / [sum_i w_i (x_i - m_c(i))^2 / (W - K)]``,
+    the F of :func:`sklearn.feature_selection.f_classif` on the data with row i repeated
+    ``w_i`` times when the weights are integers (the frequency-weight reading of weighted
+    least squares). Classes of total weight 0 are left out; an undefined F scores 0.
+    Dense or sparse ``X`` (sparse stays sparse).
+    """
+    w = np.asarray(sample_weight, dtype=np.float64)
+    classes = np.unique(y[w > 0])
+    K = classes.size
+    onehot = (y[:, None] == classes[None, :]) * w[:, None]  # n x K, weighted
+    Wc = onehot.sum(axis=0)
+    W = Wc.sum()
+    if sp.issparse(X):
+        Xc = sp.csr_matrix(X)
+        sums = np.asarray(Xc.T @ onehot).T  # K x p
+        sq = np.asarray(Xc.multiply(Xc).T @ w).ravel()
+    else:
+        Xd = np.asarray(X, dtype=np.float64)
+        sums = onehot.T @ Xd
+        sq = w @ (Xd * Xd)
+    means = sums / Wc[:, None]
+    total = sums.sum(axis=0)
+    ss_between = (sums * means).sum(axis=0) - total * total / W
+    ss_within = sq - (sums * means).sum(axis=0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        f = (ss_between / (K - 1)) / (ss_within / (W - K))
+    return np.maximum(np.nan_to_num(f, nan=0.0, posinf=0.0, neginf=0.0), 0.0)
 
 
 class ReliefFSelector(Selector):
@@ -254,12 +296,14 @@ class L1LogisticSelector(Selector):
     name = "l1-logistic"
     kind: SelectorKind = "subset"
     supports_multiclass = False
+    supports_weights = True
 
     def __init__(self, C: float = 0.1, max_iter: int = 1000):
         self.C = check_real(C, "C", "L1LogisticSelector", low=0, closed="neither")
         self.max_iter = check_int(max_iter, "max_iter", "L1LogisticSelector", min_value=1)
 
-    def select(self, X: Any, y: np.ndarray, *, random_state: int) -> SelectorOutput:
+    def select(self, X: Any, y: np.ndarray, *, random_state: int,
+               sample_weight: np.ndarray | None = None) -> SelectorOutput:
         from sklearn.linear_model import LogisticRegression
 
         model = LogisticRegression(
@@ -267,7 +311,7 @@ class L1LogisticSelector(Selector):
             random_state=random_state,
         )
         with LIBLINEAR_LOCK:
-            model.fit(X, y)
+            model.fit(X, y, sample_weight=sample_weight)
         scores = np.abs(model.coef_).sum(axis=0)
         return SelectorOutput(scores=scores, support=scores > 0)
 
@@ -276,22 +320,25 @@ class L1LogisticSelector(Selector):
 
 
 class RandomForestSelector(Selector):
-    """Impurity-based importances of a random forest (PKDD 2008 "RF")."""
+    """Impurity-based importances of a random forest (PKDD 2008 "RF"); sample weights go
+    to :meth:`sklearn.ensemble.RandomForestClassifier.fit`."""
 
     name = "random-forest"
+    supports_weights = True
 
     def __init__(self, n_estimators: int = 100, max_features: str | float = "sqrt"):
         self.n_estimators = check_int(n_estimators, "n_estimators", "RandomForestSelector",
                                       min_value=1)
         self.max_features = max_features
 
-    def select(self, X: Any, y: np.ndarray, *, random_state: int) -> SelectorOutput:
+    def select(self, X: Any, y: np.ndarray, *, random_state: int,
+               sample_weight: np.ndarray | None = None) -> SelectorOutput:
         from sklearn.ensemble import RandomForestClassifier
 
         forest = RandomForestClassifier(
             n_estimators=self.n_estimators, max_features=self.max_features,
             random_state=random_state, n_jobs=1,
-        ).fit(X, y)
+        ).fit(X, y, sample_weight=sample_weight)
         return SelectorOutput(scores=forest.feature_importances_)
 
     def get_params(self) -> dict[str, Any]:
@@ -410,6 +457,20 @@ def available_selectors() -> pd.DataFrame:
 
 #: The earlier name of :func:`available_selectors`.
 available = available_selectors
+
+
+def weighted_selectors() -> list[str]:
+    """The registered selectors that take sample weights (``supports_weights``).
+
+    Built in: "anova" (weighted one-way ANOVA, :func:`weighted_f_classif`), "svm-rfe",
+    "svm", "svm-rfe50" (``C_i = C w_i``, as libsvm), "l1-logistic" and "random-forest"
+    (scikit-learn's ``sample_weight``). The discretising selectors (MDL: "ig", "su",
+    "chi2", "gainratio", "oner", "cfs", "mrmr") and ReliefF have no weighted form that
+    WEKA or skrebate define, so they take none; with ``weighted_resampling=True`` the
+    weights draw the resamples instead and any selector works.
+    """
+    return [name for name in _DEFAULT.names()
+            if getattr(_DEFAULT.entry(name).obj, "supports_weights", False)]
 
 
 def refresh() -> None:

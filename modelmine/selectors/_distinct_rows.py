@@ -26,7 +26,7 @@ _MERGE_MIN_SHRINK = 0.9
 
 def _distinct_rows(
     X: Any, y: NDArray[Any], counts: NDArray[Any] | None = None
-) -> tuple[NDArray[np.intp], NDArray[np.int64]] | None:
+) -> tuple[NDArray[np.intp], NDArray[Any]] | None:
     """Rows of ``(X, y)`` equal in every feature and in the label, merged.
 
     Returns ``(first, weight)``: the position of each group's first row, groups in the
@@ -67,7 +67,15 @@ def _distinct_rows(
     if not _equal_to_first(Xr, first, label):  # a hash collision
         return _distinct_rows_by_bytes(Xr, y_code, counts)
     weight = np.bincount(label, weights=counts, minlength=first.shape[0])
-    return first, np.rint(weight).astype(np.int64)
+    return first, _summed(weight, counts)
+
+
+def _summed(weight: NDArray[Any], counts: NDArray[Any] | None) -> NDArray[Any]:
+    """Merged multiplicities as integers when the counts were integers (or None), and as
+    the exact float sums when they were sample weights (``C_i = C w_i``)."""
+    if counts is None or np.asarray(counts).dtype.kind in "iu":
+        return np.rint(weight).astype(np.int64)
+    return np.asarray(weight, dtype=np.float64)
 
 
 def _groups(key: NDArray[np.int64]) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
@@ -108,7 +116,7 @@ def _mix64(u: NDArray[np.uint64]) -> NDArray[np.uint64]:
 
 def _distinct_rows_by_bytes(
     X: Any, y_code: NDArray[np.int64], counts: NDArray[Any] | None
-) -> tuple[NDArray[np.intp], NDArray[np.int64]] | None:
+) -> tuple[NDArray[np.intp], NDArray[Any]] | None:
     """:func:`_distinct_rows` by the bytes of each row (the fallback after a collision)."""
     n = X.shape[0]
     if sp.issparse(X):
@@ -127,11 +135,11 @@ def _distinct_rows_by_bytes(
     first = np.full(len(group), n, dtype=np.intp)
     np.minimum.at(first, label, np.arange(n, dtype=np.intp))
     weight = np.bincount(label, weights=counts, minlength=len(group))
-    return first, np.rint(weight).astype(np.int64)
+    return first, _summed(weight, counts)
 
 
 def _merged(
-    X: Any, y: NDArray[Any], counts: NDArray[np.int64] | None = None
+    X: Any, y: NDArray[Any], counts: NDArray[Any] | None = None
 ) -> tuple[Any, NDArray[Any], NDArray[np.float64] | None]:
     """``(X, y)`` with equal rows merged (:func:`_distinct_rows`), and the rows' weights:
     their multiplicities (``counts`` summed), or None when every row stands for itself."""

@@ -55,9 +55,15 @@ class ScaledSelector(Selector):
         self.kind = selector.kind
         self.supports_sparse = selector.supports_sparse
         self.supports_multiclass = selector.supports_multiclass
+        self.supports_weights = selector.supports_weights
 
-    def select(self, X: Any, y: np.ndarray, *, random_state: int) -> SelectorOutput:
-        return self.selector.select(_scale(X, self.method), y, random_state=random_state)
+    def select(self, X: Any, y: np.ndarray, *, random_state: int,
+               sample_weight: np.ndarray | None = None) -> SelectorOutput:
+        """The wrapped selector on ``X`` scaled (unweighted scaling: the resample's rows
+        as they are), with the weights when given."""
+        extra = {} if sample_weight is None else {"sample_weight": sample_weight}
+        return self.selector.select(_scale(X, self.method), y, random_state=random_state,
+                                    **extra)
 
     def prepare(self, X: Any, y: np.ndarray) -> Any:
         """Nothing shared: the scaling is fitted on each resample, so the wrapped selector's
@@ -108,9 +114,25 @@ class _SVMScaled(Selector):
     """
 
     scale: str
+    class_weight: str | None = None
+    supports_weights = True
 
     def _set_scale(self, scale: Any) -> None:
         self.scale = check_choice(scale, "scale", type(self).__name__, list(SVM_SCALES))
+
+    def _set_class_weight(self, class_weight: Any) -> None:
+        self.class_weight = check_choice(class_weight, "class_weight", type(self).__name__,
+                                         ["balanced"], allow_none=True)
+
+    def _row_weights(self, y: np.ndarray, sample_weight: np.ndarray | None) -> np.ndarray | None:
+        """Each row's factor of C: the sample weight times, with
+        ``class_weight="balanced"``, ``n / (K n_c)`` of its class on these rows (as
+        scikit-learn's ``compute_class_weight``, so ``SVC(class_weight="balanced")``)."""
+        if self.class_weight is None:
+            return sample_weight
+        _, codes, counts = np.unique(y, return_inverse=True, return_counts=True)
+        balanced = (y.size / (counts.size * counts))[codes]
+        return balanced if sample_weight is None else balanced * sample_weight
 
     def _scaled(self, X: Any, y: np.ndarray) -> Any:
         """``X`` scaled as ``scale`` asks, after checking that ``y`` has two classes (an SVM
@@ -123,8 +145,8 @@ class _SVMScaled(Selector):
     def prepare(self, X: Any, y: np.ndarray) -> Any:
         """The linear kernel of sparse X, once (see :func:`._svm_rows.linear_kernel`), when
         the values are used as given (``scale="none"``); a scaled resample has a kernel of
-        its own (each resample's column ranges differ)."""
-        if self.scale != "none":
+        its own (each resample's column ranges differ), and class weights are per resample."""
+        if self.scale != "none" or self.class_weight is not None:
             return None
         from ._svm_rows import linear_kernel
 

@@ -243,6 +243,7 @@ def svm_rfe(
     step_rule: str = "original",
     n_features_to_select: int = 1,
     tol: float = 1e-3,
+    sample_weight: NDArray[Any] | None = None,
 ) -> SVMRFEResult:
     """Recursive feature elimination with a linear SVM (SVM-RFE), on a down-dated kernel.
 
@@ -273,6 +274,10 @@ def svm_rfe(
         Number of survivors; a step never removes more than would leave fewer.
     tol : float, default=1e-3
         libsvm stopping tolerance (as ``SVC(tol=...)``).
+    sample_weight : ndarray of shape (n_samples,), optional
+        Non-negative weights: row i gets the box ``C_i = C w_i``, as
+        ``SVC.fit(X, y, sample_weight=w)`` (rows of weight 0 are left out). Integer
+        weights fit the same SVM as the rows repeated that many times.
 
     Returns
     -------
@@ -296,8 +301,22 @@ def svm_rfe(
     """
     args = _check_rfe(X, C, step, step_rule, n_features_to_select, tol, "svm_rfe")
     with _one_blas_thread(), _fast_sklearn():
-        Xd, yd, weights = _merged(X, np.asarray(y))
+        Xd, yd, weights = _merged(*_weighted_rows(X, np.asarray(y), sample_weight))
         return _svm_rfe(Xd, yd, *args, weights=weights)
+
+
+def _weighted_rows(
+    X: Any, y: NDArray[Any], sample_weight: NDArray[Any] | None
+) -> tuple[Any, NDArray[Any], NDArray[np.float64] | None]:
+    """``(X, y, w)`` without the rows of weight 0 (a box ``[0, 0]``: such a row never
+    moves the SVM), ``w`` None when unweighted."""
+    if sample_weight is None:
+        return X, y, None
+    w = np.asarray(sample_weight, dtype=np.float64)
+    keep = w > 0
+    if not keep.all():
+        X, y, w = X[keep], y[keep], w[keep]
+    return X, y, w
 
 
 def _check_rfe(
@@ -434,6 +453,7 @@ def svm_rfe_ranking(
     step_rule: str = "original",
     n_features_to_select: int = 1,
     tol: float = 1e-3,
+    sample_weight: NDArray[Any] | None = None,
 ) -> NDArray[np.int64]:
     """Full SVM-RFE ranking of the features, a permutation of ``1..p`` (1 = best).
 
@@ -455,11 +475,13 @@ def svm_rfe_ranking(
         step_rule=step_rule,
         n_features_to_select=n_features_to_select,
         tol=tol,
+        sample_weight=sample_weight,
     ).ranking
 
 
 def svm_weights(
-    X: Any, y: NDArray[Any], *, C: float = 0.5, tol: float = 1e-3
+    X: Any, y: NDArray[Any], *, C: float = 0.5, tol: float = 1e-3,
+    sample_weight: NDArray[Any] | None = None,
 ) -> NDArray[np.float64]:
     """Feature importance from one linear SVM (SVMONE).
 
@@ -478,6 +500,8 @@ def svm_weights(
         SVM regularisation.
     tol : float, default=1e-3
         libsvm stopping tolerance.
+    sample_weight : ndarray of shape (n_samples,), optional
+        Non-negative weights, ``C_i = C w_i`` (as ``SVC.fit(..., sample_weight=w)``).
 
     Returns
     -------
@@ -491,7 +515,7 @@ def svm_weights(
     """
     C, tol = _check_common(C, tol, "svm_weights")
     with _one_blas_thread(), _fast_sklearn():
-        Xd, yd, weights = _merged(X, np.asarray(y))
+        Xd, yd, weights = _merged(*_weighted_rows(X, np.asarray(y), sample_weight))
         return _svm_weights(Xd, yd, C, tol, weights=weights)
 
 

@@ -37,7 +37,8 @@ class SVMRFESelector(_SVMScaled):
     kind: SelectorKind = "ranking"
 
     def __init__(self, C: float = 0.5, step: float = 0.1, step_rule: str = "remaining",
-                 tol: float = 1e-3, scale: str = "minmax", multiclass: str = "sum"):
+                 tol: float = 1e-3, scale: str = "minmax", multiclass: str = "sum",
+                 class_weight: str | None = None):
         self.C = check_real(C, "C", "SVMRFESelector", low=0, closed="neither")
         if isinstance(step, numbers.Integral) and not isinstance(step, bool):
             self.step: float = check_int(step, "step", "SVMRFESelector", min_value=1)
@@ -50,8 +51,10 @@ class SVMRFESelector(_SVMScaled):
         self._set_scale(scale)
         self.multiclass = check_choice(multiclass, "multiclass", "SVMRFESelector",
                                        ["sum", "weka"])
+        self._set_class_weight(class_weight)
 
-    def select(self, X: Any, y: np.ndarray, *, random_state: int) -> SelectorOutput:
+    def select(self, X: Any, y: np.ndarray, *, random_state: int,
+               sample_weight: np.ndarray | None = None) -> SelectorOutput:
         from ._svm_rfe import svm_rfe_ranking
 
         Xs = self._scaled(X, y)
@@ -59,9 +62,14 @@ class SVMRFESelector(_SVMScaled):
                                   "tol": self.tol}
         classes = np.unique(y)
         if self.multiclass == "sum" or classes.size <= 2:
-            return SelectorOutput(ranking=svm_rfe_ranking(Xs, y, **kwargs))
-        orders = [np.argsort(svm_rfe_ranking(Xs, (y == c).astype(np.int64), **kwargs),
-                             kind="stable") for c in classes]
+            return SelectorOutput(ranking=svm_rfe_ranking(
+                Xs, y, **kwargs, sample_weight=self._row_weights(y, sample_weight)))
+        orders = []
+        for c in classes:
+            yc = (y == c).astype(np.int64)
+            orders.append(np.argsort(svm_rfe_ranking(
+                Xs, yc, **kwargs, sample_weight=self._row_weights(yc, sample_weight)),
+                kind="stable"))
         return SelectorOutput(ranking=_dealt(orders))
 
     def prepare(self, X: Any, y: np.ndarray) -> Any:
@@ -81,8 +89,11 @@ class SVMRFESelector(_SVMScaled):
             tol=self.tol).ranking)
 
     def get_params(self) -> dict[str, Any]:
-        return {"C": self.C, "step": self.step, "step_rule": self.step_rule, "tol": self.tol,
-                "scale": self.scale, "multiclass": self.multiclass}
+        params = {"C": self.C, "step": self.step, "step_rule": self.step_rule, "tol": self.tol,
+                  "scale": self.scale, "multiclass": self.multiclass}
+        if self.class_weight is not None:  # only then: earlier records stay the same
+            params["class_weight"] = self.class_weight
+        return params
 
 
 def _dealt(orders: list[np.ndarray]) -> np.ndarray:
@@ -109,15 +120,20 @@ class SVMOneSelector(_SVMScaled):
 
     name = "svm"
 
-    def __init__(self, C: float = 0.5, tol: float = 1e-3, scale: str = "minmax"):
+    def __init__(self, C: float = 0.5, tol: float = 1e-3, scale: str = "minmax",
+                 class_weight: str | None = None):
         self.C = check_real(C, "C", "SVMOneSelector", low=0, closed="neither")
         self.tol = check_real(tol, "tol", "SVMOneSelector", low=0, closed="neither")
         self._set_scale(scale)
+        self._set_class_weight(class_weight)
 
-    def select(self, X: Any, y: np.ndarray, *, random_state: int) -> SelectorOutput:
+    def select(self, X: Any, y: np.ndarray, *, random_state: int,
+               sample_weight: np.ndarray | None = None) -> SelectorOutput:
         from ._svm_rfe import svm_weights
 
-        return SelectorOutput(scores=svm_weights(self._scaled(X, y), y, C=self.C, tol=self.tol))
+        return SelectorOutput(scores=svm_weights(
+            self._scaled(X, y), y, C=self.C, tol=self.tol,
+            sample_weight=self._row_weights(y, sample_weight)))
 
     def select_rows(self, prepared: Any, X: Any, y: np.ndarray, rows: np.ndarray, *,
                     random_state: int) -> SelectorOutput:
@@ -130,4 +146,7 @@ class SVMOneSelector(_SVMScaled):
                                                       tol=self.tol))
 
     def get_params(self) -> dict[str, Any]:
-        return {"C": self.C, "tol": self.tol, "scale": self.scale}
+        params = {"C": self.C, "tol": self.tol, "scale": self.scale}
+        if self.class_weight is not None:
+            params["class_weight"] = self.class_weight
+        return params

@@ -45,11 +45,13 @@ _NOWHERE = {
     "index_col": "no_column",
     "layer": "no_layer",
     "drop": "no_column",
+    "groups": "no_column",
+    "weights": "no_column",
 }
 
 #: Options that take any value or none (flags), or whose "bad" value is legitimately used.
 _SKIP = {"help", "version", "quiet", "debug", "force", "executor", "command", "action",
-         "transpose", "backed", "stratify", "annotate", "evaluate"}
+         "transpose", "backed", "stratify", "annotate", "evaluate", "weighted_resampling"}
 
 
 def _commands(tmp, data_csv, finished_run):
