@@ -212,6 +212,83 @@ class EvaluationResult:
                 })
         return pd.DataFrame(rows)
 
+    # ------------------------------------------------------- paired differences
+    def paired_differences(self, pairs: Sequence[tuple[str, str]] | None = None, *,
+                           classifier: str | None = None,
+                           confidence_level: float = 0.95) -> pd.DataFrame:
+        """Per-sample error differences of operators against a baseline, with intervals.
+
+        Every sample is tested once per (selector, operator, classifier), by the model of
+        its fold (:attr:`predictions`). For a pair (operator, baseline) the difference of
+        sample i is ``[operator wrong on i] - [baseline wrong on i]`` (-1, 0 or 1); its mean
+        is the difference of the cross-validated errors, and its interval the normal one,
+        ``mean -+ z sd / sqrt(n)`` (the paired comparison behind McNemar's test, which the
+        points of KDD 2012 section 3 count, with the size of the effect instead of a
+        verdict). ``identical_fraction`` is the fraction of folds in which the two
+        signatures hold the same features: where it is 1 the difference is 0 by
+        construction (closedApr as the paper defines it equals mostFreq up to ties,
+        ``docs/operators.md``).
+
+        Parameters
+        ----------
+        pairs : sequence of (operator, baseline), optional
+            Default: every single-model operator against ``"nobagg"``, and ``"closedApr"``
+            / ``"maxApr"`` (and any ``"closedApr:..."`` / ``"maxApr:..."`` label) against
+            ``"mostFreq"`` when present.
+        classifier : str, optional
+            Default: the first classifier.
+        confidence_level : float, default=0.95
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per (selector, operator, baseline): ``n_samples``,
+            ``identical_fraction``, ``error_difference``, ``ci_low``, ``ci_high``.
+        """
+        from scipy.stats import norm
+
+        func = "EvaluationResult.paired_differences"
+        level = check_real(confidence_level, "confidence_level", func, low=0.0, high=1.0,
+                           closed="neither")
+        clf = self.classifiers[0] if classifier is None else check_choice(
+            classifier, "classifier", func, self.classifiers)
+        singles = [n for n, k in self.operator_kinds.items() if k == "single"]
+        if pairs is None:
+            pairs = [(op, "nobagg") for op in singles if op != "nobagg"]
+            if "mostFreq" in singles:
+                pairs += [(op, "mostFreq") for op in singles
+                          if op.split(":")[0] in ("closedApr", "maxApr")]
+        for op, base in pairs:
+            for name in (op, base):
+                check_choice(name, "pairs", func, singles)
+        preds = self.predictions
+        preds = preds[preds.classifier == clf]
+        z = float(norm.ppf(0.5 + level / 2))
+        rows = []
+        for sel in self.selectors:
+            part = preds[preds.selector == sel]
+            wrong = {op: g.sort_values("sample").set_index("sample").correct.eq(False)
+                     for op, g in part.groupby("operator")}
+            for op, base in pairs:
+                if op not in wrong or base not in wrong:
+                    continue  # skipped on some fold (NotApplicableError)
+                d = (wrong[op].astype(float) - wrong[base].astype(float)).to_numpy()
+                folds = [f for f in range(self.settings["n_folds"])
+                         if (sel, op, f) in self.signatures
+                         and (sel, base, f) in self.signatures]
+                same = [set(self.signatures[(sel, op, f)].features.tolist())
+                        == set(self.signatures[(sel, base, f)].features.tolist())
+                        for f in folds]
+                half = z * d.std(ddof=1) / np.sqrt(d.size) if d.size > 1 else np.nan
+                rows.append({"selector": sel, "operator": op, "baseline": base,
+                             "n_samples": int(d.size),
+                             "identical_fraction": float(np.mean(same)) if same else np.nan,
+                             "error_difference": float(d.mean()),
+                             "ci_low": float(d.mean() - half), "ci_high": float(d.mean() + half)})
+        return pd.DataFrame(rows, columns=["selector", "operator", "baseline", "n_samples",
+                                           "identical_fraction", "error_difference", "ci_low",
+                                           "ci_high"])
+
     # ------------------------------------------------------------------- points
     def points(self, *, classifier: str | None = None, error_test: str = "mcnemar",
                stability_test: str = "ttest", stability_measure: str = "jaccard",

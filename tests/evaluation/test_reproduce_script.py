@@ -55,6 +55,19 @@ def test_fast_setting_writes_tables_beside_published_figures(tmp_path):
     table4 = pd.read_csv(out / "table4_microarray.csv", index_col=["operator", "selector"])
     assert set(table4.index.get_level_values(0)) == {"allMed", "allClosedApr",
                                                       "allMedClosedApr"}
+    # the paired differences (issue 25, item 3): both readings of closedApr / maxApr against
+    # mostFreq and every aggregation against nobagg, per selector
+    paired = pd.read_csv(out / "paired_differences_microarray.csv")
+    assert list(paired.columns) == ["dataset", "selector", "operator", "strategy",
+                                    "baseline", "n_samples", "identical_fraction",
+                                    "error_difference", "ci_low", "ci_high"]
+    against = paired[paired.baseline == "mostFreq"]
+    assert set(zip(against.operator, against.strategy)) == {
+        ("closedApr", "literal"), ("closedApr", "area"), ("maxApr", "literal"),
+        ("maxApr", "area")}
+    assert (paired.n_samples == 62).all()
+    assert (paired.ci_low <= paired.error_difference).all()
+    assert (paired.error_difference <= paired.ci_high).all()
     findings = (out / "findings.md").read_text()
     assert "## microarray" in findings and "| closedApr has more error points" in findings
     # --combine weights each domain by its (dataset, selector) pairs: one domain is itself
