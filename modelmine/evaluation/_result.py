@@ -276,9 +276,8 @@ class EvaluationResult:
                 folds = [f for f in range(self.settings["n_folds"])
                          if (sel, op, f) in self.signatures
                          and (sel, base, f) in self.signatures]
-                same = [set(self.signatures[(sel, op, f)].features.tolist())
-                        == set(self.signatures[(sel, base, f)].features.tolist())
-                        for f in folds]
+                same = [_feature_set(self.signatures[(sel, op, f)])
+                        == _feature_set(self.signatures[(sel, base, f)]) for f in folds]
                 half = z * d.std(ddof=1) / np.sqrt(d.size) if d.size > 1 else np.nan
                 rows.append({"selector": sel, "operator": op, "baseline": base,
                              "n_samples": int(d.size),
@@ -512,3 +511,8 @@ def average_points(points: pd.DataFrame) -> pd.DataFrame:
     out = grouped[["error_points", "stability_points", "error", "stability"]].mean()
     out["n_selectors"] = grouped.size()
     return out.loc[order]
+
+
+def _feature_set(signature: Any) -> set[int]:
+    """The features of a single-model signature, as a set of column indices."""
+    return set(np.asarray(signature.features).tolist())
