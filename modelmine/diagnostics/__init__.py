@@ -22,6 +22,7 @@ from ._agreement import (
 from ._coerce import as_rankings, as_scores, as_selection_matrix
 from ._groups import LeaveOneGroupOutResult, grouping_effect, leave_one_group_out
 from ._itemset_null import curveball, itemset_significance
+from ._markers import EFFECT_MEASURES, marker_table
 from ._measures import (
     MEASURE_ENTRY_POINT_GROUP,
     MeasureRegistry,
@@ -61,6 +62,7 @@ from ._subsets import (
 )
 
 __all__ = [
+    "EFFECT_MEASURES",
     "MEASURE_ENTRY_POINT_GROUP",
     "MIN_PERMUTATIONS",
     "AgreementResult",
@@ -95,6 +97,7 @@ __all__ = [
     "jaccard_stability",
     "kuncheva_stability",
     "leave_one_group_out",
+    "marker_table",
     "mcnemar_test",
     "measure_spec",
     "nogueira_compare",

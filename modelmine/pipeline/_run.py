@@ -167,6 +167,68 @@ class MiningRun:
         """Every feature with its selection frequency and mean rank, most frequent first."""
         return self.base_models.summary(top=self.base_models.n_features_in)
 
+    def markers(self, operator: str | None = None, *, null: Any = None,
+                effect: str = "auto") -> pd.DataFrame:
+        """Which gene of the signature marks which class: one row per gene and class.
+
+        For the genes of ``operator``'s signature (of all its alternatives for a
+        multi-model operator): the direction, effect size (log2 fold change for counts and
+        raw intensities, else the standardised mean difference, named in
+        ``effect_measure``), AUROC and class means of each class against the rest, the
+        selection frequency with its Wilson interval over the b base models, the gene's
+        rank within the class, and the q-value of a permutation null when ``null`` is
+        given (:func:`modelmine.diagnostics.marker_table`, on the values the run keeps in
+        :attr:`expression`). ``modelmine run`` writes it as ``markers.csv``.
+
+        Parameters
+        ----------
+        operator : str, optional
+            Default: the run's first operator.
+        null : SelectionNullResult, optional
+            A permutation null of the run (:func:`modelmine.diagnostics.selection_null`)
+            whose per-gene q-values fill the ``q_value`` column.
+        effect : {"auto", "log2_fold_change", "standardized_mean_difference"}
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns as :func:`~modelmine.diagnostics.marker_table`, plus ``signature``
+            (the operator).
+        """
+        from ..diagnostics import marker_table
+
+        name = next(iter(self.signatures)) if operator is None else operator
+        if name not in self.signatures:
+            raise param_error("operator", "MiningRun.markers", "one of the run's operators "
+                              f"({', '.join(map(repr, self.signatures))})", operator)
+        if self.expression is None:
+            raise DataError("This run directory predates the expression values that "
+                            "markers are computed from; run it again.")
+        result = self.signatures[name]
+        genes: list[str] = []
+        for sig in [result] if isinstance(result, Signature) else list(result):
+            genes += [str(g) for g in sig.names if str(g) not in genes]
+        kept = [g for g in genes if g in self.expression.columns]
+        if not kept:
+            raise DataError(f"None of the genes of {name!r} are among the values the run "
+                            "keeps (MiningRun.expression).")
+        base = self.base_models
+        q = None
+        if null is not None:
+            table = null.table()
+            q = table["q_value"].reindex([str(f) for f in base.feature_names]).to_numpy()
+        frame = marker_table(self.expression[kept], self.expression["class"].to_numpy(),
+                             frequency=self._kept_values(base.subsets.mean(axis=0), kept),
+                             n_models=base.n_models,
+                             q_values=None if q is None else self._kept_values(q, kept),
+                             effect=effect)
+        frame.insert(0, "signature", name)
+        return frame
+
+    def _kept_values(self, values: np.ndarray, kept: list[str]) -> np.ndarray:
+        index = {str(f): j for j, f in enumerate(self.base_models.feature_names)}
+        return np.asarray([values[index[g]] for g in kept], dtype=np.float64)
+
     # ------------------------------------------------------------- files
     def save(self, path: str | os.PathLike[str], *, force: bool = False,
              report: bool = True, spreadsheet_safe: bool = True) -> Path:

@@ -9,6 +9,8 @@ One format for both doors (``docs/DEVELOPING.md`` lists the files)::
     frequencies.csv          every feature: selection frequency and mean rank
     diagnostics.csv/.json    stability of the base models, diversity of alternatives
     signatures.gmt           every signature as a gene set (GSEA, enrichment tools)
+    markers.csv              per operator, gene and class: direction, effect, AUROC, frequency
+    markers.gmt              per operator and class, the genes up and down in the class
     expression.csv.gz        class and values of the signature genes per sample (report)
     itemsets.csv             the closed itemsets at the run's minimum support
     report.html              the self-contained report
@@ -207,6 +209,15 @@ def write_run(run: MiningRun, directory: Path, *, with_report: bool = True,
         raise write_error(directory, exc) from exc
 
 
+def _markers(run: MiningRun) -> pd.DataFrame | None:
+    """Every operator's markers table (:meth:`MiningRun.markers`), stacked."""
+    parts = []
+    for name in run.signatures:
+        with contextlib.suppress(DataError):  # no gene of it among the kept values
+            parts.append(run.markers(name))
+    return pd.concat(parts, ignore_index=True) if parts else None
+
+
 def _write_run(run: MiningRun, directory: Path, *, with_report: bool,
                spreadsheet_safe: bool = True) -> None:
     from .. import report
@@ -230,6 +241,10 @@ def _write_run(run: MiningRun, directory: Path, *, with_report: bool,
         f"{Path(str(run.data.get('source'))).name}"))
     if run.expression is not None:
         run.expression.to_csv(directory / EXPRESSION, compression="gzip")
+        markers = _markers(run)
+        if markers is not None:
+            safe_frame(markers, safe).to_csv(directory / "markers.csv", index=False)
+            _write_text(directory / "markers.gmt", report.markers_gmt(markers))
     table = run.diagnostics
     safe_frame(table, safe).to_csv(directory / "diagnostics.csv", index=False)
     _write_json(directory / "diagnostics.json", table.to_dict(orient="records"))

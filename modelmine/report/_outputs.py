@@ -19,7 +19,7 @@ import pandas as pd
 from .._utils import jsonable
 from ..operators import Signature, SignatureSet
 
-__all__ = ["annotate_anndata", "signature_sets", "signatures_gmt"]
+__all__ = ["annotate_anndata", "markers_gmt", "signature_sets", "signatures_gmt"]
 
 
 def signature_sets(
@@ -57,6 +57,36 @@ def signatures_gmt(
     for name, sig in signature_sets(signatures):
         genes = [re.sub(r"[\t\r\n]+", " ", str(g)) for g in sig.names]
         lines.append("\t".join([name, f"{clean} ({name}, {len(genes)} genes)", *genes]))
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def markers_gmt(markers: pd.DataFrame, *, description: str = "modelmine markers") -> str:
+    """Gene sets ``SIGNATURE_CLASS_up`` and ``SIGNATURE_CLASS_down``: the genes of each
+    signature higher (lower) in the class than in the rest, best separator first
+    (:meth:`modelmine.MiningRun.markers`). Empty sets are left out.
+
+    Parameters
+    ----------
+    markers : pandas.DataFrame
+        What :meth:`MiningRun.markers` returns (several operators stacked).
+    description : str
+        The second field of every line.
+
+    Returns
+    -------
+    str
+    """
+    clean = re.sub(r"[\t\r\n]+", " ", description)
+    lines = []
+    for (sig, cls), part in markers.groupby(["signature", "class"], sort=False):
+        for direction in ("up", "down"):
+            genes = part[part.direction == direction].sort_values("rank_in_class").feature
+            if genes.empty:
+                continue
+            name = re.sub(r"[\t\r\n\s]+", "_", f"{sig}_{cls}_{direction}")
+            cells = [re.sub(r"[\t\r\n]+", " ", str(g)) for g in genes]
+            lines.append("\t".join([name, f"{clean} ({sig}, class {cls} {direction}, "
+                                    f"{len(cells)} genes)", *cells]))
     return "\n".join(lines) + ("\n" if lines else "")
 
 

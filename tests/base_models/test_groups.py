@@ -261,3 +261,35 @@ def test_evaluate_keeps_groups_whole_across_folds_and_bootstraps(tmp_path, colon
     with pytest.raises(ValueError, match=r"groups.*hold every class"):
         mm.evaluate(X, y, selectors=["anova"], operators=["mostFreq"], n_folds=2,
                     n_bootstraps=3, groups=one_class)
+
+
+def test_the_other_doors_take_the_design(colon):
+    X, y, _ = colon
+    X = X[:, :120]
+    rng = np.random.default_rng(11)
+    groups = rng.integers(0, 20, size=y.size)
+    y = np.asarray(y).copy()
+    for g in np.unique(groups):  # the diagnosis is the patient's
+        y[groups == g] = y[groups == g][0]
+    weights = rng.uniform(0.5, 2.0, y.size)
+    kw = dict(selector="anova", n_bootstraps=6, n_features=5, random_state=4)
+    base = mm.bootstrap(X, y, groups=groups, sample_weight=weights, **kw)
+    # the scikit-learn door: fit(X, y, groups=, sample_weight=) fits the same base models
+    est = mm.ModelMiningSelector(operator="mostFreq", **kw).fit(
+        X, y, groups=groups, sample_weight=weights)
+    np.testing.assert_array_equal(est.base_models_.subsets, base.subsets)
+    # the permutation null reruns the selector on the same grouped resamples ...
+    null = mm.diagnostics.selection_null(X, y, base=base, n_permutations=10,
+                                         groups=groups, sample_weight=weights)
+    assert null.table().shape[0] == X.shape[1]
+    # ... and refuses base models of other groups (the design is in the fingerprint)
+    with pytest.raises(ValueError, match="same groups and sample_weight"):
+        mm.diagnostics.selection_null(X, y, base=base, n_permutations=10)
+    # evaluate gives the weights to each fold's selectors, refused for a selector without
+    res = mm.evaluate(X, y, selectors=["anova"], operators=["mostFreq"],
+                      classifiers=["svm"], n_folds=3, n_bootstraps=4, n_features=5,
+                      groups=groups, sample_weight=weights)
+    assert res.settings["design"]["sample_weight"]["use"] == "selector"
+    with pytest.raises(ValueError, match=r"sample_weight.*selector 'ig'"):
+        mm.evaluate(X, y, selectors=["ig"], operators=["mostFreq"], n_folds=3,
+                    n_bootstraps=4, n_features=5, sample_weight=weights)
