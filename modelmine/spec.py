@@ -226,6 +226,10 @@ class RunSpec:
         With sample weights: draw each resample with probabilities proportional to the
         weights (of the rows, or of the groups as the sum of their rows'), and fit the
         selector on unweighted rows; False gives the weights to the selector instead.
+    per_class : bool, default=False
+        Also run the selection one class against the rest for every class, on the same
+        resamples (common random numbers): per-class panels (``MiningRun.class_signatures``,
+        ``MiningRun.markers(per_class=True)``). Three or more classes.
     operators : sequence of str, default=("closedApr", "allMed")
         Registered operator names; checked here, once.
     operator_params : mapping of str to mapping, optional
@@ -258,6 +262,7 @@ class RunSpec:
     scale: str = "none"
     artificial_features: str | None = None
     weighted_resampling: bool = False
+    per_class: bool = False
     operators: Sequence[str] = DEFAULT_OPERATORS
     operator_params: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     min_support: float = DEFAULT_MIN_SUPPORT
@@ -296,6 +301,9 @@ class RunSpec:
         if self.weighted_resampling and method == "complementary-pairs":
             raise param_error("weighted_resampling", func, "False for complementary pairs "
                               "(two halves of the samples draw nothing to weight)", True)
+        if not isinstance(self.per_class, bool | np.bool_):
+            raise param_error("per_class", func, "a bool", self.per_class, exc=TypeError)
+        put("per_class", bool(self.per_class))
         if not isinstance(self.fit_full, bool | np.bool_):
             raise param_error("fit_full", func, "a bool", self.fit_full, exc=TypeError)
         put("fit_full", bool(self.fit_full))
@@ -465,6 +473,8 @@ class RunSpec:
             settings["artificial_features"] = self.artificial_features
         if self.weighted_resampling:
             settings["weighted_resampling"] = True
+        if self.per_class:
+            settings["per_class"] = True
         return settings
 
     @classmethod
@@ -495,6 +505,7 @@ class RunSpec:
                    scale=settings.get("scale") or "none",
                    artificial_features=settings.get("artificial_features"),
                    weighted_resampling=bool(settings.get("weighted_resampling", False)),
+                   per_class=bool(settings.get("per_class", False)),
                    operators=list(settings["operators"]),
                    operator_params=settings.get("operator_params") or {},
                    min_support=settings["min_support"],

@@ -44,7 +44,7 @@ from ._resampling import complementary_pair, resample_indices, seed_sequence
 from ._rundir import RunDirectory
 
 __all__ = ["ARTIFICIAL_FEATURES", "RESAMPLING_METHODS", "bootstrap", "fit_base_models",
-           "resume"]
+           "fit_class_models", "resume"]
 
 _FUNC = "bootstrap"
 
@@ -59,6 +59,7 @@ def _fit_chunk(
     X: Any, y: np.ndarray, seeds: list[Any], *, selector: Selector,
     method: str, fraction: float, stratify: bool, n_features: int | None,
     n_real: int | None = None, design: SampleDesign = NO_DESIGN,
+    one_vs_rest: int | None = None, min_classes: int = 2,
 ) -> list[tuple[np.ndarray, Any]]:
     """Fit the selector on the resamples of a chunk of bootstraps, single-threaded.
 
@@ -69,9 +70,13 @@ def _fit_chunk(
     ``[X, A]`` (``n_real`` real columns first), for ``prepare`` and ``select_rows`` alike.
     ``design`` holds the groups (whole groups are drawn) and the sample weights (drawing
     the resample, or given to the selector's ``select`` as ``sample_weight``).
+    ``one_vs_rest`` (a class code) fits the selector on that class against the rest, on
+    the resamples drawn from the classes (the per-class runs); ``min_classes`` is how many
+    classes a resample must hold (every one for the per-class runs).
     """
     weights = (design.sample_weight if design.sample_weight is not None
                and not design.weighted_resampling else None)
+    y_fit = y if one_vs_rest is None else (y == one_vs_rest).astype(np.int64)
     augmented = n_real is not None and X.shape[1] != n_real
 
     def failed(exc: Exception) -> DataError:
@@ -84,7 +89,7 @@ def _fit_chunk(
         # What all resamples of the data share (for example each column sorted once for
         # MDL), computed once per chunk; select_rows equals select on X[idx] exactly.
         try:
-            prepared = None if weights is not None else selector.prepare(X, y)
+            prepared = None if weights is not None else selector.prepare(X, y_fit)
         except Exception as exc:
             if not augmented:
                 raise
@@ -93,22 +98,24 @@ def _fit_chunk(
             if method == "complementary-pairs":
                 seed, pair_seed, half = entry
                 halves = complementary_pair(y, np.random.default_rng(pair_seed),
-                                            stratify=stratify, design=design)
+                                            stratify=stratify, design=design,
+                                            min_classes=min_classes)
                 idx = halves[half]
                 rng = np.random.default_rng(seed)
             else:
                 rng = np.random.default_rng(entry)
                 idx = resample_indices(y, rng, method=method, fraction=fraction,
-                                       stratify=stratify, design=design)
+                                       stratify=stratify, design=design,
+                                       min_classes=min_classes)
             selector_seed = int(rng.integers(0, 2**31 - 1))
             try:
                 if weights is None:
-                    output = selector.select_rows(prepared, X, y, idx,
+                    output = selector.select_rows(prepared, X, y_fit, idx,
                                                   random_state=selector_seed)
                 else:
                     # supports_weights: select takes sample_weight (checked at the door)
                     weighted: Any = selector
-                    output = weighted.select(X[idx], y[idx], random_state=selector_seed,
+                    output = weighted.select(X[idx], y_fit[idx], random_state=selector_seed,
                                              sample_weight=weights[idx])
             except Exception as exc:
                 if not augmented:
@@ -310,8 +317,33 @@ def fit_base_models(checked: CheckedRun, *, executor: Any = None,
                     every=every, progress=progress)
 
 
+def fit_class_models(checked: CheckedRun, *, executor: Any = None,
+                     progress: bool | None = None) -> dict[Any, BaseModels]:
+    """The base models of each class against the rest, on the run's own resamples.
+
+    For every class c the selector is fitted on ``y == c`` (one against the rest) on the
+    same b resamples as the run's base models (the same seeds, drawn from the classes:
+    common random numbers, so that the classes' panels differ by the class only), for the
+    per-class panels of :func:`modelmine.run` (``per_class=True``). Not checkpointed: a
+    resumed run fits them again (bit-identical).
+
+    Returns
+    -------
+    dict
+        Class label -> :class:`BaseModels` of that class against the rest (``classes``
+        ``("rest", label)``; ``extra["one_vs_rest"]`` names the class).
+    """
+    out: dict[Any, BaseModels] = {}
+    for code, label in enumerate(checked.data.classes):
+        out[label.item() if hasattr(label, "item") else label] = _fit(
+            checked, executor=executor, store_dir=None, resume=False, every=10,
+            progress=progress, one_vs_rest=code)
+    return out
+
+
 def _fit(checked: CheckedRun, *, executor: Any, store_dir: str | os.PathLike[str] | None,
-         resume: bool, every: int, progress: bool | None) -> BaseModels:
+         resume: bool, every: int, progress: bool | None,
+         one_vs_rest: int | None = None) -> BaseModels:
     data, spec = checked.data, checked.spec
     b, p, m = spec.n_bootstraps, data.n_features_in, spec.n_features
     method, fraction, stratify = spec.resampling, float(spec.sample_fraction or 1.0), \
@@ -358,15 +390,19 @@ def _fit(checked: CheckedRun, *, executor: Any, store_dir: str | os.PathLike[str
                 sel, data.X, X_fit, data.y, seeds, full_seed, spec=spec, p=p, every=every,
                 runner=runner, progress=progress, fingerprint=fingerprint,
                 store_dir=store_dir, resume=resume, resampling_record=resampling_record,
-                feature_names=data.feature_names, random_state=seed, design=design))
+                feature_names=data.feature_names, random_state=seed, design=design,
+                one_vs_rest=one_vs_rest))
     finally:
         runner.close()
+    labels = [c.item() if hasattr(c, "item") else c for c in data.classes]
     common: dict[str, Any] = dict(feature_names=data.feature_names, n_features=m,
                   resampling=resampling_record,
                   random_state=seed,
-                  classes=[c.item() if hasattr(c, "item") else c for c in data.classes],
+                  classes=labels if one_vs_rest is None else ["rest", labels[one_vs_rest]],
                   n_samples=data.n_samples, data_sha256=fingerprint,
                   artificial=artificial_record)
+    if one_vs_rest is not None:
+        common["extra"] = {"one_vs_rest": labels[one_vs_rest]}
     if not spec.heterogeneous:
         part = parts[0]
         base = BaseModels(subsets=part.subsets, ranks=part.ranks, scores=part.scores,
@@ -396,7 +432,8 @@ def _fit_selector(sel: Selector, X: Any, X_fit: Any, y: np.ndarray, seeds: list[
                   runner: Runner, progress: bool | None, fingerprint: str,
                   store_dir: Any, resume: bool, resampling_record: dict[str, Any],
                   feature_names: Any, random_state: int,
-                  design: SampleDesign = NO_DESIGN) -> _Fitted:
+                  design: SampleDesign = NO_DESIGN,
+                  one_vs_rest: int | None = None) -> _Fitted:
     b, m, p_fit = spec.n_bootstraps, spec.n_features, X_fit.shape[1]
     store = None
     done: dict[int, dict[str, np.ndarray]] = {}
@@ -442,8 +479,10 @@ def _fit_selector(sel: Selector, X: Any, X_fit: Any, y: np.ndarray, seeds: list[
     pending = [cid for cid in range(len(chunks)) if cid not in done]
     kwargs = dict(selector=sel, method=spec.resampling,
                   fraction=float(spec.sample_fraction or 1.0), stratify=spec.stratify,
-                  n_features=m, n_real=p, design=design)
-    bar = progress_bar(b, f"bootstrap {sel.name}", "fit", progress)
+                  n_features=m, n_real=p, design=design, one_vs_rest=one_vs_rest,
+                  min_classes=int(y.max()) + 1 if spec.per_class else 2)
+    what = f"bootstrap {sel.name}" if one_vs_rest is None else f"{sel.name}, class {one_vs_rest}"
+    bar = progress_bar(b, what, "fit", progress)
     bar.update(sum(len(chunks[c]) for c in done))
     try:
         tasks = {cid: [seeds[i] for i in chunks[cid]] for cid in pending}
@@ -467,7 +506,7 @@ def _fit_selector(sel: Selector, X: Any, X_fit: Any, y: np.ndarray, seeds: list[
     sample_indices = padded(drawn)
 
     full_model = None
-    if spec.fit_full and not spec.heterogeneous:
+    if spec.fit_full and not spec.heterogeneous and one_vs_rest is None:
         saved = store.full_model() if store is not None else None
         if saved is not None:
             full_model = FeatureModel(scores=saved.get("scores"), ranks=saved["ranks"],

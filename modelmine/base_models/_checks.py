@@ -113,6 +113,14 @@ def check_run_data(X: Any, y: Any, spec: RunSpec, *, feature_names: Any = None,
         raise param_error("stratify", func, "False when a class has fewer than 2 "
                           "members (stratified resampling needs 2 or more per class)",
                           f"True with class(es) {small} of size 1", show=False)
+    if spec.per_class:
+        if data.classes.size < 3:
+            raise param_error("per_class", func, "False with two classes (the binary run "
+                              "is already one class against the other: its markers() give "
+                              "both directions)", True)
+        if spec.heterogeneous:
+            raise param_error("per_class", func, "False for a list of selectors (per-class "
+                              "panels take one selector)", True)
     for sel in spec.selectors:
         if data.classes.size > 2 and not sel.supports_multiclass:
             raise param_error("y", func, f"binary for selector {sel.name!r}",

@@ -43,15 +43,15 @@ def seed_sequence(random_state: Any, func: str = "bootstrap") -> np.random.SeedS
 
 def resample_indices(
     y: np.ndarray, rng: np.random.Generator, *, method: str, fraction: float,
-    stratify: bool, design: SampleDesign = NO_DESIGN,
+    stratify: bool, design: SampleDesign = NO_DESIGN, min_classes: int = 2,
 ) -> np.ndarray:
     """Row indices of one resample, sorted ascending.
 
     ``method="bootstrap"`` draws round(fraction * n) rows with replacement (n by default);
     ``"subsample"`` draws round(fraction * n) rows without replacement. With ``stratify``,
     each class contributes round(fraction * n_c) rows drawn among its own members.
-    A resample holding a single class is drawn again from the same generator, so it stays
-    deterministic.
+    A resample holding a single class (fewer than ``min_classes``: every class for the
+    per-class runs) is drawn again from the same generator, so it stays deterministic.
 
     With ``design.groups``, the same is done on the G groups: round(fraction * G) groups
     are drawn (with replacement for the bootstrap), stratified by the groups' classes when
@@ -62,7 +62,7 @@ def resample_indices(
     """
     if design.grouped:
         return _group_resample(y, rng, method=method, fraction=fraction, stratify=stratify,
-                               design=design)
+                               design=design, min_classes=min_classes)
     replace = method == "bootstrap"
     n = y.size
     w = design.sample_weight if design.weighted_resampling else None
@@ -80,7 +80,7 @@ def resample_indices(
             idx = rng.choice(n, size=size, replace=replace,
                              p=None if w is None else _prob(w))
         idx = np.sort(idx)
-        if np.unique(y[idx]).size >= 2:
+        if np.unique(y[idx]).size >= min_classes:
             return idx
 
 
@@ -104,7 +104,8 @@ def _rows(design: SampleDesign, drawn: np.ndarray) -> np.ndarray:
 
 
 def _group_resample(y: np.ndarray, rng: np.random.Generator, *, method: str,
-                    fraction: float, stratify: bool, design: SampleDesign) -> np.ndarray:
+                    fraction: float, stratify: bool, design: SampleDesign,
+                    min_classes: int = 2) -> np.ndarray:
     replace = method == "bootstrap"
     gw = design.group_weights() if design.weighted_resampling else None
     strata = _strata(y, design, stratify)
@@ -113,7 +114,7 @@ def _group_resample(y: np.ndarray, rng: np.random.Generator, *, method: str,
             rng.choice(s, size=max(1, round(fraction * s.size)), replace=replace,
                        p=None if gw is None else _prob(gw[s])) for s in strata])
         idx = _rows(design, drawn)
-        if np.unique(y[idx]).size >= 2:
+        if np.unique(y[idx]).size >= min_classes:
             return idx
     raise DataError(f"{_MAX_REDRAWS} resamples of the {design.n_groups} groups in a row held "
                     "a single class: too few groups carry the other classes (give more "
@@ -122,7 +123,7 @@ def _group_resample(y: np.ndarray, rng: np.random.Generator, *, method: str,
 
 def complementary_pair(
     y: np.ndarray, rng: np.random.Generator, *, stratify: bool,
-    design: SampleDesign = NO_DESIGN,
+    design: SampleDesign = NO_DESIGN, min_classes: int = 2,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Two disjoint halves of the rows, each of size floor(n/2), sorted ascending.
 
@@ -144,7 +145,7 @@ def complementary_pair(
                 second.append(order[half:2 * half])
             a = _rows(design, np.concatenate(first))
             b = _rows(design, np.concatenate(second))
-            if np.unique(y[a]).size >= 2 and np.unique(y[b]).size >= 2:
+            if np.unique(y[a]).size >= min_classes and np.unique(y[b]).size >= min_classes:
                 return a, b
         raise DataError(f"{_MAX_REDRAWS} splits of the {design.n_groups} groups in a row "
                         "left a single class in a half: too few groups carry the other "
@@ -163,5 +164,5 @@ def complementary_pair(
             half = y.size // 2
             a, b = order[:half], order[half:2 * half]
         a, b = np.sort(a), np.sort(b)
-        if np.unique(y[a]).size >= 2 and np.unique(y[b]).size >= 2:
+        if np.unique(y[a]).size >= min_classes and np.unique(y[b]).size >= min_classes:
             return a, b

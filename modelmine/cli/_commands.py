@@ -280,6 +280,7 @@ def _run_or_resume(args: argparse.Namespace, out: Path, partial: Path,
                        artificial_features="permutation" if getattr(args, "fdr", None)
                        is not None else None,
                        weighted_resampling=bool(getattr(args, "weighted_resampling", False)),
+                       per_class=bool(getattr(args, "per_class", False)),
                        func="run")
         data = _read_input(args, args.data, args.target)
         data = dataclasses.replace(data, source=_absolute_source(data.source))

@@ -308,6 +308,10 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
                    "for bootstrap, 0.9 for subsample)")
     g.add_argument("--stratify", action="store_true",
                    help="keep the class proportions in every resample")
+    g.add_argument("--per-class", action="store_true",
+                   help="also select each class against the rest (three or more classes), "
+                   "on the same resamples: per-class panels in markers.csv / markers.gmt "
+                   "and the report (docs/markers.md)")
     g.add_argument("--weighted-resampling", action="store_true",
                    help="with --weights: draw the resamples with probability proportional "
                    "to the weights, and fit the selector unweighted")
@@ -466,7 +470,7 @@ _OPTION_OF = {"n_bootstraps": "-b/--n-bootstraps", "n_features": "-m/--n-feature
               "y": "the labels, --target", "X": "the features of DATA",
               "pfer": "--pfer", "fdr": "--fdr", "n_permutations": "--null",
               "groups": "--groups", "sample_weight": "--weights",
-              "weighted_resampling": "--weighted-resampling"}
+              "weighted_resampling": "--weighted-resampling", "per_class": "--per-class"}
 _PARAMETER = re.compile(r"The '(\w+)' parameter of ([\w.]+)")
 
 

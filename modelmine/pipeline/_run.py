@@ -27,7 +27,13 @@ import scipy.sparse as sp
 
 from .._files import atomic_directory, directory_lock
 from .._utils import frozen, jsonable, library_versions
-from ..base_models import BaseModels, CheckedRun, check_run_data, fit_base_models
+from ..base_models import (
+    BaseModels,
+    CheckedRun,
+    check_run_data,
+    fit_base_models,
+    fit_class_models,
+)
 from ..constants import (
     DEFAULT_MIN_SUPPORT,
     DEFAULT_N_BOOTSTRAPS,
@@ -75,6 +81,13 @@ class MiningRun:
         IDs), the class label in the first column, then the values of the genes in any
         signature (at most ``EXPRESSION_MAX_GENES``, the most frequently selected first).
         None for runs read from directories written before it existed.
+    class_signatures : mapping
+        With ``per_class=True``: class label (as text) -> operator -> the signature of that
+        class against the rest, from base models fitted on the run's own resamples (empty
+        otherwise). Read-only.
+    class_frequencies : DataFrame or None
+        With ``per_class=True``: the selection frequency of every feature (rows) in the
+        base models of each class against the rest (columns, the class labels as text).
     """
 
     base_models: BaseModels
@@ -85,6 +98,9 @@ class MiningRun:
     command: tuple[str, ...] | None = None
     versions: Mapping[str, str] = field(default_factory=dict)
     expression: pd.DataFrame | None = field(default=None, repr=False)
+    class_signatures: Mapping[str, Mapping[str, Signature | SignatureSet]] = field(
+        default_factory=dict, repr=False)
+    class_frequencies: pd.DataFrame | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.base_models, BaseModels):
@@ -105,6 +121,10 @@ class MiningRun:
         object.__setattr__(self, "diagnostics_table", self.diagnostics_table.copy())
         if self.expression is not None:
             object.__setattr__(self, "expression", self.expression.copy())
+        object.__setattr__(self, "class_signatures", frozen(
+            {str(c): frozen(dict(ops)) for c, ops in dict(self.class_signatures).items()}))
+        if self.class_frequencies is not None:
+            object.__setattr__(self, "class_frequencies", self.class_frequencies.copy())
 
     # ------------------------------------------------------------------ views
     @property
@@ -168,7 +188,7 @@ class MiningRun:
         return self.base_models.summary(top=self.base_models.n_features_in)
 
     def markers(self, operator: str | None = None, *, null: Any = None,
-                effect: str = "auto") -> pd.DataFrame:
+                effect: str = "auto", per_class: bool = False) -> pd.DataFrame:
         """Which gene of the signature marks which class: one row per gene and class.
 
         For the genes of ``operator``'s signature (of all its alternatives for a
@@ -188,15 +208,21 @@ class MiningRun:
             A permutation null of the run (:func:`modelmine.diagnostics.selection_null`)
             whose per-gene q-values fill the ``q_value`` column.
         effect : {"auto", "log2_fold_change", "standardized_mean_difference"}
+        per_class : bool, default=False
+            The per-class panels instead (a run with ``per_class=True``): for each class,
+            the genes of its own signature against the rest, with the selection frequency
+            of the class's base models; one row per class and gene of its panel.
 
         Returns
         -------
         pandas.DataFrame
             Columns as :func:`~modelmine.diagnostics.marker_table`, plus ``signature``
-            (the operator).
+            (the operator) and ``panel`` (``"pooled"``, or ``"per_class"``).
         """
         from ..diagnostics import marker_table
 
+        if per_class:
+            return self._class_markers(operator, effect)
         name = next(iter(self.signatures)) if operator is None else operator
         if name not in self.signatures:
             raise param_error("operator", "MiningRun.markers", "one of the run's operators "
@@ -223,6 +249,67 @@ class MiningRun:
                              q_values=None if q is None else self._kept_values(q, kept),
                              effect=effect)
         frame.insert(0, "signature", name)
+        frame.insert(1, "panel", "pooled")
+        return frame
+
+    def marker_grid(self, operator: str | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+        """The per-class panels as two genes x classes matrices, the data of a dot plot.
+
+        Rows: the genes of every class's panel of ``operator`` (a run with
+        ``per_class=True``); columns: the classes. ``effect``: each gene's effect size in
+        each class against the rest (:func:`~modelmine.diagnostics.marker_table`);
+        ``frequency``: how often the base models of each class selected it.
+
+        Returns
+        -------
+        effect, frequency : pandas.DataFrame
+        """
+        from ..diagnostics import marker_table
+
+        panels = self._class_markers(operator, "auto")
+        genes = list(dict.fromkeys(panels.feature))
+        assert self.expression is not None and self.class_frequencies is not None
+        table = marker_table(self.expression[genes], self.expression["class"].to_numpy())
+        effect = table.pivot_table(index="feature", columns="class", values="effect_size",
+                                   sort=False).reindex(genes)
+        frequency = self.class_frequencies.loc[genes]
+        frequency.columns = list(effect.columns)
+        return effect, frequency
+
+    def _class_markers(self, operator: str | None, effect: str) -> pd.DataFrame:
+        from ..diagnostics import marker_table
+
+        if not self.class_signatures or self.class_frequencies is None:
+            raise param_error("per_class", "MiningRun.markers", "False for a run without "
+                              "per-class panels (run it with per_class=True)", True)
+        name = next(iter(self.signatures)) if operator is None else operator
+        if name not in self.signatures:
+            raise param_error("operator", "MiningRun.markers", "one of the run's operators "
+                              f"({', '.join(map(repr, self.signatures))})", operator)
+        if self.expression is None:
+            raise DataError("This run directory predates the expression values that "
+                            "markers are computed from; run it again.")
+        labels = self.expression["class"].to_numpy()
+        text = np.asarray([str(v) for v in labels])
+        parts = []
+        for cls, ops in self.class_signatures.items():
+            result = ops[name]
+            genes: list[str] = []
+            for sig in [result] if isinstance(result, Signature) else list(result):
+                genes += [str(g) for g in sig.names if str(g) not in genes]
+            kept = [g for g in genes if g in self.expression.columns]
+            if not kept:
+                continue
+            inside = np.where(text == cls, cls, "rest")
+            table = marker_table(self.expression[kept], inside,
+                                 frequency=self.class_frequencies.loc[kept, cls].to_numpy(),
+                                 n_models=self.base_models.n_models, effect=effect)
+            part = table[table["class"] == cls].copy()
+            part["class"] = labels[text == cls][0]
+            parts.append(part)
+        frame = pd.concat(parts, ignore_index=True)
+        frame.insert(0, "signature", name)
+        frame.insert(1, "panel", "per_class")
         return frame
 
     def _kept_values(self, values: np.ndarray, kept: list[str]) -> np.ndarray:
@@ -374,7 +461,9 @@ def signature_expression(X: Any, y: Any, base: BaseModels,
     """The values of the signatures' genes per sample, with the class first.
 
     The genes of every signature, the most frequently selected first (ties: mean rank,
-    then index), at most :data:`EXPRESSION_MAX_GENES`.
+    then index), at most :data:`EXPRESSION_MAX_GENES` beyond those of the single-model
+    signatures (all kept, so that :meth:`MiningRun.markers` covers every consensus and
+    per-class panel).
     """
     if isinstance(X, LoadedData):
         X, y, sample_names = X.X, X.y, X.sample_names
@@ -384,7 +473,12 @@ def signature_expression(X: Any, y: Any, base: BaseModels,
     freq = base.subsets.mean(axis=0)
     rank = base.tied_ranks().mean(axis=0, dtype=np.float64)
     chosen.sort(key=lambda j: (-freq[j], rank[j], j))
-    cols = np.asarray(chosen[:EXPRESSION_MAX_GENES], dtype=np.int64)
+    single = {int(f) for sig in signatures.values() if isinstance(sig, Signature)
+              for f in sig.features}
+    cap = max(EXPRESSION_MAX_GENES, len(single))
+    first = [j for j in chosen if j in single] + [j for j in chosen if j not in single]
+    kept = set(first[:cap])
+    cols = np.asarray([j for j in chosen if j in kept], dtype=np.int64)
     matrix: Any = (X.to_numpy() if isinstance(X, pd.DataFrame)
                    else X if sp.issparse(X) else np.asarray(X))
     block = matrix[:, cols]
@@ -445,6 +539,7 @@ def run(
     groups: Any = None,
     sample_weight: Any = None,
     weighted_resampling: bool = False,
+    per_class: bool = False,
     spec: RunSpec | None = None,
 ) -> MiningRun:
     """Mine the models of a feature selector: base models, signatures, itemsets, diagnostics.
@@ -522,6 +617,11 @@ def run(
         drawing the resamples. ``"obs:COLUMN"`` for an AnnData.
     weighted_resampling : bool, default=False
         As in :func:`modelmine.bootstrap`.
+    per_class : bool, default=False
+        Also select one class against the rest for every class (three or more), on the
+        run's own resamples (common random numbers; the resamples then hold every class),
+        with every operator: the per-class panels (:attr:`MiningRun.class_signatures`,
+        :meth:`MiningRun.markers` with ``per_class=True``; ``docs/markers.md``).
     spec : RunSpec, optional
         All the settings at once (:class:`modelmine.RunSpec`), instead of their keywords
         (which must then be left at their defaults). The execution keywords (``n_jobs``,
@@ -548,7 +648,7 @@ def run(
              "selector_params": selector_params, "operator_params": operator_params,
              "random_state": random_state, "artificial_features": artificial_features,
              "scale": scale, "signature_size": signature_size,
-             "weighted_resampling": weighted_resampling}
+             "weighted_resampling": weighted_resampling, "per_class": per_class}
     groups, sample_weight = _design_columns(X, groups, sample_weight)
     X, y, source, feature_names = _data(X, y, feature_names)
     if spec is None:
@@ -593,7 +693,8 @@ _RUN_DEFAULTS = {"selector": "svm-rfe", "operators": DEFAULT_OPERATORS,
                  "resampling": "bootstrap", "sample_fraction": None, "stratify": False,
                  "selector_params": None, "operator_params": None,
                  "random_state": DEFAULT_RANDOM_STATE, "artificial_features": None,
-                 "scale": "none", "signature_size": None, "weighted_resampling": False}
+                 "scale": "none", "signature_size": None, "weighted_resampling": False,
+                 "per_class": False}
 
 
 @dataclass(frozen=True)
@@ -705,6 +806,19 @@ def _mine(X: Any, y: Any, checked: CheckedRun, execution: Execution, *,
     signatures = apply_operators(base, spec.operator_kinds,
                                  n_features=settings["signature_size"],
                                  n_signatures=spec.n_signatures, params=spec.operator_params)
+    class_signatures: dict[str, Any] = {}
+    class_frequencies = None
+    if spec.per_class:
+        class_models = fit_class_models(checked, executor=execution.executor,
+                                        progress=execution.progress)
+        freqs = {}
+        for label, models in class_models.items():
+            class_signatures[str(label)] = apply_operators(
+                models, spec.operator_kinds, n_features=settings["signature_size"],
+                n_signatures=spec.n_signatures, params=spec.operator_params)
+            freqs[str(label)] = models.subsets.mean(axis=0)
+        class_frequencies = pd.DataFrame(freqs, index=pd.Index(
+            [str(f) for f in base.feature_names], name="feature"))
     from ..report import run_diagnostics
 
     result = MiningRun(base_models=base, signatures=signatures, settings=settings,
@@ -712,8 +826,12 @@ def _mine(X: Any, y: Any, checked: CheckedRun, execution: Execution, *,
                        command=None if execution.command is None else tuple(execution.command),
                        versions=library_versions(),
                        expression=signature_expression(
-                           X, y, base, signatures,
-                           None if source is None else source.sample_names))
+                           X, y, base, {**signatures, **{
+                               f"{c}:{op}": sig for c, ops in class_signatures.items()
+                               for op, sig in ops.items()}},
+                           None if source is None else source.sample_names),
+                       class_signatures=class_signatures,
+                       class_frequencies=class_frequencies)
     if directory is not None:
         _store.finish_checkpoint(result, directory)
     return result

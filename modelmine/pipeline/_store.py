@@ -11,6 +11,8 @@ One format for both doors (``docs/DEVELOPING.md`` lists the files)::
     signatures.gmt           every signature as a gene set (GSEA, enrichment tools)
     markers.csv              per operator, gene and class: direction, effect, AUROC, frequency
     markers.gmt              per operator and class, the genes up and down in the class
+    class_signatures.json    per_class=True: each class's signatures against the rest
+    class_frequencies.csv    per_class=True: selection frequencies per class
     expression.csv.gz        class and values of the signature genes per sample (report)
     itemsets.csv             the closed itemsets at the run's minimum support
     report.html              the self-contained report
@@ -53,6 +55,9 @@ SIGNATURES_FORMAT = "modelmine.signatures"
 CHECKPOINT = "checkpoint.json"
 BOOTSTRAPS = "bootstraps"
 EXPRESSION = "expression.csv.gz"
+CLASS_SIGNATURES = "class_signatures.json"
+CLASS_FREQUENCIES = "class_frequencies.csv"
+CLASS_SIGNATURES_FORMAT = "modelmine.class_signatures"
 _DIAGNOSTIC_COLUMNS = ["scope", "measure", "value", "ci_low", "ci_high", "note"]
 
 
@@ -209,12 +214,33 @@ def write_run(run: MiningRun, directory: Path, *, with_report: bool = True,
         raise write_error(directory, exc) from exc
 
 
+def _grid(run: MiningRun) -> tuple[pd.DataFrame, pd.DataFrame] | None:
+    """The dot plot's data of a per-class run (None otherwise)."""
+    if not run.class_signatures or run.expression is None:
+        return None
+    try:
+        return run.marker_grid()
+    except (DataError, ValueError):
+        return None
+
+
+def _signatures_record(signatures: Any) -> dict[str, Any]:
+    return {"format": SIGNATURES_FORMAT, "format_version": 2,
+            "operators": [{"operator": name,
+                           "kind": "single" if isinstance(sig, Signature) else "multi",
+                           "result": sig.to_dict()} for name, sig in signatures.items()]}
+
+
 def _markers(run: MiningRun) -> pd.DataFrame | None:
-    """Every operator's markers table (:meth:`MiningRun.markers`), stacked."""
+    """Every operator's markers table (:meth:`MiningRun.markers`), stacked: the pooled
+    signatures' and, for a per-class run, the per-class panels'."""
     parts = []
     for name in run.signatures:
         with contextlib.suppress(DataError):  # no gene of it among the kept values
             parts.append(run.markers(name))
+        if run.class_signatures:
+            with contextlib.suppress(DataError, ValueError):
+                parts.append(run.markers(name, per_class=True))
     return pd.concat(parts, ignore_index=True) if parts else None
 
 
@@ -227,11 +253,13 @@ def _write_run(run: MiningRun, directory: Path, *, with_report: bool,
     safe = spreadsheet_safe
     safe_frame(run.frequencies().reset_index(), safe).to_csv(directory / "frequencies.csv",
                                                              index=False)
-    _write_json(directory / "signatures.json", {
-        "format": SIGNATURES_FORMAT, "format_version": 2,
-        "operators": [{"operator": name,
-                       "kind": "single" if isinstance(sig, Signature) else "multi",
-                       "result": sig.to_dict()} for name, sig in run.signatures.items()]})
+    _write_json(directory / "signatures.json", _signatures_record(run.signatures))
+    if run.class_signatures and run.class_frequencies is not None:
+        _write_json(directory / CLASS_SIGNATURES, {
+            "format": CLASS_SIGNATURES_FORMAT, "format_version": 1,
+            "classes": [{"class": cls, **_signatures_record(ops)}
+                        for cls, ops in run.class_signatures.items()]})
+        run.class_frequencies.to_csv(directory / CLASS_FREQUENCIES)
     (directory / "signatures").mkdir(exist_ok=True)
     for name, sig in run.signatures.items():
         safe_frame(report.signature_table(base, sig), safe).to_csv(
@@ -323,6 +351,7 @@ def read_run(directory: Path, cls: type[MiningRun]) -> MiningRun:
     for i, entry in enumerate(stored["operators"]):
         signatures[entry["operator"]] = _signature(entry, base, sig_path,
                                                    f"operators[{i}].result")
+    class_signatures, class_frequencies = _read_class_panels(directory, base)
     diag_path = directory / "diagnostics.json"
     diag = schema.check(_read_json(diag_path, "a modelmine run directory"),
                         _DIAGNOSTICS_SCHEMA, repr(str(diag_path)))
@@ -330,7 +359,43 @@ def read_run(directory: Path, cls: type[MiningRun]) -> MiningRun:
     return cls(base_models=base, signatures=signatures, settings=meta["settings"],
                data=meta["data"], diagnostics_table=diagnostics_from_records(diag),
                command=meta.get("command"), versions=meta.get("versions") or {},
-               expression=expression)
+               expression=expression, class_signatures=class_signatures,
+               class_frequencies=class_frequencies)
+
+
+def _read_class_panels(directory: Path, base: BaseModels
+                       ) -> tuple[dict[str, Any], pd.DataFrame | None]:
+    """``class_signatures.json`` and ``class_frequencies.csv`` of a per-class run, checked
+    (both or neither; the features are the base models')."""
+    path, freq_path = directory / CLASS_SIGNATURES, directory / CLASS_FREQUENCIES
+    if not path.exists() and not freq_path.exists():
+        return {}, None
+    if not (path.exists() and freq_path.exists()):
+        missing = CLASS_FREQUENCIES if path.exists() else CLASS_SIGNATURES
+        raise DataError(f"{str(directory)!r} is corrupt: it has per-class panels without "
+                        f"{missing}.")
+    stored = _record(_read_json(path, "a modelmine run directory"), path,
+                     CLASS_SIGNATURES_FORMAT, {"format": str, "format_version": int,
+                                               "classes": schema.ListOf(dict)})
+    panels: dict[str, Any] = {}
+    for i, entry in enumerate(stored["classes"]):
+        entry = schema.check(entry, {"class": str, **_SIGNATURES_SCHEMA}, repr(str(path)))
+        panels[entry["class"]] = {
+            e["operator"]: _signature(e, base, path, f"classes[{i}].operators[{j}].result")
+            for j, e in enumerate(entry["operators"])}
+    try:
+        freqs = pd.read_csv(regular_file(freq_path), index_col="feature")
+    except (ValueError, OSError, pd.errors.ParserError) as exc:
+        raise DataError(f"{str(freq_path)!r} is corrupt: {exc}") from None
+    names = [str(f) for f in base.feature_names]
+    if ([str(f) for f in freqs.index] != names or sorted(freqs.columns) != sorted(panels)
+            or not np.isfinite(freqs.to_numpy(dtype=np.float64)).all()
+            or not ((freqs >= 0) & (freqs <= 1)).all().all()):
+        raise DataError(f"{str(freq_path)!r} is corrupt: it must hold a frequency in [0, 1] "
+                        "for every feature of the base models and every class of "
+                        f"{CLASS_SIGNATURES}.")
+    freqs.columns = [str(c) for c in freqs.columns]
+    return panels, freqs
 
 
 def _signature(entry: dict[str, Any], base: BaseModels, path: Path, field: str
@@ -435,7 +500,9 @@ def write_report(run: MiningRun, path: Path, *,
                         title=f"modelmine report: {Path(str(run.data.get('source'))).name}",
                         expression=run.expression, command=run.command,
                         evaluation_command=evaluation_command(run),
-                        null=null, stability_path=stability_path)
+                        null=null, stability_path=stability_path,
+                        markers=_markers(run) if run.expression is not None else None,
+                        marker_grid=_grid(run))
     _write_text(path, text)
     return path
 

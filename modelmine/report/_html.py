@@ -154,6 +154,46 @@ def _kv_table(items: Mapping[str, Any], *, csv: str | None = None) -> str:
     return f"<table>{rows}</table>{link}"
 
 
+def _markers_section(markers: pd.DataFrame,
+                     grid: tuple[pd.DataFrame, pd.DataFrame] | None = None) -> str:
+    """``#markers``: which gene marks which class, as a dot plot and a table."""
+    from ._plots import plot_marker_dots
+
+    first = markers.signature.iloc[0]
+    per_class = markers[(markers.signature == first) & (markers.panel == "per_class")]
+    chosen = per_class if not per_class.empty else markers[
+        (markers.signature == first) & (markers.panel == "pooled")]
+    measure = str(chosen.effect_measure.iloc[0]).replace("_", " ")
+    effect = chosen.pivot_table(index="feature", columns="class", values="effect_size",
+                                sort=False)
+    if per_class.empty:
+        size = chosen.assign(sep=(2 * chosen.auroc - 1).abs()).pivot_table(
+            index="feature", columns="class", values="sep", sort=False)
+        size_label, what = "|2 AUROC - 1|", (
+            f"the genes of the {_e(first)} signature; each dot is a gene (column) in a class "
+            "(row) against the rest: its colour the effect size, its area how well the gene "
+            "separates the class (|2 AUROC - 1|: 0 none, 1 perfectly)")
+    else:
+        if grid is not None:
+            effect, size = grid
+        else:
+            size = chosen.pivot_table(index="feature", columns="class", values="frequency",
+                                      sort=False)
+        size_label, what = "frequency", (
+            f"the per-class panels of {_e(first)} (each class against the rest, on the "
+            "run's own resamples); a dot's area is how often the class's base models "
+            "selected the gene, its colour the effect size in that class")
+    parts = ['<h2 id="markers">Markers: which gene marks which class</h2>',
+             f'<div class="note">The dot plot shows {what}. Red: higher in the class than '
+             f"in the rest; blue: lower ({_e(measure)}). The table gives every value "
+             "(<code>markers.csv</code>).</div>",
+             _img(plot_marker_dots(effect, size.fillna(0.0), size_label=size_label,
+                                   effect_label=measure),
+                  "Dot plot of the marker genes by class"),
+             _table(chosen.drop(columns=["signature"]), csv="markers.csv", max_rows=60)]
+    return "\n".join(parts)
+
+
 def _img(fig: Any, alt: str) -> str:
     uri = png_data_uri(fig)
     return f'<img src="{uri}" alt="{_e(alt)}">'
@@ -254,6 +294,8 @@ def build_report(
     evaluation_command: str | None = None,
     lattice_explorer: bool = True,
     significance: pd.DataFrame | bool | None = True,
+    markers: pd.DataFrame | None = None,
+    marker_grid: tuple[pd.DataFrame, pd.DataFrame] | None = None,
 ) -> str:
     """Render the self-contained HTML report of a run.
 
@@ -296,6 +338,14 @@ def build_report(
     warnings : sequence of str, optional
         What not to trust, shown on the first screen; default
         :func:`modelmine.report.trust_warnings` of these results.
+    markers : DataFrame, optional
+        :meth:`modelmine.MiningRun.markers` tables (pooled and per-class panels stacked):
+        the ``#markers`` section, a dot plot of genes x classes (size: the selection
+        frequency in the class's panel, or the separation ``|2 AUROC - 1|`` for the pooled
+        signature; colour: the effect size) and the table.
+    marker_grid : (DataFrame, DataFrame), optional
+        :meth:`modelmine.MiningRun.marker_grid` of a per-class run: the dot plot then shows
+        every panel gene in every class (frequency in the class's base models, effect).
     expression : DataFrame, optional
         :attr:`modelmine.MiningRun.expression` (class first, then genes); without it the
         expression section says how to get it.
@@ -342,7 +392,8 @@ def build_report(
     for text in warnings:
         out.append(f'<div class="warning"><b>Caution:</b> {_e(text)}</div>')
     out.append('<nav><a href="#data">Data</a><a href="#signatures">Signatures</a>'
-               '<a href="#expression">Expression</a><a href="#alternatives">Alternatives</a>'
+               '<a href="#expression">Expression</a><a href="#markers">Markers</a>'
+               '<a href="#alternatives">Alternatives</a>'
                '<a href="#stability">Stability</a><a href="#itemsets">Itemsets</a>'
                '<a href="#diagnostics">Diagnostics</a></nav>')
 
@@ -420,6 +471,14 @@ def build_report(
                         "Expression of the top genes by class"))
         out.append(f'<p class="dl">{_csv_link(expression.reset_index(), "expression.csv")}'
                    "</p>")
+
+    # --- markers
+    if markers is not None and not markers.empty:
+        out.append(_markers_section(markers, marker_grid))
+    else:
+        out.append('<h2 id="markers">Markers: which gene marks which class</h2>'
+                   '<p class="muted">Computed from the expression values of a run '
+                   "(<code>MiningRun.markers()</code>, <code>markers.csv</code>).</p>")
 
     # --- alternatives
     out.append('<h2 id="alternatives">Alternative signatures</h2>')

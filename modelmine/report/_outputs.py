@@ -63,7 +63,9 @@ def signatures_gmt(
 def markers_gmt(markers: pd.DataFrame, *, description: str = "modelmine markers") -> str:
     """Gene sets ``SIGNATURE_CLASS_up`` and ``SIGNATURE_CLASS_down``: the genes of each
     signature higher (lower) in the class than in the rest, best separator first
-    (:meth:`modelmine.MiningRun.markers`). Empty sets are left out.
+    (:meth:`modelmine.MiningRun.markers`). With per-class panels, these are the panels'
+    sets, and the pooled signature's are ``SIGNATURE_pooled_CLASS_up`` / ``_down``. Empty
+    sets are left out.
 
     Parameters
     ----------
@@ -78,12 +80,17 @@ def markers_gmt(markers: pd.DataFrame, *, description: str = "modelmine markers"
     """
     clean = re.sub(r"[\t\r\n]+", " ", description)
     lines = []
-    for (sig, cls), part in markers.groupby(["signature", "class"], sort=False):
+    panel = (markers["panel"] if "panel" in markers.columns
+             else pd.Series("pooled", index=markers.index))
+    both = (panel == "per_class").any()
+    for (sig, kind, cls), part in markers.assign(panel=panel).groupby(
+            ["signature", "panel", "class"], sort=False):
         for direction in ("up", "down"):
             genes = part[part.direction == direction].sort_values("rank_in_class").feature
             if genes.empty:
                 continue
-            name = re.sub(r"[\t\r\n\s]+", "_", f"{sig}_{cls}_{direction}")
+            prefix = f"{sig}_pooled" if both and kind == "pooled" else str(sig)
+            name = re.sub(r"[\t\r\n\s]+", "_", f"{prefix}_{cls}_{direction}")
             cells = [re.sub(r"[\t\r\n]+", " ", str(g)) for g in genes]
             lines.append("\t".join([name, f"{clean} ({sig}, class {cls} {direction}, "
                                     f"{len(cells)} genes)", *cells]))

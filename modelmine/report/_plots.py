@@ -451,6 +451,45 @@ def plot_expression_by_class(expression: pd.DataFrame, genes: Sequence[str]) -> 
     return fig
 
 
+def plot_marker_dots(effect: pd.DataFrame, size: pd.DataFrame, *, size_label: str,
+                     effect_label: str) -> Figure:
+    """A dot plot of genes x classes, as single-cell users know it (scanpy's ``dotplot``):
+    the dot's area follows ``size`` (in [0, 1]), its colour ``effect`` (diverging around 0:
+    red up in the class, blue down).
+
+    Parameters
+    ----------
+    effect, size : DataFrame
+        Genes (rows) x classes (columns), the same labels.
+    size_label, effect_label : str
+        What the sizes and colours are, for the legend and the colour bar.
+    """
+    genes, classes = list(effect.index), [str(c) for c in effect.columns]
+    E = effect.to_numpy(dtype=np.float64)
+    S = np.clip(size.reindex(index=effect.index, columns=effect.columns)
+                .to_numpy(dtype=np.float64), 0.0, 1.0)
+    lim = float(np.nanmax(np.abs(E))) if np.isfinite(E).any() else 1.0
+    fig = Figure(figsize=(min(18.0, 2.5 + 0.32 * len(genes)), 1.6 + 0.36 * len(classes)))
+    ax = fig.subplots()
+    gx, cy = np.meshgrid(np.arange(len(genes)), np.arange(len(classes)), indexing="ij")
+    dots = ax.scatter(gx.ravel(), cy.ravel(), s=20 + 260 * S.ravel(), c=E.ravel(),
+                      cmap="RdBu_r", vmin=-lim or -1, vmax=lim or 1, edgecolors="0.4",
+                      linewidths=0.4)
+    ax.set_xticks(range(len(genes)), genes, rotation=90, fontsize=7)
+    ax.set_yticks(range(len(classes)), classes, fontsize=8)
+    ax.set_xlim(-0.7, len(genes) - 0.3)
+    ax.set_ylim(len(classes) - 0.5, -0.5)
+    fig.colorbar(dots, ax=ax, label=effect_label, shrink=0.8)
+    for value in (0.25, 0.5, 1.0):
+        ax.scatter([], [], s=20 + 260 * value, color="0.7", edgecolors="0.4",
+                   label=f"{value:g}")
+    ax.legend(title=size_label, loc="upper left", bbox_to_anchor=(1.12, 1.0), frameon=False,
+              fontsize=7, title_fontsize=7)
+    ax.set_title("Which gene marks which class (each class against the rest)")
+    fig.tight_layout()
+    return fig
+
+
 @_plain_text
 def plot_membership(result: OperatorResult, frequency: np.ndarray,
                     feature_names: Sequence[str], *, max_genes: int = 60) -> Figure:

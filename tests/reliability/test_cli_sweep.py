@@ -51,7 +51,8 @@ _NOWHERE = {
 
 #: Options that take any value or none (flags), or whose "bad" value is legitimately used.
 _SKIP = {"help", "version", "quiet", "debug", "force", "executor", "command", "action",
-         "transpose", "backed", "stratify", "annotate", "evaluate", "weighted_resampling"}
+         "transpose", "backed", "stratify", "annotate", "evaluate", "weighted_resampling",
+         "per_class"}
 
 
 def _commands(tmp, data_csv, finished_run):
