@@ -62,7 +62,7 @@ def _read_input(args: argparse.Namespace, source: str, target: str | None = None
 
 #: The options of `_add_input_options` (cli/_main.py), as read_data's keyword arguments.
 _INPUT_OPTIONS = ("labels", "labels_column", "index_col", "transpose", "layer", "backed",
-                  "drop", "groups", "weights")
+                  "drop", "groups", "weights", "keep_columns")
 
 
 def _selector_params(args: argparse.Namespace, selector: str) -> dict[str, Any]:
@@ -124,6 +124,9 @@ def _summary(run: MiningRun, out: Path, quiet: bool, null: Any = None) -> None:
     nog = diag[diag["measure"] == "nogueira"].iloc[0]
     print(f"{base.n_models} base models of {base.selector.get('name')} on "
           f"{base.n_samples} samples x {base.n_features_in} features (seed {base.random_state})")
+    for key in ("values", "scaling"):
+        if run.data.get(key):
+            print(f"{key}: {run.data[key]}")
     print(f"stability of the base models (Nogueira): {nog['value']:.3f} "
           f"[95% CI {nog['ci_low']:.3f}, {nog['ci_high']:.3f}]")
     rows: list[dict[str, Any]] = []
@@ -155,7 +158,12 @@ def _summary(run: MiningRun, out: Path, quiet: bool, null: Any = None) -> None:
 #: --annotate, --evaluate and --folds add files to the finished directory (annotated.h5ad,
 #: evaluation.csv) without changing the run, so a resumed run may ask for them.
 _RESUME_OPTIONS = {"resume", "quiet", "debug", "n_jobs", "executor", "help", "force",
-                   "annotate", "evaluate", "n_folds"}
+                   "annotate", "annotate_full", "evaluate", "n_folds"}
+
+
+def _annotating(args: argparse.Namespace) -> bool:
+    """--annotate, or --annotate-full (which implies it)."""
+    return bool(getattr(args, "annotate", False) or getattr(args, "annotate_full", False))
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -230,7 +238,7 @@ def _run_or_resume(args: argparse.Namespace, out: Path, partial: Path,
                             f"{str(partial)!r}." + (" That run finished." if out.exists()
                                                      else ""))
         recorded = _store.read_checkpoint(partial)["data"]
-        if getattr(args, "annotate", False):
+        if _annotating(args):
             from ..datasets._biodata import import_anndata
 
             import_anndata()  # fail before the long work when the extra is missing
@@ -284,7 +292,7 @@ def _run_or_resume(args: argparse.Namespace, out: Path, partial: Path,
                        func="run")
         data = _read_input(args, args.data, args.target)
         data = dataclasses.replace(data, source=_absolute_source(data.source))
-        if args.annotate:
+        if _annotating(args):
             from ..datasets._biodata import import_anndata
 
             import_anndata()  # fail before the long work when the extra is missing
@@ -302,10 +310,11 @@ def _run_or_resume(args: argparse.Namespace, out: Path, partial: Path,
                            run_dir=partial, progress=progress,
                            command=["modelmine", *getattr(args, "argv", sys.argv[1:])])
     # The extra outputs go into the partial directory, which cmd_run moves into place.
-    if getattr(args, "annotate", False):
+    if _annotating(args):
         from ..report import annotate_anndata
 
-        annotate_anndata(run, data).write_h5ad(partial / "annotated.h5ad")
+        annotate_anndata(run, data, full=bool(getattr(args, "annotate_full", False))
+                         ).write_h5ad(partial / "annotated.h5ad")
     if getattr(args, "evaluate", False):
         _evaluate_run(run, data, args, partial)
     return run, data

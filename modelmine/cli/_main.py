@@ -263,6 +263,10 @@ def _add_input_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--drop", metavar="COL", action="append", default=None,
                    help="leave this column of a table out (metadata such as sex or batch); "
                    "repeatable")
+    g.add_argument("--keep-columns", metavar="PATTERN", action="append", default=None,
+                   help="keep only the feature columns of a table matching this glob "
+                   "pattern (e.g. 'ENSG*'); repeatable; the label, ID, groups and weights "
+                   "columns are kept")
     g.add_argument("--groups", metavar="COL", default=None,
                    help="the column naming each sample's group (patient, donor, batch; "
                    "obs:COL for .h5ad): resampling and folds keep groups whole "
@@ -379,8 +383,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="permutation null of the selection frequencies with N label "
                    "permutations (>= 10): null.csv and the null band in the report")
     p.add_argument("--annotate", action="store_true",
-                   help="also write DIR/annotated.h5ad: the data as AnnData with the "
-                   "selection frequency and each signature's membership as var columns")
+                   help="also write DIR/annotated.h5ad: the annotations only (obs, var, "
+                   "uns; no matrix) with the selection frequency and each signature's "
+                   "membership as var columns")
+    p.add_argument("--annotate-full", action="store_true",
+                   help="with --annotate: a full copy of the data (the matrix, and an "
+                   ".h5ad's layers) instead of the annotations only")
     p.add_argument("--evaluate", action="store_true",
                    help="also run the cross-validation protocol on the same selector and "
                    "operators (DIR/evaluation.csv), so the report shows error vs stability")

@@ -62,7 +62,8 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
               index_col: str | None = None, transpose: bool = False,
               layer: str | None = None, backed: bool = False,
               drop: Sequence[str] | None = None, groups: str | None = None,
-              weights: str | None = None) -> LoadedData:
+              weights: str | None = None,
+              keep_columns: Sequence[str] | None = None) -> LoadedData:
     """Read a classification dataset for ``modelmine run`` / ``modelmine lattice``.
 
     Parameters
@@ -98,6 +99,11 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
     drop : sequence of str, optional
         Columns of a table to leave out before anything else (metadata such as sex, batch
         or age that are not features); each must exist.
+    keep_columns : sequence of str, optional
+        Glob patterns (``"ENSG*"``, ``"*_at"``; ``fnmatch``, case-sensitive): a table's
+        feature columns are those matching any of them, the rest are left out (the label,
+        sample-ID, groups and weights columns are kept whatever their names). A pattern
+        that matches no column is an error.
     groups : str, optional
         The column (of a table; ``"obs:COLUMN"`` of an ``.h5ad``) naming each sample's
         group: a patient with several samples, a donor, a batch. Taken out of the features
@@ -138,6 +144,14 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
             raise DataError(f"--{'groups' if groups is not None else 'weights'} names a "
                             "column; an embedded dataset has none (export it with `modelmine "
                             "datasets export` and add the column).")
+        for option, used in (("--drop", bool(drop)), ("--keep-columns", bool(keep_columns)),
+                             ("--index-col", index_col is not None),
+                             ("--transpose", bool(transpose)), ("--layer", layer is not None),
+                             ("--backed", bool(backed))):
+            if used:  # never ignored silently
+                raise DataError(f"{option} does not apply to the embedded dataset {text!r} "
+                                "(export it with `modelmine datasets export` to a table "
+                                "first).")
         return _read_embedded(text[len(EMBEDDED_PREFIX):])
     path = Path(text)
     if not path.exists():
@@ -156,7 +170,7 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
         raise DataError(f"Cannot read {text!r}: permission denied.")
     kind = _kind(path)
     table_only = {"--index-col": index_col is not None, "--transpose": bool(transpose),
-                  "--drop": bool(drop)}
+                  "--drop": bool(drop), "--keep-columns": bool(keep_columns)}
     if kind == "mat" and (groups is not None or weights is not None):
         raise DataError(f"--{'groups' if groups is not None else 'weights'} names a column; "
                         f"the MATLAB file {text!r} has none (save the data as a table or an "
@@ -219,6 +233,9 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
             while target in frame.columns:  # a label column named like a feature
                 target += "_label"
             frame[target] = y
+        if keep_columns:
+            frame, note = _keep(frame, keep_columns, target, text)
+            notes.append(note)
         data = _split_target(frame, target, text, kind)
         sample_names = (None if isinstance(frame.index, pd.RangeIndex)
                         else np.asarray([str(i) for i in frame.index], dtype=str))
@@ -230,6 +247,24 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
     check_target(data.y, where=f"{data.target!r} of {text!r}",
                  option="--labels" if labels is not None else "--target")
     return data
+
+
+def _keep(frame: pd.DataFrame, patterns: Sequence[str], target: Any,
+          text: str) -> tuple[pd.DataFrame, str]:
+    """The feature columns matching any of ``patterns`` (and the label column)."""
+    import fnmatch
+
+    features = [c for c in frame.columns if c != target]
+    unmatched = [p for p in patterns
+                 if not any(fnmatch.fnmatchcase(str(c), p) for c in features)]
+    if unmatched:
+        raise DataError(f"--keep-columns {unmatched[0]!r} matches no feature column of "
+                        f"{text!r} (its first feature columns: "
+                        f"{_quoted(list(map(str, features[:6])))}).")
+    kept = [c for c in features if any(fnmatch.fnmatchcase(str(c), p) for p in patterns)]
+    columns = kept + ([target] if target in frame.columns else [])
+    return frame[columns], (f"kept {len(kept)} of the {len(features)} feature columns of "
+                            f"{text!r} (--keep-columns {' '.join(patterns)})")
 
 
 def _pop_design(frame: pd.DataFrame, groups: str | None, weights: str | None,

@@ -507,7 +507,41 @@ def _describe(X: Any, y: Any, source: LoadedData | None) -> dict[str, Any]:
         described = {"source": type(X).__name__, "format": "python", "target": None}
     described["storage"] = "sparse" if sp.issparse(X) else "dense"
     described["n_samples"], described["n_features_in"] = (int(s) for s in X.shape)
+    described["values"] = values_statement(X)
     return described
+
+
+def values_statement(X: Any) -> str:
+    """What the values look like, in words: raw intensities or counts (non-negative with a
+    maximum above 100, the report's rule for its heat map), or log-scale / centred values,
+    with their range."""
+    if sp.issparse(X):
+        stored = sp.csr_matrix(X).data
+        low = min(float(stored.min()), 0.0) if stored.size else 0.0
+        high = max(float(stored.max()), 0.0) if stored.size else 0.0
+    else:
+        arr = X.to_numpy() if isinstance(X, pd.DataFrame) else np.asarray(X)
+        low, high = (float(arr.min()), float(arr.max())) if arr.size else (0.0, 0.0)
+    if low >= 0 and high > 100:
+        return (f"raw intensities or counts (non-negative, {low:,.6g} to {high:,.6g}): the "
+                "report draws them on a log scale")
+    return f"log-scale or centred values ({low:,.6g} to {high:,.6g})"
+
+
+def scaling_statement(spec: RunSpec) -> str:
+    """How the selector sees the values, in words (the run's ``scale`` and the SVM
+    selectors' own)."""
+    if spec.scale != "none":
+        return {"standard": "each feature z-scored (zero mean, unit variance) inside each "
+                            "resample (scale='standard')",
+                "minmax": "each feature scaled to [0, 1] inside each resample "
+                          "(scale='minmax')"}[spec.scale]
+    own = [s.name for s in spec.selectors if getattr(s, "scale", "none") == "minmax"]
+    if own:
+        return (f"each feature scaled to [0, 1] inside each resample by {', '.join(own)} "
+                "(its default, as WEKA's SMO)")
+    return ("none: the selector sees the values as given (scale='standard' or 'minmax' "
+            "scales them inside each resample)")
 
 
 def run(
@@ -748,6 +782,7 @@ def _execute(X: Any, y: Any, spec: RunSpec, execution: Execution, *,
                              n_jobs=execution.n_jobs, func=_FUNC, groups=groups,
                              sample_weight=sample_weight)
     described = _describe(X, y, source)
+    described["scaling"] = scaling_statement(checked.spec)
     directory = None if execution.run_dir is None else Path(execution.run_dir)
     if directory is None:
         return _mine(X, y, checked, execution, directory=None, resuming=resuming,

@@ -105,13 +105,14 @@ _SUPPORT = schema.Where(float, lambda v: (0 < v <= 1) if isinstance(v, float) el
 #: How read_data was called (cli/_commands.py ``_INPUT_OPTIONS``): a resumed run reads its
 #: data again with these keyword arguments, so no other key is accepted.
 _READ_OPTION_NAMES = ("labels", "labels_column", "index_col", "transpose", "layer", "backed",
-                      "drop", "groups", "weights")
+                      "drop", "groups", "weights", "keep_columns")
 _READ_OPTIONS = schema.Where(
     {"labels": schema.Optional(str), "labels_column": schema.Optional(str),
      "index_col": schema.Optional(str), "transpose": schema.Optional(bool),
      "layer": schema.Optional(str), "backed": schema.Optional(bool),
      "drop": schema.Optional(schema.ListOf(str)), "groups": schema.Optional(str),
-     "weights": schema.Optional(str)},
+     "weights": schema.Optional(str),
+     "keep_columns": schema.Optional(schema.ListOf(str))},
     lambda v: set(v) <= set(_READ_OPTION_NAMES),
     "an object of the options " + ", ".join(_READ_OPTION_NAMES))
 _DATA = {"source": str, "format": str, "target": (str, type(None)),

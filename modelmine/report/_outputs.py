@@ -8,7 +8,6 @@ AnnData (scanpy's format), next to the user's own annotations.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -97,21 +96,30 @@ def markers_gmt(markers: pd.DataFrame, *, description: str = "modelmine markers"
     return "\n".join(lines) + ("\n" if lines else "")
 
 
-def annotate_anndata(run: Any, data: Any) -> Any:
-    """An AnnData of the run's data with its results in ``var`` (and settings in ``uns``).
+def annotate_anndata(run: Any, data: Any, *, full: bool = False) -> Any:
+    """An AnnData with the run's results in ``var`` (and its settings in ``uns``).
 
     ``var`` columns: ``modelmine_frequency`` (fraction of the b base models selecting the
     gene, KDD 2012 section 2), ``modelmine_mean_rank``, and one boolean column per
-    signature, ``modelmine_<name>`` (names of :func:`signature_sets`). For an ``.h5ad``
-    source the user's own file is read back whole (its obs, var, layers and uns kept) and
-    restricted to the samples the run used; other sources become a new AnnData (X, the
-    labels in ``obs``, the feature names as ``var_names``).
+    signature, ``modelmine_<name>`` (names of :func:`signature_sets`). ``uns["modelmine"]``
+    holds the settings and the command as a nested dict (what ``h5py`` can store: a value
+    that is None is stored as the text ``"None"``, a list of records as a dict keyed
+    ``"0"``, ``"1"``, ...).
+
+    By default the AnnData holds the annotations only: ``obs``, ``var`` and ``uns``, no
+    matrix (``X`` is None), so that annotating a single-cell file does not copy its
+    hundreds of megabytes; ``full=True`` holds the data too (the whole user's file for an
+    ``.h5ad`` source, its layers included). For an ``.h5ad`` source the user's own
+    ``obs``, ``var`` and ``uns`` are kept, restricted to the samples the run used; other
+    sources get the labels in ``obs`` and the feature names as ``var_names``.
 
     Parameters
     ----------
     run : MiningRun
     data : LoadedData
         What the run read (:func:`modelmine.datasets.read_data`).
+    full : bool, default=False
+        Copy the data's matrix (and, for an ``.h5ad``, its layers, obsm, ...) as well.
 
     Returns
     -------
@@ -122,9 +130,18 @@ def annotate_anndata(run: Any, data: Any) -> Any:
     anndata = import_anndata()
     base = run.base_models
     if data.format == "h5ad":
-        adata = anndata.read_h5ad(data.source)
-        if data.sample_names is not None and len(data.sample_names) != adata.n_obs:
-            adata = adata[list(data.sample_names)].copy()
+        source = anndata.read_h5ad(data.source, backed=None if full else "r")
+        try:
+            if data.sample_names is not None and len(data.sample_names) != source.n_obs:
+                source = source[list(data.sample_names)]
+            if full:
+                adata = source.copy() if source.is_view else source
+            else:
+                adata = anndata.AnnData(obs=source.obs.copy(), var=source.var.copy(),
+                                        uns=dict(source.uns))
+        finally:
+            if not full and getattr(source, "file", None) is not None:
+                source.file.close()
     else:
         obs_index = (
             pd.Index([str(s) for s in data.sample_names])
@@ -134,9 +151,9 @@ def annotate_anndata(run: Any, data: Any) -> Any:
         obs = pd.DataFrame(
             {str(data.target): pd.Categorical(np.asarray(data.y).astype(str))}, index=obs_index
         )
-        adata = anndata.AnnData(
-            X=data.X, obs=obs, var=pd.DataFrame(index=[str(n) for n in data.feature_names])
-        )
+        var = pd.DataFrame(index=[str(n) for n in data.feature_names])
+        adata = (anndata.AnnData(X=data.X, obs=obs, var=var) if full
+                 else anndata.AnnData(obs=obs, var=var))
     names = [str(n) for n in base.feature_names]
     if [str(v) for v in adata.var_names] != names:
         raise ValueError(
@@ -149,7 +166,25 @@ def annotate_anndata(run: Any, data: Any) -> Any:
         member = np.zeros(len(names), dtype=bool)
         member[np.asarray(sig.features, dtype=np.int64)] = True
         adata.var[f"modelmine_{name}"] = member
-    adata.uns["modelmine"] = json.dumps(
-        jsonable({"settings": dict(run.settings), "command": run.command})
-    )
+    adata.uns["modelmine"] = h5_safe(jsonable({"settings": dict(run.settings),
+                                               "command": run.command}))
     return adata
+
+
+def h5_safe(value: Any) -> Any:
+    """A JSON-like value as ``h5py`` (hence ``.h5ad``'s ``uns``) stores it: dicts stay
+    dicts, None becomes the text ``"None"``, a list of texts or of numbers an array, any
+    other list a dict keyed by position."""
+    if isinstance(value, dict):
+        return {str(k): h5_safe(v) for k, v in value.items()}
+    if value is None:
+        return "None"
+    if isinstance(value, list | tuple):
+        if value and all(isinstance(v, str) for v in value):
+            return np.asarray(value, dtype=str)
+        if value and all(isinstance(v, int | float) and not isinstance(v, bool)
+                         for v in value):
+            return np.asarray(value, dtype=np.float64 if any(
+                isinstance(v, float) for v in value) else np.int64)
+        return {str(i): h5_safe(v) for i, v in enumerate(value)}
+    return value

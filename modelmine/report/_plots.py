@@ -451,6 +451,7 @@ def plot_expression_by_class(expression: pd.DataFrame, genes: Sequence[str]) -> 
     return fig
 
 
+@_plain_text
 def plot_marker_dots(effect: pd.DataFrame, size: pd.DataFrame, *, size_label: str,
                      effect_label: str) -> Figure:
     """A dot plot of genes x classes, as single-cell users know it (scanpy's ``dotplot``):

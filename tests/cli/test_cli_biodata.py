@@ -100,6 +100,19 @@ def test_h5ad_run_annotates_the_anndata_and_writes_gmt(tmp_path, colon, h5ad, fa
         "diagnostics",
     ):
         assert f'id="{anchor}"' in html
+    # --annotate writes the annotations only (issue 26, item 4): no matrix, a small file;
+    # uns["modelmine"] is a nested dict (not a JSON string); --annotate-full copies the data
+    assert annotated.X is None
+    assert (out / "annotated.h5ad").stat().st_size < h5ad.stat().st_size / 4
+    settings = annotated.uns["modelmine"]["settings"]
+    assert isinstance(settings, dict) and settings["n_bootstraps"] == 8
+    assert settings["selector"] == "anova" and settings["signature_size"] == 12
+    full = tmp_path / "full"
+    assert _run_h5ad(h5ad, full, "--annotate-full") == 0
+    copied = anndata.read_h5ad(full / "annotated.h5ad")
+    np.testing.assert_array_equal(np.asarray(copied.X), anndata.read_h5ad(h5ad).X)
+    assert copied.var["modelmine_frequency"].tolist() == annotated.var[
+        "modelmine_frequency"].tolist()
 
 
 def test_expression_and_labels_files_with_the_run_options(tmp_path, colon):

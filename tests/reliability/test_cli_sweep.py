@@ -47,12 +47,13 @@ _NOWHERE = {
     "drop": "no_column",
     "groups": "no_column",
     "weights": "no_column",
+    "keep_columns": "no_such_*",
 }
 
 #: Options that take any value or none (flags), or whose "bad" value is legitimately used.
 _SKIP = {"help", "version", "quiet", "debug", "force", "executor", "command", "action",
          "transpose", "backed", "stratify", "annotate", "evaluate", "weighted_resampling",
-         "per_class"}
+         "per_class", "annotate_full"}
 
 
 def _commands(tmp, data_csv, finished_run):

@@ -36,6 +36,7 @@ ANCHORS = (
     "data",
     "signatures",
     "expression",
+    "markers",
     "alternatives",
     "stability",
     "itemsets",
@@ -223,9 +224,11 @@ def test_biologist_report_renders_in_headless_chromium(run, tmp_path):
     report = inspect_page(page, artifacts / "report-biologist.png", width=1280, height=3000)
     assert report.console_errors == [] and report.exceptions == []
     assert all(url.startswith(("file:", "data:")) for url in report.requests)
-    # heat map, box plots, membership, overlap, frequency, stability by size, error vs
-    # stability, lattice, supports, stability of the base models
-    assert len(report.images) == 10 == html.count("<img ")
+    # heat map, box plots, the markers' dot plot, membership, overlap, frequency, stability
+    # by size, error vs stability, lattice, supports, stability of the base models
+    assert len(report.images) == 11 == html.count("<img ")
+    assert any(image["alt"] == "Dot plot of the marker genes by class"
+               for image in report.images)
     for image in report.images:
         assert image["complete"] and image["w"] > 0 and image["h"] > 0, image
     for anchor in ANCHORS:
