@@ -330,7 +330,8 @@ def _null(run: MiningRun, data: LoadedData, directory: Path, args: argparse.Name
                      and s.provenance.get("itemsets")), None)
     null = selection_null(data.X, data.y, base=run.base_models, n_permutations=args.null,
                           itemsets=itemsets, random_state=args.random_state, n_jobs=args.n_jobs,
-                          executor=args.executor, progress=False if args.quiet else None)
+                          executor=args.executor, progress=False if args.quiet else None,
+                          groups=data.groups, sample_weight=data.sample_weight)
     safe_frame(null.table()).to_csv(directory / "null.csv")
     if len(null.itemsets):
         safe_frame(null.itemset_table()).to_csv(directory / "null_itemsets.csv", index=False)
@@ -361,7 +362,9 @@ def _evaluate_run(run: MiningRun, data: LoadedData, args: argparse.Namespace,
         operator_params=dict(settings.get("operator_params") or {}) or None,
         feature_names=data.feature_names,
         random_state=int(run.base_models.random_state) % 2**32, n_jobs=args.n_jobs,
-        executor=args.executor, progress=False if args.quiet else None)
+        executor=args.executor, progress=False if args.quiet else None,
+        groups=data.groups, sample_weight=data.sample_weight,
+        weighted_resampling=bool(settings.get("weighted_resampling", False)))
     table = result.table2().reset_index()[["operator", "error", "stability",
                                            "error_points", "stability_points"]]
     safe_frame(table).to_csv(directory / "evaluation.csv", index=False)

@@ -58,6 +58,13 @@ def test_run_with_groups_and_weights_equals_the_api(tmp_path, table, capsys):
     np.testing.assert_array_equal(run.base_models.sample_indices, truth.sample_indices)
     record = json.loads((out / "run.json").read_text())
     assert record["data"]["read_options"] == {"groups": "patient", "weights": "weight"}
+    # --null reruns the selector on the same grouped, weighted resamples
+    out3 = tmp_path / "run3"
+    assert main(["run", str(path), "--target", "class", "--groups", "patient", "--weights",
+                 "weight", *FAST, "--null", "10", "--evaluate", "--n-folds", "3",
+                 "--out", str(out3)]) == 0
+    capsys.readouterr()
+    assert (out3 / "null.csv").exists() and (out3 / "evaluation.csv").exists()
     assert record["settings"]["design"]["groups"]["n_groups"] == np.unique(patients).size
     assert record["settings"]["design"]["sample_weight"]["use"] == "selector"
     # --weighted-resampling: the weights draw the resamples, any selector works
