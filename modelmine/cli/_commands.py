@@ -333,6 +333,7 @@ def _null(run: MiningRun, data: LoadedData, directory: Path, args: argparse.Name
                           executor=args.executor, progress=False if args.quiet else None,
                           groups=data.groups, sample_weight=data.sample_weight)
     safe_frame(null.table()).to_csv(directory / "null.csv")
+    _store.write_null_tables(run, directory, null)
     if len(null.itemsets):
         safe_frame(null.itemset_table()).to_csv(directory / "null_itemsets.csv", index=False)
     evaluation = (pd.read_csv(directory / "evaluation.csv")

@@ -225,6 +225,19 @@ def _grid(run: MiningRun) -> tuple[pd.DataFrame, pd.DataFrame] | None:
         return None
 
 
+def write_null_tables(run: MiningRun, directory: Path, null: Any) -> None:
+    """After a permutation null of a finished run: its signature tables and markers with
+    each gene's p- and q-value (``signatures/OPERATOR.csv``, ``markers.csv``)."""
+    from .. import report
+
+    for name, sig in run.signatures.items():
+        safe_frame(report.signature_table(run.base_models, sig, null)).to_csv(
+            directory / "signatures" / f"{name}.csv", index=False)
+    markers = _markers(run, null) if run.expression is not None else None
+    if markers is not None:
+        safe_frame(markers).to_csv(directory / "markers.csv", index=False)
+
+
 def _signatures_record(signatures: Any) -> dict[str, Any]:
     return {"format": SIGNATURES_FORMAT, "format_version": 2,
             "operators": [{"operator": name,
@@ -232,13 +245,14 @@ def _signatures_record(signatures: Any) -> dict[str, Any]:
                            "result": sig.to_dict()} for name, sig in signatures.items()]}
 
 
-def _markers(run: MiningRun) -> pd.DataFrame | None:
+def _markers(run: MiningRun, null: Any = None) -> pd.DataFrame | None:
     """Every operator's markers table (:meth:`MiningRun.markers`), stacked: the pooled
-    signatures' and, for a per-class run, the per-class panels'."""
+    signatures' (with the q-values of ``null`` when given) and, for a per-class run, the
+    per-class panels'."""
     parts = []
     for name in run.signatures:
         with contextlib.suppress(DataError):  # no gene of it among the kept values
-            parts.append(run.markers(name))
+            parts.append(run.markers(name, null=null))
         if run.class_signatures:
             with contextlib.suppress(DataError, ValueError):
                 parts.append(run.markers(name, per_class=True))
@@ -502,7 +516,8 @@ def write_report(run: MiningRun, path: Path, *,
                         expression=run.expression, command=run.command,
                         evaluation_command=evaluation_command(run),
                         null=null, stability_path=stability_path,
-                        markers=_markers(run) if run.expression is not None else None,
+                        markers=(_markers(run, null) if run.expression is not None
+                                 else None),
                         marker_grid=_grid(run))
     _write_text(path, text)
     return path

@@ -251,9 +251,10 @@ def _provenance(prov: Mapping[str, Any], names: Sequence[str], csv: str) -> str:
     return head + _kv_table(facts) + "".join(parts) + "</details>"
 
 
-def _signature_frame(base: BaseModels, sig: Any) -> pd.DataFrame:
-    """A signature for the page: rank, gene, frequency, mean rank, score (no indices)."""
-    frame = signature_table(base, sig)
+def _signature_frame(base: BaseModels, sig: Any, null: Any = None) -> pd.DataFrame:
+    """A signature for the page: rank, gene, frequency, mean rank, score (no indices), and
+    each gene's p- and q-value when a permutation null was run."""
+    frame = signature_table(base, sig, null)
     frame = frame.rename(columns={"position": "rank", "feature": "gene",
                                   "mean_rank": "mean rank"})
     cols = ["rank", "gene", "frequency", "mean rank"]
@@ -443,7 +444,7 @@ def build_report(
         sig = res.signatures[0]
         out.append(f"<h3>{_e(res.operator)}: consensus signature of "
                    f"{len(sig.features)} genes</h3>")
-        out.append(_table(_signature_frame(base, sig), csv=f"{_slug(res.operator)}.csv",
+        out.append(_table(_signature_frame(base, sig, null), csv=f"{_slug(res.operator)}.csv",
                           formats=_SIGNATURE_FORMATS))
         out.append(_provenance(sig.provenance, names, f"{_slug(res.operator)}-provenance"))
 
@@ -507,7 +508,7 @@ def build_report(
             out.append(f"<details><summary>Alternative {i} "
                        f"({len(sig.features)} genes: {_e(', '.join(sig.names[:5]))}"
                        f"{' ...' if len(sig.names) > 5 else ''})</summary>")
-            out.append(_table(_signature_frame(base, sig),
+            out.append(_table(_signature_frame(base, sig, null),
                               csv=f"{_slug(res.operator)}-alt{i}.csv",
                               formats=_SIGNATURE_FORMATS))
             out.append(_provenance(sig.provenance, names,

@@ -23,9 +23,12 @@ from ..operators import Signature, SignatureSet
 __all__ = ["OperatorResult", "markdown_table", "operator_result", "signature_table"]
 
 
-def signature_table(base: BaseModels | None, result: Signature | SignatureSet) -> pd.DataFrame:
+def signature_table(base: BaseModels | None, result: Signature | SignatureSet,
+                    null: Any = None) -> pd.DataFrame:
     """A signature (or each of k alternatives) as rows: position, feature, index, score and,
-    given the base models, each feature's selection frequency and mean (tied) rank."""
+    given the base models, each feature's selection frequency and mean (tied) rank; given
+    a permutation null (:func:`modelmine.diagnostics.selection_null`), each feature's
+    ``p_value`` and ``q_value`` under it."""
     sigs = [result] if isinstance(result, Signature) else list(result)
     parts = []
     for i, sig in enumerate(sigs, start=1):
@@ -34,6 +37,11 @@ def signature_table(base: BaseModels | None, result: Signature | SignatureSet) -
             frame["frequency"] = base.subsets[:, sig.features].mean(axis=0)
             frame["mean_rank"] = base.tied_ranks()[:, sig.features].mean(axis=0,
                                                                          dtype=np.float64)
+        if null is not None:
+            table = null.table()
+            names = [str(n) for n in sig.names]
+            frame["p_value"] = table["p_value"].reindex(names).to_numpy()
+            frame["q_value"] = table["q_value"].reindex(names).to_numpy()
         if isinstance(result, SignatureSet):
             frame.insert(0, "alternative", i)
         parts.append(frame)

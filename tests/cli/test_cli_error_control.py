@@ -81,7 +81,17 @@ def test_error_control_run_equals_the_python_api(ec_dir):
     expected = null.table()
     np.testing.assert_allclose(table.loc[expected.index, "p_value"], expected["p_value"])
     assert (ec_dir / "null_itemsets.csv").exists()
+    # each gene of each signature carries its p- and q-value (issue 26, item 2)
+    sig_table = pd.read_csv(ec_dir / "signatures" / "closedApr.csv")
+    for column in ("p_value", "q_value"):
+        np.testing.assert_allclose(sig_table[column],
+                                   expected[column].reindex(sig_table.feature).to_numpy())
+    markers = pd.read_csv(ec_dir / "markers.csv")
+    pooled = markers[(markers.signature == "closedApr") & (markers.panel == "pooled")]
+    np.testing.assert_allclose(pooled.q_value,
+                               expected["q_value"].reindex(pooled.feature).to_numpy())
     html = (ec_dir / "report.html").read_text()
+    assert "q value" in html
     assert "permutation null" in html and "10 permutations" in html
     assert (
         json.loads((ec_dir / "run.json").read_text())["settings"]["artificial_features"]
