@@ -328,10 +328,14 @@ def _null(run: MiningRun, data: LoadedData, directory: Path, args: argparse.Name
 
     itemsets = next((s for s in run.signatures.values() if isinstance(s, Signature)
                      and s.provenance.get("itemsets")), None)
+    if not args.quiet:
+        print(f"modelmine {args.command}: {_null_estimate(run, data, args)}",
+              file=sys.stderr, flush=True)
+    log = None if sys.stdout.isatty() else directory / "null.log"
     null = selection_null(data.X, data.y, base=run.base_models, n_permutations=args.null,
                           itemsets=itemsets, random_state=args.random_state, n_jobs=args.n_jobs,
                           executor=args.executor, progress=False if args.quiet else None,
-                          groups=data.groups, sample_weight=data.sample_weight)
+                          groups=data.groups, sample_weight=data.sample_weight, log=log)
     safe_frame(null.table()).to_csv(directory / "null.csv")
     _store.write_null_tables(run, directory, null)
     if len(null.itemsets):
@@ -340,6 +344,39 @@ def _null(run: MiningRun, data: LoadedData, directory: Path, args: argparse.Name
                   if (directory / "evaluation.csv").exists() else None)
     _store.write_report(run, directory / "report.html", evaluation=evaluation, null=null)
     return null
+
+
+def _null_estimate(run: MiningRun, data: LoadedData, args: argparse.Namespace) -> str:
+    """How long the permutation null will take: one refit of the selector on the first
+    resample, timed, times the permutations and the base models, over the workers."""
+    import os
+    import time
+
+    from ..selectors import get_selector
+
+    base = run.base_models
+    fits = args.null * base.n_models
+    what = f"permutation null: {args.null} permutations x {base.n_models} refits"
+    try:
+        selector = get_selector(base.selector["name"], dict(base.selector.get("params", {})))
+        rows = base.resample(0)
+        y = np.unique(data.y, return_inverse=True)[1]
+        start = time.perf_counter()
+        selector.select(data.X[rows], y[rows], random_state=0)
+        one = time.perf_counter() - start
+    except Exception:  # an estimate only: the null itself reports any real failure
+        return what
+    if args.n_jobs is None:
+        workers = 1
+    elif args.n_jobs < 0:
+        workers = max(1, (os.cpu_count() or 1) + 1 + args.n_jobs)
+    else:
+        workers = args.n_jobs
+    total = one * fits / min(workers, fits)
+    when = f"about {total / 60:.0f} min" if total >= 90 else f"about {total:.0f} s"
+    return (f"{what} of {base.selector['name']}, {when} on {workers} worker(s) (one refit took "
+            f"{one:.2g} s); progress in the bar" + ("" if sys.stdout.isatty() else
+                                                   " and in null.log"))
 
 
 def _evaluate_run(run: MiningRun, data: LoadedData, args: argparse.Namespace,

@@ -317,6 +317,7 @@ def selection_null(
     progress: bool | None = None,
     groups: Any = None,
     sample_weight: Any = None,
+    log: Any = None,
 ) -> SelectionNullResult:
     """Permutation null of the selection frequencies (and itemset supports).
 
@@ -357,6 +358,9 @@ def selection_null(
         they had one. With groups, the labels are permuted at the group level where the
         label is a property of the group, else within each group
         (:func:`permuted_labels`); the weights go to the selector as in the base models.
+    log : path-like, optional
+        Append the progress (permutations done, time spent and left) to this file, one
+        line per finished chunk: what ``modelmine run --null`` writes to ``null.log``.
 
     Returns
     -------
@@ -454,7 +458,7 @@ def selection_null(
     )
     null_counts = np.zeros((n_perm, p), dtype=np.int64)
     null_sets = np.zeros((n_perm, len(sets)), dtype=np.int64)
-    bar = progress_bar(n_perm, f"null {sel.name}", "permutation", progress)
+    bar = progress_bar(n_perm, f"null {sel.name}", "permutation", progress, log=log)
     try:
         for _cid, result in runner.run(_null_chunk, X_fit, data.y, tasks, kwargs):
             for k, counts, set_counts in result:

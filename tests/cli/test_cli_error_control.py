@@ -141,3 +141,18 @@ def test_bad_error_control_options(tmp_path, capsys, extra, message):
     )
     assert code == 2
     assert message in capsys.readouterr().err
+
+
+def test_the_null_announces_its_cost_and_logs_its_progress(tmp_path, capsys):
+    """Issue 26, item 2: a time estimate before the null starts, and its progress in
+    null.log when the output is not a terminal (as under pytest)."""
+    out = tmp_path / "run"
+    assert main(["run", "embedded:colon", "-s", "anova", "-b", "6", "-m", "5", "--null",
+                 "10", "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "permutation null: 10 permutations x 6 refits of anova, about" in err
+    lines = (out / "null.log").read_text().splitlines()
+    assert "started, 10 permutations to do" in lines[0]
+    assert "done, 10/10 permutations" in lines[-1]
+    done = [int(line.split(": ")[1].split("/")[0]) for line in lines[1:-1]]
+    assert done == sorted(done) and done[-1] == 10
