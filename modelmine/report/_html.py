@@ -520,11 +520,19 @@ def build_report(
     out.append(_img(plot_selection_frequency(base, highlight=highlight, null=null),
                     "Per-feature selection frequency across the base models"))
     if null is not None:
+        shown_top = min(30, base.n_features_in)
+        starred = int(np.isin(np.lexsort((np.arange(base.n_features_in),
+                                          base.tied_ranks().mean(axis=0, dtype=np.float64),
+                                          -base.subsets.mean(axis=0)))[:shown_top],
+                              np.asarray(null.significant(0.05), dtype=np.int64)).sum())
         out.append(f'<div class="note">Black ticks: the 95 % quantile of each feature\'s '
                    f"frequency when the labels are permuted ({null.n_permutations} "
-                   "permutations, same resamples); grey band: the pooled null. "
-                   f"{null.significant(0.05).size} features are selected more often than "
-                   "chance (Benjamini-Hochberg q &le; 0.05).</div>")
+                   "permutations, same resamples), before any correction: a bar beyond its "
+                   "tick is not yet significant once the p features are tested together. "
+                   f"Stars: the {null.significant(0.05).size} features selected more often "
+                   "than chance after the Benjamini-Hochberg correction (q &le; 0.05), "
+                   f"{starred} of them among the {shown_top} drawn. Grey band (right): "
+                   "the pooled null.</div>")
     out.append('<div class="note">Genes that a selector picks on almost every bootstrap '
                "sample are robust to small changes of the data; genes picked only "
                "sometimes are the unstable part of the selector's output.</div>")

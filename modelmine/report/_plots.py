@@ -57,6 +57,15 @@ def _plain_text(plot: Any) -> Any:
     return plain
 
 
+def _plain_log(axis: Any) -> None:
+    """Tick labels of a log (or symlog) axis as plain numbers: matplotlib writes them as
+    TeX math (``$10^{1}$``), which :func:`_plain_text` figures would show as typed."""
+    from matplotlib.ticker import FuncFormatter, NullFormatter
+
+    axis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:g}"))
+    axis.set_minor_formatter(NullFormatter())
+
+
 def figure_to_png(fig: Figure, *, dpi: int = 110) -> bytes:
     """The PNG bytes of a figure (tight bounding box)."""
     buf = io.BytesIO()
@@ -84,8 +93,10 @@ def plot_selection_frequency(base: BaseModels, *, top: int = 30,
     ``highlight``, typically the consensus signature). Right: the frequency of every
     feature, sorted, which shows how concentrated the selector's choices are. With
     ``null`` (a :class:`~modelmine.diagnostics.SelectionNullResult`), each bar shows the
-    95 % quantile of its frequency under permuted labels, and the right panel the band
-    of the pooled null (median to 95 % quantile).
+    95 % quantile of its frequency under permuted labels (a tick: uncorrected), a star marks
+    the bars that pass the Benjamini-Hochberg correction (q <= 0.05, what the report's
+    caption counts), and the right panel the band of the pooled null (median to 95 %
+    quantile).
     """
     freq = np.asarray(base.subsets).mean(axis=0)
     mean_rank = base.tied_ranks().mean(axis=0, dtype=np.float64)
@@ -97,10 +108,19 @@ def plot_selection_frequency(base: BaseModels, *, top: int = 30,
     y = np.arange(len(shown))[::-1]
     colors = [_ACCENT if int(j) in marked else _BASE for j in shown]
     ax.barh(y, freq[shown], color=colors, height=0.75)
+    handles: list[Any] = []
     if null is not None:
+        from matplotlib.lines import Line2D
+
         band = np.asarray(null.band(0.95))
-        ax.scatter(band[shown], y, marker="|", s=120, color="black", zorder=3,
-                   label="95 % of the permutation null")
+        ax.scatter(band[shown], y, marker="|", s=120, color="black", zorder=3)
+        passing = np.isin(shown, np.asarray(null.significant(0.05), dtype=np.int64))
+        ax.scatter(np.minimum(freq[shown][passing] + 0.025, 0.985), y[passing], marker="*",
+                   s=45, color="black", zorder=3)
+        handles = [Line2D([], [], color="black", marker="|", linestyle="", markersize=10,
+                          label="95 % of its null (uncorrected)"),
+                   Line2D([], [], color="black", marker="*", linestyle="", markersize=7,
+                          label="q <= 0.05 (Benjamini-Hochberg)")]
     ax.set_yticks(y, [str(base.feature_names[j]) for j in shown], fontsize=8)
     ax.set_xlim(0, 1)
     ax.set_xlabel(f"selection frequency (fraction of the b = {base.n_models} base models)")
@@ -109,9 +129,10 @@ def plot_selection_frequency(base: BaseModels, *, top: int = 30,
     if marked:
         from matplotlib.patches import Patch
 
-        ax.legend(handles=[Patch(color=_ACCENT, label="in the consensus signature"),
-                           Patch(color=_BASE, label="not in it")],
-                  loc="lower right", fontsize=8)
+        handles = [Patch(color=_ACCENT, label="in the consensus signature"),
+                   Patch(color=_BASE, label="not in it"), *handles]
+    if handles:
+        ax.legend(handles=handles, loc="lower right", fontsize=8)
     sorted_freq = np.sort(freq)[::-1]
     nonzero = int(np.count_nonzero(sorted_freq))
     ranks = np.arange(1, sorted_freq.size + 1)
@@ -123,6 +144,7 @@ def plot_selection_frequency(base: BaseModels, *, top: int = 30,
                     label=f"permutation null (median to 95 %, {null.n_permutations} perm.)")
         ax2.legend(loc="upper right", fontsize=8)
     ax2.set_xscale("log")
+    _plain_log(ax2.xaxis)
     ax2.set_ylim(0, 1.02)
     ax2.set_xlabel("features, most frequent first (log scale)")
     ax2.set_ylabel("selection frequency")
@@ -310,6 +332,7 @@ def plot_stability_path(path: Any, *, top: int = 10) -> Figure:
     for j in path.top_features(top):
         ax.plot(grid, path.frequencies[:, j], lw=1.4, label=str(path.feature_names[j]))
     ax.set_xscale("log")
+    _plain_log(ax.xaxis)
     ax.set_ylim(0, 1.02)
     ax.set_xlabel(path.parameter)
     ax.set_ylabel("selection frequency")
@@ -320,6 +343,7 @@ def plot_stability_path(path: Any, *, top: int = 10) -> Figure:
     ax2.fill_between(grid, path.ci_low, path.ci_high, color=_BASE, alpha=0.2,
                      label=f"{path.confidence_level:.0%} CI")
     ax2.set_xscale("log")
+    _plain_log(ax2.xaxis)
     ax2.set_xlabel(path.parameter)
     ax2.set_ylabel("Nogueira stability")
     ax2.set_title("Stability of the base models along the path")
@@ -441,6 +465,7 @@ def plot_expression_by_class(expression: pd.DataFrame, genes: Sequence[str]) -> 
         ax.set_title(gene, fontsize=9)
         if raw:
             ax.set_yscale("symlog", linthresh=1.0)
+            _plain_log(ax.yaxis)
         ax.tick_params(axis="y", labelsize=7)
         ax.grid(axis="y", alpha=0.3)
     for ax in axes[len(genes):]:
@@ -575,6 +600,7 @@ def plot_stability_by_size(table: pd.DataFrame, *, m: int | None = None) -> Figu
     if m:
         ax.axvline(m, color=_ACCENT, ls="--", lw=1.2, label=f"m = {m} (this run)")
     ax.set_xscale("log")
+    _plain_log(ax.xaxis)
     ax.set_ylim(min(0.0, float(table["ci_low"].min()) - 0.05) if len(table) else 0.0, 1.02)
     ax.set_xlabel("signature size: top s features of each base model's ranking (log scale)")
     ax.set_ylabel("stability (1 = identical)")

@@ -92,6 +92,8 @@ def test_error_control_run_equals_the_python_api(ec_dir):
                                expected["q_value"].reindex(pooled.feature).to_numpy())
     html = (ec_dir / "report.html").read_text()
     assert "q value" in html
+    # the frequency plot's stars and its caption count the same genes: q <= 0.05
+    assert f"Stars: the {int((expected.q_value <= 0.05).sum())} features" in html
     assert "permutation null" in html and "10 permutations" in html
     assert (
         json.loads((ec_dir / "run.json").read_text())["settings"]["artificial_features"]
