@@ -112,13 +112,19 @@ def _absolute_source(source: str) -> str:
     return source if source.startswith(EMBEDDED_PREFIX) else str(Path(source).resolve())
 
 
-def _summary(run: MiningRun, out: Path, quiet: bool, null: Any = None) -> None:
+def _summary(run: MiningRun, out: Path, quiet: bool, null: Any = None,
+             check: Any = None) -> None:
     # CAUTION lines go to stderr and are never silenced: --quiet is for progress and the
     # summary table, not for what not to trust (issue 26)
     for text in run.warnings(null):
         print(f"CAUTION: {text}", file=sys.stderr)
+    for text in () if check is None else check.statements:
+        if "not distinguishable" in text:
+            print(f"CAUTION: {text}", file=sys.stderr)
     if quiet:
         return
+    for text in () if check is None else check.statements:
+        print(f"error control: {text}")
     base = run.base_models
     diag = run.diagnostics
     nog = diag[diag["measure"] == "nogueira"].iloc[0]
@@ -158,7 +164,7 @@ def _summary(run: MiningRun, out: Path, quiet: bool, null: Any = None) -> None:
 #: --annotate, --evaluate and --folds add files to the finished directory (annotated.h5ad,
 #: evaluation.csv) without changing the run, so a resumed run may ask for them.
 _RESUME_OPTIONS = {"resume", "quiet", "debug", "n_jobs", "executor", "help", "force",
-                   "annotate", "annotate_full", "evaluate", "n_folds"}
+                   "annotate", "annotate_full", "evaluate", "n_folds", "pfer", "fdr"}
 
 
 def _annotating(args: argparse.Namespace) -> bool:
@@ -203,13 +209,36 @@ def cmd_run(args: argparse.Namespace) -> int:
                 exc.__notes__ = [f"{str(partial)!r} cannot be resumed; remove it (or run "
                                  "with --force) to start over."]
             raise
-        null = None
+        null = check = None
+        # Written into the finished .DIR.partial, so that DIR appears complete.
+        if getattr(args, "pfer", None) is not None or getattr(args, "fdr", None) is not None:
+            check = _error_control(run, data, partial, args)
         if getattr(args, "null", None) is not None:
-            # Written into the finished .DIR.partial, so that DIR appears complete.
             null = _null(run, data, partial, args)
+        if null is not None or check is not None:
+            evaluation = (pd.read_csv(partial / "evaluation.csv")
+                          if (partial / "evaluation.csv").exists() else None)
+            _store.write_report(run, partial / "report.html", evaluation=evaluation,
+                                null=null, error_control=check)
         replace_directory(partial, out)
-    _summary(run, out, args.quiet, null)
+    _summary(run, out, args.quiet, null, check)
     return 0
+
+
+def _error_control(run: MiningRun, data: LoadedData, directory: Path,
+                   args: argparse.Namespace) -> Any:
+    """--pfer / --fdr: the run's genes checked by stabilitySelection and stabl on
+    complementary pairs fitted beside it (error_control.csv, error_control/); the run
+    itself is as asked."""
+    from ..diagnostics import check_error_control
+
+    check = check_error_control(run, data, pfer=args.pfer, fdr=args.fdr,
+                                groups=data.groups, sample_weight=data.sample_weight,
+                                n_jobs=args.n_jobs, executor=args.executor,
+                                progress=False if args.quiet else None)
+    check.run.save(directory / "error_control", report=False)
+    safe_frame(check.table).to_csv(directory / "error_control.csv", index=False)
+    return check
 
 
 def _resumable(partial: Path) -> bool:
@@ -252,29 +281,17 @@ def _run_or_resume(args: argparse.Namespace, out: Path, partial: Path,
     else:
         operators = list(args.operator or pipeline.DEFAULT_OPERATORS)
         op_params: dict[str, dict[str, Any]] = {}
-        for flag, name, key in (("pfer", "stabilitySelection", "pfer"),
-                                ("fdr", "stabl", "fdr")):
-            if getattr(args, flag, None) is not None:
-                if name not in operators:
-                    operators.append(name)
-                op_params[name] = {key: getattr(args, flag)}
-        controlled = bool(op_params)
         strategy = getattr(args, "itemset_strategy", None)
         if strategy is not None:
             for name in ("closedApr", "maxApr"):
                 if name in operators:
                     op_params[name] = {"strategy": strategy}
+        # --pfer / --fdr check the run as asked, beside it (_error_control): they never
+        # change its resampling or its features (issue 26)
         resampling = args.resampling
-        if controlled:
-            if ("resampling" in getattr(args, "given", ())
-                    and resampling != "complementary-pairs"):
-                raise DataError(f"--pfer and --fdr resample by complementary pairs: "
-                                f"--resampling {resampling} cannot be used with them.")
-            resampling = "complementary-pairs"
         if resampling == "complementary-pairs" and args.n_bootstraps % 2:
-            what = "--pfer and --fdr resample" if controlled else "--resampling resamples"
-            raise DataError(f"{what} by complementary pairs: -b/--n-bootstraps must be "
-                            f"even, got {args.n_bootstraps}.")
+            raise DataError("--resampling resamples by complementary pairs: "
+                            f"-b/--n-bootstraps must be even, got {args.n_bootstraps}.")
         # The run's specification, validated before the data are read (its messages name
         # the options: see _main._OPTION_OF).
         spec = RunSpec(selector=args.selector, operators=operators,
@@ -285,8 +302,6 @@ def _run_or_resume(args: argparse.Namespace, out: Path, partial: Path,
                        selector_params=_selector_params(args, args.selector),
                        scale=args.scale, signature_size=args.signature_size,
                        operator_params=op_params,
-                       artificial_features="permutation" if getattr(args, "fdr", None)
-                       is not None else None,
                        weighted_resampling=bool(getattr(args, "weighted_resampling", False)),
                        per_class=bool(getattr(args, "per_class", False)),
                        func="run")
@@ -340,9 +355,6 @@ def _null(run: MiningRun, data: LoadedData, directory: Path, args: argparse.Name
     _store.write_null_tables(run, directory, null)
     if len(null.itemsets):
         safe_frame(null.itemset_table()).to_csv(directory / "null_itemsets.csv", index=False)
-    evaluation = (pd.read_csv(directory / "evaluation.csv")
-                  if (directory / "evaluation.csv").exists() else None)
-    _store.write_report(run, directory / "report.html", evaluation=evaluation, null=null)
     return null
 
 

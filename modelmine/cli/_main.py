@@ -71,10 +71,11 @@ While it runs, the finished bootstraps are checkpointed in .DIR.partial/ beside 
 once DIR is complete): `--resume DIR` continues from there, bit-identical to an
 uninterrupted run.
 
-Error control (docs/error_control.md): --pfer adds stabilitySelection with that bound on
-the expected number of false selections, --fdr adds stabl (artificial features, FDP+);
-both resample by complementary pairs (b must be even). --null N reruns the selector on N
-label permutations: null.csv, and the null band and q-values in the report.
+Error control (docs/error_control.md): --pfer checks the run's genes with stabilitySelection
+(that bound on the expected number of false selections), --fdr with stabl (decoy features,
+FDP+), both fitted beside the run on complementary pairs: the run itself is as asked.
+--null N reruns the selector on N label permutations of the run's own resamples: null.csv,
+and each gene's p- and q-value in the tables and the report.
 """
 
 _OPERATORS_EPILOG = """\
@@ -305,7 +306,7 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--resampling", choices=list(RESAMPLING_METHODS), default="bootstrap",
                    help="with replacement (bootstrap, KDD 2012), without (subsample), or "
                    "complementary-pairs (two disjoint halves per pair, Shah and Samworth "
-                   "2013; -b even; what --pfer / --fdr use) (default: bootstrap)")
+                   "2013; -b even) (default: bootstrap)")
     g.add_argument("--sample-fraction", "--fraction", dest="sample_fraction",
                    type=_fraction, default=None, metavar="F",
                    help="size of each resample as a fraction of the samples (default: 1.0 "
@@ -374,11 +375,12 @@ def build_parser() -> argparse.ArgumentParser:
                    "definition, the default: mostFreq up to ties), or modelmine's "
                    "structure-seeking area, fragments, fit (docs/operators.md)")
     p.add_argument("--pfer", type=_pos_real, metavar="V", default=None,
-                   help="add stabilitySelection with at most V expected false selections "
-                   "(complementary pairs; Shah and Samworth's unimodal bound)")
+                   help="check the run's genes with stabilitySelection at most V expected "
+                   "false selections, fitted beside the run on complementary pairs "
+                   "(error_control.csv); the run is unchanged")
     p.add_argument("--fdr", type=_open_fraction, metavar="Q", default=None,
-                   help="add stabl with target false discovery proportion Q (permuted "
-                   "artificial features; Hedou et al. 2024)")
+                   help="check the run's genes with stabl at target false discovery "
+                   "proportion Q (permuted decoys beside the run; Hedou et al. 2024)")
     p.add_argument("--null", type=_permutations, metavar="N", default=None,
                    help="permutation null of the selection frequencies with N label "
                    "permutations (>= 10): null.csv and the null band in the report")

@@ -20,6 +20,7 @@ from ._agreement import (
     signature_performance,
 )
 from ._coerce import as_rankings, as_scores, as_selection_matrix
+from ._error_check import ErrorControlCheck, check_error_control
 from ._groups import LeaveOneGroupOutResult, grouping_effect, leave_one_group_out
 from ._itemset_null import curveball, itemset_significance
 from ._markers import EFFECT_MEASURES, marker_table
@@ -67,6 +68,7 @@ __all__ = [
     "MIN_PERMUTATIONS",
     "AgreementResult",
     "DiversityResult",
+    "ErrorControlCheck",
     "FrequencyResult",
     "LeaveOneGroupOutResult",
     "McNemarResult",
@@ -88,6 +90,7 @@ __all__ = [
     "available_measures",
     "bh_qvalues",
     "canberra_stability",
+    "check_error_control",
     "curveball",
     "dice_stability",
     "diversity",

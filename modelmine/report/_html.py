@@ -297,6 +297,7 @@ def build_report(
     significance: pd.DataFrame | bool | None = True,
     markers: pd.DataFrame | None = None,
     marker_grid: tuple[pd.DataFrame, pd.DataFrame] | None = None,
+    error_control: Any = None,
 ) -> str:
     """Render the self-contained HTML report of a run.
 
@@ -344,6 +345,9 @@ def build_report(
         the ``#markers`` section, a dot plot of genes x classes (size: the selection
         frequency in the class's panel, or the separation ``|2 AUROC - 1|`` for the pooled
         signature; colour: the effect size) and the table.
+    error_control : ErrorControlCheck, optional
+        :func:`modelmine.diagnostics.check_error_control` of the run: its statements on
+        the first screen's error-control note and its gene table in ``#error-control``.
     marker_grid : (DataFrame, DataFrame), optional
         :meth:`modelmine.MiningRun.marker_grid` of a per-class run: the dot plot then shows
         every panel gene in every class (frequency in the class's base models, effect).
@@ -472,6 +476,17 @@ def build_report(
                         "Expression of the top genes by class"))
         out.append(f'<p class="dl">{_csv_link(expression.reset_index(), "expression.csv")}'
                    "</p>")
+
+    # --- error control of the run (--pfer / --fdr)
+    if error_control is not None:
+        out.append('<h2 id="error-control">Error control of this run</h2>')
+        out.append('<div class="note">The run\'s selector, with its settings, fitted beside '
+                   "it on complementary pairs of half-samples (Shah and Samworth 2013)"
+                   + (" with permuted decoy features (Stabl, Hedou et al. 2024)"
+                      if "stabl" in error_control.table.columns else "")
+                   + ": the run itself is as asked, its genes are checked. "
+                   + " ".join(_e(t) for t in error_control.statements) + "</div>")
+        out.append(_table(error_control.table, csv="error_control.csv", max_rows=60))
 
     # --- markers
     if markers is not None and not markers.empty:

@@ -43,30 +43,36 @@ def ec_dir(tmp_path_factory):
 
 
 def test_error_control_run_equals_the_python_api(ec_dir):
+    """--pfer / --fdr check the run as asked, beside it (issue 26, item 2): the run keeps
+    its bootstrap and its features, and error_control.csv is check_error_control's."""
     X, y, names = mm.datasets.load_colon(return_names=True)
-    run = mm.run(
-        X,
-        y,
-        selector="anova",
-        feature_names=names,
-        operators=["closedApr", "stabilitySelection", "stabl"],
-        n_bootstraps=12,
-        n_features=15,
-        random_state=SEED,
-        resampling="complementary-pairs",
-        artificial_features="permutation",
-        operator_params={"stabilitySelection": {"pfer": 1.0}, "stabl": {"fdr": 0.2}},
-        progress=False,
-    )
+    run = mm.run(X, y, selector="anova", feature_names=names, operators=["closedApr"],
+                 n_bootstraps=12, n_features=15, random_state=SEED, progress=False)
     stored = mm.MiningRun.load(ec_dir)
-    assert stored.base_models == run.base_models
-    for name in ("closedApr", "stabilitySelection", "stabl"):
-        np.testing.assert_array_equal(
-            stored.signatures[name].features, run.signatures[name].features
-        )
-    prov = stored.signatures["stabilitySelection"].provenance
+    assert stored.base_models == run.base_models  # the user's experiment, unchanged
+    assert list(stored.signatures) == ["closedApr"]
+    assert stored.base_models.resampling["method"] == "bootstrap"
+    assert "artificial_features" not in stored.settings
+    np.testing.assert_array_equal(stored.signatures["closedApr"].features,
+                                  run.signatures["closedApr"].features)
+    check = mm.diagnostics.check_error_control(run, X, y, pfer=1.0, fdr=0.2)
+    pd.testing.assert_frame_equal(
+        pd.read_csv(ec_dir / "error_control.csv", keep_default_na=False), check.table,
+        check_dtype=False)
+    beside = mm.MiningRun.load(ec_dir / "error_control")
+    assert beside.base_models == check.run.base_models
+    assert beside.base_models.resampling["method"] == "complementary-pairs"
+    prov = beside.signatures["stabilitySelection"].provenance
     assert prov["pfer_target"] == 1.0 and prov["bound"] == "ss-unimodal"
-    assert stored.signatures["stabl"].provenance["fdr_target"] == 0.2
+    assert beside.signatures["stabl"].provenance["fdr_target"] == 0.2
+    # each boolean column is the error-controlled signature, gene by gene
+    for op in ("stabilitySelection", "stabl"):
+        assert set(check.table.feature[check.table[op]]) == set(
+            beside.signatures[op].names.tolist())
+    genes = set(run.signatures["closedApr"].names.tolist())
+    kept = int(check.table[check.table.feature.isin(genes)].stabilitySelection.sum())
+    assert check.statements[0].startswith(f"{kept} of the 15 genes of closedApr pass "
+                                          "stabilitySelection")
     # the null, as selection_null computes it on the same base models
     null = mm.diagnostics.selection_null(
         X,
@@ -95,10 +101,9 @@ def test_error_control_run_equals_the_python_api(ec_dir):
     # the frequency plot's stars and its caption count the same genes: q <= 0.05
     assert f"Stars: the {int((expected.q_value <= 0.05).sum())} features" in html
     assert "permutation null" in html and "10 permutations" in html
-    assert (
-        json.loads((ec_dir / "run.json").read_text())["settings"]["artificial_features"]
-        == "permutation"
-    )
+    assert 'id="error-control"' in html and "pass stabilitySelection" in html
+    assert "artificial_features" not in json.loads((ec_dir / "run.json").read_text())[
+        "settings"]
 
 
 @pytest.mark.parametrize("quiet", [False, True])
@@ -122,7 +127,7 @@ def test_summary_prints_cautions(tmp_path, capsys, quiet):
         == 0
     )
     captured = capsys.readouterr()
-    assert "CAUTION:" in captured.err and "stabilitySelection's error control" in captured.err
+    assert "CAUTION:" in captured.err and "pass stabilitySelection" in captured.err
     assert "CAUTION:" not in captured.out
     if quiet:
         assert captured.out == ""
@@ -131,7 +136,8 @@ def test_summary_prints_cautions(tmp_path, capsys, quiet):
 @pytest.mark.parametrize(
     "extra,message",
     [
-        (["-b", "11", "--pfer", "1"], "-b/--n-bootstraps must be even"),
+        (["-b", "11", "--resampling", "complementary-pairs"],
+         "-b/--n-bootstraps must be even"),
         (["--null", "5"], "expected an integer >= 10"),
         (["--fdr", "1.5"], "expected a number in (0, 1)"),
         (["--pfer", "0"], "expected a positive number"),
