@@ -72,6 +72,11 @@ details{margin:6px 0}summary{cursor:pointer;font-weight:600}
 nav a{margin-right:14px}
 pre,code{background:#f4f4f4;font-size:0.9em}pre{padding:8px 10px;white-space:pre-wrap}
 p.dl{margin:-8px 0 12px;font-size:0.85em}a.csv{color:#4c72b0}
+.summary{border:1px solid #e3e3e3;padding:4px 16px 8px;margin:14px 0;background:#fcfcfd}
+.summary h2{margin-top:10px}.summary ul{margin:6px 0;padding-left:20px}
+.thumbs{display:flex;gap:8px;align-items:flex-start}
+img.thumb{width:32%;max-height:300px;object-fit:contain;margin:4px 0}
+@media print{.summary{page-break-after:always}}
 """
 
 
@@ -396,11 +401,16 @@ def build_report(
                                   diagnostics=diagnostics, null=null)
     for text in warnings:
         out.append(f'<div class="warning"><b>Caution:</b> {_e(text)}</div>')
-    out.append('<nav><a href="#data">Data</a><a href="#signatures">Signatures</a>'
-               '<a href="#expression">Expression</a><a href="#markers">Markers</a>'
+    out.append('<nav><a href="#summary">Summary</a><a href="#data">Data</a>'
+               '<a href="#signatures">Signatures</a>'
+               + ('<a href="#error-control">Error control</a>'
+                  if error_control is not None else "")
+               + '<a href="#expression">Expression</a><a href="#markers">Markers</a>'
                '<a href="#alternatives">Alternatives</a>'
                '<a href="#stability">Stability</a><a href="#itemsets">Itemsets</a>'
                '<a href="#diagnostics">Diagnostics</a></nav>')
+    summary_at = len(out)
+    verdict: dict[str, str] = {}
 
     # --- data and settings
     out.append('<h2 id="data">Data and settings</h2>')
@@ -597,6 +607,7 @@ def build_report(
             out.append(_explorer_section(base, results, itemsets, table))
         if table is not None:
             out.append(_significance_section(table, significance))
+            verdict["itemsets"] = cooccurrence_verdict(table)
 
     # --- diagnostics
     out.append('<h2 id="diagnostics">Diagnostics</h2>')
@@ -613,11 +624,95 @@ def build_report(
         if key in used:
             out.append(f'<div class="note"><b>{_e(key)}</b>: {_e(text)}</div>')
 
+    out.insert(summary_at, _summary_section(
+        base, consensus, diagnostics, null, error_control, markers, verdict,
+        data_description, "\n".join(out)))
     body = "\n".join(out)
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<title>{_e(title)}</title><style>{_CSS}</style></head>"
             f"<body><main>\n{body}\n</main></body></html>\n")
+
+
+#: The figures the summary shows again as thumbnails, by their ``alt`` text.
+_SUMMARY_FIGURES = ("Per-feature selection frequency across the base models",
+                    "Dot plot of the marker genes by class",
+                    "Clustered heat map of the signature genes by class")
+
+
+def _summary_section(base: BaseModels, consensus: Any, diagnostics: pd.DataFrame,
+                     null: Any, error_control: Any, markers: pd.DataFrame | None,
+                     verdict: Mapping[str, str], data_description: Any,
+                     body: str) -> str:
+    """``#summary``, the first screen a PI reads: the question, the verdict (stability,
+    how many genes are defensible at which error level, whether itemsets beat chance),
+    the panel and the three figures that matter (thumbnails linking to their sections)."""
+    source = dict(data_description or {}).get("source", "the data")
+    classes = ", ".join(str(c) for c in base.classes)
+    parts = ['<section id="summary" class="summary"><h2>Summary</h2>',
+             f"<p><b>Question.</b> Which genes separate the classes {_e(classes)} of "
+             f"{_e(str(source))} ({base.n_samples} samples x {base.n_features_in:,} "
+             f"features), in which direction, and how surely? "
+             f"{_e(str(base.selector.get('name')))} on {base.n_models} resamples.</p>",
+             "<ul>"]
+    nog = diagnostics[diagnostics["measure"] == "nogueira"]
+    if len(nog):
+        value, low, high = (float(nog.iloc[0][k]) for k in ("value", "ci_low", "ci_high"))
+        band = ("poor (below 0.4)" if value < 0.4 else
+                "intermediate to good (0.4 to 0.75)" if value < 0.75 else
+                "excellent (0.75 or more)")
+        parts.append(f"<li><b>Stability</b> of the base models (Nogueira): {value:.2f} "
+                     f"[95 % CI {low:.2f} to {high:.2f}], {band}.</li>")
+    if consensus is not None:
+        sig = consensus.signatures[0]
+        if null is not None:
+            q = np.asarray(null.q_values)[np.asarray(sig.features, dtype=np.int64)]
+            parts.append(f"<li><b>Defensible genes</b>: {int((q <= 0.05).sum())} of the "
+                         f"{len(sig.features)} genes of {_e(consensus.operator)} are "
+                         "selected more often than under permuted labels (q &le; 0.05, "
+                         f"{null.n_permutations} permutations).</li>")
+        if error_control is not None:
+            for text in error_control.statements:
+                parts.append(f"<li><b>Error control</b>: {_e(text)}</li>")
+        if null is None and error_control is None:
+            parts.append("<li><b>Defensible genes</b>: not checked in this run. "
+                         "<code>--null N</code> (a permutation null) or <code>--pfer V</code> "
+                         "/ <code>--fdr Q</code> (stability selection, Stabl) say how many "
+                         "genes beat chance at a stated error level.</li>")
+    if "itemsets" in verdict:
+        parts.append(f"<li><b>Co-selection</b>: {_e(verdict['itemsets'])}</li>")
+    parts.append("</ul>")
+    thumbs = []
+    for alt in _SUMMARY_FIGURES:
+        found = re.search(r'<img src="([^"]+)" alt="' + re.escape(_e(alt)) + '"', body)
+        if found:
+            thumbs.append(f'<img class="thumb" src="{found.group(1)}" alt="{_e(alt)}">')
+    if thumbs:
+        parts.append('<div class="thumbs">' + "".join(thumbs) + "</div>")
+    if markers is not None and not markers.empty:
+        first = markers.signature.iloc[0]
+        part = markers[(markers.signature == first) & (markers.panel == "pooled")]
+        if len(part):
+            best = (part.sort_values("auroc", ascending=False)
+                    .drop_duplicates("feature").set_index("feature"))
+            order = [g for g in dict.fromkeys(part.feature)]
+            panel = pd.DataFrame({
+                "gene": order,
+                "marks (higher in)": [best.loc[g, "class"] for g in order],
+                "effect": [best.loc[g, "effect_size"] for g in order],
+                "AUROC": [best.loc[g, "auroc"] for g in order],
+                "frequency": [best.loc[g, "frequency"] for g in order]})
+            if "q_value" in best.columns:
+                panel["q value"] = [best.loc[g, "q_value"] for g in order]
+            more = len(panel) - 10
+            parts.append(f"<h3>The panel: {_e(str(first))}</h3>")
+            parts.append(_table(panel, max_rows=10)
+                         + (f'<p class="muted">{more} more genes in <a href="#markers">the '
+                            "markers</a>.</p>" if more > 0 else ""))
+    parts.append('<p class="muted">The details follow: the data and settings, every '
+                 "signature, the expression of its genes, the markers by class, the "
+                 "alternatives, stability, itemsets and diagnostics.</p></section>")
+    return "\n".join(parts)
 
 
 #: Randomised selection matrices behind the report's test of the itemsets (more in

@@ -169,7 +169,9 @@ def test_report_renders_in_headless_chromium(run, tmp_path):
     assert report.title == "modelmine report"
     # No network: only the file itself and its embedded data: images are requested.
     assert all(url.startswith(("file:", "data:")) for url in report.requests)
-    assert len(report.images) == 7  # no evaluation, no expression values
+    # no evaluation, no expression values: the frequency plot is the one thumbnail of the
+    # summary (the dot plot and the heat map need the expression values)
+    assert len(report.images) == 8
     for image in report.images:
         assert image["complete"] and image["w"] > 0 and image["h"] > 0, image
         assert image["shownW"] > 0 and image["shownH"] > 0

@@ -33,6 +33,7 @@ from browser import find_chromium, inspect_page
 
 SEED = 7
 ANCHORS = (
+    "summary",
     "data",
     "signatures",
     "expression",
@@ -225,8 +226,10 @@ def test_biologist_report_renders_in_headless_chromium(run, tmp_path):
     assert report.console_errors == [] and report.exceptions == []
     assert all(url.startswith(("file:", "data:")) for url in report.requests)
     # heat map, box plots, the markers' dot plot, membership, overlap, frequency, stability
-    # by size, error vs stability, lattice, supports, stability of the base models
-    assert len(report.images) == 11 == html.count("<img ")
+    # by size, error vs stability, lattice, supports, stability of the base models; and the
+    # summary's thumbnails of the frequency plot, the dot plot and the heat map
+    assert len(report.images) == 14 == html.count("<img ")
+    assert html.count('class="thumb"') == 3
     assert any(image["alt"] == "Dot plot of the marker genes by class"
                for image in report.images)
     for image in report.images:
