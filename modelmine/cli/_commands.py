@@ -193,6 +193,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     partial = _partial_dir(out)
     # Cheap checks first, so that bad input fails before any long work.
     check_output_target(out, force=args.force or resume)
+    figures = _figures_dir(args)
     with directory_lock(out):
         # Under the lock no other run writes DIR: what a killed one left is stale.
         remove_stale_partials(out)
@@ -215,14 +216,39 @@ def cmd_run(args: argparse.Namespace) -> int:
             check = _error_control(run, data, partial, args)
         if getattr(args, "null", None) is not None:
             null = _null(run, data, partial, args)
-        if null is not None or check is not None:
+        if null is not None or check is not None or figures is not None:
             evaluation = (pd.read_csv(partial / "evaluation.csv")
                           if (partial / "evaluation.csv").exists() else None)
             _store.write_report(run, partial / "report.html", evaluation=evaluation,
-                                null=null, error_control=check)
+                                null=null, error_control=check, figures_dir=figures)
         replace_directory(partial, out)
     _summary(run, out, args.quiet, null, check)
     return 0
+
+
+def _figures_dir(args: argparse.Namespace) -> Path | None:
+    """--figures DIR, made ready: a new or empty directory, or one --force empties of its
+    figures (SVG, PDF, PNG files only; anything else in it is refused)."""
+    text = getattr(args, "figures", None)
+    if text is None:
+        return None
+    directory = Path(text).expanduser()
+    if directory.exists():
+        if not directory.is_dir() or directory.is_symlink():
+            raise DataError(f"--figures {text!r} exists and is not a directory.")
+        present = list(directory.iterdir())
+        if present and not args.force:
+            raise DataError(f"--figures {text!r} is not empty ({len(present)} entries); "
+                            "give a new directory, or --force to replace its figures.")
+        others = [p.name for p in present if p.suffix.lower() not in (".svg", ".pdf", ".png")
+                  or not p.is_file()]
+        if others:
+            raise DataError(f"--figures {text!r} holds files that are not figures "
+                            f"({', '.join(others[:3])}); modelmine replaces figures only.")
+        for p in present:
+            p.unlink()
+    directory.mkdir(parents=True, exist_ok=True)
+    return directory
 
 
 def _error_control(run: MiningRun, data: LoadedData, directory: Path,
@@ -587,10 +613,11 @@ def cmd_report(args: argparse.Namespace) -> int:
                         "`modelmine run`.")
     out = Path(args.out) if args.out else d / "report.html"
     evaluation = read_evaluation(args.evaluation) if args.evaluation else None
+    figures = _figures_dir(args)
     with atomic_file(out, force=args.force or args.out is None) as tmp:
         if evaluation is None and (d / "evaluation.csv").exists():
             evaluation = read_evaluation(d / "evaluation.csv")
-        MiningRun.load(d).report(tmp, evaluation=evaluation)
+        MiningRun.load(d).report(tmp, evaluation=evaluation, figures_dir=figures)
     _say(args, f"wrote {out}")
     return 0
 

@@ -384,6 +384,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--null", type=_permutations, metavar="N", default=None,
                    help="permutation null of the selection frequencies with N label "
                    "permutations (>= 10): null.csv and the null band in the report")
+    p.add_argument("--figures", metavar="DIR", default=None,
+                   help="also write every figure of the report to DIR as SVG, PDF and PNG "
+                   "at 300 dpi, for a paper (a new or empty DIR, or --force)")
     p.add_argument("--annotate", action="store_true",
                    help="also write DIR/annotated.h5ad: the annotations only (obs, var, "
                    "uns; no matrix) with the selection frequency and each signature's "
@@ -449,6 +452,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--evaluation", metavar="FILE", default=None,
                    help="evaluation.csv of `modelmine evaluate`: adds error vs stability per "
                    "operator to the report")
+    p.add_argument("--figures", metavar="DIR", default=None,
+                   help="also write every figure to DIR as SVG, PDF and PNG at 300 dpi (a "
+                   "new or empty DIR, or --force)")
     p.add_argument("--force", action="store_true", help="replace an existing FILE")
 
     p = add("datasets", "list or export the embedded datasets", _DATASETS_EPILOG)

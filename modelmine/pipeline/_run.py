@@ -349,7 +349,8 @@ class MiningRun:
 
     def report(self, path: str | os.PathLike[str], *,
                evaluation: pd.DataFrame | None = None, null: Any = None,
-               stability_path: Any = None) -> Path:
+               stability_path: Any = None, error_control: Any = None,
+               figures_dir: str | os.PathLike[str] | None = None) -> Path:
         """Write the self-contained HTML report of the run to ``path``.
 
         Parameters
@@ -363,9 +364,16 @@ class MiningRun:
             in the frequency plot, its q-values in the warnings.
         stability_path : StabilityPathResult, optional
             :func:`modelmine.diagnostics.stability_path`, plotted in the diagnostics.
+        error_control : ErrorControlCheck, optional
+            :func:`modelmine.diagnostics.check_error_control` of the run: its statements
+            on the first screen, its table in ``#error-control``.
+        figures_dir : path-like, optional
+            An existing directory that also receives every figure as SVG, PDF and PNG at
+            300 dpi (for a paper).
         """
         return _store.write_report(self, Path(path), evaluation=evaluation, null=null,
-                                   stability_path=stability_path)
+                                   stability_path=stability_path,
+                                   error_control=error_control, figures_dir=figures_dir)
 
     def warnings(self, null: Any = None) -> list[str]:
         """What not to trust in this run, in plain words with the numbers

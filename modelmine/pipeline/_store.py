@@ -494,7 +494,8 @@ def _read_expression(path: Path, base: BaseModels) -> pd.DataFrame | None:
 
 def write_report(run: MiningRun, path: Path, *,
                  evaluation: pd.DataFrame | None = None, null: Any = None,
-                 stability_path: Any = None, error_control: Any = None) -> Path:
+                 stability_path: Any = None, error_control: Any = None,
+                 figures_dir: Any = None) -> Path:
     """Write the HTML report of ``run`` to ``path`` atomically."""
     from ..report import build_report, operator_result
 
@@ -518,7 +519,7 @@ def write_report(run: MiningRun, path: Path, *,
                         null=null, stability_path=stability_path,
                         markers=(_markers(run, null) if run.expression is not None
                                  else None),
-                        error_control=error_control,
+                        error_control=error_control, figures_dir=figures_dir,
                         marker_grid=_grid(run))
     _write_text(path, text)
     return path

@@ -16,8 +16,10 @@ closed-itemset lattice (section 2.2) with its explorer. Every table downloads as
 from __future__ import annotations
 
 import base64
+import contextvars
 import datetime as _dt
 import html
+import io
 import os
 import re
 import shlex
@@ -199,9 +201,41 @@ def _markers_section(markers: pd.DataFrame,
     return "\n".join(parts)
 
 
+#: Where :func:`build_report` writes its figures for a paper (``figures_dir=``), and the
+#: names used so far: set for the duration of one call.
+_FIGURES: contextvars.ContextVar[tuple[Path, set[str]] | None] = contextvars.ContextVar(
+    "modelmine_report_figures", default=None)
+
+#: The resolution of the PNG files ``figures_dir`` receives (print quality).
+FIGURE_DPI = 300
+
+
 def _img(fig: Any, alt: str) -> str:
+    """The figure as a PNG ``<img>``, with its SVG and PDF as downloads (vector, for a
+    paper); with ``figures_dir`` also written there as SVG, PDF and 300-dpi PNG."""
     uri = png_data_uri(fig)
-    return f'<img src="{uri}" alt="{_e(alt)}">'
+    slug = _slug(alt)[:60] or "figure"
+    links = []
+    for fmt, mime in (("svg", "image/svg+xml"), ("pdf", "application/pdf")):
+        buf = io.BytesIO()
+        fig.savefig(buf, format=fmt, bbox_inches="tight", facecolor="white")
+        data = base64.b64encode(buf.getvalue()).decode("ascii")
+        links.append(f'<a class="csv" download="{slug}.{fmt}" href="data:{mime};base64,'
+                     f'{data}">{fmt.upper()}</a>')
+    target = _FIGURES.get()
+    if target is not None:
+        directory, used = target
+        name, i = slug, 2
+        while name in used:
+            name, i = f"{slug}-{i}", i + 1
+        used.add(name)
+        for fmt in ("svg", "pdf"):
+            fig.savefig(directory / f"{name}.{fmt}", format=fmt, bbox_inches="tight",
+                        facecolor="white")
+        fig.savefig(directory / f"{name}.png", format="png", dpi=FIGURE_DPI,
+                    bbox_inches="tight", facecolor="white")
+    return (f'<img src="{uri}" alt="{_e(alt)}">'
+            f'<p class="dl">download: {" ".join(links)}</p>')
 
 
 def _slug(text: str) -> str:
@@ -303,6 +337,7 @@ def build_report(
     markers: pd.DataFrame | None = None,
     marker_grid: tuple[pd.DataFrame, pd.DataFrame] | None = None,
     error_control: Any = None,
+    figures_dir: str | os.PathLike[str] | None = None,
 ) -> str:
     """Render the self-contained HTML report of a run.
 
@@ -350,6 +385,10 @@ def build_report(
         the ``#markers`` section, a dot plot of genes x classes (size: the selection
         frequency in the class's panel, or the separation ``|2 AUROC - 1|`` for the pooled
         signature; colour: the effect size) and the table.
+    figures_dir : path-like, optional
+        Also write every figure there, for a paper: ``NAME.svg``, ``NAME.pdf`` and
+        ``NAME.png`` at 300 dpi, NAME from the figure's caption (the directory must
+        exist). Each figure of the page offers its SVG and PDF as downloads either way.
     error_control : ErrorControlCheck, optional
         :func:`modelmine.diagnostics.check_error_control` of the run: its statements on
         the first screen's error-control note and its gene table in ``#error-control``.
@@ -381,6 +420,27 @@ def build_report(
     str
         The HTML text.
     """
+    token = _FIGURES.set(None if figures_dir is None else (Path(figures_dir), set()))
+    try:
+        return _build(base, results, diagnostics=diagnostics, itemsets=itemsets,
+                      itemsets_note=itemsets_note, evaluation=evaluation, settings=settings,
+                      data_description=data_description, title=title, null=null,
+                      stability_path=stability_path, warnings=warnings,
+                      expression=expression, command=command,
+                      evaluation_command=evaluation_command,
+                      lattice_explorer=lattice_explorer, significance=significance,
+                      markers=markers, marker_grid=marker_grid,
+                      error_control=error_control)
+    finally:
+        _FIGURES.reset(token)
+
+
+def _build(base: BaseModels, results: Sequence[OperatorResult], *, diagnostics: Any,
+           itemsets: Any, itemsets_note: Any, evaluation: Any, settings: Any,
+           data_description: Any, title: str, null: Any, stability_path: Any,
+           warnings: Any, expression: Any, command: Any, evaluation_command: Any,
+           lattice_explorer: bool, significance: Any, markers: Any, marker_grid: Any,
+           error_control: Any) -> str:
     if diagnostics is None:
         diagnostics = run_diagnostics(base, {r.operator: r.result for r in results})
     names = [str(n) for n in base.feature_names]

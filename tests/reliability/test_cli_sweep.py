@@ -48,6 +48,7 @@ _NOWHERE = {
     "groups": "no_column",
     "weights": "no_column",
     "keep_columns": "no_such_*",
+    "figures": "/dev/null/figures",
 }
 
 #: Options that take any value or none (flags), or whose "bad" value is legitimately used.

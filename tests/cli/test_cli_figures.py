@@ -1,0 +1,51 @@
+"""--figures DIR and the report's figure downloads (issue 26, item 3): every figure of the
+report as SVG, PDF and a 300-dpi PNG, checked as files (an SVG parses as XML, a PDF starts
+with its header, the PNG's pixels are 300/110 of the page's), and --figures refused where it
+would mix with other files."""
+
+from __future__ import annotations
+
+import base64
+import re
+import struct
+import xml.etree.ElementTree as ET
+
+from modelmine.cli import main
+
+
+def _png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", data[16:24])
+
+
+def test_figures_for_a_paper(tmp_path, capsys):
+    figures, out = tmp_path / "figs", tmp_path / "run"
+    assert main(["run", "embedded:colon", "-s", "anova", "-b", "6", "-m", "5", "-o",
+                 "mostFreq", "--figures", str(figures), "-q", "--out", str(out)]) == 0
+    capsys.readouterr()
+    html = (out / "report.html").read_text()
+    alts = re.findall(r'<img src="data:image/png;base64,([^"]+)" alt="([^"]+)">', html)
+    figures_in_page = {alt: data for data, alt in alts}
+    names = sorted(p.stem for p in figures.glob("*.png"))
+    assert len(names) == len(set(names)) >= 8
+    for stem in names:
+        ET.parse(figures / f"{stem}.svg")  # well-formed SVG
+        assert (figures / f"{stem}.pdf").read_bytes()[:5] == b"%PDF-"
+    # the page's PNG of the frequency plot (110 dpi) and the file's (300 dpi)
+    stem = "Per-feature_selection_frequency_across_the_base_models"
+    page = _png_size(base64.b64decode(
+        figures_in_page["Per-feature selection frequency across the base models"]))
+    paper = _png_size((figures / f"{stem}.png").read_bytes())
+    assert abs(paper[0] / page[0] - 300 / 110) < 0.05
+    # every figure of the page offers its SVG and PDF as downloads
+    assert html.count('download="') >= 2 * len(figures_in_page)
+    assert html.count("data:image/svg+xml;base64,") >= len(figures_in_page) - 3  # thumbs
+    # `modelmine report --figures` writes them too; a non-empty DIR needs --force
+    assert main(["report", str(out), "--figures", str(figures), "-q"]) == 2
+    assert "--figures" in capsys.readouterr().err
+    assert main(["report", str(out), "--figures", str(figures), "--force", "-q"]) == 0
+    assert sorted(p.stem for p in figures.glob("*.png")) == names
+    (figures / "notes.txt").write_text("mine")
+    assert main(["report", str(out), "--figures", str(figures), "--force", "-q"]) == 2
+    assert "not figures" in capsys.readouterr().err
+    assert (figures / "notes.txt").read_text() == "mine"  # nothing of the user's is lost
