@@ -59,7 +59,7 @@ def _fit_chunk(
     X: Any, y: np.ndarray, seeds: list[Any], *, selector: Selector,
     method: str, fraction: float, stratify: bool, n_features: int | None,
     n_real: int | None = None, design: SampleDesign = NO_DESIGN,
-    one_vs_rest: int | None = None, min_classes: int = 2,
+    one_vs_rest: tuple[int, ...] | None = None, min_classes: int = 2,
 ) -> list[tuple[np.ndarray, Any]]:
     """Fit the selector on the resamples of a chunk of bootstraps, single-threaded.
 
@@ -70,13 +70,17 @@ def _fit_chunk(
     ``[X, A]`` (``n_real`` real columns first), for ``prepare`` and ``select_rows`` alike.
     ``design`` holds the groups (whole groups are drawn) and the sample weights (drawing
     the resample, or given to the selector's ``select`` as ``sample_weight``).
-    ``one_vs_rest`` (a class code) fits the selector on that class against the rest, on
-    the resamples drawn from the classes (the per-class runs); ``min_classes`` is how many
-    classes a resample must hold (every one for the per-class runs).
+    ``one_vs_rest`` (class codes) fits the selector on each of those classes against the
+    rest, on each resample drawn from the classes (the per-class panels): the resample is
+    drawn once, the work the classes share is done once (a label-free ``prepare``,
+    ``Selector.select_rows_one_vs_rest``), and each entry's model is then the list of the
+    classes' models; ``min_classes`` is how many classes a resample must hold (every one
+    for the per-class runs).
     """
     weights = (design.sample_weight if design.sample_weight is not None
                and not design.weighted_resampling else None)
-    y_fit = y if one_vs_rest is None else (y == one_vs_rest).astype(np.int64)
+    codes = (None,) if one_vs_rest is None else one_vs_rest
+    y_fits = [y if c is None else (y == c).astype(np.int64) for c in codes]
     augmented = n_real is not None and X.shape[1] != n_real
 
     def failed(exc: Exception) -> DataError:
@@ -89,7 +93,12 @@ def _fit_chunk(
         # What all resamples of the data share (for example each column sorted once for
         # MDL), computed once per chunk; select_rows equals select on X[idx] exactly.
         try:
-            prepared = None if weights is not None else selector.prepare(X, y_fit)
+            if weights is not None:
+                prepared: list[Any] = [None] * len(codes)
+            elif one_vs_rest is not None and not selector.prepare_uses_labels:
+                prepared = [selector.prepare(X, y_fits[0])] * len(codes)  # shared
+            else:
+                prepared = [selector.prepare(X, yf) for yf in y_fits]
         except Exception as exc:
             if not augmented:
                 raise
@@ -109,21 +118,24 @@ def _fit_chunk(
                                        min_classes=min_classes)
             selector_seed = int(rng.integers(0, 2**31 - 1))
             try:
-                if weights is None:
-                    output = selector.select_rows(prepared, X, y_fit, idx,
-                                                  random_state=selector_seed)
+                if one_vs_rest is not None and weights is None:
+                    outputs = selector.select_rows_one_vs_rest(
+                        prepared, X, y, idx, one_vs_rest, random_state=selector_seed)
+                elif weights is None:
+                    outputs = [selector.select_rows(prepared[0], X, y_fits[0], idx,
+                                                    random_state=selector_seed)]
                 else:
                     # supports_weights: select takes sample_weight (checked at the door)
                     weighted: Any = selector
-                    output = weighted.select(X[idx], y_fit[idx], random_state=selector_seed,
-                                             sample_weight=weights[idx])
+                    outputs = [weighted.select(X[idx], yf[idx], random_state=selector_seed,
+                                               sample_weight=weights[idx]) for yf in y_fits]
             except Exception as exc:
                 if not augmented:
                     raise
                 raise failed(exc) from exc
-            model = model_from_output(output, n_features_in=X.shape[1], n_features=n_features,
-                                      selector=selector.name)
-            out.append((idx, model))
+            models = [model_from_output(o, n_features_in=X.shape[1], n_features=n_features,
+                                        selector=selector.name) for o in outputs]
+            out.append((idx, models if one_vs_rest is not None else models[0]))
     return out
 
 
@@ -333,29 +345,71 @@ def fit_class_models(checked: CheckedRun, *, executor: Any = None,
         Class label -> :class:`BaseModels` of that class against the rest (``classes``
         ``("rest", label)``; ``extra["one_vs_rest"]`` names the class).
     """
+    data, spec = checked.data, checked.spec
+    if spec.heterogeneous:
+        raise param_error("per_class", _FUNC, "False for a list of selectors", True)
+    b, p, m = spec.n_bootstraps, data.n_features_in, spec.n_features
+    seeds, _full, resampling_record, X_fit, artificial_record, ss, fingerprint = _plan(
+        checked)
+    sel = checked.selectors[0]
+    K = int(data.classes.size)
+    runner = Runner(executor, checked.n_jobs)
+    chunks = _chunks(b, runner.workers)
+    drawn: list[np.ndarray] = [np.empty(0, np.int32)] * b
+    subsets = np.zeros((K, b, X_fit.shape[1]), dtype=bool)
+    ranks = np.zeros((K, b, X_fit.shape[1]), dtype=np.int32)
+    scores: np.ndarray | None = None
+    kwargs = dict(selector=sel, method=spec.resampling,
+                  fraction=float(spec.sample_fraction or 1.0), stratify=spec.stratify,
+                  n_features=m, n_real=p, design=checked.design,
+                  one_vs_rest=tuple(range(K)), min_classes=K)
+    bar = progress_bar(b, f"{sel.name}, each class against the rest", "fit", progress)
+    try:
+        tasks = {cid: [seeds[i] for i in chunks[cid]] for cid in range(len(chunks))}
+        for cid, result in runner.run(_fit_chunk, X_fit, data.y, tasks, kwargs):
+            for i, (idx, models) in zip(chunks[cid], result):
+                drawn[i] = idx
+                for c, model in enumerate(models):
+                    subsets[c, i], ranks[c, i] = model.subset, model.ranks
+                    if model.scores is not None:
+                        if scores is None:
+                            scores = np.zeros(subsets.shape, dtype=np.float32)
+                        scores[c, i] = model.scores
+            bar.update(len(chunks[cid]))
+    finally:
+        bar.close()
+        runner.close()
+    sample_indices = padded(drawn)
+    labels = [c.item() if hasattr(c, "item") else c for c in data.classes]
     out: dict[Any, BaseModels] = {}
-    for code, label in enumerate(checked.data.classes):
-        out[label.item() if hasattr(label, "item") else label] = _fit(
-            checked, executor=executor, store_dir=None, resume=False, every=10,
-            progress=progress, one_vs_rest=code)
+    for c, label in enumerate(labels):
+        sub, rk = subsets[c, :, :p], ranks[c, :, :p]
+        sc = None if scores is None else scores[c, :, :p]
+        if X_fit.shape[1] != p:  # artificial features: ranks among the real ones
+            rk = (np.argsort(np.argsort(rk, axis=1, kind="stable"), axis=1, kind="stable")
+                  + 1).astype(np.int32)
+        out[label] = BaseModels(
+            subsets=sub, ranks=rk, scores=sc, sample_indices=sample_indices,
+            selector=sel.describe(), full_model=None,
+            artificial_subsets=None if X_fit.shape[1] == p else subsets[c, :, p:],
+            feature_names=data.feature_names, n_features=m, resampling=resampling_record,
+            random_state=int(ss.entropy), classes=["rest", label], n_samples=data.n_samples,
+            data_sha256=fingerprint, artificial=artificial_record,
+            extra={"one_vs_rest": label})
     return out
 
 
-def _fit(checked: CheckedRun, *, executor: Any, store_dir: str | os.PathLike[str] | None,
-         resume: bool, every: int, progress: bool | None,
-         one_vs_rest: int | None = None) -> BaseModels:
+def _plan(checked: CheckedRun) -> tuple[Any, ...]:
+    """The seeds of a run's resamples and what they are recorded as: ``(seeds, full_seed,
+    resampling_record, X_fit, artificial_record, root SeedSequence, fingerprint)``."""
     data, spec = checked.data, checked.spec
-    b, p, m = spec.n_bootstraps, data.n_features_in, spec.n_features
+    b, p = spec.n_bootstraps, data.n_features_in
     method, fraction, stratify = spec.resampling, float(spec.sample_fraction or 1.0), \
         spec.stratify
     artificial = spec.artificial_features
     design = checked.design
     fingerprint = data_fingerprint(data.X, data.y, design)
-    random_state: Any = spec.random_state
-    if store_dir is not None and resume and (Path(store_dir) / "manifest.json").exists():
-        # The chunk layout is the run's own (a spec resolves a seed, never None).
-        every = int(RunDirectory.read_manifest(store_dir)["settings"]["checkpoint_every"])
-    ss = seed_sequence(random_state)
+    ss = seed_sequence(spec.random_state)
     # Children 0..b-1 seed the bootstraps; child b seeds the full-data fit. The splits of
     # complementary pairs and the artificial features have their own keys beyond those
     # (what further spawning would give), so that adding them changes no other seed.
@@ -380,8 +434,20 @@ def _fit(checked: CheckedRun, *, executor: Any, store_dir: str | os.PathLike[str
         X_fit = add_artificial_features(data.X, artificial, np.random.default_rng(art_seed),
                                         design.members() if design.grouped else None)
         artificial_record = {"method": artificial, "n_features": p}
+    return seeds, full_seed, resampling_record, X_fit, artificial_record, ss, fingerprint
 
-    seed = int(ss.entropy)  # type: ignore[arg-type]  # an int: resolve_seed made it
+
+def _fit(checked: CheckedRun, *, executor: Any, store_dir: str | os.PathLike[str] | None,
+         resume: bool, every: int, progress: bool | None) -> BaseModels:
+    data, spec = checked.data, checked.spec
+    p, m = data.n_features_in, spec.n_features
+    design = checked.design
+    if store_dir is not None and resume and (Path(store_dir) / "manifest.json").exists():
+        # The chunk layout is the run's own (a spec resolves a seed, never None).
+        every = int(RunDirectory.read_manifest(store_dir)["settings"]["checkpoint_every"])
+    plan = _plan(checked)
+    seeds, full_seed, resampling_record, X_fit, artificial_record, ss, fingerprint = plan
+    seed = int(ss.entropy)
     runner = Runner(executor, checked.n_jobs)
     parts: list[_Fitted] = []
     try:
@@ -390,19 +456,16 @@ def _fit(checked: CheckedRun, *, executor: Any, store_dir: str | os.PathLike[str
                 sel, data.X, X_fit, data.y, seeds, full_seed, spec=spec, p=p, every=every,
                 runner=runner, progress=progress, fingerprint=fingerprint,
                 store_dir=store_dir, resume=resume, resampling_record=resampling_record,
-                feature_names=data.feature_names, random_state=seed, design=design,
-                one_vs_rest=one_vs_rest))
+                feature_names=data.feature_names, random_state=seed, design=design))
     finally:
         runner.close()
     labels = [c.item() if hasattr(c, "item") else c for c in data.classes]
     common: dict[str, Any] = dict(feature_names=data.feature_names, n_features=m,
                   resampling=resampling_record,
                   random_state=seed,
-                  classes=labels if one_vs_rest is None else ["rest", labels[one_vs_rest]],
+                  classes=labels,
                   n_samples=data.n_samples, data_sha256=fingerprint,
                   artificial=artificial_record)
-    if one_vs_rest is not None:
-        common["extra"] = {"one_vs_rest": labels[one_vs_rest]}
     if not spec.heterogeneous:
         part = parts[0]
         base = BaseModels(subsets=part.subsets, ranks=part.ranks, scores=part.scores,
@@ -432,8 +495,7 @@ def _fit_selector(sel: Selector, X: Any, X_fit: Any, y: np.ndarray, seeds: list[
                   runner: Runner, progress: bool | None, fingerprint: str,
                   store_dir: Any, resume: bool, resampling_record: dict[str, Any],
                   feature_names: Any, random_state: int,
-                  design: SampleDesign = NO_DESIGN,
-                  one_vs_rest: int | None = None) -> _Fitted:
+                  design: SampleDesign = NO_DESIGN) -> _Fitted:
     b, m, p_fit = spec.n_bootstraps, spec.n_features, X_fit.shape[1]
     store = None
     done: dict[int, dict[str, np.ndarray]] = {}
@@ -479,10 +541,9 @@ def _fit_selector(sel: Selector, X: Any, X_fit: Any, y: np.ndarray, seeds: list[
     pending = [cid for cid in range(len(chunks)) if cid not in done]
     kwargs = dict(selector=sel, method=spec.resampling,
                   fraction=float(spec.sample_fraction or 1.0), stratify=spec.stratify,
-                  n_features=m, n_real=p, design=design, one_vs_rest=one_vs_rest,
+                  n_features=m, n_real=p, design=design,
                   min_classes=int(y.max()) + 1 if spec.per_class else 2)
-    what = f"bootstrap {sel.name}" if one_vs_rest is None else f"{sel.name}, class {one_vs_rest}"
-    bar = progress_bar(b, what, "fit", progress)
+    bar = progress_bar(b, f"bootstrap {sel.name}", "fit", progress)
     bar.update(sum(len(chunks[c]) for c in done))
     try:
         tasks = {cid: [seeds[i] for i in chunks[cid]] for cid in pending}
@@ -506,7 +567,7 @@ def _fit_selector(sel: Selector, X: Any, X_fit: Any, y: np.ndarray, seeds: list[
     sample_indices = padded(drawn)
 
     full_model = None
-    if spec.fit_full and not spec.heterogeneous and one_vs_rest is None:
+    if spec.fit_full and not spec.heterogeneous:
         saved = store.full_model() if store is not None else None
         if saved is not None:
             full_model = FeatureModel(scores=saved.get("scores"), ranks=saved["ranks"],

@@ -205,6 +205,9 @@ class Selector(ABC):
     #: :func:`modelmine.bootstrap` passes the weights of the resample's rows to such
     #: selectors and refuses weights for the others, naming them.
     supports_weights: bool = False
+    #: Whether :meth:`prepare` depends on the labels. When it does not, the per-class
+    #: panels (each class against the rest) prepare the data once for all the classes.
+    prepare_uses_labels: bool = True
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -231,6 +234,19 @@ class Selector(ABC):
         """Fit on the resample ``X[rows], y[rows]`` (rows may repeat), reusing ``prepared``
         (what :meth:`prepare` returned for the same ``X, y``). Default: :meth:`select`."""
         return self.select(X[rows], y[rows], random_state=random_state)
+
+    def select_rows_one_vs_rest(self, prepared: list[Any], X: Any, y: np.ndarray,
+                                rows: np.ndarray, classes: tuple[int, ...], *,
+                                random_state: int) -> list[SelectorOutput]:
+        """Fit each class of ``classes`` (codes of ``y``) against the rest on the resample
+        ``rows``: one :class:`SelectorOutput` per class, in order, each what
+        ``select_rows(prepared[i], X, y == classes[i], rows)`` returns (the per-class panels
+        of :func:`modelmine.run`). ``prepared[i]`` is :meth:`prepare` of that class's labels
+        (the same object for every class when ``prepare_uses_labels`` is False). Default:
+        one :meth:`select_rows` per class; a selector whose classes share work overrides
+        it (the ANOVA computes every class's F from one pass over the resample)."""
+        return [self.select_rows(prepared[i], X, (y == c).astype(np.int64), rows,
+                                 random_state=random_state) for i, c in enumerate(classes)]
 
     def get_params(self) -> dict[str, Any]:
         """The selector's parameters, JSON-serialisable, for the provenance record."""

@@ -36,6 +36,7 @@ class _Discretising(Selector):
     """Shared parameters of the selectors that score discretised features."""
 
     _score: str  # the score resample_scores computes: "ig", "su" or "chi2"
+    prepare_uses_labels = False  # SortedColumns(X): the labels come with each resample
 
     def __init__(self, discretization: str = "mdl", n_bins: int = 10,
                  better_encoding: bool = True):
@@ -159,6 +160,43 @@ class AnovaSelector(Selector):
 
     name = "anova"
     supports_weights = True
+    prepare_uses_labels = False
+
+    def select_rows_one_vs_rest(self, prepared: list[Any], X: Any, y: np.ndarray,
+                                rows: np.ndarray, classes: tuple[int, ...], *,
+                                random_state: int) -> list[SelectorOutput]:
+        """Every class's F against the rest from one pass over the resample: the class
+        sums and the sums of squares, then, per class, the two-group one-way ANOVA
+        (:func:`sklearn.feature_selection.f_classif` of ``y == c``, to rounding)."""
+        Xr = X[rows]
+        yr = y[rows]
+        n = rows.size
+        if sp.issparse(Xr):
+            Xr = sp.csr_matrix(Xr)
+            onehot = sp.csr_matrix((np.ones(n), (yr, np.arange(n))),
+                                   shape=(int(y.max()) + 1, n))
+            sums = np.asarray((onehot @ Xr).todense())
+            sq = np.asarray((onehot @ Xr.multiply(Xr)).todense())
+        else:
+            Xd = np.asarray(Xr, dtype=np.float64)
+            onehot_d = np.zeros((int(y.max()) + 1, n))
+            onehot_d[yr, np.arange(n)] = 1.0
+            sums, sq = onehot_d @ Xd, onehot_d @ (Xd * Xd)
+        counts = np.bincount(yr, minlength=sums.shape[0]).astype(np.float64)
+        total, total_sq = sums.sum(axis=0), sq.sum(axis=0)
+        out = []
+        for c in classes:
+            n1 = counts[c]
+            n0 = n - n1
+            s1, s0 = sums[c], total - sums[c]
+            q1, q0 = sq[c], total_sq - sq[c]
+            ss_within = (q1 - s1 * s1 / n1) + (q0 - s0 * s0 / n0)
+            ss_between = s1 * s1 / n1 + s0 * s0 / n0 - total * total / n
+            with np.errstate(divide="ignore", invalid="ignore"):
+                f = ss_between / (ss_within / (n - 2))
+            out.append(SelectorOutput(scores=np.maximum(
+                np.nan_to_num(f, nan=0.0, posinf=0.0, neginf=0.0), 0.0)))
+        return out
 
     def select(self, X: Any, y: np.ndarray, *, random_state: int,
                sample_weight: np.ndarray | None = None) -> SelectorOutput:

@@ -116,6 +116,7 @@ class _SVMScaled(Selector):
     scale: str
     class_weight: str | None = None
     supports_weights = True
+    prepare_uses_labels = False  # the linear kernel of X
 
     def _set_scale(self, scale: Any) -> None:
         self.scale = check_choice(scale, "scale", type(self).__name__, list(SVM_SCALES))

@@ -110,3 +110,24 @@ def test_cli_per_class(tmp_path, capsys):
     markers = pd.read_csv(out / "markers.csv")
     assert set(markers[markers.panel == "per_class"]["class"]) == set(CLASSES)
     assert mm.MiningRun.load(out).settings["per_class"] is True
+
+
+def test_class_models_of_a_label_free_preparation_equal_each_fit():
+    """ig prepares the data once for all the classes (its sorted columns do not depend
+    on the labels): each class's model still equals ig on that resample's one-vs-rest
+    labels, fitted on its own."""
+    from modelmine.selectors import get_selector
+
+    X, y, _ = _planted(seed=7, p=30)
+    spec = mm.RunSpec(selector="ig", n_bootstraps=4, n_features=3, per_class=True,
+                      operators=(), random_state=3)
+    models = fit_class_models(check_run_data(X, y, spec))
+    codes = np.unique(y, return_inverse=True)[1]
+    ig = get_selector("ig")
+    Xa = X.to_numpy()
+    for code, cls in enumerate(CLASSES):
+        for i in range(4):
+            rows = models[cls].resample(i)
+            want = ig.select(Xa[rows], (codes[rows] == code).astype(int), random_state=0)
+            np.testing.assert_allclose(models[cls].scores[i],
+                                       want.scores.astype(np.float32), rtol=1e-6)
