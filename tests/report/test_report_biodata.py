@@ -230,6 +230,8 @@ def test_biologist_report_renders_in_headless_chromium(run, tmp_path):
     # summary's thumbnails of the frequency plot, the dot plot and the heat map
     assert len(report.images) == 14 == html.count("<img ")
     assert html.count('class="thumb"') == 3
+    # the summary is the first screen: before the data and every other section
+    assert html.index('id="summary"') < html.index('id="data"')
     assert any(image["alt"] == "Dot plot of the marker genes by class"
                for image in report.images)
     for image in report.images:
