@@ -223,18 +223,9 @@ class MiningRun:
 
         if per_class:
             return self._class_markers(operator, effect)
-        name = next(iter(self.signatures)) if operator is None else operator
-        if name not in self.signatures:
-            raise param_error("operator", "MiningRun.markers", "one of the run's operators "
-                              f"({', '.join(map(repr, self.signatures))})", operator)
-        if self.expression is None:
-            raise DataError("This run directory predates the expression values that "
-                            "markers are computed from; run it again.")
-        result = self.signatures[name]
-        genes: list[str] = []
-        for sig in [result] if isinstance(result, Signature) else list(result):
-            genes += [str(g) for g in sig.names if str(g) not in genes]
-        kept = [g for g in genes if g in self.expression.columns]
+        name = self._markers_operator(operator)
+        assert self.expression is not None
+        kept = [g for g in _genes_of(self.signatures[name]) if g in self.expression.columns]
         if not kept:
             raise DataError(f"None of the genes of {name!r} are among the values the run "
                             "keeps (MiningRun.expression).")
@@ -282,22 +273,13 @@ class MiningRun:
         if not self.class_signatures or self.class_frequencies is None:
             raise param_error("per_class", "MiningRun.markers", "False for a run without "
                               "per-class panels (run it with per_class=True)", True)
-        name = next(iter(self.signatures)) if operator is None else operator
-        if name not in self.signatures:
-            raise param_error("operator", "MiningRun.markers", "one of the run's operators "
-                              f"({', '.join(map(repr, self.signatures))})", operator)
-        if self.expression is None:
-            raise DataError("This run directory predates the expression values that "
-                            "markers are computed from; run it again.")
+        name = self._markers_operator(operator)
+        assert self.expression is not None
         labels = self.expression["class"].to_numpy()
         text = np.asarray([str(v) for v in labels])
         parts = []
         for cls, ops in self.class_signatures.items():
-            result = ops[name]
-            genes: list[str] = []
-            for sig in [result] if isinstance(result, Signature) else list(result):
-                genes += [str(g) for g in sig.names if str(g) not in genes]
-            kept = [g for g in genes if g in self.expression.columns]
+            kept = [g for g in _genes_of(ops[name]) if g in self.expression.columns]
             if not kept:
                 continue
             inside = np.where(text == cls, cls, "rest")
@@ -311,6 +293,18 @@ class MiningRun:
         frame.insert(0, "signature", name)
         frame.insert(1, "panel", "per_class")
         return frame
+
+    def _markers_operator(self, operator: str | None) -> str:
+        """The operator whose markers are asked (default: the first), checked, and the
+        expression values they are computed from, checked to be there."""
+        name = next(iter(self.signatures)) if operator is None else operator
+        if name not in self.signatures:
+            raise param_error("operator", "MiningRun.markers", "one of the run's operators "
+                              f"({', '.join(map(repr, self.signatures))})", operator)
+        if self.expression is None:
+            raise DataError("This run directory predates the expression values that "
+                            "markers are computed from; run it again.")
+        return name
 
     def _kept_values(self, values: np.ndarray, kept: list[str]) -> np.ndarray:
         index = {str(f): j for j, f in enumerate(self.base_models.feature_names)}
@@ -461,6 +455,14 @@ def run_itemsets(base: BaseModels, min_support: float) -> tuple[Itemsets | None,
 #: The most genes :attr:`MiningRun.expression` keeps for the report (a heat map of more
 #: columns is unreadable, and the run directory stays small).
 EXPRESSION_MAX_GENES = 200
+
+
+def _genes_of(result: Signature | SignatureSet) -> list[str]:
+    """The genes of a signature, or of every alternative of a set, each once, in order."""
+    genes: list[str] = []
+    for sig in [result] if isinstance(result, Signature) else list(result):
+        genes += [str(g) for g in sig.names if str(g) not in genes]
+    return genes
 
 
 def signature_expression(X: Any, y: Any, base: BaseModels,
