@@ -44,7 +44,7 @@ from ._resampling import complementary_pair, resample_indices, seed_sequence
 from ._rundir import RunDirectory
 
 __all__ = ["ARTIFICIAL_FEATURES", "RESAMPLING_METHODS", "bootstrap", "fit_base_models",
-           "fit_class_models", "resume"]
+           "fit_class_models", "fit_rows", "resume"]
 
 _FUNC = "bootstrap"
 
@@ -53,6 +53,19 @@ _SETTINGS = {"selector": "svm-rfe", "n_bootstraps": 150, "n_features": 20,
              "resampling": "bootstrap", "sample_fraction": None, "stratify": False,
              "selector_params": None, "scale": "none", "random_state": 0, "fit_full": True,
              "artificial_features": None, "weighted_resampling": False}
+
+
+def fit_rows(selector: Selector, prepared: Any, X: Any, y: np.ndarray, rows: np.ndarray, *,
+             random_state: int, weights: np.ndarray | None = None) -> Any:
+    """The selector on the resample ``rows``: :meth:`Selector.select_rows` with the shared
+    ``prepared`` work, or, with sample weights, ``select`` on the rows with their weights
+    (selectors with ``supports_weights``, checked at the door). One place for the
+    bootstraps and the permutation null."""
+    if weights is None:
+        return selector.select_rows(prepared, X, y, rows, random_state=random_state)
+    weighted: Any = selector  # select takes sample_weight
+    return weighted.select(X[rows], y[rows], random_state=random_state,
+                           sample_weight=weights[rows])
 
 
 def _fit_chunk(
@@ -121,14 +134,10 @@ def _fit_chunk(
                 if one_vs_rest is not None and weights is None:
                     outputs = selector.select_rows_one_vs_rest(
                         prepared, X, y, idx, one_vs_rest, random_state=selector_seed)
-                elif weights is None:
-                    outputs = [selector.select_rows(prepared[0], X, y_fits[0], idx,
-                                                    random_state=selector_seed)]
                 else:
-                    # supports_weights: select takes sample_weight (checked at the door)
-                    weighted: Any = selector
-                    outputs = [weighted.select(X[idx], yf[idx], random_state=selector_seed,
-                                               sample_weight=weights[idx]) for yf in y_fits]
+                    outputs = [fit_rows(selector, prepared[i], X, yf, idx,
+                                        random_state=selector_seed, weights=weights)
+                               for i, yf in enumerate(y_fits)]
             except Exception as exc:
                 if not augmented:
                     raise

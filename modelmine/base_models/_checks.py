@@ -22,7 +22,7 @@ from .._data import Dataset, check_dataset
 from ..constants import MIN_SAMPLES_PER_CLASS
 from ..spec import RunSpec, capped
 from ..validation import check_int, param_error
-from ._design import NO_DESIGN, SampleDesign, check_design
+from ._design import NO_DESIGN, SampleDesign, check_design, refuse_unweighted
 
 __all__ = ["CheckedRun", "available_memory", "check_run_data", "estimate_memory"]
 
@@ -222,14 +222,7 @@ def _check_design_fits(design: SampleDesign, y: np.ndarray, spec: RunSpec,
                                   "to subsample without replacement",
                                   f"{int((units_w > 0).sum())}", show=False)
         return
-    refused = [s.name for s in spec.selectors if not getattr(s, "supports_weights", False)]
-    if refused:
-        from ..selectors import weighted_selectors
-
-        raise param_error("sample_weight", func, "given only to selectors that take sample "
-                          f"weights ({', '.join(weighted_selectors())}), or with "
-                          "weighted_resampling=True (the weights then draw the resamples)",
-                          f"selector {refused[0]!r}, which takes none", show=False)
+    refuse_unweighted({sel.name: sel for sel in spec.selectors}, func)
 
 
 def estimate_memory(n_bootstraps: int, n_features_in: int, n_drawn: int) -> int:

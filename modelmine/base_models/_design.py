@@ -29,7 +29,7 @@ import pandas as pd
 
 from ..validation import param_error
 
-__all__ = ["SampleDesign", "check_design"]
+__all__ = ["SampleDesign", "check_design", "refuse_unweighted"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -150,6 +150,20 @@ def check_design(groups: Any, sample_weight: Any, n: int, *, func: str,
         raise param_error("weighted_resampling", func, "False unless sample_weight is given "
                           "(the weights draw the resamples)", True)
     return SampleDesign(codes, labels, weights, bool(weighted_resampling))
+
+
+def refuse_unweighted(selectors: dict[str, Any], func: str) -> None:
+    """Refuse sample weights for a selector that takes none (``supports_weights``), naming
+    it and the selectors that do, before any fit. ``selectors``: label -> Selector."""
+    refused = [label for label, sel in selectors.items()
+               if not getattr(sel, "supports_weights", False)]
+    if refused:
+        from ..selectors import weighted_selectors
+
+        raise param_error("sample_weight", func, "given only to selectors that take sample "
+                          f"weights ({', '.join(weighted_selectors())}), or with "
+                          "weighted_resampling=True (the weights then draw the resamples)",
+                          f"selector {refused[0]!r}, which takes none", show=False)
 
 
 def _as_1d(values: Any, name: str, n: int, func: str) -> Any:

@@ -27,6 +27,7 @@ from .._data import check_dataset
 from .._progress import progress_bar
 from .._utils import readonly
 from ..base_models import BaseModels, add_artificial_features, bootstrap, data_fingerprint
+from ..base_models._bootstrap import fit_rows
 from ..base_models._design import NO_DESIGN, SampleDesign, check_design
 from ..base_models._executors import Runner
 from ..exceptions import DataError
@@ -265,7 +266,7 @@ def _null_chunk(
                 # As bootstrap's chunks: the work the resamples share, once per permutation
                 # of the labels (on the augmented X when the base models had artificial
                 # features); select_rows equals select on (X[idx], yp[idx]) exactly.
-                prepared = selector.prepare(X, yp)
+                prepared = None if weights is not None else selector.prepare(X, yp)
             except Exception as exc:
                 raise DataError(
                     f"selection_null: the selector {selector.name!r} failed "
@@ -273,12 +274,9 @@ def _null_chunk(
                 ) from exc
             for i, idx in enumerate(rows_of):
                 try:
-                    seed_i = int(rng.integers(0, 2**31 - 1))
-                    if weights is None:
-                        output = selector.select_rows(prepared, X, yp, idx, random_state=seed_i)
-                    else:
-                        output = selector.select(X[idx], yp[idx], random_state=seed_i,
-                                                 sample_weight=weights[idx])
+                    output = fit_rows(selector, prepared, X, yp, idx,
+                                      random_state=int(rng.integers(0, 2**31 - 1)),
+                                      weights=weights)
                 except Exception as exc:
                     raise DataError(
                         f"selection_null: the selector {selector.name!r} failed "

@@ -44,7 +44,7 @@ from ..base_models import (
     fit_base_models,
     seed_sequence,
 )
-from ..base_models._design import SampleDesign, check_design
+from ..base_models._design import SampleDesign, check_design, refuse_unweighted
 from ..base_models._executors import Runner
 from ..constants import TOP_FRACTIONS
 from ..diagnostics import agreement, diversity, signature_performance
@@ -409,14 +409,7 @@ def evaluate(
     design = check_design(groups, sample_weight, data.n_samples, func=_FUNC,
                           weighted_resampling=bool(weighted_resampling))
     if design.sample_weight is not None and not design.weighted_resampling:
-        refused = [lb for lb, sel in sels.items() if not sel.supports_weights]
-        if refused:  # before any fold is fitted
-            from ..selectors import weighted_selectors
-
-            raise param_error("sample_weight", _FUNC, "given only to selectors that take "
-                              f"sample weights ({', '.join(weighted_selectors())}), or with "
-                              "weighted_resampling=True", f"selector {refused[0]!r}, which "
-                              "takes none", show=False)
+        refuse_unweighted(sels, _FUNC)  # before any fold is fitted
     if design.grouped and design.n_groups < folds_k:
         raise param_error("groups", _FUNC, f"at least n_folds={folds_k} groups (grouped "
                           "folds hold whole groups)", f"{design.n_groups} groups",

@@ -282,6 +282,7 @@ def _write_run(run: MiningRun, directory: Path, *, with_report: bool,
     _write_text(directory / "signatures.gmt", report.signatures_gmt(
         run.signatures, description=f"modelmine {run.settings.get('selector')} on "
         f"{Path(str(run.data.get('source'))).name}"))
+    markers = None
     if run.expression is not None:
         run.expression.to_csv(directory / EXPRESSION, compression="gzip")
         markers = _markers(run)
@@ -300,7 +301,7 @@ def _write_run(run: MiningRun, directory: Path, *, with_report: bool,
         "command": run.command, "settings": run.settings, "data": run.data,
         "versions": run.versions, "itemsets_note": run.itemsets_note})
     if with_report:
-        write_report(run, directory / "report.html")
+        write_report(run, directory / "report.html", markers=markers)
 
 
 def _check_support(settings: dict[str, Any], path: Path) -> None:
@@ -495,8 +496,9 @@ def _read_expression(path: Path, base: BaseModels) -> pd.DataFrame | None:
 def write_report(run: MiningRun, path: Path, *,
                  evaluation: pd.DataFrame | None = None, null: Any = None,
                  stability_path: Any = None, error_control: Any = None,
-                 figures_dir: Any = None) -> Path:
-    """Write the HTML report of ``run`` to ``path`` atomically."""
+                 figures_dir: Any = None, markers: pd.DataFrame | None = None) -> Path:
+    """Write the HTML report of ``run`` to ``path`` atomically (``markers``: the run's
+    markers tables when the caller has them already, else computed here)."""
     from ..report import build_report, operator_result
 
     settings = run.settings
@@ -517,8 +519,8 @@ def write_report(run: MiningRun, path: Path, *,
                         expression=run.expression, command=run.command,
                         evaluation_command=evaluation_command(run),
                         null=null, stability_path=stability_path,
-                        markers=(_markers(run, null) if run.expression is not None
-                                 else None),
+                        markers=(markers if markers is not None or run.expression is None
+                                 else _markers(run, null)),
                         error_control=error_control, figures_dir=figures_dir,
                         marker_grid=_grid(run))
     _write_text(path, text)

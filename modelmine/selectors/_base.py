@@ -399,8 +399,8 @@ class EstimatorSelector(Selector):
         self._is_selector = isinstance(estimator, SelectorMixin)
         from sklearn.utils.validation import has_fit_parameter
 
-        # A SelectorMixin (RFE, SelectFromModel) routes fit's sample_weight to its
-        # estimator; an estimator takes it when its fit says so.
+        # Weights when fit's signature names sample_weight (LogisticRegression, forests;
+        # not RFE or SelectFromModel, whose fit takes **fit_params).
         self.supports_weights = has_fit_parameter(estimator, "sample_weight")
         has_ranking = "ranking_" in _fitted_attribute_names(estimator)
         if self._is_selector and not has_ranking:
