@@ -88,8 +88,7 @@ def framework(base: mm.BaseModels, m: int, k: int = 10) -> dict[str, float]:
     diagnostics.nogueira_stability(base.subsets)
     diagnostics.jaccard_stability(base.subsets)
     if alternatives is not None:
-        diagnostics.diversity([s.features for s in alternatives.signatures],
-                              n_features=base.n_features_in)
+        diagnostics.diversity(alternatives)
     out["diagnostics"] = time.perf_counter() - t
     out["total"] = sum(out.values())
     return out
