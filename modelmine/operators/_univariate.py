@@ -293,11 +293,81 @@ def stuart(base: BaseModels, *, n_features: int, lists: str = "full") -> Signatu
         Rank lists: each model's full ranking of the p features (rank / p), or only its
         selected subset (unselected features get normalised rank 1, as Kolde's partial
         lists). Scores: log10 Q (lower is better; Q itself underflows for the top features
-        of hundreds of lists), computed for every feature at any b (:func:`stuart_scores`).
+        of hundreds of lists), exact at any b (:func:`stuart_scores`) for every feature
+        that can be among the m best; the others are ruled out by bounds and never
+        computed (:func:`_stuart_top_log_q`).
     """
-    log_q = stuart_scores(_normalised_ranks(base, lists, "stuart"), log=True)
+    log_q = _stuart_top_log_q(_normalised_ranks(base, lists, "stuart"), n_features)
     return _top(base, log_q / math.log(10.0), n_features, descending=False,
                 operator="stuart", score_name="stuart_log10_q", provenance={"lists": lists})
+
+
+def _log_tail_bounds(n: int, c: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A lower and an upper bound of ``log P(Bin(n, x) >= c)`` that never under- or
+    overflow: the regularised beta function where it is a normal double (with 1e-9 of
+    slack each way), else the binomial probability of exactly c below and the union
+    bound ``C(n, c) x^c`` above."""
+    c = np.broadcast_to(c, x.shape).astype(np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        tail = np.log(betainc(c, n - c + 1.0, x))
+        log_choose = gammaln(n + 1.0) - gammaln(c + 1.0) - gammaln(n - c + 1.0)
+        log_x = np.log(x)
+        rest = np.where(c < n, (n - c) * np.log1p(-np.minimum(x, 1.0 - 1e-16)), 0.0)
+        pmf = np.where(x >= 1.0, np.where(c >= n, 0.0, -np.inf), log_choose + c * log_x + rest)
+    ok = tail > -690.0  # subnormal beta values lose their relative precision
+    upper = np.minimum(np.where(ok, tail + 1e-9, 0.0), log_choose + c * log_x)
+    lower = np.where(ok, np.maximum(tail - 1e-9, pmf), pmf)
+    return lower, upper
+
+
+def _stuart_top_log_q(normalised: np.ndarray, m: int) -> np.ndarray:
+    """log Q (:func:`stuart_scores`), exact for every feature that can be among the m
+    lowest, inf for the rest.
+
+    Q is the probability that n uniform order statistics all fall below the feature's
+    sorted normalised ranks, so it increases with every rank, and it is a joint
+    probability of events that all decrease with the uniforms. Hence, for every feature:
+
+    - above: any single constraint, ``Q <= P(U_(s) <= r_(s)) = P(Bin(n, r_(s)) >= s)``,
+      and Q of the ranks rounded up to L levels;
+    - below: Q of the ranks rounded down to L levels, and (Harris's inequality for
+      decreasing events) the product over the L levels of their binomial tails.
+
+    The bounds on all features are vectorised; features whose lower bound exceeds the
+    m-th smallest upper bound cannot be among the m best and are dropped; the survivors
+    get the exact computation on 4, 16, 64 and 256 levels in turn, and at last on their
+    own ranks. On 1,000 svm-rfe rankings of leukemia's 7,129 genes, 20 features reach
+    the exact step and the operator takes 2.2 s instead of 247 s (docs/performance.md).
+    """
+    r = np.sort(np.asarray(normalised, dtype=np.float64), axis=0)
+    n, p = r.shape
+    m = min(max(int(m), 1), p)
+    slack = 1e-6  # the exact computation's own tolerance (1e-12 relative) and more
+    step = max(1, n // 64)
+    starts = np.arange(0, n, step)
+    upper = _log_tail_bounds(n, (starts + 1.0)[:, None], r[starts])[1].min(axis=0)
+    lower = np.full(p, -np.inf)
+    for levels in (4, 8, 16, 32, 64):
+        if levels > n:
+            break
+        pos = np.unique(np.linspace(0, n, levels + 1).astype(int)[:-1])
+        need = np.append(pos[1:], n).astype(np.float64)
+        lower = np.maximum(lower, _log_tail_bounds(n, need[:, None], r[pos])[0].sum(axis=0))
+    threshold = float(np.partition(upper, m - 1)[m - 1])
+    candidates = np.flatnonzero(lower <= threshold + slack)
+    for levels in (4, 16, 64, 256):
+        if 2 * levels > n or candidates.size <= m:
+            break
+        pos = np.unique(np.linspace(0, n, levels + 1).astype(int)[:-1])
+        level = np.searchsorted(pos, np.arange(n), side="right") - 1
+        down, up = pos[level], (np.append(pos[1:], n) - 1)[level]
+        low = np.array([_stuart_log_q(r[down, j]) for j in candidates])
+        high = np.array([_stuart_log_q(r[up, j]) for j in candidates])
+        threshold = min(threshold, float(np.partition(high, m - 1)[m - 1]))
+        candidates = candidates[low <= threshold + slack]
+    out = np.full(p, np.inf)
+    out[candidates] = [_stuart_log_q(r[:, j]) for j in candidates]
+    return out
 
 
 @declare_operator("rra", kind="single")

@@ -178,3 +178,42 @@ def test_rra_operator_pruning_is_exact(m):
     expected = np.lexsort((np.arange(400), mr, full))[:m]
     assert set(sig.features.tolist()) == set(expected.tolist())
     np.testing.assert_allclose(np.sort(sig.scores), np.sort(full[expected]), rtol=1e-12)
+
+
+@pytest.mark.parametrize(("b", "m"), [(7, 5), (60, 1), (60, 20), (300, 20), (300, 200)])
+def test_stuart_operator_pruning_is_exact(b, m):
+    # The operator rules out by bounds the features that cannot be among the m best and
+    # computes Q exactly for the rest: its features and scores equal those of the exact Q
+    # of every feature (the brute-force oracle), ties included.
+    p = 200
+    base = make_base_models(n_models=b, n_features_in=p, n_features=15, random_state=b)
+    sig = OperatorRegistry(group=None).aggregate(base, "stuart", n_features=m)
+    full = stuart_scores(base.tied_ranks() / float(p), log=True) / np.log(10.0)
+    order = np.argsort(full, kind="stable")
+    cut = full[order[m - 1]]
+    assert set(order[full[order] < cut].tolist()) <= set(sig.features.tolist())
+    assert set(sig.features.tolist()) <= set(np.flatnonzero(full <= cut).tolist())
+    np.testing.assert_allclose(sig.scores, full[sig.features], rtol=1e-12)
+
+
+def test_stuart_bounds_hold_for_every_feature():
+    # The vectorised bounds the pruning rests on: a lower and an upper bound of each
+    # binomial tail, against scipy's exact tail where it is representable.
+    from scipy.stats import binom
+
+    from modelmine.operators._univariate import _log_tail_bounds
+
+    rng = np.random.default_rng(5)
+    n = 400
+    c = rng.integers(1, n + 1, 5000).astype(float)
+    x = rng.uniform(0, 1, 5000) ** rng.uniform(1, 8, 5000)
+    lower, upper = _log_tail_bounds(n, c, x)
+    exact = binom.logsf(c - 1, n, x)
+    ok = exact > -680.0  # scipy's own tail is a subnormal double below
+    assert (lower[ok] <= exact[ok] + 1e-7).all() and (upper[ok] >= exact[ok] - 1e-7).all()
+    assert (lower <= upper).all()
+    # where doubles cannot hold the tail, against 50-digit arithmetic
+    for i in np.flatnonzero(~ok)[:60]:
+        ref = float(mpmath.log(mpmath.betainc(c[i], n - c[i] + 1, 0, mpmath.mpf(x[i]),
+                                              regularized=True)))
+        assert lower[i] <= ref + 1e-7 and upper[i] >= ref - 1e-7, (c[i], x[i])
