@@ -22,6 +22,9 @@ class Dataset:
     y: np.ndarray
     classes: np.ndarray
     feature_names: np.ndarray
+    #: The outcome the selectors fit when it is not the classes (regression values, or
+    #: the survival structured array); ``y`` and ``classes`` are then its strata.
+    target: Any = None
 
     @property
     def n_samples(self) -> int:

@@ -48,6 +48,7 @@ __all__ = [
     "ARTIFICIAL_FEATURES",
     "DEFAULT_OPERATORS",
     "DEFAULT_RANDOM_STATE",
+    "DEFAULT_SELECTORS",
     "RESAMPLING_METHODS",
     "RunSpec",
     "capped",
@@ -58,6 +59,12 @@ __all__ = [
 #: The operators of ``mm.run`` and ``modelmine run`` unless told otherwise: one consensus
 #: signature from frequent model fragments (closedApr) and k alternatives (allMed).
 DEFAULT_OPERATORS = ("closedApr", "allMed")
+
+#: The selector of each outcome unless told otherwise: SVM-RFE for classes (KDD 2012's
+#: default), its regression analogue for a continuous target, the elastic-net Cox path
+#: (stabs' survival learner) for survival.
+DEFAULT_SELECTORS = {"classification": "svm-rfe", "regression": "svr-rfe",
+                     "survival": "coxnet"}
 
 #: The seed of every door unless told otherwise (as scanpy's ``random_state=0``): the
 #: same command gives the same result. ``random_state=None`` draws fresh entropy.
@@ -200,7 +207,9 @@ class RunSpec:
 
     Parameters
     ----------
-    selector : str, Selector, estimator, callable, or a list of them, default="svm-rfe"
+    selector : str, Selector, estimator, callable, or a list of them, optional
+        Default: the outcome's (:data:`DEFAULT_SELECTORS`): "svm-rfe" for classes,
+        "svr-rfe" for regression, "coxnet" for survival.
         As in :func:`modelmine.bootstrap` (a list is a heterogeneous ensemble, Salman 2022).
     selector_params : mapping, optional
         Parameters of the selector (for a list: selector name -> parameters).
@@ -230,6 +239,11 @@ class RunSpec:
         Also run the selection one class against the rest for every class, on the same
         resamples (common random numbers): per-class panels (``MiningRun.class_signatures``,
         ``MiningRun.markers(per_class=True)``). Three or more classes.
+    outcome : {"classification", "regression", "survival"}, default="classification"
+        What y is: class labels, a continuous value, or a survival target (a structured
+        array of event and time, scikit-survival's ``Surv.from_arrays``). Every selector
+        must fit it (``available_selectors()["outcomes"]``); the resampling stratifies by
+        the quantile bins of y (regression) or the event indicator (survival).
     operators : sequence of str, default=("closedApr", "allMed")
         Registered operator names; checked here, once.
     operator_params : mapping of str to mapping, optional
@@ -250,7 +264,7 @@ class RunSpec:
     (0, 1.0)
     """
 
-    selector: Any = "svm-rfe"
+    selector: Any = None
     selector_params: Mapping[str, Any] = field(default_factory=dict)
     n_bootstraps: int = DEFAULT_N_BOOTSTRAPS
     n_features: int | None = DEFAULT_N_FEATURES
@@ -263,6 +277,7 @@ class RunSpec:
     artificial_features: str | None = None
     weighted_resampling: bool = False
     per_class: bool = False
+    outcome: str = "classification"
     operators: Sequence[str] = DEFAULT_OPERATORS
     operator_params: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     min_support: float = DEFAULT_MIN_SUPPORT
@@ -304,6 +319,15 @@ class RunSpec:
         if not isinstance(self.per_class, bool | np.bool_):
             raise param_error("per_class", func, "a bool", self.per_class, exc=TypeError)
         put("per_class", bool(self.per_class))
+        from .outcomes import OUTCOMES
+
+        outcome = check_choice(self.outcome, "outcome", func, OUTCOMES)
+        put("outcome", outcome)
+        if self.selector is None:
+            put("selector", DEFAULT_SELECTORS[outcome])
+        if self.per_class and outcome != "classification":
+            raise param_error("per_class", func, "False unless outcome='classification' "
+                              "(per-class panels need classes)", True)
         if not isinstance(self.fit_full, bool | np.bool_):
             raise param_error("fit_full", func, "a bool", self.fit_full, exc=TypeError)
         put("fit_full", bool(self.fit_full))
@@ -365,6 +389,19 @@ class RunSpec:
             built = [get_selector(self.selector, dict(self.selector_params) or None,
                                   func=func)]
             own = [dict(self.selector_params) if isinstance(self.selector, str) else None]
+        for sel in built:
+            if self.outcome not in sel.outcomes:
+                from .selectors import selectors_for
+
+                fits = " or ".join(repr(o) for o in sel.outcomes)
+                raise param_error(
+                    "selector", func, f"a selector for outcome={self.outcome!r} (selectors "
+                    f"for it: {', '.join(selectors_for(self.outcome))})",
+                    f"{sel.name!r}, which fits {fits} only", show=False,
+                    hint=None if self.outcome != "classification" else
+                    f"For {sel.name!r}, pass outcome={sel.outcomes[0]!r} (modelmine run "
+                    f"--outcome {sel.outcomes[0]}).")
+        built = [sel.for_outcome(self.outcome, func) for sel in built]
         if self.scale != "none":
             from .selectors._scaling import _SVMScaled, scaled
 
@@ -475,6 +512,8 @@ class RunSpec:
             settings["weighted_resampling"] = True
         if self.per_class:
             settings["per_class"] = True
+        if self.outcome != "classification":
+            settings["outcome"] = self.outcome
         return settings
 
     @classmethod
@@ -506,6 +545,7 @@ class RunSpec:
                    artificial_features=settings.get("artificial_features"),
                    weighted_resampling=bool(settings.get("weighted_resampling", False)),
                    per_class=bool(settings.get("per_class", False)),
+                   outcome=settings.get("outcome", "classification"),
                    operators=list(settings["operators"]),
                    operator_params=settings.get("operator_params") or {},
                    min_support=settings["min_support"],

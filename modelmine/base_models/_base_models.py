@@ -41,7 +41,7 @@ _RESAMPLING_METHODS = ("bootstrap", "subsample", "complementary-pairs")
 _ARTIFICIAL_METHODS = ("permutation", "knockoff", "unknown")
 
 
-def data_fingerprint(X: Any, y: np.ndarray, design: Any = None) -> str:
+def data_fingerprint(X: Any, y: np.ndarray, design: Any = None, target: Any = None) -> str:
     """A sha256 of the data (values, shape, sparsity structure and labels), and of the
     groups and sample weights when the run has them (``design``, a
     :class:`._design.SampleDesign`).
@@ -60,6 +60,8 @@ def data_fingerprint(X: Any, y: np.ndarray, design: Any = None) -> str:
     h.update(np.ascontiguousarray(y, dtype=np.int64).tobytes())
     if design is not None:
         design.fingerprint_into(h)
+    if target is not None:  # a continuous or survival outcome (its strata are y)
+        h.update(np.ascontiguousarray(target).tobytes())
     return h.hexdigest()
 
 

@@ -49,10 +49,11 @@ __all__ = ["ARTIFICIAL_FEATURES", "RESAMPLING_METHODS", "bootstrap", "fit_base_m
 _FUNC = "bootstrap"
 
 #: The settings keywords of :func:`bootstrap`, with their defaults (what ``spec=`` replaces).
-_SETTINGS = {"selector": "svm-rfe", "n_bootstraps": 150, "n_features": 20,
+_SETTINGS = {"selector": None, "n_bootstraps": 150, "n_features": 20,
              "resampling": "bootstrap", "sample_fraction": None, "stratify": False,
              "selector_params": None, "scale": "none", "random_state": 0, "fit_full": True,
-             "artificial_features": None, "weighted_resampling": False}
+             "artificial_features": None, "weighted_resampling": False,
+             "outcome": "classification"}
 
 
 def fit_rows(selector: Selector, prepared: Any, X: Any, y: np.ndarray, rows: np.ndarray, *,
@@ -73,6 +74,7 @@ def _fit_chunk(
     method: str, fraction: float, stratify: bool, n_features: int | None,
     n_real: int | None = None, design: SampleDesign = NO_DESIGN,
     one_vs_rest: tuple[int, ...] | None = None, min_classes: int = 2,
+    target: Any = None,
 ) -> list[tuple[np.ndarray, Any]]:
     """Fit the selector on the resamples of a chunk of bootstraps, single-threaded.
 
@@ -88,12 +90,15 @@ def _fit_chunk(
     drawn once, the work the classes share is done once (a label-free ``prepare``,
     ``Selector.select_rows_one_vs_rest``), and each entry's model is then the list of the
     classes' models; ``min_classes`` is how many classes a resample must hold (every one
-    for the per-class runs).
+    for the per-class runs). ``target``: what the selector fits when the outcome is not
+    the classes (regression values or the survival array); ``y`` is then its strata,
+    which only draw the resamples.
     """
     weights = (design.sample_weight if design.sample_weight is not None
                and not design.weighted_resampling else None)
     codes = (None,) if one_vs_rest is None else one_vs_rest
-    y_fits = [y if c is None else (y == c).astype(np.int64) for c in codes]
+    y_fits = ([target] if target is not None else
+              [y if c is None else (y == c).astype(np.int64) for c in codes])
     augmented = n_real is not None and X.shape[1] != n_real
 
     def failed(exc: Exception) -> DataError:
@@ -152,7 +157,7 @@ def _fit_chunk(
 def bootstrap(
     X: Any,
     y: Any,
-    selector: Any = "svm-rfe",
+    selector: Any = None,
     *,
     n_bootstraps: int = 150,
     n_features: int | None = 20,
@@ -174,6 +179,7 @@ def bootstrap(
     groups: Any = None,
     sample_weight: Any = None,
     weighted_resampling: bool = False,
+    outcome: str = "classification",
     spec: RunSpec | None = None,
 ) -> BaseModels:
     """Run a feature selector on ``n_bootstraps`` resamples: the base feature models.
@@ -186,8 +192,12 @@ def bootstrap(
     X : array-like, DataFrame or scipy.sparse matrix of shape (n_samples, p)
         Numeric data without NaN or inf. Sparse input stays sparse.
     y : array-like of shape (n_samples,)
-        Class labels, any encoding (-1/1, 1/2, strings); two or more classes.
-    selector : str, Selector, estimator, callable, or a list of them, default="svm-rfe"
+        Class labels, any encoding (-1/1, 1/2, strings); two or more classes. With
+        ``outcome="regression"``, numbers; with ``outcome="survival"``, a structured array
+        of the event indicator and the time (``sksurv.util.Surv.from_arrays``).
+    selector : str, Selector, estimator, callable, or a list of them, optional
+        Default: the outcome's (``modelmine.spec.DEFAULT_SELECTORS``: "svm-rfe" for classes,
+        "svr-rfe" for regression, "coxnet" for survival).
         A registered name (:func:`modelmine.selectors.available`: "chi2", "anova", "ig",
         "su", "relieff", "svm-rfe", "svm", "l1-logistic", "random-forest", "cfs",
         "gainratio", "oner", "mrmr", "svm-rfe50", ...), a
@@ -279,6 +289,9 @@ def bootstrap(
         Draw each resample with probability proportional to ``sample_weight`` (of the
         rows, or of the groups by their summed weight); the selector then fits the
         resample's rows unweighted, so no weight counts twice. Not for complementary pairs.
+    outcome : {"classification", "regression", "survival"}, default="classification"
+        What ``y`` is (:class:`modelmine.RunSpec`); ``stratify`` then keeps the
+        proportions of y's quantile bins, or of events and censored times.
     spec : RunSpec, optional
         All the settings at once (:class:`modelmine.RunSpec`); then the settings'
         keywords must be left at their defaults.
@@ -301,7 +314,7 @@ def bootstrap(
              "stratify": stratify, "selector_params": selector_params, "scale": scale,
              "random_state": random_state, "fit_full": fit_full,
              "artificial_features": artificial_features,
-             "weighted_resampling": weighted_resampling}
+             "weighted_resampling": weighted_resampling, "outcome": outcome}
     if spec is None:
         spec = RunSpec(**{**given, "selector_params": selector_params or {}},
                        operators=(), func=_FUNC)
@@ -417,7 +430,7 @@ def _plan(checked: CheckedRun) -> tuple[Any, ...]:
         spec.stratify
     artificial = spec.artificial_features
     design = checked.design
-    fingerprint = data_fingerprint(data.X, data.y, design)
+    fingerprint = data_fingerprint(data.X, data.y, design, data.target)
     ss = seed_sequence(spec.random_state)
     # Children 0..b-1 seed the bootstraps; child b seeds the full-data fit. The splits of
     # complementary pairs and the artificial features have their own keys beyond those
@@ -465,7 +478,8 @@ def _fit(checked: CheckedRun, *, executor: Any, store_dir: str | os.PathLike[str
                 sel, data.X, X_fit, data.y, seeds, full_seed, spec=spec, p=p, every=every,
                 runner=runner, progress=progress, fingerprint=fingerprint,
                 store_dir=store_dir, resume=resume, resampling_record=resampling_record,
-                feature_names=data.feature_names, random_state=seed, design=design))
+                feature_names=data.feature_names, random_state=seed, design=design,
+                target=data.target))
     finally:
         runner.close()
     labels = [c.item() if hasattr(c, "item") else c for c in data.classes]
@@ -504,7 +518,7 @@ def _fit_selector(sel: Selector, X: Any, X_fit: Any, y: np.ndarray, seeds: list[
                   runner: Runner, progress: bool | None, fingerprint: str,
                   store_dir: Any, resume: bool, resampling_record: dict[str, Any],
                   feature_names: Any, random_state: int,
-                  design: SampleDesign = NO_DESIGN) -> _Fitted:
+                  design: SampleDesign = NO_DESIGN, target: Any = None) -> _Fitted:
     b, m, p_fit = spec.n_bootstraps, spec.n_features, X_fit.shape[1]
     store = None
     done: dict[int, dict[str, np.ndarray]] = {}
@@ -551,7 +565,8 @@ def _fit_selector(sel: Selector, X: Any, X_fit: Any, y: np.ndarray, seeds: list[
     kwargs = dict(selector=sel, method=spec.resampling,
                   fraction=float(spec.sample_fraction or 1.0), stratify=spec.stratify,
                   n_features=m, n_real=p, design=design,
-                  min_classes=int(y.max()) + 1 if spec.per_class else 2)
+                  min_classes=int(y.max()) + 1 if spec.per_class else min(2, int(y.max()) + 1),
+                  target=target)
     bar = progress_bar(b, f"bootstrap {sel.name}", "fit", progress)
     bar.update(sum(len(chunks[c]) for c in done))
     try:
@@ -585,7 +600,8 @@ def _fit_selector(sel: Selector, X: Any, X_fit: Any, y: np.ndarray, seeds: list[
             with threadpool_limits(limits=1):
                 seed = int(np.random.default_rng(full_seed).integers(0, 2**31 - 1))
                 full_model = model_from_output(
-                    sel.select(X, y, random_state=seed), n_features_in=p,
+                    sel.select(X, y if target is None else target, random_state=seed),
+                    n_features_in=p,
                     n_features=m, selector=sel.name)
             if store is not None:
                 arrays = {"ranks": full_model.ranks, "subset": full_model.subset}

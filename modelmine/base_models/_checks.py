@@ -9,6 +9,7 @@ its first checkpoint, so that bad input fails at once and leaves nothing behind.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import os
 import warnings
@@ -20,6 +21,7 @@ import scipy.sparse as sp
 
 from .._data import Dataset, check_dataset
 from ..constants import MIN_SAMPLES_PER_CLASS
+from ..outcomes import check_outcome
 from ..spec import RunSpec, capped
 from ..validation import check_int, param_error
 from ._design import NO_DESIGN, SampleDesign, check_design, refuse_unweighted
@@ -80,7 +82,13 @@ def check_run_data(X: Any, y: Any, spec: RunSpec, *, feature_names: Any = None,
     ValueError, TypeError
         The standard message (``The 'x' parameter of run must be ...``).
     """
-    data = check_dataset(X, y, func=func, feature_names=feature_names)
+    if spec.outcome == "classification":
+        data = check_dataset(X, y, func=func, feature_names=feature_names)
+    else:
+        outcome = check_outcome(y, spec.outcome, func=func)
+        data = check_dataset(X, outcome.strata, func=func, feature_names=feature_names)
+        data = dataclasses.replace(data, classes=outcome.strata_labels,
+                                   target=outcome.values)
     p, n = data.n_features_in, data.n_samples
     why = f"the {p} features of X"
     changes: dict[str, Any] = {}

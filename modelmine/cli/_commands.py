@@ -46,6 +46,17 @@ def _read_input(args: argparse.Namespace, source: str, target: str | None = None
 
     if options is None:
         options = {key: getattr(args, key, None) for key in _INPUT_OPTIONS}
+        time = getattr(args, "time", None)
+        if time is not None:
+            if target is not None:
+                raise DataError("--time names the time column of a survival outcome; give "
+                                "it instead of --target, not with it.")
+            if options.get("outcome") != "survival":
+                raise DataError("--time names the time column of a survival outcome: add "
+                                "--outcome survival and --event COLUMN.")
+            target = time
+        if options.get("outcome") == "classification":
+            options["outcome"] = None  # read_data's default: not recorded
         if options.get("labels"):
             options["labels"] = str(Path(options["labels"]).resolve())
     kwargs = {k: v for k, v in options.items() if v not in (None, False)}
@@ -62,7 +73,7 @@ def _read_input(args: argparse.Namespace, source: str, target: str | None = None
 
 #: The options of `_add_input_options` (cli/_main.py), as read_data's keyword arguments.
 _INPUT_OPTIONS = ("labels", "labels_column", "index_col", "transpose", "layer", "backed",
-                  "drop", "groups", "weights", "keep_columns")
+                  "drop", "groups", "weights", "keep_columns", "outcome", "event")
 
 
 def _selector_params(args: argparse.Namespace, selector: str) -> dict[str, Any]:
@@ -88,8 +99,18 @@ def _selector_params(args: argparse.Namespace, selector: str) -> dict[str, Any]:
     return params
 
 
+def _outcome_selector(args: argparse.Namespace) -> tuple[str, str]:
+    """The run's outcome (--outcome) and selector (--selector, or the outcome's default)."""
+    from ..spec import DEFAULT_SELECTORS
+
+    outcome = getattr(args, "outcome", None) or "classification"
+    return outcome, args.selector or DEFAULT_SELECTORS[outcome]
+
+
 def _bootstrap(data: LoadedData, args: argparse.Namespace) -> BaseModels:
-    return bootstrap(data.X, data.y, selector=args.selector, n_bootstraps=args.n_bootstraps,
+    outcome, selector = _outcome_selector(args)
+    return bootstrap(data.X, data.y, selector=selector, outcome=outcome,
+                     n_bootstraps=args.n_bootstraps,
                      n_features=args.n_features, feature_names=data.feature_names,
                      random_state=args.random_state, n_jobs=args.n_jobs,
                      executor=getattr(args, "executor", None),
@@ -320,12 +341,13 @@ def _run_or_resume(args: argparse.Namespace, out: Path, partial: Path,
                             f"-b/--n-bootstraps must be even, got {args.n_bootstraps}.")
         # The run's specification, validated before the data are read (its messages name
         # the options: see _main._OPTION_OF).
-        spec = RunSpec(selector=args.selector, operators=operators,
+        outcome, selector = _outcome_selector(args)
+        spec = RunSpec(selector=selector, outcome=outcome, operators=operators,
                        n_bootstraps=args.n_bootstraps, n_features=args.n_features,
                        n_signatures=args.n_signatures, min_support=args.min_support,
                        random_state=args.random_state, resampling=resampling,
                        sample_fraction=args.sample_fraction, stratify=args.stratify,
-                       selector_params=_selector_params(args, args.selector),
+                       selector_params=_selector_params(args, selector),
                        scale=args.scale, signature_size=args.signature_size,
                        operator_params=op_params,
                        weighted_resampling=bool(getattr(args, "weighted_resampling", False)),

@@ -238,9 +238,10 @@ def _add_model_options(p: argparse.ArgumentParser, *, bootstraps: int = DEFAULT_
                        help=f"feature selector, repeatable: {selectors} (default: ig, "
                        "relieff, svm-rfe and svm, as KDD 2012)")
     else:
-        p.add_argument("--selector", "-s", default="svm-rfe",
+        p.add_argument("--selector", "-s", default=None,
                        help=f"feature selector of the base models: {selectors} (default: "
-                       "svm-rfe)")
+                       "svm-rfe; svr-rfe with --outcome regression, coxnet with --outcome "
+                       "survival)")
     p.add_argument("-b", "--n-bootstraps", type=_pos_int, default=bootstraps, metavar="B",
                    help=f"number of bootstrap samples / base models (default: {bootstraps})")
     p.add_argument("-m", "--n-features", type=_pos_int, default=DEFAULT_N_FEATURES,
@@ -275,6 +276,17 @@ def _add_input_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--weights", metavar="COL", default=None,
                    help="the column of each sample's weight (obs:COL for .h5ad), given to "
                    "the selector (or drawing the resamples with --weighted-resampling)")
+    g.add_argument("--outcome", choices=["classification", "regression", "survival"],
+                   default="classification",
+                   help="what --target holds: class labels (default), a continuous value "
+                   "(regression), or survival times with --time and --event "
+                   "(docs/outcomes.md)")
+    g.add_argument("--time", metavar="COL", default=None,
+                   help="with --outcome survival: the column of the times (obs:COL for "
+                   ".h5ad), instead of --target")
+    g.add_argument("--event", metavar="COL", default=None,
+                   help="with --outcome survival: the column of the event indicator, 0/1 "
+                   "or true/false (1: the event happened, 0: censored)")
     g.add_argument("--layer", metavar="NAME", default=None,
                    help="for .h5ad: the layer to read instead of .X")
     g.add_argument("--backed", action="store_true",
@@ -486,7 +498,8 @@ _OPTION_OF = {"n_bootstraps": "-b/--n-bootstraps", "n_features": "-m/--n-feature
               "y": "the labels, --target", "X": "the features of DATA",
               "pfer": "--pfer", "fdr": "--fdr", "n_permutations": "--null",
               "groups": "--groups", "sample_weight": "--weights",
-              "weighted_resampling": "--weighted-resampling", "per_class": "--per-class"}
+              "weighted_resampling": "--weighted-resampling", "per_class": "--per-class",
+              "outcome": "--outcome"}
 _PARAMETER = re.compile(r"The '(\w+)' parameter of ([\w.]+)")
 
 

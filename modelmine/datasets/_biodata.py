@@ -105,10 +105,12 @@ def check_target(y: Any, *, where: str, option: str = "--target") -> np.ndarray:
             )
             example = ", ".join(f"{v:g}" for v in np.unique(finite)[:4])
             raise DataError(
-                f"{option} {where} looks continuous ({what}, e.g. {example}): modelmine "
-                "selects features for classification and needs class labels. Bin the values "
-                "into classes first (for example with pandas.qcut into 'low'/'high'), or name "
-                "a column of class labels."
+                f"{option} {where} looks continuous ({what}, e.g. {example}): by default "
+                "modelmine selects features for classification and needs class labels. For "
+                "a continuous target ask for regression (outcome='regression', or "
+                "--outcome regression on the command line); for times to an event, "
+                "--outcome survival with --time and --event. Or bin the values into classes "
+                "(for example with pandas.qcut into 'low'/'high')."
             )
     classes, counts = np.unique(arr.astype(str) if not numeric else arr, return_counts=True)
     small = np.flatnonzero(counts < MIN_CLASS_SIZE_WARNING)
@@ -441,6 +443,7 @@ def from_anndata(
     unlabelled: bool = False,
     groups: str | None = None,
     weights: str | None = None,
+    event: str | None = None,
 ) -> Any:
     """An ``AnnData`` as a :class:`~modelmine.datasets.LoadedData`.
 
@@ -517,7 +520,7 @@ def from_anndata(
         )
     samples = np.asarray([str(v) for v in adata.obs_names], dtype=str)
     design = {}
-    for option, name in (("groups", groups), ("weights", weights)):
+    for option, name in (("groups", groups), ("weights", weights), ("event", event)):
         if name is None:
             continue
         col = split_obs_target(name) or name
@@ -528,6 +531,9 @@ def from_anndata(
             )
         design[option] = design_column(obs[col], f"--{option} obs:{col}", where,
                                        numeric=option == "weights")
+    if event is not None:
+        y = survival_target(design["event"], y, f"--event {event}", f"--time {target}",
+                            where)
     return LoadedData(
         X=X,
         y=y,
@@ -569,6 +575,7 @@ def read_h5ad(
     unlabelled: bool = False,
     groups: str | None = None,
     weights: str | None = None,
+    event: str | None = None,
 ) -> Any:
     """Read an ``.h5ad`` file into a LoadedData (see :func:`from_anndata`)."""
     anndata = import_anndata()
@@ -581,8 +588,46 @@ def read_h5ad(
     try:
         return from_anndata(
             adata, target, layer=layer, source=where, fmt="h5ad", unlabelled=unlabelled,
-            groups=groups, weights=weights,
+            groups=groups, weights=weights, event=event,
         )
     finally:
         if backed and getattr(adata, "file", None) is not None:
             adata.file.close()
+
+
+def survival_target(event: Any, time: Any, event_option: str, time_option: str,
+                    where: str) -> np.ndarray:
+    """The survival target of a table or an AnnData: a structured array of the event
+    indicator and the time (scikit-survival's layout), checked with one-line errors that
+    name the options: events 0/1 or booleans, times non-negative and present, one event
+    at least."""
+    from ..outcomes import SURVIVAL_DTYPE
+
+    ev = np.asarray(event)
+    if ev.dtype.kind == "b":
+        flags = ev.astype(bool)
+    else:
+        try:
+            num = ev.astype(np.float64)
+        except (TypeError, ValueError):
+            num = np.array([np.nan])
+        if not np.isin(num, (0.0, 1.0)).all():
+            shown = ", ".join(map(str, pd.unique(pd.Series(ev.astype(str)))[:4]))
+            raise DataError(f"{event_option} of {where!r} must hold 0/1 or booleans (1 = the "
+                            f"event happened, 0 = censored); it holds {shown}.")
+        flags = num.astype(bool)
+    try:
+        times = np.asarray(time, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise DataError(f"{time_option} of {where!r} must hold numbers (the times).") from None
+    bad = ~np.isfinite(times) | (times < 0)
+    if bad.any():
+        raise DataError(f"{time_option} of {where!r} must hold non-negative times; "
+                        f"{int(bad.sum())} are negative or missing (the first at row "
+                        f"{int(np.flatnonzero(bad)[0])}).")
+    if not flags.any():
+        raise DataError(f"{event_option} of {where!r} records no event: all {flags.size} "
+                        "samples are censored, so there is nothing to model.")
+    out = np.empty(flags.size, dtype=SURVIVAL_DTYPE)
+    out["event"], out["time"] = flags, times
+    return out

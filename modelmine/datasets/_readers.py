@@ -63,8 +63,10 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
               layer: str | None = None, backed: bool = False,
               drop: Sequence[str] | None = None, groups: str | None = None,
               weights: str | None = None,
-              keep_columns: Sequence[str] | None = None) -> LoadedData:
-    """Read a classification dataset for ``modelmine run`` / ``modelmine lattice``.
+              keep_columns: Sequence[str] | None = None,
+              outcome: str = "classification",
+              event: str | None = None) -> LoadedData:
+    """Read a dataset for ``modelmine run`` / ``modelmine lattice``.
 
     Parameters
     ----------
@@ -111,6 +113,13 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
     weights : str, optional
         The column of each sample's weight, taken out of the features into
         ``LoadedData.sample_weight``.
+    outcome : {"classification", "regression", "survival"}, default="classification"
+        What ``target`` holds: class labels (a continuous column is refused,
+        :func:`check_target`), numbers, or the survival times (with ``event``).
+    event : str, optional
+        For survival: the column (``"obs:COLUMN"`` of an ``.h5ad``) of the event indicator,
+        0/1 or booleans; ``target`` is then the time column, and ``LoadedData.y`` the
+        structured array of event and time (scikit-survival's layout).
 
     Returns
     -------
@@ -128,10 +137,25 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
         read_h5ad,
         read_labels,
         set_sample_index,
+        survival_target,
         transpose_table,
     )
 
     text = str(source)
+    if outcome not in ("classification", "regression", "survival"):
+        raise DataError(f"--outcome must be classification, regression or survival; got "
+                        f"{outcome!r}.")
+    if (outcome == "survival") != (event is not None):
+        raise DataError("--event names the event column of a survival outcome: give it with "
+                        "--outcome survival and --time COLUMN." if event is not None else
+                        "--outcome survival needs --time COLUMN and --event COLUMN (the "
+                        "event indicator, 0/1).")
+    if outcome != "classification" and text.startswith(EMBEDDED_PREFIX):
+        raise DataError(f"The embedded datasets have class labels; --outcome {outcome} needs "
+                        "a table or an .h5ad with the outcome's column(s).")
+    if outcome != "classification" and labels is not None:
+        raise DataError(f"--labels joins class labels; for --outcome {outcome} name the "
+                        "column(s) of the data instead.")
     if labels_column is not None and labels is None:  # never ignored silently
         raise DataError(f"--labels-column {labels_column!r} names the label column of a "
                         "--labels FILE; give --labels too (or the data's own label column "
@@ -171,6 +195,9 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
     kind = _kind(path)
     table_only = {"--index-col": index_col is not None, "--transpose": bool(transpose),
                   "--drop": bool(drop), "--keep-columns": bool(keep_columns)}
+    if kind == "mat" and event is not None:
+        raise DataError(f"--event names a column; the MATLAB file {text!r} has none (save "
+                        "the data as a table or an .h5ad with the time and event columns).")
     if kind == "mat" and (groups is not None or weights is not None):
         raise DataError(f"--{'groups' if groups is not None else 'weights'} names a column; "
                         f"the MATLAB file {text!r} has none (save the data as a table or an "
@@ -190,7 +217,8 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
             join_labels(None, label_series, where=text, labels_where=str(labels))
     elif kind == "h5ad":
         data = read_h5ad(path, target, layer=layer, backed=backed,
-                         unlabelled=label_series is not None, groups=groups, weights=weights)
+                         unlabelled=label_series is not None, groups=groups, weights=weights,
+                         event=event)
         if label_series is not None:
             rows, y, joined = join_labels(data.sample_names, label_series, where=text,
                                           labels_where=str(labels))
@@ -214,9 +242,9 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
             notes.append(f"left out {len(drop)} column(s) of {text!r}: {_quoted(list(drop))}")
         if transpose:
             frame = transpose_table(frame, index_col, text)
-            frame, design = _pop_design(frame, groups, weights, target, text)
+            frame, design = _pop_design(frame, groups, weights, target, text, event)
         else:  # the groups column is never mistaken for the sample IDs
-            frame, design = _pop_design(frame, groups, weights, target, text)
+            frame, design = _pop_design(frame, groups, weights, target, text, event)
             frame, note = set_sample_index(frame, index_col,
                                            None if label_series is not None else target, text)
             notes += [note] if note else []
@@ -244,8 +272,21 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
             groups=design.get("groups"), sample_weight=design.get("weights"),
             labels=None if labels is None else str(labels),
             target=str(label_series.name) if label_series is not None else data.target)
-    check_target(data.y, where=f"{data.target!r} of {text!r}",
-                 option="--labels" if labels is not None else "--target")
+        if event is not None:
+            data = dataclasses.replace(data, y=survival_target(
+                design["event"], data.y, f"--event {event!r}", f"--time {target!r}", text))
+    if outcome == "classification":
+        check_target(data.y, where=f"{data.target!r} of {text!r}",
+                     option="--labels" if labels is not None else "--target")
+    elif outcome == "regression":
+        values = pd.to_numeric(pd.Series(data.y), errors="coerce").to_numpy(np.float64)
+        bad = ~np.isfinite(values)
+        if bad.any():
+            raise DataError(f"--target {data.target!r} of {text!r} must hold finite numbers "
+                            f"for --outcome regression; {int(bad.sum())} value(s) are not "
+                            f"(the first at row {int(np.flatnonzero(bad)[0])}: "
+                            f"{data.y[int(np.flatnonzero(bad)[0])]!r}).")
+        data = dataclasses.replace(data, y=values)
     return data
 
 
@@ -268,20 +309,22 @@ def _keep(frame: pd.DataFrame, patterns: Sequence[str], target: Any,
 
 
 def _pop_design(frame: pd.DataFrame, groups: str | None, weights: str | None,
-                target: Any, text: str) -> tuple[pd.DataFrame, dict[str, np.ndarray]]:
-    """The --groups and --weights columns taken out of a table, checked (one value per
-    sample; numbers for the weights)."""
+                target: Any, text: str, event: str | None = None
+                ) -> tuple[pd.DataFrame, dict[str, np.ndarray]]:
+    """The --groups, --weights and --event columns taken out of a table, checked (one
+    value per sample; numbers for the weights)."""
     from ._biodata import design_column
 
     design = {}
-    for option, column in (("groups", groups), ("weights", weights)):
+    for option, column in (("groups", groups), ("weights", weights), ("event", event)):
         if column is None:
             continue
         if column not in frame.columns:
             raise DataError(f"--{option} {column!r} is not a column of {text!r} (its first "
                             f"columns: {_quoted(list(map(str, frame.columns[:6])))}).")
         if column == target:
-            raise DataError(f"--{option} {column!r} is the label column (--target).")
+            raise DataError(f"--{option} {column!r} is the label column (--target"
+                            f"{' / --time' if event is not None else ''}).")
         design[option] = design_column(frame[column], f"--{option} {column!r}", text,
                                        numeric=option == "weights")
         frame = frame.drop(columns=[column])

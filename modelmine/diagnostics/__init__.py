@@ -36,6 +36,7 @@ from ._measures import (
 )
 from ._nogueira import nogueira_compare, nogueira_stability, nogueira_test
 from ._null import MIN_PERMUTATIONS, SelectionNullResult, bh_qvalues, selection_null
+from ._outcome_markers import cox_univariate, outcome_marker_table
 from ._paths import StabilityPathResult, stability_path
 from ._rankings import (
     canberra_stability,
@@ -91,6 +92,7 @@ __all__ = [
     "bh_qvalues",
     "canberra_stability",
     "check_error_control",
+    "cox_univariate",
     "curveball",
     "dice_stability",
     "diversity",
@@ -106,6 +108,7 @@ __all__ = [
     "nogueira_compare",
     "nogueira_stability",
     "nogueira_test",
+    "outcome_marker_table",
     "paired_ttest",
     "pairwise_similarity",
     "pearson_stability",

@@ -183,6 +183,26 @@ class MiningRun:
         return ItemsetLattice.from_base(self.base_models, min_support=min_support,
                                         signatures=self.signatures)
 
+    @property
+    def outcome(self) -> str:
+        """What the run's y was: "classification", "regression" or "survival"."""
+        return str(self.settings.get("outcome", "classification"))
+
+    @property
+    def outcome_values(self) -> Any:
+        """The outcome per sample from :attr:`expression`: the class labels, the values
+        (regression), or the structured array of event and time (survival)."""
+        if self.expression is None:
+            return None
+        if self.outcome == "survival":
+            from ..outcomes import SURVIVAL_DTYPE
+
+            out = np.empty(len(self.expression), dtype=SURVIVAL_DTYPE)
+            out["event"] = self.expression["event"].to_numpy().astype(bool)
+            out["time"] = self.expression["time"].to_numpy(dtype=np.float64)
+            return out
+        return self.expression[OUTCOME_COLUMNS[self.outcome][0]].to_numpy()
+
     def frequencies(self) -> pd.DataFrame:
         """Every feature with its selection frequency and mean rank, most frequent first."""
         return self.base_models.summary(top=self.base_models.n_features_in)
@@ -225,7 +245,9 @@ class MiningRun:
             return self._class_markers(operator, effect)
         name = self._markers_operator(operator)
         assert self.expression is not None
-        kept = [g for g in _genes_of(self.signatures[name]) if g in self.expression.columns]
+        lead = OUTCOME_COLUMNS[self.outcome]
+        kept = [g for g in _genes_of(self.signatures[name])
+                if g in self.expression.columns and g not in lead]
         if not kept:
             raise DataError(f"None of the genes of {name!r} are among the values the run "
                             "keeps (MiningRun.expression).")
@@ -234,6 +256,17 @@ class MiningRun:
         if null is not None:
             table = null.table()
             q = table["q_value"].reindex([str(f) for f in base.feature_names]).to_numpy()
+        if self.outcome != "classification":
+            from ..diagnostics import outcome_marker_table
+
+            frame = outcome_marker_table(
+                self.expression[kept], self.outcome_values, self.outcome,
+                frequency=self._kept_values(base.subsets.mean(axis=0), kept),
+                n_models=base.n_models,
+                q_values=None if q is None else self._kept_values(q, kept))
+            frame.insert(0, "signature", name)
+            frame.insert(1, "panel", "pooled")
+            return frame
         frame = marker_table(self.expression[kept], self.expression["class"].to_numpy(),
                              frequency=self._kept_values(base.subsets.mean(axis=0), kept),
                              n_models=base.n_models,
@@ -465,10 +498,18 @@ def _genes_of(result: Signature | SignatureSet) -> list[str]:
     return genes
 
 
+#: The leading columns of :attr:`MiningRun.expression` (and ``expression.csv.gz``) that
+#: hold the outcome, by kind; the genes follow.
+OUTCOME_COLUMNS = {"classification": ("class",), "regression": ("outcome",),
+                   "survival": ("time", "event")}
+
+
 def signature_expression(X: Any, y: Any, base: BaseModels,
                          signatures: Mapping[str, Signature | SignatureSet],
-                         sample_names: Any = None) -> pd.DataFrame:
-    """The values of the signatures' genes per sample, with the class first.
+                         sample_names: Any = None,
+                         outcome: str = "classification") -> pd.DataFrame:
+    """The values of the signatures' genes per sample, with the outcome first (the class;
+    the value; or the time and the event indicator: :data:`OUTCOME_COLUMNS`).
 
     The genes of every signature, the most frequently selected first (ties: mean rank,
     then index), at most :data:`EXPRESSION_MAX_GENES` beyond those of the single-model
@@ -498,7 +539,14 @@ def signature_expression(X: Any, y: Any, base: BaseModels,
              if sample_names is not None else pd.RangeIndex(block.shape[0], name="sample"))
     frame = pd.DataFrame(block, index=index,
                          columns=[str(base.feature_names[j]) for j in cols])
-    frame.insert(0, "class", labels.astype(str) if labels.dtype.kind in "OUS" else labels)
+    if outcome == "survival":
+        frame.insert(0, "event", np.asarray(labels["event"], dtype=np.int64))
+        frame.insert(0, "time", np.asarray(labels["time"], dtype=np.float64))
+    elif outcome == "regression":
+        frame.insert(0, "outcome", labels.astype(np.float64))
+    else:
+        frame.insert(0, "class",
+                     labels.astype(str) if labels.dtype.kind in "OUS" else labels)
     return frame
 
 
@@ -558,7 +606,7 @@ def run(
     X: Any,
     y: Any = None,
     *,
-    selector: Any = "svm-rfe",
+    selector: Any = None,
     operators: Sequence[str] = DEFAULT_OPERATORS,
     n_bootstraps: int = DEFAULT_N_BOOTSTRAPS,
     n_features: int = DEFAULT_N_FEATURES,
@@ -584,6 +632,7 @@ def run(
     sample_weight: Any = None,
     weighted_resampling: bool = False,
     per_class: bool = False,
+    outcome: str = "classification",
     spec: RunSpec | None = None,
 ) -> MiningRun:
     """Mine the models of a feature selector: base models, signatures, itemsets, diagnostics.
@@ -605,8 +654,8 @@ def run(
         Class labels; required unless ``X`` is a LoadedData. For an AnnData,
         ``"obs:COLUMN"`` names a column of its ``obs``. A continuous target is refused
         (:func:`modelmine.datasets.check_target`).
-    selector : str, Selector, estimator or callable, default="svm-rfe"
-        As in :func:`modelmine.bootstrap`.
+    selector : str, Selector, estimator or callable, optional
+        As in :func:`modelmine.bootstrap` (default: the outcome's, "svm-rfe" for classes).
     operators : sequence of str, default=("closedApr", "allMed")
         Registered operator names (``modelmine.operators.available()``).
     n_bootstraps : int, default=150
@@ -666,6 +715,12 @@ def run(
         run's own resamples (common random numbers; the resamples then hold every class),
         with every operator: the per-class panels (:attr:`MiningRun.class_signatures`,
         :meth:`MiningRun.markers` with ``per_class=True``; ``docs/markers.md``).
+    outcome : {"classification", "regression", "survival"}, default="classification"
+        What ``y`` is: class labels; numbers (a drug response, an age); or a survival
+        target, the structured array of the event indicator and the time
+        (``sksurv.util.Surv.from_arrays(event, time)``; ``pip install
+        'modelmine[survival]'``). The selector must fit it (default: the outcome's,
+        ``modelmine.spec.DEFAULT_SELECTORS``); ``docs/outcomes.md``.
     spec : RunSpec, optional
         All the settings at once (:class:`modelmine.RunSpec`), instead of their keywords
         (which must then be left at their defaults). The execution keywords (``n_jobs``,
@@ -692,9 +747,11 @@ def run(
              "selector_params": selector_params, "operator_params": operator_params,
              "random_state": random_state, "artificial_features": artificial_features,
              "scale": scale, "signature_size": signature_size,
-             "weighted_resampling": weighted_resampling, "per_class": per_class}
+             "weighted_resampling": weighted_resampling, "per_class": per_class,
+             "outcome": outcome}
     groups, sample_weight = _design_columns(X, groups, sample_weight)
-    X, y, source, feature_names = _data(X, y, feature_names)
+    X, y, source, feature_names = _data(X, y, feature_names,
+                                        spec.outcome if spec is not None else outcome)
     if spec is None:
         spec = RunSpec(**{**given, "selector_params": selector_params or {},
                           "operator_params": operator_params or {}}, func=_FUNC)
@@ -731,14 +788,14 @@ def _design_columns(X: Any, groups: Any, sample_weight: Any) -> tuple[Any, Any]:
 
 
 #: The settings keywords of :func:`run` with their defaults (what ``spec=`` replaces).
-_RUN_DEFAULTS = {"selector": "svm-rfe", "operators": DEFAULT_OPERATORS,
+_RUN_DEFAULTS = {"selector": None, "operators": DEFAULT_OPERATORS,
                  "n_bootstraps": DEFAULT_N_BOOTSTRAPS, "n_features": DEFAULT_N_FEATURES,
                  "n_signatures": DEFAULT_N_SIGNATURES, "min_support": DEFAULT_MIN_SUPPORT,
                  "resampling": "bootstrap", "sample_fraction": None, "stratify": False,
                  "selector_params": None, "operator_params": None,
                  "random_state": DEFAULT_RANDOM_STATE, "artificial_features": None,
                  "scale": "none", "signature_size": None, "weighted_resampling": False,
-                 "per_class": False}
+                 "per_class": False, "outcome": "classification"}
 
 
 @dataclass(frozen=True)
@@ -755,8 +812,10 @@ class Execution:
     command: Sequence[str] | None = None
 
 
-def _data(X: Any, y: Any, feature_names: Any) -> tuple[Any, Any, LoadedData | None, Any]:
-    """The doors' data: an AnnData, a LoadedData, or X and y; continuous targets refused."""
+def _data(X: Any, y: Any, feature_names: Any, outcome: str = "classification"
+          ) -> tuple[Any, Any, LoadedData | None, Any]:
+    """The doors' data: an AnnData, a LoadedData, or X and y; continuous targets refused
+    unless the outcome is not classification."""
     from ..datasets import check_target, from_anndata
     from ..datasets._biodata import is_anndata
 
@@ -775,7 +834,7 @@ def _data(X: Any, y: Any, feature_names: Any) -> tuple[Any, Any, LoadedData | No
     elif y is None:
         raise param_error("y", _FUNC, "the class labels (array-like of shape (n_samples,))",
                           None)
-    else:
+    elif outcome == "classification":
         check_target(y, where="(the labels)", option="y")
     return X, y, source, feature_names
 
@@ -871,10 +930,12 @@ def _mine(X: Any, y: Any, checked: CheckedRun, execution: Execution, *,
                        command=None if execution.command is None else tuple(execution.command),
                        versions=library_versions(),
                        expression=signature_expression(
-                           X, y, base, {**signatures, **{
+                           X, y if checked.data.target is None else checked.data.target,
+                           base, {**signatures, **{
                                f"{c}:{op}": sig for c, ops in class_signatures.items()
                                for op, sig in ops.items()}},
-                           None if source is None else source.sample_names),
+                           None if source is None else source.sample_names,
+                           outcome=spec.outcome),
                        class_signatures=class_signatures,
                        class_frequencies=class_frequencies)
     if directory is not None:
@@ -926,7 +987,7 @@ def resume(run_dir: str | os.PathLike[str], X: Any, y: Any = None, *, selector: 
     settings["random_state"] = record["random_state"]
     spec = RunSpec.from_settings(settings, selector=selector, func="resume")
     groups, sample_weight = _design_columns(X, groups, sample_weight)
-    X, y, source, feature_names = _data(X, y, feature_names)
+    X, y, source, feature_names = _data(X, y, feature_names, spec.outcome)
     return _execute(X, y, spec, Execution(
         n_jobs=n_jobs, executor=executor, run_dir=directory,
         checkpoint_every=settings["checkpoint_every"], progress=progress,

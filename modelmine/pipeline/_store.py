@@ -105,14 +105,18 @@ _SUPPORT = schema.Where(float, lambda v: (0 < v <= 1) if isinstance(v, float) el
 #: How read_data was called (cli/_commands.py ``_INPUT_OPTIONS``): a resumed run reads its
 #: data again with these keyword arguments, so no other key is accepted.
 _READ_OPTION_NAMES = ("labels", "labels_column", "index_col", "transpose", "layer", "backed",
-                      "drop", "groups", "weights", "keep_columns")
+                      "drop", "groups", "weights", "keep_columns", "outcome", "event")
 _READ_OPTIONS = schema.Where(
     {"labels": schema.Optional(str), "labels_column": schema.Optional(str),
      "index_col": schema.Optional(str), "transpose": schema.Optional(bool),
      "layer": schema.Optional(str), "backed": schema.Optional(bool),
      "drop": schema.Optional(schema.ListOf(str)), "groups": schema.Optional(str),
      "weights": schema.Optional(str),
-     "keep_columns": schema.Optional(schema.ListOf(str))},
+     "keep_columns": schema.Optional(schema.ListOf(str)),
+     "outcome": schema.Optional(schema.Where(
+         str, lambda v: v in ("classification", "regression", "survival"),
+         "classification, regression or survival")),
+     "event": schema.Optional(str)},
     lambda v: set(v) <= set(_READ_OPTION_NAMES),
     "an object of the options " + ", ".join(_READ_OPTION_NAMES))
 _DATA = {"source": str, "format": str, "target": (str, type(None)),
@@ -466,20 +470,24 @@ def _read_expression(path: Path, base: BaseModels) -> pd.DataFrame | None:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise DataError(f"{where} is corrupt: it is not a gzip CSV table ({first}).") from None
     columns = [str(c) for c in frame.columns]
-    if not columns or columns[0] != "class":
-        raise DataError(f"{where} is corrupt: its first column must be 'class'; it is "
-                        f"{schema.describe(columns[0] if columns else None)}.")
+    head = columns[0] if columns else None
+    lead = {"class": ["class"], "outcome": ["outcome"], "time": ["time", "event"]}.get(
+        head or "")
+    if lead is None or columns[:len(lead)] != lead:
+        raise DataError(f"{where} is corrupt: its first column must be 'class', 'outcome' "
+                        f"or 'time' then 'event'; it is {schema.describe(head)}.")
     if frame.shape[0] != base.n_samples:
         raise DataError(f"{where} is corrupt: it has {frame.shape[0]} rows, but "
                         f"base_models.npz holds {base.n_samples} samples.")
-    if frame["class"].isna().any():
-        raise DataError(f"{where} is corrupt: field 'class' has missing values.")
+    for col in lead:
+        if frame[col].isna().any():
+            raise DataError(f"{where} is corrupt: field {col!r} has missing values.")
     known = {str(n) for n in base.feature_names}
-    unknown = [c for c in columns[1:] if c not in known]
+    unknown = [c for c in columns[len(lead):] if c not in known]
     if unknown:
         raise DataError(f"{where} is corrupt: {schema.describe(unknown[0])} is not a "
                         "feature of base_models.npz.")
-    genes = frame.iloc[:, 1:]
+    genes = frame.iloc[:, len(lead):]
     numeric = all(pd.api.types.is_numeric_dtype(genes[c])
                   and not pd.api.types.is_bool_dtype(genes[c]) for c in genes.columns)
     values = genes.to_numpy(dtype=np.float64) if numeric else None

@@ -201,6 +201,87 @@ def _markers_section(markers: pd.DataFrame,
     return "\n".join(parts)
 
 
+def _outcome_of(expression: pd.DataFrame | None) -> str:
+    """The run's outcome, read from the leading column(s) of its expression table."""
+    if expression is None or expression.shape[1] == 0:
+        return "classification"
+    first = str(expression.columns[0])
+    return {"outcome": "regression", "time": "survival"}.get(first, "classification")
+
+
+def _outcome_expression_section(expression: pd.DataFrame, kind: str, names: Any,
+                                highlight: Any, consensus: Any) -> str:
+    """``#expression`` of a continuous or survival run: the genes against the outcome,
+    and the signature's out-of-fold prediction (:mod:`._outcome_plots`)."""
+    from ._outcome_plots import (
+        plot_kaplan_meier,
+        plot_outcome_scatter,
+        plot_predicted_observed,
+        signature_predictions,
+    )
+
+    lead = 1 if kind == "regression" else 2
+    genes = list(expression.columns[lead:])
+    shown = [names[j] for j in highlight] if highlight else genes[:30]
+    shown = [g for g in shown if g in genes] or genes[:30]
+    if not shown:
+        return '<p class="muted">No gene of the signatures is kept.</p>'
+    which = f"the {_e(consensus.operator)} signature" if consensus else "the signatures"
+    note = ("The genes were chosen on all the samples: these figures show how they relate "
+            "to the outcome, not an unbiased estimate of the signature's performance "
+            "(<code>modelmine evaluate</code> selects inside each fold).")
+    parts = []
+    if kind == "regression":
+        pred = signature_predictions(expression, shown, kind)
+        parts.append(f'<div class="note">Each panel is a gene of {which} against the '
+                     "outcome, with its least-squares line and Spearman's rho; then the "
+                     "outcome predicted from the signature's genes (ridge regression, "
+                     f"5-fold, out of fold) against the observed one. {note}</div>")
+        parts.append(_img(plot_outcome_scatter(expression, shown[:8]),
+                          "The top genes against the outcome"))
+        parts.append(_img(plot_predicted_observed(
+            expression["outcome"].to_numpy(dtype=np.float64), pred,
+            "Signature: predicted against observed"), "Predicted against observed"))
+    else:
+        risk = signature_predictions(expression, shown, kind)
+        fig, p_value = plot_kaplan_meier(expression["time"].to_numpy(dtype=np.float64),
+                                         expression["event"].to_numpy().astype(bool), risk,
+                                         "Signature risk score, split at its median")
+        parts.append(f'<div class="note">Kaplan-Meier curves of the samples above and at '
+                     "or below the median of the signature's risk score (a Cox model of "
+                     f"{which}'s genes with a small ridge penalty, 5-fold, out of fold); "
+                     f"log-rank p = {p_value:.2g}. {note}</div>")
+        parts.append(_img(fig, "Kaplan-Meier curves by signature risk"))
+    parts.append(f'<p class="dl">{_csv_link(expression.reset_index(), "expression.csv")}'
+                 "</p>")
+    return "\n".join(parts)
+
+
+def _outcome_markers_section(markers: pd.DataFrame) -> str:
+    """``#markers`` of a continuous or survival run: direction and strength of every
+    signature gene with the outcome (:func:`modelmine.diagnostics.outcome_marker_table`)."""
+    first = markers.signature.iloc[0]
+    chosen = markers[markers.signature == first]
+    survival = "hazard_ratio" in chosen.columns
+    if survival:
+        from ._outcome_plots import plot_hazard_ratios
+
+        what = ("the hazard ratio per standard deviation of each gene of the "
+                f"{_e(first)} signature (univariate Cox model, Breslow ties) with its 95 % "
+                "Wald interval; red: higher values, higher hazard (risk); blue: protective")
+        figure = _img(plot_hazard_ratios(chosen), "Hazard ratios of the signature genes")
+    else:
+        what = ("Spearman's rho of each gene of the "
+                f"{_e(first)} signature with the outcome (up: higher with the outcome)")
+        figure = ""
+    return "\n".join([
+        '<h2 id="markers">Markers: which gene marks the outcome, in which direction</h2>',
+        f'<div class="note">The table gives {what}, the p-value, and how often the b base '
+        "models selected the gene (with its Wilson interval); <code>markers.csv</code>."
+        "</div>", figure,
+        _table(chosen.drop(columns=["signature"]), csv="markers.csv", max_rows=60)])
+
+
 #: Where :func:`build_report` writes its figures for a paper (``figures_dir=``), and the
 #: names used so far: set for the duration of one call.
 _FIGURES: contextvars.ContextVar[tuple[Path, set[str]] | None] = contextvars.ContextVar(
@@ -524,7 +605,12 @@ def _build(base: BaseModels, results: Sequence[OperatorResult], *, diagnostics: 
 
     # --- expression
     out.append('<h2 id="expression">Expression of the signature genes</h2>')
-    if expression is None or expression.shape[1] < 2:
+    kind = _outcome_of(expression)
+    if kind != "classification":
+        assert expression is not None
+        out.append(_outcome_expression_section(expression, kind, names, highlight,
+                                               consensus))
+    elif expression is None or expression.shape[1] < 2:
         out.append('<p class="muted">The expression values are not part of this run '
                    "directory (written before modelmine kept them); rerun with "
                    "<code>modelmine run</code> to see the signature genes by class.</p>")
@@ -559,7 +645,9 @@ def _build(base: BaseModels, results: Sequence[OperatorResult], *, diagnostics: 
         out.append(_table(error_control.table, csv="error_control.csv", max_rows=60))
 
     # --- markers
-    if markers is not None and not markers.empty:
+    if markers is not None and not markers.empty and "class" not in markers.columns:
+        out.append(_outcome_markers_section(markers))
+    elif markers is not None and not markers.empty:
         out.append(_markers_section(markers, marker_grid))
     else:
         out.append('<h2 id="markers">Markers: which gene marks which class</h2>'
@@ -709,8 +797,13 @@ def _summary_section(base: BaseModels, consensus: Any, diagnostics: pd.DataFrame
     the panel and the three figures that matter (thumbnails linking to their sections)."""
     source = dict(data_description or {}).get("source", "the data")
     classes = ", ".join(str(c) for c in base.classes)
+    outcome = str(base.selector.get("outcome", "classification"))
+    question = (f"Which genes separate the classes {_e(classes)} of" if outcome ==
+                "classification" else "Which genes predict the continuous outcome of"
+                if outcome == "regression" else "Which genes predict survival (censored "
+                "times) in")
     parts = ['<section id="summary" class="summary"><h2>Summary</h2>',
-             f"<p><b>Question.</b> Which genes separate the classes {_e(classes)} of "
+             f"<p><b>Question.</b> {question} "
              f"{_e(str(source))} ({base.n_samples} samples x {base.n_features_in:,} "
              f"features), in which direction, and how surely? "
              f"{_e(str(base.selector.get('name')))} on {base.n_models} resamples.</p>",
@@ -749,7 +842,14 @@ def _summary_section(base: BaseModels, consensus: Any, diagnostics: pd.DataFrame
             thumbs.append(f'<img class="thumb" src="{found.group(1)}" alt="{_e(alt)}">')
     if thumbs:
         parts.append('<div class="thumbs">' + "".join(thumbs) + "</div>")
-    if markers is not None and not markers.empty:
+    if markers is not None and not markers.empty and "class" not in markers.columns:
+        first = markers.signature.iloc[0]
+        part = markers[markers.signature == first]
+        keep = [c for c in ("feature", "direction", "effect_size", "hazard_ratio",
+                            "p_value", "frequency", "q_value") if c in part.columns]
+        parts.append(f"<h3>The panel: {_e(str(first))}</h3>")
+        parts.append(_table(part[keep].rename(columns={"feature": "gene"}), max_rows=10))
+    elif markers is not None and not markers.empty:
         first = markers.signature.iloc[0]
         part = markers[(markers.signature == first) & (markers.panel == "pooled")]
         if len(part):

@@ -64,7 +64,9 @@ def markers_gmt(markers: pd.DataFrame, *, description: str = "modelmine markers"
     signature higher (lower) in the class than in the rest, best separator first
     (:meth:`modelmine.MiningRun.markers`). With per-class panels, these are the panels'
     sets, and the pooled signature's are ``SIGNATURE_pooled_CLASS_up`` / ``_down``. Empty
-    sets are left out.
+    sets are left out. For a continuous or survival outcome (no ``class`` column): one
+    set per signature and direction, ``SIGNATURE_up`` / ``_down`` (regression) or
+    ``SIGNATURE_risk`` / ``_protective`` (survival), strongest first.
 
     Parameters
     ----------
@@ -79,6 +81,16 @@ def markers_gmt(markers: pd.DataFrame, *, description: str = "modelmine markers"
     """
     clean = re.sub(r"[\t\r\n]+", " ", description)
     lines = []
+    if "class" not in markers.columns:  # a continuous or survival outcome: by direction
+        for label, part in markers.groupby("signature", sort=False):
+            title = str(label)
+            for direction in part["direction"].unique():
+                genes = part[part.direction == direction].sort_values("rank").feature
+                name = re.sub(r"[\t\r\n\s]+", "_", f"{title}_{direction}")
+                cells = [re.sub(r"[\t\r\n]+", " ", str(g)) for g in genes]
+                lines.append("\t".join([name, f"{clean} ({title}, {direction} with the "
+                                        f"outcome, {len(cells)} genes)", *cells]))
+        return "\n".join(lines) + ("\n" if lines else "")
     panel = (markers["panel"] if "panel" in markers.columns
              else pd.Series("pooled", index=markers.index))
     both = (panel == "per_class").any()

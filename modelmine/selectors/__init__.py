@@ -3,11 +3,13 @@
 Built in, by name: "chi2", "anova", "ig", "su", "relieff", "svm-rfe", "svm",
 "l1-logistic", "random-forest", "cfs", and the rankers of Pes (2019) and Salman (2022):
 "gainratio", "oner", "mrmr", "svm-rfe50" (ReliefF distance-weighted as WEKA:
-``selector_params={"weight_by_distance": True}``). Any scikit-learn estimator with ``coef_`` or
-``feature_importances_``, any ``SelectorMixin`` and any callable ``(X, y) -> scores`` are
-wrapped automatically by :func:`get_selector`. More selectors come from
-:func:`register_selector` or the ``modelmine.selectors`` entry-point group of an installed
-package; :func:`available` lists them all.
+``selector_params={"weight_by_distance": True}``). For continuous outcomes: "pearson",
+"lasso", "elastic-net", "rrelieff", "random-forest", "svr-rfe"; for survival: "cox-score",
+"coxnet", "boosted-cox" (:func:`selectors_for`). Any scikit-learn
+estimator with ``coef_`` or ``feature_importances_``, any ``SelectorMixin`` and any
+callable ``(X, y) -> scores`` are wrapped automatically by :func:`get_selector`. More
+selectors come from :func:`register_selector` or the ``modelmine.selectors`` entry-point
+group of an installed package; :func:`available` lists them all.
 """
 
 from ._base import (
@@ -30,11 +32,13 @@ from ._builtin import (
     get_selector,
     refresh,
     register_selector,
+    selectors_for,
     weighted_f_classif,
     weighted_selectors,
 )
 from ._information import discretize, information_gain, symmetrical_uncertainty
 from ._mrmr import MRMRResult, mrmr, sigma_discretize
+from ._outcome_selectors import entry_ranking, rrelieff_scores
 from ._rankers import OneRRules, gain_ratio, oner_rules, oner_scores
 from ._relieff import relieff_scores
 from ._relieff_weka import relieff_weka_scores
@@ -57,6 +61,7 @@ __all__ = [
     "chi2_contingency_scores",
     "default_registry",
     "discretize",
+    "entry_ranking",
     "gain_ratio",
     "get_selector",
     "information_gain",
@@ -69,6 +74,8 @@ __all__ = [
     "register_selector",
     "relieff_scores",
     "relieff_weka_scores",
+    "rrelieff_scores",
+    "selectors_for",
     "sigma_discretize",
     "svm_rfe",
     "svm_rfe_ranking",

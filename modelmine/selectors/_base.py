@@ -26,6 +26,7 @@ import numpy as np
 from sklearn.base import clone
 
 from .._utils import jsonable
+from ..outcomes._target import SURVIVAL_DTYPE
 from ..validation import param_error
 
 __all__ = [
@@ -137,6 +138,31 @@ def _door_labels(y: Any, owner: str, method: str) -> np.ndarray:
     return codes.astype(np.intp).reshape(-1)
 
 
+def _door_y(selector: Any, y: Any, owner: str, method: str) -> Any:
+    """The target as the selector's outcome needs it: class codes (:func:`_door_labels`),
+    float64 values (regression) or the event / time structured array (survival)."""
+    outcome = getattr(selector, "outcome", "classification")
+    if outcome == "classification":
+        return _door_labels(y, owner, method)
+    if outcome == "survival":
+        arr = np.asarray(y)
+        if arr.dtype == SURVIVAL_DTYPE:
+            return arr
+        from ..outcomes import survival_arrays
+
+        event, time = survival_arrays(y, f"{owner}.{method}")
+        out = np.empty(event.size, dtype=SURVIVAL_DTYPE)
+        out["event"], out["time"] = event, time
+        return out
+    arr = np.asarray(y.to_numpy() if hasattr(y, "to_numpy") else y)
+    if arr.ndim != 1 or arr.dtype.kind not in "iufb" or not np.isfinite(
+            arr.astype(np.float64)).all():
+        raise param_error("y", f"{owner}.{method}", "a 1-D array of finite numbers (a "
+                          "continuous target)", f"an array of shape {arr.shape} and dtype "
+                          f"{arr.dtype}", show=False)
+    return arr.astype(np.float64, copy=False)
+
+
 def _door_X(X: Any, owner: str, method: str) -> Any:
     """X as a selector's methods need it: a float64 ndarray or CSR matrix (array-likes and
     DataFrames converted, sparse formats to CSR); what is already so passes untouched."""
@@ -170,7 +196,7 @@ def _at_the_door(method: Callable[..., Any], name: str) -> Callable[..., Any]:
         def rows_door(self: Any, prepared: Any, X: Any, y: Any, rows: Any,
                       **kwargs: Any) -> Any:
             return method(self, prepared, _door_X(X, type(self).__name__, name),
-                          _door_labels(y, type(self).__name__, name), rows, **kwargs)
+                          _door_y(self, y, type(self).__name__, name), rows, **kwargs)
 
         rows_door._modelmine_door = True  # type: ignore[attr-defined]
         return rows_door
@@ -178,7 +204,7 @@ def _at_the_door(method: Callable[..., Any], name: str) -> Callable[..., Any]:
     @functools.wraps(method)
     def door(self: Any, X: Any, y: Any, *args: Any, **kwargs: Any) -> Any:
         return method(self, _door_X(X, type(self).__name__, name),
-                      _door_labels(y, type(self).__name__, name), *args, **kwargs)
+                      _door_y(self, y, type(self).__name__, name), *args, **kwargs)
 
     door._modelmine_door = True  # type: ignore[attr-defined]
     return door
@@ -205,6 +231,10 @@ class Selector(ABC):
     #: :func:`modelmine.bootstrap` passes the weights of the resample's rows to such
     #: selectors and refuses weights for the others, naming them.
     supports_weights: bool = False
+    #: The outcomes the selector fits (:data:`modelmine.outcomes.OUTCOMES`): a run of
+    #: another outcome refuses it by name. One selector class may fit several (the random
+    #: forest: a classifier or a regressor); :meth:`for_outcome` picks one.
+    outcomes: tuple[str, ...] = ("classification",)
     #: Whether :meth:`prepare` depends on the labels. When it does not, the per-class
     #: panels (each class against the rest) prepare the data once for all the classes.
     prepare_uses_labels: bool = True
@@ -215,6 +245,26 @@ class Selector(ABC):
             if name in cls.__dict__ and not getattr(cls.__dict__[name],
                                                     "__isabstractmethod__", False):
                 setattr(cls, name, _at_the_door(cls.__dict__[name], name))
+
+    @property
+    def outcome(self) -> str:
+        """The outcome this selector fits: the first of :attr:`outcomes` unless
+        :meth:`for_outcome` chose another."""
+        return str(self.__dict__.get("_outcome", self.outcomes[0]))
+
+    def for_outcome(self, outcome: str, func: str = "Selector.for_outcome") -> Selector:
+        """A copy of the selector that fits ``outcome`` (refused when it cannot)."""
+        import copy
+
+        if outcome not in self.outcomes:
+            fits = " or ".join(repr(o) for o in self.outcomes)
+            raise param_error("selector", func, f"a selector for outcome={outcome!r}",
+                              f"{self.name!r}, which fits {fits} only", show=False)
+        if outcome == self.outcome:
+            return self
+        out = copy.copy(self)
+        out.__dict__["_outcome"] = outcome
+        return out
 
     @abstractmethod
     def select(self, X: Any, y: np.ndarray, *, random_state: int) -> SelectorOutput:
@@ -254,8 +304,11 @@ class Selector(ABC):
 
     def describe(self) -> dict[str, Any]:
         """Name, kind and parameters, as stored in :class:`modelmine.BaseModels`."""
-        return {"name": self.name, "kind": self.kind,
-                "params": jsonable(self.get_params(), unknown="repr")}
+        out = {"name": self.name, "kind": self.kind,
+               "params": jsonable(self.get_params(), unknown="repr")}
+        if self.outcome != "classification":
+            out["outcome"] = self.outcome
+        return out
 
     def __repr__(self) -> str:
         params = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
@@ -345,9 +398,13 @@ def _cutoff_rank(ranks: np.ndarray, subset: np.ndarray, m: int) -> int:
 
 
 class CallableSelector(Selector):
-    """Wrap a callable ``f(X, y) -> scores`` (higher = more relevant) as a selector."""
+    """Wrap a callable ``f(X, y) -> scores`` (higher = more relevant) as a selector.
+
+    It fits any outcome: ``y`` is what the run's outcome makes it (class codes, floats,
+    or the event / time structured array)."""
 
     kind: SelectorKind = "scores"
+    outcomes: tuple[str, ...] = ("classification", "regression", "survival")
 
     def __init__(self, func: Callable[..., Any], name: str | None = None):
         self.func = func
@@ -402,6 +459,12 @@ class EstimatorSelector(Selector):
         # Weights when fit's signature names sample_weight (LogisticRegression, forests;
         # not RFE or SelectFromModel, whose fit takes **fit_params).
         self.supports_weights = has_fit_parameter(estimator, "sample_weight")
+        from sklearn.base import is_regressor
+
+        if type(estimator).__module__.startswith("sksurv"):
+            self.outcomes = ("survival",)
+        elif is_regressor(estimator):
+            self.outcomes = ("regression",)
         has_ranking = "ranking_" in _fitted_attribute_names(estimator)
         if self._is_selector and not has_ranking:
             self.kind = "subset"

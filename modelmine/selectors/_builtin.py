@@ -24,11 +24,22 @@ from ._base import (
     SelectorOutput,
 )
 from ._cfs import CFSSelector
+from ._outcome_selectors import (
+    BoostedCoxSelector,
+    CoxnetSelector,
+    CoxScoreSelector,
+    ElasticNetSelector,
+    LassoSelector,
+    PearsonSelector,
+    RReliefFSelector,
+    SVRRFESelector,
+)
 from ._studies import GainRatioSelector, MRMRSelector, OneRSelector, SVMRFE50Selector
 from ._svm_selectors import SVMOneSelector, SVMRFESelector
 
 __all__ = ["SELECTOR_ENTRY_POINT_GROUP", "SelectorRegistry", "available", "default_registry",
-           "get_selector", "refresh", "register_selector", "weighted_f_classif",
+           "get_selector", "refresh", "register_selector", "selectors_for",
+           "weighted_f_classif",
            "weighted_selectors"]
 
 
@@ -359,10 +370,13 @@ class L1LogisticSelector(Selector):
 
 class RandomForestSelector(Selector):
     """Impurity-based importances of a random forest (PKDD 2008 "RF"); sample weights go
-    to :meth:`sklearn.ensemble.RandomForestClassifier.fit`."""
+    to :meth:`sklearn.ensemble.RandomForestClassifier.fit`. For ``outcome="regression"``
+    (:meth:`~modelmine.selectors.Selector.for_outcome`) the forest is a
+    :class:`~sklearn.ensemble.RandomForestRegressor` (variance reduction)."""
 
     name = "random-forest"
     supports_weights = True
+    outcomes = ("classification", "regression")
 
     def __init__(self, n_estimators: int = 100, max_features: str | float = "sqrt"):
         self.n_estimators = check_int(n_estimators, "n_estimators", "RandomForestSelector",
@@ -371,9 +385,10 @@ class RandomForestSelector(Selector):
 
     def select(self, X: Any, y: np.ndarray, *, random_state: int,
                sample_weight: np.ndarray | None = None) -> SelectorOutput:
-        from sklearn.ensemble import RandomForestClassifier
+        from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor
 
-        forest = RandomForestClassifier(
+        cls = RandomForestRegressor if self.outcome == "regression" else RandomForestClassifier
+        forest = cls(
             n_estimators=self.n_estimators, max_features=self.max_features,
             random_state=random_state, n_jobs=1,
         ).fit(X, y, sample_weight=sample_weight)
@@ -387,7 +402,8 @@ _BUILTIN_SELECTORS: tuple[type[Selector], ...] = (
     Chi2Selector, AnovaSelector, InfoGainSelector, SymmetricalUncertaintySelector,
     ReliefFSelector, SVMRFESelector, SVMOneSelector, L1LogisticSelector,
     RandomForestSelector, CFSSelector, GainRatioSelector, OneRSelector, MRMRSelector,
-    SVMRFE50Selector,
+    SVMRFE50Selector, PearsonSelector, LassoSelector, ElasticNetSelector, RReliefFSelector,
+    SVRRFESelector, CoxScoreSelector, CoxnetSelector, BoostedCoxSelector,
 )
 
 #: The entry-point group through which installed packages add selectors.
@@ -489,7 +505,8 @@ def register_selector(name: Any = None, cls: type[Selector] | None = None, *,
 
 
 def available_selectors() -> pd.DataFrame:
-    """The selectors: name, kind, origin, description, module, entry_point."""
+    """The selectors: name, kind, origin, description, module, entry_point (what each
+    fits: :func:`selectors_for`)."""
     return _DEFAULT.available()
 
 
@@ -509,6 +526,18 @@ def weighted_selectors() -> list[str]:
     """
     return [name for name in _DEFAULT.names()
             if getattr(_DEFAULT.entry(name).obj, "supports_weights", False)]
+
+
+def selectors_for(outcome: str) -> list[str]:
+    """The registered selectors that fit ``outcome`` ("classification", "regression" or
+    "survival"; each selector's ``outcomes``), by name.
+
+    Built in: for regression "pearson", "lasso", "elastic-net", "rrelieff",
+    "random-forest", "svr-rfe"; for survival "cox-score", "coxnet", "boosted-cox"
+    (``docs/outcomes.md``).
+    """
+    return [name for name in _DEFAULT.names()
+            if outcome in getattr(_DEFAULT.entry(name).obj, "outcomes", ("classification",))]
 
 
 def refresh() -> None:

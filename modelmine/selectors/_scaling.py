@@ -56,6 +56,7 @@ class ScaledSelector(Selector):
         self.supports_sparse = selector.supports_sparse
         self.supports_multiclass = selector.supports_multiclass
         self.supports_weights = selector.supports_weights
+        self.outcomes = (selector.outcome,)
 
     def select(self, X: Any, y: np.ndarray, *, random_state: int,
                sample_weight: np.ndarray | None = None) -> SelectorOutput:

@@ -213,7 +213,8 @@ def test_genes_by_samples_table_is_transposed(tmp_path, leukemia):
     ],
 )
 def test_continuous_target_is_refused(values):
-    with pytest.raises(DataError, match=r"looks continuous.*classification.*Bin"):
+    with pytest.raises(DataError,
+                       match=r"looks continuous.*classification.*--outcome regression.*bin"):
         check_target(values, where="'age'")
     X = np.random.default_rng(0).normal(size=(40, 6))
     with pytest.raises(DataError, match="looks continuous"):

@@ -1,0 +1,180 @@
+"""The outcome of a run: class labels, a continuous value, or a censored survival time.
+
+Nothing after the selector needs classes (KDD 2012, section 2: the base models are
+subsets and rankings of features, whatever the selector fitted): the bootstraps, the
+itemsets, the k-medoids, every operator, the stability measures and the error control work
+on them unchanged. What depends on the outcome is checked here, once, at the door:
+
+- the target's values (:class:`Outcome`): finite floats for regression; for survival, a
+  structured array of an event indicator and a non-negative time, as scikit-survival's
+  ``Surv.from_arrays`` makes it (Polsterl 2020, JMLR 21(212));
+- the strata the resampling uses (``stratify=True``, and the check that a resample is not
+  degenerate): the quantile bins of y for regression, the event indicator for survival
+  (or the halves of the times when every sample had the event or too few did).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..validation import param_error
+
+__all__ = ["OUTCOMES", "Outcome", "check_outcome", "require_survival", "survival_arrays"]
+
+#: The kinds of outcome a run can have (``RunSpec.outcome``, ``--outcome``).
+OUTCOMES = ("classification", "regression", "survival")
+
+#: The dtype of a survival target inside modelmine (scikit-survival's layout).
+SURVIVAL_DTYPE = np.dtype([("event", "?"), ("time", "<f8")])
+
+#: Quantile bins of a continuous target for stratified resampling (fewer for small n).
+REGRESSION_STRATA = 5
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A checked target of any kind.
+
+    Attributes
+    ----------
+    kind : {"classification", "regression", "survival"}
+    values : ndarray
+        What the selectors fit: float64 values (regression), a structured array with the
+        fields ``event`` (bool) and ``time`` (float64) (survival); the labels as given
+        (classification).
+    strata : ndarray of int
+        Codes 0..K-1 the resampling stratifies by and checks (each resample must hold two).
+    strata_labels : ndarray of str
+        What each stratum is ("Q1".."Q5", "censored"/"event", "early"/"late").
+    """
+
+    kind: str
+    values: np.ndarray
+    strata: np.ndarray
+    strata_labels: np.ndarray
+
+    @property
+    def n_samples(self) -> int:
+        return int(self.values.shape[0])
+
+
+def require_survival(func: str) -> None:
+    """Refuse survival without scikit-survival, naming the extra that installs it."""
+    if importlib.util.find_spec("sksurv") is None:
+        raise param_error("outcome", func, "'classification' or 'regression' unless "
+                          "scikit-survival is installed (pip install 'modelmine[survival]')",
+                          "survival", exc=ImportError)
+
+
+def survival_arrays(y: Any, func: str = "check_outcome", name: str = "y"
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """The event indicator (bool) and the times (float64) of a survival target.
+
+    Accepts a structured array of two fields, the event indicator first (booleans, or 0/1)
+    and the time second (scikit-survival's ``Surv.from_arrays(event, time)``), or a
+    pandas DataFrame of such two columns.
+    """
+    arr = y.to_records(index=False) if hasattr(y, "to_records") else np.asarray(y)
+    names = arr.dtype.names
+    if names is None or len(names) != 2 or arr.ndim != 1:
+        raise param_error(name, func, "a survival target: a structured array of the event "
+                          "indicator and the time (sksurv.util.Surv.from_arrays(event, "
+                          "time))", f"an array of shape {arr.shape} and dtype {arr.dtype}",
+                          show=False)
+    event_raw, time_raw = arr[names[0]], arr[names[1]]
+    kind = event_raw.dtype.kind
+    if kind == "b" or (kind in "iuf" and np.isin(event_raw, (0, 1)).all()):
+        event = event_raw.astype(bool)
+    else:
+        shown = ", ".join(map(str, np.unique(event_raw.astype(str))[:4]))
+        raise param_error(name, func, f"an event indicator ({names[0]!r}) of booleans or "
+                          "0/1 (1 = the event happened, 0 = censored)",
+                          f"values {shown}", show=False)
+    if time_raw.dtype.kind not in "iuf":
+        raise param_error(name, func, f"numeric times ({names[1]!r})",
+                          f"dtype {time_raw.dtype}", exc=TypeError, show=False)
+    time = time_raw.astype(np.float64)
+    bad = ~np.isfinite(time) | (time < 0)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise param_error(name, func, f"non-negative, finite times ({names[1]!r})",
+                          f"{int(bad.sum())} time(s) that are negative or missing, the "
+                          f"first {time[i]!r} (sample {i})", show=False)
+    if not event.any():
+        raise param_error(name, func, "a survival target with at least one event",
+                          f"{event.size} samples, all censored", show=False)
+    return event, time
+
+
+def check_outcome(y: Any, kind: str, *, func: str, name: str = "y") -> Outcome:
+    """Check a target against the run's kind of outcome and derive its strata.
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+        Class labels (classification); numbers (regression); a structured array of event
+        and time (survival, :func:`survival_arrays`).
+    kind : {"classification", "regression", "survival"}
+    func, name : str
+        The public function and the parameter, named in error messages.
+
+    Returns
+    -------
+    Outcome
+    """
+    if kind not in OUTCOMES:
+        raise param_error("outcome", func, f"one of {', '.join(map(repr, OUTCOMES))}", kind)
+    if kind == "survival":
+        require_survival(func)
+        event, time = survival_arrays(y, func, name)
+        values = np.empty(event.size, dtype=SURVIVAL_DTYPE)
+        values["event"], values["time"] = event, time
+        n_event = int(event.sum())
+        if min(n_event, event.size - n_event) >= 2:
+            strata, labels = event.astype(np.intp), np.array(["censored", "event"])
+        else:  # all (or all but one) had the event: stratify by the halves of the times
+            strata = (time > np.median(time)).astype(np.intp)
+            labels = np.array(["early", "late"])
+            if np.unique(strata).size < 2:
+                strata, labels = np.zeros(event.size, np.intp), np.array(["all"])
+        return Outcome(kind, values, strata, labels)
+    arr = y.to_numpy() if hasattr(y, "to_numpy") else np.asarray(y)
+    if kind == "classification":
+        return Outcome(kind, arr, np.zeros(arr.shape[0], np.intp), np.array(["all"]))
+    if arr.ndim != 1:
+        raise param_error(name, func, "a 1-D array of numbers (a continuous target)",
+                          f"an array of shape {arr.shape}", show=False)
+    if arr.dtype.kind not in "iufb":
+        raise param_error(name, func, "numbers for outcome='regression'",
+                          f"an array of dtype {arr.dtype}", exc=TypeError, show=False)
+    values = arr.astype(np.float64)
+    bad = ~np.isfinite(values)
+    if bad.any():
+        raise param_error(name, func, "finite numbers for outcome='regression' (no NaN or "
+                          "infinite values)", f"{int(bad.sum())} NaN or infinite value(s), "
+                          f"the first at sample {int(np.flatnonzero(bad)[0])}", show=False)
+    if np.unique(values).size < 2:
+        raise param_error(name, func, "a target that varies", "a constant target",
+                          show=False)
+    return Outcome(kind, values, *regression_strata(values))
+
+
+def regression_strata(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Quantile bins of a continuous target (at most 5, each of 2 or more samples)."""
+    n = values.size
+    k = int(max(2, min(REGRESSION_STRATA, n // 4)))
+    edges = np.quantile(values, np.linspace(0, 1, k + 1)[1:-1])
+    codes = np.searchsorted(np.unique(edges), values, side="left")
+    _, codes = np.unique(codes, return_inverse=True)  # drop empty bins
+    counts = np.bincount(codes)
+    while counts.size > 2 and counts.min() < 2:  # merge a bin of one into its neighbour
+        j = int(np.argmin(counts))
+        codes[codes == j] = j - 1 if j > 0 else 1
+        _, codes = np.unique(codes, return_inverse=True)
+        counts = np.bincount(codes)
+    codes = codes.astype(np.intp).reshape(-1)
+    return codes, np.array([f"Q{i + 1}" for i in range(int(codes.max()) + 1)])
