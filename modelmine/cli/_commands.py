@@ -561,6 +561,9 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         raise DataError(f"-m/--n-features must be at most the {data.shape[1]} features of "
                         f"{data.source!r}; got {args.n_features}.")
     m = args.n_features
+    outcome = getattr(args, "outcome", None) or "classification"
+    if outcome != "classification":
+        return _evaluate_outcome(args, data, outcome, out, seed)
     result = evaluate(
         data.X, data.y, selectors=args.selector or list(DEFAULT_SELECTORS),
         operators=args.operator, classifiers=args.classifier or ("svm", "1nn", "tree"),
@@ -593,6 +596,42 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
                   f"({result.settings.get('seconds', float('nan')):.0f} s); KDD 2012 Table 2 "
                   "points, higher is better:")
             print(table2.to_string())
+        print(f"wrote {out}")
+    return 0
+
+
+def _evaluate_outcome(args: argparse.Namespace, data: LoadedData, outcome: str, out: str,
+                      seed: int) -> int:
+    """`modelmine evaluate --outcome regression|survival`: the folds' measures, their
+    summary, the stability across folds and (regression) the paired differences."""
+    from ..evaluation import evaluate
+    from ..spec import DEFAULT_SELECTORS
+
+    result = evaluate(
+        data.X, data.y, outcome=outcome,
+        selectors=args.selector or [DEFAULT_SELECTORS[outcome]],
+        operators=args.operator or ["mostFreq", "closedApr", "avgRank"],
+        classifiers=args.classifier or ("svm", "1nn", "tree"), n_folds=args.n_folds,
+        n_bootstraps=args.n_bootstraps, n_features=args.n_features,
+        n_signatures=args.n_signatures, feature_names=data.feature_names,
+        random_state=seed, n_jobs=args.n_jobs, groups=data.groups)
+    summary = result.summary()
+    with atomic_directory(out, force=args.force) as tmp:
+        safe_frame(result.folds).to_csv(tmp / "folds.csv", index=False)
+        safe_frame(summary).to_csv(tmp / "summary.csv", index=False)
+        safe_frame(result.stability()).to_csv(tmp / "stability.csv", index=False)
+        safe_frame(result.predictions).to_csv(tmp / "predictions.csv", index=False)
+        if outcome == "regression":
+            safe_frame(result.paired_differences()).to_csv(tmp / "paired_differences.csv",
+                                                           index=False)
+        (tmp / "evaluation.json").write_text(json.dumps(
+            {"settings": result.settings, "data": data.source,
+             "command": ["modelmine", *sys.argv[1:]]}, indent=1, default=str),
+            encoding="utf-8")
+    if not args.quiet:
+        with pd.option_context("display.width", 160, "display.precision", 3):
+            print(f"{args.n_folds}-fold evaluation ({outcome}) on {data.source}:")
+            print(summary.to_string(index=False))
         print(f"wrote {out}")
     return 0
 

@@ -3,6 +3,8 @@
 :func:`evaluate` cross-validates selectors x operators x classifiers (error, stability,
 agreement, diversity) and returns an :class:`EvaluationResult` with the KDD'12 Table 2 and
 Table 4 layouts and the Saeys et al. (2008) single-versus-ensemble robustness table.
+For a continuous or survival outcome (``outcome=``), :class:`OutcomeEvaluation` (RMSE,
+R^2; concordance, integrated Brier score) with the models of :data:`OUTCOME_MODELS`.
 Classifiers come from a registry (:func:`register_classifier`, the ``modelmine.classifiers``
 entry-point group; :func:`available_classifiers` lists them).
 """
@@ -16,6 +18,7 @@ from ._classifiers import (
     make_classifier,
     register_classifier,
 )
+from ._outcomes import OUTCOME_MODELS, OutcomeEvaluation, evaluate_outcome
 from ._protocol import DEFAULT_SELECTORS, evaluate
 from ._result import EvaluationResult, average_points
 from ._thresholds import (
@@ -29,6 +32,7 @@ from ._thresholds import (
 __all__ = [
     "CLASSIFIER_ENTRY_POINT_GROUP",
     "DEFAULT_SELECTORS",
+    "OUTCOME_MODELS",
     "PES_SELECTORS",
     "PES_SELECTOR_PARAMS",
     "PES_THRESHOLDS",
@@ -36,11 +40,13 @@ __all__ = [
     "AggregationComparison",
     "ClassifierRegistry",
     "EvaluationResult",
+    "OutcomeEvaluation",
     "ThresholdResult",
     "available_classifiers",
     "average_points",
     "compare_aggregations",
     "evaluate",
+    "evaluate_outcome",
     "evaluate_thresholds",
     "get_classifier",
     "make_classifier",

@@ -60,7 +60,7 @@ from ..operators import (
     operator_seed,
 )
 from ..selectors import Selector, average_ranks, get_selector
-from ..spec import RunSpec, capped
+from ..spec import RunSpec, capped, resolve_seed
 from ..validation import check_int, param_error
 from ._classifiers import resolve_classifiers
 from ._result import EvaluationResult
@@ -304,7 +304,8 @@ def evaluate(
     groups: Any = None,
     sample_weight: Any = None,
     weighted_resampling: bool = False,
-) -> EvaluationResult:
+    outcome: str = "classification",
+) -> Any:
     """Run the evaluation protocol of Woznica, Nguyen and Kalousis (KDD 2012, section 3).
 
     Stratified ``n_folds``-fold cross-validation (scikit-learn's ``StratifiedKFold`` with
@@ -379,10 +380,19 @@ def evaluate(
         classifiers that measure the error are fitted unweighted, as in the paper.
     weighted_resampling : bool, default=False
         As in :func:`modelmine.bootstrap`.
+    outcome : {"classification", "regression", "survival"}, default="classification"
+        For a continuous or survival ``y`` (``docs/outcomes.md``): the folds are
+        stratified by its strata, ``selectors`` must fit it (default: the outcome's,
+        ``modelmine.spec.DEFAULT_SELECTORS``), ``operators`` are the single-model ones
+        (default: mostFreq, closedApr, avgRank), ``classifiers`` names the models of
+        :data:`modelmine.evaluation.OUTCOME_MODELS` ("ridge", "rf"; "coxph", "rsf"), and
+        an :class:`~modelmine.evaluation.OutcomeEvaluation` is returned (RMSE and R^2;
+        Harrell's and Uno's concordance and the integrated Brier score). Sample weights
+        are not taken there.
 
     Returns
     -------
-    EvaluationResult
+    EvaluationResult or OutcomeEvaluation
         Tidy frames (``folds``, ``predictions``, ``robustness_folds``,
         ``tasks``, ``skipped``), the signatures, the stability across folds
         (:meth:`EvaluationResult.stability`), and the KDD'12 Table 2 and Table 4 and the
@@ -395,6 +405,28 @@ def evaluate(
         ``n_folds`` larger than the smallest class; an unknown selector, operator or
         classifier name (the message lists the valid ones).
     """
+    if outcome != "classification":
+        from ..spec import DEFAULT_SELECTORS
+        from ._outcomes import OUTCOME_MODELS, evaluate_outcome
+
+        if outcome not in OUTCOME_MODELS:
+            raise param_error("outcome", _FUNC, "'classification', 'regression' or "
+                              "'survival'", outcome)
+        if sample_weight is not None or weighted_resampling:
+            raise param_error("sample_weight", _FUNC, f"None for outcome={outcome!r}",
+                              sample_weight)
+        chosen_sels = ([DEFAULT_SELECTORS[outcome]] if selectors is DEFAULT_SELECTORS
+                       else list(selectors))
+        chosen_models = (None if tuple(classifiers) == ("svm", "1nn", "tree")
+                         else list(classifiers))
+        return evaluate_outcome(
+            X, y, outcome, chosen_sels,
+            list(operators) if operators is not None else ["mostFreq", "closedApr",
+                                                            "avgRank"],
+            chosen_models, n_folds=n_folds, n_bootstraps=n_bootstraps,
+            n_features=n_features, n_signatures=n_signatures,
+            random_state=resolve_seed(random_state, _FUNC), groups=groups, n_jobs=n_jobs,
+            feature_names=feature_names)
     data = check_dataset(X, y, func=_FUNC, feature_names=feature_names)
     sels = _resolve_selectors(selectors, _FUNC)
     ops = _resolve_operators(operators, _FUNC)

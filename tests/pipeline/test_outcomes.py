@@ -249,3 +249,21 @@ def test_cli_regression_with_a_non_numeric_target_is_refused(tmp_path):
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 2
     assert "must hold finite numbers for --outcome regression" in done.stderr
+
+
+def test_cli_evaluate_regression_writes_the_paired_differences(tmp_path):
+    X, y = _planted(n=60, p=12)
+    table = pd.DataFrame(X, columns=[f"g{i}" for i in range(12)])
+    table.insert(0, "response", y)
+    table.to_csv(tmp_path / "d.csv", index=False)
+    out = tmp_path / "ev"
+    done = subprocess.run([sys.executable, "-m", "modelmine", "evaluate",
+                           str(tmp_path / "d.csv"), "--outcome", "regression", "--target",
+                           "response", "-s", "pearson", "-o", "mostFreq", "-b", "6", "-m", "3",
+                           "--n-folds", "3", "--out", str(out), "--quiet"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    folds = pd.read_csv(out / "folds.csv")
+    assert set(folds.operator) == {"mostFreq", "nobagg"} and (folds.r2 > 0.5).all()
+    paired = pd.read_csv(out / "paired_differences.csv")
+    assert paired.loc[0, "n_samples"] == 60

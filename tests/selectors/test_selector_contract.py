@@ -147,7 +147,15 @@ def test_chi2_contingency_equals_scipy_per_feature(rng):
 # Every built-in selector, the rankers of Pes (2019) and Salman (2022) included, and the
 # parameter variants that change the route (WEKA's distance-weighted ReliefF, MDL-free
 # discretisations that skip the shared sort).
-_ROUTES = [(name, None) for name in available().query("origin == 'built-in'")["name"]] + [
+def _classifying(names):
+    from modelmine.selectors import selectors_for
+
+    fits = set(selectors_for("classification"))
+    return [n for n in names if n in fits]
+
+
+_ROUTES = [(name, None) for name in _classifying(
+    available().query("origin == 'built-in'")["name"])] + [
     ("relieff", {"weight_by_distance": True}),
     ("ig", {"discretization": "quantile"}),
     ("gainratio", {"discretization": "quantile"}),
@@ -244,7 +252,61 @@ def test_supports_multiclass_is_honest(name, colon):
 def _registered_selectors():
     from modelmine.selectors import available_selectors
 
-    return list(available_selectors()["name"])
+    return _classifying(available_selectors()["name"])
+
+
+def _outcome_routes():
+    from modelmine.selectors import selectors_for
+
+    return [(o, n) for o in ("regression", "survival") for n in selectors_for(o)]
+
+
+def _outcome_target(outcome, X):
+    from modelmine.outcomes import SURVIVAL_DTYPE
+
+    rng = np.random.default_rng(1)
+    signal = X[:, 0] - X[:, 1] + rng.normal(size=X.shape[0])
+    if outcome == "regression":
+        return signal
+    y = np.empty(X.shape[0], dtype=SURVIVAL_DTYPE)
+    y["time"] = rng.exponential(1.0, X.shape[0]) * np.exp(-signal / 2)
+    y["event"] = rng.random(X.shape[0]) < 0.7
+    return y
+
+
+@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "sparse"])
+@pytest.mark.parametrize(("outcome", "name"), _outcome_routes(),
+                         ids=[n for _, n in _outcome_routes()])
+def test_outcome_selectors_select_rows_equals_select(outcome, name, sparse, colon):
+    """issue 27: the selectors of continuous and survival outcomes keep the bootstrap's
+    contract (select_rows on a resample equals select on its rows), on dense and sparse
+    X, and take array-likes and a pandas target at the door with the same result."""
+    import pandas as pd
+    import scipy.sparse as sps
+
+    X, _ = _informative(colon, 30)
+    y = _outcome_target(outcome, X)
+    if sparse:
+        X = sps.csr_matrix(np.where(np.abs(X) < np.median(np.abs(X)), 0.0, X))
+    sel = get_selector(name).for_outcome(outcome)
+    prepared = sel.prepare(X, y)
+    rows = np.sort(np.random.default_rng(0).choice(y.size, y.size, replace=True))
+    _same_output(sel.select_rows(prepared, X, y, rows, random_state=2),
+                 sel.select(X[rows], y[rows], random_state=2))
+    if not sparse:  # the container changes the memory layout: equal to rounding
+        truth = sel.select(X, y, random_state=2)
+        others = [sel.select(pd.DataFrame(X), y, random_state=2)]
+        if outcome == "regression":
+            others.append(sel.select(X.tolist(), pd.Series(y), random_state=2))
+        for other in others:
+            for field in ("scores", "ranking", "support"):
+                a, b = getattr(other, field), getattr(truth, field)
+                assert (a is None) == (b is None)
+                if a is not None:
+                    np.testing.assert_allclose(np.asarray(a, float), np.asarray(b, float),
+                                               rtol=1e-12, atol=1e-12)
+        with pytest.raises(ValueError, match=r"'y' parameter of \w+\.select must be"):
+            sel.select(X, np.array(["a", "b"] * (y.size // 2)), random_state=0)
 
 
 @pytest.mark.parametrize("name", _registered_selectors())

@@ -1,0 +1,321 @@
+"""The KDD'12 protocol for continuous and survival outcomes (issue 27, item 3).
+
+The folds, the selection inside each training part and the stability across folds are
+those of :func:`modelmine.evaluate` (Woznica, Nguyen and Kalousis, KDD 2012, section 3);
+what changes with the outcome is the model fitted on each signature and what measures it:
+
+- regression: ridge regression (``"ridge"``, the penalty chosen by efficient leave-one-out
+  on the training part) or a random forest (``"rf"``); RMSE and R^2 per fold, and each test
+  sample's squared error, so that two operators are compared sample by sample
+  (:meth:`OutcomeEvaluation.paired_differences`: the mean difference of the squared errors
+  with its normal interval);
+- survival: a Cox model with a small ridge penalty (``"coxph"``, scikit-survival's
+  ``CoxPHSurvivalAnalysis``) or a random survival forest (``"rsf"``); Harrell's
+  concordance, Uno's concordance (censoring weights from the training part) and the
+  integrated Brier score (scikit-survival's ``concordance_index_censored``,
+  ``concordance_index_ipcw`` and ``integrated_brier_score``; Uno et al. 2011, Graf et al.
+  1999) per fold.
+
+The folds are stratified by the outcome's strata (quantile bins of y, or the event
+indicator: :func:`modelmine.outcomes.check_outcome`), grouped with ``groups``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..validation import check_choice, check_int, check_real, param_error
+
+__all__ = ["OUTCOME_MODELS", "OutcomeEvaluation", "evaluate_outcome"]
+
+_FUNC = "evaluate"
+
+
+def _ridge() -> Any:
+    from sklearn.linear_model import RidgeCV
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    return make_pipeline(StandardScaler(), RidgeCV(alphas=np.logspace(-3, 3, 13)))
+
+
+def _rf_regressor() -> Any:
+    from sklearn.ensemble import RandomForestRegressor
+
+    return RandomForestRegressor(n_estimators=200, random_state=0, n_jobs=1)
+
+
+def _coxph() -> Any:
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+    from sksurv.linear_model import CoxPHSurvivalAnalysis
+
+    return make_pipeline(StandardScaler(), CoxPHSurvivalAnalysis(alpha=1.0, ties="breslow"))
+
+
+def _rsf() -> Any:
+    from sksurv.ensemble import RandomSurvivalForest
+
+    return RandomSurvivalForest(n_estimators=200, min_samples_leaf=3, random_state=0,
+                                n_jobs=1)
+
+
+#: The models fitted on each signature, by outcome and name (the first is the default).
+OUTCOME_MODELS: dict[str, dict[str, Any]] = {
+    "regression": {"ridge": _ridge, "rf": _rf_regressor},
+    "survival": {"coxph": _coxph, "rsf": _rsf},
+}
+
+
+@dataclass(frozen=True)
+class OutcomeEvaluation:
+    """What :func:`modelmine.evaluate` returns for a continuous or survival outcome.
+
+    Attributes
+    ----------
+    outcome : {"regression", "survival"}
+    folds : DataFrame
+        One row per (selector, operator, model, fold): ``rmse`` and ``r2`` (regression) or
+        ``harrell_c``, ``uno_c`` and ``integrated_brier`` (survival), and ``n_features``.
+    predictions : DataFrame
+        One row per test sample and (selector, operator, model): ``prediction`` (y or the
+        risk score) and, for regression, ``squared_error``.
+    signatures : dict
+        (selector, operator, fold) -> Signature.
+    settings : dict
+    """
+
+    outcome: str
+    folds: pd.DataFrame
+    predictions: pd.DataFrame
+    signatures: Mapping[tuple[str, str, int], Any]
+    settings: Mapping[str, Any] = field(default_factory=dict)
+
+    def summary(self) -> pd.DataFrame:
+        """The folds' measures averaged per (selector, operator, model), with their
+        standard errors over the folds."""
+        measures = (["rmse", "r2"] if self.outcome == "regression"
+                    else ["harrell_c", "uno_c", "integrated_brier"])
+        grouped = self.folds.groupby(["selector", "operator", "model"], sort=False)
+        out = grouped[measures].mean()
+        sem = grouped[measures].sem().add_suffix("_se")
+        return pd.concat([out, sem], axis=1).reset_index()
+
+    def stability(self, confidence_level: float = 0.95) -> pd.DataFrame:
+        """Stability of each (selector, operator) across the folds' signatures: Nogueira's
+        estimator with its interval and the mean pairwise Jaccard (as
+        :meth:`EvaluationResult.stability`)."""
+        from ..diagnostics import jaccard_stability, nogueira_stability
+
+        p = int(self.settings["n_features_in"])
+        rows = []
+        keys = sorted({(s, o) for s, o, _ in self.signatures}, key=str)
+        for sel, op in keys:
+            Z = np.zeros((int(self.settings["n_folds"]), p), dtype=bool)
+            for f in range(Z.shape[0]):
+                Z[f, np.asarray(self.signatures[(sel, op, f)].features, dtype=np.intp)] = True
+            nog = nogueira_stability(Z, confidence_level=confidence_level)
+            rows.append({"selector": sel, "operator": op, "nogueira": nog.value,
+                         "nogueira_low": nog.confidence_interval[0],
+                         "nogueira_high": nog.confidence_interval[1],
+                         "jaccard": jaccard_stability(Z).value})
+        return pd.DataFrame(rows)
+
+    def paired_differences(self, baseline: str = "nobagg", *, model: str | None = None,
+                           confidence_level: float = 0.95) -> pd.DataFrame:
+        """Each operator against ``baseline``, sample by sample (regression): the mean of
+        the differences of the test samples' squared errors, ``operator - baseline``, with
+        its normal interval (negative: the operator predicts better).
+
+        Returns
+        -------
+        pandas.DataFrame
+            ``selector``, ``operator``, ``baseline``, ``model``, ``n_samples``,
+            ``error_difference``, ``ci_low``, ``ci_high``.
+        """
+        from scipy.stats import norm
+
+        func = "OutcomeEvaluation.paired_differences"
+        if self.outcome != "regression":
+            raise param_error("outcome", func, "'regression' (survival errors are not per "
+                              "sample: compare the folds' concordance)", self.outcome)
+        level = check_real(confidence_level, "confidence_level", func, low=0.0, high=1.0,
+                           closed="neither")
+        models = list(dict.fromkeys(self.predictions["model"]))
+        chosen = models[0] if model is None else check_choice(model, "model", func, models)
+        z = float(norm.ppf(0.5 + level / 2))
+        preds = self.predictions[self.predictions.model == chosen]
+        rows = []
+        for sel, part in preds.groupby("selector", sort=False):
+            errors = {op: g.set_index("sample").squared_error.sort_index()
+                      for op, g in part.groupby("operator", sort=False)}
+            if baseline not in errors:
+                continue
+            for op, err in errors.items():
+                if op == baseline:
+                    continue
+                d = (err - errors[baseline]).to_numpy()
+                half = z * d.std(ddof=1) / np.sqrt(d.size) if d.size > 1 else np.nan
+                rows.append({"selector": sel, "operator": op, "baseline": baseline,
+                             "model": chosen, "n_samples": int(d.size),
+                             "error_difference": float(d.mean()),
+                             "ci_low": float(d.mean() - half),
+                             "ci_high": float(d.mean() + half)})
+        return pd.DataFrame(rows)
+
+
+def evaluate_outcome(X: Any, y: Any, outcome: str, selectors: Sequence[Any],
+                     operators: Sequence[str], models: Sequence[str] | None = None, *,
+                     n_folds: int = 5, n_bootstraps: int = 50, n_features: int = 20,
+                     n_signatures: int = 10, random_state: int = 0,
+                     groups: Any = None, n_jobs: int | None = None,
+                     feature_names: Any = None) -> OutcomeEvaluation:
+    """Cross-validate signatures of a continuous or survival outcome (KDD 2012, sec. 3).
+
+    In each of ``n_folds`` folds (stratified by the outcome's strata; grouped with
+    ``groups``), each selector's ``n_bootstraps`` base models are built on the training
+    part only (:func:`modelmine.bootstrap` with ``outcome``), every single-model operator and
+    ``nobagg`` give a signature, and each model of ``models`` is fitted on the
+    signature's genes (training part) and tested on the test part. The base models of
+    fold f are ``mm.bootstrap(X[train], y[train], outcome=..., random_state=seed + f)``.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, p)
+    y : array-like
+        Numbers (regression) or the event / time structured array (survival).
+    outcome : {"regression", "survival"}
+    selectors : sequence of str
+    operators : sequence of str
+        Single-model operators; ``"nobagg"`` is added.
+    models : sequence of str, optional
+        Names of :data:`OUTCOME_MODELS` for the outcome (default: its first).
+    n_folds, n_bootstraps, n_features, n_signatures, random_state, groups, n_jobs :
+        As in :func:`modelmine.evaluate`.
+    feature_names : sequence of str, optional
+
+    Returns
+    -------
+    OutcomeEvaluation
+    """
+    from sklearn.model_selection import StratifiedGroupKFold, StratifiedKFold
+
+    from .._data import check_dataset
+    from ..base_models import bootstrap
+    from ..operators import apply_operators
+    from ..outcomes import check_outcome, require_survival
+    from ..spec import resolve_seed
+
+    outcome = check_choice(outcome, "outcome", _FUNC, ("regression", "survival"))
+    if outcome == "survival":
+        require_survival(_FUNC)
+    target = check_outcome(y, outcome, func=_FUNC)
+    data = check_dataset(X, target.strata, func=_FUNC, feature_names=feature_names)
+    names = OUTCOME_MODELS[outcome]
+    chosen = list(models) if models else [next(iter(names))]
+    for name in chosen:
+        check_choice(name, "classifiers", _FUNC, list(names))
+    k = check_int(n_folds, "n_folds", _FUNC, min_value=2)
+    smallest = int(np.bincount(target.strata).min())
+    if k > smallest:
+        raise param_error("n_folds", _FUNC, f"an integer in [2, {smallest}] (each fold holds "
+                          f"every stratum of the outcome: {', '.join(target.strata_labels)})",
+                          n_folds)
+    seed = resolve_seed(random_state, _FUNC)
+    ops = [o for o in dict.fromkeys([*operators, "nobagg"])]
+    if groups is None:
+        splitter: Any = StratifiedKFold(n_splits=k, shuffle=True, random_state=seed % 2**32)
+        folds = list(splitter.split(np.zeros(data.n_samples), target.strata))
+    else:
+        splitter = StratifiedGroupKFold(n_splits=k, shuffle=True, random_state=seed % 2**32)
+        folds = list(splitter.split(np.zeros(data.n_samples), target.strata,
+                                    np.asarray(groups)))
+    Xd = data.X
+    values = target.values
+    fold_rows, pred_rows = [], []
+    signatures: dict[tuple[str, str, int], Any] = {}
+    for sel in selectors:
+        for f, (train, test) in enumerate(folds):
+            base = bootstrap(Xd[train], values[train], outcome=outcome, selector=sel,
+                             n_bootstraps=n_bootstraps, n_features=n_features,
+                             random_state=seed + f, n_jobs=n_jobs, progress=False,
+                             groups=None if groups is None else np.asarray(groups)[train])
+            fitted = apply_operators(base, ops, n_features=n_features,
+                                     n_signatures=n_signatures)
+            label = str(sel if isinstance(sel, str) else base.selector["name"])
+            for op in ops:
+                sig = fitted.get(op)
+                if sig is None or not hasattr(sig, "features"):
+                    continue
+                signatures[(label, op, f)] = sig
+                cols = np.asarray(sig.features, dtype=np.intp)
+                for mname in chosen:
+                    model = names[mname]()
+                    Xtr = _dense(Xd[train][:, cols])
+                    Xte = _dense(Xd[test][:, cols])
+                    model.fit(Xtr, values[train])
+                    pred = np.asarray(model.predict(Xte), dtype=np.float64)
+                    row = {"selector": label, "operator": op, "model": mname, "fold": f,
+                           "n_features": int(cols.size)}
+                    row.update(_measures(outcome, model, Xte, pred, values[train],
+                                         values[test]))
+                    fold_rows.append(row)
+                    part = pd.DataFrame({"selector": label, "operator": op, "model": mname,
+                                         "fold": f, "sample": test, "prediction": pred})
+                    if outcome == "regression":
+                        part["y_true"] = values[test]
+                        part["squared_error"] = (pred - values[test]) ** 2
+                    pred_rows.append(part)
+    return OutcomeEvaluation(
+        outcome=outcome, folds=pd.DataFrame(fold_rows),
+        predictions=pd.concat(pred_rows, ignore_index=True), signatures=signatures,
+        settings={"n_folds": k, "n_bootstraps": n_bootstraps, "n_features": n_features,
+                  "random_state": seed, "operators": ops, "models": chosen,
+                  "n_samples": data.n_samples, "n_features_in": data.n_features_in,
+                  "outcome": outcome})
+
+
+def _dense(X: Any) -> np.ndarray:
+    return X.toarray() if hasattr(X, "toarray") else np.asarray(X, dtype=np.float64)
+
+
+def _measures(outcome: str, model: Any, Xte: np.ndarray, pred: np.ndarray,
+              y_train: np.ndarray, y_test: np.ndarray) -> dict[str, float]:
+    if outcome == "regression":
+        resid = y_test - pred
+        ss = float(np.sum((y_test - y_test.mean()) ** 2))
+        return {"rmse": float(np.sqrt(np.mean(resid ** 2))),
+                "r2": float(1 - np.sum(resid ** 2) / ss) if ss > 0 else np.nan}
+    from sksurv.metrics import (
+        concordance_index_censored,
+        concordance_index_ipcw,
+        integrated_brier_score,
+    )
+
+    harrell = float(concordance_index_censored(y_test["event"], y_test["time"], pred)[0])
+    # Uno's C and the Brier score need test times inside the training follow-up
+    tau = float(y_train["time"][y_train["event"]].max()) if y_train["event"].any() else 0.0
+    inside = y_test["time"] < tau
+    try:
+        uno = float(concordance_index_ipcw(y_train, y_test[inside], pred[inside],
+                                           tau=tau)[0])
+    except ValueError:
+        uno = np.nan
+    ibs = np.nan
+    observed = y_test["time"][inside]
+    if observed.size >= 2 and hasattr(model, "predict_survival_function"):
+        lo, hi = float(np.quantile(observed, 0.1)), float(np.quantile(observed, 0.9))
+        if hi > lo:
+            grid = np.linspace(lo, hi, 20)
+            try:
+                curves = model.predict_survival_function(Xte[inside])
+                surv = np.vstack([fn(grid) for fn in curves])
+                ibs = float(integrated_brier_score(y_train, y_test[inside], surv, grid))
+            except ValueError:
+                ibs = np.nan
+    return {"harrell_c": harrell, "uno_c": uno, "integrated_brier": ibs}

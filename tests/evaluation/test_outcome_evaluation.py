@@ -1,0 +1,109 @@
+"""mm.evaluate for continuous and survival outcomes (issue 27, item 3).
+
+Oracles: scikit-learn's r2_score and mean_squared_error, scikit-survival's
+concordance_index_censored, a direct recomputation of a fold's signature from its training
+rows alone (no test sample reaches the selection), and the stratification invariant.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sklearn.metrics import mean_squared_error, r2_score
+
+import modelmine as mm
+from modelmine.operators import aggregate
+from modelmine.outcomes import SURVIVAL_DTYPE, check_outcome
+
+pytest.importorskip("sksurv")
+
+
+def _regression(n=80, p=30, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, p))
+    return X, 2 * X[:, 0] - X[:, 1] + rng.normal(size=n)
+
+
+def _survival(n=100, p=25, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, p))
+    t = rng.exponential(1.0, n) / np.exp(X[:, 0] - X[:, 1])
+    c = rng.exponential(2.0, n)
+    y = np.empty(n, dtype=SURVIVAL_DTYPE)
+    y["event"], y["time"] = t <= c, np.minimum(t, c)
+    return X, y
+
+
+def test_regression_measures_equal_scikit_learn_on_the_predictions():
+    X, y = _regression()
+    ev = mm.evaluate(X, y, outcome="regression", selectors=["pearson"],
+                     operators=["mostFreq"], n_folds=4, n_bootstraps=10, n_features=4)
+    assert isinstance(ev, mm.evaluation.OutcomeEvaluation)
+    for _, row in ev.folds.iterrows():
+        part = ev.predictions[(ev.predictions.operator == row.operator)
+                              & (ev.predictions.fold == row.fold)]
+        assert row.rmse == pytest.approx(
+            np.sqrt(mean_squared_error(part.y_true, part.prediction)), rel=1e-12)
+        assert row.r2 == pytest.approx(r2_score(part.y_true, part.prediction), rel=1e-12)
+    # every sample is tested exactly once per operator
+    counts = ev.predictions.groupby("operator")["sample"].apply(lambda s: sorted(s))
+    assert all(c == list(range(y.size)) for c in counts)
+    diff = ev.paired_differences().set_index("operator").loc["mostFreq"]
+    by = {op: g.set_index("sample").squared_error.sort_index()
+          for op, g in ev.predictions.groupby("operator")}
+    assert diff.error_difference == pytest.approx(
+        float((by["mostFreq"] - by["nobagg"]).mean()), rel=1e-12)
+    assert diff.ci_low < diff.error_difference < diff.ci_high
+
+
+def test_folds_select_on_the_training_part_only():
+    X, y = _regression()
+    ev = mm.evaluate(X, y, outcome="regression", selectors=["lasso"],
+                     operators=["mostFreq"], n_folds=4, n_bootstraps=8, n_features=3,
+                     random_state=5)
+    strata = check_outcome(y, "regression", func="test").strata
+    tested = ev.predictions[ev.predictions.operator == "mostFreq"]
+    for f in range(4):
+        test = np.sort(tested[tested.fold == f]["sample"].to_numpy())
+        train = np.setdiff1d(np.arange(y.size), test)
+        # stratified: each quantile bin split as evenly as possible
+        share = np.bincount(strata[test], minlength=strata.max() + 1)
+        assert share.max() - share.min() <= 2
+        base = mm.bootstrap(X[train], y[train], selector="lasso", outcome="regression",
+                            n_bootstraps=8, n_features=3, random_state=5 + f,
+                            progress=False)
+        expected = aggregate(base, "mostFreq", n_features=3)
+        assert list(ev.signatures[("lasso", "mostFreq", f)].features) == list(
+            expected.features)
+
+
+def test_survival_concordance_equals_scikit_survival():
+    from sksurv.metrics import concordance_index_censored
+
+    X, y = _survival()
+    ev = mm.evaluate(X, y, outcome="survival", selectors=["cox-score"],
+                     operators=["mostFreq"], n_folds=4, n_bootstraps=10, n_features=3)
+    for _, row in ev.folds.iterrows():
+        part = ev.predictions[(ev.predictions.operator == row.operator)
+                              & (ev.predictions.fold == row.fold)]
+        rows = part["sample"].to_numpy()
+        ref = concordance_index_censored(y["event"][rows], y["time"][rows],
+                                         part.prediction.to_numpy())[0]
+        assert row.harrell_c == pytest.approx(ref, rel=1e-12)
+        assert 0 <= row.integrated_brier <= 1
+    assert ev.summary().set_index("operator").loc["mostFreq", "harrell_c"] > 0.6
+    stab = ev.stability().set_index("operator")
+    assert {"mostFreq", "nobagg"} <= set(stab.index)
+
+
+def test_outcome_evaluation_refuses_what_it_cannot_do():
+    X, y = _survival(n=40)
+    with pytest.raises(ValueError, match="'classifiers' parameter of evaluate"):
+        mm.evaluate(X, y, outcome="survival", classifiers=["svm"], n_folds=2,
+                    n_bootstraps=4)
+    with pytest.raises(ValueError, match="'n_folds' parameter of evaluate"):
+        mm.evaluate(X, y, outcome="survival", n_folds=50, n_bootstraps=4)
+    Xr, yr = _regression(n=40)
+    with pytest.raises(ValueError, match="selector for outcome='regression'"):
+        mm.evaluate(Xr, yr, outcome="regression", selectors=["svm-rfe"], n_folds=2,
+                    n_bootstraps=4)
