@@ -163,6 +163,24 @@ def plot(df: pd.DataFrame, orders: dict[str, float], path: Path) -> None:
     fig.savefig(path, dpi=110)
 
 
+def per_operator(base: mm.BaseModels, m: int, k: int = 10) -> pd.DataFrame:
+    """Seconds of each registered operator alone on ``base`` (where the framework's time
+    goes), slowest first; the operators these base models cannot serve are left out."""
+    rows = []
+    for _, row in available().iterrows():
+        t = time.perf_counter()
+        try:
+            if row["kind"] == "single":
+                aggregate(base, row["name"], n_features=m, random_state=0)
+            else:
+                aggregate(base, row["name"], n_signatures=k, random_state=0)
+        except NotApplicableError:
+            continue
+        rows.append({"b": base.n_models, "m": m, "operator": row["name"],
+                     "seconds": time.perf_counter() - t})
+    return pd.DataFrame(rows).sort_values("seconds", ascending=False)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="b in {150}, smaller grids")
@@ -178,6 +196,11 @@ def main() -> None:
     table = overhead(X, y, bs, [20, 50])
     RESULTS.mkdir(exist_ok=True)
     table.to_csv(RESULTS / "overhead.csv", index=False)
+    b_max, m0 = max([b for b in bs if b <= 1000] or [min(bs)]), 20
+    ops = per_operator(base_models("svm-rfe", b_max, m0, X, y)[0], m0)
+    ops.to_csv(RESULTS / "overhead_operators.csv", index=False)
+    print(f"operators alone at b = {b_max}, m = {m0} (slowest first):")
+    print(ops.head(8).to_string(index=False))
     if args.skip_scaling:
         return
     df = scaling(X, y, args.quick)
