@@ -627,6 +627,7 @@ def _fit_selector(sel: Selector, X: Any, X_fit: Any, y: np.ndarray, seeds: list[
 def _pool(parts: list[_Fitted], common: dict[str, Any]) -> BaseModels:
     """Pool the selectors' models (Salman 2022, Section 3.2.2): the same b resamples for
     every selector, since a resample depends only on (seed, i)."""
+    outcome = parts[0].selector.outcome
     without = [part.selector.name for part in parts if part.scores is None]
     if len(without) == len(parts):
         scores = None
@@ -648,7 +649,8 @@ def _pool(parts: list[_Fitted], common: dict[str, Any]) -> BaseModels:
         sample_indices=np.vstack([part.sample_indices for part in parts]),
         selector={"name": "+".join(names), "kind": "heterogeneous",
                   "params": {"selectors": [dict(part.selector.describe())
-                                           for part in parts]}},
+                                           for part in parts]},
+                  **({} if outcome == "classification" else {"outcome": outcome})},
         full_model=None, artificial_subsets=artificial, extra=extra, **common)
 
 

@@ -106,7 +106,7 @@ def check_error_control(
         artificial_features="permutation" if fdr is not None else None,
         operators=operators, operator_params=params,
         min_support=settings["min_support"], random_state=int(run.base_models.random_state),
-        func=func)
+        outcome=str(settings.get("outcome", "classification")), func=func)
     weights = (sample_weight if run.base_models.resampling.get("sample_weight") == "selector"
                else None)
     names = [str(f) for f in run.base_models.feature_names]

@@ -367,7 +367,17 @@ def selection_null(
     n_perm = check_int(n_permutations, "n_permutations", _FUNC, min_value=MIN_PERMUTATIONS)
     if not isinstance(pooled, bool | np.bool_):
         raise param_error("pooled", _FUNC, "a bool", pooled, exc=TypeError)
-    data = check_dataset(X, y, func=_FUNC, feature_names=feature_names)
+    outcome = (str(base.selector.get("outcome", "classification"))
+               if isinstance(base, BaseModels) else "classification")
+    target = None
+    if outcome != "classification":  # permute the values (or event / time pairs)
+        from ..outcomes import check_outcome
+
+        checked_y = check_outcome(y, outcome, func=_FUNC)
+        target = checked_y.values
+        data = check_dataset(X, checked_y.strata, func=_FUNC, feature_names=feature_names)
+    else:
+        data = check_dataset(X, y, func=_FUNC, feature_names=feature_names)
     from ..base_models import seed_sequence
 
     drawn_by_weight = (isinstance(base, BaseModels)
@@ -402,7 +412,8 @@ def selection_null(
             exc=TypeError,
             show=False,
         )
-    if base.data_sha256 and base.data_sha256 != data_fingerprint(data.X, data.y, design):
+    if base.data_sha256 and base.data_sha256 != data_fingerprint(data.X, data.y, design,
+                                                                  target):
         raise param_error(
             "X",
             _FUNC,
@@ -422,6 +433,7 @@ def selection_null(
         sel = get_selector(name, dict(base.selector.get("params", {})), func=_FUNC)
     else:
         sel = get_selector(selector, selector_params, func=_FUNC)
+    sel = sel.for_outcome(outcome, _FUNC)
     sets = _itemsets(itemsets, base.feature_names)
     if random_state is not None:
         ss = seed_sequence(random_state, func=_FUNC)
@@ -458,7 +470,8 @@ def selection_null(
     null_sets = np.zeros((n_perm, len(sets)), dtype=np.int64)
     bar = progress_bar(n_perm, f"null {sel.name}", "permutation", progress, log=log)
     try:
-        for _cid, result in runner.run(_null_chunk, X_fit, data.y, tasks, kwargs):
+        for _cid, result in runner.run(_null_chunk, X_fit,
+                                       data.y if target is None else target, tasks, kwargs):
             for k, counts, set_counts in result:
                 null_counts[k] = counts
                 null_sets[k] = set_counts

@@ -267,3 +267,23 @@ def test_cli_evaluate_regression_writes_the_paired_differences(tmp_path):
     assert set(folds.operator) == {"mostFreq", "nobagg"} and folds.r2.mean() > 0.5
     paired = pd.read_csv(out / "paired_differences.csv")
     assert paired.loc[0, "n_samples"] == 60
+
+
+def test_permutation_null_of_a_regression_run_permutes_the_values():
+    # The null refits the selector on permuted values: the planted genes beat every
+    # permutation, the noise genes do not (their p-values spread over (0, 1]).
+    X, y = _planted(n=60, p=30)
+    base = mm.bootstrap(X, y, selector="pearson", outcome="regression", n_bootstraps=10,
+                        n_features=3, progress=False)
+    null = mm.diagnostics.selection_null(X, y, base=base, n_permutations=20, pooled=False)
+    p = np.asarray(null.p_values)
+    assert (p[:3] == 1 / 21).all()
+    assert np.median(p[3:]) > 0.5
+
+
+def test_heterogeneous_ensemble_of_regression_selectors():
+    X, y = _planted(n=60, p=20)
+    base = mm.bootstrap(X, y, selector=["pearson", "lasso"], outcome="regression",
+                        n_bootstraps=4, n_features=5, progress=False)
+    assert base.n_models == 8 and base.selector["outcome"] == "regression"
+    assert {0, 1, 2} <= set(np.flatnonzero(base.subsets.mean(axis=0) >= 0.5).tolist())
