@@ -47,6 +47,8 @@ _NOWHERE = {
     "drop": "no_column",
     "groups": "no_column",
     "weights": "no_column",
+    "time": "no_column",
+    "event": "no_column",
     "keep_columns": "no_such_*",
     "figures": "/dev/null/figures",
 }
