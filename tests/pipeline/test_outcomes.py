@@ -287,3 +287,20 @@ def test_heterogeneous_ensemble_of_regression_selectors():
                         n_bootstraps=4, n_features=5, progress=False)
     assert base.n_models == 8 and base.selector["outcome"] == "regression"
     assert {0, 1, 2} <= set(np.flatnonzero(base.subsets.mean(axis=0) >= 0.5).tolist())
+
+
+def test_survival_from_anndata_obs_columns(tmp_path):
+    anndata = pytest.importorskip("anndata")
+    X, y = _survival(n=60, p=15)
+    obs = pd.DataFrame({"days": y["time"], "relapse": y["event"]},
+                       index=[f"c{i}" for i in range(60)])
+    adata = anndata.AnnData(X=X, obs=obs)
+    adata.var_names = [f"g{j}" for j in range(15)]
+    adata.write_h5ad(tmp_path / "cells.h5ad")
+    data = mm.datasets.read_data(tmp_path / "cells.h5ad", "obs:days", outcome="survival",
+                                 event="obs:relapse")
+    assert data.y.dtype == SURVIVAL_DTYPE
+    assert (data.y["time"] == y["time"]).all() and (data.y["event"] == y["event"]).all()
+    run = mm.run(data, outcome="survival", selector="cox-score", n_bootstraps=6,
+                 n_features=3, progress=False)
+    assert run.outcome == "survival" and "g0" in set(run.frequencies().index[:3])
