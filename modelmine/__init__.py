@@ -11,9 +11,11 @@ from . import (
     diagnostics,
     evaluation,
     operators,
+    outcomes,
     patterns,
     pipeline,
     selectors,
+    singlecell,
     spec,
     validation,
 )
@@ -69,6 +71,7 @@ __all__ = [
     "evaluation",
     "mine_itemsets",
     "operators",
+    "outcomes",
     "patterns",
     "pipeline",
     "register_operator",
@@ -76,6 +79,7 @@ __all__ = [
     "resume",
     "run",
     "selectors",
+    "singlecell",
     "spec",
     "validation",
 ]

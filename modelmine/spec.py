@@ -239,6 +239,10 @@ class RunSpec:
         Also run the selection one class against the rest for every class, on the same
         resamples (common random numbers): per-class panels (``MiningRun.class_signatures``,
         ``MiningRun.markers(per_class=True)``). Three or more classes.
+    max_per_class : int, optional
+        At most this many samples of each class in each resample (drawn among the class's
+        own, as ``stratify``; a cap for clusters of very different sizes: the single-cell
+        panels of :func:`modelmine.singlecell.marker_panels`). Not for complementary pairs.
     outcome : {"classification", "regression", "survival"}, default="classification"
         What y is: class labels, a continuous value, or a survival target (a structured
         array of event and time, scikit-survival's ``Surv.from_arrays``). Every selector
@@ -278,6 +282,7 @@ class RunSpec:
     weighted_resampling: bool = False
     per_class: bool = False
     outcome: str = "classification"
+    max_per_class: int | None = None
     operators: Sequence[str] = DEFAULT_OPERATORS
     operator_params: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     min_support: float = DEFAULT_MIN_SUPPORT
@@ -328,6 +333,12 @@ class RunSpec:
         if self.per_class and outcome != "classification":
             raise param_error("per_class", func, "False unless outcome='classification' "
                               "(per-class panels need classes)", True)
+        cap = check_int(self.max_per_class, "max_per_class", func, min_value=1,
+                        allow_none=True)
+        if cap is not None and method == "complementary-pairs":
+            raise param_error("max_per_class", func, "None for complementary pairs (two "
+                              "halves of every class)", cap)
+        put("max_per_class", cap)
         if not isinstance(self.fit_full, bool | np.bool_):
             raise param_error("fit_full", func, "a bool", self.fit_full, exc=TypeError)
         put("fit_full", bool(self.fit_full))
@@ -514,6 +525,8 @@ class RunSpec:
             settings["per_class"] = True
         if self.outcome != "classification":
             settings["outcome"] = self.outcome
+        if self.max_per_class is not None:
+            settings["resampling"]["max_per_class"] = self.max_per_class
         return settings
 
     @classmethod
@@ -546,6 +559,7 @@ class RunSpec:
                    weighted_resampling=bool(settings.get("weighted_resampling", False)),
                    per_class=bool(settings.get("per_class", False)),
                    outcome=settings.get("outcome", "classification"),
+                   max_per_class=res.get("max_per_class"),
                    operators=list(settings["operators"]),
                    operator_params=settings.get("operator_params") or {},
                    min_support=settings["min_support"],

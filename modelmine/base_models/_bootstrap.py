@@ -74,7 +74,7 @@ def _fit_chunk(
     method: str, fraction: float, stratify: bool, n_features: int | None,
     n_real: int | None = None, design: SampleDesign = NO_DESIGN,
     one_vs_rest: tuple[int, ...] | None = None, min_classes: int = 2,
-    target: Any = None,
+    target: Any = None, max_per_class: int | None = None,
 ) -> list[tuple[np.ndarray, Any]]:
     """Fit the selector on the resamples of a chunk of bootstraps, single-threaded.
 
@@ -133,7 +133,7 @@ def _fit_chunk(
                 rng = np.random.default_rng(entry)
                 idx = resample_indices(y, rng, method=method, fraction=fraction,
                                        stratify=stratify, design=design,
-                                       min_classes=min_classes)
+                                       min_classes=min_classes, max_per_class=max_per_class)
             selector_seed = int(rng.integers(0, 2**31 - 1))
             try:
                 if one_vs_rest is not None and weights is None:
@@ -384,7 +384,8 @@ def fit_class_models(checked: CheckedRun, *, executor: Any = None,
     kwargs = dict(selector=sel, method=spec.resampling,
                   fraction=float(spec.sample_fraction or 1.0), stratify=spec.stratify,
                   n_features=m, n_real=p, design=checked.design,
-                  one_vs_rest=tuple(range(K)), min_classes=K)
+                  one_vs_rest=tuple(range(K)), min_classes=K,
+                  max_per_class=spec.max_per_class)
     bar = progress_bar(b, f"{sel.name}, each class against the rest", "fit", progress)
     try:
         tasks = {cid: [seeds[i] for i in chunks[cid]] for cid in range(len(chunks))}
@@ -441,6 +442,8 @@ def _plan(checked: CheckedRun) -> tuple[Any, ...]:
                                          "fraction": fraction}
     if design.grouped:  # only then, so that earlier records read the same
         resampling_record["groups"] = design.n_groups
+    if spec.max_per_class is not None:
+        resampling_record["max_per_class"] = spec.max_per_class
     if design.sample_weight is not None:
         resampling_record["sample_weight"] = ("resampling" if design.weighted_resampling
                                               else "selector")
@@ -566,7 +569,7 @@ def _fit_selector(sel: Selector, X: Any, X_fit: Any, y: np.ndarray, seeds: list[
                   fraction=float(spec.sample_fraction or 1.0), stratify=spec.stratify,
                   n_features=m, n_real=p, design=design,
                   min_classes=int(y.max()) + 1 if spec.per_class else min(2, int(y.max()) + 1),
-                  target=target)
+                  target=target, max_per_class=spec.max_per_class)
     bar = progress_bar(b, f"bootstrap {sel.name}", "fit", progress)
     bar.update(sum(len(chunks[c]) for c in done))
     try:

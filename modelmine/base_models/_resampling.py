@@ -44,6 +44,7 @@ def seed_sequence(random_state: Any, func: str = "bootstrap") -> np.random.SeedS
 def resample_indices(
     y: np.ndarray, rng: np.random.Generator, *, method: str, fraction: float,
     stratify: bool, design: SampleDesign = NO_DESIGN, min_classes: int = 2,
+    max_per_class: int | None = None,
 ) -> np.ndarray:
     """Row indices of one resample, sorted ascending.
 
@@ -59,19 +60,25 @@ def resample_indices(
     its rows twice). With ``design.weighted_resampling``, rows (or groups, by the sum of
     their rows' weights) are drawn with probability proportional to their weight.
     Without a design, the draws are those of earlier releases, bit for bit.
+    ``max_per_class`` caps each class's draws (implying ``stratify``); with groups, the
+    rows of a class beyond the cap are left out of the drawn groups' at random.
     """
     if design.grouped:
-        return _group_resample(y, rng, method=method, fraction=fraction, stratify=stratify,
-                               design=design, min_classes=min_classes)
+        idx = _group_resample(y, rng, method=method, fraction=fraction, stratify=stratify,
+                              design=design, min_classes=min_classes)
+        return idx if max_per_class is None else _cap(y, idx, max_per_class, rng)
     replace = method == "bootstrap"
     n = y.size
     w = design.sample_weight if design.weighted_resampling else None
+    stratify = stratify or max_per_class is not None
     while True:
         if stratify:
             parts = []
             for c in np.unique(y):
                 members = np.flatnonzero(y == c)
                 size = max(1, round(fraction * members.size))
+                if max_per_class is not None:
+                    size = min(size, max_per_class)
                 parts.append(rng.choice(members, size=size, replace=replace,
                                         p=None if w is None else _prob(w[members])))
             idx = np.concatenate(parts)
@@ -82,6 +89,15 @@ def resample_indices(
         idx = np.sort(idx)
         if np.unique(y[idx]).size >= min_classes:
             return idx
+
+
+def _cap(y: np.ndarray, idx: np.ndarray, cap: int, rng: np.random.Generator) -> np.ndarray:
+    """At most ``cap`` of the resample's rows of each class (drawn without replacement)."""
+    keep = []
+    for c in np.unique(y[idx]):
+        rows = idx[y[idx] == c]
+        keep.append(rows if rows.size <= cap else rng.choice(rows, cap, replace=False))
+    return np.sort(np.concatenate(keep))
 
 
 def _prob(w: np.ndarray) -> np.ndarray:

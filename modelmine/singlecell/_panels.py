@@ -1,0 +1,318 @@
+"""Stable marker panels for every cluster of a single-cell dataset (issue 29).
+
+:func:`marker_panels` is the scanpy-style entry point: one call on an AnnData, in place.
+For every cluster of ``adata.obs[groupby]``, the selector is fitted on the cluster against
+the rest on each of ``n_bootstraps`` resamples (the per-class panels of
+:func:`modelmine.run`, on the same resamples for every cluster); each resample holds at
+most ``max_cells_per_group`` cells of each cluster, drawn without replacement, so that rare
+clusters are not drowned and the cost does not grow with the atlas; with ``groups``
+(donors, samples) whole groups are drawn first. The panel of a cluster is its
+``panel_size`` most frequently selected genes (mostFreq, KDD 2012 section 2.1).
+
+The results are written where scanpy reads them: ``adata.uns[key_added]`` in the layout
+of ``sc.tl.rank_genes_groups`` (``names``, ``scores`` = the selection frequency,
+``logfoldchanges``, ``pvals`` and ``pvals_adj`` of the Wilcoxon rank-sum test on all the
+cells, Benjamini-Hochberg within each cluster, and ``auroc``), so that
+``sc.get.rank_genes_groups_df(adata, group=None, key=key_added)`` and
+``sc.pl.rank_genes_groups_dotplot(adata, key=key_added)`` work unchanged; and one boolean
+column of ``adata.var`` per cluster, ``{key_added}_{cluster}``, the panel's membership.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+
+from ..exceptions import DataError
+from ..validation import check_int, param_error
+
+__all__ = ["MarkerPanels", "marker_panels", "wilcoxon_by_group"]
+
+_FUNC = "marker_panels"
+
+#: Clusters smaller than this are refused (a cluster against the rest needs a few cells).
+MIN_CELLS_PER_GROUP = 3
+
+
+@dataclass(frozen=True)
+class MarkerPanels:
+    """What :func:`marker_panels` returns (and writes into the AnnData).
+
+    Attributes
+    ----------
+    panels : dict
+        Cluster -> list of the panel's genes, most frequently selected first.
+    table : pandas.DataFrame
+        One row per cluster and reported gene: ``group``, ``names``, ``frequency`` (over
+        the b base models), ``in_panel``, ``logfoldchanges``, ``auroc``, ``pvals``,
+        ``pvals_adj``, ``mean_rank`` (within the cluster's models).
+    base_models : dict
+        Cluster -> :class:`~modelmine.BaseModels` of that cluster against the rest.
+    settings : dict
+    """
+
+    panels: dict[str, list[str]]
+    table: pd.DataFrame
+    base_models: dict[str, Any]
+    settings: dict[str, Any] = field(default_factory=dict)
+
+    def to_df(self, group: str | None = None) -> pd.DataFrame:
+        """The table, or one cluster's rows."""
+        return self.table if group is None else self.table[self.table.group == group]
+
+
+def _bh(p: np.ndarray) -> np.ndarray:
+    """Benjamini-Hochberg adjusted p-values (monotone, capped at 1)."""
+    n = p.size
+    order = np.argsort(p, kind="stable")
+    ranked = p[order] * n / np.arange(1, n + 1)
+    adj = np.minimum.accumulate(ranked[::-1])[::-1]
+    out = np.empty(n)
+    out[order] = np.minimum(adj, 1.0)
+    return out
+
+
+def wilcoxon_by_group(X: Any, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The Wilcoxon rank-sum z (tie-corrected) and AUROC of every column of X, each group
+    against the rest (Mann and Whitney 1947), all groups from one ranking.
+
+    Non-negative values only (counts or log-normalised counts): the zeros of a column are
+    its smallest values and share one mid-rank, so only the non-zero entries are sorted (one
+    ``lexsort`` of all of them, by column then value) and the matrix is never densified.
+    For group c with n1 cells, ``R1`` is the sum of its cells' ranks,
+    ``z = (R1 - n1 (n + 1) / 2) / sqrt(n1 n0 / 12 (n + 1 - T))`` with the tie term
+    ``T = sum (t^3 - t) / (n (n - 1))`` over the column's tied values, as scanpy's
+    ``rank_genes_groups(method="wilcoxon", tie_correct=True)``, and
+    ``AUROC = (R1 - n1 (n1 + 1) / 2) / (n1 n0)``.
+
+    Parameters
+    ----------
+    X : ndarray or scipy.sparse matrix of shape (n_cells, p), non-negative
+    codes : ndarray of int, shape (n_cells,)
+        Group codes 0..K-1.
+
+    Returns
+    -------
+    z, auroc : ndarray of shape (K, p)
+    """
+    Xc = sp.csc_matrix(X, dtype=np.float64)
+    Xc.eliminate_zeros()
+    n, p = Xc.shape
+    codes = np.asarray(codes, dtype=np.intp)
+    K = int(codes.max()) + 1
+    sizes = np.bincount(codes, minlength=K).astype(np.float64)
+    nnz = np.diff(Xc.indptr)
+    col = np.repeat(np.arange(p), nnz)
+    order = np.lexsort((Xc.data, col))
+    v, c, r = Xc.data[order], col[order], Xc.indices[order]
+    # runs of equal (column, value): the ties among the non-zero entries
+    start = np.r_[True, (c[1:] != c[:-1]) | (v[1:] != v[:-1])] if v.size else np.zeros(0, bool)
+    run = np.cumsum(start) - 1
+    first = np.flatnonzero(start)
+    length = np.diff(np.r_[first, v.size]).astype(np.float64)
+    pos = np.arange(v.size) - Xc.indptr[c]  # 0-based position among the column's non-zeros
+    mid = pos[first] + (length - 1) / 2.0  # the run's average position
+    zeros = (n - nnz).astype(np.float64)
+    rank = zeros[c] + mid[run] + 1.0
+    rank_sum = np.bincount(codes[r] * p + c, weights=rank, minlength=K * p).reshape(K, p)
+    in_nnz = np.bincount(codes[r] * p + c, minlength=K * p).reshape(K, p)
+    zero_rank = (zeros + 1.0) / 2.0
+    rank_sum += (sizes[:, None] - in_nnz) * zero_rank[None, :]
+    ties = np.bincount(c[first], weights=length ** 3 - length, minlength=p) \
+        + zeros ** 3 - zeros
+    tie_term = ties / (n * (n - 1.0)) if n > 1 else np.zeros(p)
+    n1 = sizes[:, None]
+    n0 = n - n1
+    var = n1 * n0 / 12.0 * ((n + 1.0) - tie_term[None, :])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.where(var > 0, (rank_sum - n1 * (n + 1.0) / 2.0) / np.sqrt(var), 0.0)
+        auroc = np.where(n1 * n0 > 0, (rank_sum - n1 * (n1 + 1.0) / 2.0) / (n1 * n0), 0.5)
+    return z, auroc
+
+
+def _log_fold_changes(X: Any, in_group: np.ndarray, cols: np.ndarray,
+                      log_data: bool) -> np.ndarray:
+    """log2 fold change of the cluster's mean over the rest's: of the counts with a
+    pseudocount of 1e-9 (counts), or of ``expm1`` of log1p-normalised values (scanpy's
+    convention for its log-normalised input)."""
+    sub = X[:, cols]
+    sub = sub.toarray() if sp.issparse(sub) else np.asarray(sub, dtype=np.float64)
+    if log_data:
+        sub = np.expm1(sub)
+    m1 = sub[in_group].mean(axis=0)
+    m0 = sub[~in_group].mean(axis=0)
+    return np.log2((m1 + 1e-9) / (m0 + 1e-9))
+
+
+def marker_panels(
+    adata: Any,
+    groupby: str,
+    *,
+    layer: str | None = None,
+    selector: Any = "wilcoxon",
+    n_bootstraps: int = 50,
+    panel_size: int = 10,
+    max_cells_per_group: int | None = 500,
+    sample_fraction: float = 0.8,
+    groups: str | None = None,
+    n_genes: int = 100,
+    random_state: Any = 0,
+    key_added: str = "modelmine_markers",
+    n_jobs: int | None = None,
+    progress: bool | None = None,
+) -> MarkerPanels:
+    """Stable marker panels for every cluster, written into the AnnData (issue 29).
+
+    Parameters
+    ----------
+    adata : anndata.AnnData
+        Cells x genes; ``adata.X`` or ``adata.layers[layer]``, dense or sparse (kept
+        sparse).
+    groupby : str
+        The cluster column of ``adata.obs`` (``"leiden"``; ``"obs:leiden"`` too).
+    layer : str, optional
+    selector : str or Selector, default="wilcoxon"
+        Any classification selector; the sparse ones ("wilcoxon", "t-test", "logreg",
+        "anova", "chi2") scale to 10^5 cells (``docs/singlecell.md``).
+    n_bootstraps : int, default=50
+    panel_size : int, default=10
+        Genes per base model and per panel (m).
+    max_cells_per_group : int or None, default=500
+        At most this many cells of each cluster in each resample (None: no cap).
+    sample_fraction : float, default=0.8
+        Fraction of each cluster's cells drawn (without replacement) before the cap.
+    groups : str, optional
+        A column of ``adata.obs`` (donor, sample): whole groups are drawn first.
+    n_genes : int, default=100
+        Genes per cluster in ``adata.uns[key_added]`` (the panel first, then by
+        frequency and mean rank).
+    random_state : int, default=0
+    key_added : str, default="modelmine_markers"
+    n_jobs : int, optional
+    progress : bool, optional
+
+    Returns
+    -------
+    MarkerPanels
+    """
+    from ..base_models import check_run_data, fit_class_models
+    from ..datasets._biodata import from_anndata, split_obs_target
+    from ..spec import RunSpec
+
+    _check_not_backed(adata)
+    column = split_obs_target(groupby) or groupby
+    obs = adata.obs
+    if column not in obs.columns:
+        raise param_error("groupby", _FUNC, "a column of adata.obs "
+                          f"({', '.join(map(str, list(obs.columns)[:8]))})", column)
+    counts = obs[column].value_counts()
+    small = counts[counts < MIN_CELLS_PER_GROUP]
+    if len(small):
+        raise param_error("groupby", _FUNC, f"clusters of at least {MIN_CELLS_PER_GROUP} "
+                          "cells", f"cluster(s) {', '.join(map(str, small.index[:5]))} with "
+                          f"{', '.join(map(str, small.to_numpy()[:5]))} cell(s)", show=False)
+    if layer is not None and layer not in adata.layers:
+        raise param_error("layer", _FUNC, f"a layer of the AnnData ({', '.join(adata.layers)})",
+                          layer)
+    b = check_int(n_bootstraps, "n_bootstraps", _FUNC, min_value=2)
+    m = check_int(panel_size, "panel_size", _FUNC, min_value=1)
+    cap = check_int(max_cells_per_group, "max_cells_per_group", _FUNC, min_value=1,
+                    allow_none=True)
+    top = check_int(n_genes, "n_genes", _FUNC, min_value=1)
+    loaded = from_anndata(adata, f"obs:{column}", layer=layer,
+                          groups=None if groups is None else f"obs:{groups}")
+    X = loaded.X
+    values = X.data if sp.issparse(X) else np.asarray(X)
+    if values.size and float(values.min()) < 0:
+        raise param_error("layer", _FUNC, "non-negative values (counts or log1p-normalised "
+                          "counts; scaled, centred data is not a count matrix)",
+                          f"{'adata.X' if layer is None else layer} with negative values",
+                          show=False)
+    spec = RunSpec(selector=selector, n_bootstraps=b, n_features=m,
+                   resampling="subsample", sample_fraction=sample_fraction, stratify=True,
+                   max_per_class=cap, operators=(), fit_full=False,
+                   random_state=random_state, func=_FUNC)
+    checked = check_run_data(X, loaded.y, spec, feature_names=loaded.feature_names,
+                             n_jobs=n_jobs, func=_FUNC, groups=loaded.groups)
+    models = fit_class_models(checked, progress=progress)
+    names = np.asarray(loaded.feature_names)
+    labels = np.asarray(loaded.y).astype(str)
+    log_data = bool(values.size) and float(values.max()) < 30 and bool(
+        np.any(values != np.round(values)))
+    from scipy.stats import norm
+
+    cluster_of = {str(c): i for i, c in enumerate(checked.data.classes)}
+    z_all, auc_all = wilcoxon_by_group(X, checked.data.y)
+    panels: dict[str, list[str]] = {}
+    rows = []
+    for label, base in models.items():
+        cluster = str(label)
+        freq = base.subsets.mean(axis=0)
+        mean_rank = base.tied_ranks().mean(axis=0, dtype=np.float64)
+        order = np.lexsort((np.arange(freq.size), mean_rank, -freq))
+        panel = order[:m]
+        panels[cluster] = [str(names[j]) for j in panel]
+        reported = order[:max(top, m)]
+        in_group = labels == cluster
+        z, auc = z_all[cluster_of[cluster]], auc_all[cluster_of[cluster]]
+        p_all = 2 * norm.sf(np.abs(z))
+        adj = _bh(p_all)
+        lfc = _log_fold_changes(X, in_group, reported, log_data)
+        for r, j in enumerate(reported):
+            rows.append({"group": cluster, "names": str(names[j]),
+                         "frequency": float(freq[j]), "in_panel": r < m,
+                         "logfoldchanges": float(lfc[r]), "auroc": float(auc[j]),
+                         "scores": float(freq[j]), "wilcoxon_z": float(z[j]),
+                         "pvals": float(p_all[j]), "pvals_adj": float(adj[j]),
+                         "mean_rank": float(mean_rank[j])})
+    table = pd.DataFrame(rows)
+    settings = {"groupby": column, "layer": layer, "selector": checked.selectors[0].name,
+                "n_bootstraps": b, "panel_size": m, "max_cells_per_group": cap,
+                "sample_fraction": float(sample_fraction), "groups": groups,
+                "random_state": int(spec.random_state), "n_genes": max(top, m)}
+    _write_back(adata, table, panels, settings, key_added, names)
+    return MarkerPanels(panels=panels, table=table, base_models=dict(models),
+                        settings=settings)
+
+
+def _write_back(adata: Any, table: pd.DataFrame, panels: dict[str, list[str]],
+                settings: dict[str, Any], key: str, names: np.ndarray) -> None:
+    """``adata.uns[key]`` in ``sc.tl.rank_genes_groups``' layout, and the panels in var."""
+    groups = list(panels)
+    n = int(settings["n_genes"])
+
+    def records(column: str, dtype: str) -> np.ndarray:
+        arrays = [table[table.group == g][column].to_numpy()[:n].astype(dtype)
+                  for g in groups]
+        return np.rec.fromarrays(arrays, dtype=[(g, dtype) for g in groups])
+
+    adata.uns[key] = {
+        "params": {"groupby": settings["groupby"], "reference": "rest",
+                   "method": f"modelmine {settings['selector']}",
+                   "use_raw": False, "layer": settings["layer"],
+                   "corr_method": "benjamini-hochberg",
+                   "n_bootstraps": settings["n_bootstraps"],
+                   "panel_size": settings["panel_size"],
+                   "max_cells_per_group": (-1 if settings["max_cells_per_group"] is None
+                                           else settings["max_cells_per_group"])},
+        "names": records("names", "O"),
+        "scores": records("scores", "f"),
+        "logfoldchanges": records("logfoldchanges", "f"),
+        "pvals": records("pvals", "f"),
+        "pvals_adj": records("pvals_adj", "f"),
+        "auroc": records("auroc", "f"),
+        "frequency": records("frequency", "f"),
+    }
+    index = pd.Index([str(v) for v in adata.var_names])
+    for g, genes in panels.items():
+        adata.var[f"{key}_{g}"] = index.isin(genes)
+
+
+def _check_not_backed(adata: Any) -> None:
+    if getattr(adata, "isbacked", False):
+        raise DataError("marker_panels needs the matrix in memory (a backed AnnData is "
+                        "read only in parts): load it with anndata.read_h5ad(path).")

@@ -1,0 +1,154 @@
+"""mm.singlecell.marker_panels (issue 29): scanpy's bundled pbmc68k_reduced end to end,
+its markers against scanpy's own, the Wilcoxon statistics against scanpy and scipy, the
+per-cluster cap of the resamples, and the refusals."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+import scipy.sparse as sp
+
+import modelmine as mm
+from modelmine.singlecell import marker_panels, wilcoxon_by_group
+
+sc = pytest.importorskip("scanpy")
+
+
+@pytest.fixture(scope="module")
+def pbmc():
+    """scanpy's 700 PBMCs, log-normalised (its .raw), clusters in obs['louvain']."""
+    adata = sc.datasets.pbmc68k_reduced().raw.to_adata()
+    adata.X = sp.csr_matrix(adata.X)
+    return adata
+
+
+def test_wilcoxon_equals_scanpy_and_scipy(pbmc):
+    from scipy.stats import mannwhitneyu, norm
+
+    ref = pbmc.copy()
+    sc.tl.rank_genes_groups(ref, "louvain", method="wilcoxon", tie_correct=True,
+                            n_genes=ref.n_vars, use_raw=False)
+    groups = list(ref.obs["louvain"].cat.categories)
+    codes = ref.obs["louvain"].cat.codes.to_numpy()
+    z, auc = wilcoxon_by_group(pbmc.X, codes)
+    col = {g: j for j, g in enumerate(ref.var_names)}
+    for c, g in enumerate(groups):
+        names = ref.uns["rank_genes_groups"]["names"][g]
+        scores = ref.uns["rank_genes_groups"]["scores"][g]
+        ours = z[c, [col[n] for n in names]]
+        np.testing.assert_allclose(ours, scores, rtol=1e-4, atol=1e-4)
+    dense = pbmc.X[:, :5].toarray()
+    for j in range(5):
+        inside = codes == 0
+        u = mannwhitneyu(dense[inside, j], dense[~inside, j], use_continuity=False,
+                         method="asymptotic")
+        assert auc[0, j] == pytest.approx(u.statistic / (inside.sum() * (~inside).sum()))
+        assert abs(z[0, j]) == pytest.approx(norm.isf(u.pvalue / 2), rel=1e-6, abs=1e-8)
+
+
+def test_marker_panels_write_what_scanpy_reads(pbmc):
+    adata = pbmc.copy()
+    result = marker_panels(adata, "louvain", selector="anova", n_bootstraps=10,
+                           panel_size=5, max_cells_per_group=60, n_genes=20)
+    df = sc.get.rank_genes_groups_df(adata, group=None, key="modelmine_markers")
+    assert set(df["group"]) == set(adata.obs["louvain"].cat.categories)
+    assert {"names", "scores", "logfoldchanges", "pvals", "pvals_adj"} <= set(df.columns)
+    for g, genes in result.panels.items():
+        assert adata.var.loc[genes, f"modelmine_markers_{g}"].all()
+        assert adata.var[f"modelmine_markers_{g}"].sum() == 5
+        first = df[df.group == g].head(5)
+        assert list(first.names) == genes
+    import matplotlib
+
+    matplotlib.use("Agg")
+    sc.pl.rank_genes_groups_dotplot(adata, key="modelmine_markers", n_genes=3, show=False)
+
+
+def test_marker_panels_agree_with_scanpys_markers(pbmc):
+    # scanpy's Wilcoxon top 10 per cluster on all cells against the panels of the most
+    # frequently selected genes over capped subsamples: most clusters share most genes.
+    adata = pbmc.copy()
+    ref = pbmc.copy()
+    sc.tl.rank_genes_groups(ref, "louvain", method="wilcoxon", use_raw=False, n_genes=10)
+    result = marker_panels(adata, "louvain", selector="anova", n_bootstraps=20,
+                           panel_size=10, max_cells_per_group=100)
+    shared = [len(set(result.panels[g]) & set(ref.uns["rank_genes_groups"]["names"][g]))
+              for g in result.panels]
+    assert np.median(shared) >= 5, shared
+
+
+def test_each_resample_holds_at_most_the_cap_per_cluster(pbmc):
+    adata = pbmc.copy()
+    result = marker_panels(adata, "louvain", selector="anova", n_bootstraps=5,
+                           panel_size=3, max_cells_per_group=40, sample_fraction=0.8)
+    codes = adata.obs["louvain"].cat.codes.to_numpy()
+    sizes = np.bincount(codes)
+    base = next(iter(result.base_models.values()))
+    for i in range(base.n_models):
+        rows = base.resample(i)
+        assert np.unique(rows).size == rows.size  # without replacement
+        drawn = np.bincount(codes[rows], minlength=sizes.size)
+        expected = np.minimum(np.maximum(1, np.round(0.8 * sizes)), 40)
+        assert (drawn == expected).all()
+
+
+def test_planted_markers_are_found_in_sparse_counts():
+    rng = np.random.default_rng(0)
+    n, p, K = 900, 200, 3
+    codes = np.repeat(np.arange(K), n // K)
+    X = rng.negative_binomial(2, 0.8, size=(n, p)).astype(float)
+    X[rng.random((n, p)) < 0.7] = 0
+    for k in range(K):  # 5 planted markers per cluster
+        rows = codes == k
+        X[np.ix_(rows, range(5 * k, 5 * k + 5))] += rng.poisson(6, (rows.sum(), 5))
+    import anndata
+
+    adata = anndata.AnnData(X=sp.csr_matrix(X), obs=pd.DataFrame(
+        {"cluster": pd.Categorical([f"c{k}" for k in codes])},
+        index=[f"cell{i}" for i in range(n)]))
+    adata.var_names = [f"g{j}" for j in range(p)]
+    result = marker_panels(adata, "cluster", selector="anova", n_bootstraps=10,
+                           panel_size=5, max_cells_per_group=200)
+    for k in range(K):
+        assert set(result.panels[f"c{k}"]) == {f"g{j}" for j in range(5 * k, 5 * k + 5)}
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"groupby": "no_such"}, "'groupby' parameter of marker_panels must be a column"),
+    ({"groupby": "louvain", "layer": "counts"}, "'layer' parameter of marker_panels"),
+    ({"groupby": "louvain", "panel_size": 0}, "'panel_size' parameter"),
+])
+def test_marker_panels_refusals(pbmc, kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        marker_panels(pbmc.copy(), **kwargs)
+
+
+def test_scaled_data_and_tiny_clusters_are_refused():
+    scaled = sc.datasets.pbmc68k_reduced()  # its X is scaled: negative values
+    with pytest.raises(ValueError, match="non-negative values"):
+        marker_panels(scaled, "louvain", selector="anova", n_bootstraps=4)
+    tiny = scaled.raw.to_adata()
+    labels = tiny.obs["louvain"].astype(str).to_numpy().copy()
+    labels[:2] = "lonely"
+    tiny.obs["louvain"] = pd.Categorical(labels)
+    with pytest.raises(ValueError, match="clusters of at least 3 cells"):
+        marker_panels(tiny, "louvain", selector="anova", n_bootstraps=4)
+    _ = mm  # the package under test
+
+
+def test_max_per_class_is_a_recorded_setting_of_the_run():
+    spec = mm.RunSpec(selector="anova", max_per_class=7, resampling="subsample")
+    assert mm.RunSpec.from_settings(spec.to_settings()).max_per_class == 7
+    with pytest.raises(ValueError, match="'max_per_class' parameter of RunSpec"):
+        mm.RunSpec(selector="anova", max_per_class=7, resampling="complementary-pairs",
+                   n_bootstraps=4)
+    X, y = mm.datasets.load_colon()
+    base = mm.bootstrap(X, y, spec=mm.RunSpec(selector="anova", n_bootstraps=4,
+                                              n_features=5, max_per_class=10,
+                                              operators=()))
+    labels = np.asarray(y)
+    for i in range(4):
+        assert np.bincount(np.unique(labels[base.resample(i)], return_inverse=True)[1]
+                           ).max() <= 10
+    assert base.resampling["max_per_class"] == 10
