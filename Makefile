@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml Makefile modelmine/patterns/_lcm.c $(wildcard plugins/*
 	$(BIN)/python -m pip install --quiet --upgrade pip setuptools wheel
 	$(BIN)/python -m pip install --quiet "numpy>=2" cython scipy "scikit-learn>=1.8"
 	$(BIN)/python -m pip install --quiet --no-build-isolation --no-binary scikit-learn-extra "scikit-learn-extra>=0.3"
-	$(BIN)/python -m pip install --quiet -e ".[test,dev,kmedoids,fasterpam,errorcontrol,parquet,distributed,anndata,survival]"
+	$(BIN)/python -m pip install --quiet -e ".[test,dev,kmedoids,fasterpam,errorcontrol,parquet,distributed,anndata,survival,singlecell]"
 	$(BIN)/python -m pip install --quiet --no-build-isolation "pymrmr>=0.1.11"
 	@for p in plugins/*/; do \
 	  if [ -f "$$p/pyproject.toml" ]; then $(BIN)/python -m pip install --quiet -e "$$p" || exit 1; fi; \

@@ -36,6 +36,7 @@ from ._outcome_selectors import (
 )
 from ._studies import GainRatioSelector, MRMRSelector, OneRSelector, SVMRFE50Selector
 from ._svm_selectors import SVMOneSelector, SVMRFESelector
+from ._wilcoxon import WilcoxonSelector
 
 __all__ = ["SELECTOR_ENTRY_POINT_GROUP", "SelectorRegistry", "available", "default_registry",
            "get_selector", "refresh", "register_selector", "selectors_for",
@@ -403,7 +404,7 @@ _BUILTIN_SELECTORS: tuple[type[Selector], ...] = (
     ReliefFSelector, SVMRFESelector, SVMOneSelector, L1LogisticSelector,
     RandomForestSelector, CFSSelector, GainRatioSelector, OneRSelector, MRMRSelector,
     SVMRFE50Selector, PearsonSelector, LassoSelector, ElasticNetSelector, RReliefFSelector,
-    SVRRFESelector, CoxScoreSelector, CoxnetSelector, BoostedCoxSelector,
+    SVRRFESelector, CoxScoreSelector, CoxnetSelector, BoostedCoxSelector, WilcoxonSelector,
 )
 
 #: The entry-point group through which installed packages add selectors.

@@ -28,6 +28,7 @@ import pandas as pd
 import scipy.sparse as sp
 
 from ..exceptions import DataError
+from ..selectors._wilcoxon import wilcoxon_by_group
 from ..validation import check_int, param_error
 
 __all__ = ["MarkerPanels", "marker_panels", "wilcoxon_by_group"]
@@ -74,64 +75,6 @@ def _bh(p: np.ndarray) -> np.ndarray:
     out = np.empty(n)
     out[order] = np.minimum(adj, 1.0)
     return out
-
-
-def wilcoxon_by_group(X: Any, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The Wilcoxon rank-sum z (tie-corrected) and AUROC of every column of X, each group
-    against the rest (Mann and Whitney 1947), all groups from one ranking.
-
-    Non-negative values only (counts or log-normalised counts): the zeros of a column are
-    its smallest values and share one mid-rank, so only the non-zero entries are sorted (one
-    ``lexsort`` of all of them, by column then value) and the matrix is never densified.
-    For group c with n1 cells, ``R1`` is the sum of its cells' ranks,
-    ``z = (R1 - n1 (n + 1) / 2) / sqrt(n1 n0 / 12 (n + 1 - T))`` with the tie term
-    ``T = sum (t^3 - t) / (n (n - 1))`` over the column's tied values, as scanpy's
-    ``rank_genes_groups(method="wilcoxon", tie_correct=True)``, and
-    ``AUROC = (R1 - n1 (n1 + 1) / 2) / (n1 n0)``.
-
-    Parameters
-    ----------
-    X : ndarray or scipy.sparse matrix of shape (n_cells, p), non-negative
-    codes : ndarray of int, shape (n_cells,)
-        Group codes 0..K-1.
-
-    Returns
-    -------
-    z, auroc : ndarray of shape (K, p)
-    """
-    Xc = sp.csc_matrix(X, dtype=np.float64)
-    Xc.eliminate_zeros()
-    n, p = Xc.shape
-    codes = np.asarray(codes, dtype=np.intp)
-    K = int(codes.max()) + 1
-    sizes = np.bincount(codes, minlength=K).astype(np.float64)
-    nnz = np.diff(Xc.indptr)
-    col = np.repeat(np.arange(p), nnz)
-    order = np.lexsort((Xc.data, col))
-    v, c, r = Xc.data[order], col[order], Xc.indices[order]
-    # runs of equal (column, value): the ties among the non-zero entries
-    start = np.r_[True, (c[1:] != c[:-1]) | (v[1:] != v[:-1])] if v.size else np.zeros(0, bool)
-    run = np.cumsum(start) - 1
-    first = np.flatnonzero(start)
-    length = np.diff(np.r_[first, v.size]).astype(np.float64)
-    pos = np.arange(v.size) - Xc.indptr[c]  # 0-based position among the column's non-zeros
-    mid = pos[first] + (length - 1) / 2.0  # the run's average position
-    zeros = (n - nnz).astype(np.float64)
-    rank = zeros[c] + mid[run] + 1.0
-    rank_sum = np.bincount(codes[r] * p + c, weights=rank, minlength=K * p).reshape(K, p)
-    in_nnz = np.bincount(codes[r] * p + c, minlength=K * p).reshape(K, p)
-    zero_rank = (zeros + 1.0) / 2.0
-    rank_sum += (sizes[:, None] - in_nnz) * zero_rank[None, :]
-    ties = np.bincount(c[first], weights=length ** 3 - length, minlength=p) \
-        + zeros ** 3 - zeros
-    tie_term = ties / (n * (n - 1.0)) if n > 1 else np.zeros(p)
-    n1 = sizes[:, None]
-    n0 = n - n1
-    var = n1 * n0 / 12.0 * ((n + 1.0) - tie_term[None, :])
-    with np.errstate(divide="ignore", invalid="ignore"):
-        z = np.where(var > 0, (rank_sum - n1 * (n + 1.0) / 2.0) / np.sqrt(var), 0.0)
-        auroc = np.where(n1 * n0 > 0, (rank_sum - n1 * (n1 + 1.0) / 2.0) / (n1 * n0), 0.5)
-    return z, auroc
 
 
 def _log_fold_changes(X: Any, in_group: np.ndarray, cols: np.ndarray,

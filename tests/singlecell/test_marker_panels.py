@@ -152,3 +152,26 @@ def test_max_per_class_is_a_recorded_setting_of_the_run():
         assert np.bincount(np.unique(labels[base.resample(i)], return_inverse=True)[1]
                            ).max() <= 10
     assert base.resampling["max_per_class"] == 10
+
+
+def test_wilcoxon_selector_one_vs_rest_equals_each_class_alone(pbmc):
+    from modelmine.selectors import get_selector
+
+    sel = get_selector("wilcoxon")
+    codes = pbmc.obs["louvain"].cat.codes.to_numpy().astype(np.int64)
+    rows = np.sort(np.random.default_rng(0).choice(codes.size, 500, replace=True))
+    classes = tuple(range(int(codes.max()) + 1))
+    together = sel.select_rows_one_vs_rest([None] * len(classes), pbmc.X, codes, rows,
+                                           classes, random_state=0)
+    for c, out in zip(classes, together):
+        alone = sel.select_rows(None, pbmc.X, (codes == c).astype(np.int64), rows,
+                                random_state=0)
+        np.testing.assert_array_equal(out.scores, alone.scores)
+
+
+def test_marker_panels_default_wilcoxon_selector(pbmc):
+    adata = pbmc.copy()
+    result = marker_panels(adata, "louvain", n_bootstraps=8, panel_size=5,
+                           max_cells_per_group=80)
+    assert result.settings["selector"] == "wilcoxon"
+    assert adata.uns["modelmine_markers"]["params"]["method"] == "modelmine wilcoxon"
