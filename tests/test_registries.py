@@ -125,6 +125,7 @@ def test_classifier_registry_is_used_by_evaluate(monkeypatch):
     import modelmine.evaluation._classifiers as module
 
     default = module._DEFAULT
+    default.names()  # loaded first: a copy of a registry not yet filled would stay empty
     monkeypatch.setattr(default, "_entries", dict(default._entries))
     mm.evaluation.register_classifier("logreg", lambda: LogisticRegression(max_iter=200))
     X, y = mm.datasets.load_colon()
