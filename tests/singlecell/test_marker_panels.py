@@ -175,3 +175,29 @@ def test_marker_panels_default_wilcoxon_selector(pbmc):
                            max_cells_per_group=80)
     assert result.settings["selector"] == "wilcoxon"
     assert adata.uns["modelmine_markers"]["params"]["method"] == "modelmine wilcoxon"
+
+
+def test_combinations_are_co_selected_markers_with_their_auroc():
+    from sklearn.metrics import roc_auc_score
+
+    rng = np.random.default_rng(1)
+    n, p = 600, 60
+    codes = np.repeat([0, 1], n // 2)
+    X = rng.poisson(1.0, size=(n, p)).astype(float)
+    X[codes == 1, :3] += rng.poisson(4, ((codes == 1).sum(), 3))
+    import anndata
+
+    adata = anndata.AnnData(X=sp.csr_matrix(X), obs=pd.DataFrame(
+        {"cluster": pd.Categorical(np.where(codes, "b", "a"))},
+        index=[f"cell{i}" for i in range(n)]))
+    adata.var_names = [f"g{j}" for j in range(p)]
+    result = marker_panels(adata, "cluster", selector="anova", n_bootstraps=20,
+                           panel_size=3, max_cells_per_group=200)
+    combos = result.combinations[result.combinations.group == "b"]
+    assert len(combos) and set(combos.iloc[0]["genes"]) <= {"g0", "g1", "g2"}
+    best = combos.iloc[0]
+    cols = [int(g[1:]) for g in best["genes"]]
+    z = (X[:, cols] - X[:, cols].mean(0)) / X[:, cols].std(0)
+    assert best["auroc"] == pytest.approx(roc_auc_score(codes == 1, z.sum(axis=1)))
+    assert {"lift", "p_value", "q_value", "support"} <= set(combos.columns)
+    assert "combinations" in adata.uns["modelmine_markers"]
