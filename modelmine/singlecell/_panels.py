@@ -31,7 +31,7 @@ from ..exceptions import DataError
 from ..selectors._wilcoxon import wilcoxon_by_group
 from ..validation import check_int, param_error
 
-__all__ = ["MarkerPanels", "marker_panels", "wilcoxon_by_group"]
+__all__ = ["MarkerPanels", "marker_panels", "panel_memory", "wilcoxon_by_group"]
 
 _FUNC = "marker_panels"
 
@@ -71,6 +71,16 @@ class MarkerPanels:
     def to_df(self, group: str | None = None) -> pd.DataFrame:
         """The table, or one cluster's rows."""
         return self.table if group is None else self.table[self.table.group == group]
+
+
+def panel_memory(n_groups: int, n_bootstraps: int, n_genes: int, n_cells: int,
+                 cap: int | None, fraction: float) -> int:
+    """Bytes :func:`marker_panels` holds at its peak, estimated before the first fit: the
+    K x b per-cluster models (a bool, an int32 rank and a float32 score per gene, twice
+    for the stacking copies) and the b resamples' row indices."""
+    drawn = n_cells if cap is None else min(n_cells, n_groups * cap)
+    return int(2 * n_groups * n_bootstraps * 9 * n_genes
+               + 4 * n_bootstraps * max(1, round(fraction * drawn)))
 
 
 def _bh(p: np.ndarray) -> np.ndarray:
@@ -157,6 +167,7 @@ def marker_panels(
     MarkerPanels
     """
     from ..base_models import check_run_data, fit_class_models
+    from ..base_models._checks import available_memory
     from ..datasets._biodata import from_anndata, split_obs_target
     from ..spec import RunSpec
 
@@ -189,6 +200,16 @@ def marker_panels(
                           "counts; scaled, centred data is not a count matrix)",
                           f"{'adata.X' if layer is None else layer} with negative values",
                           show=False)
+    if not sp.issparse(X) and X.size and np.count_nonzero(X) < 0.5 * X.size:
+        X = sp.csr_matrix(X)  # counts that arrive dense take the sparse paths, once
+    n_groups = int(counts.size)
+    need = panel_memory(n_groups, b, X.shape[1], X.shape[0], cap, sample_fraction)
+    free = available_memory()
+    if free is not None and need > free:
+        raise param_error("n_bootstraps", _FUNC, f"fewer bootstraps, clusters or genes: "
+                          f"{n_groups} clusters x {b} resamples x {X.shape[1]:,} genes "
+                          f"need about {need / 2**30:.1f} GiB, and {free / 2**30:.1f} GiB "
+                          "are available", b, show=False)
     spec = RunSpec(selector=selector, n_bootstraps=b, n_features=m,
                    resampling="subsample", sample_fraction=sample_fraction, stratify=True,
                    max_per_class=cap, operators=(), fit_full=False,

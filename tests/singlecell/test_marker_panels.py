@@ -201,3 +201,33 @@ def test_combinations_are_co_selected_markers_with_their_auroc():
     assert best["auroc"] == pytest.approx(roc_auc_score(codes == 1, z.sum(axis=1)))
     assert {"lift", "p_value", "q_value", "support"} <= set(combos.columns)
     assert "combinations" in adata.uns["modelmine_markers"]
+
+
+def test_memory_is_estimated_before_the_first_fit(pbmc, monkeypatch):
+    import modelmine.base_models._checks as checks
+    from modelmine.singlecell._panels import panel_memory
+
+    need = panel_memory(10, 50, 765, 700, 500, 0.8)
+    assert need == 2 * 10 * 50 * 9 * 765 + 4 * 50 * 560
+    monkeypatch.setattr(checks, "available_memory", lambda: 1000)
+    adata = pbmc.copy()
+    with pytest.raises(ValueError, match=r"'n_bootstraps' parameter of marker_panels.*GiB"):
+        marker_panels(adata, "louvain", selector="anova", n_bootstraps=10)
+    assert "modelmine_markers" not in adata.uns  # nothing written
+
+
+def test_dense_counts_give_the_sparse_result():
+    rng = np.random.default_rng(3)
+    X = rng.poisson(0.3, size=(300, 40)).astype(float)
+    codes = np.repeat([0, 1, 2], 100)
+    X[codes == 2, :4] += 3
+    import anndata
+
+    obs = pd.DataFrame({"c": pd.Categorical([f"k{k}" for k in codes])},
+                       index=[f"cell{i}" for i in range(300)])
+    dense = anndata.AnnData(X=X, obs=obs.copy())
+    sparse = anndata.AnnData(X=sp.csr_matrix(X), obs=obs.copy())
+    a = marker_panels(dense, "c", n_bootstraps=6, panel_size=4, max_cells_per_group=50)
+    b = marker_panels(sparse, "c", n_bootstraps=6, panel_size=4, max_cells_per_group=50)
+    assert a.panels == b.panels
+    pd.testing.assert_frame_equal(a.table, b.table)
