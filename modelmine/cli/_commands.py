@@ -28,7 +28,7 @@ from ..exceptions import DataError
 from ..operators import Signature, SignatureSet
 from ..pipeline import MiningRun
 
-__all__ = ["cmd_datasets", "cmd_evaluate", "cmd_lattice", "cmd_operators",
+__all__ = ["cmd_datasets", "cmd_evaluate", "cmd_lattice", "cmd_markers", "cmd_operators",
            "cmd_report", "cmd_run"]
 
 def _say(args: argparse.Namespace, text: str = "") -> None:
@@ -633,6 +633,47 @@ def _evaluate_outcome(args: argparse.Namespace, data: LoadedData, outcome: str, 
             print(f"{args.n_folds}-fold evaluation ({outcome}) on {data.source}:")
             print(summary.to_string(index=False))
         print(f"wrote {out}")
+    return 0
+
+
+def cmd_markers(args: argparse.Namespace) -> int:
+    """`modelmine markers DATA.h5ad --groupby obs:COL --out DIR`: marker_panels, written
+    as tables, a GMT file and an annotations-only .h5ad (docs/singlecell.md)."""
+    from ..datasets._biodata import import_anndata
+    from ..singlecell import marker_panels
+
+    anndata = import_anndata()
+    source = Path(args.data)
+    if source.suffix.lower() != ".h5ad" or not source.is_file():
+        raise DataError(f"DATA must be an existing .h5ad file (cells x genes); got "
+                        f"{args.data!r}.")
+    check_output_target(args.out, force=args.force)
+    try:
+        adata = anndata.read_h5ad(source)
+    except Exception as exc:  # h5py and anndata raise many types on a foreign file
+        raise DataError(f"Cannot read AnnData file {args.data!r}: {_first_line(exc)}") \
+            from None
+    seed = 0 if args.random_state is None else args.random_state
+    result = marker_panels(
+        adata, args.groupby, layer=args.layer, selector=args.selector,
+        n_bootstraps=args.n_bootstraps, panel_size=args.panel_size,
+        max_cells_per_group=args.max_cells_per_group, groups=args.groups,
+        random_state=seed, n_jobs=args.n_jobs, progress=False if args.quiet else None)
+    notes = anndata.AnnData(obs=adata.obs.copy(), var=adata.var.copy())
+    notes.uns["modelmine_markers"] = adata.uns["modelmine_markers"]
+    with atomic_directory(args.out, force=args.force) as tmp:
+        safe_frame(result.table).to_csv(tmp / "markers.csv", index=False)
+        combos = result.combinations.assign(
+            genes=result.combinations["genes"].map(" + ".join))
+        safe_frame(combos).to_csv(tmp / "combinations.csv", index=False)
+        lines = [f"{group}\tmodelmine panel of {group} ({source.name})\t" + "\t".join(genes)
+                 for group, genes in result.panels.items()]
+        (tmp / "panels.gmt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        notes.write_h5ad(tmp / "annotations.h5ad")
+    if not args.quiet:
+        for group, genes in result.panels.items():
+            print(f"{group}: {', '.join(genes)}")
+        print(f"wrote {args.out}")
     return 0
 
 

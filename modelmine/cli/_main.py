@@ -85,6 +85,21 @@ worked examples:
   modelmine operators --format csv > operators.csv
 """
 
+_MARKERS_EPILOG = """\
+Stable marker panels for every cluster of a single-cell .h5ad (docs/singlecell.md): each
+cluster against the rest on capped resamples, the panels' genes with their selection
+frequency, log fold change, AUROC and Wilcoxon q-values, and the genes selected together.
+
+outputs in DIR: markers.csv, combinations.csv, panels.gmt, and annotations.h5ad (obs, var
+with one panel column per cluster, uns['modelmine_markers'] in scanpy's
+rank_genes_groups layout: sc.pl.rank_genes_groups_dotplot(adata, key='modelmine_markers')).
+
+worked examples:
+  modelmine markers cells.h5ad --groupby obs:leiden --out leiden-markers
+  modelmine markers cells.h5ad --groupby obs:leiden --layer counts --groups obs:donor \\
+      -b 50 --panel-size 8 --max-cells-per-group 300 --out leiden-markers
+"""
+
 _LATTICE_EPILOG = """\
 The source is a run directory (its base_models.npz is reused) or a data file (base models
 are computed first, with --target, --selector, -b, -m as for `modelmine run`).
@@ -419,6 +434,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--kind", choices=["single", "multi"], help="only this kind")
     p.add_argument("--format", choices=["table", "csv", "json"], default="table")
 
+    p = add("markers", "stable marker panels for every cluster of a single-cell .h5ad",
+            _MARKERS_EPILOG)
+    p.add_argument("data", metavar="DATA", help="an AnnData .h5ad file (cells x genes)")
+    p.add_argument("--groupby", required=True, metavar="obs:COLUMN",
+                   help="the cluster column of the AnnData's obs")
+    p.add_argument("--layer", metavar="NAME", default=None,
+                   help="the layer to read instead of .X (counts or log-normalised)")
+    p.add_argument("--selector", "-s", default="wilcoxon",
+                   help=f"feature selector: {_registered('selectors')} (default: wilcoxon)")
+    p.add_argument("-b", "--n-bootstraps", type=_pos_int, default=50, metavar="B",
+                   help="resamples (default: 50)")
+    p.add_argument("--panel-size", type=_pos_int, default=10, metavar="M",
+                   help="genes per panel (default: 10)")
+    p.add_argument("--max-cells-per-group", type=_pos_int, default=500, metavar="N",
+                   help="at most N cells of each cluster per resample (default: 500)")
+    p.add_argument("--groups", metavar="obs:COLUMN", default=None,
+                   help="donor or sample column: whole groups are drawn first")
+    p.add_argument("--out", metavar="DIR", required=True, help="output directory")
+    p.add_argument("--force", action="store_true", help="replace an existing DIR")
+
     p = add("lattice", "export the closed-itemset lattice of the base models",
             _LATTICE_EPILOG)
     p.add_argument("source", metavar="DIR-or-DATA")
@@ -499,7 +534,8 @@ _OPTION_OF = {"n_bootstraps": "-b/--n-bootstraps", "n_features": "-m/--n-feature
               "pfer": "--pfer", "fdr": "--fdr", "n_permutations": "--null",
               "groups": "--groups", "sample_weight": "--weights",
               "weighted_resampling": "--weighted-resampling", "per_class": "--per-class",
-              "outcome": "--outcome"}
+              "outcome": "--outcome", "groupby": "--groupby", "panel_size": "--panel-size",
+              "max_cells_per_group": "--max-cells-per-group"}
 _PARAMETER = re.compile(r"The '(\w+)' parameter of ([\w.]+)")
 
 

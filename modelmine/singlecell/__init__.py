@@ -4,6 +4,6 @@
 where scanpy reads them (``adata.uns`` in ``rank_genes_groups``' layout, ``adata.var``).
 """
 
-from ._panels import MarkerPanels, marker_panels, wilcoxon_by_group
+from ._panels import MarkerPanels, marker_panels, panel_memory, wilcoxon_by_group
 
-__all__ = ["MarkerPanels", "marker_panels", "wilcoxon_by_group"]
+__all__ = ["MarkerPanels", "marker_panels", "panel_memory", "wilcoxon_by_group"]

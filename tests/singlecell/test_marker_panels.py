@@ -231,3 +231,31 @@ def test_dense_counts_give_the_sparse_result():
     b = marker_panels(sparse, "c", n_bootstraps=6, panel_size=4, max_cells_per_group=50)
     assert a.panels == b.panels
     pd.testing.assert_frame_equal(a.table, b.table)
+
+
+def test_cli_markers_writes_what_scanpy_reads(pbmc, tmp_path):
+    import subprocess
+    import sys
+
+    import anndata
+
+    data = tmp_path / "cells.h5ad"
+    pbmc.write_h5ad(data)
+    out = tmp_path / "markers"
+    done = subprocess.run([sys.executable, "-m", "modelmine", "markers", str(data),
+                           "--groupby", "obs:louvain", "-s", "anova", "-b", "6",
+                           "--panel-size", "4", "--max-cells-per-group", "60", "--out",
+                           str(out), "--quiet"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    table = pd.read_csv(out / "markers.csv", dtype={"group": str})
+    notes = anndata.read_h5ad(out / "annotations.h5ad")
+    df = sc.get.rank_genes_groups_df(notes, group=None, key="modelmine_markers")
+    first = table[table.in_panel].groupby("group")["names"].apply(list)
+    for g, genes in first.items():
+        assert list(df[df.group == g].names[:4]) == genes
+    assert len((out / "panels.gmt").read_text().splitlines()) == len(first)
+    bad = subprocess.run([sys.executable, "-m", "modelmine", "markers", str(data),
+                          "--groupby", "obs:nope", "--out", str(tmp_path / "x")],
+                         capture_output=True, text=True, timeout=300)
+    assert bad.returncode == 2 and "--groupby" in bad.stderr
+    assert not (tmp_path / "x").exists()
