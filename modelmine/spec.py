@@ -246,7 +246,7 @@ class RunSpec:
     outcome : {"classification", "regression", "survival"}, default="classification"
         What y is: class labels, a continuous value, or a survival target (a structured
         array of event and time, scikit-survival's ``Surv.from_arrays``). Every selector
-        must fit it (``available_selectors()["outcomes"]``); the resampling stratifies by
+        must fit it (``modelmine.selectors.selectors_for(outcome)``); the resampling stratifies by
         the quantile bins of y (regression) or the event indicator (survival).
     operators : sequence of str, default=("closedApr", "allMed")
         Registered operator names; checked here, once.

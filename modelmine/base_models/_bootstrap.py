@@ -431,7 +431,10 @@ def _plan(checked: CheckedRun) -> tuple[Any, ...]:
         spec.stratify
     artificial = spec.artificial_features
     design = checked.design
-    fingerprint = data_fingerprint(data.X, data.y, design, data.target)
+    # a continuous or survival outcome is fingerprinted by its values (its strata follow)
+    fingerprint = data_fingerprint(
+        data.X, data.y if data.target is None else np.zeros(data.n_samples, np.int64),
+        design, data.target)
     ss = seed_sequence(spec.random_state)
     # Children 0..b-1 seed the bootstraps; child b seeds the full-data fit. The splits of
     # complementary pairs and the artificial features have their own keys beyond those

@@ -136,6 +136,12 @@ def check_run_data(X: Any, y: Any, spec: RunSpec, *, feature_names: Any = None,
     n_jobs_eff = check_int(n_jobs, "n_jobs", func, allow_none=True)
     if n_jobs_eff == 0:
         raise param_error("n_jobs", func, "a non-zero integer or None", n_jobs)
+    if counts.min() < MIN_SAMPLES_PER_CLASS and spec.outcome != "classification":
+        shown = ", ".join(f"{_label(c)}: {int(k)}" for c, k in zip(data.classes, counts))
+        raise param_error("y", func, f"a {spec.outcome} target whose values are not nearly "
+                          "all equal (each stratum the resampling keeps, the quantile bins "
+                          "of y or the events and censored times, needs 2 or more samples)",
+                          f"strata of sizes {shown}", show=False)
     if counts.min() < MIN_SAMPLES_PER_CLASS:
         small = [_label(data.classes[c])
                  for c in np.flatnonzero(counts < MIN_SAMPLES_PER_CLASS)]
@@ -149,6 +155,8 @@ def check_run_data(X: Any, y: Any, spec: RunSpec, *, feature_names: Any = None,
                           f"{p} constant feature(s)", show=False)
     design = check_design(groups, sample_weight, n, func=func,
                           weighted_resampling=spec.weighted_resampling)
+    if design.grouped and data.target is not None:
+        data = _group_strata(data, design, spec.outcome)
     if not design.empty:
         _check_design_fits(design, data.y, spec, func)
     b, n_sel = spec.n_bootstraps, len(spec.selectors)
@@ -231,6 +239,34 @@ def _check_design_fits(design: SampleDesign, y: np.ndarray, spec: RunSpec,
                                   f"{int((units_w > 0).sum())}", show=False)
         return
     refuse_unweighted({sel.name: sel for sel in spec.selectors}, func)
+
+
+def _group_strata(data: Dataset, design: SampleDesign, outcome: str) -> Dataset:
+    """Strata of whole groups for a continuous or survival outcome: the quantile bins of
+    the groups' mean y, or whether a group had an event (the halves of the groups' median
+    times when nearly every group had one), given to each group's samples; so stratified
+    resampling of groups keeps the proportions of the groups' outcomes."""
+    from ..outcomes import regression_strata
+
+    members = design.members()
+    if outcome == "regression":
+        means = np.array([float(np.mean(data.target[rows])) for rows in members])
+        if np.unique(means).size < 2:
+            return data
+        codes, labels = regression_strata(means)
+    else:
+        any_event = np.array([bool(data.target["event"][rows].any()) for rows in members])
+        if min(int(any_event.sum()), int((~any_event).sum())) >= 2:
+            codes, labels = any_event.astype(np.intp), np.array(["censored", "event"])
+        else:
+            med = np.array([float(np.median(data.target["time"][rows])) for rows in members])
+            codes = (med > np.median(med)).astype(np.intp)
+            labels = np.array(["early", "late"])
+            if np.unique(codes).size < 2:
+                return data
+    assert design.groups is not None
+    return dataclasses.replace(data, y=np.asarray(codes, np.intp)[design.groups],
+                               classes=labels)
 
 
 def estimate_memory(n_bootstraps: int, n_features_in: int, n_drawn: int) -> int:

@@ -264,7 +264,7 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
         if keep_columns:
             frame, note = _keep(frame, keep_columns, target, text)
             notes.append(note)
-        data = _split_target(frame, target, text, kind)
+        data = _split_target(frame, target, text, kind, outcome)
         sample_names = (None if isinstance(frame.index, pd.RangeIndex)
                         else np.asarray([str(i) for i in frame.index], dtype=str))
         data = dataclasses.replace(
@@ -480,9 +480,15 @@ def _refuse_duplicate_columns(path: Path, kind: str, frame: pd.DataFrame) -> Non
                         "column names must be unique (rename them).")
 
 
-def _split_target(frame: pd.DataFrame, target: str | None, where: str, kind: str) -> LoadedData:
+def _split_target(frame: pd.DataFrame, target: str | None, where: str, kind: str,
+                  outcome: str = "classification") -> LoadedData:
     columns = [str(c) for c in frame.columns]
     frame.columns = pd.Index(columns)
+    option, what = {"survival": ("--time", "time"), "regression": ("--target", "value")}.get(
+        outcome, ("--target", "label"))
+    if target is None and outcome == "survival":
+        raise DataError(f"--outcome survival needs --time COLUMN (the times of {where!r}) "
+                        f"and --event COLUMN (columns: {_listing(columns)}).")
     if target is None:
         raise DataError(f"{where!r} is a table: name its label column with --target, or "
                         f"give a label file with --labels (columns: {_listing(columns)}).")
@@ -490,11 +496,11 @@ def _split_target(frame: pd.DataFrame, target: str | None, where: str, kind: str
         close = closest_names(target, columns, n=3)
         hint = (" Close names: " + ", ".join(repr(c) for c in close) + "."
                 if close else f" Columns: {_listing(columns)}.")
-        raise DataError(f"Target column {target!r} is not in {where!r}.{hint}")
+        raise DataError(f"Target column {target!r} ({option}) is not in {where!r}.{hint}")
     y = frame[target]
     if y.isna().any():
-        raise DataError(f"Target column {target!r} of {where!r} has "
-                        f"{int(y.isna().sum())} missing label(s).")
+        raise DataError(f"Target column {target!r} ({option}) of {where!r} has "
+                        f"{int(y.isna().sum())} missing {what}(s).")
     features = frame.drop(columns=[target])
     bad = [c for c in features.columns
            if not (pd.api.types.is_numeric_dtype(features[c])

@@ -32,7 +32,7 @@ from ..base_models._design import NO_DESIGN, SampleDesign, check_design
 from ..base_models._executors import Runner
 from ..exceptions import DataError
 from ..selectors import get_selector, model_from_output
-from ..validation import check_int, param_error
+from ..validation import check_choice, check_int, param_error
 
 __all__ = ["MIN_PERMUTATIONS", "SelectionNullResult", "bh_qvalues", "selection_null"]
 
@@ -316,6 +316,7 @@ def selection_null(
     groups: Any = None,
     sample_weight: Any = None,
     log: Any = None,
+    outcome: str | None = None,
 ) -> SelectionNullResult:
     """Permutation null of the selection frequencies (and itemset supports).
 
@@ -359,6 +360,9 @@ def selection_null(
     log : path-like, optional
         Append the progress (permutations done, time spent and left) to this file, one
         line per finished chunk: what ``modelmine run --null`` writes to ``null.log``.
+    outcome : {"classification", "regression", "survival"}, optional
+        What y is when ``base`` is None (default: classification); with ``base``, the
+        outcome its selector recorded. The values (or event / time pairs) are permuted.
 
     Returns
     -------
@@ -367,8 +371,11 @@ def selection_null(
     n_perm = check_int(n_permutations, "n_permutations", _FUNC, min_value=MIN_PERMUTATIONS)
     if not isinstance(pooled, bool | np.bool_):
         raise param_error("pooled", _FUNC, "a bool", pooled, exc=TypeError)
-    outcome = (str(base.selector.get("outcome", "classification"))
-               if isinstance(base, BaseModels) else "classification")
+    if isinstance(base, BaseModels):
+        outcome = str(base.selector.get("outcome", "classification"))
+    else:
+        outcome = check_choice(outcome or "classification", "outcome", _FUNC,
+                               ("classification", "regression", "survival"))
     target = None
     if outcome != "classification":  # permute the values (or event / time pairs)
         from ..outcomes import check_outcome
@@ -402,6 +409,7 @@ def selection_null(
             fit_full=False,
             groups=groups,
             sample_weight=sample_weight,
+            outcome=outcome,
         )
     elif not isinstance(base, BaseModels):
         raise param_error(
@@ -412,7 +420,8 @@ def selection_null(
             exc=TypeError,
             show=False,
         )
-    if base.data_sha256 and base.data_sha256 != data_fingerprint(data.X, data.y, design,
+    labels = data.y if target is None else np.zeros(data.n_samples, np.int64)
+    if base.data_sha256 and base.data_sha256 != data_fingerprint(data.X, labels, design,
                                                                   target):
         raise param_error(
             "X",

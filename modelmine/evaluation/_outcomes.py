@@ -174,7 +174,9 @@ def evaluate_outcome(X: Any, y: Any, outcome: str, selectors: Sequence[Any],
                      n_folds: int = 5, n_bootstraps: int = 50, n_features: int = 20,
                      n_signatures: int = 10, random_state: int = 0,
                      groups: Any = None, n_jobs: int | None = None,
-                     feature_names: Any = None) -> OutcomeEvaluation:
+                     feature_names: Any = None,
+                     operator_params: Mapping[str, Mapping[str, Any]] | None = None,
+                     progress: bool | None = None) -> OutcomeEvaluation:
     """Cross-validate signatures of a continuous or survival outcome (KDD 2012, sec. 3).
 
     In each of ``n_folds`` folds (stratified by the outcome's strata; grouped with
@@ -198,6 +200,10 @@ def evaluate_outcome(X: Any, y: Any, outcome: str, selectors: Sequence[Any],
     n_folds, n_bootstraps, n_features, n_signatures, random_state, groups, n_jobs :
         As in :func:`modelmine.evaluate`.
     feature_names : sequence of str, optional
+    operator_params : mapping, optional
+        Parameters per operator, as in :func:`modelmine.evaluate`.
+    progress : bool, optional
+        A progress bar over the (selector, fold) tasks.
 
     Returns
     -------
@@ -235,8 +241,12 @@ def evaluate_outcome(X: Any, y: Any, outcome: str, selectors: Sequence[Any],
         splitter = StratifiedGroupKFold(n_splits=k, shuffle=True, random_state=seed % 2**32)
         folds = list(splitter.split(np.zeros(data.n_samples), target.strata,
                                     np.asarray(groups)))
+    from .._progress import progress_bar
+
     Xd = data.X
     values = target.values
+    bar = progress_bar(len(selectors) * k, f"evaluate {outcome} (selector x fold)", "task",
+                       progress)
     fold_rows, pred_rows = [], []
     signatures: dict[tuple[str, str, int], Any] = {}
     for sel in selectors:
@@ -246,7 +256,8 @@ def evaluate_outcome(X: Any, y: Any, outcome: str, selectors: Sequence[Any],
                              random_state=seed + f, n_jobs=n_jobs, progress=False,
                              groups=None if groups is None else np.asarray(groups)[train])
             fitted = apply_operators(base, ops, n_features=n_features,
-                                     n_signatures=n_signatures)
+                                     n_signatures=n_signatures, params=operator_params)
+            bar.update(1)
             label = str(sel if isinstance(sel, str) else base.selector["name"])
             for op in ops:
                 sig = fitted.get(op)
@@ -271,6 +282,7 @@ def evaluate_outcome(X: Any, y: Any, outcome: str, selectors: Sequence[Any],
                         part["y_true"] = values[test]
                         part["squared_error"] = (pred - values[test]) ** 2
                     pred_rows.append(part)
+    bar.close()
     return OutcomeEvaluation(
         outcome=outcome, folds=pd.DataFrame(fold_rows),
         predictions=pd.concat(pred_rows, ignore_index=True), signatures=signatures,

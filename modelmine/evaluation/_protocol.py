@@ -412,21 +412,37 @@ def evaluate(
         if outcome not in OUTCOME_MODELS:
             raise param_error("outcome", _FUNC, "'classification', 'regression' or "
                               "'survival'", outcome)
-        if sample_weight is not None or weighted_resampling:
-            raise param_error("sample_weight", _FUNC, f"None for outcome={outcome!r}",
-                              sample_weight)
+        for name, value in (("sample_weight", sample_weight), ("cache_dir", cache_dir),
+                            ("executor", executor)):
+            if value is not None:
+                raise param_error(name, _FUNC, f"None for outcome={outcome!r} (not "
+                                  "available there yet)", value)
+        if weighted_resampling:
+            raise param_error("weighted_resampling", _FUNC, f"False for outcome={outcome!r}",
+                              True)
+
+        def listed(value: Any) -> list[Any]:
+            return [value] if isinstance(value, str) else list(value)
+
         chosen_sels = ([DEFAULT_SELECTORS[outcome]] if selectors is DEFAULT_SELECTORS
-                       else list(selectors))
-        chosen_models = (None if tuple(classifiers) == ("svm", "1nn", "tree")
-                         else list(classifiers))
+                       else listed(selectors))
+        chosen_models = (None if tuple(listed(classifiers)) == ("svm", "1nn", "tree")
+                         else listed(classifiers))
+        chosen_ops = (["mostFreq", "closedApr", "avgRank"] if operators is None
+                      else listed(operators))
+        kinds = operator_kinds(chosen_ops, func=_FUNC)
+        multi = [name for name, kind in kinds.items() if kind != "single"]
+        if multi:
+            raise param_error("operators", _FUNC, f"single-model operators for "
+                              f"outcome={outcome!r} (one signature per fold)",
+                              f"{multi}", show=False)
         return evaluate_outcome(
-            X, y, outcome, chosen_sels,
-            list(operators) if operators is not None else ["mostFreq", "closedApr",
-                                                            "avgRank"],
-            chosen_models, n_folds=n_folds, n_bootstraps=n_bootstraps,
-            n_features=n_features, n_signatures=n_signatures,
+            X, y, outcome, chosen_sels, list(kinds), chosen_models, n_folds=n_folds,
+            n_bootstraps=n_bootstraps, n_features=n_features, n_signatures=n_signatures,
+            operator_params=_check_params(operator_params, _resolve_operators(
+                [*kinds, "nobagg"], _FUNC), _FUNC),
             random_state=resolve_seed(random_state, _FUNC), groups=groups, n_jobs=n_jobs,
-            feature_names=feature_names)
+            feature_names=feature_names, progress=progress)
     data = check_dataset(X, y, func=_FUNC, feature_names=feature_names)
     sels = _resolve_selectors(selectors, _FUNC)
     ops = _resolve_operators(operators, _FUNC)

@@ -65,9 +65,11 @@ class Outcome:
 def require_survival(func: str) -> None:
     """Refuse survival without scikit-survival, naming the extra that installs it."""
     if importlib.util.find_spec("sksurv") is None:
+        from ..exceptions import MissingExtraError
+
         raise param_error("outcome", func, "'classification' or 'regression' unless "
                           "scikit-survival is installed (pip install 'modelmine[survival]')",
-                          "survival", exc=ImportError)
+                          "survival", exc=MissingExtraError)
 
 
 def survival_arrays(y: Any, func: str = "check_outcome", name: str = "y"
@@ -104,9 +106,10 @@ def survival_arrays(y: Any, func: str = "check_outcome", name: str = "y"
         raise param_error(name, func, f"non-negative, finite times ({names[1]!r})",
                           f"{int(bad.sum())} time(s) that are negative or missing, the "
                           f"first {time[i]!r} (sample {i})", show=False)
-    if not event.any():
-        raise param_error(name, func, "a survival target with at least one event",
-                          f"{event.size} samples, all censored", show=False)
+    if event.sum() < 2:
+        raise param_error(name, func, "a survival target with at least two events (a "
+                          "resample must hold one)", f"{event.size} samples with "
+                          f"{int(event.sum())} event(s)", show=False)
     return event, time
 
 
@@ -136,7 +139,8 @@ def check_outcome(y: Any, kind: str, *, func: str, name: str = "y") -> Outcome:
         n_event = int(event.sum())
         if min(n_event, event.size - n_event) >= 2:
             strata, labels = event.astype(np.intp), np.array(["censored", "event"])
-        else:  # all (or all but one) had the event: stratify by the halves of the times
+        else:  # all (or all but one) had the event: stratify by the halves of the times,
+            # each of which then holds events
             strata = (time > np.median(time)).astype(np.intp)
             labels = np.array(["early", "late"])
             if np.unique(strata).size < 2:

@@ -824,6 +824,8 @@ def _data(X: Any, y: Any, feature_names: Any, outcome: str = "classification"
             raise param_error("y", _FUNC, "the labels, or 'obs:COLUMN' for a column of the "
                               "AnnData's obs", None)
         X, y = from_anndata(X, y), None
+        if outcome == "classification":  # a continuous obs column: say how to ask for it
+            check_target(X.y, where=f"({X.target} of the AnnData)", option="y")
     source = X if isinstance(X, LoadedData) else None
     if source is not None:
         if y is not None:
@@ -850,6 +852,13 @@ def _execute(X: Any, y: Any, spec: RunSpec, execution: Execution, *,
     checked = check_run_data(X, y, spec, feature_names=feature_names,
                              n_jobs=execution.n_jobs, func=_FUNC, groups=groups,
                              sample_weight=sample_weight)
+    taken = sorted(set(OUTCOME_COLUMNS[spec.outcome]) & {
+        str(f) for f in checked.data.feature_names})
+    if taken:  # the expression table leads with these columns (expression.csv.gz)
+        raise param_error("feature_names", _FUNC, "names other than "
+                          f"{', '.join(map(repr, OUTCOME_COLUMNS[spec.outcome]))}, the "
+                          f"outcome's columns of the run's expression table",
+                          f"a feature named {taken[0]!r} (rename it)", show=False)
     described = _describe(X, y, source)
     described["scaling"] = scaling_statement(checked.spec)
     directory = None if execution.run_dir is None else Path(execution.run_dir)

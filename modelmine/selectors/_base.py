@@ -463,8 +463,8 @@ class EstimatorSelector(Selector):
 
         if type(estimator).__module__.startswith("sksurv"):
             self.outcomes = ("survival",)
-        elif is_regressor(estimator):
-            self.outcomes = ("regression",)
+        elif is_regressor(estimator):  # a regressor fitted on class codes, as before
+            self.outcomes = ("classification", "regression")
         has_ranking = "ranking_" in _fitted_attribute_names(estimator)
         if self._is_selector and not has_ranking:
             self.kind = "subset"
@@ -495,7 +495,13 @@ class EstimatorSelector(Selector):
             return SelectorOutput(support=support)
         if hasattr(est, "coef_"):
             coef = np.asarray(est.coef_, dtype=np.float64)
-            scores = np.abs(coef) if coef.ndim == 1 else np.abs(coef).sum(axis=0)
+            p = X.shape[1]
+            if coef.ndim == 2 and coef.shape[0] == p and self.outcome == "survival":
+                # scikit-survival's penalised paths: features x penalties, the last
+                # (smallest) penalty is the fitted model
+                scores = np.abs(coef[:, -1])
+            else:
+                scores = np.abs(coef) if coef.ndim == 1 else np.abs(coef).sum(axis=0)
             return SelectorOutput(scores=scores)
         if hasattr(est, "feature_importances_"):
             return SelectorOutput(scores=np.asarray(est.feature_importances_, dtype=np.float64))

@@ -311,6 +311,8 @@ class SVRRFESelector(Selector):
         from sklearn.svm import LinearSVR
 
         Xd = _dense(X)
+        if Xd.shape[1] < 2:  # nothing to eliminate (RFE needs two features)
+            return SelectorOutput(ranking=np.ones(Xd.shape[1], dtype=np.int64))
         lo, span = Xd.min(axis=0), np.ptp(Xd, axis=0)
         Z = np.where(span > 0, (Xd - lo) / np.where(span > 0, span, 1.0), 0.0)
         ys = (y - y.mean()) / (y.std() or 1.0)
@@ -418,9 +420,11 @@ class BoostedCoxSelector(Selector):
             learning_rate=self.learning_rate, random_state=random_state).fit(Z, y)
         first = np.full(p, self.n_estimators)
         for step, est in enumerate(model.estimators_):
-            c = int(getattr(est, "component", -1))
-            if 0 <= c < p and first[c] == self.n_estimators:
-                first[c] = step
+            # scikit-survival boosts on [1, X]: component 0 is the intercept, feature j is
+            # component j + 1 (its coef_ holds the intercept first)
+            j = int(getattr(est, "component", 0)) - 1
+            if 0 <= j < p and first[j] == self.n_estimators:
+                first[j] = step
         scores = (self.n_estimators - first).astype(np.float64)
         order = np.lexsort((np.arange(p), first))
         ranking = np.empty(p, dtype=np.int64)

@@ -116,7 +116,7 @@ def rank_entries(X: Any) -> RankedEntries:
     """
     n, p = X.shape
     if sp.issparse(X):
-        Xc = sp.csc_matrix(X, dtype=np.float64)
+        Xc = sp.csc_matrix(X.toarray(), dtype=np.float64)
         data, rows = Xc.data, Xc.indices.astype(np.intp, copy=False)
         cols = np.repeat(np.arange(p, dtype=np.intp), np.diff(Xc.indptr))
         keep = data != 0
@@ -139,6 +139,13 @@ def rank_entries(X: Any) -> RankedEntries:
         n_samples=int(n), n_features=int(p), rows=rows, cols=cols, run=run,
         run_col=run_col, run_positive=v[first] > 0,
         col_first_run=np.searchsorted(run_col, np.arange(p, dtype=np.intp)))
+
+
+def _sums(index: np.ndarray, weights: np.ndarray, size: int) -> np.ndarray:
+    """``bincount(index, weights, size)`` as float64 (also for no entries at all: numpy
+    then returns integers), summed in entry order."""
+    return np.bincount(index, weights=weights, minlength=size).astype(np.float64,
+                                                                        copy=False)
 
 
 def _slots(codes: np.ndarray, classes: np.ndarray) -> np.ndarray:
@@ -194,10 +201,9 @@ def wilcoxon_z(ranked: RankedEntries, codes: Any, classes: Any,
     L = classes.size
     we = w[ranked.rows]
     # the weight (number of samples) of each run of ties, and of each column's non-zeros
-    t = np.bincount(ranked.run, weights=we, minlength=ranked.n_runs)
-    nonzero = np.bincount(ranked.run_col, weights=t, minlength=p)
-    negative = np.bincount(ranked.run_col, weights=np.where(ranked.run_positive, 0.0, t),
-                           minlength=p)
+    t = _sums(ranked.run, we, ranked.n_runs)
+    nonzero = _sums(ranked.run_col, t, p)
+    negative = _sums(ranked.run_col, np.where(ranked.run_positive, 0.0, t), p)
     zeros = N - nonzero
     # the mid-rank of each run: the weight of the column's runs before it, plus the zeros
     # for a positive run (negative values < 0 < positive values), plus (t + 1) / 2
@@ -214,12 +220,12 @@ def wilcoxon_z(ranked: RankedEntries, codes: Any, classes: Any,
     else:
         cols, we_k, run = ranked.cols, we, ranked.run
     flat = slot * p + cols
-    rank_sum = np.bincount(flat, weights=we_k * mid[run], minlength=L * p).reshape(L, p)
-    in_nonzero = np.bincount(flat, weights=we_k, minlength=L * p).reshape(L, p)
-    n1 = np.bincount(codes, weights=w, minlength=int(classes.max(initial=0)) + 1)[classes]
+    rank_sum = _sums(flat, we_k * mid[run], L * p).reshape(L, p)
+    in_nonzero = _sums(flat, we_k, L * p).reshape(L, p)
+    n1 = _sums(codes, w, int(classes.max(initial=0)) + 1)[classes]
     n1 = n1[:, None]
     rank_sum += (n1 - in_nonzero) * zero_mid[None, :]
-    ties = np.bincount(ranked.run_col, weights=t ** 3 - t, minlength=p) + zeros ** 3 - zeros
+    ties = _sums(ranked.run_col, t ** 3 - t, p) + zeros ** 3 - zeros
     # (N + 1) - T / (N (N - 1)) is 0 for a constant column and at least 3 otherwise
     factor = (N + 1.0) - ties / (N * (N - 1.0)) if N > 1 else np.zeros(p)
     factor = np.where(factor < 1.0, 0.0, factor)
@@ -339,14 +345,14 @@ def welch_t(X: Any, codes: Any, classes: Any) -> np.ndarray:
         v, cols = Xr.data, Xr.indices.astype(np.intp, copy=False)
         code = codes[np.repeat(np.arange(n, dtype=np.intp), np.diff(Xr.indptr))]
         sq = v * v
-        s_tot = np.bincount(cols, weights=v, minlength=p)
-        q_tot = np.bincount(cols, weights=sq, minlength=p)
+        s_tot = _sums(cols, v, p)
+        q_tot = _sums(cols, sq, p)
         slot = _slots(codes, classes)[np.repeat(np.arange(n, dtype=np.intp),
                                                 np.diff(Xr.indptr))]
         keep = slot >= 0
         flat = slot[keep] * p + cols[keep]
-        s1 = np.bincount(flat, weights=v[keep], minlength=L * p).reshape(L, p)
-        q1 = np.bincount(flat, weights=sq[keep], minlength=L * p).reshape(L, p)
+        s1 = _sums(flat, v[keep], L * p).reshape(L, p)
+        q1 = _sums(flat, sq[keep], L * p).reshape(L, p)
         # exact constancy: each class's count of non-zero entries, minimum and maximum
         nz = v != 0
         by_class = code[nz] * p + cols[nz]

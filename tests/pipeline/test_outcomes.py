@@ -304,3 +304,52 @@ def test_survival_from_anndata_obs_columns(tmp_path):
     run = mm.run(data, outcome="survival", selector="cox-score", n_bootstraps=6,
                  n_features=3, progress=False)
     assert run.outcome == "survival" and "g0" in set(run.frequencies().index[:3])
+
+
+def test_review_fixes_estimators_and_edge_cases():
+    from sklearn.linear_model import Lasso
+    from sksurv.linear_model import CoxnetSurvivalAnalysis
+
+    X, y = _survival(n=150, p=10)
+    est = CoxnetSurvivalAnalysis(l1_ratio=0.9, alphas=np.geomspace(0.5, 0.01, 10))
+    run = mm.run(X, y, outcome="survival", selector=est, n_bootstraps=6, n_features=2,
+                 operators=["mostFreq"], progress=False)
+    assert set(run.signatures["mostFreq"].features.tolist()) == {0, 1}
+    # a regressor on class labels works as before outcomes existed
+    Xc, yc = mm.datasets.load_colon()
+    assert mm.bootstrap(Xc, yc, selector=Lasso(alpha=0.05), n_bootstraps=2, n_features=3,
+                        progress=False).n_models == 2
+    # svr-rfe with a single feature
+    rng = np.random.default_rng(0)
+    one = mm.bootstrap(rng.normal(size=(30, 1)), rng.normal(size=30), outcome="regression",
+                       n_bootstraps=4, n_features=1, progress=False)
+    assert one.subsets.all()
+
+
+def test_review_fixes_refusals_and_groups():
+    X, y = _planted(n=60, p=10)
+    groups = np.repeat(np.arange(20), 3)
+    base = mm.bootstrap(X, y, selector="pearson", outcome="regression", groups=groups,
+                        stratify=True, n_bootstraps=4, n_features=3, progress=False)
+    assert base.resampling["groups"] == 20
+    with pytest.raises(ValueError, match="values are not nearly all equal"):
+        mm.bootstrap(X, np.r_[np.zeros(59), 1.0], selector="pearson", outcome="regression",
+                     n_bootstraps=4, n_features=2)
+    Xs, ys = _survival(n=40, p=5)
+    ys["event"] = False
+    ys["event"][0] = True
+    with pytest.raises(ValueError, match="at least two events"):
+        mm.run(Xs, ys, outcome="survival", selector="cox-score", n_bootstraps=4)
+    with pytest.raises(ValueError, match="single-model operators"):
+        mm.evaluate(X, y, outcome="regression", selectors="pearson", operators=["allMed"],
+                    n_folds=2, n_bootstraps=4)
+    ev = mm.evaluate(X, y, outcome="regression", selectors="pearson", operators="mostFreq",
+                     n_folds=2, n_bootstraps=4, n_features=3)
+    assert set(ev.folds.operator) == {"mostFreq", "nobagg"}
+    null = mm.diagnostics.selection_null(X, y, selector="pearson", outcome="regression",
+                                         n_bootstraps=4, n_features=3, n_permutations=10,
+                                         pooled=False)
+    assert null.p_values[0] == pytest.approx(1 / 11)
+    named = pd.DataFrame(X, columns=["outcome", *[f"g{i}" for i in range(9)]])
+    with pytest.raises(ValueError, match="'feature_names' parameter of run"):
+        mm.run(named, y, outcome="regression", selector="pearson", n_bootstraps=4)

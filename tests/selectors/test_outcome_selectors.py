@@ -380,13 +380,23 @@ def test_boosted_cox_first_picks_equal_sksurv_components() -> None:
     model = ComponentwiseGradientBoostingSurvivalAnalysis(
         loss="coxph", n_estimators=250, learning_rate=0.1, random_state=SEED)
     model.fit(_standardise(X), _survival(event, time))
+    # scikit-survival boosts on [1, X]: component 0 is the intercept, feature j is j + 1,
+    # and coef_ holds the intercept first; the features with a coefficient are the picked
     picked: list[int] = []
     for est in model.estimators_:
-        if est.component not in picked:
-            picked.append(int(est.component))
+        if est.component - 1 not in picked and est.component > 0:
+            picked.append(int(est.component) - 1)
     assert np.argsort(out.ranking, kind="stable")[:len(picked)].tolist() == picked
-    assert np.flatnonzero(out.support).tolist() == sorted(picked)
+    assert np.flatnonzero(out.support).tolist() == np.flatnonzero(model.coef_[1:]).tolist()
     assert 3 <= len(picked) < X.shape[1]
+
+
+def test_boosted_cox_finds_a_planted_risk_gene() -> None:
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(200, 6))
+    y = _survival(np.ones(200, bool), rng.exponential(np.exp(-2 * X[:, 3])))
+    out = _select("boosted-cox", X, y)
+    assert int(np.argmin(out.ranking)) == 3
 
 
 # ---------------------------------------------------------------------------------------

@@ -1,0 +1,403 @@
+"""The sparse single-cell selectors "wilcoxon", "t-test" and "logreg" (issue 29, item 2):
+their statistics against scanpy's rank_genes_groups and scipy on scanpy's bundled
+pbmc68k_reduced and on simulated negative-binomial counts, the resamples (repeated rows)
+and the per-class panels against the plain fit, the conventions where a statistic is
+undefined, and the sparse path never densifying the matrix."""
+
+from __future__ import annotations
+
+import tracemalloc
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy import stats
+from sklearn.linear_model import LogisticRegression
+
+from modelmine.selectors._singlecell import (
+    SEPARATED_SCORE,
+    LogRegSelector,
+    WelchTSelector,
+    WilcoxonSelector,
+    rank_entries,
+    welch_t,
+    wilcoxon_z,
+)
+
+sc = pytest.importorskip("scanpy")
+
+
+def nb_counts(n: int = 2000, p: int = 500, n_clusters: int = 4, density: float = 0.05,
+              seed: int = 0) -> tuple[sp.csr_matrix, np.ndarray]:
+    """Negative-binomial counts, about ``density`` non-zero, with 5 planted markers per
+    cluster (genes 5k..5k+4 expressed in 60 % of cluster k's cells, at a higher mean)."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, n_clusters, n)
+    size = int(density * n * p)
+    rows = rng.integers(0, n, size)
+    cols = rng.integers(0, p, size)
+    vals = rng.negative_binomial(2, 0.5, size) + 1.0
+    mr, mc, mv = [], [], []
+    for k in range(n_clusters):
+        cells = np.flatnonzero(y == k)
+        for g in range(5 * k, 5 * k + 5):
+            on = cells[rng.random(cells.size) < 0.6]
+            mr.append(on)
+            mc.append(np.full(on.size, g))
+            mv.append(rng.negative_binomial(5, 0.3, on.size) + 1.0)
+    X = sp.coo_matrix((np.r_[vals, *mv], (np.r_[rows, *mr], np.r_[cols, *mc])),
+                      shape=(n, p)).tocsr()
+    X.sum_duplicates()
+    return X, y
+
+
+@pytest.fixture(scope="module")
+def pbmc():
+    """scanpy's 700 PBMCs: log-normalised counts (its .raw) as CSR, louvain clusters."""
+    adata = sc.datasets.pbmc68k_reduced()
+    raw = adata.raw.to_adata()
+    raw.X = sp.csr_matrix(raw.X, dtype=np.float64)
+    scaled = adata.copy()  # scaled values: dense, with negative values
+    scaled.X = np.asarray(scaled.X, dtype=np.float64)
+    return raw, scaled
+
+
+@pytest.fixture(scope="module")
+def counts():
+    X, y = nb_counts()
+    adata = sc.AnnData(X)
+    adata.obs["cluster"] = np.char.add("c", y.astype(str))
+    adata.obs["cluster"] = adata.obs["cluster"].astype("category")
+    return adata, X, y
+
+
+def scanpy_scores(adata, groupby: str, method: str) -> np.ndarray:
+    """scanpy's rank_genes_groups scores, one row per group (in category order), one
+    column per gene (in the matrix's order)."""
+    ref = adata.copy()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        sc.tl.rank_genes_groups(ref, groupby, method=method, tie_correct=True,
+                                n_genes=ref.n_vars, use_raw=False)
+    res = ref.uns["rank_genes_groups"]
+    col = {g: j for j, g in enumerate(ref.var_names)}
+    groups = list(ref.obs[groupby].cat.categories)
+    out = np.zeros((len(groups), ref.n_vars))
+    for c, g in enumerate(groups):
+        idx = [col[name] for name in res["names"][g]]
+        out[c, idx] = np.asarray(res["scores"][g], dtype=np.float64)
+    return out
+
+
+def codes_of(adata, groupby: str) -> np.ndarray:
+    return adata.obs[groupby].cat.codes.to_numpy().astype(np.int64)
+
+
+def assert_close_to_scanpy(ours: np.ndarray, ref: np.ndarray) -> None:
+    # scanpy stores its scores as float32: relative error up to 6e-8
+    np.testing.assert_allclose(ours, np.abs(ref), rtol=1e-6, atol=1e-6)
+
+
+# ---------------------------------------------------------------------------------------
+# Wilcoxon
+# ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("which", ["raw", "scaled"])
+def test_wilcoxon_equals_scanpy_on_pbmc(pbmc, which):
+    adata = pbmc[0] if which == "raw" else pbmc[1]  # sparse >= 0 / dense with negatives
+    ref = scanpy_scores(adata, "louvain", "wilcoxon")
+    y = codes_of(adata, "louvain")
+    sel = WilcoxonSelector()
+    X = adata.X
+    for c in range(ref.shape[0]):
+        ours = sel.select(X, (y == c).astype(int), random_state=0).scores
+        assert_close_to_scanpy(ours, ref[c])
+    # all clusters at once (the per-class panels) on the whole data
+    outs = sel.select_rows_one_vs_rest([sel.prepare(X, y)] * ref.shape[0], X, y,
+                                       np.arange(X.shape[0]), tuple(range(ref.shape[0])),
+                                       random_state=0)
+    assert_close_to_scanpy(np.stack([o.scores for o in outs]), ref)
+    assert np.abs(ref).max() > 10  # real markers: the comparison is not of zeros
+
+
+def test_wilcoxon_equals_scanpy_on_negative_binomial_counts(counts):
+    adata, X, y = counts
+    ref = scanpy_scores(adata, "cluster", "wilcoxon")
+    z = wilcoxon_z(rank_entries(X), y, np.arange(4))
+    assert_close_to_scanpy(np.abs(z), ref)
+    np.testing.assert_array_equal(np.sign(z[np.abs(ref) > 1e-3]),
+                                  np.sign(ref[np.abs(ref) > 1e-3]))
+    # the planted markers are each cluster's top 5
+    for k in range(4):
+        scores = WilcoxonSelector().select(X, (y == k).astype(int), random_state=0).scores
+        assert set(np.argsort(-scores)[:5]) == set(range(5 * k, 5 * k + 5))
+
+
+def test_wilcoxon_equals_scipy_mannwhitneyu(pbmc, counts):
+    for X, y in [(pbmc[0].X, (codes_of(pbmc[0], "louvain") == 2).astype(int)),
+                 (counts[1], (counts[2] == 1).astype(int))]:
+        scores = WilcoxonSelector().select(X, y, random_state=0).scores
+        z = wilcoxon_z(rank_entries(X), y, [1])[0]
+        dense = X[:, :40].toarray()
+        for j in range(40):
+            x1, x0 = dense[y == 1, j], dense[y == 0, j]
+            res = stats.mannwhitneyu(x1, x0, use_continuity=False, method="asymptotic")
+            if res.pvalue == 1.0 and res.statistic == x1.size * x0.size / 2:
+                assert z[j] == 0.0
+                continue
+            ref = stats.norm.isf(res.pvalue / 2) * np.sign(res.statistic
+                                                          - x1.size * x0.size / 2)
+            assert z[j] == pytest.approx(ref, rel=1e-9, abs=1e-9)
+            assert scores[j] == pytest.approx(abs(ref), rel=1e-9, abs=1e-9)
+
+
+def test_wilcoxon_dense_sparse_and_explicit_zeros_agree(counts):
+    _, X, y = counts
+    X = X[:, :60]
+    yb = (y == 0).astype(int)
+    sel = WilcoxonSelector()
+    ref = sel.select(X, yb, random_state=0).scores
+    np.testing.assert_array_equal(sel.select(X.toarray(), yb, random_state=0).scores, ref)
+    explicit = X.tocoo()
+    extra = sp.coo_matrix((np.zeros(50), (np.arange(50), np.arange(50))), shape=X.shape)
+    with_zeros = sp.csr_matrix((np.r_[explicit.data, extra.data],
+                                (np.r_[explicit.row, extra.row],
+                                 np.r_[explicit.col, extra.col])), shape=X.shape)
+    assert with_zeros.nnz > X.nnz or (with_zeros.data == 0).any()
+    np.testing.assert_array_equal(sel.select(with_zeros, yb, random_state=0).scores, ref)
+
+
+# ---------------------------------------------------------------------------------------
+# Welch's t-test
+# ---------------------------------------------------------------------------------------
+
+
+def test_t_test_equals_scanpy(pbmc, counts):
+    for adata, groupby in [(pbmc[0], "louvain"), (counts[0], "cluster")]:
+        ref = scanpy_scores(adata, groupby, "t-test")
+        y = codes_of(adata, groupby)
+        sel = WelchTSelector()
+        for c in range(ref.shape[0]):
+            assert_close_to_scanpy(sel.select(adata.X, (y == c).astype(int),
+                                              random_state=0).scores, ref[c])
+        t = welch_t(adata.X, y, np.arange(ref.shape[0]))
+        np.testing.assert_allclose(t, ref, rtol=1e-6, atol=1e-6)
+        assert np.abs(ref).max() > 10
+
+
+def test_t_test_on_scaled_pbmc_equals_scanpy_except_its_constant_groups(pbmc):
+    """On dense data scanpy's variance is mean(x^2) - mean(x)^2, which can round below 0
+    for a group whose values are all equal (the scaled value of a gene never detected in
+    the cluster): its t is then NaN, reported as 0. There, ours is scipy's."""
+    adata = pbmc[1]
+    ref = scanpy_scores(adata, "louvain", "t-test")
+    y = codes_of(adata, "louvain")
+    X = adata.X
+    t = welch_t(X, y, np.arange(ref.shape[0]))
+    constant = np.zeros(ref.shape, dtype=bool)
+    for c in range(ref.shape[0]):
+        for part in (X[y == c], X[y != c]):
+            constant[c] |= part.min(axis=0) == part.max(axis=0)
+    assert 50 < constant.sum() < 0.1 * constant.size
+    np.testing.assert_allclose(t[~constant], ref[~constant], rtol=1e-6, atol=1e-6)
+    for c, j in np.argwhere(constant & (ref == 0))[:20]:
+        scipy_t = stats.ttest_ind(X[y == c, j], X[y != c, j], equal_var=False).statistic
+        assert t[c, j] == pytest.approx(scipy_t, rel=1e-9) and t[c, j] != 0
+
+
+def test_t_test_equals_scipy_welch(pbmc, counts):
+    for X, y in [(pbmc[0].X, (codes_of(pbmc[0], "louvain") == 5).astype(int)),
+                 (counts[1], (counts[2] == 3).astype(int))]:
+        t = welch_t(X, y, [1])[0]
+        dense = X.toarray()
+        with np.errstate(invalid="ignore", divide="ignore"):
+            ref = stats.ttest_ind(dense[y == 1], dense[y == 0], equal_var=False).statistic
+        defined = np.isfinite(ref)
+        assert defined.sum() > 0.9 * ref.size
+        np.testing.assert_allclose(t[defined], ref[defined], rtol=1e-9, atol=1e-12)
+        assert np.all(t[~defined] == 0.0)  # constant genes (all zero): 0, not NaN
+        scores = WelchTSelector().select(X, y, random_state=0).scores
+        np.testing.assert_array_equal(scores, np.abs(t))
+
+
+def test_t_test_conventions_where_t_is_undefined():
+    X = np.array([[1.0, 0.0, 2.0, 5.0, 1.0],
+                  [1.0, 0.0, 2.0, 5.0, 2.0],
+                  [1.0, 3.0, 0.0, 5.0, 4.0],
+                  [1.0, 3.0, 0.0, 5.5, 3.0]])
+    y = np.array([0, 0, 1, 1])
+    for data in (X, sp.csr_matrix(X)):
+        t = welch_t(data, y, [1])[0]
+        # constant: 0; each group constant, different values: +-SEPARATED_SCORE;
+        # one group constant, the other not: finite; ordinary: scipy's
+        assert t[0] == 0.0
+        assert t[1] == SEPARATED_SCORE and t[2] == -SEPARATED_SCORE
+        ref = stats.ttest_ind(X[y == 1], X[y == 0], equal_var=False).statistic
+        np.testing.assert_allclose(t[3:], ref[3:], rtol=1e-12)
+        scores = WelchTSelector().select(data, y, random_state=0).scores
+        assert np.all(np.isfinite(scores.astype(np.float32)))
+    # a group of one sample: undefined variance, 0
+    assert np.all(welch_t(X, np.array([0, 0, 0, 1]), [1]) == 0.0)
+    # non-integer constants: exactly 0, however the sums round
+    Xc = np.full((1000, 2), 0.1)
+    Xc[:, 1] = np.r_[np.full(500, 0.1), np.full(500, 0.3)]
+    tc = welch_t(sp.csr_matrix(Xc), np.repeat([0, 1], 500), [1])[0]
+    assert tc[0] == 0.0 and tc[1] == SEPARATED_SCORE
+
+
+def test_wilcoxon_constant_and_degenerate_columns_score_zero():
+    X = np.array([[0.0, 2.0, 1.0], [0.0, 2.0, 0.0], [0.0, 2.0, 3.0], [0.0, 2.0, 0.0]])
+    z = wilcoxon_z(rank_entries(sp.csr_matrix(X)), np.array([0, 1, 0, 1]), [0, 1])
+    assert np.all(z[:, :2] == 0.0) and np.all(z[:, 2] != 0.0)
+    assert np.all(wilcoxon_z(rank_entries(X), np.zeros(4, int), [0, 1]) == 0.0)
+
+
+# ---------------------------------------------------------------------------------------
+# Resamples and per-class panels
+# ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("selector", [WilcoxonSelector(), WelchTSelector(),
+                                      LogRegSelector(C=0.1)],
+                         ids=["wilcoxon", "t-test", "logreg"])
+@pytest.mark.parametrize("dense", [False, True], ids=["csr", "dense"])
+def test_resamples_and_panels_equal_select_on_repeated_rows(counts, selector, dense):
+    _, X, y = counts
+    X = X[:800, :120]
+    y = y[:800]
+    if dense:
+        X = X.toarray()
+    rng = np.random.default_rng(1)
+    classes = (0, 1, 2, 3)
+    draws = [rng.integers(0, 800, 800),                       # a bootstrap: rows repeat
+             np.sort(rng.choice(800, 400, replace=False)),    # a subsample
+             rng.choice(np.flatnonzero(y != 3), 800)]         # the last class absent
+    for rows in draws:
+        assert np.unique(rows).size < rows.size or rows.size == 400
+        prepared = selector.prepare(X, y)
+        panels = selector.select_rows_one_vs_rest([prepared] * 4, X, y, rows, classes,
+                                                  random_state=7)
+        for c, out in zip(classes, panels):
+            yc = (y == c).astype(np.int64)
+            ref = selector.select(X[rows], yc[rows], random_state=7).scores
+            np.testing.assert_array_equal(out.scores, ref)
+            rows_out = selector.select_rows(selector.prepare(X, yc), X, yc, rows,
+                                            random_state=7)
+            np.testing.assert_array_equal(rows_out.scores, ref)
+            assert np.all(np.isfinite(ref))
+        assert np.all(panels[3].scores == 0.0) == (not np.isin(3, y[rows]))
+        # multiclass labels: the largest statistic over the classes
+        multi = selector.select_rows(prepared, X, y, rows, random_state=7).scores
+        np.testing.assert_array_equal(multi, np.max([o.scores for o in panels], axis=0))
+
+
+def test_multiclass_select_is_the_largest_one_vs_rest_statistic(counts):
+    _, X, y = counts
+    for sel in (WilcoxonSelector(), WelchTSelector(), LogRegSelector(C=0.1)):
+        multi = sel.select(X[:, :80], y, random_state=3).scores
+        each = [sel.select(X[:, :80], (y == c).astype(int), random_state=3).scores
+                for c in range(4)]
+        np.testing.assert_array_equal(multi, np.max(each, axis=0))
+
+
+def test_labels_are_converted_at_the_door(counts):
+    _, X, y = counts
+    names = np.array(["b cells", "t cells"])[(y == 2).astype(int)]
+    for sel in (WilcoxonSelector(), WelchTSelector()):
+        np.testing.assert_array_equal(
+            sel.select(X, names, random_state=0).scores,
+            sel.select(X, (y == 2).astype(int), random_state=0).scores)
+
+
+# ---------------------------------------------------------------------------------------
+# Logistic regression
+# ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("params", [dict(C=0.1), dict(C=1.0, penalty="l2"),
+                                    dict(C=0.5, solver="saga", max_iter=200)])
+def test_logreg_scores_are_sklearn_coefficients(counts, params):
+    _, X, y = counts
+    X = X[:600]
+    yb = (y[:600] == 1).astype(int)
+    sel = LogRegSelector(**params)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # saga's convergence warning at max_iter=200
+        ours = sel.select(X, yb, random_state=5).scores
+        ref = LogisticRegression(
+            C=params["C"], l1_ratio=0.0 if params.get("penalty") == "l2" else 1.0,
+            solver=params.get("solver", "liblinear"), max_iter=params.get("max_iter", 1000),
+            tol=1e-4, random_state=5).fit(X, yb)
+    np.testing.assert_array_equal(ours, np.abs(ref.coef_[0]))
+    assert ours.max() > 0
+    if params.get("penalty", "l1") == "l1":
+        assert (ours == 0).mean() > 0.5  # L1: a sparse model
+        # planted markers lead: cluster 1's (up) and the other clusters' (down)
+        assert set(np.argsort(-ours)[:8]) <= set(range(20))
+
+
+def test_logreg_checks_its_parameters_and_reports_them():
+    with pytest.raises(ValueError, match="penalty"):
+        LogRegSelector(penalty="l3")
+    with pytest.raises(ValueError, match="C"):
+        LogRegSelector(C=0)
+    assert LogRegSelector(C=0.2).describe() == {
+        "name": "logreg", "kind": "scores",
+        "params": {"C": 0.2, "penalty": "l1", "solver": "liblinear", "max_iter": 1000,
+                   "tol": 1e-4}}
+    X = sp.random(20, 5, density=0.5, format="csr", rng=0)
+    assert np.all(LogRegSelector().select(X, np.zeros(20, int), random_state=0).scores == 0)
+
+
+# ---------------------------------------------------------------------------------------
+# Never densified
+# ---------------------------------------------------------------------------------------
+
+
+def _refuse_dense(monkeypatch):
+    def refuse(self, *args, **kwargs):
+        raise AssertionError("a sparse matrix was densified")
+
+    for cls in (sp.csr_matrix, sp.csc_matrix, sp.coo_matrix, sp.csr_array, sp.csc_array,
+                sp.coo_array):
+        monkeypatch.setattr(cls, "toarray", refuse)
+        monkeypatch.setattr(cls, "todense", refuse)
+
+
+def test_sparse_path_never_calls_toarray(counts, monkeypatch):
+    _, X, y = counts
+    _refuse_dense(monkeypatch)
+    with pytest.raises(AssertionError, match="densified"):
+        X.toarray()  # the trap works
+    rows = np.random.default_rng(0).integers(0, X.shape[0], X.shape[0])
+    for sel in (WilcoxonSelector(), WelchTSelector(), LogRegSelector(C=0.1)):
+        prepared = sel.prepare(X, y)
+        sel.select(X, y, random_state=0)
+        sel.select_rows(prepared, X, (y == 1).astype(int), rows, random_state=0)
+        sel.select_rows_one_vs_rest([prepared] * 4, X, y, rows, (0, 1, 2, 3),
+                                    random_state=0)
+
+
+def test_peak_memory_is_far_below_the_dense_matrix():
+    # 50,000 x 2,000 at 1 %: 1e6 non-zeros (12 MB as CSR); dense would be 800 MB
+    n, p = 50_000, 2_000
+    rng = np.random.default_rng(0)
+    size = n * p // 100
+    X = sp.csr_matrix((rng.negative_binomial(2, 0.5, size) + 1.0,
+                       (rng.integers(0, n, size), rng.integers(0, p, size))), shape=(n, p))
+    y = rng.integers(0, 4, n)
+    rows = rng.integers(0, n, n)
+    tracemalloc.start()
+    try:
+        wil, tt = WilcoxonSelector(), WelchTSelector()
+        prepared = wil.prepare(X, y)
+        wil.select_rows_one_vs_rest([prepared] * 4, X, y, rows, (0, 1, 2, 3),
+                                    random_state=0)
+        tt.select_rows_one_vs_rest([None] * 4, X, y, rows, (0, 1, 2, 3), random_state=0)
+        tt.select(X, (y == 0).astype(int), random_state=0)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 150e6, f"peak {peak / 1e6:.0f} MB"
