@@ -586,10 +586,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         safe_frame(table2.reset_index()[["operator", "error", "stability", "error_points",
                                          "stability_points"]]).to_csv(
             tmp / "evaluation.csv", index=False)
-        (tmp / "evaluation.json").write_text(json.dumps(
-            {"settings": result.settings, "data": data.source,
-             "command": ["modelmine", *sys.argv[1:]]}, indent=1, default=str),
-            encoding="utf-8")
+        _write_evaluation_record(tmp, result.settings, data.source)
     if not args.quiet:
         with pd.option_context("display.width", 160, "display.precision", 3):
             print(f"{args.n_folds}-fold evaluation on {data.source} "
@@ -624,10 +621,7 @@ def _evaluate_outcome(args: argparse.Namespace, data: LoadedData, outcome: str, 
         if outcome == "regression":
             safe_frame(result.paired_differences()).to_csv(tmp / "paired_differences.csv",
                                                            index=False)
-        (tmp / "evaluation.json").write_text(json.dumps(
-            {"settings": result.settings, "data": data.source,
-             "command": ["modelmine", *sys.argv[1:]]}, indent=1, default=str),
-            encoding="utf-8")
+        _write_evaluation_record(tmp, result.settings, data.source)
     if not args.quiet:
         with pd.option_context("display.width", 160, "display.precision", 3):
             print(f"{args.n_folds}-fold evaluation ({outcome}) on {data.source}:")
@@ -675,6 +669,13 @@ def cmd_markers(args: argparse.Namespace) -> int:
             print(f"{group}: {', '.join(genes)}")
         print(f"wrote {args.out}")
     return 0
+
+
+def _write_evaluation_record(directory: Path, settings: Any, source: str) -> None:
+    """``evaluation.json``: the settings, the data and the command line of an evaluation."""
+    (directory / "evaluation.json").write_text(json.dumps(
+        {"settings": settings, "data": source, "command": ["modelmine", *sys.argv[1:]]},
+        indent=1, default=str), encoding="utf-8")
 
 
 def read_evaluation(path: str | os.PathLike[str]) -> pd.DataFrame:

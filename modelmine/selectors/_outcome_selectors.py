@@ -247,7 +247,7 @@ def rrelieff_scores(X: Any, y: np.ndarray, *, n_neighbors: int = 10,
     from scipy.spatial.distance import pdist, squareform
 
     from ._relieff import _block_width, _column_blocks
-    from ._relieff_weka import _nearest_per_class, _ranges
+    from ._relieff_weka import _nearest_per_class, _ranges, pair_blocks
 
     n, p = X.shape
     k = min(int(n_neighbors), n - 1)
@@ -268,15 +268,8 @@ def rrelieff_scores(X: Any, y: np.ndarray, *, n_neighbors: int = 10,
     ndc = float((w * dc).sum())
     nda = np.zeros(p)
     ndcda = np.zeros(p)
-    rows: Any = sp.csr_matrix(X) if sp.issparse(X) else np.asarray(X, dtype=np.float64)
-    chunk = max(1, (1 << 16) // max(1, p))
     const = rng <= 0
-    for start in range(0, inst.size, chunk):
-        sl = slice(start, start + chunk)
-        xi: Any = rows[inst[sl]]
-        xj: Any = rows[neigh[sl]]
-        if sp.issparse(xi):
-            xi, xj = xi.toarray(), xj.toarray()
+    for sl, xi, xj in pair_blocks(X, inst, neigh):
         diff = np.abs(xi - xj) / safe
         diff[:, const] = 0.0
         nda += w[sl] @ diff

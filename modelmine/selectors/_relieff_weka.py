@@ -20,6 +20,7 @@ influence of the j-th nearest neighbour (j = 0, 1, ...) decreases as
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -203,16 +204,24 @@ def relieff_weka_scores(
     weights = np.where(yi == yj, -w, w * miss_factor)
 
     scores = np.zeros(p)
-    rows: Any = sp.csr_matrix(X) if sp.issparse(X) else np.asarray(X, dtype=np.float64)
-    chunk = max(1, _PAIR_BLOCK_ELEMENTS // max(1, p))
     const = rng <= 0
+    for sl, xi, xj in pair_blocks(X, inst, neigh):
+        diff = np.abs((xi - mn) / safe - (xj - mn) / safe)
+        diff[:, const] = 0.0
+        scores += weights[sl] @ diff
+    return scores / float(n)
+
+
+def pair_blocks(X: Any, inst: NDArray[np.intp], neigh: NDArray[np.intp]
+                ) -> Iterator[tuple[slice, NDArray[np.float64], NDArray[np.float64]]]:
+    """The rows of the (record, neighbour) pairs, dense, a block of pairs at a time (about
+    2^16 values per block, so that no n x p matrix is ever densified)."""
+    rows: Any = sp.csr_matrix(X) if sp.issparse(X) else np.asarray(X, dtype=np.float64)
+    chunk = max(1, _PAIR_BLOCK_ELEMENTS // max(1, X.shape[1]))
     for start in range(0, inst.size, chunk):
         sl = slice(start, start + chunk)
         xi: Any = rows[inst[sl]]
         xj: Any = rows[neigh[sl]]
         if sp.issparse(xi):
             xi, xj = xi.toarray(), xj.toarray()
-        diff = np.abs((xi - mn) / safe - (xj - mn) / safe)
-        diff[:, const] = 0.0
-        scores += weights[sl] @ diff
-    return scores / float(n)
+        yield sl, xi, xj

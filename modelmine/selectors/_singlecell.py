@@ -116,7 +116,7 @@ def rank_entries(X: Any) -> RankedEntries:
     """
     n, p = X.shape
     if sp.issparse(X):
-        Xc = sp.csc_matrix(X.toarray(), dtype=np.float64)
+        Xc = sp.csc_matrix(X, dtype=np.float64)
         data, rows = Xc.data, Xc.indices.astype(np.intp, copy=False)
         cols = np.repeat(np.arange(p, dtype=np.intp), np.diff(Xc.indptr))
         keep = data != 0
