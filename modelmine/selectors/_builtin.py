@@ -34,9 +34,9 @@ from ._outcome_selectors import (
     RReliefFSelector,
     SVRRFESelector,
 )
+from ._singlecell import LogRegSelector, WelchTSelector, WilcoxonSelector
 from ._studies import GainRatioSelector, MRMRSelector, OneRSelector, SVMRFE50Selector
 from ._svm_selectors import SVMOneSelector, SVMRFESelector
-from ._wilcoxon import WilcoxonSelector
 
 __all__ = ["SELECTOR_ENTRY_POINT_GROUP", "SelectorRegistry", "available", "default_registry",
            "get_selector", "refresh", "register_selector", "selectors_for",
@@ -405,6 +405,7 @@ _BUILTIN_SELECTORS: tuple[type[Selector], ...] = (
     RandomForestSelector, CFSSelector, GainRatioSelector, OneRSelector, MRMRSelector,
     SVMRFE50Selector, PearsonSelector, LassoSelector, ElasticNetSelector, RReliefFSelector,
     SVRRFESelector, CoxScoreSelector, CoxnetSelector, BoostedCoxSelector, WilcoxonSelector,
+    WelchTSelector, LogRegSelector,
 )
 
 #: The entry-point group through which installed packages add selectors.

@@ -343,12 +343,12 @@ def welch_t(X: Any, codes: Any, classes: Any) -> np.ndarray:
     if sp.issparse(X):
         Xr = sp.csr_matrix(X, dtype=np.float64)
         v, cols = Xr.data, Xr.indices.astype(np.intp, copy=False)
-        code = codes[np.repeat(np.arange(n, dtype=np.intp), np.diff(Xr.indptr))]
+        row = np.repeat(np.arange(n, dtype=np.intp), np.diff(Xr.indptr))
+        code = codes[row]
         sq = v * v
         s_tot = _sums(cols, v, p)
         q_tot = _sums(cols, sq, p)
-        slot = _slots(codes, classes)[np.repeat(np.arange(n, dtype=np.intp),
-                                                np.diff(Xr.indptr))]
+        slot = _slots(codes, classes)[row]
         keep = slot >= 0
         flat = slot[keep] * p + cols[keep]
         s1 = _sums(flat, v[keep], L * p).reshape(L, p)

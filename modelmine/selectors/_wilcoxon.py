@@ -1,12 +1,11 @@
-"""The Wilcoxon rank-sum selector for sparse counts (issue 29, item 2).
+"""The Wilcoxon rank-sum statistics of every group at once, on all the cells (issue 29).
 
-The score of a feature is |z| of the Wilcoxon rank-sum (Mann-Whitney) test of one class
-against the rest, tie-corrected, as scanpy's ``rank_genes_groups(method="wilcoxon",
-tie_correct=True)``; Pullin and McCarthy (Genome Biology 2024) find it among the best of 59
-marker-gene methods. The ranks come from one sort of the non-zero entries of each column
-(the zeros share one mid-rank; :func:`wilcoxon_by_group`), so a
-sparse count matrix is never densified and every class of a resample is scored from the
-same ranking (the per-class panels).
+:func:`wilcoxon_by_group` gives the tie-corrected z and the AUROC of each group against
+the rest for every column, from one sort of the non-zero entries (the zeros of a column
+share one mid-rank), as scanpy's ``rank_genes_groups(method="wilcoxon", tie_correct=True)``:
+what :func:`modelmine.singlecell.marker_panels` reports for each cluster on all its cells.
+The ``"wilcoxon"`` selector (:class:`~modelmine.selectors._singlecell.WilcoxonSelector`)
+computes the same z on each resample from a sort shared by the resamples of a chunk.
 """
 
 from __future__ import annotations
@@ -16,9 +15,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from ._base import Selector, SelectorOutput
-
-__all__ = ["WilcoxonSelector", "wilcoxon_by_group"]
+__all__ = ["wilcoxon_by_group"]
 
 
 def wilcoxon_by_group(X: Any, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -112,37 +109,3 @@ def _wilcoxon_dense(Xc: Any, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]
             auroc[:, a:b] = np.where(n1 * n0 > 0,
                                      (rank_sum - n1 * (n1 + 1.0) / 2.0) / (n1 * n0), 0.5)
     return z, auroc
-
-
-class WilcoxonSelector(Selector):
-    """|z| of the tie-corrected Wilcoxon rank-sum test, one class against the rest.
-
-    Binary labels: class 1 against class 0. More classes: the largest |z| over the
-    classes, each against the rest. Sparse input stays sparse (non-negative values: the
-    zeros are ranked as one tie; data with negative values are ranked column block by
-    column block instead).
-    """
-
-    name = "wilcoxon"
-    prepare_uses_labels = False
-
-    def select(self, X: Any, y: np.ndarray, *, random_state: int) -> SelectorOutput:
-        z, _ = wilcoxon_by_group(X, y)
-        scores = np.abs(z[1]) if z.shape[0] == 2 else np.abs(z).max(axis=0)
-        return SelectorOutput(scores=scores)
-
-    def select_rows_one_vs_rest(self, prepared: list[Any], X: Any, y: np.ndarray,
-                                rows: np.ndarray, classes: tuple[int, ...], *,
-                                random_state: int) -> list[SelectorOutput]:
-        """Every class against the rest from one ranking of the resample (the rank sums
-        of class c equal those of ``y == c``: the same ranks, summed in the same order)."""
-        yr = y[rows]
-        z, _ = wilcoxon_by_group(X[rows], yr)
-        out = []
-        for c in classes:
-            if z.shape[0] == 2:  # two classes: the binary call's own row
-                out.append(self.select_rows(None, X, (y == c).astype(np.int64), rows,
-                                            random_state=random_state))
-            else:
-                out.append(SelectorOutput(scores=np.abs(z[c])))
-        return out
