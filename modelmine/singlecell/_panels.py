@@ -323,14 +323,18 @@ def _combinations(base: Any, X: Any, in_group: np.ndarray, names: np.ndarray, si
     support = base.subsets.mean(axis=0)
     n1 = int(in_group.sum())
     n0 = in_group.size - n1
+    genes = sorted({j for items in found for j in items})
+    where = {j: i for i, j in enumerate(genes)}
+    block = X[:, genes]  # the candidates' genes, sliced once
+    block = block.toarray() if sp.issparse(block) else np.asarray(block, np.float64)
+    sd = block.std(axis=0)
+    z_all = np.where(sd > 0, (block - block.mean(axis=0)) / np.where(sd > 0, sd, 1), 0.0)
+    sign_all = np.sign(z_all[in_group].mean(axis=0) - z_all[~in_group].mean(axis=0))
+    sign_all = np.where(sign_all == 0, 1.0, sign_all)
     rows = []
     for items in found:
-        block = X[:, items]
-        block = block.toarray() if sp.issparse(block) else np.asarray(block, np.float64)
-        sd = block.std(axis=0)
-        zs = np.where(sd > 0, (block - block.mean(axis=0)) / np.where(sd > 0, sd, 1), 0.0)
-        sign = np.sign(zs[in_group].mean(axis=0) - zs[~in_group].mean(axis=0))
-        score = zs @ np.where(sign == 0, 1.0, sign)
+        cols = [where[j] for j in items]
+        score = z_all[:, cols] @ sign_all[cols]
         ranks = rankdata(score)
         auroc = (ranks[in_group].sum() - n1 * (n1 + 1) / 2) / (n1 * n0)
         together = float(base.subsets[:, items].all(axis=1).mean())
