@@ -191,6 +191,7 @@ def marker_panels(
     cap = check_int(max_cells_per_group, "max_cells_per_group", _FUNC, min_value=1,
                     allow_none=True)
     top = check_int(n_genes, "n_genes", _FUNC, min_value=1)
+    size = check_int(combination_size, "combination_size", _FUNC, min_value=2)
     loaded = from_anndata(adata, f"obs:{column}", layer=layer,
                           groups=None if groups is None else f"obs:{groups}")
     X = loaded.X
@@ -224,7 +225,8 @@ def marker_panels(
     from scipy.stats import norm
 
     cluster_of = {str(c): i for i, c in enumerate(checked.data.classes)}
-    z_all, auc_all = wilcoxon_by_group(X, checked.data.y)
+    Xcols = X.tocsc() if sp.issparse(X) else X  # the column slices below, from CSC
+    z_all, auc_all = wilcoxon_by_group(Xcols, checked.data.y)
     panels: dict[str, list[str]] = {}
     rows = []
     for label, base in models.items():
@@ -239,7 +241,7 @@ def marker_panels(
         z, auc = z_all[cluster_of[cluster]], auc_all[cluster_of[cluster]]
         p_all = 2 * norm.sf(np.abs(z))
         adj = _bh(p_all)
-        lfc = _log_fold_changes(X, in_group, reported, log_data)
+        lfc = _log_fold_changes(Xcols, in_group, reported, log_data)
         for r, j in enumerate(reported):
             rows.append({"group": cluster, "names": str(names[j]),
                          "frequency": float(freq[j]), "in_panel": r < m,
@@ -248,8 +250,7 @@ def marker_panels(
                          "pvals": float(p_all[j]), "pvals_adj": float(adj[j]),
                          "mean_rank": float(mean_rank[j])})
     table = pd.DataFrame(rows)
-    size = check_int(combination_size, "combination_size", _FUNC, min_value=2)
-    combos = [_combinations(base, X, labels == str(label), names, size,
+    combos = [_combinations(base, Xcols, labels == str(label), names, size,
                             combination_support, str(label), spec.random_state)
               for label, base in models.items()]
     combinations = pd.concat([c for c in combos if not c.empty], ignore_index=True) \
