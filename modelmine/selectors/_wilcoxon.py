@@ -45,8 +45,28 @@ def wilcoxon_by_group(X: Any, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray
     Xc.eliminate_zeros()
     if Xc.data.size and Xc.data.min() < 0:
         return _wilcoxon_dense(Xc, np.asarray(codes, dtype=np.intp))
-    n, p = Xc.shape
     codes = np.asarray(codes, dtype=np.intp)
+    if Xc.nnz > _BLOCK_NNZ:  # blocks of columns: the sort's memory stays bounded
+        parts = []
+        a = 0
+        while a < Xc.shape[1]:
+            b = int(np.searchsorted(Xc.indptr, Xc.indptr[a] + _BLOCK_NNZ, side="right")) - 1
+            b = max(b, a + 1)
+            parts.append(_wilcoxon_block(Xc[:, a:b], codes))
+            a = b
+        return (np.concatenate([z for z, _ in parts], axis=1),
+                np.concatenate([u for _, u in parts], axis=1))
+    return _wilcoxon_block(Xc, codes)
+
+
+#: Non-zero entries sorted at once by :func:`wilcoxon_by_group` (about 1 GiB of work
+#: arrays): larger matrices are taken a block of columns at a time.
+_BLOCK_NNZ = 1 << 24
+
+
+def _wilcoxon_block(Xc: Any, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`wilcoxon_by_group` on a CSC block of non-negative columns."""
+    n, p = Xc.shape
     K = int(codes.max()) + 1
     sizes = np.bincount(codes, minlength=K).astype(np.float64)
     nnz = np.diff(Xc.indptr)

@@ -259,3 +259,17 @@ def test_cli_markers_writes_what_scanpy_reads(pbmc, tmp_path):
                          capture_output=True, text=True, timeout=300)
     assert bad.returncode == 2 and "--groupby" in bad.stderr
     assert not (tmp_path / "x").exists()
+
+
+def test_wilcoxon_in_blocks_of_columns_equals_at_once(monkeypatch):
+    import modelmine.selectors._wilcoxon as module
+
+    rng = np.random.default_rng(0)
+    X = sp.random(400, 120, density=0.2, random_state=1,
+                  data_rvs=lambda k: rng.poisson(3, k) + 1.0).tocsr()
+    codes = rng.integers(0, 4, 400)
+    whole = wilcoxon_by_group(X, codes)
+    monkeypatch.setattr(module, "_BLOCK_NNZ", 700)
+    blocks = wilcoxon_by_group(X, codes)
+    np.testing.assert_array_equal(whole[0], blocks[0])
+    np.testing.assert_array_equal(whole[1], blocks[1])
