@@ -69,7 +69,7 @@ def test_bad_targets_are_refused_naming_y(y, outcome, message):
 @pytest.mark.parametrize(("event", "time", "message"), [
     ([True, False, True], [1.0, -2.0, 3.0], "non-negative, finite times"),
     ([True, False, True], [1.0, np.nan, 3.0], "non-negative, finite times"),
-    ([False, False, False], [1.0, 2.0, 3.0], "at least one event"),
+    ([False, False, False], [1.0, 2.0, 3.0], "at least two events"),
     ([2, 0, 1], [1.0, 2.0, 3.0], "booleans or 0/1"),
 ])
 def test_bad_survival_targets_are_refused(event, time, message):
