@@ -265,10 +265,10 @@ def evaluate_outcome(X: Any, y: Any, outcome: str, selectors: Sequence[Any],
                     continue
                 signatures[(label, op, f)] = sig
                 cols = np.asarray(sig.features, dtype=np.intp)
+                genes = _dense(Xd[:, cols])  # the signature's columns, once per operator
+                Xtr, Xte = genes[train], genes[test]
                 for mname in chosen:
                     model = names[mname]()
-                    Xtr = _dense(Xd[train][:, cols])
-                    Xte = _dense(Xd[test][:, cols])
                     model.fit(Xtr, values[train])
                     pred = np.asarray(model.predict(Xte), dtype=np.float64)
                     row = {"selector": label, "operator": op, "model": mname, "fold": f,
