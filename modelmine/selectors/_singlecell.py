@@ -46,13 +46,32 @@ import scipy.sparse as sp
 from ..validation import check_choice, check_int, check_real
 from ._base import LIBLINEAR_LOCK, Selector, SelectorOutput
 
-__all__ = ["LogRegSelector", "RankedEntries", "WelchTSelector", "WilcoxonSelector",
-           "rank_entries", "welch_t", "wilcoxon_z"]
+__all__ = ["DIRECTIONS", "LogRegSelector", "RankedEntries", "WelchTSelector",
+           "WilcoxonSelector", "directed", "rank_entries", "weakest", "welch_t",
+           "welch_t_pairwise", "wilcoxon_z"]
 
 #: |t| of a feature whose two groups are each constant, at different values: Welch's t is
 #: infinite there, the feature separates the groups perfectly. Scores must be finite (and
 #: are stored as float32 by the bootstrap): the largest float32 ranks it first.
 SEPARATED_SCORE = float(np.finfo(np.float32).max)
+
+#: What a marker's direction may be: higher in the class ("up"), lower ("down"), either.
+DIRECTIONS = ("both", "up", "down")
+
+
+def directed(stat: np.ndarray, direction: str) -> np.ndarray:
+    """A signed statistic (z, t, a coefficient) as a score, higher = better: ``|stat|``
+    for ``"both"``, ``stat`` for ``"up"`` (markers higher in the class), ``-stat`` for
+    ``"down"``."""
+    if direction == "up":
+        return stat
+    if direction == "down":
+        return -stat
+    return np.abs(stat)
+
+
+def _direction(direction: str, owner: str) -> str:
+    return check_choice(direction, "direction", owner, list(DIRECTIONS))
 
 
 # --------------------------------------------------------------------------------------
@@ -236,15 +255,16 @@ def wilcoxon_z(ranked: RankedEntries, codes: Any, classes: Any,
 
 
 class WilcoxonSelector(Selector):
-    """|z| of the tie-corrected Wilcoxon rank-sum test, one class against the rest.
+    """z of the tie-corrected Wilcoxon rank-sum test, one class against the rest.
 
     The Mann-Whitney U / Wilcoxon rank-sum test (Mann and Whitney 1947) of class 1 against
     class 0, as a normal z with the tie correction: the ``scores`` of scanpy's
     ``rank_genes_groups(method="wilcoxon", tie_correct=True)``, and the z of
     :func:`scipy.stats.mannwhitneyu` (``method="asymptotic"``, ``use_continuity=False``).
-    The score is |z|: markers that are up or down in the class both rank high. Pullin and
-    McCarthy (Genome Biology 2024) find the Wilcoxon test among the most effective of 59
-    marker-gene selection methods for single-cell data.
+    The score is |z| (``direction="both"``: markers that are up or down in the class both
+    rank high), z (``"up"``: higher in the class, the order of scanpy's table) or -z
+    (``"down"``). Pullin and McCarthy (Genome Biology 2024) find the Wilcoxon test among
+    the most effective of 59 marker-gene selection methods for single-cell data.
 
     Sparse counts stay sparse: the zeros of a column share one mid-rank and only the
     non-zero entries are sorted (:func:`rank_entries`), once per chunk of resamples
@@ -261,19 +281,25 @@ class WilcoxonSelector(Selector):
     supports_multiclass = True
     prepare_uses_labels = False
 
+    def __init__(self, direction: str = "both"):
+        self.direction = _direction(direction, "WilcoxonSelector")
+
+    def get_params(self) -> dict[str, Any]:
+        return {} if self.direction == "both" else {"direction": self.direction}
+
     def prepare(self, X: Any, y: np.ndarray) -> RankedEntries:
         """The non-zero entries of each column sorted once (:func:`rank_entries`)."""
         return rank_entries(X)
 
     def select(self, X: Any, y: np.ndarray, *, random_state: int) -> SelectorOutput:
-        return _wilcoxon_output(rank_entries(X), y, None, y)
+        return _wilcoxon_output(rank_entries(X), y, None, y, self.direction)
 
     def select_rows(self, prepared: Any, X: Any, y: np.ndarray, rows: np.ndarray, *,
                     random_state: int) -> SelectorOutput:
         if prepared is None:
             return self.select(X[rows], y[rows], random_state=random_state)
         counts = np.bincount(rows, minlength=X.shape[0])
-        return _wilcoxon_output(prepared, y, counts, y[rows])
+        return _wilcoxon_output(prepared, y, counts, y[rows], self.direction)
 
     def select_rows_one_vs_rest(self, prepared: list[Any], X: Any, y: np.ndarray,
                                 rows: np.ndarray, classes: tuple[int, ...], *,
@@ -285,15 +311,17 @@ class WilcoxonSelector(Selector):
             else rank_entries(X)
         counts = np.bincount(rows, minlength=X.shape[0])
         z = wilcoxon_z(ranked, y, np.asarray(classes, dtype=np.intp), counts)
-        return [SelectorOutput(scores=np.abs(z[i])) for i in range(len(classes))]
+        return [SelectorOutput(scores=directed(z[i], self.direction))
+                for i in range(len(classes))]
 
 
 def _wilcoxon_output(ranked: RankedEntries, y: np.ndarray, counts: Any,
-                     drawn: np.ndarray) -> SelectorOutput:
-    """Binary labels (those drawn at most 1): |z| of class 1; more: the largest |z|."""
+                     drawn: np.ndarray, direction: str) -> SelectorOutput:
+    """Binary labels (those drawn at most 1): the score of class 1; more: the largest
+    score of the classes, each against the rest."""
     top = int(drawn.max(initial=0))
     classes = np.array([1]) if top <= 1 else np.arange(top + 1)
-    z = np.abs(wilcoxon_z(ranked, y, classes, counts))
+    z = directed(wilcoxon_z(ranked, y, classes, counts), direction)
     return SelectorOutput(scores=z[0] if top <= 1 else z.max(axis=0))
 
 
@@ -400,17 +428,110 @@ def welch_t(X: Any, codes: Any, classes: Any) -> np.ndarray:
     return np.nan_to_num(t, nan=0.0, posinf=SEPARATED_SCORE, neginf=-SEPARATED_SCORE)
 
 
+def _class_moments(X: Any, codes: np.ndarray, K: int) -> tuple[np.ndarray, ...]:
+    """Per class k < K and column: the size, sum, sum of squares, minimum and maximum
+    (zeros included), from one ``bincount`` over the non-zero entries of a sparse X."""
+    n, p = X.shape
+    sizes = np.bincount(codes, minlength=K).astype(np.float64)
+    if sp.issparse(X):
+        Xr = sp.csr_matrix(X, dtype=np.float64)
+        v = Xr.data
+        cols = Xr.indices.astype(np.intp, copy=False)
+        code = codes[np.repeat(np.arange(n, dtype=np.intp), np.diff(Xr.indptr))]
+        flat = code * p + cols
+        s_k = _sums(flat, v, K * p).reshape(K, p)
+        q_k = _sums(flat, v * v, K * p).reshape(K, p)
+        nz = v != 0
+        nnz_k = np.bincount(flat[nz], minlength=K * p).reshape(K, p)
+        lo = np.full(K * p, np.inf)
+        hi = np.full(K * p, -np.inf)
+        np.minimum.at(lo, flat[nz], v[nz])
+        np.maximum.at(hi, flat[nz], v[nz])
+        has_zero = nnz_k < sizes[:, None]
+        lo_k = np.where(has_zero, np.minimum(lo.reshape(K, p), 0.0), lo.reshape(K, p))
+        hi_k = np.where(has_zero, np.maximum(hi.reshape(K, p), 0.0), hi.reshape(K, p))
+        return sizes, s_k, q_k, lo_k, hi_k
+    Xd = np.asarray(X, dtype=np.float64)
+    s_k, q_k = np.zeros((K, p)), np.zeros((K, p))
+    lo_k, hi_k = np.full((K, p), np.inf), np.full((K, p), -np.inf)
+    for k in np.flatnonzero(sizes):
+        part = Xd[codes == k]
+        s_k[k], q_k[k] = part.sum(axis=0), (part * part).sum(axis=0)
+        lo_k[k], hi_k[k] = part.min(axis=0), part.max(axis=0)
+    return sizes, s_k, q_k, lo_k, hi_k
+
+
+def welch_t_pairwise(X: Any, codes: Any, classes: Any) -> np.ndarray:
+    """Welch's t of each class of ``classes`` against each other class, every column.
+
+    ``t[i, j]`` is Welch's t of class ``classes[i]`` against class j alone (Welch 1947;
+    :func:`scipy.stats.ttest_ind` with ``equal_var=False`` on the two classes' values),
+    with the conventions of :func:`welch_t` (a class of fewer than 2 samples or two equal
+    constant classes: 0; two constant classes at different values: +-``SEPARATED_SCORE``).
+    Pairs with the class itself, or with a class of fewer than 2 samples (absent ones
+    included), are NaN. This is
+    the pairwise comparison of scran's ``findMarkers`` (Lun, McCarthy and Marioni 2016),
+    which ranks a gene of a cluster by its weakest difference to any other cluster
+    (``pval.type="all"``): a gene shared with a sibling cluster is then not a marker.
+
+    Parameters
+    ----------
+    X : ndarray or scipy.sparse matrix of shape (n_samples, n_features)
+    codes : array-like of int, shape (n_samples,)
+    classes : array-like of int
+
+    Returns
+    -------
+    ndarray of shape (len(classes), K, n_features), K = the largest code + 1
+    """
+    codes = np.asarray(codes, dtype=np.intp)
+    classes = np.atleast_1d(np.asarray(classes, dtype=np.intp))
+    K = max(int(codes.max(initial=0)), int(classes.max(initial=0))) + 1
+    sizes, s_k, q_k, lo_k, hi_k = _class_moments(X, codes, K)
+    flat = lo_k == hi_k
+    with np.errstate(divide="ignore", invalid="ignore"):
+        m_k = s_k / sizes[:, None]
+        ss_k = np.where(flat, 0.0, np.maximum(q_k - s_k * m_k, 0.0))
+        v_k = ss_k / ((sizes[:, None] - 1.0) * sizes[:, None])  # s^2 / n
+        se2 = v_k[classes][:, None, :] + v_k[None, :, :]
+        t = (m_k[classes][:, None, :] - m_k[None, :, :]) / np.sqrt(se2)
+    separated = flat[classes][:, None, :] & flat[None, :, :] & (
+        lo_k[classes][:, None, :] != lo_k[None, :, :])
+    t = np.where(se2 > 0, t, np.where(separated, np.sign(
+        lo_k[classes][:, None, :] - lo_k[None, :, :]) * SEPARATED_SCORE, 0.0))
+    t = np.nan_to_num(t, nan=0.0, posinf=SEPARATED_SCORE, neginf=-SEPARATED_SCORE)
+    small = sizes < 2
+    t[small[classes]] = 0.0
+    t[:, small] = np.nan  # no variance: no comparison (an absent class neither)
+    t[np.arange(classes.size), classes] = np.nan
+    return t
+
+
+def weakest(t: np.ndarray, direction: str) -> np.ndarray:
+    """Each class's score against its nearest other class: the minimum over the other
+    classes of the directed statistic (``t[i, j]`` of :func:`welch_t_pairwise`); 0 for a
+    class with no other class."""
+    d = directed(t, direction)
+    with np.errstate(invalid="ignore"):
+        out = np.nanmin(np.where(np.isnan(d), np.inf, d), axis=1)
+    return np.where(np.isinf(out) & (out > 0), 0.0, out)
+
+
 class WelchTSelector(Selector):
-    """|t| of Welch's t-test, one class against the rest.
+    """t of Welch's t-test, one class against the rest or against each other class.
 
     Welch's unequal-variance t (Welch 1947) of class 1 against class 0: scanpy's
     ``rank_genes_groups(method="t-test")`` scores and :func:`scipy.stats.ttest_ind` with
     ``equal_var=False``, computed from the class sums and sums of squares over the
     non-zero entries of a sparse matrix (never densified; :func:`welch_t`). The score is
-    |t|. A constant feature, or a group of fewer than 2 samples, scores 0; a feature whose
-    two groups are each constant at different values scores ``SEPARATED_SCORE`` (the
-    largest float32, for an infinite t). With more than two classes, :meth:`select` scores
-    a feature by the largest |t| of the classes, each against the rest. The per-class
+    |t| (``direction="both"``), t (``"up"``: higher in the class) or -t (``"down"``).
+    With ``reference="each"`` the class is compared with each other class alone and
+    scored by its weakest comparison (:func:`welch_t_pairwise`, scran's ``findMarkers``
+    with ``pval.type="all"``): a marker must separate the class from every other one,
+    its siblings included. A constant feature, or a group of fewer than 2 samples, scores
+    0; a feature whose two groups are each constant at different values scores
+    ``SEPARATED_SCORE`` (the largest float32, for an infinite t). With more than two
+    classes, :meth:`select` scores a feature by the largest score of the classes. The per-class
     panels score every class of a resample from one pass over it
     (:meth:`select_rows_one_vs_rest`). Pullin and McCarthy (Genome Biology 2024) compare it
     with 58 other marker-gene selection methods.
@@ -422,10 +543,26 @@ class WelchTSelector(Selector):
     supports_multiclass = True
     prepare_uses_labels = False
 
+    def __init__(self, direction: str = "both", reference: str = "rest"):
+        self.direction = _direction(direction, "WelchTSelector")
+        self.reference = check_choice(reference, "reference", "WelchTSelector",
+                                      ["rest", "each"])
+
+    def get_params(self) -> dict[str, Any]:
+        out = {} if self.direction == "both" else {"direction": self.direction}
+        if self.reference != "rest":
+            out["reference"] = self.reference
+        return out
+
+    def _scores(self, X: Any, y: np.ndarray, classes: np.ndarray) -> np.ndarray:
+        if self.reference == "each" and int(y.max(initial=0)) > 1:
+            return weakest(welch_t_pairwise(X, y, classes), self.direction)
+        return directed(welch_t(X, y, classes), self.direction)
+
     def select(self, X: Any, y: np.ndarray, *, random_state: int) -> SelectorOutput:
         top = int(y.max(initial=0))
         classes = np.array([1]) if top <= 1 else np.arange(top + 1)
-        t = np.abs(welch_t(X, y, classes))
+        t = self._scores(X, y, classes)
         return SelectorOutput(scores=t[0] if top <= 1 else t.max(axis=0))
 
     def select_rows_one_vs_rest(self, prepared: list[Any], X: Any, y: np.ndarray,
@@ -433,8 +570,8 @@ class WelchTSelector(Selector):
                                 random_state: int) -> list[SelectorOutput]:
         """Every class of ``classes`` against the rest from one pass over the resample
         (each class's t equals that of ``select_rows`` on ``y == c``, bit for bit)."""
-        t = welch_t(X[rows], y[rows], np.asarray(classes, dtype=np.intp))
-        return [SelectorOutput(scores=np.abs(t[i])) for i in range(len(classes))]
+        t = self._scores(X[rows], y[rows], np.asarray(classes, dtype=np.intp))
+        return [SelectorOutput(scores=t[i]) for i in range(len(classes))]
 
 
 # --------------------------------------------------------------------------------------
@@ -443,12 +580,14 @@ class WelchTSelector(Selector):
 
 
 class LogRegSelector(Selector):
-    """|coefficients| of a penalised logistic regression, one class against the rest.
+    """Coefficients of a penalised logistic regression, one class against the rest.
 
     A :class:`sklearn.linear_model.LogisticRegression` of class 1 against class 0, fitted
     on the sparse matrix as it is (liblinear and SAGA take CSR input): L1 (default; most
     coefficients are exactly 0, those features score 0) or L2, with the inverse
-    regularisation strength ``C``. The score of a feature is |coef|. With more than two
+    regularisation strength ``C``. The score of a feature is |coef| (``direction="both"``),
+    coef (``"up"``: higher odds of the class as the feature rises) or -coef (``"down"``).
+    With more than two
     classes, :meth:`select` fits each class against the rest and scores a feature by its
     largest |coef|. Logistic regression as a marker-gene selector: Ntranos et al. (Nature
     Methods 2019), scanpy's ``rank_genes_groups(method="logreg")`` (a multinomial fit);
@@ -475,7 +614,8 @@ class LogRegSelector(Selector):
     prepare_uses_labels = False
 
     def __init__(self, C: float = 1.0, penalty: str = "l1", solver: str = "liblinear",
-                 max_iter: int = 1000, tol: float = 1e-4):
+                 max_iter: int = 1000, tol: float = 1e-4, direction: str = "both"):
+        self.direction = _direction(direction, "LogRegSelector")
         self.C = check_real(C, "C", "LogRegSelector", low=0, closed="neither")
         self.penalty = check_choice(penalty, "penalty", "LogRegSelector", ["l1", "l2"])
         self.solver = check_choice(solver, "solver", "LogRegSelector", ["liblinear", "saga"])
@@ -491,7 +631,8 @@ class LogRegSelector(Selector):
             max_iter=self.max_iter, tol=self.tol, random_state=random_state)
 
     def _binary(self, X: Any, y: np.ndarray, random_state: int) -> np.ndarray:
-        """|coef| of one fit of ``y`` (0 / 1); zeros when the labels hold one class."""
+        """The directed coefficients of one fit of ``y`` (0 / 1) (|coef| for "both");
+        zeros when the labels hold one class."""
         if y.size == 0 or y.min() == y.max():
             return np.zeros(X.shape[1])
         model = self.estimator(random_state)
@@ -500,7 +641,7 @@ class LogRegSelector(Selector):
                 model.fit(X, y)
         else:
             model.fit(X, y)
-        return np.abs(np.asarray(model.coef_, dtype=np.float64)[0])
+        return directed(np.asarray(model.coef_, dtype=np.float64)[0], self.direction)
 
     def select(self, X: Any, y: np.ndarray, *, random_state: int) -> SelectorOutput:
         top = int(y.max(initial=0))
@@ -519,5 +660,8 @@ class LogRegSelector(Selector):
                                                    random_state)) for c in classes]
 
     def get_params(self) -> dict[str, Any]:
-        return {"C": self.C, "penalty": self.penalty, "solver": self.solver,
-                "max_iter": self.max_iter, "tol": self.tol}
+        out = {"C": self.C, "penalty": self.penalty, "solver": self.solver,
+               "max_iter": self.max_iter, "tol": self.tol}
+        if self.direction != "both":
+            out["direction"] = self.direction
+        return out

@@ -29,7 +29,7 @@ import scipy.sparse as sp
 
 from ..exceptions import DataError
 from ..selectors._wilcoxon import wilcoxon_by_group
-from ..validation import check_int, param_error
+from ..validation import check_choice, check_int, param_error
 
 __all__ = ["MarkerPanels", "marker_panels", "panel_memory", "wilcoxon_by_group"]
 
@@ -114,6 +114,9 @@ def marker_panels(
     *,
     layer: str | None = None,
     selector: Any = "wilcoxon",
+    direction: str = "up",
+    reference: str = "rest",
+    selector_params: dict[str, Any] | None = None,
     n_bootstraps: int = 50,
     panel_size: int = 10,
     max_cells_per_group: int | None = 500,
@@ -140,6 +143,19 @@ def marker_panels(
     selector : str or Selector, default="wilcoxon"
         Any classification selector; the sparse ones ("wilcoxon", "t-test", "logreg",
         "anova", "chi2") scale to 10^5 cells (``docs/singlecell.md``).
+    direction : {"up", "down", "both"}, default="up"
+        The markers sought: higher in the cluster than elsewhere (``"up"``, scanpy's order
+        and what a FACS or qPCR panel mostly needs), lower, or either. The signed
+        selectors ("wilcoxon", "t-test", "logreg") score by it; for any selector, a gene
+        whose Wilcoxon z on all the cells points the other way is left out of the panel
+        and listed after the others.
+    reference : {"rest", "each"}, default="rest"
+        Compare the cluster with the rest of the cells, or with each other cluster and
+        keep its weakest comparison (``"each"``, scran's ``findMarkers(pval.type="all")``:
+        a gene shared with a sibling cluster is then no marker; "t-test" only,
+        :func:`~modelmine.selectors.welch_t_pairwise`).
+    selector_params : dict, optional
+        Further parameters of a built-in selector (``{"C": 0.1}`` for "logreg").
     n_bootstraps : int, default=50
     panel_size : int, default=10
         Genes per base model and per panel (m).
@@ -186,6 +202,9 @@ def marker_panels(
     if layer is not None and layer not in adata.layers:
         raise param_error("layer", _FUNC, f"a layer of the AnnData ({', '.join(adata.layers)})",
                           layer)
+    direction = check_choice(direction, "direction", _FUNC, ["up", "down", "both"])
+    reference = check_choice(reference, "reference", _FUNC, ["rest", "each"])
+    selector, params = _directed_selector(selector, direction, reference, selector_params)
     b = check_int(n_bootstraps, "n_bootstraps", _FUNC, min_value=2)
     m = check_int(panel_size, "panel_size", _FUNC, min_value=1)
     cap = check_int(max_cells_per_group, "max_cells_per_group", _FUNC, min_value=1,
@@ -211,7 +230,7 @@ def marker_panels(
                           f"{n_groups} clusters x {b} resamples x {X.shape[1]:,} genes "
                           f"need about {need / 2**30:.1f} GiB, and {free / 2**30:.1f} GiB "
                           "are available", b, show=False)
-    spec = RunSpec(selector=selector, n_bootstraps=b, n_features=m,
+    spec = RunSpec(selector=selector, selector_params=params, n_bootstraps=b, n_features=m,
                    resampling="subsample", sample_fraction=sample_fraction, stratify=True,
                    max_per_class=cap, operators=(), fit_full=False,
                    random_state=random_state, func=_FUNC)
@@ -233,18 +252,22 @@ def marker_panels(
         cluster = str(label)
         freq = base.subsets.mean(axis=0)
         mean_rank = base.tied_ranks().mean(axis=0, dtype=np.float64)
-        order = np.lexsort((np.arange(freq.size), mean_rank, -freq))
-        panel = order[:m]
+        z, auc = z_all[cluster_of[cluster]], auc_all[cluster_of[cluster]]
+        # genes pointing the other way (z on all the cells) go after the others
+        wrong = (z <= 0) if direction == "up" else (z >= 0) if direction == "down" \
+            else np.zeros(z.size, dtype=bool)
+        order = np.lexsort((np.arange(freq.size), mean_rank, -freq, wrong))
+        panel = [j for j in order[:m] if not wrong[j]]
         panels[cluster] = [str(names[j]) for j in panel]
         reported = order[:max(top, m)]
         in_group = labels == cluster
-        z, auc = z_all[cluster_of[cluster]], auc_all[cluster_of[cluster]]
         p_all = 2 * norm.sf(np.abs(z))
         adj = _bh(p_all)
         lfc = _log_fold_changes(Xcols, in_group, reported, log_data)
         for r, j in enumerate(reported):
             rows.append({"group": cluster, "names": str(names[j]),
-                         "frequency": float(freq[j]), "in_panel": r < m,
+                         "frequency": float(freq[j]),
+                         "in_panel": r < m and not wrong[j],
                          "logfoldchanges": float(lfc[r]), "auroc": float(auc[j]),
                          "scores": float(freq[j]), "wilcoxon_z": float(z[j]),
                          "pvals": float(p_all[j]), "pvals_adj": float(adj[j]),
@@ -258,6 +281,8 @@ def marker_panels(
             columns=["group", "genes", "size", "support", "lift", "p_value", "q_value",
                      "auroc"])
     settings = {"groupby": column, "layer": layer, "selector": checked.selectors[0].name,
+                "selector_params": checked.selectors[0].get_params(),
+                "direction": direction, "reference": reference,
                 "n_bootstraps": b, "panel_size": m, "max_cells_per_group": cap,
                 "sample_fraction": float(sample_fraction), "groups": groups,
                 "random_state": int(spec.random_state), "n_genes": max(top, m)}
@@ -266,6 +291,31 @@ def marker_panels(
         genes=combinations["genes"].map(" + ".join))
     return MarkerPanels(panels=panels, table=table, base_models=dict(models),
                         settings=settings, combinations=combinations)
+
+
+def _directed_selector(selector: Any, direction: str, reference: str,
+                       selector_params: dict[str, Any] | None) -> tuple[Any, dict[str, Any]]:
+    """The selector and its parameters, with ``direction`` and ``reference`` passed to the
+    built-in selectors that take them (a Selector object is used as it is)."""
+    from ..selectors import get_selector
+
+    params = dict(selector_params or {})
+    if isinstance(selector, str):
+        cls = type(get_selector(selector, func=_FUNC))
+        takes = getattr(cls.__init__, "__code__", None)
+        names = takes.co_varnames[:takes.co_argcount] if takes is not None else ()
+        if "direction" in names:
+            params.setdefault("direction", direction)
+        if reference != "rest":
+            if "reference" not in names:
+                raise param_error("reference", _FUNC, '"rest" for selector '
+                                  f'{selector!r} ("each" takes selector="t-test")',
+                                  reference)
+            params.setdefault("reference", reference)
+    elif reference != "rest" and getattr(selector, "reference", "rest") != reference:
+        raise param_error("reference", _FUNC, '"rest" for a Selector object (give '
+                          'WelchTSelector(reference="each") itself)', reference)
+    return selector, params
 
 
 def _write_back(adata: Any, table: pd.DataFrame, panels: dict[str, list[str]],
@@ -287,7 +337,9 @@ def _write_back(adata: Any, table: pd.DataFrame, panels: dict[str, list[str]],
                    "n_bootstraps": settings["n_bootstraps"],
                    "panel_size": settings["panel_size"],
                    "max_cells_per_group": (-1 if settings["max_cells_per_group"] is None
-                                           else settings["max_cells_per_group"])},
+                                           else settings["max_cells_per_group"]),
+                   "direction": settings["direction"],
+                   "compared_with": settings["reference"]},
         "names": records("names", "O"),
         "scores": records("scores", "f"),
         "logfoldchanges": records("logfoldchanges", "f"),
