@@ -36,7 +36,8 @@ class Dataset:
 
 
 def check_dataset(
-    X: Any, y: Any, *, func: str, feature_names: Any = None, min_classes: int = 2
+    X: Any, y: Any, *, func: str, feature_names: Any = None, min_classes: int = 2,
+    sparse_dtype: Any = np.float64,
 ) -> Dataset:
     """Validate and normalise a classification dataset.
 
@@ -53,6 +54,9 @@ def check_dataset(
     feature_names : sequence of str, optional
         Overrides the names; default: DataFrame columns, else ``x0``, ``x1``, ...
     min_classes : int, default=2
+    sparse_dtype : numpy dtype, default=float64
+        The dtype of a sparse X (float32 halves an atlas's memory; single-cell panels keep
+        a float32 matrix float32, see :func:`modelmine.singlecell.marker_panels`).
     """
     names = None
     from .datasets._biodata import from_anndata, is_anndata
@@ -73,7 +77,7 @@ def check_dataset(
         if not np.issubdtype(X.dtype, np.number) and X.dtype != bool:
             raise param_error("X", func, "a numeric matrix", f"a sparse matrix of dtype "
                               f"{X.dtype}", exc=TypeError, show=False)
-        X = sp.csr_matrix(X, dtype=np.float64)
+        X = sp.csr_matrix(X, dtype=sparse_dtype)
         X.sum_duplicates()
         if not np.all(np.isfinite(X.data)):
             raise param_error("X", func, "free of NaN and infinite values",

@@ -57,7 +57,8 @@ class CheckedRun:
 
 def check_run_data(X: Any, y: Any, spec: RunSpec, *, feature_names: Any = None,
                    n_jobs: int | None = None, func: str = "bootstrap",
-                   groups: Any = None, sample_weight: Any = None) -> CheckedRun:
+                   groups: Any = None, sample_weight: Any = None,
+                   sparse_dtype: Any = np.float64) -> CheckedRun:
     """Check a specification against its data, before the first fit.
 
     Parameters
@@ -72,6 +73,8 @@ def check_run_data(X: Any, y: Any, spec: RunSpec, *, feature_names: Any = None,
     n_jobs : int or None
     func : str
         The public function the user called, named in the messages.
+    sparse_dtype : numpy dtype, default=float64
+        The dtype a sparse X is kept in (:func:`modelmine._data.check_dataset`).
 
     Returns
     -------
@@ -83,7 +86,8 @@ def check_run_data(X: Any, y: Any, spec: RunSpec, *, feature_names: Any = None,
         The standard message (``The 'x' parameter of run must be ...``).
     """
     if spec.outcome == "classification":
-        data = check_dataset(X, y, func=func, feature_names=feature_names)
+        data = check_dataset(X, y, func=func, feature_names=feature_names,
+                             sparse_dtype=sparse_dtype)
     else:
         outcome = check_outcome(y, spec.outcome, func=func)
         data = check_dataset(X, outcome.strata, func=func, feature_names=feature_names)

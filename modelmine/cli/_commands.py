@@ -632,7 +632,8 @@ def _evaluate_outcome(args: argparse.Namespace, data: LoadedData, outcome: str, 
 
 def cmd_markers(args: argparse.Namespace) -> int:
     """`modelmine markers DATA.h5ad --groupby obs:COL --out DIR`: marker_panels, written
-    as tables, a GMT file and an annotations-only .h5ad (docs/singlecell.md)."""
+    as an HTML report, tables, a GMT file and an annotations-only .h5ad
+    (docs/singlecell.md)."""
     from ..datasets._biodata import import_anndata
     from ..singlecell import marker_panels
 
@@ -650,6 +651,7 @@ def cmd_markers(args: argparse.Namespace) -> int:
     seed = 0 if args.random_state is None else args.random_state
     result = marker_panels(
         adata, args.groupby, layer=args.layer, selector=args.selector,
+        direction=args.direction, reference=args.reference,
         n_bootstraps=args.n_bootstraps, panel_size=args.panel_size,
         max_cells_per_group=args.max_cells_per_group, groups=args.groups,
         random_state=seed, n_jobs=args.n_jobs, progress=False if args.quiet else None)
@@ -664,6 +666,7 @@ def cmd_markers(args: argparse.Namespace) -> int:
                  for group, genes in result.panels.items()]
         (tmp / "panels.gmt").write_text("\n".join(lines) + "\n", encoding="utf-8")
         notes.write_h5ad(tmp / "annotations.h5ad")
+        result.write_report(tmp / "report.html", adata)
     if not args.quiet:
         for group, genes in result.panels.items():
             print(f"{group}: {', '.join(genes)}")

@@ -90,7 +90,8 @@ Stable marker panels for every cluster of a single-cell .h5ad (docs/singlecell.m
 cluster against the rest on capped resamples, the panels' genes with their selection
 frequency, log fold change, AUROC and Wilcoxon q-values, and the genes selected together.
 
-outputs in DIR: markers.csv, combinations.csv, panels.gmt, and annotations.h5ad (obs, var
+outputs in DIR: report.html (the panels, a dot plot, each cluster's genes, the
+combinations), markers.csv, combinations.csv, panels.gmt, and annotations.h5ad (obs, var
 with one panel column per cluster, uns['modelmine_markers'] in scanpy's
 rank_genes_groups layout: sc.pl.rank_genes_groups_dotplot(adata, key='modelmine_markers')).
 
@@ -98,6 +99,8 @@ worked examples:
   modelmine markers cells.h5ad --groupby obs:leiden --out leiden-markers
   modelmine markers cells.h5ad --groupby obs:leiden --layer counts --groups obs:donor \\
       -b 50 --panel-size 8 --max-cells-per-group 300 --out leiden-markers
+  modelmine markers cells.h5ad --groupby obs:subtype --selector t-test --reference each \
+      --out subtype-markers     # genes that separate a subtype from its siblings too
 """
 
 _LATTICE_EPILOG = """\
@@ -449,6 +452,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="genes per panel (default: 10)")
     p.add_argument("--max-cells-per-group", type=_pos_int, default=500, metavar="N",
                    help="at most N cells of each cluster per resample (default: 500)")
+    p.add_argument("--direction", choices=["up", "down", "both"], default="up",
+                   help="markers higher in the cluster (default), lower, or either")
+    p.add_argument("--reference", choices=["rest", "each"], default="rest",
+                   help="compare each cluster with the rest of the cells (default) or with "
+                   "each other cluster, keeping the weakest comparison (t-test only)")
     p.add_argument("--groups", metavar="obs:COLUMN", default=None,
                    help="donor or sample column: whole groups are drawn first")
     p.add_argument("--out", metavar="DIR", required=True, help="output directory")

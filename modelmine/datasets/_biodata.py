@@ -404,7 +404,7 @@ def split_obs_target(target: Any) -> str | None:
     return None
 
 
-def _matrix(adata: Any, layer: str | None, where: str) -> Any:
+def _matrix(adata: Any, layer: str | None, where: str, sparse_dtype: Any = np.float64) -> Any:
     if layer is None:
         X = adata.X
         if X is None:
@@ -426,7 +426,7 @@ def _matrix(adata: Any, layer: str | None, where: str) -> Any:
     elif not (isinstance(X, np.ndarray) or sp.issparse(X)) and hasattr(X, "shape"):
         X = X[()] if getattr(X, "ndim", 2) == 2 and hasattr(X, "dtype") else np.asarray(X)
     if sp.issparse(X):
-        return sp.csr_matrix(X, dtype=np.float64)
+        return sp.csr_matrix(X, dtype=sparse_dtype)
     X = np.asarray(X)
     if X.ndim != 2 or not (np.issubdtype(X.dtype, np.number) or X.dtype == bool):
         raise DataError(f"The matrix of {where!r} is not numeric (dtype {X.dtype}).")
@@ -438,6 +438,7 @@ def from_anndata(
     target: Any = None,
     *,
     layer: str | None = None,
+    sparse_dtype: Any = np.float64,
     source: str = "AnnData",
     fmt: str = "anndata",
     unlabelled: bool = False,
@@ -461,6 +462,8 @@ def from_anndata(
         themselves (one per observation).
     layer : str, optional
         A key of ``adata.layers``; default ``adata.X``.
+    sparse_dtype : numpy dtype, default=float64
+        The dtype a sparse matrix is read as (float32 for an atlas's float32 counts).
     source, fmt : str
         Recorded as the LoadedData's ``source`` and ``format``.
     unlabelled : bool, default=False
@@ -475,7 +478,7 @@ def from_anndata(
     LoadedData
     """
     where = source
-    X = _matrix(adata, layer, where)
+    X = _matrix(adata, layer, where, sparse_dtype)
     obs = adata.obs
     column = split_obs_target(target)
     if unlabelled:

@@ -21,6 +21,8 @@ _HOME = {
     "OperatorResult": "_records", "markdown_table": "_records",
     "operator_result": "_records", "signature_table": "_records",
     "POOR_STABILITY": "_trust", "trust_warnings": "_trust",
+    "build_marker_report": "_singlecell", "write_marker_report": "_singlecell",
+    "panel_dot_data": "_singlecell",
 }
 
 
@@ -41,11 +43,13 @@ __all__ = [
     "POOR_STABILITY",
     "OperatorResult",
     "annotate_anndata",
+    "build_marker_report",
     "build_report",
     "figure_to_png",
     "markdown_table",
     "markers_gmt",
     "operator_result",
+    "panel_dot_data",
     "plot_error_vs_stability",
     "plot_lattice_top",
     "plot_selection_frequency",
@@ -58,5 +62,6 @@ __all__ = [
     "signature_table",
     "signatures_gmt",
     "trust_warnings",
+    "write_marker_report",
     "write_report",
 ]

@@ -254,6 +254,44 @@ def wilcoxon_z(ranked: RankedEntries, codes: Any, classes: Any,
     return z
 
 
+class _Ranking:
+    """The ranks a resample's Wilcoxon statistics need, from the cheaper of two routes.
+
+    A resample that holds at least half of the samples (a bootstrap, a subsample of 0.8)
+    reads the data's own ranking (:func:`rank_entries` of all of X, made on first need
+    and kept for every later resample of the chunk) through the multiplicities of its
+    rows. A resample of fewer distinct samples (capped per cluster: 10,000 of an atlas's
+    100,000 cells) ranks its own distinct rows, ``X[unique(rows)]``, with their
+    multiplicities: memory and work then follow the resample, not the atlas. Both give
+    the ranks of ``X[rows]``.
+    """
+
+    def __init__(self, X: Any):
+        self.X = X
+        self.full: RankedEntries | None = None
+
+    def of(self, rows: np.ndarray) -> tuple[RankedEntries, Any, np.ndarray]:
+        """``(ranked, samples, counts)``: the ranking, the samples it covers (an index
+        into X's rows, or all of them) and each one's multiplicity in ``rows``."""
+        n = self.X.shape[0]
+        distinct, mult = np.unique(rows, return_counts=True)
+        if 2 * distinct.size >= n:
+            if self.full is None:
+                self.full = rank_entries(self.X)
+            return self.full, slice(None), np.bincount(rows, minlength=n)
+        return rank_entries(self.X[distinct]), distinct, mult
+
+
+def _as_ranking(prepared: Any, X: Any) -> _Ranking:
+    """``prepared`` as a :class:`_Ranking` (a RankedEntries of all of X is kept as is)."""
+    if isinstance(prepared, _Ranking):
+        return prepared
+    ranking = _Ranking(X)
+    if isinstance(prepared, RankedEntries):
+        ranking.full = prepared
+    return ranking
+
+
 class WilcoxonSelector(Selector):
     """z of the tie-corrected Wilcoxon rank-sum test, one class against the rest.
 
@@ -269,10 +307,12 @@ class WilcoxonSelector(Selector):
     Sparse counts stay sparse: the zeros of a column share one mid-rank and only the
     non-zero entries are sorted (:func:`rank_entries`), once per chunk of resamples
     (:meth:`prepare`, independent of the labels); each resample's ranks then come from
-    the multiplicities of its rows, and every class of a resample is scored from the same
-    ranks (:meth:`select_rows_one_vs_rest`, :func:`wilcoxon_z`). Negative values (scaled
-    data) are ranked below the zeros. With more than two classes, :meth:`select` scores a
-    feature by the largest |z| of the classes, each against the rest.
+    the multiplicities of its rows (a resample of fewer than half of the samples, such
+    as the capped resamples of an atlas, ranks its own rows instead: :class:`_Ranking`),
+    and every class of a resample is scored from the same ranks
+    (:meth:`select_rows_one_vs_rest`, :func:`wilcoxon_z`). Negative values (scaled data)
+    are ranked below the zeros. With more than two classes, :meth:`select` scores a
+    feature by the largest score of the classes, each against the rest.
     """
 
     name = "wilcoxon"
@@ -287,9 +327,10 @@ class WilcoxonSelector(Selector):
     def get_params(self) -> dict[str, Any]:
         return {} if self.direction == "both" else {"direction": self.direction}
 
-    def prepare(self, X: Any, y: np.ndarray) -> RankedEntries:
-        """The non-zero entries of each column sorted once (:func:`rank_entries`)."""
-        return rank_entries(X)
+    def prepare(self, X: Any, y: np.ndarray) -> _Ranking:
+        """The data's ranking, made on first need and kept for the chunk's resamples
+        (:class:`_Ranking`)."""
+        return _Ranking(X)
 
     def select(self, X: Any, y: np.ndarray, *, random_state: int) -> SelectorOutput:
         return _wilcoxon_output(rank_entries(X), y, None, y, self.direction)
@@ -298,8 +339,8 @@ class WilcoxonSelector(Selector):
                     random_state: int) -> SelectorOutput:
         if prepared is None:
             return self.select(X[rows], y[rows], random_state=random_state)
-        counts = np.bincount(rows, minlength=X.shape[0])
-        return _wilcoxon_output(prepared, y, counts, y[rows], self.direction)
+        ranked, at, counts = _as_ranking(prepared, X).of(rows)
+        return _wilcoxon_output(ranked, y[at], counts, y[rows], self.direction)
 
     def select_rows_one_vs_rest(self, prepared: list[Any], X: Any, y: np.ndarray,
                                 rows: np.ndarray, classes: tuple[int, ...], *,
@@ -307,10 +348,9 @@ class WilcoxonSelector(Selector):
         """Every class of ``classes`` against the rest from one ranking of the resample:
         the ranks do not depend on the labels, a class's rank sum is one ``bincount``
         (each class's z equals that of ``select_rows`` on ``y == c``, bit for bit)."""
-        ranked = prepared[0] if len(prepared) and prepared[0] is not None \
-            else rank_entries(X)
-        counts = np.bincount(rows, minlength=X.shape[0])
-        z = wilcoxon_z(ranked, y, np.asarray(classes, dtype=np.intp), counts)
+        ranking = _as_ranking(prepared[0] if len(prepared) else None, X)
+        ranked, at, counts = ranking.of(rows)
+        z = wilcoxon_z(ranked, y[at], np.asarray(classes, dtype=np.intp), counts)
         return [SelectorOutput(scores=directed(z[i], self.direction))
                 for i in range(len(classes))]
 
@@ -542,6 +582,8 @@ class WelchTSelector(Selector):
     supports_sparse = True
     supports_multiclass = True
     prepare_uses_labels = False
+    #: what marker_panels checks the values against (scanpy's t-test expects them too)
+    expects = "log-normalised"
 
     def __init__(self, direction: str = "both", reference: str = "rest"):
         self.direction = _direction(direction, "WelchTSelector")
@@ -612,6 +654,8 @@ class LogRegSelector(Selector):
     supports_sparse = True
     supports_multiclass = True
     prepare_uses_labels = False
+    #: what marker_panels checks the values against
+    expects = "log-normalised"
 
     def __init__(self, C: float = 1.0, penalty: str = "l1", solver: str = "liblinear",
                  max_iter: int = 1000, tol: float = 1e-4, direction: str = "both"):

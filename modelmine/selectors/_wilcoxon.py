@@ -41,10 +41,13 @@ def wilcoxon_by_group(X: Any, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray
     -------
     z, auroc : ndarray of shape (K, p)
     """
-    Xc = sp.csc_matrix(X, dtype=np.float64)
+    Xc = sp.csc_matrix(X)  # float32 stays float32; each block is sorted in float64
+    if Xc.dtype.kind != "f":
+        Xc = Xc.astype(np.float64)
     Xc.eliminate_zeros()
     if Xc.data.size and Xc.data.min() < 0:
-        return _wilcoxon_dense(Xc, np.asarray(codes, dtype=np.intp))
+        return _wilcoxon_dense(sp.csc_matrix(Xc, dtype=np.float64),
+                               np.asarray(codes, dtype=np.intp))
     codes = np.asarray(codes, dtype=np.intp)
     if Xc.nnz > _BLOCK_NNZ:  # blocks of columns: the sort's memory stays bounded
         parts = []
@@ -66,6 +69,7 @@ _BLOCK_NNZ = 1 << 24
 
 def _wilcoxon_block(Xc: Any, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """:func:`wilcoxon_by_group` on a CSC block of non-negative columns."""
+    Xc = sp.csc_matrix(Xc, dtype=np.float64)
     n, p = Xc.shape
     K = int(codes.max()) + 1
     sizes = np.bincount(codes, minlength=K).astype(np.float64)

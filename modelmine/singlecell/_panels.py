@@ -27,7 +27,6 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from ..exceptions import DataError
 from ..selectors._wilcoxon import wilcoxon_by_group
 from ..validation import check_choice, check_int, param_error
 
@@ -72,6 +71,13 @@ class MarkerPanels:
         """The table, or one cluster's rows."""
         return self.table if group is None else self.table[self.table.group == group]
 
+    def write_report(self, path: Any, adata: Any) -> Any:
+        """Write the HTML report of the panels (:func:`modelmine.report.write_marker_report`)
+        for the cells ``adata`` they were computed on; returns its path."""
+        from ..report import write_marker_report
+
+        return write_marker_report(path, self, adata)
+
 
 def panel_memory(n_groups: int, n_bootstraps: int, n_genes: int, n_cells: int,
                  cap: int | None, fraction: float) -> int:
@@ -100,7 +106,7 @@ def _log_fold_changes(X: Any, in_group: np.ndarray, cols: np.ndarray,
     pseudocount of 1e-9 (counts), or of ``expm1`` of log1p-normalised values (scanpy's
     convention for its log-normalised input)."""
     sub = X[:, cols]
-    sub = sub.toarray() if sp.issparse(sub) else np.asarray(sub, dtype=np.float64)
+    sub = np.asarray(sub.toarray() if sp.issparse(sub) else sub, dtype=np.float64)
     if log_data:
         sub = np.expm1(sub)
     m1 = sub[in_group].mean(axis=0)
@@ -187,7 +193,6 @@ def marker_panels(
     from ..datasets._biodata import from_anndata, split_obs_target
     from ..spec import RunSpec
 
-    _check_not_backed(adata)
     column = split_obs_target(groupby) or groupby
     obs = adata.obs
     if column not in obs.columns:
@@ -211,7 +216,11 @@ def marker_panels(
                     allow_none=True)
     top = check_int(n_genes, "n_genes", _FUNC, min_value=1)
     size = check_int(combination_size, "combination_size", _FUNC, min_value=2)
-    loaded = from_anndata(adata, f"obs:{column}", layer=layer,
+    # a float32 atlas stays float32 (half the memory; every statistic is computed in
+    # float64 on the resample or on a block of columns)
+    source = adata.X if layer is None else adata.layers[layer]
+    dtype = np.float32 if getattr(source, "dtype", None) == np.float32 else np.float64
+    loaded = from_anndata(adata, f"obs:{column}", layer=layer, sparse_dtype=dtype,
                           groups=None if groups is None else f"obs:{groups}")
     X = loaded.X
     values = X.data if sp.issparse(X) else np.asarray(X)
@@ -220,6 +229,8 @@ def marker_panels(
                           "counts; scaled, centred data is not a count matrix)",
                           f"{'adata.X' if layer is None else layer} with negative values",
                           show=False)
+    _check_values(values, selector, params, "adata.X" if layer is None else
+                  f"adata.layers[{layer!r}]")
     if not sp.issparse(X) and X.size and np.count_nonzero(X) < 0.5 * X.size:
         X = sp.csr_matrix(X)  # counts that arrive dense take the sparse paths, once
     n_groups = int(counts.size)
@@ -235,7 +246,8 @@ def marker_panels(
                    max_per_class=cap, operators=(), fit_full=False,
                    random_state=random_state, func=_FUNC)
     checked = check_run_data(X, loaded.y, spec, feature_names=loaded.feature_names,
-                             n_jobs=n_jobs, func=_FUNC, groups=loaded.groups)
+                             n_jobs=n_jobs, func=_FUNC, groups=loaded.groups,
+                             sparse_dtype=dtype)
     models = fit_class_models(checked, progress=progress)
     names = np.asarray(loaded.feature_names)
     labels = np.asarray(loaded.y).astype(str)
@@ -285,7 +297,8 @@ def marker_panels(
                 "direction": direction, "reference": reference,
                 "n_bootstraps": b, "panel_size": m, "max_cells_per_group": cap,
                 "sample_fraction": float(sample_fraction), "groups": groups,
-                "random_state": int(spec.random_state), "n_genes": max(top, m)}
+                "random_state": int(spec.random_state), "n_genes": max(top, m),
+                "combination_size": size, "combination_support": float(combination_support)}
     _write_back(adata, table, panels, settings, key_added, names)
     adata.uns[key_added]["combinations"] = combinations.assign(
         genes=combinations["genes"].map(" + ".join))
@@ -379,7 +392,7 @@ def _combinations(base: Any, X: Any, in_group: np.ndarray, names: np.ndarray, si
     genes = sorted({j for items in found for j in items})
     where = {j: i for i, j in enumerate(genes)}
     block = X[:, genes]  # the candidates' genes, sliced once
-    block = block.toarray() if sp.issparse(block) else np.asarray(block, np.float64)
+    block = np.asarray(block.toarray() if sp.issparse(block) else block, np.float64)
     sd = block.std(axis=0)
     z_all = np.where(sd > 0, (block - block.mean(axis=0)) / np.where(sd > 0, sd, 1), 0.0)
     sign_all = np.sign(z_all[in_group].mean(axis=0) - z_all[~in_group].mean(axis=0))
@@ -409,7 +422,31 @@ def _combinations(base: Any, X: Any, in_group: np.ndarray, names: np.ndarray, si
     return pd.DataFrame(out)
 
 
-def _check_not_backed(adata: Any) -> None:
-    if getattr(adata, "isbacked", False):
-        raise DataError("marker_panels needs the matrix in memory (a backed AnnData is "
-                        "read only in parts): load it with anndata.read_h5ad(path).")
+def value_kind(values: np.ndarray) -> str:
+    """What the values of a matrix look like: ``"counts"`` (whole numbers),
+    ``"log-normalised"`` (fractions below 30: log1p of normalised counts) or
+    ``"normalised"`` (fractions, some of 30 or more: scaled to a library size, not
+    logged)."""
+    if not values.size or np.array_equal(values, np.round(values)):
+        return "counts"
+    return "log-normalised" if float(values.max()) < 30 else "normalised"
+
+
+def _check_values(values: np.ndarray, selector: Any, params: dict[str, Any],
+                  where: str) -> None:
+    """Refuse values a selector was not made for: t-test and logreg compare means (as
+    scanpy's ``rank_genes_groups``, which expects logarithmised data), so raw counts or
+    unlogged normalised values would rank the genes by their expression level."""
+    from ..selectors import get_selector
+
+    sel = get_selector(selector, params or None, func=_FUNC) if isinstance(selector, str) \
+        else selector
+    expects = getattr(sel, "expects", None)
+    kind = value_kind(values)
+    if expects is None or not values.size or kind == expects:
+        return
+    top = float(values.max())
+    raise param_error("layer", _FUNC, f"{expects} values for selector {sel.name!r} (scanpy's "
+                      "sc.pp.normalize_total then sc.pp.log1p; selector='wilcoxon' takes "
+                      "counts as well)", f"{where} holding {kind} values (up to {top:,.6g})",
+                      show=False)

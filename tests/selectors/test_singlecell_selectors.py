@@ -432,3 +432,132 @@ def test_per_class_run_equals_the_run_without_shared_panels(counts):
         if cls is WilcoxonSelector:  # each cluster's planted markers are in its panels
             for k in range(4):
                 assert freq.iloc[5 * k:5 * k + 5, k].mean() >= 0.8
+
+
+# ---------------------------------------------------------------------------------------
+# Direction and the comparison with each other cluster
+# ---------------------------------------------------------------------------------------
+
+
+def test_direction_signs_the_scores_as_scanpy_does(pbmc, counts):
+    """scanpy's scores are the signed z and t: "up" is them, "down" their negation and
+    "both" their absolute value, for every class of the per-class panels."""
+    for adata, groupby in ((pbmc[0], "louvain"), (counts[0], "cluster")):
+        codes = codes_of(adata, groupby)
+        classes = tuple(range(int(codes.max()) + 1))
+        rows = np.arange(adata.n_obs)
+        for cls, method in ((WilcoxonSelector, "wilcoxon"), (WelchTSelector, "t-test")):
+            ref = scanpy_scores(adata, groupby, method)
+            for direction, want in (("up", ref), ("down", -ref), ("both", np.abs(ref))):
+                sel = cls(direction=direction)
+                got = sel.select_rows_one_vs_rest([sel.prepare(adata.X, codes)] * len(
+                    classes), adata.X, codes, rows, classes, random_state=0)
+                np.testing.assert_allclose(np.array([o.scores for o in got]), want,
+                                           rtol=1e-6, atol=1e-6)
+
+
+def test_logreg_direction_is_the_sign_of_sklearn_coefficients(counts):
+    _, X, y = counts
+    X, yb = X[:600], (y[:600] == 1).astype(int)
+    coef = LogisticRegression(C=0.1, l1_ratio=1.0, solver="liblinear", max_iter=1000,
+                              tol=1e-4, random_state=5).fit(X, yb).coef_[0]
+    for direction, want in (("up", coef), ("down", -coef), ("both", np.abs(coef))):
+        got = LogRegSelector(C=0.1, direction=direction).select(X, yb, random_state=5)
+        np.testing.assert_array_equal(got.scores, want)
+    assert LogRegSelector(direction="up").get_params()["direction"] == "up"
+    with pytest.raises(ValueError, match="direction"):
+        LogRegSelector(direction="upward")
+
+
+@pytest.mark.parametrize("dense", [False, True], ids=["csr", "dense"])
+def test_pairwise_t_equals_scipy_for_every_pair(pbmc, counts, dense):
+    from scipy.stats import ttest_ind
+
+    from modelmine.selectors._singlecell import welch_t_pairwise
+
+    for adata, groupby in ((pbmc[0], "louvain"), (counts[0], "cluster")):
+        codes = codes_of(adata, groupby)
+        X = adata.X[:, :60]
+        X = X.toarray() if dense else X
+        Xd = np.asarray(X.toarray() if sp.issparse(X) else X)
+        K = int(codes.max()) + 1
+        t = welch_t_pairwise(X, codes, np.arange(K))
+        for c in range(K):
+            assert np.isnan(t[c, c]).all()
+            for j in set(range(K)) - {c}:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    ref = ttest_ind(Xd[codes == c], Xd[codes == j], equal_var=False)
+                ref = np.nan_to_num(ref.statistic, nan=0.0)  # constant pairs: 0
+                np.testing.assert_allclose(t[c, j], ref, rtol=1e-9, atol=1e-9)
+
+
+def test_pairwise_t_conventions():
+    from modelmine.selectors._singlecell import SEPARATED_SCORE, welch_t_pairwise
+
+    X = np.array([[1.0, 2, 0], [1, 3, 0], [4, 2, 5], [4, 6, 5], [7, 1, 0]])
+    codes = np.array([0, 0, 1, 1, 3])  # class 2 absent, class 3 a single sample
+    t = welch_t_pairwise(X, codes, np.array([0, 1, 3]))
+    assert t[0, 1, 0] == -SEPARATED_SCORE  # constant at 1 against constant at 4
+    assert t[1, 0, 0] == SEPARATED_SCORE
+    assert t[0, 1, 2] == -SEPARATED_SCORE
+    assert np.isnan(t[:, 2]).all() and np.isnan(t[:, 3]).all()  # absent / one sample
+    assert (t[2, :2] == 0).all()  # the single sample's own row: no variance, t = 0
+
+
+def test_against_each_cluster_is_the_weakest_pairwise_t_of_the_resample(counts):
+    """reference="each": a class's score is its smallest directed Welch t against any
+    other class present in the resample (scipy's ttest_ind on the resample's rows)."""
+    from scipy.stats import ttest_ind
+
+    _, X, y = counts
+    X, y = X[:800, :50], y[:800]
+    Xd = X.toarray()
+    rows = np.random.default_rng(4).integers(0, 800, 800)
+    for direction in ("up", "down", "both"):
+        sel = WelchTSelector(direction=direction, reference="each")
+        out = sel.select_rows_one_vs_rest([None] * 4, X, y, rows, (0, 1, 2, 3),
+                                          random_state=0)
+        for c in range(4):
+            pair = []
+            for j in set(range(4)) - {c}:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    t = ttest_ind(Xd[rows][y[rows] == c], Xd[rows][y[rows] == j],
+                                  equal_var=False).statistic
+                t = np.nan_to_num(t, nan=0.0)
+                pair.append({"up": t, "down": -t, "both": np.abs(t)}[direction])
+            np.testing.assert_allclose(out[c].scores, np.min(pair, axis=0), rtol=1e-9,
+                                       atol=1e-9)
+    # with two classes there is one other class: "each" is "rest"
+    yb = (y == 1).astype(int)
+    np.testing.assert_array_equal(
+        WelchTSelector(reference="each").select(X, yb, random_state=0).scores,
+        WelchTSelector().select(X, yb, random_state=0).scores)
+    with pytest.raises(ValueError, match="reference"):
+        WelchTSelector(reference="closest")
+
+
+def test_a_small_resample_ranks_its_own_rows_with_the_same_result(counts):
+    """A resample of fewer than half of the samples (capped per cluster) ranks its own
+    distinct rows: the scores equal select on X[rows] bit for bit, and those of the
+    full data's ranking read through the multiplicities."""
+    from modelmine.selectors._singlecell import _Ranking
+
+    _, X, y = counts
+    X, y = X[:800, :150], y[:800]
+    rows = np.random.default_rng(2).choice(np.arange(0, 800, 3), 300)  # <= 267 distinct
+    sel = WilcoxonSelector(direction="up")
+    prepared = sel.prepare(X, y)
+    out = sel.select_rows_one_vs_rest([prepared] * 4, X, y, rows, (0, 1, 2, 3),
+                                      random_state=0)
+    assert prepared.full is None  # the data's own ranking was never made
+    full = _Ranking(X)
+    full.full = rank_entries(X)
+    counts_all = np.bincount(rows, minlength=800)
+    z = wilcoxon_z(full.full, y, np.arange(4), counts_all)
+    for c in range(4):
+        yc = (y == c).astype(np.int64)
+        np.testing.assert_array_equal(out[c].scores,
+                                      sel.select(X[rows], yc[rows], random_state=0).scores)
+        np.testing.assert_allclose(out[c].scores, z[c], rtol=1e-12, atol=1e-12)

@@ -245,14 +245,18 @@ def test_cli_markers_writes_what_scanpy_reads(pbmc, tmp_path):
     done = subprocess.run([sys.executable, "-m", "modelmine", "markers", str(data),
                            "--groupby", "obs:louvain", "-s", "anova", "-b", "6",
                            "--panel-size", "4", "--max-cells-per-group", "60", "--out",
-                           str(out), "--quiet"], capture_output=True, text=True, timeout=300)
+                           str(out), "--quiet", "--direction", "both"],
+                          capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
+    report = (out / "report.html").read_text(encoding="utf-8")
     table = pd.read_csv(out / "markers.csv", dtype={"group": str})
     notes = anndata.read_h5ad(out / "annotations.h5ad")
     df = sc.get.rank_genes_groups_df(notes, group=None, key="modelmine_markers")
     first = table[table.in_panel].groupby("group")["names"].apply(list)
     for g, genes in first.items():
         assert list(df[df.group == g].names[:4]) == genes
+        assert ", ".join(genes) in report
+    assert notes.uns["modelmine_markers"]["params"]["direction"] == "both"
     assert len((out / "panels.gmt").read_text().splitlines()) == len(first)
     bad = subprocess.run([sys.executable, "-m", "modelmine", "markers", str(data),
                           "--groupby", "obs:nope", "--out", str(tmp_path / "x")],
@@ -273,3 +277,142 @@ def test_wilcoxon_in_blocks_of_columns_equals_at_once(monkeypatch):
     blocks = wilcoxon_by_group(X, codes)
     np.testing.assert_array_equal(whole[0], blocks[0])
     np.testing.assert_array_equal(whole[1], blocks[1])
+
+
+def lineage_cells(seed: int = 0):
+    """Two sibling clusters A and A2 sharing a strong lineage gene g0 (up in both) and
+    each with a weaker gene of its own (g1 in A, g2 in A2), beside a cluster B and 30
+    noise genes: the truth by construction."""
+    import anndata
+
+    rng = np.random.default_rng(seed)
+    labels = np.repeat(["A", "A2", "B"], [200, 200, 400])
+    X = rng.poisson(0.3, (800, 33)).astype(np.float32)
+    X[:400, 0] = rng.poisson(6, 400)
+    X[:, 1] = np.where(labels == "A", rng.poisson(1.0, 800), 0)
+    X[:, 2] = np.where(labels == "A2", rng.poisson(1.0, 800), 0)
+    X = np.log1p(X / np.maximum(X.sum(axis=1, keepdims=True), 1) * 1e3)  # log-normalised
+    adata = anndata.AnnData(sp.csr_matrix(X), obs=pd.DataFrame(
+        {"cluster": pd.Categorical(labels)}, index=[f"c{i}" for i in range(800)]))
+    adata.var_names = [f"g{j}" for j in range(33)]
+    return adata
+
+
+def test_against_each_cluster_a_sibling_gene_is_no_marker():
+    """reference="rest" puts the lineage gene in each sibling's panel; "each" (scran's
+    pval.type="all") puts there the gene that separates the cluster from its sibling."""
+    adata = lineage_cells()
+    rest = marker_panels(adata.copy(), "cluster", selector="t-test", n_bootstraps=10,
+                         panel_size=2, max_cells_per_group=None)
+    each = marker_panels(adata.copy(), "cluster", selector="t-test", reference="each",
+                         n_bootstraps=10, panel_size=2, max_cells_per_group=None)
+    assert rest.panels["A"] == ["g0", "g1"] and rest.panels["A2"] == ["g0", "g2"]
+    assert each.panels["A"][0] == "g1" and each.panels["A2"][0] == "g2"
+
+    def frequency(result, cluster, gene):
+        t = result.table
+        return float(t[(t.group == cluster) & (t.names == gene)].frequency.iloc[0])
+
+    for cluster in ("A", "A2"):  # the lineage gene: always first against the rest, at
+        assert frequency(rest, cluster, "g0") == 1.0  # most half the time against each
+        assert frequency(each, cluster, "g0") <= 0.5
+    assert each.settings["reference"] == "each"
+    assert each.settings["selector_params"] == {"direction": "up", "reference": "each"}
+    with pytest.raises(ValueError, match="reference"):
+        marker_panels(adata.copy(), "cluster", reference="each", n_bootstraps=2)
+    with pytest.raises(ValueError, match="direction"):
+        marker_panels(adata.copy(), "cluster", direction="upward", n_bootstraps=2)
+
+
+@pytest.mark.parametrize("selector", ["wilcoxon", "anova"])
+def test_direction_keeps_the_panel_on_one_side(pbmc, selector):
+    """Every panel gene of direction "up" has a higher mean in its cluster than in the
+    rest, and of "down" a lower one (numpy's means of the cells); "both" may hold both.
+    anova is unsigned: its panels are filtered by the sign of the Wilcoxon z."""
+    X = pbmc.X.toarray()
+    labels = pbmc.obs["louvain"].astype(str).to_numpy()
+    col = {g: j for j, g in enumerate(pbmc.var_names)}
+    for direction in ("up", "down"):
+        adata = pbmc.copy()
+        result = marker_panels(adata, "louvain", selector=selector, direction=direction,
+                               n_bootstraps=8, panel_size=5, max_cells_per_group=60)
+        assert adata.uns["modelmine_markers"]["params"]["direction"] == direction
+        for g, genes in result.panels.items():
+            inside = labels == g
+            diff = np.array([X[inside, col[n]].mean() - X[~inside, col[n]].mean()
+                             for n in genes])
+            assert len(genes) > 0
+            assert (diff > 0).all() if direction == "up" else (diff < 0).all(), (g, genes)
+            rows = result.table[result.table.group == g]
+            assert rows.in_panel.sum() == len(genes)
+
+
+def test_report_shows_each_panel_with_scanpys_dot_plot_fractions(pbmc, tmp_path):
+    """The report's dot plot: the fraction of each cluster's cells expressing each panel
+    gene equals scanpy's DotPlot; every cluster's panel and stability are on the page."""
+    from modelmine.diagnostics import nogueira_stability
+    from modelmine.report import panel_dot_data
+
+    adata = pbmc.copy()
+    result = marker_panels(adata, "louvain", n_bootstraps=6, panel_size=3,
+                           max_cells_per_group=60)
+    effect, share = panel_dot_data(adata, result)
+    genes = list(share.index)
+    dot = sc.pl.DotPlot(adata, genes, "louvain")
+    ref = dot.dot_size_df.T.loc[genes]
+    ref.columns = ref.columns.astype(str)
+    np.testing.assert_allclose(share[ref.columns].to_numpy(), ref.to_numpy(), atol=1e-12)
+    X = np.expm1(adata[:, genes].X.toarray().astype(np.float64))
+    inside = (adata.obs["louvain"] == "0").to_numpy()
+    np.testing.assert_allclose(effect["0"], np.log2((X[inside].mean(0) + 1e-9)
+                                                    / (X[~inside].mean(0) + 1e-9)),
+                               rtol=1e-12)
+    path = result.write_report(tmp_path / "report.html", adata)
+    page = path.read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>") and "<img" in page
+    for g, panel in result.panels.items():
+        assert ", ".join(panel) in page
+        stab = nogueira_stability(result.base_models[g]).value
+        assert f"{stab:.3f}" in page
+
+
+def test_values_a_selector_was_not_made_for_are_refused(pbmc):
+    """t-test and logreg compare means of log-normalised values (as scanpy's): raw
+    counts are refused, naming the layer, what the selector expects and what was given;
+    wilcoxon (ranks) takes counts."""
+    from modelmine.singlecell._panels import value_kind
+
+    adata = pbmc.copy()
+    counts = adata.X.copy()
+    counts.data = np.round(np.expm1(counts.data))  # whole numbers again
+    adata.layers["counts"] = counts
+    for selector in ("t-test", "logreg"):
+        with pytest.raises(ValueError, match=r"'layer' parameter of marker_panels must be "
+                           r"log-normalised values for selector .*adata.layers\['counts'\] "
+                           r"holding counts values"):
+            marker_panels(adata, "louvain", layer="counts", selector=selector,
+                          n_bootstraps=2)
+    assert "modelmine_markers" not in adata.uns
+    marker_panels(adata, "louvain", layer="counts", n_bootstraps=2, panel_size=2,
+                  max_cells_per_group=30)
+    assert value_kind(counts.data) == "counts"
+    assert value_kind(adata.X.data) == "log-normalised"
+    assert value_kind(counts.data / 3 * 100) == "normalised"
+
+
+def test_a_backed_file_reads_its_matrix_or_layer(pbmc, tmp_path):
+    """A backed AnnData (``read_h5ad(path, backed="r")``) gives the panels of the same
+    AnnData in memory; a layer it does not hold is refused by name."""
+    import anndata
+
+    adata = pbmc.copy()
+    adata.layers["lognorm"] = adata.X.copy()
+    adata.write_h5ad(tmp_path / "cells.h5ad")
+    backed = anndata.read_h5ad(tmp_path / "cells.h5ad", backed="r")
+    kwargs = dict(n_bootstraps=4, panel_size=3, max_cells_per_group=40)
+    for layer in (None, "lognorm"):
+        ours = marker_panels(backed, "louvain", layer=layer, **kwargs)
+        assert ours.panels == marker_panels(adata.copy(), "louvain", **kwargs).panels
+    assert backed.isbacked and "modelmine_markers" in backed.uns
+    with pytest.raises(ValueError, match="'layer' parameter of marker_panels"):
+        marker_panels(backed, "louvain", layer="counts", n_bootstraps=2)

@@ -1,0 +1,151 @@
+"""The HTML report of a marker-panels run (issue 29): one page a biologist can open.
+
+:func:`build_marker_report` gathers what :func:`modelmine.singlecell.marker_panels`
+returned and the cells it ran on: the settings; per cluster its size, its panel, the
+stability of its base models (Nogueira, Sechidis and Brown, JMLR 2018) and the weakest
+AUROC of its panel; a dot plot of every panel gene in every cluster (the fraction of cells
+expressing it, and its log2 fold change, as scanpy's ``dotplot``); per cluster the panel's
+genes with their selection frequency and its Wilson interval, log fold change, AUROC and
+adjusted p-value; and the combinations with their co-selection test.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+
+from .._files import write_text_atomic
+from .._utils import library_versions
+
+__all__ = ["build_marker_report", "panel_dot_data", "write_marker_report"]
+
+
+def panel_dot_data(adata: Any, result: Any, *, layer: str | None = None,
+                   max_genes: int = 60) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """``(log2 fold change, fraction expressing)`` of the panel genes (rows) in every
+    cluster (columns), from the cells: a cluster's mean over the rest's (of ``expm1`` for
+    log-normalised values, as the panels' table), and its fraction of cells above 0."""
+    groupby = result.settings["groupby"]
+    genes: list[str] = []
+    for panel in result.panels.values():
+        genes.extend(g for g in panel if g not in genes)
+    genes = genes[:max_genes]
+    X = adata.X if layer is None else adata.layers[layer]
+    index = pd.Index([str(v) for v in adata.var_names])
+    cols = index.get_indexer(pd.Index(genes))
+    sub = X[:, cols]
+    sub = sub.toarray() if sp.issparse(sub) else np.asarray(sub, dtype=np.float64)
+    sub = sub.astype(np.float64, copy=False)
+    values = sub[sub != 0]
+    if values.size and values.max() < 30 and np.any(values != np.round(values)):
+        sub = np.expm1(sub)
+    labels = adata.obs[groupby].astype(str).to_numpy()
+    clusters = list(result.panels)
+    effect = pd.DataFrame(index=genes, columns=clusters, dtype=np.float64)
+    share = pd.DataFrame(index=genes, columns=clusters, dtype=np.float64)
+    for c in clusters:
+        inside = labels == c
+        m1, m0 = sub[inside].mean(axis=0), sub[~inside].mean(axis=0)
+        effect[c] = np.log2((m1 + 1e-9) / (m0 + 1e-9))
+        share[c] = (sub[inside] > 0).mean(axis=0)
+    return effect, share
+
+
+def build_marker_report(result: Any, adata: Any, *, title: str = "modelmine marker panels",
+                        layer: str | None = None) -> str:
+    """The report of a :class:`~modelmine.singlecell.MarkerPanels` as one HTML page.
+
+    Parameters
+    ----------
+    result : MarkerPanels
+        What :func:`~modelmine.singlecell.marker_panels` returned.
+    adata : anndata.AnnData
+        The cells it ran on (for the dot plot).
+    title : str
+    layer : str, optional
+        The layer the panels were computed on (default: the one recorded in ``result``).
+
+    Returns
+    -------
+    str
+    """
+    from ..diagnostics import nogueira_stability
+    from ..diagnostics._markers import _wilson
+    from ._html import _CSS, _e, _img, _kv_table, _table
+    from ._plots import plot_marker_dots
+
+    layer = result.settings.get("layer") if layer is None else layer
+    settings = dict(result.settings)
+    sizes = adata.obs[settings["groupby"]].astype(str).value_counts()
+    b = int(settings["n_bootstraps"])
+    summary, details = [], []
+    for cluster, genes in result.panels.items():
+        rows = result.table[(result.table.group == cluster) & result.table.in_panel]
+        stab = nogueira_stability(result.base_models[cluster])
+        summary.append({"cluster": cluster, "cells": int(sizes.get(cluster, 0)),
+                        "panel": ", ".join(genes),
+                        "median frequency": float(rows.frequency.median())
+                        if len(rows) else float("nan"),
+                        "stability": stab.value,
+                        "weakest AUROC": float(rows.auroc.min()) if len(rows) else
+                        float("nan")})
+        low, high = _wilson(rows.frequency.to_numpy(dtype=np.float64), b, 1.959964)
+        shown = rows.assign(frequency_low=low, frequency_high=high)[
+            ["names", "frequency", "frequency_low", "frequency_high", "logfoldchanges",
+             "auroc", "pvals_adj", "mean_rank"]].rename(columns={"names": "gene"})
+        details.append(f"<details><summary>{_e(cluster)}: {_e(', '.join(genes))}</summary>"
+                       f"{_table(shown)}</details>")
+    effect, share = panel_dot_data(adata, result, layer=layer)
+    # a gene absent from the rest has log2 fold change near +30 (the pseudocount): the
+    # colours are clipped at +-5 so that the others stay readable
+    dots = plot_marker_dots(effect.clip(-5, 5), share, size_label="fraction expressing",
+                            effect_label="log2 fold change, cluster / rest (clipped at 5)")
+    combos = result.combinations
+    if len(combos):
+        combos = combos.assign(genes=combos["genes"].map(
+            lambda g: " + ".join(g) if isinstance(g, list | tuple) else str(g)))
+        combo_html = _table(combos)
+    else:
+        combo_html = ('<p class="muted">No two genes were selected together in at least '
+                      f'{settings.get("combination_support", 0.3):g} of the resamples.</p>')
+    n_cells, n_genes = adata.shape
+    shown_settings = {"cells": f"{n_cells:,}", "genes": f"{n_genes:,}",
+                      "clusters": len(result.panels), **settings}
+    versions = ", ".join(f"{k} {v}" for k, v in library_versions().items())
+    body = [
+        f"<h1>{_e(title)}</h1>",
+        f'<p class="muted">{_e(versions)}</p>',
+        "<h2>Settings</h2>", _kv_table(shown_settings),
+        '<div class="note">Each cluster was compared with '
+        + ("each other cluster (its weakest comparison)" if settings.get("reference") ==
+           "each" else "the rest of the cells")
+        + f" on {b} resamples of at most {_e(settings.get('max_cells_per_group'))} cells "
+        "per cluster; its panel is its most frequently selected genes. Stability is "
+        "Nogueira's estimator over the cluster's base models (1: the same genes every "
+        "time; 0: chance).</div>",
+        "<h2>Panels</h2>", _table(pd.DataFrame(summary)),
+        "<h2>Every panel gene in every cluster</h2>",
+        _img(dots, "panel genes by cluster"),
+        "<h2>Each cluster's panel</h2>", *details,
+        "<h2>Genes that mark a cluster together</h2>",
+        '<p class="muted">Frequent itemsets of the cluster\'s base models: how often the '
+        "genes were selected together (support), against the product of their "
+        "frequencies (lift), the p- and q-value of that co-selection against chance, and "
+        "the AUROC of their combined score.</p>",
+        combo_html,
+    ]
+    return ("<!DOCTYPE html><html><head><meta charset=\"utf-8\">"
+            f"<title>{html.escape(title)}</title><style>{_CSS}</style></head>"
+            f"<body><main>{''.join(body)}</main></body></html>")
+
+
+def write_marker_report(path: str | os.PathLike[str], result: Any, adata: Any,
+                        **kwargs: Any) -> Path:
+    """Write :func:`build_marker_report` to ``path`` atomically."""
+    return write_text_atomic(Path(path), build_marker_report(result, adata, **kwargs))
