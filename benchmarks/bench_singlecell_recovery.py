@@ -10,8 +10,8 @@ markers: precision (hits / top) and recall (hits / planted). The methods:
   signed score, up-regulated first, as scanpy users read them);
 - COSG (``cosg.cosg``);
 - ``mm.singlecell.marker_panels`` (b = ``--b``, at most 500 cells per cluster and
-  resample), with the wilcoxon and t-test selectors, ``direction`` "up" and "both", and
-  the t-test against each other cluster (``reference="each"``).
+  resample), with the wilcoxon and t-test selectors, against each other cluster
+  (``reference="each"``) or the rest, ``direction`` "up" or "both".
 
 The comparison is paired by cluster and atlas: for each method against marker_panels'
 default, the mean difference of recall over the clusters, its standard error, a 95 %
@@ -45,11 +45,13 @@ REFERENCES = ("scanpy wilcoxon", "scanpy t-test", "COSG")
 
 #: marker_panels' settings compared (name -> keyword arguments); the first is the default.
 VARIANTS = {
+    "marker_panels wilcoxon up each": {"selector": "wilcoxon", "direction": "up",
+                                       "reference": "each"},
     "marker_panels wilcoxon up": {"selector": "wilcoxon", "direction": "up"},
     "marker_panels wilcoxon both": {"selector": "wilcoxon", "direction": "both"},
-    "marker_panels t-test up": {"selector": "t-test", "direction": "up"},
     "marker_panels t-test up each": {"selector": "t-test", "direction": "up",
                                      "reference": "each"},
+    "marker_panels t-test up": {"selector": "t-test", "direction": "up"},
 }
 
 

@@ -456,7 +456,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="markers higher in the cluster (default), lower, or either")
     p.add_argument("--reference", choices=["rest", "each"], default="rest",
                    help="compare each cluster with the rest of the cells (default) or with "
-                   "each other cluster, keeping the weakest comparison (t-test only)")
+                   "each other cluster, keeping the weakest comparison (wilcoxon, t-test)")
     p.add_argument("--groups", metavar="obs:COLUMN", default=None,
                    help="donor or sample column: whole groups are drawn first")
     p.add_argument("--out", metavar="DIR", required=True, help="output directory")

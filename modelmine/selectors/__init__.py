@@ -42,6 +42,16 @@ from ._outcome_selectors import entry_ranking, rrelieff_scores
 from ._rankers import OneRRules, gain_ratio, oner_rules, oner_scores
 from ._relieff import relieff_scores
 from ._relieff_weka import relieff_weka_scores
+from ._singlecell import (
+    LogRegSelector,
+    WelchTSelector,
+    WilcoxonSelector,
+    rank_entries,
+    welch_t,
+    welch_t_pairwise,
+    wilcoxon_auroc_pairwise,
+    wilcoxon_z,
+)
 from ._svm_rfe import SVMRFEResult, svm_rfe, svm_rfe_ranking, svm_weights
 
 __all__ = [
@@ -49,12 +59,15 @@ __all__ = [
     "CallableSelector",
     "EstimatorSelector",
     "FeatureModel",
+    "LogRegSelector",
     "MRMRResult",
     "OneRRules",
     "SVMRFEResult",
     "Selector",
     "SelectorOutput",
     "SelectorRegistry",
+    "WelchTSelector",
+    "WilcoxonSelector",
     "available",
     "available_selectors",
     "average_ranks",
@@ -69,6 +82,7 @@ __all__ = [
     "mrmr",
     "oner_rules",
     "oner_scores",
+    "rank_entries",
     "ranks_from_scores",
     "refresh",
     "register_selector",
@@ -83,4 +97,8 @@ __all__ = [
     "symmetrical_uncertainty",
     "weighted_f_classif",
     "weighted_selectors",
+    "welch_t",
+    "welch_t_pairwise",
+    "wilcoxon_auroc_pairwise",
+    "wilcoxon_z",
 ]

@@ -48,7 +48,7 @@ from ._base import LIBLINEAR_LOCK, Selector, SelectorOutput
 
 __all__ = ["DIRECTIONS", "LogRegSelector", "RankedEntries", "WelchTSelector",
            "WilcoxonSelector", "directed", "rank_entries", "weakest", "welch_t",
-           "welch_t_pairwise", "wilcoxon_z"]
+           "welch_t_pairwise", "wilcoxon_auroc_pairwise", "wilcoxon_z"]
 
 #: |t| of a feature whose two groups are each constant, at different values: Welch's t is
 #: infinite there, the feature separates the groups perfectly. Scores must be finite (and
@@ -254,6 +254,77 @@ def wilcoxon_z(ranked: RankedEntries, codes: Any, classes: Any,
     return z
 
 
+def wilcoxon_auroc_pairwise(ranked: RankedEntries, codes: Any, classes: Any,
+                            counts: Any = None) -> np.ndarray:
+    """The AUROC of each class of ``classes`` against each other class, every column.
+
+    ``A[i, j] = U / (n_c n_j)``, the Mann-Whitney U of class ``c = classes[i]`` against
+    class j alone (the pairs (x in c, y in j) with x > y, ties counting 1/2) over the
+    product of their sizes: the probability that a cell of c expresses the gene more than
+    a cell of j (``scipy.stats.mannwhitneyu(...).statistic / (n_c n_j)``, sklearn's
+    ``roc_auc_score``). Pairs with the class itself or with a class absent from the
+    samples are NaN. This is the pairwise Wilcoxon comparison of scran's ``findMarkers``
+    (``test.type="wilcox"``, whose effect size is this AUC; Lun, McCarthy and Marioni
+    2016).
+
+    From the sorted non-zero entries of :func:`rank_entries` (the zeros of a column are
+    one tie): for each class j, the weight of its entries in each run of ties and, by a
+    cumulative sum within the column, below each run; a class's U is then one
+    ``bincount`` of its entries. The work is (number of classes) x (non-zero entries).
+
+    Parameters
+    ----------
+    ranked : RankedEntries
+    codes : array-like of int, shape (n_samples,)
+    classes : array-like of int
+    counts : array-like of int, shape (n_samples,), optional
+        Multiplicities of the samples (0 leaves a sample out). Default: 1 each.
+
+    Returns
+    -------
+    ndarray of shape (len(classes), K, n_features), K = the largest code + 1
+    """
+    n, p = ranked.n_samples, ranked.n_features
+    codes = np.asarray(codes, dtype=np.intp)
+    classes = np.atleast_1d(np.asarray(classes, dtype=np.intp))
+    K = max(int(codes.max(initial=0)), int(classes.max(initial=0))) + 1
+    L = classes.size
+    w = (np.ones(n, dtype=np.float64) if counts is None
+         else np.asarray(counts, dtype=np.float64))
+    sizes = _sums(codes, w, K)
+    we = w[ranked.rows]
+    cls = codes[ranked.rows]
+    slot = _slots(codes, classes)[ranked.rows]
+    asked = slot >= 0
+    flat_asked = slot[asked] * p + ranked.cols[asked]
+    we_asked, run_asked = we[asked], ranked.run[asked]
+    # each class's weight among a column's non-zero and negative entries
+    by_class_col = _sums(cls * p + ranked.cols, we, K * p).reshape(K, p)
+    neg_entry = ~ranked.run_positive[ranked.run]
+    negative = _sums(cls[neg_entry] * p + ranked.cols[neg_entry], we[neg_entry],
+                     K * p).reshape(K, p)
+    zeros = sizes[:, None] - by_class_col
+    first = ranked.col_first_run[ranked.run_col]
+    U = np.zeros((L, K, p))
+    for j in range(K):
+        if sizes[j] == 0:
+            continue
+        mine = cls == j
+        t_j = _sums(ranked.run[mine], we[mine], ranked.n_runs)  # j's weight in each run
+        before = np.cumsum(t_j) - t_j
+        before -= before[first]  # j's non-zero entries below the run, in its column
+        g = before + 0.5 * t_j + np.where(ranked.run_positive, zeros[j][ranked.run_col], 0.0)
+        U[:, j, :] = _sums(flat_asked, we_asked * g[run_asked], L * p).reshape(L, p)
+    # the zeros of each class: above j's negative entries, tied with j's zeros
+    U += zeros[classes][:, None, :] * (negative[None, :, :] + 0.5 * zeros[None, :, :])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        A = U / (sizes[classes][:, None, None] * sizes[None, :, None])
+    A[:, sizes == 0] = np.nan
+    A[sizes[classes] == 0] = np.nan
+    A[np.arange(L), classes] = np.nan
+    return A
+
+
 class _Ranking:
     """The ranks a resample's Wilcoxon statistics need, from the cheaper of two routes.
 
@@ -301,7 +372,12 @@ class WilcoxonSelector(Selector):
     :func:`scipy.stats.mannwhitneyu` (``method="asymptotic"``, ``use_continuity=False``).
     The score is |z| (``direction="both"``: markers that are up or down in the class both
     rank high), z (``"up"``: higher in the class, the order of scanpy's table) or -z
-    (``"down"``). Pullin and McCarthy (Genome Biology 2024) find the Wilcoxon test among
+    (``"down"``). With ``reference="each"`` the class is compared with each other class
+    alone, by the AUROC of the pair (:func:`wilcoxon_auroc_pairwise`), and scored by its
+    weakest comparison, ``min_j (AUROC_cj - 1/2)`` directed as above (scran's
+    ``findMarkers(test.type="wilcox", pval.type="all")``): a marker must separate the
+    class from every other one, its siblings included. Pullin and McCarthy (Genome
+    Biology 2024) find the Wilcoxon test among
     the most effective of 59 marker-gene selection methods for single-cell data.
 
     Sparse counts stay sparse: the zeros of a column share one mid-rank and only the
@@ -321,11 +397,25 @@ class WilcoxonSelector(Selector):
     supports_multiclass = True
     prepare_uses_labels = False
 
-    def __init__(self, direction: str = "both"):
+    def __init__(self, direction: str = "both", reference: str = "rest"):
         self.direction = _direction(direction, "WilcoxonSelector")
+        self.reference = check_choice(reference, "reference", "WilcoxonSelector",
+                                      ["rest", "each"])
 
     def get_params(self) -> dict[str, Any]:
-        return {} if self.direction == "both" else {"direction": self.direction}
+        out = {} if self.direction == "both" else {"direction": self.direction}
+        if self.reference != "rest":
+            out["reference"] = self.reference
+        return out
+
+    def _scores(self, ranked: RankedEntries, codes: np.ndarray, classes: np.ndarray,
+                counts: Any) -> np.ndarray:
+        """One row of scores per class: the directed z against the rest, or the weakest
+        directed AUROC - 1/2 against each other class."""
+        if self.reference == "each":
+            A = wilcoxon_auroc_pairwise(ranked, codes, classes, counts)
+            return weakest(A - 0.5, self.direction)
+        return directed(wilcoxon_z(ranked, codes, classes, counts), self.direction)
 
     def prepare(self, X: Any, y: np.ndarray) -> _Ranking:
         """The data's ranking, made on first need and kept for the chunk's resamples
@@ -333,14 +423,14 @@ class WilcoxonSelector(Selector):
         return _Ranking(X)
 
     def select(self, X: Any, y: np.ndarray, *, random_state: int) -> SelectorOutput:
-        return _wilcoxon_output(rank_entries(X), y, None, y, self.direction)
+        return self._output(rank_entries(X), y, None, y)
 
     def select_rows(self, prepared: Any, X: Any, y: np.ndarray, rows: np.ndarray, *,
                     random_state: int) -> SelectorOutput:
         if prepared is None:
             return self.select(X[rows], y[rows], random_state=random_state)
         ranked, at, counts = _as_ranking(prepared, X).of(rows)
-        return _wilcoxon_output(ranked, y[at], counts, y[rows], self.direction)
+        return self._output(ranked, y[at], counts, y[rows])
 
     def select_rows_one_vs_rest(self, prepared: list[Any], X: Any, y: np.ndarray,
                                 rows: np.ndarray, classes: tuple[int, ...], *,
@@ -350,19 +440,17 @@ class WilcoxonSelector(Selector):
         (each class's z equals that of ``select_rows`` on ``y == c``, bit for bit)."""
         ranking = _as_ranking(prepared[0] if len(prepared) else None, X)
         ranked, at, counts = ranking.of(rows)
-        z = wilcoxon_z(ranked, y[at], np.asarray(classes, dtype=np.intp), counts)
-        return [SelectorOutput(scores=directed(z[i], self.direction))
-                for i in range(len(classes))]
+        z = self._scores(ranked, y[at], np.asarray(classes, dtype=np.intp), counts)
+        return [SelectorOutput(scores=z[i]) for i in range(len(classes))]
 
-
-def _wilcoxon_output(ranked: RankedEntries, y: np.ndarray, counts: Any,
-                     drawn: np.ndarray, direction: str) -> SelectorOutput:
-    """Binary labels (those drawn at most 1): the score of class 1; more: the largest
-    score of the classes, each against the rest."""
-    top = int(drawn.max(initial=0))
-    classes = np.array([1]) if top <= 1 else np.arange(top + 1)
-    z = directed(wilcoxon_z(ranked, y, classes, counts), direction)
-    return SelectorOutput(scores=z[0] if top <= 1 else z.max(axis=0))
+    def _output(self, ranked: RankedEntries, y: np.ndarray, counts: Any,
+                drawn: np.ndarray) -> SelectorOutput:
+        """Binary labels (those drawn at most 1): the score of class 1; more: the
+        largest score of the classes."""
+        top = int(drawn.max(initial=0))
+        classes = np.array([1]) if top <= 1 else np.arange(top + 1)
+        z = self._scores(ranked, y, classes, counts)
+        return SelectorOutput(scores=z[0] if top <= 1 else z.max(axis=0))
 
 
 # --------------------------------------------------------------------------------------

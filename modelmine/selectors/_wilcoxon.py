@@ -41,30 +41,46 @@ def wilcoxon_by_group(X: Any, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray
     -------
     z, auroc : ndarray of shape (K, p)
     """
+    codes = np.asarray(codes, dtype=np.intp)
+    if sp.issparse(X) and X.format == "csr" and X.nnz > _BLOCK_NNZ:
+        # an atlas by rows: its blocks of columns are sliced from it, one at a time, so
+        # that no column-major copy of the whole matrix is made
+        if X.data.size and X.data.min() < 0:
+            return _wilcoxon_dense(sp.csc_matrix(X, dtype=np.float64), codes)
+        per_col = np.bincount(X.indices, minlength=X.shape[1])
+        ends = np.r_[0, np.cumsum(per_col)]
+        return _by_blocks(lambda a, b: sp.csc_matrix(X[:, a:b]), ends, X.shape[1], codes)
     Xc = sp.csc_matrix(X)  # float32 stays float32; each block is sorted in float64
     if Xc.dtype.kind != "f":
         Xc = Xc.astype(np.float64)
     Xc.eliminate_zeros()
     if Xc.data.size and Xc.data.min() < 0:
-        return _wilcoxon_dense(sp.csc_matrix(Xc, dtype=np.float64),
-                               np.asarray(codes, dtype=np.intp))
-    codes = np.asarray(codes, dtype=np.intp)
+        return _wilcoxon_dense(sp.csc_matrix(Xc, dtype=np.float64), codes)
     if Xc.nnz > _BLOCK_NNZ:  # blocks of columns: the sort's memory stays bounded
-        parts = []
-        a = 0
-        while a < Xc.shape[1]:
-            b = int(np.searchsorted(Xc.indptr, Xc.indptr[a] + _BLOCK_NNZ, side="right")) - 1
-            b = max(b, a + 1)
-            parts.append(_wilcoxon_block(Xc[:, a:b], codes))
-            a = b
-        return (np.concatenate([z for z, _ in parts], axis=1),
-                np.concatenate([u for _, u in parts], axis=1))
+        return _by_blocks(lambda a, b: Xc[:, a:b], Xc.indptr, Xc.shape[1], codes)
     return _wilcoxon_block(Xc, codes)
 
 
-#: Non-zero entries sorted at once by :func:`wilcoxon_by_group` (about 1 GiB of work
+def _by_blocks(block: Any, ends: np.ndarray, p: int,
+               codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_wilcoxon_block` on consecutive blocks of columns of at most
+    ``_BLOCK_NNZ`` non-zero entries (``ends``: the cumulative entries before each column;
+    ``block(a, b)``: columns a..b-1 as CSC)."""
+    parts = []
+    a = 0
+    while a < p:
+        b = max(int(np.searchsorted(ends, ends[a] + _BLOCK_NNZ, side="right")) - 1, a + 1)
+        Xb = block(a, b)
+        Xb.eliminate_zeros()
+        parts.append(_wilcoxon_block(Xb, codes))
+        a = b
+    return (np.concatenate([z for z, _ in parts], axis=1),
+            np.concatenate([u for _, u in parts], axis=1))
+
+
+#: Non-zero entries sorted at once by :func:`wilcoxon_by_group` (about 250 MiB of work
 #: arrays): larger matrices are taken a block of columns at a time.
-_BLOCK_NNZ = 1 << 24
+_BLOCK_NNZ = 1 << 22
 
 
 def _wilcoxon_block(Xc: Any, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

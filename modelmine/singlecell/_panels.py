@@ -158,7 +158,8 @@ def marker_panels(
     reference : {"rest", "each"}, default="rest"
         Compare the cluster with the rest of the cells, or with each other cluster and
         keep its weakest comparison (``"each"``, scran's ``findMarkers(pval.type="all")``:
-        a gene shared with a sibling cluster is then no marker; "t-test" only,
+        a gene shared with a sibling cluster is then no marker; "wilcoxon", by the
+        pair's AUROC, :func:`~modelmine.selectors.wilcoxon_auroc_pairwise`, and "t-test",
         :func:`~modelmine.selectors.welch_t_pairwise`).
     selector_params : dict, optional
         Further parameters of a built-in selector (``{"C": 0.1}`` for "logreg").
@@ -256,26 +257,37 @@ def marker_panels(
     from scipy.stats import norm
 
     cluster_of = {str(c): i for i, c in enumerate(checked.data.classes)}
-    Xcols = X.tocsc() if sp.issparse(X) else X  # the column slices below, from CSC
-    z_all, auc_all = wilcoxon_by_group(Xcols, checked.data.y)
-    panels: dict[str, list[str]] = {}
-    rows = []
+    # the z and AUROC of every gene on all the cells, by blocks of columns sliced from X
+    z_all, auc_all = wilcoxon_by_group(X, checked.data.y)
+    ordered = {}
+    needed = []
     for label, base in models.items():
         cluster = str(label)
         freq = base.subsets.mean(axis=0)
         mean_rank = base.tied_ranks().mean(axis=0, dtype=np.float64)
-        z, auc = z_all[cluster_of[cluster]], auc_all[cluster_of[cluster]]
+        z = z_all[cluster_of[cluster]]
         # genes pointing the other way (z on all the cells) go after the others
         wrong = (z <= 0) if direction == "up" else (z >= 0) if direction == "down" \
             else np.zeros(z.size, dtype=bool)
         order = np.lexsort((np.arange(freq.size), mean_rank, -freq, wrong))
-        panel = [j for j in order[:m] if not wrong[j]]
+        ordered[cluster] = (freq, mean_rank, wrong, order[:max(top, m)])
+        needed.append(order[:max(top, m)])
+        needed.append(np.flatnonzero(freq >= combination_support))  # combinations' genes
+    # the columns the tables read, sliced once (no column-major copy of the atlas)
+    needed_cols = np.unique(np.concatenate(needed))
+    Xn = X[:, needed_cols]
+    Xn = Xn.tocsc() if sp.issparse(Xn) else Xn
+    panels: dict[str, list[str]] = {}
+    rows = []
+    for cluster, (freq, mean_rank, wrong, reported) in ordered.items():
+        panel = [j for j in reported[:m] if not wrong[j]]
         panels[cluster] = [str(names[j]) for j in panel]
-        reported = order[:max(top, m)]
+        z, auc = z_all[cluster_of[cluster]], auc_all[cluster_of[cluster]]
         in_group = labels == cluster
         p_all = 2 * norm.sf(np.abs(z))
         adj = _bh(p_all)
-        lfc = _log_fold_changes(Xcols, in_group, reported, log_data)
+        lfc = _log_fold_changes(Xn, in_group, np.searchsorted(needed_cols, reported),
+                                log_data)
         for r, j in enumerate(reported):
             rows.append({"group": cluster, "names": str(names[j]),
                          "frequency": float(freq[j]),
@@ -285,8 +297,9 @@ def marker_panels(
                          "pvals": float(p_all[j]), "pvals_adj": float(adj[j]),
                          "mean_rank": float(mean_rank[j])})
     table = pd.DataFrame(rows)
-    combos = [_combinations(base, Xcols, labels == str(label), names, size,
-                            combination_support, str(label), spec.random_state)
+    combos = [_combinations(base, Xn, labels == str(label), names, size,
+                            combination_support, str(label), spec.random_state,
+                            columns=needed_cols)
               for label, base in models.items()]
     combinations = pd.concat([c for c in combos if not c.empty], ignore_index=True) \
         if any(not c.empty for c in combos) else pd.DataFrame(
@@ -322,7 +335,7 @@ def _directed_selector(selector: Any, direction: str, reference: str,
         if reference != "rest":
             if "reference" not in names:
                 raise param_error("reference", _FUNC, '"rest" for selector '
-                                  f'{selector!r} ("each" takes selector="t-test")',
+                                  f'{selector!r} ("each" takes "wilcoxon" or "t-test")',
                                   reference)
             params.setdefault("reference", reference)
     elif reference != "rest" and getattr(selector, "reference", "rest") != reference:
@@ -367,7 +380,8 @@ def _write_back(adata: Any, table: pd.DataFrame, panels: dict[str, list[str]],
 
 
 def _combinations(base: Any, X: Any, in_group: np.ndarray, names: np.ndarray, size: int,
-                  min_support: float, group: str, seed: int, top: int = 5) -> pd.DataFrame:
+                  min_support: float, group: str, seed: int, top: int = 5,
+                  columns: np.ndarray | None = None) -> pd.DataFrame:
     """The cluster's genes selected together: the frequent itemsets of 2..size genes of its
     base models (KDD 2012, section 2.2), most supported first and, among equally supported
     ones, the most discriminating (the AUROC of the combination's score, the sum of its
@@ -391,7 +405,8 @@ def _combinations(base: Any, X: Any, in_group: np.ndarray, names: np.ndarray, si
     n0 = in_group.size - n1
     genes = sorted({j for items in found for j in items})
     where = {j: i for i, j in enumerate(genes)}
-    block = X[:, genes]  # the candidates' genes, sliced once
+    # the candidates' genes, sliced once (``columns``: the genes X holds, sorted)
+    block = X[:, genes if columns is None else np.searchsorted(columns, genes)]
     block = np.asarray(block.toarray() if sp.issparse(block) else block, np.float64)
     sd = block.std(axis=0)
     z_all = np.where(sd > 0, (block - block.mean(axis=0)) / np.where(sd > 0, sd, 1), 0.0)

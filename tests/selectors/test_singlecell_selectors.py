@@ -561,3 +561,61 @@ def test_a_small_resample_ranks_its_own_rows_with_the_same_result(counts):
         np.testing.assert_array_equal(out[c].scores,
                                       sel.select(X[rows], yc[rows], random_state=0).scores)
         np.testing.assert_allclose(out[c].scores, z[c], rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("signed", [False, True], ids=["counts", "with-negatives"])
+def test_pairwise_auroc_equals_scipy_mannwhitneyu(pbmc, counts, signed):
+    """Every pair of classes: U / (n_c n_j) of scipy's mannwhitneyu, ties and zeros
+    included; absent classes and the class itself are NaN; repeated rows through their
+    multiplicities equal the repeated matrix."""
+    from scipy.stats import mannwhitneyu
+
+    from modelmine.selectors import wilcoxon_auroc_pairwise
+
+    adata = pbmc[1] if signed else pbmc[0]  # scaled (negative values) or log-normalised
+    codes = codes_of(adata, "louvain")
+    X = adata.X[:, :25]
+    Xd = np.asarray(X.toarray() if sp.issparse(X) else X)
+    K = int(codes.max()) + 1
+    asked = np.array([0, 3, K - 1])
+    A = wilcoxon_auroc_pairwise(rank_entries(X), codes, asked)
+    for i, c in enumerate(asked):
+        for j in range(K):
+            if j == c:
+                assert np.isnan(A[i, j]).all()
+                continue
+            u = mannwhitneyu(Xd[codes == c], Xd[codes == j]).statistic
+            ref = u / ((codes == c).sum() * (codes == j).sum())
+            np.testing.assert_allclose(A[i, j], ref, rtol=1e-12, atol=1e-12)
+    _, Xc, y = counts
+    rows = np.random.default_rng(3).choice(np.flatnonzero(y != 2), 900)  # class 2 absent
+    multi = wilcoxon_auroc_pairwise(rank_entries(Xc), y, np.arange(4),
+                                    np.bincount(rows, minlength=Xc.shape[0]))
+    direct = wilcoxon_auroc_pairwise(rank_entries(Xc[rows]), y[rows], np.arange(4))
+    np.testing.assert_allclose(multi, direct, rtol=1e-12, atol=1e-12)
+    assert np.isnan(multi[:, 2]).all() and np.isnan(multi[2]).all()
+
+
+def test_wilcoxon_against_each_cluster_is_the_weakest_auroc(counts):
+    """reference="each": a class's score is min_j (AUROC_cj - 1/2), directed, the AUROC
+    of sklearn's roc_auc_score on the resample's cells of the two classes."""
+    from sklearn.metrics import roc_auc_score
+
+    _, X, y = counts
+    X, y = X[:800, :40], y[:800]
+    Xd = X.toarray()
+    rows = np.random.default_rng(5).choice(800, 300, replace=False)  # a small resample
+    for direction in ("up", "both"):
+        sel = WilcoxonSelector(direction=direction, reference="each")
+        out = sel.select_rows_one_vs_rest([sel.prepare(X, y)] * 4, X, y, rows,
+                                          (0, 1, 2, 3), random_state=0)
+        Xr, yr = Xd[rows], y[rows]
+        for c in range(4):
+            pair = []
+            for j in set(range(4)) - {c}:
+                both = (yr == c) | (yr == j)
+                auc = np.array([roc_auc_score(yr[both] == c, Xr[both, g])
+                                for g in range(40)]) - 0.5
+                pair.append(auc if direction == "up" else np.abs(auc))
+            np.testing.assert_allclose(out[c].scores, np.min(pair, axis=0), atol=1e-12)
+    assert WilcoxonSelector(reference="each").get_params() == {"reference": "each"}

@@ -274,9 +274,10 @@ def test_wilcoxon_in_blocks_of_columns_equals_at_once(monkeypatch):
     codes = rng.integers(0, 4, 400)
     whole = wilcoxon_by_group(X, codes)
     monkeypatch.setattr(module, "_BLOCK_NNZ", 700)
-    blocks = wilcoxon_by_group(X, codes)
-    np.testing.assert_array_equal(whole[0], blocks[0])
-    np.testing.assert_array_equal(whole[1], blocks[1])
+    for given in (X, X.tocsc(), X.astype(np.float32)):  # by rows (sliced), by columns
+        blocks = wilcoxon_by_group(given, codes)
+        np.testing.assert_array_equal(whole[0], blocks[0])
+        np.testing.assert_array_equal(whole[1], blocks[1])
 
 
 def lineage_cells(seed: int = 0):
@@ -319,7 +320,12 @@ def test_against_each_cluster_a_sibling_gene_is_no_marker():
     assert each.settings["reference"] == "each"
     assert each.settings["selector_params"] == {"direction": "up", "reference": "each"}
     with pytest.raises(ValueError, match="reference"):
-        marker_panels(adata.copy(), "cluster", reference="each", n_bootstraps=2)
+        marker_panels(adata.copy(), "cluster", selector="anova", reference="each",
+                      n_bootstraps=2)
+    wilcoxon = marker_panels(adata.copy(), "cluster", selector="wilcoxon",
+                             reference="each", n_bootstraps=10, panel_size=2,
+                             max_cells_per_group=None)
+    assert wilcoxon.panels["A"][0] == "g1" and wilcoxon.panels["A2"][0] == "g2"
     with pytest.raises(ValueError, match="direction"):
         marker_panels(adata.copy(), "cluster", direction="upward", n_bootstraps=2)
 
