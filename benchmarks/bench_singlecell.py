@@ -15,9 +15,11 @@ process and its worker processes over the call, ``_memory.TreePeak``):
 - ``sc.tl.rank_genes_groups(method="wilcoxon")`` on the full data (the issue's yardstick:
   marker_panels with b = 50 should take under 5 times its wall time), and ``method="t-test"``;
 - COSG (``cosg.cosg``, the reference of marker-gene speed);
-- ``mm.singlecell.marker_panels`` (each of ``--configs``, selector:reference, by default
-  the wilcoxon selector against the rest and the t-test against each cluster; b = ``--b``,
-  at most 500 cells per cluster and resample), each in a fresh process that makes the
+- ``mm.singlecell.marker_panels`` (each of ``--configs``, selector:reference:n_jobs, by
+  default the wilcoxon selector against the rest and against each cluster, the t-test
+  against each cluster, on two workers, and the wilcoxon against each cluster in one
+  process; b = ``--b``, at most 500 cells per cluster and resample), each in a fresh
+  process that makes the
   atlas and runs nothing else, so that its peak memory (workers included) is its own:
   the issue's target is under twice the data's in-memory size plus 1 GiB, interpreter
   and libraries included;
@@ -136,8 +138,11 @@ def main() -> None:
     ap.add_argument("--clusters", type=int, default=None)
     ap.add_argument("--b", type=int, default=50)
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--configs", nargs="+", default=["wilcoxon:rest", "t-test:each"],
-                    help="marker_panels settings SELECTOR:REFERENCE, each in its own process")
+    ap.add_argument("--configs", nargs="+",
+                    default=["wilcoxon:rest:2", "wilcoxon:each:2", "t-test:each:2",
+                             "wilcoxon:each:1"],
+                    help="marker_panels settings SELECTOR:REFERENCE:N_JOBS, each in its own "
+                    "process")
     ap.add_argument("--selector", default="wilcoxon", help=argparse.SUPPRESS)
     ap.add_argument("--reference", default="rest", help=argparse.SUPPRESS)
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
@@ -201,13 +206,13 @@ def main() -> None:
     del ref, adata
     wilcoxon = rows[0]["seconds"]
     for config in args.configs:
-        selector, reference = config.split(":")
+        selector, reference, jobs = config.split(":")
         child = subprocess.run([sys.executable, __file__, "--child", *sys.argv[1:],
-                                "--selector", selector, "--reference", reference],
-                               capture_output=True, text=True, check=True)
+                                "--selector", selector, "--reference", reference,
+                                "--jobs", jobs], capture_output=True, text=True, check=True)
         ours = json.loads(child.stdout.strip().splitlines()[-1])
-        record(f"marker_panels {selector} {reference} b={args.b}", ours["seconds"],
-               ours["panels"], ours["start_mib"], ours["peak_mib"])
+        record(f"marker_panels {selector} {reference} b={args.b} n_jobs={jobs}",
+               ours["seconds"], ours["panels"], ours["start_mib"], ours["peak_mib"])
         log.append(f"  {ours['seconds'] / wilcoxon:.2f}x scanpy wilcoxon's wall time (target: "
                    f"under 5x); its own process (atlas, interpreter and libraries included) "
                    f"and its workers peaked at {ours['peak_mib']:.0f} MiB PSS against the "

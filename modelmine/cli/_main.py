@@ -87,8 +87,9 @@ worked examples:
 
 _MARKERS_EPILOG = """\
 Stable marker panels for every cluster of a single-cell .h5ad (docs/singlecell.md): each
-cluster against the rest on capped resamples, the panels' genes with their selection
-frequency, log fold change, AUROC and Wilcoxon q-values, and the genes selected together.
+cluster against each other cluster (or the rest) on capped resamples, the panels' genes
+with their selection frequency, log fold change, AUROC and Wilcoxon q-values, and the
+genes selected together.
 
 outputs in DIR: report.html (the panels, a dot plot, each cluster's genes, the
 combinations), markers.csv, combinations.csv, panels.gmt, and annotations.h5ad (obs, var
@@ -99,8 +100,8 @@ worked examples:
   modelmine markers cells.h5ad --groupby obs:leiden --out leiden-markers
   modelmine markers cells.h5ad --groupby obs:leiden --layer counts --groups obs:donor \\
       -b 50 --panel-size 8 --max-cells-per-group 300 --out leiden-markers
-  modelmine markers cells.h5ad --groupby obs:subtype --selector t-test --reference each \
-      --out subtype-markers     # genes that separate a subtype from its siblings too
+  modelmine markers cells.h5ad --groupby obs:leiden --reference rest --out leiden-rest
+      # each cluster against the rest of the cells, as scanpy's rank_genes_groups
 """
 
 _LATTICE_EPILOG = """\
@@ -454,9 +455,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="at most N cells of each cluster per resample (default: 500)")
     p.add_argument("--direction", choices=["up", "down", "both"], default="up",
                    help="markers higher in the cluster (default), lower, or either")
-    p.add_argument("--reference", choices=["rest", "each"], default="rest",
-                   help="compare each cluster with the rest of the cells (default) or with "
-                   "each other cluster, keeping the weakest comparison (wilcoxon, t-test)")
+    p.add_argument("--reference", choices=["each", "rest"], default=None,
+                   help="compare each cluster with each other cluster, keeping the weakest "
+                   "comparison (the default for wilcoxon and t-test), or with the rest of "
+                   "the cells (the default for the other selectors)")
     p.add_argument("--groups", metavar="obs:COLUMN", default=None,
                    help="donor or sample column: whole groups are drawn first")
     p.add_argument("--out", metavar="DIR", required=True, help="output directory")

@@ -121,7 +121,7 @@ def marker_panels(
     layer: str | None = None,
     selector: Any = "wilcoxon",
     direction: str = "up",
-    reference: str = "rest",
+    reference: str | None = None,
     selector_params: dict[str, Any] | None = None,
     n_bootstraps: int = 50,
     panel_size: int = 10,
@@ -155,12 +155,15 @@ def marker_panels(
         selectors ("wilcoxon", "t-test", "logreg") score by it; for any selector, a gene
         whose Wilcoxon z on all the cells points the other way is left out of the panel
         and listed after the others.
-    reference : {"rest", "each"}, default="rest"
-        Compare the cluster with the rest of the cells, or with each other cluster and
-        keep its weakest comparison (``"each"``, scran's ``findMarkers(pval.type="all")``:
-        a gene shared with a sibling cluster is then no marker; "wilcoxon", by the
-        pair's AUROC, :func:`~modelmine.selectors.wilcoxon_auroc_pairwise`, and "t-test",
-        :func:`~modelmine.selectors.welch_t_pairwise`).
+    reference : {"each", "rest"}, optional
+        Compare the cluster with each other cluster and keep its weakest comparison
+        (``"each"``, scran's ``findMarkers(pval.type="all")``: a gene shared with a
+        sibling cluster is then no marker), or with the rest of the cells (``"rest"``,
+        scanpy's ``rank_genes_groups``). Default: "each" for the selectors that take it
+        ("wilcoxon", by the pair's AUROC,
+        :func:`~modelmine.selectors.wilcoxon_auroc_pairwise`; "t-test",
+        :func:`~modelmine.selectors.welch_t_pairwise`), "rest" for the others; on two
+        synthetic atlases, "each" found the planted markers best (``docs/singlecell.md``).
     selector_params : dict, optional
         Further parameters of a built-in selector (``{"C": 0.1}`` for "logreg").
     n_bootstraps : int, default=50
@@ -209,8 +212,10 @@ def marker_panels(
         raise param_error("layer", _FUNC, f"a layer of the AnnData ({', '.join(adata.layers)})",
                           layer)
     direction = check_choice(direction, "direction", _FUNC, ["up", "down", "both"])
-    reference = check_choice(reference, "reference", _FUNC, ["rest", "each"])
-    selector, params = _directed_selector(selector, direction, reference, selector_params)
+    if reference is not None:
+        reference = check_choice(reference, "reference", _FUNC, ["each", "rest"])
+    selector, params, reference = _directed_selector(selector, direction, reference,
+                                                     selector_params)
     b = check_int(n_bootstraps, "n_bootstraps", _FUNC, min_value=2)
     m = check_int(panel_size, "panel_size", _FUNC, min_value=1)
     cap = check_int(max_cells_per_group, "max_cells_per_group", _FUNC, min_value=1,
@@ -319,10 +324,12 @@ def marker_panels(
                         settings=settings, combinations=combinations)
 
 
-def _directed_selector(selector: Any, direction: str, reference: str,
-                       selector_params: dict[str, Any] | None) -> tuple[Any, dict[str, Any]]:
-    """The selector and its parameters, with ``direction`` and ``reference`` passed to the
-    built-in selectors that take them (a Selector object is used as it is)."""
+def _directed_selector(selector: Any, direction: str, reference: str | None,
+                       selector_params: dict[str, Any] | None
+                       ) -> tuple[Any, dict[str, Any], str]:
+    """The selector, its parameters and the reference used: ``direction`` and
+    ``reference`` go to the built-in selectors that take them (None: "each" where the
+    selector takes it, else "rest"); a Selector object is used as it is."""
     from ..selectors import get_selector
 
     params = dict(selector_params or {})
@@ -332,16 +339,20 @@ def _directed_selector(selector: Any, direction: str, reference: str,
         names = takes.co_varnames[:takes.co_argcount] if takes is not None else ()
         if "direction" in names:
             params.setdefault("direction", direction)
+        if reference is None:
+            reference = "each" if "reference" in names else "rest"
         if reference != "rest":
             if "reference" not in names:
                 raise param_error("reference", _FUNC, '"rest" for selector '
                                   f'{selector!r} ("each" takes "wilcoxon" or "t-test")',
                                   reference)
             params.setdefault("reference", reference)
-    elif reference != "rest" and getattr(selector, "reference", "rest") != reference:
-        raise param_error("reference", _FUNC, '"rest" for a Selector object (give '
-                          'WelchTSelector(reference="each") itself)', reference)
-    return selector, params
+        return selector, params, str(params.get("reference", reference))
+    own = getattr(selector, "reference", "rest")
+    if reference is not None and reference != own:
+        raise param_error("reference", _FUNC, f"{own!r}, the reference of the Selector "
+                          "object given (set it on the selector itself)", reference)
+    return selector, params, own
 
 
 def _write_back(adata: Any, table: pd.DataFrame, panels: dict[str, list[str]],

@@ -303,9 +303,9 @@ def test_against_each_cluster_a_sibling_gene_is_no_marker():
     """reference="rest" puts the lineage gene in each sibling's panel; "each" (scran's
     pval.type="all") puts there the gene that separates the cluster from its sibling."""
     adata = lineage_cells()
-    rest = marker_panels(adata.copy(), "cluster", selector="t-test", n_bootstraps=10,
-                         panel_size=2, max_cells_per_group=None)
-    each = marker_panels(adata.copy(), "cluster", selector="t-test", reference="each",
+    rest = marker_panels(adata.copy(), "cluster", selector="t-test", reference="rest",
+                         n_bootstraps=10, panel_size=2, max_cells_per_group=None)
+    each = marker_panels(adata.copy(), "cluster", selector="t-test",  # "each": default
                          n_bootstraps=10, panel_size=2, max_cells_per_group=None)
     assert rest.panels["A"] == ["g0", "g1"] and rest.panels["A2"] == ["g0", "g2"]
     assert each.panels["A"][0] == "g1" and each.panels["A2"][0] == "g2"
@@ -422,3 +422,17 @@ def test_a_backed_file_reads_its_matrix_or_layer(pbmc, tmp_path):
     assert backed.isbacked and "modelmine_markers" in backed.uns
     with pytest.raises(ValueError, match="'layer' parameter of marker_panels"):
         marker_panels(backed, "louvain", layer="counts", n_bootstraps=2)
+
+
+def test_the_default_reference_is_each_where_the_selector_takes_it(pbmc):
+    adata = pbmc.copy()
+    kwargs = dict(n_bootstraps=2, panel_size=2, max_cells_per_group=30)
+    assert marker_panels(adata, "louvain", **kwargs).settings["reference"] == "each"
+    assert adata.uns["modelmine_markers"]["params"]["compared_with"] == "each"
+    anova = marker_panels(adata, "louvain", selector="anova", **kwargs)
+    assert anova.settings["reference"] == "rest"
+    own = mm.selectors.WilcoxonSelector(direction="up", reference="rest")
+    assert marker_panels(adata, "louvain", selector=own, **kwargs).settings[
+        "reference"] == "rest"
+    with pytest.raises(ValueError, match="'reference' parameter of marker_panels"):
+        marker_panels(adata, "louvain", selector=own, reference="each", **kwargs)
