@@ -37,6 +37,7 @@ References
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -333,24 +334,43 @@ class _Ranking:
     and kept for every later resample of the chunk) through the multiplicities of its
     rows. A resample of fewer distinct samples (capped per cluster: 10,000 of an atlas's
     100,000 cells) ranks its own distinct rows, ``X[unique(rows)]``, with their
-    multiplicities: memory and work then follow the resample, not the atlas. Both give
-    the ranks of ``X[rows]``.
+    multiplicities: memory and work then follow the resample, not the atlas; its columns
+    are ranked by blocks of at most ``_RESAMPLE_BLOCK_NNZ`` entries, so that the sort's
+    work arrays stay bounded. Both give the ranks of ``X[rows]``; the statistics of a
+    column depend on that column alone.
     """
 
     def __init__(self, X: Any):
         self.X = X
         self.full: RankedEntries | None = None
 
-    def of(self, rows: np.ndarray) -> tuple[RankedEntries, Any, np.ndarray]:
-        """``(ranked, samples, counts)``: the ranking, the samples it covers (an index
-        into X's rows, or all of them) and each one's multiplicity in ``rows``."""
+    def blocks(self, rows: np.ndarray) -> Iterator[tuple[RankedEntries, Any, np.ndarray]]:
+        """``(ranked, samples, counts)`` for consecutive blocks of columns: the ranking,
+        the samples it covers (an index into X's rows, or all of them) and each one's
+        multiplicity in ``rows``."""
         n = self.X.shape[0]
         distinct, mult = np.unique(rows, return_counts=True)
         if 2 * distinct.size >= n:
             if self.full is None:
                 self.full = rank_entries(self.X)
-            return self.full, slice(None), np.bincount(rows, minlength=n)
-        return rank_entries(self.X[distinct]), distinct, mult
+            yield self.full, slice(None), np.bincount(rows, minlength=n)
+            return
+        Xs = self.X[distinct]
+        if not sp.issparse(Xs) or Xs.nnz <= _RESAMPLE_BLOCK_NNZ:
+            yield rank_entries(Xs), distinct, mult
+            return
+        Xs = sp.csr_matrix(Xs)
+        ends = np.r_[0, np.cumsum(np.bincount(Xs.indices, minlength=Xs.shape[1]))]
+        a = 0
+        while a < Xs.shape[1]:
+            b = int(np.searchsorted(ends, ends[a] + _RESAMPLE_BLOCK_NNZ, side="right")) - 1
+            b = max(b, a + 1)
+            yield rank_entries(Xs[:, a:b]), distinct, mult
+            a = b
+
+
+#: Non-zero entries of a small resample ranked at once (:class:`_Ranking`).
+_RESAMPLE_BLOCK_NNZ = 1 << 22
 
 
 def _as_ranking(prepared: Any, X: Any) -> _Ranking:
@@ -429,8 +449,17 @@ class WilcoxonSelector(Selector):
                     random_state: int) -> SelectorOutput:
         if prepared is None:
             return self.select(X[rows], y[rows], random_state=random_state)
-        ranked, at, counts = _as_ranking(prepared, X).of(rows)
-        return self._output(ranked, y[at], counts, y[rows])
+        top = int(y[rows].max(initial=0))
+        classes = np.array([1]) if top <= 1 else np.arange(top + 1)
+        z = self._blocked(_as_ranking(prepared, X), y, rows, classes)
+        return SelectorOutput(scores=z[0] if top <= 1 else z.max(axis=0))
+
+    def _blocked(self, ranking: _Ranking, y: np.ndarray, rows: np.ndarray,
+                 classes: np.ndarray) -> np.ndarray:
+        """:meth:`_scores` of the resample ``rows``, block of columns by block."""
+        parts = [self._scores(ranked, y[at], classes, counts)
+                 for ranked, at, counts in ranking.blocks(rows)]
+        return parts[0] if len(parts) == 1 else np.concatenate(parts, axis=1)
 
     def select_rows_one_vs_rest(self, prepared: list[Any], X: Any, y: np.ndarray,
                                 rows: np.ndarray, classes: tuple[int, ...], *,
@@ -439,8 +468,7 @@ class WilcoxonSelector(Selector):
         the ranks do not depend on the labels, a class's rank sum is one ``bincount``
         (each class's z equals that of ``select_rows`` on ``y == c``, bit for bit)."""
         ranking = _as_ranking(prepared[0] if len(prepared) else None, X)
-        ranked, at, counts = ranking.of(rows)
-        z = self._scores(ranked, y[at], np.asarray(classes, dtype=np.intp), counts)
+        z = self._blocked(ranking, y, rows, np.asarray(classes, dtype=np.intp))
         return [SelectorOutput(scores=z[i]) for i in range(len(classes))]
 
     def _output(self, ranked: RankedEntries, y: np.ndarray, counts: Any,

@@ -22,6 +22,7 @@ from modelmine.selectors._singlecell import (
     WilcoxonSelector,
     rank_entries,
     welch_t,
+    wilcoxon_auroc_pairwise,
     wilcoxon_z,
 )
 
@@ -538,11 +539,18 @@ def test_against_each_cluster_is_the_weakest_pairwise_t_of_the_resample(counts):
         WelchTSelector(reference="closest")
 
 
-def test_a_small_resample_ranks_its_own_rows_with_the_same_result(counts):
+@pytest.mark.parametrize("block", [None, 500], ids=["whole", "blocks-of-columns"])
+def test_a_small_resample_ranks_its_own_rows_with_the_same_result(counts, block,
+                                                                   monkeypatch):
     """A resample of fewer than half of the samples (capped per cluster) ranks its own
-    distinct rows: the scores equal select on X[rows] bit for bit, and those of the
-    full data's ranking read through the multiplicities."""
+    distinct rows, by blocks of columns when they are many: the scores equal select on
+    X[rows] bit for bit, and those of the full data's ranking read through the
+    multiplicities."""
+    import modelmine.selectors._singlecell as module
     from modelmine.selectors._singlecell import _Ranking
+
+    if block is not None:
+        monkeypatch.setattr(module, "_RESAMPLE_BLOCK_NNZ", block)
 
     _, X, y = counts
     X, y = X[:800, :150], y[:800]
@@ -561,6 +569,19 @@ def test_a_small_resample_ranks_its_own_rows_with_the_same_result(counts):
         np.testing.assert_array_equal(out[c].scores,
                                       sel.select(X[rows], yc[rows], random_state=0).scores)
         np.testing.assert_allclose(out[c].scores, z[c], rtol=1e-12, atol=1e-12)
+    ranking = _Ranking(X)
+    assert len(list(ranking.blocks(rows))) == (1 if block is None else
+                                                 pytest.approx(X[np.unique(rows)].nnz / block,
+                                                               abs=3))
+    each = WilcoxonSelector(direction="up", reference="each")
+    pairs = each.select_rows_one_vs_rest([each.prepare(X, y)] * 4, X, y, rows,
+                                         (0, 1, 2, 3), random_state=0)
+    distinct, mult = np.unique(rows, return_counts=True)
+    whole = wilcoxon_auroc_pairwise(rank_entries(X[distinct]), y[distinct], np.arange(4),
+                                    mult)  # all the columns at once
+    for c in range(4):
+        others = [j for j in range(4) if j != c]
+        np.testing.assert_array_equal(pairs[c].scores, (whole[c, others] - 0.5).min(0))
 
 
 @pytest.mark.parametrize("signed", [False, True], ids=["counts", "with-negatives"])

@@ -436,3 +436,19 @@ def test_the_default_reference_is_each_where_the_selector_takes_it(pbmc):
         "reference"] == "rest"
     with pytest.raises(ValueError, match="'reference' parameter of marker_panels"):
         marker_panels(adata, "louvain", selector=own, reference="each", **kwargs)
+
+
+def test_default_panels_hold_the_canonical_markers_of_sorted_pbmc_populations(pbmc):
+    """pbmc68k_reduced's ``bulk_labels`` are FACS-sorted populations: the default panels
+    (Wilcoxon against each other population, up) hold the textbook markers (Seurat's
+    PBMC tutorial, Hao et al. 2021): MS4A1 / CD79A / CD79B for B cells, GNLY / NKG7 for
+    NK cells, CST3 and HLA class II for dendritic cells, CD8A / CD8B for CD8 T cells."""
+    adata = pbmc.copy()
+    result = marker_panels(adata, "bulk_labels", n_bootstraps=20, panel_size=10,
+                           max_cells_per_group=100)
+    panels = {g: set(p) for g, p in result.panels.items()}
+    assert len(panels["CD19+ B"] & {"MS4A1", "CD79A", "CD79B"}) == 3
+    assert {"GNLY", "NKG7"} <= panels["CD56+ NK"]
+    assert "CST3" in panels["Dendritic"]
+    assert len(panels["Dendritic"] & {"HLA-DRA", "HLA-DRB1", "HLA-DPA1", "HLA-DQA1"}) >= 2
+    assert panels["CD8+/CD45RA+ Naive Cytotoxic"] & {"CD8A", "CD8B"}
