@@ -163,14 +163,18 @@ def _door_y(selector: Any, y: Any, owner: str, method: str) -> Any:
     return arr.astype(np.float64, copy=False)
 
 
-def _door_X(X: Any, owner: str, method: str) -> Any:
+def _door_X(X: Any, owner: str, method: str, float32: bool = False) -> Any:
     """X as a selector's methods need it: a float64 ndarray or CSR matrix (array-likes and
-    DataFrames converted, sparse formats to CSR); what is already so passes untouched."""
+    DataFrames converted, sparse formats to CSR); what is already so passes untouched, and
+    so does a float32 CSR matrix for a selector that takes it (``float32``: it computes
+    in float64 on its own slices, and an atlas is not copied whole)."""
     import scipy.sparse as sp
 
     if sp.issparse(X):
-        return X if X.format == "csr" and X.dtype == np.float64 else sp.csr_matrix(
-            X, dtype=np.float64)
+        if X.format == "csr" and (X.dtype == np.float64
+                                  or (float32 and X.dtype == np.float32)):
+            return X
+        return sp.csr_matrix(X, dtype=np.float64)
     if isinstance(X, np.ndarray) and X.dtype == np.float64 and X.ndim == 2:
         return X
     try:
@@ -195,7 +199,8 @@ def _at_the_door(method: Callable[..., Any], name: str) -> Callable[..., Any]:
         @functools.wraps(method)
         def rows_door(self: Any, prepared: Any, X: Any, y: Any, rows: Any,
                       **kwargs: Any) -> Any:
-            return method(self, prepared, _door_X(X, type(self).__name__, name),
+            return method(self, prepared, _door_X(X, type(self).__name__, name,
+                                                  self.takes_float32),
                           _door_y(self, y, type(self).__name__, name), rows, **kwargs)
 
         rows_door._modelmine_door = True  # type: ignore[attr-defined]
@@ -203,7 +208,7 @@ def _at_the_door(method: Callable[..., Any], name: str) -> Callable[..., Any]:
 
     @functools.wraps(method)
     def door(self: Any, X: Any, y: Any, *args: Any, **kwargs: Any) -> Any:
-        return method(self, _door_X(X, type(self).__name__, name),
+        return method(self, _door_X(X, type(self).__name__, name, self.takes_float32),
                       _door_y(self, y, type(self).__name__, name), *args, **kwargs)
 
     door._modelmine_door = True  # type: ignore[attr-defined]
@@ -238,6 +243,9 @@ class Selector(ABC):
     #: Whether :meth:`prepare` depends on the labels. When it does not, the per-class
     #: panels (each class against the rest) prepare the data once for all the classes.
     prepare_uses_labels: bool = True
+    #: Whether the methods take a float32 CSR matrix as it is (they compute in float64 on
+    #: the slices they read): a single-cell atlas is then never copied whole to float64.
+    takes_float32: bool = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

@@ -370,7 +370,7 @@ class _Ranking:
 
 
 #: Non-zero entries of a small resample ranked at once (:class:`_Ranking`).
-_RESAMPLE_BLOCK_NNZ = 1 << 22
+_RESAMPLE_BLOCK_NNZ = 1 << 20
 
 
 def _as_ranking(prepared: Any, X: Any) -> _Ranking:
@@ -416,6 +416,7 @@ class WilcoxonSelector(Selector):
     supports_sparse = True
     supports_multiclass = True
     prepare_uses_labels = False
+    takes_float32 = True
 
     def __init__(self, direction: str = "both", reference: str = "rest"):
         self.direction = _direction(direction, "WilcoxonSelector")
@@ -698,6 +699,7 @@ class WelchTSelector(Selector):
     supports_sparse = True
     supports_multiclass = True
     prepare_uses_labels = False
+    takes_float32 = True
     #: what marker_panels checks the values against (scanpy's t-test expects them too)
     expects = "log-normalised"
 

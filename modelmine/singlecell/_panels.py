@@ -257,8 +257,7 @@ def marker_panels(
     models = fit_class_models(checked, progress=progress)
     names = np.asarray(loaded.feature_names)
     labels = np.asarray(loaded.y).astype(str)
-    log_data = bool(values.size) and float(values.max()) < 30 and bool(
-        np.any(values != np.round(values)))
+    log_data = value_kind(values) == "log-normalised"
     from scipy.stats import norm
 
     cluster_of = {str(c): i for i, c in enumerate(checked.data.classes)}
@@ -453,7 +452,10 @@ def value_kind(values: np.ndarray) -> str:
     ``"log-normalised"`` (fractions below 30: log1p of normalised counts) or
     ``"normalised"`` (fractions, some of 30 or more: scaled to a library size, not
     logged)."""
-    if not values.size or np.array_equal(values, np.round(values)):
+    # by chunks of a million values: no rounded copy of an atlas's entries
+    flat, step = np.ravel(values), 1 << 20
+    if all(np.array_equal(part, np.round(part))
+           for part in (flat[i:i + step] for i in range(0, flat.size, step))):
         return "counts"
     return "log-normalised" if float(values.max()) < 30 else "normalised"
 

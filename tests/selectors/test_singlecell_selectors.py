@@ -640,3 +640,33 @@ def test_wilcoxon_against_each_cluster_is_the_weakest_auroc(counts):
                 pair.append(auc if direction == "up" else np.abs(auc))
             np.testing.assert_allclose(out[c].scores, np.min(pair, axis=0), atol=1e-12)
     assert WilcoxonSelector(reference="each").get_params() == {"reference": "each"}
+
+
+def test_a_float32_atlas_is_taken_as_it_is_with_the_float64_scores(counts, monkeypatch):
+    """The Wilcoxon and t-test selectors take a float32 CSR matrix without a float64 copy
+    of it (they compute in float64 on the slices they read), with the scores of the
+    float64 matrix, bit for bit."""
+    import modelmine.selectors._base as base
+
+    _, X, y = counts
+    X64 = X[:900, :200].astype(np.float64)
+    X32 = X64.astype(np.float32)
+    X64 = X32.astype(np.float64)  # the same values
+    yy = y[:900]
+    rows = np.random.default_rng(8).choice(900, 300, replace=False)
+    seen = []
+    real = base._door_X
+    monkeypatch.setattr(base, "_door_X", lambda X, *a: seen.append(
+        real(X, *a).dtype) or real(X, *a))
+    for sel in (WilcoxonSelector(direction="up"), WilcoxonSelector(reference="each"),
+                WelchTSelector(), WelchTSelector(direction="up", reference="each")):
+        for_32 = sel.select_rows_one_vs_rest([sel.prepare(X32, yy)] * 4, X32, yy, rows,
+                                             (0, 1, 2, 3), random_state=0)
+        for_64 = sel.select_rows_one_vs_rest([sel.prepare(X64, yy)] * 4, X64, yy, rows,
+                                             (0, 1, 2, 3), random_state=0)
+        for a, b in zip(for_32, for_64):
+            np.testing.assert_array_equal(a.scores, b.scores)
+        np.testing.assert_array_equal(sel.select(X32, yy, random_state=0).scores,
+                                      sel.select(X64, yy, random_state=0).scores)
+    assert np.dtype(np.float32) in seen  # passed through the door as it is
+    assert LogRegSelector.takes_float32 is False
