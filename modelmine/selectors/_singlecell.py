@@ -75,6 +75,23 @@ def _direction(direction: str, owner: str) -> str:
     return check_choice(direction, "direction", owner, list(DIRECTIONS))
 
 
+def _comparison(owner: str, direction: str, reference: str) -> tuple[str, str]:
+    """A selector's ``direction`` and ``reference`` ("rest" or "each"), checked."""
+    return (_direction(direction, owner),
+            check_choice(reference, "reference", owner, ["rest", "each"]))
+
+
+def _comparison_params(selector: Any) -> dict[str, Any]:
+    """The non-default ``direction`` and ``reference`` (the records of runs made before
+    they existed read the same)."""
+    out: dict[str, Any] = {}
+    if selector.direction != "both":
+        out["direction"] = selector.direction
+    if selector.reference != "rest":
+        out["reference"] = selector.reference
+    return out
+
+
 # --------------------------------------------------------------------------------------
 # Wilcoxon rank-sum
 # --------------------------------------------------------------------------------------
@@ -419,15 +436,11 @@ class WilcoxonSelector(Selector):
     takes_float32 = True
 
     def __init__(self, direction: str = "both", reference: str = "rest"):
-        self.direction = _direction(direction, "WilcoxonSelector")
-        self.reference = check_choice(reference, "reference", "WilcoxonSelector",
-                                      ["rest", "each"])
+        self.direction, self.reference = _comparison(type(self).__name__, direction,
+                                                     reference)
 
     def get_params(self) -> dict[str, Any]:
-        out = {} if self.direction == "both" else {"direction": self.direction}
-        if self.reference != "rest":
-            out["reference"] = self.reference
-        return out
+        return _comparison_params(self)
 
     def _scores(self, ranked: RankedEntries, codes: np.ndarray, classes: np.ndarray,
                 counts: Any) -> np.ndarray:
@@ -704,15 +717,11 @@ class WelchTSelector(Selector):
     expects = "log-normalised"
 
     def __init__(self, direction: str = "both", reference: str = "rest"):
-        self.direction = _direction(direction, "WelchTSelector")
-        self.reference = check_choice(reference, "reference", "WelchTSelector",
-                                      ["rest", "each"])
+        self.direction, self.reference = _comparison(type(self).__name__, direction,
+                                                     reference)
 
     def get_params(self) -> dict[str, Any]:
-        out = {} if self.direction == "both" else {"direction": self.direction}
-        if self.reference != "rest":
-            out["reference"] = self.reference
-        return out
+        return _comparison_params(self)
 
     def _scores(self, X: Any, y: np.ndarray, classes: np.ndarray) -> np.ndarray:
         if self.reference == "each" and int(y.max(initial=0)) > 1:
