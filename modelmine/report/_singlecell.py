@@ -18,7 +18,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import scipy.sparse as sp
 
 from .._files import write_text_atomic
 from .._utils import library_versions
@@ -36,23 +35,20 @@ def panel_dot_data(adata: Any, result: Any, *, layer: str | None = None,
     for panel in result.panels.values():
         genes.extend(g for g in panel if g not in genes)
     genes = genes[:max_genes]
+    from ..singlecell._panels import expression_columns, fold_changes
+
     X = adata.X if layer is None else adata.layers[layer]
     index = pd.Index([str(v) for v in adata.var_names])
-    cols = index.get_indexer(pd.Index(genes))
-    sub = X[:, cols]
-    sub = sub.toarray() if sp.issparse(sub) else np.asarray(sub, dtype=np.float64)
-    sub = sub.astype(np.float64, copy=False)
-    values = sub[sub != 0]
-    if values.size and values.max() < 30 and np.any(values != np.round(values)):
-        sub = np.expm1(sub)
+    # the scale marker_panels read the values on (recorded in its settings)
+    sub = expression_columns(X, index.get_indexer(pd.Index(genes)),
+                             result.settings.get("values") == "log-normalised")
     labels = adata.obs[groupby].astype(str).to_numpy()
     clusters = list(result.panels)
     effect = pd.DataFrame(index=genes, columns=clusters, dtype=np.float64)
     share = pd.DataFrame(index=genes, columns=clusters, dtype=np.float64)
     for c in clusters:
         inside = labels == c
-        m1, m0 = sub[inside].mean(axis=0), sub[~inside].mean(axis=0)
-        effect[c] = np.log2((m1 + 1e-9) / (m0 + 1e-9))
+        effect[c] = fold_changes(sub, inside)
         share[c] = (sub[inside] > 0).mean(axis=0)
     return effect, share
 

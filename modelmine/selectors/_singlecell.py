@@ -551,19 +551,7 @@ def welch_t(X: Any, codes: Any, classes: Any) -> np.ndarray:
         flat = slot[keep] * p + cols[keep]
         s1 = _sums(flat, v[keep], L * p).reshape(L, p)
         q1 = _sums(flat, sq[keep], L * p).reshape(L, p)
-        # exact constancy: each class's count of non-zero entries, minimum and maximum
-        nz = v != 0
-        by_class = code[nz] * p + cols[nz]
-        nnz_k = np.bincount(by_class, minlength=K * p).reshape(K, p)
-        lo_k = np.full(K * p, np.inf)
-        hi_k = np.full(K * p, -np.inf)
-        np.minimum.at(lo_k, by_class, v[nz])
-        np.maximum.at(hi_k, by_class, v[nz])
-        # a class with zeros among its values: the zero is one of them
-        lo_k = np.where(nnz_k < sizes[:, None], np.minimum(lo_k.reshape(K, p), 0.0),
-                        lo_k.reshape(K, p))
-        hi_k = np.where(nnz_k < sizes[:, None], np.maximum(hi_k.reshape(K, p), 0.0),
-                        hi_k.reshape(K, p))
+        lo_k, hi_k = _class_ranges(code * p + cols, v, sizes, p)
     else:
         Xd = np.asarray(X, dtype=np.float64)
         s_tot, q_tot = Xd.sum(axis=0), (Xd * Xd).sum(axis=0)
@@ -598,6 +586,24 @@ def welch_t(X: Any, codes: Any, classes: Any) -> np.ndarray:
     return np.nan_to_num(t, nan=0.0, posinf=SEPARATED_SCORE, neginf=-SEPARATED_SCORE)
 
 
+def _class_ranges(flat: np.ndarray, v: np.ndarray, sizes: np.ndarray,
+                  p: int) -> tuple[np.ndarray, np.ndarray]:
+    """The minimum and maximum of each class (rows) and column, zeros included, exactly:
+    from the non-zero entries ``v`` at ``flat = class * p + column`` (a class with fewer
+    non-zero entries than samples holds a zero too)."""
+    K = sizes.size
+    nz = v != 0
+    at = flat[nz]
+    nnz_k = np.bincount(at, minlength=K * p).reshape(K, p)
+    lo = np.full(K * p, np.inf)
+    hi = np.full(K * p, -np.inf)
+    np.minimum.at(lo, at, v[nz])
+    np.maximum.at(hi, at, v[nz])
+    has_zero = nnz_k < sizes[:, None]
+    return (np.where(has_zero, np.minimum(lo.reshape(K, p), 0.0), lo.reshape(K, p)),
+            np.where(has_zero, np.maximum(hi.reshape(K, p), 0.0), hi.reshape(K, p)))
+
+
 def _class_moments(X: Any, codes: np.ndarray, K: int) -> tuple[np.ndarray, ...]:
     """Per class k < K and column: the size, sum, sum of squares, minimum and maximum
     (zeros included), from one ``bincount`` over the non-zero entries of a sparse X."""
@@ -611,16 +617,7 @@ def _class_moments(X: Any, codes: np.ndarray, K: int) -> tuple[np.ndarray, ...]:
         flat = code * p + cols
         s_k = _sums(flat, v, K * p).reshape(K, p)
         q_k = _sums(flat, v * v, K * p).reshape(K, p)
-        nz = v != 0
-        nnz_k = np.bincount(flat[nz], minlength=K * p).reshape(K, p)
-        lo = np.full(K * p, np.inf)
-        hi = np.full(K * p, -np.inf)
-        np.minimum.at(lo, flat[nz], v[nz])
-        np.maximum.at(hi, flat[nz], v[nz])
-        has_zero = nnz_k < sizes[:, None]
-        lo_k = np.where(has_zero, np.minimum(lo.reshape(K, p), 0.0), lo.reshape(K, p))
-        hi_k = np.where(has_zero, np.maximum(hi.reshape(K, p), 0.0), hi.reshape(K, p))
-        return sizes, s_k, q_k, lo_k, hi_k
+        return (sizes, s_k, q_k, *_class_ranges(flat, v, sizes, p))
     Xd = np.asarray(X, dtype=np.float64)
     s_k, q_k = np.zeros((K, p)), np.zeros((K, p))
     lo_k, hi_k = np.full((K, p), np.inf), np.full((K, p), -np.inf)

@@ -20,6 +20,7 @@ column of ``adata.var`` per cluster, ``{key_added}_{cluster}``, the panel's memb
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -100,15 +101,18 @@ def _bh(p: np.ndarray) -> np.ndarray:
     return out
 
 
-def _log_fold_changes(X: Any, in_group: np.ndarray, cols: np.ndarray,
-                      log_data: bool) -> np.ndarray:
-    """log2 fold change of the cluster's mean over the rest's: of the counts with a
-    pseudocount of 1e-9 (counts), or of ``expm1`` of log1p-normalised values (scanpy's
+def expression_columns(X: Any, cols: Any, log_data: bool) -> np.ndarray:
+    """The columns ``cols`` of X, dense float64, on the scale of the fold changes: the
+    values themselves (counts), or ``expm1`` of log1p-normalised values (scanpy's
     convention for its log-normalised input)."""
     sub = X[:, cols]
     sub = np.asarray(sub.toarray() if sp.issparse(sub) else sub, dtype=np.float64)
-    if log_data:
-        sub = np.expm1(sub)
+    return np.expm1(sub) if log_data else sub
+
+
+def fold_changes(sub: np.ndarray, in_group: np.ndarray) -> np.ndarray:
+    """log2 fold change of the cluster's mean over the rest's, with a pseudocount of 1e-9,
+    for each column of :func:`expression_columns`."""
     m1 = sub[in_group].mean(axis=0)
     m0 = sub[~in_group].mean(axis=0)
     return np.log2((m1 + 1e-9) / (m0 + 1e-9))
@@ -235,7 +239,8 @@ def marker_panels(
                           "counts; scaled, centred data is not a count matrix)",
                           f"{'adata.X' if layer is None else layer} with negative values",
                           show=False)
-    _check_values(values, selector, params, "adata.X" if layer is None else
+    kind = value_kind(values)
+    _check_values(kind, values, selector, params, "adata.X" if layer is None else
                   f"adata.layers[{layer!r}]")
     if not sp.issparse(X) and X.size and np.count_nonzero(X) < 0.5 * X.size:
         X = sp.csr_matrix(X)  # counts that arrive dense take the sparse paths, once
@@ -257,7 +262,7 @@ def marker_panels(
     models = fit_class_models(checked, progress=progress)
     names = np.asarray(loaded.feature_names)
     labels = np.asarray(loaded.y).astype(str)
-    log_data = value_kind(values) == "log-normalised"
+    log_data = kind == "log-normalised"
     from scipy.stats import norm
 
     cluster_of = {str(c): i for i, c in enumerate(checked.data.classes)}
@@ -290,8 +295,8 @@ def marker_panels(
         in_group = labels == cluster
         p_all = 2 * norm.sf(np.abs(z))
         adj = _bh(p_all)
-        lfc = _log_fold_changes(Xn, in_group, np.searchsorted(needed_cols, reported),
-                                log_data)
+        lfc = fold_changes(expression_columns(
+            Xn, np.searchsorted(needed_cols, reported), log_data), in_group)
         for r, j in enumerate(reported):
             rows.append({"group": cluster, "names": str(names[j]),
                          "frequency": float(freq[j]),
@@ -311,7 +316,7 @@ def marker_panels(
                      "auroc"])
     settings = {"groupby": column, "layer": layer, "selector": checked.selectors[0].name,
                 "selector_params": checked.selectors[0].get_params(),
-                "direction": direction, "reference": reference,
+                "direction": direction, "reference": reference, "values": kind,
                 "n_bootstraps": b, "panel_size": m, "max_cells_per_group": cap,
                 "sample_fraction": float(sample_fraction), "groups": groups,
                 "random_state": int(spec.random_state), "n_genes": max(top, m),
@@ -333,9 +338,7 @@ def _directed_selector(selector: Any, direction: str, reference: str | None,
 
     params = dict(selector_params or {})
     if isinstance(selector, str):
-        cls = type(get_selector(selector, func=_FUNC))
-        takes = getattr(cls.__init__, "__code__", None)
-        names = takes.co_varnames[:takes.co_argcount] if takes is not None else ()
+        names = inspect.signature(type(get_selector(selector, func=_FUNC))).parameters
         if "direction" in names:
             params.setdefault("direction", direction)
         if reference is None:
@@ -460,7 +463,7 @@ def value_kind(values: np.ndarray) -> str:
     return "log-normalised" if float(values.max()) < 30 else "normalised"
 
 
-def _check_values(values: np.ndarray, selector: Any, params: dict[str, Any],
+def _check_values(kind: str, values: np.ndarray, selector: Any, params: dict[str, Any],
                   where: str) -> None:
     """Refuse values a selector was not made for: t-test and logreg compare means (as
     scanpy's ``rank_genes_groups``, which expects logarithmised data), so raw counts or
@@ -470,7 +473,6 @@ def _check_values(values: np.ndarray, selector: Any, params: dict[str, Any],
     sel = get_selector(selector, params or None, func=_FUNC) if isinstance(selector, str) \
         else selector
     expects = getattr(sel, "expects", None)
-    kind = value_kind(values)
     if expects is None or not values.size or kind == expects:
         return
     top = float(values.max())
