@@ -35,7 +35,7 @@ from ._measures import (
     stability,
 )
 from ._nogueira import nogueira_compare, nogueira_stability, nogueira_test
-from ._null import MIN_PERMUTATIONS, SelectionNullResult, bh_qvalues, selection_null
+from ._null import MIN_PERMUTATIONS, SelectionNullResult, selection_null
 from ._outcome_markers import cox_univariate, outcome_marker_table
 from ._paths import StabilityPathResult, stability_path
 from ._rankings import (
@@ -49,6 +49,7 @@ from ._significance import (
     McNemarResult,
     PairedTestResult,
     PointsRanking,
+    bh_qvalues,
     mcnemar_test,
     paired_ttest,
     points_ranking,

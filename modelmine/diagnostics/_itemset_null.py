@@ -24,7 +24,7 @@ from ..base_models import BaseModels
 from ..spec import resolve_seed
 from ..validation import check_int, param_error
 from ._coerce import as_selection_matrix
-from ._null import bh_qvalues
+from ._significance import bh_qvalues
 
 __all__ = ["curveball", "itemset_significance"]
 

@@ -20,7 +20,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy.stats import false_discovery_control
 from threadpoolctl import threadpool_limits
 
 from .._data import check_dataset
@@ -33,25 +32,14 @@ from ..base_models._executors import Runner
 from ..exceptions import DataError
 from ..selectors import get_selector, model_from_output
 from ..validation import check_choice, check_int, param_error
+from ._significance import bh_qvalues
 
-__all__ = ["MIN_PERMUTATIONS", "SelectionNullResult", "bh_qvalues", "selection_null"]
+__all__ = ["MIN_PERMUTATIONS", "SelectionNullResult", "selection_null"]
 
 _FUNC = "selection_null"
 
 #: Fewer permutations give p-values no smaller than 1/10: not a test worth running.
 MIN_PERMUTATIONS = 10
-
-
-def bh_qvalues(p_values: Any) -> np.ndarray:
-    """Benjamini-Hochberg (1995) adjusted p-values (q-values), in the input order.
-
-    ``q_(i) = min_{j >= i} min(1, m p_(j) / j)`` over the sorted p-values
-    (``scipy.stats.false_discovery_control(method="bh")``).
-    """
-    p = np.asarray(p_values, dtype=np.float64)
-    if p.size == 0:
-        return p.copy()
-    return np.asarray(false_discovery_control(p, method="bh"), dtype=np.float64)
 
 
 @dataclass(frozen=True, eq=False)

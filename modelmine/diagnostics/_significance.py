@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from scipy import stats
+from scipy.stats import false_discovery_control
 
 from ..validation import check_choice, check_real, param_error
 from ._nogueira import nogueira_compare
@@ -27,6 +28,7 @@ __all__ = [
     "McNemarResult",
     "PairedTestResult",
     "PointsRanking",
+    "bh_qvalues",
     "mcnemar_test",
     "paired_ttest",
     "points_ranking",
@@ -425,3 +427,15 @@ def points_ranking(
         outcome=pd.DataFrame(outcome, index=names, columns=names),
         pvalues=pd.DataFrame(pvalues, index=names, columns=names), test=test, alpha=a,
     )
+
+
+def bh_qvalues(p_values: Any) -> np.ndarray:
+    """Benjamini-Hochberg (1995) adjusted p-values (q-values), in the input order.
+
+    ``q_(i) = min_{j >= i} min(1, m p_(j) / j)`` over the sorted p-values
+    (``scipy.stats.false_discovery_control(method="bh")``).
+    """
+    p = np.asarray(p_values, dtype=np.float64)
+    if p.size == 0:
+        return p.copy()
+    return np.asarray(false_discovery_control(p, method="bh"), dtype=np.float64)
