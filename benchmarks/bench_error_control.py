@@ -63,7 +63,7 @@ def _methods(base, rows, truth, *, m: int, X=None, y=None, null_perms: int = 0,
     _row(rows, f"closedApr (m = {m})", mm.aggregate(base, "closedApr", n_features=m).features,
          truth)
     if null_perms:
-        null = mm.diagnostics.selection_null(X, y, base=base, n_permutations=null_perms,
+        null = mm.evaluation.selection_null(X, y, base=base, n_permutations=null_perms,
                                              random_state=seed, progress=False)
         _row(rows, f"permutation null (q <= 0.05, {null_perms} perm.)", null.significant(),
              truth)

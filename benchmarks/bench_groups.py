@@ -4,7 +4,7 @@ point 3).
 Real microarrays with planted within-patient correlation: each patient (a sample of colon,
 leukemia or prostate) becomes ``k`` samples, the patient's profile plus technical noise of
 ``tau`` times each gene's standard deviation, all with the patient's class. Then the same
-model-mining run is measured three ways (``mm.diagnostics.grouping_effect``):
+model-mining run is measured three ways (``mm.evaluation.grouping_effect``):
 
 - ``rows``: bootstrap and ``StratifiedKFold`` folds over the k x n samples, as if they were
   independent;
@@ -50,9 +50,9 @@ def replicated(name: str, seed: int, k: int = 3, tau: float = 0.25):
 def measure(name: str, seed: int) -> list[dict]:
     """The three rows (rows, groups, independent) of one dataset and noise draw."""
     X, y, groups = replicated(name, seed)
-    table = mm.diagnostics.grouping_effect(X, y, groups, random_state=seed, **SETTINGS)
+    table = mm.evaluation.grouping_effect(X, y, groups, random_state=seed, **SETTINGS)
     Xo, yo = getattr(mm.datasets, f"load_{name}")()[:2]
-    ref = mm.diagnostics.grouping_effect(Xo, yo, np.arange(len(yo)), random_state=seed,
+    ref = mm.evaluation.grouping_effect(Xo, yo, np.arange(len(yo)), random_state=seed,
                                          **SETTINGS).loc["rows"]
     out = []
     for level, row in (("rows", table.loc["rows"]), ("groups", table.loc["groups"]),

@@ -277,7 +277,7 @@ def _error_control(run: MiningRun, data: LoadedData, directory: Path,
     """--pfer / --fdr: the run's genes checked by stabilitySelection and stabl on
     complementary pairs fitted beside it (error_control.csv, error_control/); the run
     itself is as asked."""
-    from ..diagnostics import check_error_control
+    from ..evaluation import check_error_control
 
     check = check_error_control(run, data, pfer=args.pfer, fdr=args.fdr,
                                 groups=data.groups, sample_weight=data.sample_weight,
@@ -386,7 +386,7 @@ def _run_or_resume(args: argparse.Namespace, out: Path, partial: Path,
 def _null(run: MiningRun, data: LoadedData, directory: Path, args: argparse.Namespace) -> Any:
     """The permutation null of a finished run, written beside it (null.csv,
     null_itemsets.csv) and drawn in its report (with the evaluation of --evaluate)."""
-    from ..diagnostics import selection_null
+    from ..evaluation import selection_null
     from ..pipeline import _store
 
     itemsets = next((s for s in run.signatures.values() if isinstance(s, Signature)

@@ -8,6 +8,8 @@ variance, tests), ``_rankings`` (Spearman, Canberra, scores), ``_measures`` (the
 See ``docs/diagnostics.md`` for every measure, its formula and its reference.
 """
 
+from typing import Any
+
 from ..operators import pfer_bound, threshold_for_pfer
 from ._agreement import (
     AgreementResult,
@@ -20,8 +22,6 @@ from ._agreement import (
     signature_performance,
 )
 from ._coerce import as_rankings, as_scores, as_selection_matrix
-from ._error_check import ErrorControlCheck, check_error_control
-from ._groups import LeaveOneGroupOutResult, grouping_effect, leave_one_group_out
 from ._itemset_null import curveball, itemset_significance
 from ._markers import EFFECT_MEASURES, marker_table
 from ._measures import (
@@ -35,7 +35,6 @@ from ._measures import (
     stability,
 )
 from ._nogueira import nogueira_compare, nogueira_stability, nogueira_test
-from ._null import MIN_PERMUTATIONS, SelectionNullResult, selection_null
 from ._outcome_markers import cox_univariate, outcome_marker_table
 from ._paths import StabilityPathResult, stability_path
 from ._rankings import (
@@ -67,12 +66,9 @@ from ._subsets import (
 __all__ = [
     "EFFECT_MEASURES",
     "MEASURE_ENTRY_POINT_GROUP",
-    "MIN_PERMUTATIONS",
     "AgreementResult",
     "DiversityResult",
-    "ErrorControlCheck",
     "FrequencyResult",
-    "LeaveOneGroupOutResult",
     "McNemarResult",
     "MeasureRegistry",
     "NogueiraResult",
@@ -81,7 +77,6 @@ __all__ = [
     "PerformanceResult",
     "PointsRanking",
     "RPTResult",
-    "SelectionNullResult",
     "StabilityMeasure",
     "StabilityPathResult",
     "StabilityResult",
@@ -92,17 +87,14 @@ __all__ = [
     "available_measures",
     "bh_qvalues",
     "canberra_stability",
-    "check_error_control",
     "cox_univariate",
     "curveball",
     "dice_stability",
     "diversity",
     "get_measure",
-    "grouping_effect",
     "itemset_significance",
     "jaccard_stability",
     "kuncheva_stability",
-    "leave_one_group_out",
     "marker_table",
     "mcnemar_test",
     "measure_spec",
@@ -120,7 +112,6 @@ __all__ = [
     "score_pearson_stability",
     "score_std_stability",
     "selection_frequency",
-    "selection_null",
     "signature_performance",
     "spearman_stability",
     "stability",
@@ -128,3 +119,24 @@ __all__ = [
     "threshold_for_pfer",
     "wilcoxon_test",
 ]
+
+
+#: The workflows that refit the flow (the permutation null, the error-control check, what
+#: grouping changes) moved to :mod:`modelmine.evaluation`, above the pipeline (issue 38): the
+#: diagnostics hold the pure measures. Their old paths here warn, for one release.
+_MOVED = ("MIN_PERMUTATIONS", "ErrorControlCheck", "LeaveOneGroupOutResult",
+          "SelectionNullResult", "check_error_control", "grouping_effect",
+          "leave_one_group_out", "selection_null")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _MOVED:
+        import warnings
+
+        from .. import evaluation
+
+        warnings.warn(f"modelmine.diagnostics.{name} is now modelmine.evaluation.{name}; "
+                      "the old path will be removed in the next release",
+                      DeprecationWarning, stacklevel=2)
+        return getattr(evaluation, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -18,6 +18,9 @@ from ._classifiers import (
     make_classifier,
     register_classifier,
 )
+from ._error_check import ErrorControlCheck, check_error_control
+from ._groups import LeaveOneGroupOutResult, grouping_effect, leave_one_group_out
+from ._null import MIN_PERMUTATIONS, SelectionNullResult, selection_null
 from ._outcomes import OUTCOME_MODELS, OutcomeEvaluation, evaluate_outcome
 from ._protocol import DEFAULT_SELECTORS, evaluate
 from ._result import EvaluationResult, average_points
@@ -32,6 +35,7 @@ from ._thresholds import (
 __all__ = [
     "CLASSIFIER_ENTRY_POINT_GROUP",
     "DEFAULT_SELECTORS",
+    "MIN_PERMUTATIONS",
     "OUTCOME_MODELS",
     "PES_SELECTORS",
     "PES_SELECTOR_PARAMS",
@@ -39,16 +43,23 @@ __all__ = [
     "SALMAN_AGGREGATIONS",
     "AggregationComparison",
     "ClassifierRegistry",
+    "ErrorControlCheck",
     "EvaluationResult",
+    "LeaveOneGroupOutResult",
     "OutcomeEvaluation",
+    "SelectionNullResult",
     "ThresholdResult",
     "available_classifiers",
     "average_points",
+    "check_error_control",
     "compare_aggregations",
     "evaluate",
     "evaluate_outcome",
     "evaluate_thresholds",
     "get_classifier",
+    "grouping_effect",
+    "leave_one_group_out",
     "make_classifier",
     "register_classifier",
+    "selection_null",
 ]

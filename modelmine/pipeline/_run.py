@@ -225,7 +225,7 @@ class MiningRun:
         operator : str, optional
             Default: the run's first operator.
         null : SelectionNullResult, optional
-            A permutation null of the run (:func:`modelmine.diagnostics.selection_null`)
+            A permutation null of the run (:func:`modelmine.evaluation.selection_null`)
             whose per-gene q-values fill the ``q_value`` column.
         effect : {"auto", "log2_fold_change", "standardized_mean_difference"}
         per_class : bool, default=False
@@ -387,12 +387,12 @@ class MiningRun:
             The ``evaluation.csv`` of ``modelmine evaluate`` (error vs stability per
             operator).
         null : SelectionNullResult, optional
-            :func:`modelmine.diagnostics.selection_null` of the run's base models: its band
+            :func:`modelmine.evaluation.selection_null` of the run's base models: its band
             in the frequency plot, its q-values in the warnings.
         stability_path : StabilityPathResult, optional
             :func:`modelmine.diagnostics.stability_path`, plotted in the diagnostics.
         error_control : ErrorControlCheck, optional
-            :func:`modelmine.diagnostics.check_error_control` of the run: its statements
+            :func:`modelmine.evaluation.check_error_control` of the run: its statements
             on the first screen, its table in ``#error-control``.
         figures_dir : path-like, optional
             An existing directory that also receives every figure as SVG, PDF and PNG at

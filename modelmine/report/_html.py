@@ -454,7 +454,7 @@ def build_report(
         What the data is (source, samples, features, classes).
     title : str
     null : SelectionNullResult, optional
-        A permutation null (:func:`modelmine.diagnostics.selection_null`): the frequency
+        A permutation null (:func:`modelmine.evaluation.selection_null`): the frequency
         plot draws its band, and the warnings use its q-values.
     stability_path : StabilityPathResult, optional
         Plotted in the diagnostics (:func:`modelmine.diagnostics.stability_path`).
@@ -471,7 +471,7 @@ def build_report(
         ``NAME.png`` at 300 dpi, NAME from the figure's caption (the directory must
         exist). Each figure of the page offers its SVG and PDF as downloads either way.
     error_control : ErrorControlCheck, optional
-        :func:`modelmine.diagnostics.check_error_control` of the run: its statements on
+        :func:`modelmine.evaluation.check_error_control` of the run: its statements on
         the first screen's error-control note and its gene table in ``#error-control``.
     marker_grid : (DataFrame, DataFrame), optional
         :meth:`modelmine.MiningRun.marker_grid` of a per-class run: the dot plot then shows

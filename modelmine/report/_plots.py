@@ -92,7 +92,7 @@ def plot_selection_frequency(base: BaseModels, *, top: int = 30,
     Left: the ``top`` most frequently selected features (bars in the accent colour are in
     ``highlight``, typically the consensus signature). Right: the frequency of every
     feature, sorted, which shows how concentrated the selector's choices are. With
-    ``null`` (a :class:`~modelmine.diagnostics.SelectionNullResult`), each bar shows the
+    ``null`` (a :class:`~modelmine.evaluation.SelectionNullResult`), each bar shows the
     95 % quantile of its frequency under permuted labels (a tick: uncorrected), a star marks
     the bars that pass the Benjamini-Hochberg correction (q <= 0.05, what the report's
     caption counts), and the right panel the band of the pooled null (median to 95 %

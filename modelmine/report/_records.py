@@ -27,7 +27,7 @@ def signature_table(base: BaseModels | None, result: Signature | SignatureSet,
                     null: Any = None) -> pd.DataFrame:
     """A signature (or each of k alternatives) as rows: position, feature, index, score and,
     given the base models, each feature's selection frequency and mean (tied) rank; given
-    a permutation null (:func:`modelmine.diagnostics.selection_null`), each feature's
+    a permutation null (:func:`modelmine.evaluation.selection_null`), each feature's
     ``p_value`` and ``q_value`` under it."""
     sigs = [result] if isinstance(result, Signature) else list(result)
     parts = []

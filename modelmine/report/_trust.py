@@ -6,7 +6,7 @@ Shown at the top of the HTML report and of ``modelmine run``'s summary:
   (below :data:`POOR_STABILITY`, the band of the report's own reading notes);
 - an error-controlled operator (``stabilitySelection``, ``stabl``) lets fewer features
   through than the other signatures hold, or none;
-- a permutation null (:func:`modelmine.diagnostics.selection_null`) finds features of a
+- a permutation null (:func:`modelmine.evaluation.selection_null`) finds features of a
   signature selected no more often than under permuted labels.
 """
 

@@ -19,7 +19,7 @@ from modelmine.base_models import resume as resume_bootstrap
 from modelmine.base_models._artificial import add_artificial_features
 from modelmine.base_models._design import check_design
 from modelmine.base_models._resampling import complementary_pair, resample_indices
-from modelmine.diagnostics._null import permuted_labels
+from modelmine.evaluation._null import permuted_labels
 
 
 def _design(sizes, classes=None, weights=None, weighted=False):
@@ -279,12 +279,12 @@ def test_the_other_doors_take_the_design(colon):
         X, y, groups=groups, sample_weight=weights)
     np.testing.assert_array_equal(est.base_models_.subsets, base.subsets)
     # the permutation null reruns the selector on the same grouped resamples ...
-    null = mm.diagnostics.selection_null(X, y, base=base, n_permutations=10,
+    null = mm.evaluation.selection_null(X, y, base=base, n_permutations=10,
                                          groups=groups, sample_weight=weights)
     assert null.table().shape[0] == X.shape[1]
     # ... and refuses base models of other groups (the design is in the fingerprint)
     with pytest.raises(ValueError, match="same groups and sample_weight"):
-        mm.diagnostics.selection_null(X, y, base=base, n_permutations=10)
+        mm.evaluation.selection_null(X, y, base=base, n_permutations=10)
     # evaluate gives the weights to each fold's selectors, refused for a selector without
     res = mm.evaluate(X, y, selectors=["anova"], operators=["mostFreq"],
                       classifiers=["svm"], n_folds=3, n_bootstraps=4, n_features=5,

@@ -55,7 +55,7 @@ def test_error_control_run_equals_the_python_api(ec_dir):
     assert "artificial_features" not in stored.settings
     np.testing.assert_array_equal(stored.signatures["closedApr"].features,
                                   run.signatures["closedApr"].features)
-    check = mm.diagnostics.check_error_control(run, X, y, pfer=1.0, fdr=0.2)
+    check = mm.evaluation.check_error_control(run, X, y, pfer=1.0, fdr=0.2)
     pd.testing.assert_frame_equal(
         pd.read_csv(ec_dir / "error_control.csv", keep_default_na=False), check.table,
         check_dtype=False)
@@ -74,7 +74,7 @@ def test_error_control_run_equals_the_python_api(ec_dir):
     assert check.statements[0].startswith(f"{kept} of the 15 genes of closedApr pass "
                                           "stabilitySelection")
     # the null, as selection_null computes it on the same base models
-    null = mm.diagnostics.selection_null(
+    null = mm.evaluation.selection_null(
         X,
         y,
         base=run.base_models,

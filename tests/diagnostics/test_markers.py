@@ -83,7 +83,7 @@ def test_planted_markers_have_their_direction_and_the_run_writes_them(tmp_path):
         assert m.loc[(cls, gene), "rank_in_class"] == 1
     assert (m.frequency == 1.0).all()
     # q-values are the null's
-    null = mm.diagnostics.selection_null(frame, y, base=run.base_models, n_permutations=10)
+    null = mm.evaluation.selection_null(frame, y, base=run.base_models, n_permutations=10)
     q = run.markers(null=null).set_index("feature").q_value
     want = null.table().q_value
     for gene in ("g0", "g1", "g2"):

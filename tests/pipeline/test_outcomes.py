@@ -275,7 +275,7 @@ def test_permutation_null_of_a_regression_run_permutes_the_values():
     X, y = _planted(n=60, p=30)
     base = mm.bootstrap(X, y, selector="pearson", outcome="regression", n_bootstraps=10,
                         n_features=3, progress=False)
-    null = mm.diagnostics.selection_null(X, y, base=base, n_permutations=20, pooled=False)
+    null = mm.evaluation.selection_null(X, y, base=base, n_permutations=20, pooled=False)
     p = np.asarray(null.p_values)
     assert (p[:3] == 1 / 21).all()
     assert np.median(p[3:]) > 0.5
@@ -346,7 +346,7 @@ def test_review_fixes_refusals_and_groups():
     ev = mm.evaluate(X, y, outcome="regression", selectors="pearson", operators="mostFreq",
                      n_folds=2, n_bootstraps=4, n_features=3)
     assert set(ev.folds.operator) == {"mostFreq", "nobagg"}
-    null = mm.diagnostics.selection_null(X, y, selector="pearson", outcome="regression",
+    null = mm.evaluation.selection_null(X, y, selector="pearson", outcome="regression",
                                          n_bootstraps=4, n_features=3, n_permutations=10,
                                          pooled=False)
     assert null.p_values[0] == pytest.approx(1 / 11)

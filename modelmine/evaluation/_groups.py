@@ -18,8 +18,8 @@ import numpy as np
 import pandas as pd
 
 from ..base_models._design import check_design
+from ..diagnostics._nogueira import nogueira_stability
 from ..validation import param_error
-from ._nogueira import nogueira_stability
 
 __all__ = ["LeaveOneGroupOutResult", "grouping_effect", "leave_one_group_out"]
 
@@ -60,7 +60,7 @@ def grouping_effect(
         folds' signatures (``fold_stability``).
     """
     from ..base_models import bootstrap
-    from ..evaluation import evaluate
+    from ._protocol import evaluate
 
     func = "grouping_effect"
     n = len(y)

@@ -23,7 +23,7 @@ def _patients(n_patients=30, per=4, p=150, seed=0):
 
 def test_row_level_resampling_overstates_stability_and_understates_error():
     X, y, groups = _patients()
-    table = mm.diagnostics.grouping_effect(X, y, groups, selector="anova", classifier="1nn",
+    table = mm.evaluation.grouping_effect(X, y, groups, selector="anova", classifier="1nn",
                                            n_bootstraps=10, n_features=10, n_folds=5)
     assert list(table.index) == ["rows", "groups"]
     rows, grp = table.loc["rows"], table.loc["groups"]
@@ -32,7 +32,7 @@ def test_row_level_resampling_overstates_stability_and_understates_error():
     assert grp.cv_error > 0.3
     assert rows.cv_error < 0.1
     with pytest.raises(ValueError, match=r"groups.*120 values"):
-        mm.diagnostics.grouping_effect(X, y, groups[:-1])
+        mm.evaluation.grouping_effect(X, y, groups[:-1])
 
 
 def test_leave_one_group_out_finds_the_batch_that_carries_a_feature():
@@ -48,7 +48,7 @@ def test_leave_one_group_out_finds_the_batch_that_carries_a_feature():
     import pandas as pd
 
     frame = pd.DataFrame(X, columns=names)
-    res = mm.diagnostics.leave_one_group_out(frame, y, batches, selector="anova",
+    res = mm.evaluation.leave_one_group_out(frame, y, batches, selector="anova",
                                              operator="mostFreq", n_bootstraps=10,
                                              n_features=3, random_state=0)
     assert "g0" in res.signature and "g1" in res.signature
@@ -64,4 +64,4 @@ def test_leave_one_group_out_finds_the_batch_that_carries_a_feature():
     assert table.loc["site-C", "jaccard"] == pytest.approx(want)
     assert 0.0 <= res.stability <= 1.0
     with pytest.raises(ValueError, match=r"batches.*at least 3 batches"):
-        mm.diagnostics.leave_one_group_out(frame, y, np.repeat(["a", "b"], n // 2))
+        mm.evaluation.leave_one_group_out(frame, y, np.repeat(["a", "b"], n // 2))

@@ -29,10 +29,10 @@ from ..base_models import BaseModels, add_artificial_features, bootstrap, data_f
 from ..base_models._bootstrap import fit_rows
 from ..base_models._design import NO_DESIGN, SampleDesign, check_design
 from ..base_models._executors import Runner
+from ..diagnostics._significance import bh_qvalues
 from ..exceptions import DataError
 from ..selectors import get_selector, model_from_output
 from ..validation import check_choice, check_int, param_error
-from ._significance import bh_qvalues
 
 __all__ = ["MIN_PERMUTATIONS", "SelectionNullResult", "selection_null"]
 
