@@ -272,3 +272,57 @@ class Registry(Generic[E]):
         self._ensure()
         return pd.DataFrame([e.row() for e in self._entries.values()],
                             columns=AVAILABLE_COLUMNS)
+
+    def kinds(self, names: Any, *, param: str | None = None,
+              func: str = "get") -> dict[str, str]:
+        """Check names given by a user; return ``{name: kind}`` in their order.
+
+        The one place where such names are validated: an unknown name raises
+        :class:`ValueError` listing the registered ones and the closest; a repeated name,
+        or none, is refused. ``param`` and ``func`` name the caller's parameter and function
+        in the message.
+        """
+        param = param or f"{self.what}s"
+        given = [names] if isinstance(names, str) else list(names)
+        table = self.available()
+        known = dict(zip(table["name"].astype(str), table["kind"].astype(str), strict=True))
+        kinds: dict[str, str] = {}
+        for name in given:
+            if not isinstance(name, str) or name not in known:
+                close = closest_names(name, known) if isinstance(name, str) else []
+                raise param_error(param, func, f"one of the available {self.what}s ("
+                                  + ", ".join(repr(n) for n in known) + ")", name,
+                                  hint=f"Did you mean {close[0]!r}?" if close else None,
+                                  exc=ValueError if isinstance(name, str) else TypeError)
+            if name in kinds:
+                raise param_error(param, func, f"distinct {self.what} names",
+                                  f"{name!r} twice", show=False)
+            kinds[name] = known[name]
+        if not kinds:
+            raise param_error(param, func, f"at least one {self.what} name", "none",
+                              show=False)
+        return kinds
+
+
+R = TypeVar("R", bound="Registry[Any]")
+
+#: The default registry of each kind of plugin object, set by the package that fills it
+#: when that package is imported. A module below that package finds the registry here
+#: without importing it: ``RunSpec`` checks operator names, yet sits below ``base_models``,
+#: which the operators import (issue 38: no import cycle between the stages).
+_DEFAULTS: dict[str, Registry[Any]] = {}
+
+
+def set_default(registry: R) -> R:
+    """Make ``registry`` the default one of its kind (``registry.what``); returns it."""
+    _DEFAULTS[registry.what] = registry
+    return registry
+
+
+def default_of(what: str) -> Registry[Any]:
+    """The default registry of ``what`` ("operator", ...), set by its package on import."""
+    try:
+        return _DEFAULTS[what]
+    except KeyError:
+        raise RuntimeError(f"no default {what} registry: modelmine.{what}s is not "
+                           "imported (import modelmine first)") from None

@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from ._registry import default_of
 from .constants import (
     DEFAULT_MIN_SUPPORT,
     DEFAULT_N_BOOTSTRAPS,
@@ -434,8 +435,6 @@ class RunSpec:
         object.__setattr__(self, "_built", tuple(built))
 
     def _check_operators(self, func: str) -> None:
-        from .operators import operator_kinds
-
         if not self.operators and isinstance(self.operators, tuple | list):
             # bootstrap() and the estimator's fits mine no operators of their own.
             object.__setattr__(self, "operators", ())
@@ -447,7 +446,9 @@ class RunSpec:
             raise param_error("operators", func, "a sequence of operator names",
                               self.operators, exc=TypeError,
                               hint=f"Use [{self.operators!r}] for one operator.")
-        kinds = operator_kinds(list(self.operators), func=func)
+        # the operators' registry, found without importing the operators (which sit above)
+        operators = default_of("operator")
+        kinds = operators.kinds(list(self.operators), param="operators", func=func)
         object.__setattr__(self, "operators", tuple(kinds))
         object.__setattr__(self, "_kinds", dict(kinds))
         params = _frozen_params(self.operator_params, "operator_params", func, nested=True)
@@ -456,10 +457,8 @@ class RunSpec:
             raise param_error("operator_params", func, "a mapping from the run's operators "
                               f"({', '.join(map(repr, kinds))}) to their parameters",
                               params, hint=f"Not among the operators: {unknown}.")
-        from .operators import get_operator
-
         for name, given in params.items():
-            accepted = get_operator(name).params
+            accepted = operators.entry(name).params
             wrong = sorted(set(given) - set(accepted))
             if wrong:  # found now, not after the bootstraps, when the operator runs
                 raise param_error("operator_params", func, f"parameters that {name!r} takes "

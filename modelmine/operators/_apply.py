@@ -14,8 +14,7 @@ from typing import Any
 
 from ..base_models import BaseModels
 from ..constants import SEED_MODULUS
-from ..validation import closest_names, param_error
-from ._registry import aggregate, available
+from ._registry import aggregate, default_registry
 from ._signature import Signature, SignatureSet
 
 __all__ = ["apply_operators", "operator_kinds", "operator_seed"]
@@ -30,24 +29,7 @@ def operator_kinds(operators: Iterable[str], *, param: str = "operators",
     is refused. ``param`` and ``func`` name the caller's parameter and function in the
     message.
     """
-    names = [operators] if isinstance(operators, str) else list(operators)
-    table = available()
-    known = dict(zip(table["name"].astype(str), table["kind"].astype(str), strict=True))
-    kinds: dict[str, str] = {}
-    for name in names:
-        if not isinstance(name, str) or name not in known:
-            close = closest_names(name, known) if isinstance(name, str) else []
-            raise param_error(param, func, "one of the available operators ("
-                              + ", ".join(repr(n) for n in known) + ")", name,
-                              hint=f"Did you mean {close[0]!r}?" if close else None,
-                              exc=ValueError if isinstance(name, str) else TypeError)
-        if name in kinds:
-            raise param_error(param, func, "distinct operator names",
-                              f"{name!r} twice", show=False)
-        kinds[name] = known[name]
-    if not kinds:
-        raise param_error(param, func, "at least one operator name", "none", show=False)
-    return kinds
+    return default_registry().kinds(operators, param=param, func=func)
 
 
 def operator_seed(base: BaseModels) -> int:

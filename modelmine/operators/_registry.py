@@ -35,7 +35,7 @@ from typing import Any
 
 import pandas as pd
 
-from .._registry import BUILT_IN, Described, Registry, first_line, origin_of
+from .._registry import BUILT_IN, Described, Registry, first_line, origin_of, set_default
 from ..base_models import BaseModels
 from ..validation import param_error
 from ._aggregate import distinct_models, run_operator
@@ -382,7 +382,7 @@ class OperatorRegistry(Registry[Operator]):
 
 
 # ------------------------------------------------------- the default registry
-_DEFAULT = OperatorRegistry()
+_DEFAULT = set_default(OperatorRegistry())
 
 
 def default_registry() -> OperatorRegistry:
