@@ -19,6 +19,7 @@ from . import (
     spec,
     validation,
 )
+from ._version import __version__
 from .base_models import BaseModels, bootstrap
 from .estimator import ModelMiningSelector
 from .evaluation import (
@@ -33,8 +34,6 @@ from .operators import Signature, SignatureSet, aggregate, register_operator
 from .patterns import ItemsetLattice, Itemsets, mine_itemsets
 from .pipeline import MiningRun, resume, run
 from .spec import RunSpec
-
-__version__ = "0.1.0"
 
 
 def __getattr__(name: str) -> Any:

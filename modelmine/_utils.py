@@ -136,7 +136,7 @@ def library_versions() -> dict[str, str]:
     import platform
     from importlib import metadata
 
-    from . import __version__
+    from ._version import __version__
 
     out = {"modelmine": __version__, "python": platform.python_version()}
     for dist in ("numpy", "scipy", "scikit-learn", "pandas", "matplotlib"):

@@ -111,7 +111,7 @@ def check_chunk(arrays: Mapping[str, np.ndarray], rows: int, p: int, n_samples: 
 
 
 def _version() -> str:
-    from .. import __version__
+    from .._version import __version__
 
     return __version__
 
