@@ -30,6 +30,23 @@ def _looks_raw(values: np.ndarray) -> bool:
     return bool(values.size) and float(values.min()) >= 0 and float(values.max()) > 100
 
 
+def expression_columns(X: Any, cols: Any, log_data: bool) -> np.ndarray:
+    """The columns ``cols`` of X, dense float64, on the scale of the fold changes: the
+    values themselves (counts), or ``expm1`` of log1p-normalised values (scanpy's
+    convention for its log-normalised input)."""
+    sub = X[:, cols]
+    sub = np.asarray(sub.toarray() if sp.issparse(sub) else sub, dtype=np.float64)
+    return np.expm1(sub) if log_data else sub
+
+
+def fold_changes(sub: np.ndarray, in_group: np.ndarray) -> np.ndarray:
+    """log2 fold change of the cluster's mean over the rest's, with a pseudocount of 1e-9,
+    for each column of :func:`expression_columns`."""
+    m1 = sub[in_group].mean(axis=0)
+    m0 = sub[~in_group].mean(axis=0)
+    return np.log2((m1 + 1e-9) / (m0 + 1e-9))
+
+
 def marker_table(
     X: Any, y: Any, features: Any = None, *, feature_names: Any = None,
     frequency: Any = None, n_models: int | None = None, q_values: Any = None,

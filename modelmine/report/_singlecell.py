@@ -35,7 +35,7 @@ def panel_dot_data(adata: Any, result: Any, *, layer: str | None = None,
     for panel in result.panels.values():
         genes.extend(g for g in panel if g not in genes)
     genes = genes[:max_genes]
-    from ..singlecell._panels import expression_columns, fold_changes
+    from ..diagnostics._markers import expression_columns, fold_changes
 
     X = adata.X if layer is None else adata.layers[layer]
     index = pd.Index([str(v) for v in adata.var_names])

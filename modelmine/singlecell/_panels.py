@@ -28,6 +28,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from ..diagnostics._markers import expression_columns, fold_changes
 from ..selectors._wilcoxon import wilcoxon_by_group
 from ..validation import check_choice, check_int, param_error
 
@@ -99,23 +100,6 @@ def _bh(p: np.ndarray) -> np.ndarray:
     out = np.empty(n)
     out[order] = np.minimum(adj, 1.0)
     return out
-
-
-def expression_columns(X: Any, cols: Any, log_data: bool) -> np.ndarray:
-    """The columns ``cols`` of X, dense float64, on the scale of the fold changes: the
-    values themselves (counts), or ``expm1`` of log1p-normalised values (scanpy's
-    convention for its log-normalised input)."""
-    sub = X[:, cols]
-    sub = np.asarray(sub.toarray() if sp.issparse(sub) else sub, dtype=np.float64)
-    return np.expm1(sub) if log_data else sub
-
-
-def fold_changes(sub: np.ndarray, in_group: np.ndarray) -> np.ndarray:
-    """log2 fold change of the cluster's mean over the rest's, with a pseudocount of 1e-9,
-    for each column of :func:`expression_columns`."""
-    m1 = sub[in_group].mean(axis=0)
-    m0 = sub[~in_group].mean(axis=0)
-    return np.log2((m1 + 1e-9) / (m0 + 1e-9))
 
 
 def marker_panels(
