@@ -3,14 +3,21 @@
 - No import cycle inside a package: the import graph of each package's modules, built with
   ``ast`` from every import statement (at module level and inside functions: a lazy import
   is still a dependency), except those under ``if TYPE_CHECKING:``, has no cycle.
+- No import cycle between the stages (the subpackages and top-level modules), on the same
+  graph, lazy imports included (issue 38): a cycle fails with its path and, for each step,
+  the modules that import. The one import not counted is a package's PEP 562
+  ``__getattr__`` serving names that moved up the flow under their old path; each such name
+  must warn (a deprecated alias is no dependency: nothing in modelmine may use it).
 - Imports point down the flow: the stages named in DEVELOPING.md never import a later
-  stage at module level.
+  stage, not even inside a function.
 - ``mm.run`` without a report never imports matplotlib.
 """
 
 from __future__ import annotations
 
 import ast
+import itertools
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -49,6 +56,7 @@ class _Imports(ast.NodeVisitor):
         self.name, self.module_level_only = name, module_level_only
         self.package = _package_of(name)
         self.found: set[str] = set()
+        self.aliases: list[ast.FunctionDef] = []
         self.depth = 0
 
     def visit_If(self, node: ast.If) -> None:
@@ -65,7 +73,13 @@ class _Imports(ast.NodeVisitor):
         self.generic_visit(node)
         self.depth -= 1
 
-    visit_FunctionDef = visit_AsyncFunctionDef = visit_ClassDef = _nested
+    visit_AsyncFunctionDef = visit_ClassDef = _nested
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
+        if node.name == "__getattr__" and self.depth == 0 and self.name in PACKAGES:
+            self.aliases.append(node)  # deprecated aliases of moved names: not a dependency
+            return
+        self._nested(node)
 
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
@@ -155,8 +169,125 @@ def test_no_import_cycle_inside_a_package():
     assert _cycles(within) == []
 
 
+def _stage(name: str) -> str:
+    """The stage a module belongs to: ``modelmine.<subpackage or top-level module>``."""
+    return ".".join(name.split(".")[:2])
+
+
+def _stage_graph(graph: dict[str, set[str]]
+                 ) -> tuple[dict[str, set[str]], dict[tuple[str, str], list[str]]]:
+    stages: dict[str, set[str]] = {_stage(m): set() for m in graph}
+    why: dict[tuple[str, str], list[str]] = {}
+    for m, deps in graph.items():
+        for d in deps:
+            a, b = _stage(m), _stage(d)
+            if a != b:
+                stages[a].add(b)
+                why.setdefault((a, b), []).append(f"{m} -> {d}")
+    return stages, why
+
+
+def _a_cycle(graph: dict[str, set[str]], component: list[str], start: str) -> list[str]:
+    """One shortest cycle through ``start`` inside a strongly connected component."""
+    inside = set(component)
+    paths = {start: [start]}
+    queue = [start]
+    while queue:
+        v = queue.pop(0)
+        for w in sorted(graph[v] & inside):
+            if w == start:
+                return paths[v] + [start]
+            if w not in paths:
+                paths[w] = paths[v] + [w]
+                queue.append(w)
+    raise AssertionError(f"{component} is not a cycle")
+
+
+def _describe(graph: dict[str, set[str]], why: dict[tuple[str, str], list[str]],
+              components: list[list[str]]) -> str:
+    lines, seen = [], set()
+    for comp in components:
+        for start in comp:  # the shortest cycle through each stage of the component
+            cycle = _a_cycle(graph, comp, start)
+            first = cycle.index(min(cycle[:-1]))
+            key = tuple(cycle[first:-1] + cycle[:first])
+            if key in seen:
+                continue
+            seen.add(key)
+            lines.append("import cycle: " + " -> ".join(cycle))
+            for a, b in itertools.pairwise(cycle):
+                lines.append(f"  {a} -> {b}: " + "; ".join(sorted(set(why[(a, b)]))[:4]))
+    return "\n".join(lines)
+
+
+def test_the_stage_cycle_report_names_the_importing_modules():
+    graph = {"modelmine.a.x": {"modelmine.b.y"}, "modelmine.b.y": {"modelmine.a.z"},
+             "modelmine.a.z": set(), "modelmine.c": {"modelmine.a.x"}}
+    stages, why = _stage_graph(graph)
+    text = _describe(stages, why, _cycles(stages))
+    assert text == ("import cycle: modelmine.a -> modelmine.b -> modelmine.a\n"
+                    "  modelmine.a -> modelmine.b: modelmine.a.x -> modelmine.b.y\n"
+                    "  modelmine.b -> modelmine.a: modelmine.b.y -> modelmine.a.z")
+
+
+def test_no_import_cycle_between_the_stages():
+    stages, why = _stage_graph(_graph(module_level_only=False))
+    components = _cycles(stages)
+    assert components == [], "\n" + _describe(stages, why, components)
+
+
+def _deprecated_aliases() -> dict[str, list[str]]:
+    """For each package with a PEP 562 ``__getattr__`` that imports: the names it serves
+    (the string constants of the tuple its ``if name in ...`` tests)."""
+    out: dict[str, list[str]] = {}
+    for name in sorted(PACKAGES):
+        visitor = _Imports(name, module_level_only=False)
+        tree = ast.parse(MODULES[name].read_text(encoding="utf-8"))
+        visitor.visit(tree)
+        for func in visitor.aliases:
+            if not any(isinstance(n, ast.Import | ast.ImportFrom) for n in ast.walk(func)):
+                continue
+            tests = [n for n in ast.walk(func) if isinstance(n, ast.Compare)
+                     and isinstance(n.ops[0], ast.In)]
+            served: list[str] = []
+            for test in tests:
+                target = test.comparators[0]
+                if isinstance(target, ast.Name):  # a module-level tuple
+                    for stmt in tree.body:
+                        if (isinstance(stmt, ast.Assign | ast.AnnAssign)
+                                and target.id in ast.unparse(stmt).split("=")[0]):
+                            target = stmt.value  # type: ignore[assignment]
+                served += [c.value for c in ast.walk(target)
+                           if isinstance(c, ast.Constant) and isinstance(c.value, str)]
+            out[name] = served
+    return out
+
+
+def test_every_alias_reached_through_getattr_warns_and_is_unused_inside():
+    import importlib
+    import warnings
+
+    aliases = _deprecated_aliases()
+    assert aliases.get("modelmine.diagnostics"), aliases  # the moved refitting workflows
+    for package, names in aliases.items():
+        module = importlib.import_module(package)
+        for name in names:
+            if package == "modelmine" and name == "report":
+                continue  # the root's lazy report (matplotlib on first use), not an alias
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                getattr(module, name)
+            assert any(issubclass(w.category, DeprecationWarning) for w in caught), (
+                package, name)
+            users = [str(p.relative_to(ROOT.parent)) for p in ROOT.rglob("*.py")
+                     if re.search(rf"{re.escape(package)}\.{name}\b|from "
+                                  rf"{re.escape(package)} import[^\n]*\b{name}\b",
+                                  p.read_text(encoding="utf-8"))]
+            assert users == [], (package, name, users)
+
+
 #: The stages of the flow (docs/DEVELOPING.md), each listing the later ones it must never
-#: import at module level.
+#: import, lazily or not.
 _LATER = {
     "modelmine.selectors": ["base_models", "patterns", "operators", "diagnostics",
                             "evaluation", "report", "pipeline", "cli", "estimator"],
@@ -164,15 +295,20 @@ _LATER = {
                               "cli", "estimator"],
     "modelmine.patterns": ["operators", "evaluation", "report", "pipeline", "cli",
                            "estimator"],
-    "modelmine.operators": ["evaluation", "report", "pipeline", "cli", "estimator"],
-    "modelmine.report": ["pipeline", "cli", "evaluation"],
+    "modelmine.operators": ["diagnostics", "evaluation", "report", "pipeline", "cli",
+                            "estimator"],
+    "modelmine.spec": ["base_models", "patterns", "operators", "diagnostics", "evaluation",
+                       "report", "pipeline", "cli", "estimator"],
+    "modelmine.diagnostics": ["evaluation", "report", "pipeline", "singlecell", "cli",
+                              "estimator"],
+    "modelmine.report": ["pipeline", "singlecell", "cli", "evaluation"],
     "modelmine.pipeline": ["cli", "evaluation"],
 }
 
 
 @pytest.mark.parametrize("stage", sorted(_LATER))
 def test_imports_point_down_the_flow(stage):
-    graph = _graph(module_level_only=True)
+    graph = _graph(module_level_only=False)
     later = tuple(f"modelmine.{s}" for s in _LATER[stage])
     wrong = sorted((m, d) for m, deps in graph.items()
                    if m == stage or m.startswith(stage + ".")
