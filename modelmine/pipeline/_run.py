@@ -34,23 +34,20 @@ from ..base_models import (
     fit_base_models,
     fit_class_models,
 )
-from ..constants import (
-    DEFAULT_MIN_SUPPORT,
-    DEFAULT_N_BOOTSTRAPS,
-    DEFAULT_N_FEATURES,
-    DEFAULT_N_SIGNATURES,
-)
 from ..datasets import LoadedData
 from ..exceptions import DataError
 from ..operators import Signature, SignatureSet, apply_operators
 from ..patterns import ItemsetLattice, Itemsets, TooManyItemsetsError, mine_itemsets
-from ..spec import DEFAULT_OPERATORS, DEFAULT_RANDOM_STATE, RunSpec, spec_alone
+from ..spec import DEFAULT_OPERATORS, RunSpec, defaults, spec_alone
 from ..validation import param_error
 from . import _store
 
 __all__ = ["DEFAULT_OPERATORS", "MiningRun", "resume", "run"]
 
 _FUNC = "run"
+
+#: The defaults of the run's settings: those of modelmine.spec.SETTINGS, stated once.
+_D = defaults()
 
 
 @dataclass(frozen=True, eq=False)
@@ -606,33 +603,35 @@ def run(
     X: Any,
     y: Any = None,
     *,
-    selector: Any = None,
-    operators: Sequence[str] = DEFAULT_OPERATORS,
-    n_bootstraps: int = DEFAULT_N_BOOTSTRAPS,
-    n_features: int = DEFAULT_N_FEATURES,
-    n_signatures: int = DEFAULT_N_SIGNATURES,
-    min_support: float = DEFAULT_MIN_SUPPORT,
-    resampling: str = "bootstrap",
-    sample_fraction: float | None = None,
-    stratify: bool = False,
-    selector_params: dict[str, Any] | None = None,
-    operator_params: Mapping[str, Mapping[str, Any]] | None = None,
+    selector: Any = _D["selector"],
+    operators: Sequence[str] = _D["operators"],
+    n_bootstraps: int = _D["n_bootstraps"],
+    n_features: int = _D["n_features"],
+    n_signatures: int = _D["n_signatures"],
+    min_support: float = _D["min_support"],
+    resampling: str = _D["resampling"],
+    sample_fraction: float | None = _D["sample_fraction"],
+    stratify: bool = _D["stratify"],
+    selector_params: dict[str, Any] | None = _D["selector_params"],
+    operator_params: Mapping[str, Mapping[str, Any]] | None = _D["operator_params"],
     feature_names: Any = None,
-    random_state: Any = DEFAULT_RANDOM_STATE,
+    random_state: Any = _D["random_state"],
     n_jobs: int | None = None,
-    artificial_features: str | None = None,
+    artificial_features: str | None = _D["artificial_features"],
     executor: Any = None,
     run_dir: str | os.PathLike[str] | None = None,
     checkpoint_every: int = 10,
     progress: bool | None = None,
     command: Sequence[str] | None = None,
-    scale: str = "none",
-    signature_size: int | None = None,
+    scale: str = _D["scale"],
+    signature_size: int | None = _D["signature_size"],
     groups: Any = None,
     sample_weight: Any = None,
-    weighted_resampling: bool = False,
-    per_class: bool = False,
-    outcome: str = "classification",
+    weighted_resampling: bool = _D["weighted_resampling"],
+    per_class: bool = _D["per_class"],
+    outcome: str = _D["outcome"],
+    max_per_class: int | None = _D["max_per_class"],
+    fit_full: bool = _D["fit_full"],
     spec: RunSpec | None = None,
 ) -> MiningRun:
     """Mine the models of a feature selector: base models, signatures, itemsets, diagnostics.
@@ -714,13 +713,17 @@ def run(
         Also select one class against the rest for every class (three or more), on the
         run's own resamples (common random numbers; the resamples then hold every class),
         with every operator: the per-class panels (:attr:`MiningRun.class_signatures`,
-        :meth:`MiningRun.markers` with ``per_class=True``; ``docs/markers.md``).
+        :meth:`MiningRun.markers`, which then gives them by default; ``docs/markers.md``).
     outcome : {"classification", "regression", "survival"}, default="classification"
         What ``y`` is: class labels; numbers (a drug response, an age); or a survival
         target, the structured array of the event indicator and the time
         (``sksurv.util.Surv.from_arrays(event, time)``; ``pip install
         'modelmine[survival]'``). The selector must fit it (default: the outcome's,
         ``modelmine.spec.DEFAULT_SELECTORS``); ``docs/outcomes.md``.
+    max_per_class : int, optional
+        At most this many samples of each class in each resample (:class:`~modelmine.RunSpec`).
+    fit_full : bool, default=True
+        Also fit the selector once on all the data (the "nobagg" baseline of KDD 2012).
     spec : RunSpec, optional
         All the settings at once (:class:`modelmine.RunSpec`), instead of their keywords
         (which must then be left at their defaults). The execution keywords (``n_jobs``,
@@ -748,15 +751,14 @@ def run(
              "random_state": random_state, "artificial_features": artificial_features,
              "scale": scale, "signature_size": signature_size,
              "weighted_resampling": weighted_resampling, "per_class": per_class,
-             "outcome": outcome}
+             "outcome": outcome, "max_per_class": max_per_class, "fit_full": fit_full}
     groups, sample_weight = _design_columns(X, groups, sample_weight)
     X, y, source, feature_names = _data(X, y, feature_names,
                                         spec.outcome if spec is not None else outcome)
     if spec is None:
-        spec = RunSpec(**{**given, "selector_params": selector_params or {},
-                          "operator_params": operator_params or {}}, func=_FUNC)
+        spec = RunSpec(**given, func=_FUNC)
     else:
-        spec_alone(spec, given, _RUN_DEFAULTS, _FUNC)
+        spec_alone(spec, given, _D, _FUNC)
     return _execute(X, y, spec, Execution(n_jobs=n_jobs, executor=executor,
                                           run_dir=run_dir, checkpoint_every=checkpoint_every,
                                           progress=progress, command=command),
@@ -785,17 +787,6 @@ def _design_columns(X: Any, groups: Any, sample_weight: Any) -> tuple[Any, Any]:
             value = X.groups if option == "groups" else X.sample_weight
         out.append(value)
     return out[0], out[1]
-
-
-#: The settings keywords of :func:`run` with their defaults (what ``spec=`` replaces).
-_RUN_DEFAULTS = {"selector": None, "operators": DEFAULT_OPERATORS,
-                 "n_bootstraps": DEFAULT_N_BOOTSTRAPS, "n_features": DEFAULT_N_FEATURES,
-                 "n_signatures": DEFAULT_N_SIGNATURES, "min_support": DEFAULT_MIN_SUPPORT,
-                 "resampling": "bootstrap", "sample_fraction": None, "stratify": False,
-                 "selector_params": None, "operator_params": None,
-                 "random_state": DEFAULT_RANDOM_STATE, "artificial_features": None,
-                 "scale": "none", "signature_size": None, "weighted_resampling": False,
-                 "per_class": False, "outcome": "classification"}
 
 
 @dataclass(frozen=True)
