@@ -204,6 +204,10 @@ class Checked(Constraint):
 
     text: str = "a value"
     stored: Any = None
+    convert: Any = None
+
+    def parse(self, text: str) -> Any:
+        return text if self.convert is None else self.convert(text)
 
     def schema(self) -> Any:
         if self.stored is not None:
@@ -291,6 +295,13 @@ def _seed_schema() -> Any:
     return (Where(str, integer_text, "the decimal text of a seed"), type(None))
 
 
+def _number(text: str) -> float | int:
+    """A number typed on the command line: an integer when it is one (a count), else a
+    float (a fraction)."""
+    stripped = text.strip()
+    return int(stripped) if stripped.isdigit() else float(stripped)
+
+
 def _list_schema() -> Any:
     from ._schema import ListOf
 
@@ -331,7 +342,8 @@ SETTINGS: tuple[Setting, ...] = (
                                              "parameters", stored=dict),
             "parameters per operator", always_stored=True),
     Setting("min_support", DEFAULT_MIN_SUPPORT, Checked(
-        "a fraction in (0, 1] or a count of base models in [1, b]", stored=_support_schema),
+        "a fraction in (0, 1] or a count of base models in [1, b]", stored=_support_schema,
+        convert=_number),
         "minimum support of the closed itemsets a run keeps", ("--min-support",),
         required=True, always_stored=True, metavar="S"),
     Setting("resampling", "bootstrap", Choice(RESAMPLING_METHODS),
@@ -601,7 +613,7 @@ class RunSpec:
     per_class : bool, default=False
         Also run the selection one class against the rest for every class, on the same
         resamples (common random numbers): per-class panels (``MiningRun.class_signatures``,
-        ``MiningRun.markers(per_class=True)``). Three or more classes.
+        ``MiningRun.markers()``, which gives them by default). Three or more classes.
     max_per_class : int, optional
         At most this many samples of each class in each resample (drawn among the class's
         own, as ``stratify``; a cap for clusters of very different sizes: the single-cell

@@ -85,6 +85,12 @@ class MiningRun:
     class_frequencies : DataFrame or None
         With ``per_class=True``: the selection frequency of every feature (rows) in the
         base models of each class against the rest (columns, the class labels as text).
+    spec : RunSpec or None
+        The settings of the run, as one validated record (:class:`~modelmine.RunSpec`,
+        with m capped at p and the seed resolved): the one the run was made with, or, for
+        a run read from its directory, the one ``run.json`` stores. Workflows that refit
+        derive theirs from it (``run.spec.replace(...)``). None only for a run of a custom
+        selector read back from disk (the object is not stored).
     """
 
     base_models: BaseModels
@@ -98,6 +104,7 @@ class MiningRun:
     class_signatures: Mapping[str, Mapping[str, Signature | SignatureSet]] = field(
         default_factory=dict, repr=False)
     class_frequencies: pd.DataFrame | None = field(default=None, repr=False)
+    spec: RunSpec | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.base_models, BaseModels):
@@ -122,6 +129,11 @@ class MiningRun:
             {str(c): frozen(dict(ops)) for c, ops in dict(self.class_signatures).items()}))
         if self.class_frequencies is not None:
             object.__setattr__(self, "class_frequencies", self.class_frequencies.copy())
+        if self.spec is None:
+            object.__setattr__(self, "spec", spec_of_settings(self.settings))
+        elif not isinstance(self.spec, RunSpec):
+            raise param_error("spec", "MiningRun", "a RunSpec or None",
+                              type(self.spec).__name__, exc=TypeError, show=False)
 
     # ------------------------------------------------------------------ views
     @property
@@ -147,7 +159,9 @@ class MiningRun:
 
     @cached_property
     def _mined(self) -> tuple[Itemsets | None, str | None]:
-        return run_itemsets(self.base_models, float(self.settings["min_support"]))
+        # The stored value as it is: an integer is a count of base models, a float a
+        # fraction (float() would turn the count 1 into the fraction 1.0).
+        return run_itemsets(self.base_models, self.settings["min_support"])
 
     @property
     def itemsets(self) -> Itemsets | None:
@@ -205,7 +219,7 @@ class MiningRun:
         return self.base_models.summary(top=self.base_models.n_features_in)
 
     def markers(self, operator: str | None = None, *, null: Any = None,
-                effect: str = "auto", per_class: bool = False) -> pd.DataFrame:
+                effect: str = "auto", per_class: bool | None = None) -> pd.DataFrame:
         """Which gene of the signature marks which class: one row per gene and class.
 
         For the genes of ``operator``'s signature (of all its alternatives for a
@@ -225,10 +239,13 @@ class MiningRun:
             A permutation null of the run (:func:`modelmine.diagnostics.selection_null`)
             whose per-gene q-values fill the ``q_value`` column.
         effect : {"auto", "log2_fold_change", "standardized_mean_difference"}
-        per_class : bool, default=False
-            The per-class panels instead (a run with ``per_class=True``): for each class,
-            the genes of its own signature against the rest, with the selection frequency
-            of the class's base models; one row per class and gene of its panel.
+        per_class : bool, optional
+            The per-class panels: for each class, the genes of its own signature against
+            the rest, with the selection frequency of the class's base models; one row per
+            class and gene of its panel. Default: the panels for a run made with
+            ``per_class=True`` (what it was asked for), else the pooled signature's
+            markers; False gives the pooled ones of a per-class run, True refuses a run
+            without panels.
 
         Returns
         -------
@@ -238,7 +255,13 @@ class MiningRun:
         """
         from ..diagnostics import marker_table
 
+        if per_class is None:
+            per_class = bool(self.class_signatures)
         if per_class:
+            if null is not None:
+                raise param_error("null", "MiningRun.markers", "None for the per-class "
+                                  "panels (the null is of the pooled selection; pass "
+                                  "per_class=False)", type(null).__name__, show=False)
             return self._class_markers(operator, effect)
         name = self._markers_operator(operator)
         assert self.expression is not None
@@ -453,6 +476,23 @@ class MiningRun:
                 f"{base.n_features_in} features (seed {base.random_state})</p>{line}"
                 "<table><thead><tr><th>operator</th><th>output</th><th>size</th>"
                 f"<th>features</th></tr></thead><tbody>{''.join(rows)}</tbody></table></div>")
+
+
+def spec_of_settings(settings: Mapping[str, Any], func: str = "MiningRun") -> RunSpec | None:
+    """The :class:`~modelmine.RunSpec` a run's stored settings describe (None for a custom
+    selector, whose object is not stored). A heterogeneous ensemble is stored as the
+    names joined by "+" with each selector's record in ``selector_params``."""
+    stored = dict(settings)
+    name = stored.get("selector")
+    if name is None:
+        return None
+    params = dict(stored.get("selector_params") or {})
+    if isinstance(name, str) and "+" in name and "selectors" in params:
+        records = list(params["selectors"])
+        stored["selector"] = [str(r["name"]) for r in records]
+        stored["selector_params"] = {str(r["name"]): dict(r.get("params") or {})
+                                     for r in records}
+    return RunSpec.from_settings(stored, func=func)
 
 
 def _same_table(a: pd.DataFrame, b: pd.DataFrame) -> bool:
@@ -937,7 +977,10 @@ def _mine(X: Any, y: Any, checked: CheckedRun, execution: Execution, *,
                            None if source is None else source.sample_names,
                            outcome=spec.outcome),
                        class_signatures=class_signatures,
-                       class_frequencies=class_frequencies)
+                       class_frequencies=class_frequencies,
+                       # the settings as resolved (the selector's parameters, the signature
+                       # size), as run.json stores them: the same spec after MiningRun.load
+                       spec=spec_of_settings(settings, _FUNC) or spec)
     if directory is not None:
         _store.finish_checkpoint(result, directory)
     return result
