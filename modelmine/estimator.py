@@ -21,14 +21,16 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .base_models import check_run_data, fit_base_models
-from .constants import DEFAULT_N_SIGNATURES
-from .spec import RunSpec
+from .spec import RunSpec, defaults
 from .validation import check_int, param_error
 
 __all__ = ["ModelMiningSelector"]
 
 _NAME = "ModelMiningSelector"
 
+
+#: The defaults of the run settings the estimator takes (modelmine.spec.SETTINGS).
+_D = defaults()
 
 class ModelMiningSelector(SelectorMixin, BaseEstimator):
     """Robust feature selection by mining bootstrap base models (KDD 2012).
@@ -104,13 +106,17 @@ class ModelMiningSelector(SelectorMixin, BaseEstimator):
     (62, 10)
     """
 
+    # Defaults from modelmine.spec.SETTINGS, except two the estimator states on purpose:
+    # ``selector`` shows the classification default by name (scikit-learn's get_params and
+    # repr show what is fitted); ``n_signatures=None`` means the table's k for a
+    # multi-model operator and is not used by a single-model one.
     def __init__(self, selector: Any = "svm-rfe", operator: str = "closedApr",
-                 n_bootstraps: int = 150, n_features: int = 20,
+                 n_bootstraps: int = _D["n_bootstraps"], n_features: int = _D["n_features"],
                  n_signatures: int | None = None, alternative: int | None = None,
-                 selector_params: dict[str, Any] | None = None,
+                 selector_params: dict[str, Any] | None = _D["selector_params"],
                  operator_params: dict[str, Any] | None = None,
-                 resampling: str = "bootstrap", stratify: bool = False,
-                 compute_stability: bool = True, random_state: Any = 0,
+                 resampling: str = _D["resampling"], stratify: bool = _D["stratify"],
+                 compute_stability: bool = True, random_state: Any = _D["random_state"],
                  n_jobs: int | None = None) -> None:
         self.selector = selector
         self.operator = operator
@@ -144,7 +150,7 @@ class ModelMiningSelector(SelectorMixin, BaseEstimator):
         k = check_int(self.n_signatures, "n_signatures", _NAME, min_value=1, allow_none=True)
         spec = RunSpec(selector=self.selector, selector_params=self.selector_params or {},
                        n_bootstraps=self.n_bootstraps, n_features=self.n_features,
-                       n_signatures=DEFAULT_N_SIGNATURES if k is None else k,
+                       n_signatures=_D["n_signatures"] if k is None else k,
                        resampling=self.resampling, stratify=self.stratify,
                        operators=[op], operator_params={op: self.operator_params or {}},
                        random_state=self.random_state, func=_NAME)

@@ -27,10 +27,11 @@ before the first fit. Two policies live here, each owned by one function:
 
 from __future__ import annotations
 
+import functools
 import numbers
 import warnings
 from collections.abc import Mapping, Sequence
-from dataclasses import InitVar, dataclass, field, fields, replace
+from dataclasses import InitVar, dataclass, fields, replace
 from typing import Any
 
 import numpy as np
@@ -79,6 +80,356 @@ ARTIFICIAL_FEATURES = ("permutation", "knockoff")
 
 #: The default size of a resample, as a fraction of n, per scheme.
 DEFAULT_FRACTIONS = {"bootstrap": 1.0, "subsample": 0.9, "complementary-pairs": 0.5}
+
+# ---------------------------------------------------------------------- the settings table
+class Constraint:
+    """What a setting accepts (as scikit-learn's ``_parameter_constraints``): one check for
+    the API (:meth:`check`, with the messages of :func:`modelmine.validation.param_error`),
+    the conversion of a command-line value (:meth:`parse`), and the stored value's schema
+    (:meth:`schema`, the declarations of :mod:`modelmine._schema`)."""
+
+    text: str = "a value"
+
+    def check(self, value: Any, name: str, func: str) -> Any:
+        return value
+
+    def parse(self, text: str) -> Any:
+        return text
+
+    def choices(self) -> list[str] | None:
+        return None
+
+    def schema(self) -> Any:
+        from ._schema import Where
+
+        return Where(object, lambda v: True, self.text)
+
+
+@dataclass(frozen=True)
+class Integer(Constraint):
+    """An integer >= ``low`` (or None when ``allow_none``)."""
+
+    low: int = 1
+    allow_none: bool = False
+
+    @property  # type: ignore[override]
+    def text(self) -> str:
+        return f"an integer >= {self.low}" + (" or None" if self.allow_none else "")
+
+    def check(self, value: Any, name: str, func: str) -> Any:
+        return check_int(value, name, func, min_value=self.low, allow_none=self.allow_none)
+
+    def parse(self, text: str) -> Any:
+        return int(text)
+
+    def schema(self) -> Any:
+        from ._schema import Where
+
+        low = self.low
+        test = Where(int, lambda v: v >= low, f"an integer >= {low}")
+        return (test, type(None)) if self.allow_none else test
+
+
+@dataclass(frozen=True)
+class Fraction(Constraint):
+    """A number in (0, 1] (or None when ``allow_none``)."""
+
+    allow_none: bool = False
+
+    @property  # type: ignore[override]
+    def text(self) -> str:
+        return "a number in (0, 1]" + (" or None" if self.allow_none else "")
+
+    def check(self, value: Any, name: str, func: str) -> Any:
+        if value is None and self.allow_none:
+            return None
+        return float(check_real(value, name, func, low=0.0, high=1.0, closed="right"))
+
+    def parse(self, text: str) -> Any:
+        return float(text)
+
+    def schema(self) -> Any:
+        from ._schema import Where
+
+        test = Where(float, lambda v: 0 < v <= 1, "a number in (0, 1]")
+        return (test, type(None)) if self.allow_none else test
+
+
+@dataclass(frozen=True)
+class Choice(Constraint):
+    """One of ``options`` (or None when ``allow_none``); ``options`` may be a function
+    giving them (a registry, read when the check runs)."""
+
+    options: Any = ()
+    allow_none: bool = False
+
+    def choices(self) -> list[str]:
+        return list(self.options() if callable(self.options) else self.options)
+
+    @property  # type: ignore[override]
+    def text(self) -> str:
+        return ("one of " + ", ".join(repr(o) for o in self.choices())
+                + (" or None" if self.allow_none else ""))
+
+    def check(self, value: Any, name: str, func: str) -> Any:
+        return check_choice(value, name, func, self.choices(), allow_none=self.allow_none)
+
+    def schema(self) -> Any:
+        from ._schema import Where
+
+        test = Where(str, lambda v: v in self.choices(), "one of " + ", ".join(
+            repr(o) for o in self.choices()))
+        return (test, type(None)) if self.allow_none else test
+
+
+@dataclass(frozen=True)
+class Boolean(Constraint):
+    """True or False (numpy's bool too)."""
+
+    text: str = "a bool"
+
+    def check(self, value: Any, name: str, func: str) -> Any:
+        if not isinstance(value, bool | np.bool_):
+            raise param_error(name, func, "a bool", value, exc=TypeError)
+        return bool(value)
+
+    def schema(self) -> Any:
+        return bool
+
+
+@dataclass(frozen=True)
+class Checked(Constraint):
+    """A setting :class:`RunSpec` checks with code of its own (it depends on other settings
+    or on a registry): ``text`` says what it accepts, ``stored`` is its schema in run.json
+    (a function giving it, so that the schema module is imported late)."""
+
+    text: str = "a value"
+    stored: Any = None
+    convert: Any = None
+
+    def parse(self, text: str) -> Any:
+        return text if self.convert is None else self.convert(text)
+
+    def schema(self) -> Any:
+        if self.stored is not None:
+            return self.stored() if callable(self.stored) and not isinstance(
+                self.stored, type) else self.stored
+        return super().schema()
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting of a run, declared once; everything else is derived from this record.
+
+    Attributes
+    ----------
+    name : str
+        The keyword of :class:`RunSpec` and of every door (``mm.run``, ``mm.bootstrap``,
+        ``ModelMiningSelector``).
+    default : object
+        The default at every door.
+    constraint : Constraint
+        What it accepts: :class:`RunSpec`'s check, the command line's conversion, the
+        schema of run.json.
+    doc : str
+        One line: the vocabulary table of docs/DEVELOPING.md and the ``--help``.
+    flags : tuple of str
+        The options of ``modelmine run`` (the first long one is its name, a later long one
+        an old spelling still accepted); empty: not on the command line.
+    stored : str
+        Its key in run.json's ``settings`` (dotted: inside an object). Default: ``name``.
+    required : bool
+        A key every stored run has (format version 1); the others may be absent.
+    always_stored : bool
+        Written even at its default; else written only when it differs from the default,
+        so that the files of runs without it stay as they were.
+    metavar : str, optional
+        The placeholder of its command-line value.
+    """
+
+    name: str
+    default: Any
+    constraint: Constraint
+    doc: str
+    flags: tuple[str, ...] = ()
+    stored: str = ""
+    required: bool = False
+    always_stored: bool = False
+    metavar: str | None = None
+
+    def __post_init__(self) -> None:
+        if not self.stored:
+            object.__setattr__(self, "stored", self.name)
+
+    @property
+    def option(self) -> str | None:
+        """The command-line option as messages name it (``-b/--n-bootstraps``)."""
+        if not self.flags:
+            return None
+        shorts = [f for f in self.flags if not f.startswith("--")]
+        longs = [f for f in self.flags if f.startswith("--")]
+        return "/".join(shorts[:1] + longs[:1])
+
+
+def _scales() -> list[str]:
+    from .selectors._scaling import SCALE_METHODS
+
+    return list(SCALE_METHODS)
+
+
+def _outcomes() -> list[str]:
+    from .outcomes import OUTCOMES
+
+    return list(OUTCOMES)
+
+
+def _support_schema() -> Any:
+    from ._schema import Where
+
+    return Where(float, lambda v: (0 < v <= 1) if isinstance(v, float) else v >= 1,
+                 "a fraction in (0, 1] or a count of base models >= 1")
+
+
+def _seed_schema() -> Any:
+    from ._schema import Where, integer_text
+
+    return (Where(str, integer_text, "the decimal text of a seed"), type(None))
+
+
+def _number(text: str) -> float | int:
+    """A number typed on the command line: an integer when it is one (a count), else a
+    float (a fraction)."""
+    stripped = text.strip()
+    return int(stripped) if stripped.isdigit() else float(stripped)
+
+
+def _list_schema() -> Any:
+    from ._schema import ListOf
+
+    return ListOf(str)
+
+
+#: Every setting of a run, declared once (KDD 2012, sections 2-3). Derived from it:
+#: :class:`RunSpec`'s defaults and checks, the keyword defaults of every door
+#: (:func:`defaults`), the options of ``modelmine run``, the keys and schema of run.json
+#: (:meth:`RunSpec.to_settings`, :func:`settings_schema`) and the vocabulary table of
+#: docs/DEVELOPING.md (:func:`settings_table`). A new setting is one more row here (and a
+#: keyword of each door, whose default :func:`defaults` gives).
+SETTINGS: tuple[Setting, ...] = (
+    Setting("selector", None, Checked(
+        "a registered selector name, a Selector, an estimator, a callable, or a list of "
+        "them", stored=(str, type(None))),
+        "the feature selector of the base models (default: the outcome's: svm-rfe, "
+        "svr-rfe, coxnet)", ("-s", "--selector"), required=True, always_stored=True,
+        metavar="NAME"),
+    Setting("selector_params", None, Checked("a mapping of parameter names to values",
+                                             stored=dict),
+            "parameters of the selector (command line: KEY=VALUE, repeatable)",
+            ("--selector-param",), always_stored=True, metavar="KEY=VALUE"),
+    Setting("n_bootstraps", DEFAULT_N_BOOTSTRAPS, Integer(2),
+            "b, the resamples and base models (KDD 2012, section 3)",
+            ("-b", "--n-bootstraps"), required=True, always_stored=True, metavar="B"),
+    Setting("n_features", DEFAULT_N_FEATURES, Integer(1, allow_none=True),
+            "m, features per base model (None: subset selectors choose)",
+            ("-m", "--n-features"), required=True, always_stored=True, metavar="M"),
+    Setting("n_signatures", DEFAULT_N_SIGNATURES, Integer(1),
+            "k, alternative signatures of the multi-model operators",
+            ("-k", "--n-signatures"), required=True, always_stored=True, metavar="K"),
+    Setting("operators", DEFAULT_OPERATORS, Checked("a sequence of registered operator names",
+                                                    stored=_list_schema),
+            "the operators that aggregate the base models (repeatable)",
+            ("-o", "--operator"), required=True, always_stored=True, metavar="NAME"),
+    Setting("operator_params", None, Checked("a mapping of operator names to mappings of "
+                                             "parameters", stored=dict),
+            "parameters per operator", always_stored=True),
+    Setting("min_support", DEFAULT_MIN_SUPPORT, Checked(
+        "a fraction in (0, 1] or a count of base models in [1, b]", stored=_support_schema,
+        convert=_number),
+        "minimum support of the closed itemsets a run keeps", ("--min-support",),
+        required=True, always_stored=True, metavar="S"),
+    Setting("resampling", "bootstrap", Choice(RESAMPLING_METHODS),
+            "the resampling scheme", ("--resampling",), stored="resampling.method",
+            required=True, always_stored=True),
+    Setting("sample_fraction", None, Fraction(allow_none=True),
+            "size of a resample as a fraction of n (default per scheme: 1.0, 0.9, 0.5)",
+            ("--sample-fraction", "--fraction"), stored="resampling.fraction",
+            always_stored=True, metavar="F"),
+    Setting("stratify", False, Boolean(), "keep the class proportions in every resample",
+            ("--stratify",), stored="resampling.stratify", always_stored=True),
+    Setting("random_state", DEFAULT_RANDOM_STATE, Checked(
+        "None, an integer >= 0, a SeedSequence, a RandomState or a Generator",
+        stored=_seed_schema), "the seed of every random draw (default 0)",
+        ("--random-state", "--seed"), required=True, always_stored=True, metavar="INT"),
+    Setting("scale", "none", Choice(_scales),
+            "scale the features inside each resample before the selector sees them",
+            ("--scale",), always_stored=True),
+    Setting("signature_size", None, Integer(1, allow_none=True),
+            "features per signature, when it differs from m", ("--signature-size",),
+            always_stored=True, metavar="N"),
+    Setting("artificial_features", None, Choice(ARTIFICIAL_FEATURES, allow_none=True),
+            "append permuted or knockoff copies of the features (for stabl)"),
+    Setting("weighted_resampling", False, Boolean(),
+            "draw the resamples in proportion to the sample weights, fit unweighted",
+            ("--weighted-resampling",)),
+    Setting("per_class", False, Boolean(),
+            "also select each class against the rest, on the same resamples",
+            ("--per-class",)),
+    Setting("outcome", "classification", Choice(_outcomes),
+            "what y is: class labels, a continuous value, or a survival target",
+            ("--outcome",)),
+    Setting("max_per_class", None, Integer(1, allow_none=True),
+            "at most this many samples of each class in each resample",
+            ("--max-per-class",), stored="resampling.max_per_class", metavar="N"),
+    Setting("fit_full", True, Boolean(),
+            "also fit the selector once on all the data (KDD 2012's nobagg baseline)"),
+)
+
+
+def setting(name: str) -> Setting:
+    """The declaration of one setting (:data:`SETTINGS`)."""
+    for one in SETTINGS:
+        if one.name == name:
+            return one
+    raise KeyError(name)
+
+
+def defaults(*names: str) -> dict[str, Any]:
+    """The defaults of the named settings (all of them when none is named), from
+    :data:`SETTINGS`: what every door's keywords default to."""
+    table = {s.name: s.default for s in SETTINGS}
+    return table if not names else {n: table[n] for n in names}
+
+
+def settings_schema() -> dict[str, Any]:
+    """The schema of run.json's ``settings`` (:mod:`modelmine._schema`), from
+    :data:`SETTINGS`: the keys of format version 1 required, the later ones optional."""
+    from ._schema import Optional
+
+    out: dict[str, Any] = {}
+    for one in SETTINGS:
+        part = one.constraint.schema()
+        keys = one.stored.split(".")
+        node = out
+        for key in keys[:-1]:
+            node = node.setdefault(key, {})
+        node[keys[-1]] = part if one.required else Optional(part)
+    return out
+
+
+def settings_table() -> str:
+    """The vocabulary table of the run's settings in docs/DEVELOPING.md (Markdown), from
+    :data:`SETTINGS` (tests/test_settings.py checks that the page holds it)."""
+    lines = ["| setting | default | accepts | command line | run.json | what |",
+             "|---|---|---|---|---|---|"]
+    for one in SETTINGS:
+        flags = ", ".join(f"`{f}`" for f in one.flags)
+        default = ("the outcome's" if one.name == "selector" else
+                   f"`{list(one.default)!r}`" if isinstance(one.default, tuple) else
+                   f"`{one.default!r}`")
+        lines.append(f"| `{one.name}` | {default} | {one.constraint.text} | {flags} | "
+                     f"`{one.stored}` | {one.doc} |")
+    return "\n".join(lines) + "\n"
+
 
 _SEED_TYPES = ("None, a non-negative integer, a numpy.random.SeedSequence, a "
                "numpy.random.RandomState or a numpy.random.Generator")
@@ -172,6 +523,9 @@ def spec_alone(spec: Any, given: Mapping[str, Any], defaults: Mapping[str, Any],
                           f"spec and {', '.join(both)}", exc=TypeError, show=False)
 
 
+_ABSENT = object()
+
+
 def _unchanged(value: Any, default: Any) -> bool:
     return value is default or (type(value) is type(default) and value == default)
 
@@ -197,6 +551,27 @@ def _frozen_params(value: Any, name: str, func: str, *, nested: bool) -> dict[st
     return out
 
 
+_DEFAULTS = defaults()
+
+
+def _takes_declared(cls: type) -> type:
+    """Let :class:`RunSpec` take every setting of :data:`SETTINGS`, also one declared
+    there without a field of its own (checked by its constraint, stored, read back)."""
+    init = cls.__init__
+    own = {f.name for f in fields(cls)}
+
+    @functools.wraps(init)
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        declared = {s.name for s in SETTINGS}
+        extra = {k: kwargs.pop(k) for k in list(kwargs) if k in declared - own}
+        object.__setattr__(self, "_extra", extra)
+        init(self, *args, **kwargs)
+
+    cls.__init__ = __init__  # type: ignore[method-assign]
+    return cls
+
+
+@_takes_declared
 @dataclass(frozen=True)
 class RunSpec:
     """Every setting of a model-mining run, validated once (KDD 2012, sections 2-3).
@@ -239,7 +614,7 @@ class RunSpec:
     per_class : bool, default=False
         Also run the selection one class against the rest for every class, on the same
         resamples (common random numbers): per-class panels (``MiningRun.class_signatures``,
-        ``MiningRun.markers(per_class=True)``). Three or more classes.
+        ``MiningRun.markers()``, which gives them by default). Three or more classes.
     max_per_class : int, optional
         At most this many samples of each class in each resample (drawn among the class's
         own, as ``stratify``; a cap for clusters of very different sizes: the single-cell
@@ -269,37 +644,39 @@ class RunSpec:
     (0, 1.0)
     """
 
-    selector: Any = None
-    selector_params: Mapping[str, Any] = field(default_factory=dict)
-    n_bootstraps: int = DEFAULT_N_BOOTSTRAPS
-    n_features: int | None = DEFAULT_N_FEATURES
-    n_signatures: int = DEFAULT_N_SIGNATURES
-    signature_size: int | None = None
-    resampling: str = "bootstrap"
-    sample_fraction: float | None = None
-    stratify: bool = False
-    scale: str = "none"
-    artificial_features: str | None = None
-    weighted_resampling: bool = False
-    per_class: bool = False
-    outcome: str = "classification"
-    max_per_class: int | None = None
-    operators: Sequence[str] = DEFAULT_OPERATORS
-    operator_params: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
-    min_support: float = DEFAULT_MIN_SUPPORT
-    random_state: Any = DEFAULT_RANDOM_STATE
-    fit_full: bool = True
+    # The defaults are those of SETTINGS (stated once; tests/test_settings.py checks it).
+    selector: Any = _DEFAULTS["selector"]
+    selector_params: Mapping[str, Any] | None = _DEFAULTS["selector_params"]
+    n_bootstraps: int = _DEFAULTS["n_bootstraps"]
+    n_features: int | None = _DEFAULTS["n_features"]
+    n_signatures: int = _DEFAULTS["n_signatures"]
+    signature_size: int | None = _DEFAULTS["signature_size"]
+    resampling: str = _DEFAULTS["resampling"]
+    sample_fraction: float | None = _DEFAULTS["sample_fraction"]
+    stratify: bool = _DEFAULTS["stratify"]
+    scale: str = _DEFAULTS["scale"]
+    artificial_features: str | None = _DEFAULTS["artificial_features"]
+    weighted_resampling: bool = _DEFAULTS["weighted_resampling"]
+    per_class: bool = _DEFAULTS["per_class"]
+    outcome: str = _DEFAULTS["outcome"]
+    max_per_class: int | None = _DEFAULTS["max_per_class"]
+    operators: Sequence[str] = _DEFAULTS["operators"]
+    operator_params: Mapping[str, Mapping[str, Any]] | None = _DEFAULTS["operator_params"]
+    min_support: float = _DEFAULTS["min_support"]
+    random_state: Any = _DEFAULTS["random_state"]
+    fit_full: bool = _DEFAULTS["fit_full"]
     func: InitVar[str] = "RunSpec"
 
     def __post_init__(self, func: str) -> None:
-        from .selectors._scaling import SCALE_METHODS
-
         def put(name: str, value: Any) -> None:
             object.__setattr__(self, name, value)
 
-        b = check_int(self.n_bootstraps, "n_bootstraps", func, min_value=2)
+        def checked(name: str) -> Any:  # the setting's own constraint (SETTINGS)
+            return setting(name).constraint.check(getattr(self, name), name, func)
+
+        b = checked("n_bootstraps")
         put("n_bootstraps", b)
-        method = check_choice(self.resampling, "resampling", func, RESAMPLING_METHODS)
+        method = checked("resampling")
         put("resampling", method)
         if method == "complementary-pairs":
             if b % 2:
@@ -308,48 +685,39 @@ class RunSpec:
             if self.sample_fraction is not None and self.sample_fraction != 0.5:
                 raise param_error("sample_fraction", func, "None or 0.5 for complementary "
                                   "pairs (two halves of floor(n/2))", self.sample_fraction)
-        fraction = (DEFAULT_FRACTIONS[method] if self.sample_fraction is None else
-                    check_real(self.sample_fraction, "sample_fraction", func, low=0.0,
-                               high=1.0, closed="right"))
+        fraction = checked("sample_fraction")
+        if fraction is None:
+            fraction = DEFAULT_FRACTIONS[method]
         put("sample_fraction", float(fraction))
-        if not isinstance(self.stratify, bool | np.bool_):
-            raise param_error("stratify", func, "a bool", self.stratify, exc=TypeError)
-        put("stratify", bool(self.stratify))
-        if not isinstance(self.weighted_resampling, bool | np.bool_):
-            raise param_error("weighted_resampling", func, "a bool", self.weighted_resampling,
-                              exc=TypeError)
-        put("weighted_resampling", bool(self.weighted_resampling))
+        put("stratify", checked("stratify"))
+        put("weighted_resampling", checked("weighted_resampling"))
         if self.weighted_resampling and method == "complementary-pairs":
             raise param_error("weighted_resampling", func, "False for complementary pairs "
                               "(two halves of the samples draw nothing to weight)", True)
-        if not isinstance(self.per_class, bool | np.bool_):
-            raise param_error("per_class", func, "a bool", self.per_class, exc=TypeError)
-        put("per_class", bool(self.per_class))
-        from .outcomes import OUTCOMES
-
-        outcome = check_choice(self.outcome, "outcome", func, OUTCOMES)
+        put("per_class", checked("per_class"))
+        outcome = checked("outcome")
         put("outcome", outcome)
         if self.selector is None:
             put("selector", DEFAULT_SELECTORS[outcome])
         if self.per_class and outcome != "classification":
             raise param_error("per_class", func, "False unless outcome='classification' "
                               "(per-class panels need classes)", True)
-        cap = check_int(self.max_per_class, "max_per_class", func, min_value=1,
-                        allow_none=True)
+        cap = checked("max_per_class")
         if cap is not None and method == "complementary-pairs":
             raise param_error("max_per_class", func, "None for complementary pairs (two "
                               "halves of every class)", cap)
         put("max_per_class", cap)
-        if not isinstance(self.fit_full, bool | np.bool_):
-            raise param_error("fit_full", func, "a bool", self.fit_full, exc=TypeError)
-        put("fit_full", bool(self.fit_full))
-        put("scale", check_choice(self.scale, "scale", func, list(SCALE_METHODS)))
-        put("artificial_features", check_choice(
-            self.artificial_features, "artificial_features", func, ARTIFICIAL_FEATURES,
-            allow_none=True))
-        put("n_signatures", check_int(self.n_signatures, "n_signatures", func, min_value=1))
-        put("signature_size", check_int(self.signature_size, "signature_size", func,
-                                        min_value=1, allow_none=True))
+        put("fit_full", checked("fit_full"))
+        put("scale", checked("scale"))
+        put("artificial_features", checked("artificial_features"))
+        put("n_signatures", checked("n_signatures"))
+        put("signature_size", checked("signature_size"))
+        own = {f.name for f in fields(self)}
+        extra = self._extra  # type: ignore[has-type]
+        for one in SETTINGS:  # settings declared in the table without a field of their own
+            if one.name not in own:
+                extra[one.name] = one.constraint.check(extra.get(one.name, one.default),
+                                                       one.name, func)
         check_fraction_or_count(self.min_support, "min_support", func, total=b)
         put("random_state", resolve_seed(self.random_state, func))
         self._check_selectors(func)
@@ -488,44 +856,65 @@ class RunSpec:
         run must be given again)."""
         return self.selector if isinstance(self.selector, str) else None
 
+    def __getattr__(self, name: str) -> Any:
+        # A setting declared in SETTINGS without a field of its own (see _takes_declared).
+        extra = self.__dict__.get("_extra", {})
+        if name in extra:
+            return extra[name]
+        raise AttributeError(f"'RunSpec' object has no attribute {name!r}")
+
     def replace(self, func: str = "RunSpec", **changes: Any) -> RunSpec:
-        """A copy with some settings changed, validated (``func`` names the caller)."""
-        unknown = sorted(set(changes) - {f.name for f in fields(self)})
+        """A copy with some settings changed, validated (``func`` names the caller).
+
+        The way every workflow that refits derives its settings from a run's
+        (``run.spec.replace(resampling="complementary-pairs", ...)``)."""
+        declared = {f.name for f in fields(self)} | {s.name for s in SETTINGS}
+        unknown = sorted(set(changes) - declared)
         if unknown:
             raise param_error(unknown[0], "RunSpec.replace", "a setting of RunSpec",
                               "an unknown setting", exc=TypeError, show=False)
-        return replace(self, func=func, **changes)
+        extra = {k: v for k, v in self._extra.items()  # type: ignore[attr-defined]
+                 if k not in changes}
+        return replace(self, func=func, **extra, **changes)
+
+    def settings(self) -> dict[str, Any]:
+        """Every setting by name (those of :data:`SETTINGS`), as the record holds them."""
+        return {one.name: getattr(self, one.name) for one in SETTINGS}
 
     # ------------------------------------------------------------------ records
+    def _stored_value(self, name: str) -> Any:
+        value = getattr(self, name)
+        if name == "selector":
+            return (self.selector_name if not self.heterogeneous else
+                    "+".join(str(s) for s in self.selector))
+        if name == "random_state":
+            return str(value)
+        if name == "operators":
+            return list(value)
+        if name == "operator_params":
+            return {k: dict(v) for k, v in value.items()}
+        if isinstance(value, Mapping):
+            return dict(value)
+        return value
+
     def to_settings(self) -> dict[str, Any]:
-        """The record ``run.json`` and ``checkpoint.json`` store (format version 2).
+        """The record ``run.json`` and ``checkpoint.json`` store (format version 2), keyed
+        as :data:`SETTINGS` says (a setting at its default that is not ``always_stored`` is
+        left out, as files written before it existed).
 
         Names of custom selectors are not stored (None): a resumed run is given the
         object again.
         """
-        settings: dict[str, Any] = {
-            "selector": (self.selector_name if not self.heterogeneous else
-                         "+".join(str(s) for s in self.selector)),
-            "selector_params": dict(self.selector_params),
-            "n_bootstraps": self.n_bootstraps, "n_features": self.n_features,
-            "n_signatures": self.n_signatures, "operators": list(self.operators),
-            "operator_params": {k: dict(v) for k, v in self.operator_params.items()},
-            "min_support": self.min_support,
-            "resampling": {"method": self.resampling, "fraction": self.sample_fraction,
-                           "stratify": self.stratify},
-            "random_state": str(self.random_state), "scale": self.scale,
-            "signature_size": self.signature_size,
-        }
-        if self.artificial_features is not None:
-            settings["artificial_features"] = self.artificial_features
-        if self.weighted_resampling:
-            settings["weighted_resampling"] = True
-        if self.per_class:
-            settings["per_class"] = True
-        if self.outcome != "classification":
-            settings["outcome"] = self.outcome
-        if self.max_per_class is not None:
-            settings["resampling"]["max_per_class"] = self.max_per_class
+        settings: dict[str, Any] = {}
+        for one in SETTINGS:
+            value = getattr(self, one.name)
+            if not one.always_stored and _unchanged(value, one.default):
+                continue
+            *path, key = one.stored.split(".")
+            node = settings
+            for part in path:
+                node = node.setdefault(part, {})
+            node[key] = self._stored_value(one.name)
         return settings
 
     @classmethod
@@ -536,30 +925,29 @@ class RunSpec:
         Parameters
         ----------
         settings : mapping
-            What :meth:`to_settings` wrote.
+            What :meth:`to_settings` wrote (a key absent: the setting's default).
         selector : optional
             The custom selector of a run whose selector is not registered (recorded as
             None).
         func : str, default="resume"
         """
-        res = settings["resampling"]
-        chosen = settings["selector"] if selector is None else selector
-        if chosen is None:
+        given: dict[str, Any] = {}
+        for one in SETTINGS:
+            node: Any = settings
+            for part in one.stored.split("."):
+                node = node.get(part, _ABSENT) if isinstance(node, Mapping) else _ABSENT
+            if node is not _ABSENT:
+                given[one.name] = node
+        if selector is not None:
+            given["selector"] = selector
+        if given.get("selector") is None:
             raise param_error("selector", func, "the custom selector the run used", None)
-        seed = settings["random_state"]
-        return cls(selector=chosen, selector_params=settings.get("selector_params") or {},
-                   n_bootstraps=settings["n_bootstraps"], n_features=settings["n_features"],
-                   n_signatures=settings["n_signatures"],
-                   signature_size=settings.get("signature_size"),
-                   resampling=res["method"], sample_fraction=res.get("fraction"),
-                   stratify=res.get("stratify", False),
-                   scale=settings.get("scale") or "none",
-                   artificial_features=settings.get("artificial_features"),
-                   weighted_resampling=bool(settings.get("weighted_resampling", False)),
-                   per_class=bool(settings.get("per_class", False)),
-                   outcome=settings.get("outcome", "classification"),
-                   max_per_class=res.get("max_per_class"),
-                   operators=list(settings["operators"]),
-                   operator_params=settings.get("operator_params") or {},
-                   min_support=settings["min_support"],
-                   random_state=None if seed is None else int(seed), func=func)
+        if given.get("scale") is None:
+            given.pop("scale", None)  # runs from before it: None stands for "none"
+        seed = given.get("random_state")
+        given["random_state"] = None if seed is None else int(seed)
+        for name in ("operators",):
+            if name in given:
+                given[name] = list(given[name])
+        return cls(**given, func=func)
+

@@ -30,6 +30,7 @@ from .._utils import frozen, jsonable
 from ..exceptions import DataError
 from ..selectors import FeatureModel, average_ranks
 from ..selectors._scaling import SCALE_METHODS
+from ..spec import RunSpec
 
 __all__ = ["BaseModels", "data_fingerprint"]
 
@@ -204,6 +205,46 @@ class BaseModels:
             object.__setattr__(self, "full_model", full)
 
     # ------------------------------------------------------------------ sizes
+    @property
+    def spec(self) -> RunSpec:
+        """The settings that made these models, as one validated record
+        (:class:`~modelmine.RunSpec`, ``operators=()``), rebuilt from the records this
+        object stores (``selector``, ``resampling``, ``artificial``, ``n_features``, the
+        seed, whether a full-data model was fitted), so a loaded one has it too. A workflow
+        that refits derives its settings from it (``base.spec.replace(...)``).
+
+        Raises
+        ------
+        ValueError
+            For models of a custom selector (not registered: the object is not stored).
+        """
+        sel = dict(self.selector)
+        params = dict(sel.get("params") or {})
+        if sel.get("kind") == "heterogeneous":
+            records = list(params.get("selectors", ()))
+            selector: Any = [str(r["name"]) for r in records]
+            params = {str(r["name"]): dict(r.get("params") or {}) for r in records}
+            b = self.n_models // max(1, len(records))
+        else:
+            selector, b = sel.get("name"), self.n_models
+        res = dict(self.resampling)
+        return RunSpec(
+            selector=selector, selector_params=params, n_bootstraps=b,
+            n_features=self.n_features, resampling=res.get("method", "bootstrap"),
+            sample_fraction=res.get("fraction"), stratify=bool(res.get("stratify", False)),
+            max_per_class=res.get("max_per_class"),
+            weighted_resampling=res.get("sample_weight") == "resampling",
+            scale=sel.get("scale") or "none",
+            outcome=str(sel.get("outcome", "classification")),
+            artificial_features=self.artificial.get("method") if self.artificial else None,
+            fit_full=self.full_model is not None or sel.get("kind") == "heterogeneous",
+            random_state=int(self.random_state), operators=(), func="BaseModels.spec")
+
+    @property
+    def outcome(self) -> str:
+        """What the models' y was: "classification", "regression" or "survival"."""
+        return str(self.selector.get("outcome", "classification"))
+
     @property
     def n_models(self) -> int:
         """b, the number of base models."""

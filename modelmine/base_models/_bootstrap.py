@@ -33,7 +33,7 @@ from .._files import directory_lock
 from .._progress import progress_bar
 from ..exceptions import DataError
 from ..selectors import FeatureModel, Selector, model_from_output
-from ..spec import ARTIFICIAL_FEATURES, RESAMPLING_METHODS, RunSpec, spec_alone
+from ..spec import ARTIFICIAL_FEATURES, RESAMPLING_METHODS, RunSpec, defaults, spec_alone
 from ..validation import check_int, param_error
 from ._artificial import add_artificial_features
 from ._base_models import BaseModels, data_fingerprint
@@ -48,12 +48,12 @@ __all__ = ["ARTIFICIAL_FEATURES", "RESAMPLING_METHODS", "bootstrap", "fit_base_m
 
 _FUNC = "bootstrap"
 
-#: The settings keywords of :func:`bootstrap`, with their defaults (what ``spec=`` replaces).
-_SETTINGS = {"selector": None, "n_bootstraps": 150, "n_features": 20,
-             "resampling": "bootstrap", "sample_fraction": None, "stratify": False,
-             "selector_params": None, "scale": "none", "random_state": 0, "fit_full": True,
-             "artificial_features": None, "weighted_resampling": False,
-             "outcome": "classification"}
+#: The settings keywords of :func:`bootstrap` (what ``spec=`` replaces), with their
+#: defaults: those of ``modelmine.spec.SETTINGS``, stated once.
+_SETTINGS = defaults("selector", "n_bootstraps", "n_features", "resampling",
+                     "sample_fraction", "stratify", "selector_params", "scale",
+                     "random_state", "fit_full", "artificial_features",
+                     "weighted_resampling", "outcome", "max_per_class")
 
 
 def fit_rows(selector: Selector, prepared: Any, X: Any, y: np.ndarray, rows: np.ndarray, *,
@@ -157,29 +157,30 @@ def _fit_chunk(
 def bootstrap(
     X: Any,
     y: Any,
-    selector: Any = None,
+    selector: Any = _SETTINGS["selector"],
     *,
-    n_bootstraps: int = 150,
-    n_features: int | None = 20,
-    resampling: str = "bootstrap",
-    sample_fraction: float | None = None,
-    stratify: bool = False,
-    selector_params: dict[str, Any] | None = None,
-    scale: str = "none",
+    n_bootstraps: int = _SETTINGS["n_bootstraps"],
+    n_features: int | None = _SETTINGS["n_features"],
+    resampling: str = _SETTINGS["resampling"],
+    sample_fraction: float | None = _SETTINGS["sample_fraction"],
+    stratify: bool = _SETTINGS["stratify"],
+    selector_params: dict[str, Any] | None = _SETTINGS["selector_params"],
+    scale: str = _SETTINGS["scale"],
     feature_names: Any = None,
-    random_state: Any = 0,
+    random_state: Any = _SETTINGS["random_state"],
     n_jobs: int | None = None,
     executor: Any = None,
     run_dir: str | os.PathLike[str] | None = None,
     resume: bool = False,
     checkpoint_every: int = 10,
-    fit_full: bool = True,
+    fit_full: bool = _SETTINGS["fit_full"],
     progress: bool | None = None,
-    artificial_features: str | None = None,
+    artificial_features: str | None = _SETTINGS["artificial_features"],
     groups: Any = None,
     sample_weight: Any = None,
-    weighted_resampling: bool = False,
-    outcome: str = "classification",
+    weighted_resampling: bool = _SETTINGS["weighted_resampling"],
+    outcome: str = _SETTINGS["outcome"],
+    max_per_class: int | None = _SETTINGS["max_per_class"],
     spec: RunSpec | None = None,
 ) -> BaseModels:
     """Run a feature selector on ``n_bootstraps`` resamples: the base feature models.
@@ -292,6 +293,10 @@ def bootstrap(
     outcome : {"classification", "regression", "survival"}, default="classification"
         What ``y`` is (:class:`modelmine.RunSpec`); ``stratify`` then keeps the
         proportions of y's quantile bins, or of events and censored times.
+    max_per_class : int, optional
+        At most this many samples of each class in each resample, drawn among the
+        class's own (a cap for classes of very different sizes). Not for complementary
+        pairs.
     spec : RunSpec, optional
         All the settings at once (:class:`modelmine.RunSpec`); then the settings'
         keywords must be left at their defaults.
@@ -314,10 +319,10 @@ def bootstrap(
              "stratify": stratify, "selector_params": selector_params, "scale": scale,
              "random_state": random_state, "fit_full": fit_full,
              "artificial_features": artificial_features,
-             "weighted_resampling": weighted_resampling, "outcome": outcome}
+             "weighted_resampling": weighted_resampling, "outcome": outcome,
+             "max_per_class": max_per_class}
     if spec is None:
-        spec = RunSpec(**{**given, "selector_params": selector_params or {}},
-                       operators=(), func=_FUNC)
+        spec = RunSpec(**given, operators=(), func=_FUNC)
     else:
         spec_alone(spec, given, _SETTINGS, _FUNC)
     checked = check_run_data(X, y, spec, feature_names=feature_names, n_jobs=n_jobs,

@@ -107,6 +107,26 @@ def _outcome_selector(args: argparse.Namespace) -> tuple[str, str]:
     return outcome, args.selector or DEFAULT_SELECTORS[outcome]
 
 
+def run_spec(args: argparse.Namespace, **given: Any) -> Any:
+    """The run's specification from the options of ``modelmine run``: every setting
+    declared with command-line flags (``modelmine.spec.SETTINGS``) read from its option,
+    and checked by :class:`~modelmine.RunSpec` alone, before the data are read (its
+    messages name the options: ``_main.option_of``). ``given``: settings the command
+    computed itself."""
+    from ..spec import SETTINGS, RunSpec
+    from ._main import setting_dest
+
+    outcome, selector = _outcome_selector(args)
+    settings: dict[str, Any] = {"selector": selector, "outcome": outcome,
+                                "selector_params": _selector_params(args, selector)}
+    for one in SETTINGS:
+        dest = setting_dest(one.name)
+        if one.flags and one.name not in settings and hasattr(args, dest):
+            settings[one.name] = getattr(args, dest)
+    settings.update(given)
+    return RunSpec(**settings, func="run")
+
+
 def _bootstrap(data: LoadedData, args: argparse.Namespace) -> BaseModels:
     outcome, selector = _outcome_selector(args)
     return bootstrap(data.X, data.y, selector=selector, outcome=outcome,
@@ -305,7 +325,6 @@ def _run_or_resume(args: argparse.Namespace, out: Path, partial: Path,
 
     from .. import pipeline
     from ..pipeline import _store
-    from ..spec import RunSpec
 
     progress = False if args.quiet else None
     if resume:
@@ -335,24 +354,7 @@ def _run_or_resume(args: argparse.Namespace, out: Path, partial: Path,
                     op_params[name] = {"strategy": strategy}
         # --pfer / --fdr check the run as asked, beside it (_error_control): they never
         # change its resampling or its features (issue 26)
-        resampling = args.resampling
-        if resampling == "complementary-pairs" and args.n_bootstraps % 2:
-            raise DataError("--resampling resamples by complementary pairs: "
-                            f"-b/--n-bootstraps must be even, got {args.n_bootstraps}.")
-        # The run's specification, validated before the data are read (its messages name
-        # the options: see _main._OPTION_OF).
-        outcome, selector = _outcome_selector(args)
-        spec = RunSpec(selector=selector, outcome=outcome, operators=operators,
-                       n_bootstraps=args.n_bootstraps, n_features=args.n_features,
-                       n_signatures=args.n_signatures, min_support=args.min_support,
-                       random_state=args.random_state, resampling=resampling,
-                       sample_fraction=args.sample_fraction, stratify=args.stratify,
-                       selector_params=_selector_params(args, selector),
-                       scale=args.scale, signature_size=args.signature_size,
-                       operator_params=op_params,
-                       weighted_resampling=bool(getattr(args, "weighted_resampling", False)),
-                       per_class=bool(getattr(args, "per_class", False)),
-                       func="run")
+        spec = run_spec(args, operators=operators, operator_params=op_params)
         data = _read_input(args, args.data, args.target)
         data = dataclasses.replace(data, source=_absolute_source(data.source))
         if _annotating(args):

@@ -261,11 +261,10 @@ def _add_model_options(p: argparse.ArgumentParser, *, bootstraps: int = DEFAULT_
                        help=f"feature selector of the base models: {selectors} (default: "
                        "svm-rfe; svr-rfe with --outcome regression, coxnet with --outcome "
                        "survival)")
-    p.add_argument("-b", "--n-bootstraps", type=_pos_int, default=bootstraps, metavar="B",
-                   help=f"number of bootstrap samples / base models (default: {bootstraps})")
-    p.add_argument("-m", "--n-features", type=_pos_int, default=DEFAULT_N_FEATURES,
-                   metavar="M", help="m, features per base model and per signature "
-                   f"(default: {DEFAULT_N_FEATURES})")
+    add_setting_option(p, "n_bootstraps", default=bootstraps, help="number of bootstrap "
+                       f"samples / base models (default: {bootstraps})")
+    add_setting_option(p, "n_features", help="m, features per base model and per signature "
+                       f"(default: {DEFAULT_N_FEATURES})")
 
 
 def _add_input_options(p: argparse.ArgumentParser) -> None:
@@ -295,9 +294,8 @@ def _add_input_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--weights", metavar="COL", default=None,
                    help="the column of each sample's weight (obs:COL for .h5ad), given to "
                    "the selector (or drawing the resamples with --weighted-resampling)")
-    g.add_argument("--outcome", choices=["classification", "regression", "survival"],
-                   default="classification",
-                   help="what --target holds: class labels (default), a continuous value "
+    add_setting_option(
+        g, "outcome", help="what --target holds: class labels (default), a continuous value "
                    "(regression), or survival times with --time and --event "
                    "(docs/outcomes.md)")
     g.add_argument("--time", metavar="COL", default=None,
@@ -327,39 +325,101 @@ def _selector_param(text: str) -> tuple[str, Any]:
     return key.strip(), value
 
 
+#: How the command line gives the settings that are not one plain value (their ``dest``
+#: and argparse action); every other option of a setting is built from its declaration.
+_SETTING_ACTIONS: dict[str, dict[str, Any]] = {
+    "operators": {"dest": "operator", "action": "append", "default": None},
+    "selector_params": {"dest": "selector_param", "action": "append", "default": [],
+                        "type": _selector_param},
+}
+
+#: The settings whose options other subcommands share, added by their own helpers
+#: (_add_model_options, _add_input_options, _add_common) from the same declarations.
+_SHARED_SETTINGS = ("selector", "n_bootstraps", "n_features", "outcome", "random_state")
+
+
+def setting_dest(name: str) -> str:
+    """The argparse ``dest`` of a setting's option (``modelmine run``)."""
+    return str(_SETTING_ACTIONS.get(name, {}).get("dest", name))
+
+
+def _setting_type(one: Any) -> Callable[[str], Any]:
+    """An argparse type from a setting's constraint: its conversion, then its own check
+    (so a usage error says what the setting accepts, as the API does)."""
+    def parse(text: str) -> Any:
+        try:
+            value = one.constraint.parse(text)
+            return one.constraint.check(value, one.name, "modelmine run")
+        except (TypeError, ValueError):
+            raise argparse.ArgumentTypeError(
+                f"expected {one.constraint.text.removesuffix(' or None')}, got {text!r}"
+            ) from None
+
+    return parse
+
+
+def add_setting_option(p: Any, name: str, **overrides: Any) -> None:
+    """The option of the run setting ``name``, from its declaration in
+    ``modelmine.spec.SETTINGS`` (flags, default, help, and the constraint's conversion and
+    check); ``overrides`` replace argparse keywords (a longer help, another default)."""
+    from ..spec import Boolean, setting
+
+    one = setting(name)
+    default = one.default
+    kwargs: dict[str, Any] = {"dest": one.name, "default": default}
+    choices = one.constraint.choices()
+    if isinstance(one.constraint, Boolean) and default is False:
+        kwargs["action"] = "store_true"
+    elif choices is not None:
+        kwargs["choices"] = choices
+    else:
+        kwargs["type"] = _setting_type(one)
+        kwargs["metavar"] = one.metavar or one.name.upper()
+    kwargs.update(_SETTING_ACTIONS.get(name, {}))
+    shown = (f" (default: {default})" if default not in (None, False, (), [])
+             and not isinstance(default, tuple) else "")
+    kwargs["help"] = one.doc + shown
+    kwargs.update(overrides)
+    p.add_argument(*one.flags, **kwargs)
+
+
 def _add_run_options(p: argparse.ArgumentParser) -> None:
-    """The resampling, scaling and signature options of mm.run, as command-line options."""
-    from ..selectors._scaling import SCALE_METHODS
+    """The options of the run's settings (``modelmine.spec.SETTINGS``) that no other
+    subcommand shares, each built from its declaration: a new setting with ``flags``
+    appears here with no other edit."""
+    from ..spec import SETTINGS
 
-    g = p.add_argument_group("resampling and selection (as the parameters of mm.run)")
-    from ..spec import RESAMPLING_METHODS
-
-    g.add_argument("--resampling", choices=list(RESAMPLING_METHODS), default="bootstrap",
-                   help="with replacement (bootstrap, KDD 2012), without (subsample), or "
-                   "complementary-pairs (two disjoint halves per pair, Shah and Samworth "
-                   "2013; -b even) (default: bootstrap)")
-    g.add_argument("--sample-fraction", "--fraction", dest="sample_fraction",
-                   type=_fraction, default=None, metavar="F",
-                   help="size of each resample as a fraction of the samples (default: 1.0 "
-                   "for bootstrap, 0.9 for subsample)")
-    g.add_argument("--stratify", action="store_true",
-                   help="keep the class proportions in every resample")
-    g.add_argument("--per-class", action="store_true",
-                   help="also select each class against the rest (three or more classes), "
-                   "on the same resamples: per-class panels in markers.csv / markers.gmt "
-                   "and the report (docs/markers.md)")
-    g.add_argument("--weighted-resampling", action="store_true",
-                   help="with --weights: draw the resamples with probability proportional "
-                   "to the weights, and fit the selector unweighted")
-    g.add_argument("--selector-param", type=_selector_param, action="append", default=[],
-                   metavar="KEY=VALUE", help="a parameter of the selector, repeatable, e.g. "
-                   "--selector-param C=0.1 for svm-rfe (checked against the selector)")
-    g.add_argument("--scale", choices=list(SCALE_METHODS), default="none",
-                   help="scale the features inside each resample before selecting: standard "
-                   "(z-scores) or minmax ([0, 1]) (default: none)")
-    g.add_argument("--signature-size", type=_pos_int, default=None, metavar="N",
-                   help="features per signature, when it should differ from -m (the base "
-                   "models' size); default: -m")
+    g = p.add_argument_group("settings of the run (as the parameters of mm.run; "
+                             "docs/DEVELOPING.md, 'Run settings')")
+    helps = {
+        "n_signatures": f"k, alternative signatures of multi-model operators (default: "
+                        f"{DEFAULT_N_SIGNATURES})",
+        "operators": f"operator to apply, repeatable: {_registered('operators')} (default: "
+                     "closedApr and allMed; `modelmine operators` describes them)",
+        "min_support": "minimum support of the itemsets shown in the report (default: "
+                       f"{DEFAULT_MIN_SUPPORT})",
+        "resampling": "with replacement (bootstrap, KDD 2012), without (subsample), or "
+                      "complementary-pairs (two disjoint halves per pair, Shah and Samworth "
+                      "2013; -b even) (default: bootstrap)",
+        "sample_fraction": "size of each resample as a fraction of the samples (default: "
+                           "1.0 for bootstrap, 0.9 for subsample)",
+        "per_class": "also select each class against the rest (three or more classes), on "
+                     "the same resamples: per-class panels in markers.csv / markers.gmt and "
+                     "the report (docs/markers.md)",
+        "weighted_resampling": "with --weights: draw the resamples with probability "
+                               "proportional to the weights, and fit the selector "
+                               "unweighted",
+        "selector_params": "a parameter of the selector, repeatable, e.g. --selector-param "
+                           "C=0.1 for svm-rfe (checked against the selector)",
+        "scale": "scale the features inside each resample before selecting: standard "
+                 "(z-scores) or minmax ([0, 1]) (default: none)",
+        "signature_size": "features per signature, when it should differ from -m (the base "
+                          "models' size); default: -m",
+    }
+    for one in SETTINGS:
+        if one.flags and one.name not in _SHARED_SETTINGS:
+            extra = {"help": helps[one.name]} if one.name in helps else {}
+            add_setting_option(g, one.name, **extra)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -385,18 +445,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("data", metavar="DATA", nargs="?",
                    help="data file or embedded:NAME (not with --resume)")
     _add_model_options(p)
-    p.add_argument("--operator", "-o", action="append", metavar="NAME",
-                   help=f"operator to apply, repeatable: {_registered('operators')} "
-                   "(default: closedApr and allMed; `modelmine operators` describes them)")
     p.add_argument("--resume", metavar="DIR", default=None,
                    help="continue the run whose --out was DIR after it was interrupted "
                    "(its data and settings are the recorded ones)")
-    p.add_argument("-k", "--n-signatures", type=_pos_int, default=DEFAULT_N_SIGNATURES,
-                   metavar="K", help="k, alternative signatures of multi-model operators "
-                   f"(default: {DEFAULT_N_SIGNATURES})")
-    p.add_argument("--min-support", type=_fraction, default=DEFAULT_MIN_SUPPORT, metavar="S",
-                   help="minimum support of the itemsets shown in the report "
-                   f"(default: {DEFAULT_MIN_SUPPORT})")
     p.add_argument("--out", metavar="DIR", default=None,
                    help="output directory (default: modelmine-run-SEED)")
     p.add_argument("--force", action="store_true", help="replace an existing DIR")
@@ -528,24 +579,31 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-#: The command-line option behind each parameter of the Python API, so that a message of
-#: the API ("The 'n_bootstraps' parameter of run must be ...") names what the user typed.
-_OPTION_OF = {"n_bootstraps": "-b/--n-bootstraps", "n_features": "-m/--n-features",
-              "n_signatures": "-k/--n-signatures", "min_support": "--min-support",
-              "random_state": "--random-state", "n_jobs": "--n-jobs",
-              "executor": "--executor",
-              "selector": "--selector", "selectors": "--selector",
-              "operators": "--operator", "operator": "--operator", "n_folds": "--n-folds",
+#: The command-line option behind each parameter of the Python API that is not a run
+#: setting, so that a message of the API ("The 'n_folds' parameter of evaluate must be
+#: ...") names what the user typed; the run settings' options come from their
+#: declarations (``modelmine.spec.SETTINGS``, :func:`option_of`).
+_OPTION_OF = {"n_jobs": "--n-jobs", "executor": "--executor", "selectors": "--selector",
+              "operator": "--operator", "n_folds": "--n-folds",
               "classifiers": "--classifier", "classifier": "--classifier",
-              "resampling": "--resampling", "sample_fraction": "--sample-fraction",
-              "stratify": "--stratify", "selector_params": "--selector-param",
-              "scale": "--scale", "signature_size": "--signature-size",
               "y": "the labels, --target", "X": "the features of DATA",
               "pfer": "--pfer", "fdr": "--fdr", "n_permutations": "--null",
               "groups": "--groups", "sample_weight": "--weights",
-              "weighted_resampling": "--weighted-resampling", "per_class": "--per-class",
-              "outcome": "--outcome", "groupby": "--groupby", "panel_size": "--panel-size",
+              "groupby": "--groupby", "panel_size": "--panel-size",
               "max_cells_per_group": "--max-cells-per-group"}
+
+
+def option_of(name: str) -> str | None:
+    """The command-line option of an API parameter: a run setting's declared flags, or
+    :data:`_OPTION_OF`."""
+    from ..spec import SETTINGS
+
+    for one in SETTINGS:
+        if one.name == name and one.option is not None:
+            return one.option
+    return _OPTION_OF.get(name)
+
+
 _PARAMETER = re.compile(r"The '(\w+)' parameter of ([\w.]+)")
 
 
@@ -556,8 +614,8 @@ def _one_line(exc: BaseException) -> str:
     if isinstance(exc, OSError) and exc.strerror and exc.filename is None:
         text = " ".join(exc.strerror.split())  # no "[Errno 28]": the text names the file
     text = _PARAMETER.sub(
-        lambda m: (f"The {m.group(1)!r} parameter ({_OPTION_OF[m.group(1)]}) of {m.group(2)}"
-                   if m.group(1) in _OPTION_OF else m.group(0)), text)
+        lambda m: (f"The {m.group(1)!r} parameter ({option_of(m.group(1))}) of {m.group(2)}"
+                   if option_of(m.group(1)) else m.group(0)), text)
     notes = " ".join(" ".join(str(n).split()) for n in getattr(exc, "__notes__", ()) or ())
     text = f"{text} {notes}".strip()
     return text or type(exc).__name__

@@ -34,23 +34,20 @@ from ..base_models import (
     fit_base_models,
     fit_class_models,
 )
-from ..constants import (
-    DEFAULT_MIN_SUPPORT,
-    DEFAULT_N_BOOTSTRAPS,
-    DEFAULT_N_FEATURES,
-    DEFAULT_N_SIGNATURES,
-)
 from ..datasets import LoadedData
 from ..exceptions import DataError
 from ..operators import Signature, SignatureSet, apply_operators
 from ..patterns import ItemsetLattice, Itemsets, TooManyItemsetsError, mine_itemsets
-from ..spec import DEFAULT_OPERATORS, DEFAULT_RANDOM_STATE, RunSpec, spec_alone
+from ..spec import DEFAULT_OPERATORS, RunSpec, defaults, spec_alone
 from ..validation import param_error
 from . import _store
 
 __all__ = ["DEFAULT_OPERATORS", "MiningRun", "resume", "run"]
 
 _FUNC = "run"
+
+#: The defaults of the run's settings: those of modelmine.spec.SETTINGS, stated once.
+_D = defaults()
 
 
 @dataclass(frozen=True, eq=False)
@@ -88,6 +85,12 @@ class MiningRun:
     class_frequencies : DataFrame or None
         With ``per_class=True``: the selection frequency of every feature (rows) in the
         base models of each class against the rest (columns, the class labels as text).
+    spec : RunSpec or None
+        The settings of the run, as one validated record (:class:`~modelmine.RunSpec`,
+        with m capped at p and the seed resolved): the one the run was made with, or, for
+        a run read from its directory, the one ``run.json`` stores. Workflows that refit
+        derive theirs from it (``run.spec.replace(...)``). None only for a run of a custom
+        selector read back from disk (the object is not stored).
     """
 
     base_models: BaseModels
@@ -101,6 +104,7 @@ class MiningRun:
     class_signatures: Mapping[str, Mapping[str, Signature | SignatureSet]] = field(
         default_factory=dict, repr=False)
     class_frequencies: pd.DataFrame | None = field(default=None, repr=False)
+    spec: RunSpec | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.base_models, BaseModels):
@@ -125,6 +129,11 @@ class MiningRun:
             {str(c): frozen(dict(ops)) for c, ops in dict(self.class_signatures).items()}))
         if self.class_frequencies is not None:
             object.__setattr__(self, "class_frequencies", self.class_frequencies.copy())
+        if self.spec is None:
+            object.__setattr__(self, "spec", spec_of_settings(self.settings))
+        elif not isinstance(self.spec, RunSpec):
+            raise param_error("spec", "MiningRun", "a RunSpec or None",
+                              type(self.spec).__name__, exc=TypeError, show=False)
 
     # ------------------------------------------------------------------ views
     @property
@@ -150,7 +159,9 @@ class MiningRun:
 
     @cached_property
     def _mined(self) -> tuple[Itemsets | None, str | None]:
-        return run_itemsets(self.base_models, float(self.settings["min_support"]))
+        # The stored value as it is: an integer is a count of base models, a float a
+        # fraction (float() would turn the count 1 into the fraction 1.0).
+        return run_itemsets(self.base_models, self.settings["min_support"])
 
     @property
     def itemsets(self) -> Itemsets | None:
@@ -208,7 +219,7 @@ class MiningRun:
         return self.base_models.summary(top=self.base_models.n_features_in)
 
     def markers(self, operator: str | None = None, *, null: Any = None,
-                effect: str = "auto", per_class: bool = False) -> pd.DataFrame:
+                effect: str = "auto", per_class: bool | None = None) -> pd.DataFrame:
         """Which gene of the signature marks which class: one row per gene and class.
 
         For the genes of ``operator``'s signature (of all its alternatives for a
@@ -228,10 +239,13 @@ class MiningRun:
             A permutation null of the run (:func:`modelmine.evaluation.selection_null`)
             whose per-gene q-values fill the ``q_value`` column.
         effect : {"auto", "log2_fold_change", "standardized_mean_difference"}
-        per_class : bool, default=False
-            The per-class panels instead (a run with ``per_class=True``): for each class,
-            the genes of its own signature against the rest, with the selection frequency
-            of the class's base models; one row per class and gene of its panel.
+        per_class : bool, optional
+            The per-class panels: for each class, the genes of its own signature against
+            the rest, with the selection frequency of the class's base models; one row per
+            class and gene of its panel. Default: the panels for a run made with
+            ``per_class=True`` (what it was asked for), else the pooled signature's
+            markers; False gives the pooled ones of a per-class run, True refuses a run
+            without panels.
 
         Returns
         -------
@@ -241,7 +255,13 @@ class MiningRun:
         """
         from ..diagnostics import marker_table
 
+        if per_class is None:
+            per_class = bool(self.class_signatures)
         if per_class:
+            if null is not None:
+                raise param_error("null", "MiningRun.markers", "None for the per-class "
+                                  "panels (the null is of the pooled selection; pass "
+                                  "per_class=False)", type(null).__name__, show=False)
             return self._class_markers(operator, effect)
         name = self._markers_operator(operator)
         assert self.expression is not None
@@ -458,6 +478,23 @@ class MiningRun:
                 f"<th>features</th></tr></thead><tbody>{''.join(rows)}</tbody></table></div>")
 
 
+def spec_of_settings(settings: Mapping[str, Any], func: str = "MiningRun") -> RunSpec | None:
+    """The :class:`~modelmine.RunSpec` a run's stored settings describe (None for a custom
+    selector, whose object is not stored). A heterogeneous ensemble is stored as the
+    names joined by "+" with each selector's record in ``selector_params``."""
+    stored = dict(settings)
+    name = stored.get("selector")
+    if name is None:
+        return None
+    params = dict(stored.get("selector_params") or {})
+    if isinstance(name, str) and "+" in name and "selectors" in params:
+        records = list(params["selectors"])
+        stored["selector"] = [str(r["name"]) for r in records]
+        stored["selector_params"] = {str(r["name"]): dict(r.get("params") or {})
+                                     for r in records}
+    return RunSpec.from_settings(stored, func=func)
+
+
 def _same_table(a: pd.DataFrame, b: pd.DataFrame) -> bool:
     if list(a.columns) != list(b.columns) or len(a) != len(b):
         return False
@@ -606,33 +643,35 @@ def run(
     X: Any,
     y: Any = None,
     *,
-    selector: Any = None,
-    operators: Sequence[str] = DEFAULT_OPERATORS,
-    n_bootstraps: int = DEFAULT_N_BOOTSTRAPS,
-    n_features: int = DEFAULT_N_FEATURES,
-    n_signatures: int = DEFAULT_N_SIGNATURES,
-    min_support: float = DEFAULT_MIN_SUPPORT,
-    resampling: str = "bootstrap",
-    sample_fraction: float | None = None,
-    stratify: bool = False,
-    selector_params: dict[str, Any] | None = None,
-    operator_params: Mapping[str, Mapping[str, Any]] | None = None,
+    selector: Any = _D["selector"],
+    operators: Sequence[str] = _D["operators"],
+    n_bootstraps: int = _D["n_bootstraps"],
+    n_features: int = _D["n_features"],
+    n_signatures: int = _D["n_signatures"],
+    min_support: float = _D["min_support"],
+    resampling: str = _D["resampling"],
+    sample_fraction: float | None = _D["sample_fraction"],
+    stratify: bool = _D["stratify"],
+    selector_params: dict[str, Any] | None = _D["selector_params"],
+    operator_params: Mapping[str, Mapping[str, Any]] | None = _D["operator_params"],
     feature_names: Any = None,
-    random_state: Any = DEFAULT_RANDOM_STATE,
+    random_state: Any = _D["random_state"],
     n_jobs: int | None = None,
-    artificial_features: str | None = None,
+    artificial_features: str | None = _D["artificial_features"],
     executor: Any = None,
     run_dir: str | os.PathLike[str] | None = None,
     checkpoint_every: int = 10,
     progress: bool | None = None,
     command: Sequence[str] | None = None,
-    scale: str = "none",
-    signature_size: int | None = None,
+    scale: str = _D["scale"],
+    signature_size: int | None = _D["signature_size"],
     groups: Any = None,
     sample_weight: Any = None,
-    weighted_resampling: bool = False,
-    per_class: bool = False,
-    outcome: str = "classification",
+    weighted_resampling: bool = _D["weighted_resampling"],
+    per_class: bool = _D["per_class"],
+    outcome: str = _D["outcome"],
+    max_per_class: int | None = _D["max_per_class"],
+    fit_full: bool = _D["fit_full"],
     spec: RunSpec | None = None,
 ) -> MiningRun:
     """Mine the models of a feature selector: base models, signatures, itemsets, diagnostics.
@@ -714,13 +753,17 @@ def run(
         Also select one class against the rest for every class (three or more), on the
         run's own resamples (common random numbers; the resamples then hold every class),
         with every operator: the per-class panels (:attr:`MiningRun.class_signatures`,
-        :meth:`MiningRun.markers` with ``per_class=True``; ``docs/markers.md``).
+        :meth:`MiningRun.markers`, which then gives them by default; ``docs/markers.md``).
     outcome : {"classification", "regression", "survival"}, default="classification"
         What ``y`` is: class labels; numbers (a drug response, an age); or a survival
         target, the structured array of the event indicator and the time
         (``sksurv.util.Surv.from_arrays(event, time)``; ``pip install
         'modelmine[survival]'``). The selector must fit it (default: the outcome's,
         ``modelmine.spec.DEFAULT_SELECTORS``); ``docs/outcomes.md``.
+    max_per_class : int, optional
+        At most this many samples of each class in each resample (:class:`~modelmine.RunSpec`).
+    fit_full : bool, default=True
+        Also fit the selector once on all the data (the "nobagg" baseline of KDD 2012).
     spec : RunSpec, optional
         All the settings at once (:class:`modelmine.RunSpec`), instead of their keywords
         (which must then be left at their defaults). The execution keywords (``n_jobs``,
@@ -748,15 +791,14 @@ def run(
              "random_state": random_state, "artificial_features": artificial_features,
              "scale": scale, "signature_size": signature_size,
              "weighted_resampling": weighted_resampling, "per_class": per_class,
-             "outcome": outcome}
+             "outcome": outcome, "max_per_class": max_per_class, "fit_full": fit_full}
     groups, sample_weight = _design_columns(X, groups, sample_weight)
     X, y, source, feature_names = _data(X, y, feature_names,
                                         spec.outcome if spec is not None else outcome)
     if spec is None:
-        spec = RunSpec(**{**given, "selector_params": selector_params or {},
-                          "operator_params": operator_params or {}}, func=_FUNC)
+        spec = RunSpec(**given, func=_FUNC)
     else:
-        spec_alone(spec, given, _RUN_DEFAULTS, _FUNC)
+        spec_alone(spec, given, _D, _FUNC)
     return _execute(X, y, spec, Execution(n_jobs=n_jobs, executor=executor,
                                           run_dir=run_dir, checkpoint_every=checkpoint_every,
                                           progress=progress, command=command),
@@ -785,17 +827,6 @@ def _design_columns(X: Any, groups: Any, sample_weight: Any) -> tuple[Any, Any]:
             value = X.groups if option == "groups" else X.sample_weight
         out.append(value)
     return out[0], out[1]
-
-
-#: The settings keywords of :func:`run` with their defaults (what ``spec=`` replaces).
-_RUN_DEFAULTS = {"selector": None, "operators": DEFAULT_OPERATORS,
-                 "n_bootstraps": DEFAULT_N_BOOTSTRAPS, "n_features": DEFAULT_N_FEATURES,
-                 "n_signatures": DEFAULT_N_SIGNATURES, "min_support": DEFAULT_MIN_SUPPORT,
-                 "resampling": "bootstrap", "sample_fraction": None, "stratify": False,
-                 "selector_params": None, "operator_params": None,
-                 "random_state": DEFAULT_RANDOM_STATE, "artificial_features": None,
-                 "scale": "none", "signature_size": None, "weighted_resampling": False,
-                 "per_class": False, "outcome": "classification"}
 
 
 @dataclass(frozen=True)
@@ -946,7 +977,10 @@ def _mine(X: Any, y: Any, checked: CheckedRun, execution: Execution, *,
                            None if source is None else source.sample_names,
                            outcome=spec.outcome),
                        class_signatures=class_signatures,
-                       class_frequencies=class_frequencies)
+                       class_frequencies=class_frequencies,
+                       # the settings as resolved (the selector's parameters, the signature
+                       # size), as run.json stores them: the same spec after MiningRun.load
+                       spec=spec_of_settings(settings, _FUNC) or spec)
     if directory is not None:
         _store.finish_checkpoint(result, directory)
     return result

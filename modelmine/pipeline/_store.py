@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import shutil
 import zlib
 from pathlib import Path
@@ -43,6 +44,7 @@ from ..base_models import BaseModels, RunDirectory
 from ..exceptions import DataError, RunStateError
 from ..operators import Signature, SignatureSet
 from ..selectors._scaling import SCALE_METHODS
+from ..spec import RunSpec, setting, settings_schema
 
 if TYPE_CHECKING:
     from ._run import MiningRun
@@ -131,39 +133,34 @@ _COMMAND = schema.Optional((schema.ListOf(str), type(None)))
 # mm.run(artificial_features=...) / bootstrap's ARTIFICIAL_FEATURES.
 _ARTIFICIAL = schema.Optional(schema.Where(str, lambda v: v in ("permutation", "knockoff"),
                                            "'permutation' or 'knockoff'"))
-_RUN_SCHEMA = {
-    "format": str,
-    "format_version": _POSITIVE,
-    "command": _COMMAND,
-    "settings": {"selector": (str, type(None)), "selector_params": schema.Optional(dict),
-                 "n_bootstraps": schema.Where(int, lambda v: v >= 2, "an integer >= 2"),
-                 "n_features": (_POSITIVE, type(None)), "n_signatures": _POSITIVE,
-                 "operators": schema.ListOf(str), "operator_params": schema.Optional(dict),
-                 "min_support": _SUPPORT, "resampling": dict, "random_state": _SEED,
-                 "artificial_features": _ARTIFICIAL,
-                 "scale": schema.Optional(_SCALE),
-                 "signature_size": schema.Optional((_POSITIVE, type(None)))},
-    "data": _DATA,
-    "versions": schema.Optional(schema.MapOf((str, type(None)))),
-    "itemsets_note": schema.Optional((str, type(None))),
-}
-_CHECKPOINT_SCHEMA = {
-    "format": str,
-    "format_version": _POSITIVE,
-    "command": _COMMAND,
-    "settings": {"selector": (str, type(None)), "selector_params": dict,
-                 "n_bootstraps": schema.Where(int, lambda v: v >= 2, "an integer >= 2"),
-                 "n_features": (_POSITIVE, type(None)), "n_signatures": _POSITIVE,
-                 "operators": schema.Where(schema.ListOf(str), bool, "a non-empty list"),
-                 "operator_params": dict, "min_support": _SUPPORT,
-                 "resampling": {"method": str, "fraction": (_FRACTION, type(None)),
-                                "stratify": bool},
-                 "checkpoint_every": _POSITIVE, "random_state": _SEED,
-                 "artificial_features": _ARTIFICIAL,
-                 "scale": schema.Optional(_SCALE),
-                 "signature_size": schema.Optional((_POSITIVE, type(None)))},
-    "data": _DATA,
-}
+def _run_schema() -> dict[str, Any]:
+    """The schema of run.json; its ``settings`` are declared by ``modelmine.spec.SETTINGS``
+    (read when called, so that a setting declared there is checked here too)."""
+    return {
+        "format": str,
+        "format_version": _POSITIVE,
+        "command": _COMMAND,
+        "settings": settings_schema(),
+        "data": _DATA,
+        "versions": schema.Optional(schema.MapOf((str, type(None)))),
+        "itemsets_note": schema.Optional((str, type(None))),
+    }
+
+
+def _checkpoint_schema() -> dict[str, Any]:
+    """The schema of checkpoint.json: the settings of run.json, of which a checkpoint
+    holds every key of format version 2, and ``checkpoint_every``."""
+    settings = settings_schema()
+    settings.update({
+        "selector_params": dict, "operator_params": dict,
+        "operators": schema.Where(schema.ListOf(str), bool, "a non-empty list"),
+        "checkpoint_every": _POSITIVE})
+    settings["resampling"] = {**settings["resampling"],
+                              "fraction": (_FRACTION, type(None)), "stratify": bool}
+    return {"format": str, "format_version": _POSITIVE, "command": _COMMAND,
+            "settings": settings, "data": _DATA}
+
+
 _SIGNATURE = {"features": schema.ListOf(schema.Where(int, lambda v: v >= 0,
                                                      "an integer >= 0")),
               "names": schema.ListOf(str)}
@@ -256,7 +253,7 @@ def _markers(run: MiningRun, null: Any = None) -> pd.DataFrame | None:
     parts = []
     for name in run.signatures:
         with contextlib.suppress(DataError):  # no gene of it among the kept values
-            parts.append(run.markers(name, null=null))
+            parts.append(run.markers(name, null=null, per_class=False))
         if run.class_signatures:
             with contextlib.suppress(DataError, ValueError):
                 parts.append(run.markers(name, per_class=True))
@@ -353,8 +350,9 @@ def read_run(directory: Path, cls: type[MiningRun]) -> MiningRun:
     if isinstance(version, int) and version > RUN_FORMAT_VERSION:
         raise DataError(f"{str(run_path)!r} was written by a newer modelmine (run format "
                         f"{version}).")
-    meta = _record(raw, run_path, RUN_FORMAT, _RUN_SCHEMA)
+    meta = _record(raw, run_path, RUN_FORMAT, _run_schema())
     _check_support(meta["settings"], run_path)
+    spec = stored_spec(meta["settings"], run_path)
     base_path = regular_file(directory / "base_models.npz")
     if not base_path.is_file():
         raise DataError(f"{str(directory)!r} has no base_models.npz: it is not a complete "
@@ -380,7 +378,43 @@ def read_run(directory: Path, cls: type[MiningRun]) -> MiningRun:
                data=meta["data"], diagnostics_table=diagnostics_from_records(diag),
                command=meta.get("command"), versions=meta.get("versions") or {},
                expression=expression, class_signatures=class_signatures,
-               class_frequencies=class_frequencies)
+               class_frequencies=class_frequencies, spec=spec)
+
+
+_PARAMETER = re.compile(r"^The '(\w+)' parameter of [\w.]+ ")
+
+
+def stored_spec(settings: dict[str, Any], path: Path) -> RunSpec | None:
+    """The :class:`~modelmine.RunSpec` of stored settings, checked as the API checks them;
+    a value it refuses is reported against the file and its key (not a parameter or a
+    command-line option: the user did not type it). None when a selector or operator
+    is not registered here (a plugin that is not installed: the run still loads) or the
+    selector was a custom object."""
+    from ..operators import operator_kinds
+    from ..selectors import default_registry
+    from ._run import spec_of_settings
+
+    name = settings.get("selector")
+    names = [] if name is None else str(name).split("+")
+    try:
+        operator_kinds(list(settings["operators"]), func="MiningRun.load")
+    except (TypeError, ValueError):
+        return None
+    if not names or any(n not in default_registry() for n in names):
+        return None
+    try:
+        return spec_of_settings(settings, "MiningRun.load")
+    except (TypeError, ValueError) as exc:
+        text = " ".join(str(exc).split())
+        found = _PARAMETER.match(text)
+        if found is None:
+            raise DataError(f"{str(path)!r} is corrupt: its settings are refused: {text}"
+                            ) from None
+        key = found.group(1)
+        with contextlib.suppress(KeyError):
+            key = setting(key).stored
+        raise DataError(f"{str(path)!r} is corrupt: field 'settings.{key}' "
+                        f"{text[found.end():]}") from None
 
 
 def _read_class_panels(directory: Path, base: BaseModels
@@ -592,7 +626,7 @@ def read_checkpoint(directory: Path) -> dict[str, Any]:
         raise RunStateError(f"No interrupted run in {str(directory)!r}"
                             + (": that run finished." if finished else "."))
     record = _record(_read_json(path, "an interrupted run"), path, "modelmine.checkpoint",
-                     _CHECKPOINT_SCHEMA)
+                     _checkpoint_schema())
     _check_support(record["settings"], path)
     _check_operator_params(record["settings"], path)
     recorded = record["settings"]["random_state"]

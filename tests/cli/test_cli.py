@@ -314,7 +314,7 @@ def test_read_only_parent(tmp_path, capsys):
 
 
 def test_usage_errors_are_one_line(capsys):
-    _bad(["run", "embedded:colon", "-b", "zero"], capsys, "positive integer")
+    _bad(["run", "embedded:colon", "-b", "zero"], capsys, "expected an integer >= 2")
     _bad(["run", "embedded:colon", "--jobs", "0"], capsys, "expected a non-zero integer")
     _bad(["--seed", "-1", "run", "embedded:colon"], capsys, "expected a non-negative integer")
     _bad(["frobnicate"], capsys, "invalid choice")

@@ -1,0 +1,149 @@
+"""The run's settings declared once (issue 38, item 1): ``modelmine.spec.SETTINGS``.
+
+Truths: the table itself (each door's keyword defaults are read from the signatures and
+compared with it), docs/DEVELOPING.md (it must hold the table the code renders), and a
+made-up setting added to the table in a fixture, which must reach RunSpec, run.json, the
+command line and the docs with no other edit.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+from pathlib import Path
+
+import pytest
+
+import modelmine as mm
+import modelmine.spec as spec_module
+from modelmine import _schema
+from modelmine.base_models import bootstrap
+from modelmine.cli._commands import run_spec
+from modelmine.cli._main import build_parser, option_of
+from modelmine.estimator import ModelMiningSelector
+from modelmine.exceptions import DataError
+from modelmine.spec import SETTINGS, Integer, RunSpec, Setting, settings_schema, settings_table
+
+DEVELOPING = Path(__file__).resolve().parents[1] / "docs" / "DEVELOPING.md"
+
+#: The settings a door does not take, each with its reason (anything else it must take).
+NOT_TAKEN = {
+    # the base-model stage: no operators, itemsets or per-class panels yet
+    "bootstrap": {"operators", "operator_params", "n_signatures", "min_support",
+                  "signature_size", "per_class"},
+    # a scikit-learn selector of one operator (operator, operator_params of its own), on
+    # classes, with the resampling it documents
+    "ModelMiningSelector": {"operators", "min_support", "signature_size",
+                            "sample_fraction", "scale", "artificial_features",
+                            "weighted_resampling", "per_class", "outcome", "max_per_class",
+                            "fit_full"},
+}
+#: Defaults a door states on purpose (see the comment above ModelMiningSelector.__init__).
+OWN_DEFAULTS = {"ModelMiningSelector": {"selector": "svm-rfe", "n_signatures": None,
+                                        "operator_params": None}}
+
+
+def _keywords(func):
+    return {n: p.default for n, p in inspect.signature(func).parameters.items()
+            if p.default is not inspect.Parameter.empty}
+
+
+@pytest.mark.parametrize("door,func", [("run", mm.run), ("bootstrap", bootstrap),
+                                       ("ModelMiningSelector", ModelMiningSelector.__init__)])
+def test_every_door_takes_the_table_defaults(door, func):
+    keywords = _keywords(func)
+    table = {s.name: s.default for s in SETTINGS}
+    missing = set(table) - set(keywords) - NOT_TAKEN.get(door, set())
+    assert not missing, f"{door} lacks the settings {sorted(missing)}"
+    for name, default in table.items():
+        if name in keywords:
+            expected = OWN_DEFAULTS.get(door, {}).get(name, default)
+            assert keywords[name] == expected, (door, name, keywords[name], expected)
+
+
+def test_runspec_defaults_are_the_table():
+    declared = {f.name: f.default for f in dataclasses.fields(RunSpec)}
+    assert list(declared) == [s.name for s in SETTINGS if s.name in declared]
+    assert set(declared) == {s.name for s in SETTINGS}
+    for one in SETTINGS:
+        assert declared[one.name] == one.default, one.name
+
+
+def test_one_b_m_and_seed_at_every_door():
+    """b, m and the seed: one default each (150, 20, 0), at the API doors, the estimator
+    and the command line."""
+    parser = build_parser()
+    args = parser.parse_args(["run", "embedded:colon"])
+    for name, value in (("n_bootstraps", 150), ("n_features", 20), ("random_state", 0)):
+        assert spec_module.defaults()[name] == value
+        assert _keywords(mm.run)[name] == value
+        assert _keywords(bootstrap)[name] == value
+        assert _keywords(ModelMiningSelector.__init__)[name] == value
+        assert getattr(args, name) == value
+
+
+def test_docs_hold_the_table():
+    text = DEVELOPING.read_text()
+    assert settings_table() in text, ("docs/DEVELOPING.md's 'Run settings' table differs from "
+                                      "modelmine.spec.settings_table(): paste its output")
+
+
+@pytest.fixture
+def widgets(monkeypatch):
+    """A made-up setting, declared in the table and nowhere else."""
+    made_up = Setting("n_widgets", 3, Integer(1), "widgets per resample (a test)",
+                      ("--n-widgets",), metavar="W")
+    monkeypatch.setattr(spec_module, "SETTINGS", (*SETTINGS, made_up))
+    return made_up
+
+
+def test_a_new_setting_reaches_api_files_cli_and_docs(widgets, tmp_path):
+    # the API: RunSpec takes it, checks it with its constraint, defaults it
+    spec = RunSpec(selector="anova", n_widgets=5)
+    assert spec.n_widgets == 5
+    assert RunSpec(selector="anova").n_widgets == 3
+    with pytest.raises(ValueError, match="'n_widgets' parameter of RunSpec must be an "
+                                         "integer >= 1"):
+        RunSpec(selector="anova", n_widgets=0)
+    assert spec.replace(n_bootstraps=20).n_widgets == 5
+    assert spec.replace(n_widgets=7).n_widgets == 7
+    # run.json: stored under its key, checked by the derived schema, read back
+    stored = spec.to_settings()
+    assert stored["n_widgets"] == 5
+    _schema.check(stored, settings_schema(), "'run.json'")
+    with pytest.raises(DataError, match="'n_widgets' must be an integer >= 1"):
+        _schema.check({**stored, "n_widgets": 0}, settings_schema(), "'run.json'")
+    back = RunSpec.from_settings(stored)
+    assert back.n_widgets == 5 and back.to_settings() == stored
+    assert "n_widgets" not in RunSpec(selector="anova").to_settings()  # at its default
+    # the command line: an option of `modelmine run`, checked, into the run's spec
+    parser = build_parser()
+    args = parser.parse_args(["run", "embedded:colon", "--n-widgets", "4", "-s", "anova"])
+    assert args.n_widgets == 4 and run_spec(args, operators=["closedApr"]).n_widgets == 4
+    assert parser.parse_args(["run", "embedded:colon"]).n_widgets == 3
+    with pytest.raises(SystemExit):
+        parser.parse_args(["run", "embedded:colon", "--n-widgets", "0"])
+    assert option_of("n_widgets") == "--n-widgets"
+    # the docs table
+    assert ("| `n_widgets` | `3` | an integer >= 1 | `--n-widgets` | `n_widgets` | widgets "
+            "per resample (a test) |") in settings_table()
+
+
+def test_cli_options_of_the_settings_are_derived():
+    """Every setting with flags is an option of `modelmine run` with the table's default,
+    and messages name it."""
+    parser = build_parser()
+    args = parser.parse_args(["run", "embedded:colon"])
+    from modelmine.cli._main import setting_dest
+
+    for one in SETTINGS:
+        if not one.flags:
+            continue
+        value = getattr(args, setting_dest(one.name))
+        if one.name in ("operators", "selector_params"):
+            assert value in (None, [])  # the table's default applies (run_spec)
+        else:
+            assert value == one.default, one.name
+        assert option_of(one.name) == one.option
+    spec = run_spec(args, operators=list(spec_module.DEFAULT_OPERATORS))
+    assert spec == RunSpec(func="run")
