@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -202,10 +204,12 @@ def _summary(run: MiningRun, out: Path, quiet: bool, null: Any = None,
 
 
 #: What ``modelmine run --resume DIR`` may be given: everything else is the recorded run's.
-#: --annotate, --evaluate and --folds add files to the finished directory (annotated.h5ad,
-#: evaluation.csv) without changing the run, so a resumed run may ask for them.
+#: --annotate, --evaluate, --folds, --pfer/--fdr, --null and --figures add files to the
+#: finished directory (annotated.h5ad, evaluation.csv, ...) without changing the run, so a
+#: resumed run (interrupted, or finished and missing one of them) may ask for them.
 _RESUME_OPTIONS = {"resume", "quiet", "debug", "n_jobs", "executor", "help", "force",
-                   "annotate", "annotate_full", "evaluate", "n_folds", "pfer", "fdr"}
+                   "annotate", "annotate_full", "evaluate", "n_folds", "pfer", "fdr", "null",
+                   "figures"}
 
 
 def _annotating(args: argparse.Namespace) -> bool:
@@ -238,31 +242,28 @@ def cmd_run(args: argparse.Namespace) -> int:
     with directory_lock(out):
         # Under the lock no other run writes DIR: what a killed one left is stale.
         remove_stale_partials(out)
-        try:
-            run, data = _run_or_resume(args, out, partial, resume)
-        except BaseException as exc:
-            if (partial / _store.CHECKPOINT).exists() and _resumable(partial):
-                saved = _store.saved_bootstraps(partial)
-                exc.__notes__ = [f"The run stopped; {saved} bootstraps are saved in "
-                                 f"{str(partial)!r}: continue it with `modelmine run "
-                                 f"--resume {out}`."]
-            elif (partial / _store.CHECKPOINT).exists() or partial.is_symlink():
-                # The checkpoint itself is the problem: --resume would only fail again.
-                exc.__notes__ = [f"{str(partial)!r} cannot be resumed; remove it (or run "
-                                 "with --force) to start over."]
-            raise
-        null = check = None
-        # Written into the finished .DIR.partial, so that DIR appears complete.
-        if getattr(args, "pfer", None) is not None or getattr(args, "fdr", None) is not None:
-            check = _error_control(run, data, partial, args)
-        if getattr(args, "null", None) is not None:
-            null = _null(run, data, partial, args)
-        if null is not None or check is not None or figures is not None:
-            evaluation = (pd.read_csv(partial / "evaluation.csv")
-                          if (partial / "evaluation.csv").exists() else None)
-            _store.write_report(run, partial / "report.html", evaluation=evaluation,
-                                null=null, error_control=check, figures_dir=figures)
-        replace_directory(partial, out)
+        if resume and _extras_asked(args) and _finished(out, partial):
+            # --resume on a finished run adds the extra outputs asked (a step that failed
+            # after the run, or one asked later): the run itself is not refitted.
+            run, data = _load_finished(args, out)
+        else:
+            try:
+                run, data = _run_or_resume(args, out, partial, resume)
+            except BaseException as exc:
+                if (partial / _store.CHECKPOINT).exists() and _resumable(partial):
+                    saved = _store.saved_bootstraps(partial)
+                    exc.__notes__ = [f"The run stopped; {saved} bootstraps are saved in "
+                                     f"{str(partial)!r}: continue it with `modelmine run "
+                                     f"--resume {out}`."]
+                elif (partial / _store.CHECKPOINT).exists() or partial.is_symlink():
+                    # The checkpoint itself is the problem: --resume would only fail again.
+                    exc.__notes__ = [f"{str(partial)!r} cannot be resumed; remove it (or "
+                                     "run with --force) to start over."]
+                raise
+            # The run is finished: DIR holds it before any extra step runs, so that an
+            # extra that fails never hides or deletes it (docs/reliability.md).
+            replace_directory(partial, out)
+        null, check = _extras(run, data, out, args, figures)
     _summary(run, out, args.quiet, null, check)
     return 0
 
@@ -374,15 +375,107 @@ def _run_or_resume(args: argparse.Namespace, out: Path, partial: Path,
         run = pipeline.run(data, spec=spec, n_jobs=args.n_jobs, executor=args.executor,
                            run_dir=partial, progress=progress,
                            command=["modelmine", *getattr(args, "argv", sys.argv[1:])])
-    # The extra outputs go into the partial directory, which cmd_run moves into place.
-    if _annotating(args):
-        from ..report import annotate_anndata
-
-        annotate_anndata(run, data, full=bool(getattr(args, "annotate_full", False))
-                         ).write_h5ad(partial / "annotated.h5ad")
-    if getattr(args, "evaluate", False):
-        _evaluate_run(run, data, args, partial)
     return run, data
+
+
+def _extras_asked(args: argparse.Namespace) -> bool:
+    """Whether the command asks for an output added to a finished run."""
+    return bool(_annotating(args) or getattr(args, "evaluate", False)
+                or getattr(args, "pfer", None) is not None
+                or getattr(args, "fdr", None) is not None
+                or getattr(args, "null", None) is not None
+                or getattr(args, "figures", None) is not None)
+
+
+def _finished(out: Path, partial: Path) -> bool:
+    """A finished run in DIR (and no interrupted one beside it)."""
+    return (not (partial / "checkpoint.json").exists() and out.is_dir()
+            and (out / "run.json").is_file())
+
+
+def _load_finished(args: argparse.Namespace, out: Path) -> tuple[MiningRun, LoadedData]:
+    """The finished run of DIR, and its data read again as the run recorded them."""
+    if _annotating(args):
+        from ..datasets._biodata import import_anndata
+
+        import_anndata()  # fail before the work when the extra is missing
+    run = MiningRun.load(out)
+    recorded = json.loads((out / "run.json").read_text(encoding="utf-8"))["data"]
+    options = dict(recorded.get("read_options") or {})
+    data = _read_input(args, recorded["source"],
+                       None if options.get("labels") else recorded["target"], options)
+    return run, data
+
+
+#: The option that asks for each extra output, for the message when one fails.
+_EXTRA_OPTION = {"annotate": "--annotate", "evaluate": "--evaluate",
+                 "error control": "--pfer/--fdr", "null": "--null", "report": "--figures"}
+
+
+def _extras(run: MiningRun, data: LoadedData, out: Path, args: argparse.Namespace,
+            figures: Path | None) -> tuple[Any, Any]:
+    """The outputs added to the finished run in DIR (--annotate, --evaluate, --pfer/--fdr,
+    --null, --figures), each written aside and moved into DIR when it is complete.
+
+    A step that fails leaves DIR as it was (the run, and the steps that finished before
+    it), and its message names DIR and the command that adds the step later."""
+    from ..pipeline import _store
+
+    null = check = None
+    step = ""
+    try:
+        if _annotating(args):
+            step = "annotate"
+            from ..report import annotate_anndata
+
+            with _staged(out) as stage:
+                annotate_anndata(run, data, full=bool(getattr(args, "annotate_full", False))
+                                 ).write_h5ad(stage / "annotated.h5ad")
+        if getattr(args, "evaluate", False):
+            step = "evaluate"
+            with _staged(out) as stage:
+                _evaluate_run(run, data, args, stage)
+        if getattr(args, "pfer", None) is not None or getattr(args, "fdr", None) is not None:
+            step = "error control"
+            with _staged(out) as stage:
+                check = _error_control(run, data, stage, args)
+        if getattr(args, "null", None) is not None:
+            step = "null"
+            with _staged(out) as stage:
+                null = _null(run, data, stage, args)
+        if null is not None or check is not None or figures is not None:
+            step = "report"
+            evaluation = (pd.read_csv(out / "evaluation.csv")
+                          if (out / "evaluation.csv").exists() else None)
+            with _staged(out) as stage:
+                _store.write_report(run, stage / "report.html", evaluation=evaluation,
+                                    null=null, error_control=check, figures_dir=figures)
+    except BaseException as exc:
+        exc.__notes__ = [*getattr(exc, "__notes__", []),
+                         f"The run itself is complete in {str(out)!r}; only {step} failed. "
+                         f"Add it later with `modelmine run --resume {out} "
+                         f"{_EXTRA_OPTION[step]} ...`."]
+        raise
+    return null, check
+
+
+@contextlib.contextmanager
+def _staged(out: Path) -> Iterator[Path]:
+    """A temporary directory beside DIR whose entries move into DIR when the block ends
+    without error (replacing those of the same name); removed either way."""
+    import shutil
+    import tempfile
+
+    stage = Path(tempfile.mkdtemp(prefix=f".{out.name}.partial-", dir=out.parent))
+    try:
+        yield stage
+        for entry in sorted(stage.iterdir()):
+            target = out / entry.name
+            if target.is_dir() and not target.is_symlink():
+                shutil.rmtree(target)
+            os.replace(entry, target)
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
 
 
 def _null(run: MiningRun, data: LoadedData, directory: Path, args: argparse.Namespace) -> Any:
@@ -398,7 +491,9 @@ def _null(run: MiningRun, data: LoadedData, directory: Path, args: argparse.Name
               file=sys.stderr, flush=True)
     log = None if sys.stdout.isatty() else directory / "null.log"
     null = selection_null(data.X, data.y, base=run.base_models, n_permutations=args.null,
-                          itemsets=itemsets, random_state=args.random_state, n_jobs=args.n_jobs,
+                          # the run's own seed (--random-state, or the recorded one on --resume)
+                          itemsets=itemsets, random_state=int(run.base_models.random_state),
+                          n_jobs=args.n_jobs,
                           executor=args.executor, progress=False if args.quiet else None,
                           groups=data.groups, sample_weight=data.sample_weight, log=log)
     safe_frame(null.table()).to_csv(directory / "null.csv")
@@ -443,32 +538,68 @@ def _null_estimate(run: MiningRun, data: LoadedData, args: argparse.Namespace) -
 
 def _evaluate_run(run: MiningRun, data: LoadedData, args: argparse.Namespace,
                   directory: Path) -> None:
-    """`modelmine run --evaluate`: the KDD 2012 protocol on the run's own selector, scaling
-    and operators, written as DIR/evaluation.csv, and the report rebuilt with it."""
+    """`modelmine run --evaluate`: the KDD 2012 protocol on the run's own outcome, selector,
+    scaling and operators, written as DIR/evaluation.csv, and the report rebuilt with it.
+
+    For a continuous or survival outcome, the run's single-model operators are evaluated
+    (one signature per fold) with the outcome's first model (ridge regression, a Cox
+    model); ``error`` is then the RMSE, or 1 - Harrell's concordance, named in
+    ``error_measure``."""
     from ..evaluation import evaluate
+    from ..operators import operator_kinds
     from ..selectors import get_selector
     from ..selectors._scaling import scaled
 
     settings = run.settings
+    outcome = str(settings.get("outcome") or "classification")
     selector = scaled(get_selector(str(settings["selector"]),
                                    dict(settings["selector_params"] or {}),
                                    func="modelmine run"), str(settings["scale"]))
+    if outcome != "classification":
+        selector = selector.for_outcome(outcome, "modelmine run")
+    operators = list(run.signatures)
+    params = dict(settings.get("operator_params") or {})
+    if outcome != "classification":
+        kinds = operator_kinds(operators, func="modelmine run")
+        operators = [op for op, kind in kinds.items() if kind == "single" and op != "nobagg"]
+        params = {op: p for op, p in params.items() if op in operators}
     result = evaluate(
         data.X, data.y, selectors={str(settings["selector"]): selector},
-        operators=list(run.signatures), n_folds=args.n_folds,
+        operators=operators, n_folds=args.n_folds,
         n_bootstraps=int(settings["n_bootstraps"]),
         n_features=int(settings["signature_size"]),
         n_signatures=int(settings["n_signatures"]),
-        operator_params=dict(settings.get("operator_params") or {}) or None,
+        operator_params=params or None,
         feature_names=data.feature_names,
         random_state=int(run.base_models.random_state) % 2**32, n_jobs=args.n_jobs,
         executor=args.executor, progress=False if args.quiet else None,
         groups=data.groups, sample_weight=data.sample_weight,
-        weighted_resampling=bool(settings.get("weighted_resampling", False)))
-    table = result.table2().reset_index()[["operator", "error", "stability",
-                                           "error_points", "stability_points"]]
+        weighted_resampling=bool(settings.get("weighted_resampling", False)),
+        outcome=outcome)
+    if outcome == "classification":
+        table = result.table2().reset_index()[["operator", "error", "stability",
+                                               "error_points", "stability_points"]]
+    else:
+        table = _outcome_table(result)
     safe_frame(table).to_csv(directory / "evaluation.csv", index=False)
     run.report(directory / "report.html", evaluation=table)
+
+
+def _outcome_table(result: Any) -> pd.DataFrame:
+    """evaluation.csv of an outcome: per operator, the error (RMSE, or 1 - Harrell's C) and
+    the stability across folds (Nogueira), then the outcome's own measures."""
+    summary = result.summary()
+    stability = result.stability()[["operator", "nogueira"]]
+    table = summary.drop(columns=["selector", "model"]).merge(
+        stability.rename(columns={"nogueira": "stability"}), on="operator")
+    if result.outcome == "regression":
+        error, measure = table["rmse"], "rmse"
+    else:
+        error, measure = 1.0 - table["harrell_c"], "1 - harrell_c"
+    table.insert(1, "error", error)
+    table.insert(2, "stability", table.pop("stability"))
+    table.insert(3, "error_measure", measure)
+    return table
 
 
 def cmd_operators(args: argparse.Namespace) -> int:
@@ -550,7 +681,7 @@ def _lattice_html(lattice: Any, source: Path, tmp: Path, max_itemsets: int) -> N
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
-    from ..evaluation import DEFAULT_SELECTORS, evaluate
+    from ..evaluation import evaluate
     from ..operators import operator_kinds
 
     seed = 0 if args.random_state is None else args.random_state
@@ -567,8 +698,8 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     if outcome != "classification":
         return _evaluate_outcome(args, data, outcome, out, seed)
     result = evaluate(
-        data.X, data.y, selectors=args.selector or list(DEFAULT_SELECTORS),
-        operators=args.operator, classifiers=args.classifier or ("svm", "1nn", "tree"),
+        data.X, data.y, selectors=args.selector, operators=args.operator,
+        classifiers=args.classifier,
         n_folds=args.n_folds, n_bootstraps=args.n_bootstraps, n_features=m,
         n_signatures=args.n_signatures, feature_names=data.feature_names, random_state=seed,
         n_jobs=args.n_jobs, executor=args.executor, cache_dir=args.cache,
@@ -604,16 +735,17 @@ def _evaluate_outcome(args: argparse.Namespace, data: LoadedData, outcome: str, 
     """`modelmine evaluate --outcome regression|survival`: the folds' measures, their
     summary, the stability across folds and (regression) the paired differences."""
     from ..evaluation import evaluate
-    from ..spec import DEFAULT_SELECTORS
 
+    # --weights, --cache and --scheduler are honoured as for classes (issue 40, item 13).
     result = evaluate(
-        data.X, data.y, outcome=outcome,
-        selectors=args.selector or [DEFAULT_SELECTORS[outcome]],
-        operators=args.operator or ["mostFreq", "closedApr", "avgRank"],
-        classifiers=args.classifier or ("svm", "1nn", "tree"), n_folds=args.n_folds,
+        data.X, data.y, outcome=outcome, selectors=args.selector, operators=args.operator,
+        classifiers=args.classifier, n_folds=args.n_folds,
         n_bootstraps=args.n_bootstraps, n_features=args.n_features,
         n_signatures=args.n_signatures, feature_names=data.feature_names,
-        random_state=seed, n_jobs=args.n_jobs, groups=data.groups)
+        random_state=seed, n_jobs=args.n_jobs, executor=args.executor,
+        cache_dir=args.cache, progress=False if args.quiet else None, groups=data.groups,
+        sample_weight=data.sample_weight,
+        weighted_resampling=bool(getattr(args, "weighted_resampling", False)))
     summary = result.summary()
     with atomic_directory(out, force=args.force) as tmp:
         safe_frame(result.folds).to_csv(tmp / "folds.csv", index=False)

@@ -5,9 +5,14 @@ agreement, diversity) and returns an :class:`EvaluationResult` with the KDD'12 T
 Table 4 layouts and the Saeys et al. (2008) single-versus-ensemble robustness table.
 For a continuous or survival outcome (``outcome=``), :class:`OutcomeEvaluation` (RMSE,
 R^2; concordance, integrated Brier score) with the models of :data:`OUTCOME_MODELS`.
-Classifiers come from a registry (:func:`register_classifier`, the ``modelmine.classifiers``
-entry-point group; :func:`available_classifiers` lists them).
+Every protocol (KDD'12, outcomes, Pes's :func:`evaluate_thresholds`, Salman's
+:func:`compare_aggregations`, grouped folds) runs on one fold engine: its folds, its seeds
+(:data:`SEED_DERIVATIONS`) and its runner. Classifiers come from a registry
+(:func:`register_classifier`, the ``modelmine.classifiers`` entry-point group;
+:func:`available_classifiers` lists them).
 """
+
+from typing import Any
 
 from ._aggregations import SALMAN_AGGREGATIONS, AggregationComparison, compare_aggregations
 from ._classifiers import (
@@ -19,10 +24,11 @@ from ._classifiers import (
     register_classifier,
 )
 from ._error_check import ErrorControlCheck, check_error_control
+from ._folds import SEED_DERIVATIONS
 from ._groups import LeaveOneGroupOutResult, grouping_effect, leave_one_group_out
 from ._null import MIN_PERMUTATIONS, SelectionNullResult, selection_null
 from ._outcomes import OUTCOME_MODELS, OutcomeEvaluation, evaluate_outcome
-from ._protocol import DEFAULT_SELECTORS, evaluate
+from ._protocol import KDD12_SELECTORS, evaluate
 from ._result import EvaluationResult, average_points
 from ._thresholds import (
     PES_SELECTOR_PARAMS,
@@ -34,13 +40,14 @@ from ._thresholds import (
 
 __all__ = [
     "CLASSIFIER_ENTRY_POINT_GROUP",
-    "DEFAULT_SELECTORS",
+    "KDD12_SELECTORS",
     "MIN_PERMUTATIONS",
     "OUTCOME_MODELS",
     "PES_SELECTORS",
     "PES_SELECTOR_PARAMS",
     "PES_THRESHOLDS",
     "SALMAN_AGGREGATIONS",
+    "SEED_DERIVATIONS",
     "AggregationComparison",
     "ClassifierRegistry",
     "ErrorControlCheck",
@@ -63,3 +70,17 @@ __all__ = [
     "register_classifier",
     "selection_null",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    # The evaluation's selectors were named DEFAULT_SELECTORS, as the outcomes' default
+    # selector mapping of modelmine.spec (issue 38): the old name, for one release.
+    if name == "DEFAULT_SELECTORS":
+        import warnings
+
+        warnings.warn("modelmine.evaluation.DEFAULT_SELECTORS is deprecated: use "
+                      "modelmine.evaluation.KDD12_SELECTORS (the selectors of KDD'12; the "
+                      "default selector of each outcome is modelmine.spec.DEFAULT_SELECTORS)",
+                      FutureWarning, stacklevel=2)
+        return KDD12_SELECTORS
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

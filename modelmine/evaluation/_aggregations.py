@@ -30,14 +30,12 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from sklearn.model_selection import StratifiedKFold, StratifiedShuffleSplit, cross_val_score
+from sklearn.model_selection import StratifiedKFold, cross_val_score
 from threadpoolctl import threadpool_limits
 
 from .._data import check_dataset
-from .._progress import progress_bar
 from .._utils import FrozenDict, ImmutableSlots, frozen, readonly
-from ..base_models import bootstrap, seed_sequence
-from ..base_models._executors import Runner
+from ..base_models import bootstrap
 from ..diagnostics import (
     canberra_stability,
     jaccard_stability,
@@ -49,6 +47,7 @@ from ..operators._two_level import LOWER_IS_BETTER
 from ..selectors import average_ranks, get_selector
 from ..validation import check_int, check_real, param_error
 from ._classifiers import resolve_classifiers
+from ._folds import SeedPlan, make_folds, run_tasks, seed_plan
 from ._vocabulary import one_of, renamed
 
 __all__ = ["SALMAN_AGGREGATIONS", "AggregationComparison", "compare_aggregations"]
@@ -267,26 +266,16 @@ def compare_aggregations(
             f,
         )
     p = data.n_features_in
-    ss = seed_sequence(random_state, _FUNC)
-    seeds = [int(c.generate_state(1)[0] % (2**31 - 1)) for c in ss.spawn(f + 2)]
-
-    cv = StratifiedKFold(n_splits=f, shuffle=True, random_state=seeds[-1])
+    # Salman's folds, each fold's seed and the accuracy split's ("salman2022").
+    seeds = seed_plan(random_state, n_folds=f, derivation="salman2022", func=_FUNC)
+    cv_folds = make_folds(data.y, n_folds=f, seeds=seeds, func=_FUNC)
     tasks: dict[int, dict[str, Any]] = {
-        i: {"train": np.sort(tr), "seed": seeds[i]}
-        for i, (tr, _) in enumerate(cv.split(np.zeros(data.n_samples), data.y))
+        i: {"train": fold.train, "seed": seeds.units[i][0]} for i, fold in enumerate(cv_folds)
     }
-    runner = Runner(executor, n_jobs, func=_FUNC)
-    folds: dict[int, dict[str, Any]] = {}
-    bar = progress_bar(f, "compare_aggregations", "fold", progress)
-    try:
-        for cid, res in runner.run(
-            _fold_task, data.X, data.y, tasks, dict(selector=sel, names=names, n_bootstraps=b)
-        ):
-            folds[cid] = res
-            bar.update(1)
-    finally:
-        bar.close()
-        runner.close()
+    folds = run_tasks(_fold_task, data.X, data.y, tasks,
+                      dict(selector=sel, names=names, n_bootstraps=b), executor=executor,
+                      n_jobs=n_jobs, func=_FUNC, label="compare_aggregations", unit="fold",
+                      progress=progress)
 
     k_top = max(1, round(top * p))
     rows = []
@@ -311,8 +300,11 @@ def compare_aggregations(
     asd = math.nan if first_scores is None else score_std_stability(first_scores).value
 
     # Accuracy curves: one 2/3 : 1/3 split, the ensemble of the training part.
-    split = StratifiedShuffleSplit(n_splits=1, test_size=tf, random_state=seeds[f])
-    train, test = next(split.split(np.zeros(data.n_samples), data.y))
+    acc_seed = seeds.extra["accuracy"]
+    (held_out,) = make_folds(data.y, n_folds=1, scheme="holdout", test_fraction=tf, sort=False,
+                             seeds=SeedPlan(seeds.derivation, seeds.entropy, (acc_seed,), ()),
+                             func=_FUNC)
+    train, test = held_out.train, held_out.test
     with threadpool_limits(limits=1):
         base = bootstrap(
             data.X[train],
@@ -320,7 +312,7 @@ def compare_aggregations(
             selector=sel,
             n_bootstraps=b,
             n_features=max(1, p // 4),
-            random_state=seeds[f],
+            random_state=acc_seed,
             n_jobs=n_jobs,
             fit_full=False,
             progress=False,
@@ -328,7 +320,7 @@ def compare_aggregations(
     vectors = _rank_vectors(base, names)
     X_te, y_te = data.X[test], data.y[test]
     n_cv = max(2, min(5, int(np.bincount(y_te).min())))
-    inner = StratifiedKFold(n_splits=n_cv, shuffle=True, random_state=seeds[f] % 10007)
+    inner = StratifiedKFold(n_splits=n_cv, shuffle=True, random_state=seeds.extra["inner"])
     acc_rows = []
     for name in names:
         order = np.argsort(vectors[name][1], kind="stable")
@@ -357,9 +349,10 @@ def compare_aggregations(
         "top_fraction": top,
         "classifier": clf_label,
         "test_fraction": tf,
-        "random_state": int(ss.entropy),  # type: ignore[arg-type]
-        "fold_seeds": seeds[:f],
-        "accuracy_seed": seeds[f],
+        "random_state": seeds.entropy,
+        "seed_derivation": seeds.derivation,
+        "fold_seeds": [u[0] for u in seeds.units],
+        "accuracy_seed": acc_seed,
         "salman_setting": "100 folds, 1000 bootstraps",
     }
     return AggregationComparison(

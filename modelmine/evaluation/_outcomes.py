@@ -169,14 +169,72 @@ class OutcomeEvaluation:
         return pd.DataFrame(rows)
 
 
-def evaluate_outcome(X: Any, y: Any, outcome: str, selectors: Sequence[Any],
+def _outcome_task(X: Any, values: np.ndarray, payload: dict[str, Any], *, outcome: str,
+                  operators: list[str], models: list[str], n_bootstraps: int,
+                  n_features: int, n_signatures: int,
+                  operator_params: Mapping[str, Mapping[str, Any]] | None) -> dict[str, Any]:
+    """One (selector, fold): base models on the training part, each operator's signature,
+    each model fitted on the signature's genes and measured on the test part."""
+    from threadpoolctl import threadpool_limits
+
+    from ..base_models import bootstrap
+    from ..operators import apply_operators
+    from ._folds import BaseModelCache
+
+    train, test, f = payload["train"], payload["test"], payload["fold"]
+    names = OUTCOME_MODELS[outcome]
+    with threadpool_limits(limits=1):
+        path, key = payload["cache_path"], payload["key"]
+        base = BaseModelCache.load(path, key)
+        if base is None:
+            base = bootstrap(X[train], values[train], outcome=outcome,
+                             selector=payload["selector"], n_bootstraps=n_bootstraps,
+                             n_features=n_features, random_state=key["seed"], n_jobs=1,
+                             progress=False, groups=payload.get("groups"),
+                             sample_weight=payload.get("sample_weight"),
+                             weighted_resampling=payload.get("weighted_resampling", False))
+            BaseModelCache.store(path, base)
+        fitted = apply_operators(base, operators, n_features=n_features,
+                                 n_signatures=n_signatures, params=operator_params)
+        sel = payload["selector"]
+        label = str(payload.get("label") or (sel if isinstance(sel, str)
+                                             else base.selector["name"]))
+        rows, parts, signatures = [], [], {}
+        for op in operators:
+            sig = fitted.get(op)
+            if sig is None or not hasattr(sig, "features"):
+                continue
+            signatures[op] = sig
+            cols = np.asarray(sig.features, dtype=np.intp)
+            genes = _dense(X[:, cols])  # the signature's columns, once per operator
+            Xtr, Xte = genes[train], genes[test]
+            for mname in models:
+                model = names[mname]()
+                model.fit(Xtr, values[train])
+                pred = np.asarray(model.predict(Xte), dtype=np.float64)
+                row = {"selector": label, "operator": op, "model": mname, "fold": f,
+                       "n_features": int(cols.size)}
+                row.update(_measures(outcome, model, Xte, pred, values[train], values[test]))
+                rows.append(row)
+                part = pd.DataFrame({"selector": label, "operator": op, "model": mname,
+                                     "fold": f, "sample": test, "prediction": pred})
+                if outcome == "regression":
+                    part["y_true"] = values[test]
+                    part["squared_error"] = (pred - values[test]) ** 2
+                parts.append(part)
+    return {"label": label, "rows": rows, "parts": parts, "signatures": signatures}
+
+
+def evaluate_outcome(X: Any, y: Any, outcome: str, selectors: Sequence[Any] | Mapping[str, Any],
                      operators: Sequence[str], models: Sequence[str] | None = None, *,
                      n_folds: int = 5, n_bootstraps: int = 50, n_features: int = 20,
                      n_signatures: int = 10, random_state: int = 0,
                      groups: Any = None, n_jobs: int | None = None,
                      feature_names: Any = None,
                      operator_params: Mapping[str, Mapping[str, Any]] | None = None,
-                     progress: bool | None = None) -> OutcomeEvaluation:
+                     progress: bool | None = None, sample_weight: Any = None,
+                     weighted_resampling: bool = False, executor: Any = None,
+                     cache_dir: Any = None) -> OutcomeEvaluation:
     """Cross-validate signatures of a continuous or survival outcome (KDD 2012, sec. 3).
 
     In each of ``n_folds`` folds (stratified by the outcome's strata; grouped with
@@ -184,7 +242,8 @@ def evaluate_outcome(X: Any, y: Any, outcome: str, selectors: Sequence[Any],
     part only (:func:`modelmine.bootstrap` with ``outcome``), every single-model operator and
     ``nobagg`` give a signature, and each model of ``models`` is fitted on the
     signature's genes (training part) and tested on the test part. The base models of
-    fold f are ``mm.bootstrap(X[train], y[train], outcome=..., random_state=seed + f)``.
+    fold f are ``mm.bootstrap(X[train], y[train], outcome=..., random_state=seed + f)``
+    (the ``"outcome"`` seed derivation of :data:`modelmine.evaluation.SEED_DERIVATIONS`).
 
     Parameters
     ----------
@@ -192,7 +251,7 @@ def evaluate_outcome(X: Any, y: Any, outcome: str, selectors: Sequence[Any],
     y : array-like
         Numbers (regression) or the event / time structured array (survival).
     outcome : {"regression", "survival"}
-    selectors : sequence of str
+    selectors : sequence of str or Selector, or mapping label -> selector
     operators : sequence of str
         Single-model operators; ``"nobagg"`` is added.
     models : sequence of str, optional
@@ -204,18 +263,20 @@ def evaluate_outcome(X: Any, y: Any, outcome: str, selectors: Sequence[Any],
         Parameters per operator, as in :func:`modelmine.evaluate`.
     progress : bool, optional
         A progress bar over the (selector, fold) tasks.
+    sample_weight, weighted_resampling, executor, cache_dir :
+        As in :func:`modelmine.evaluate`: the weights reach each fold's selectors (or
+        draw its resamples), never the models that measure the signatures.
 
     Returns
     -------
     OutcomeEvaluation
     """
-    from sklearn.model_selection import StratifiedGroupKFold, StratifiedKFold
-
     from .._data import check_dataset
-    from ..base_models import bootstrap
-    from ..operators import apply_operators
+    from ..base_models import data_fingerprint
+    from ..base_models._design import check_design, refuse_unweighted
     from ..outcomes import check_outcome, require_survival
-    from ..spec import resolve_seed
+    from ._folds import BaseModelCache, make_folds, run_tasks, seed_plan
+    from ._protocol import _resolve_selectors
 
     outcome = check_choice(outcome, "outcome", _FUNC, ("regression", "survival"))
     if outcome == "survival":
@@ -232,64 +293,63 @@ def evaluate_outcome(X: Any, y: Any, outcome: str, selectors: Sequence[Any],
         raise param_error("n_folds", _FUNC, f"an integer in [2, {smallest}] (each fold holds "
                           f"every stratum of the outcome: {', '.join(target.strata_labels)})",
                           n_folds)
-    seed = resolve_seed(random_state, _FUNC)
+    design = check_design(groups, sample_weight, data.n_samples, func=_FUNC,
+                          weighted_resampling=bool(weighted_resampling))
+    if design.sample_weight is not None and not design.weighted_resampling:
+        refuse_unweighted(_resolve_selectors(selectors, _FUNC), _FUNC)
+    cache = BaseModelCache(cache_dir, _FUNC)
+    seeds = seed_plan(random_state, n_folds=k, n_units=len(selectors), derivation="outcome",
+                      func=_FUNC)
     ops = [o for o in dict.fromkeys([*operators, "nobagg"])]
-    if groups is None:
-        splitter: Any = StratifiedKFold(n_splits=k, shuffle=True, random_state=seed % 2**32)
-        folds = list(splitter.split(np.zeros(data.n_samples), target.strata))
-    else:
-        splitter = StratifiedGroupKFold(n_splits=k, shuffle=True, random_state=seed % 2**32)
-        folds = list(splitter.split(np.zeros(data.n_samples), target.strata,
-                                    np.asarray(groups)))
-    from .._progress import progress_bar
-
-    Xd = data.X
+    folds = make_folds(target.strata, n_folds=k, seeds=seeds, groups=design.groups,
+                       func=_FUNC)
     values = target.values
-    bar = progress_bar(len(selectors) * k, f"evaluate {outcome} (selector x fold)", "task",
-                       progress)
+    fingerprint = (data_fingerprint(data.X, target.strata, design, target=values)
+                   if cache.directory is not None else "")
+    tasks: dict[int, dict[str, Any]] = {}
+    # A mapping gives the labels (label -> selector); a list is labelled by the names.
+    labelled = (list(selectors.items()) if isinstance(selectors, Mapping)
+                else [(None, sel) for sel in selectors])
+    for s, (label, sel) in enumerate(labelled):
+        for f, fold in enumerate(folds):
+            described = sel if isinstance(sel, str) else (
+                sel.describe() if hasattr(sel, "describe") else repr(sel))
+            key = cache.key(fingerprint=fingerprint, fold=f, train=fold.train,
+                            selector=described, n_bootstraps=n_bootstraps,
+                            n_features=n_features, seed=seeds.units[f][s], outcome=outcome)
+            task: dict[str, Any] = {"selector": sel, "label": label, "train": fold.train,
+                                    "test": fold.test, "fold": f, "key": key,
+                                    "cache_path": cache.path(str(label or sel), key)}
+            if not design.empty:
+                task["groups"] = None if design.groups is None else design.groups[fold.train]
+                task["sample_weight"] = (None if design.sample_weight is None
+                                         else design.sample_weight[fold.train])
+                task["weighted_resampling"] = design.weighted_resampling
+            tasks[s * k + f] = task
+    results = run_tasks(
+        _outcome_task, data.X, values, tasks,
+        {"outcome": outcome, "operators": ops, "models": chosen,
+         "n_bootstraps": n_bootstraps, "n_features": n_features,
+         "n_signatures": n_signatures, "operator_params": operator_params},
+        executor=executor, n_jobs=n_jobs, func=_FUNC,
+        label=f"evaluate {outcome} (selector x fold)", progress=progress)
     fold_rows, pred_rows = [], []
     signatures: dict[tuple[str, str, int], Any] = {}
-    for sel in selectors:
-        for f, (train, test) in enumerate(folds):
-            base = bootstrap(Xd[train], values[train], outcome=outcome, selector=sel,
-                             n_bootstraps=n_bootstraps, n_features=n_features,
-                             random_state=seed + f, n_jobs=n_jobs, progress=False,
-                             groups=None if groups is None else np.asarray(groups)[train])
-            fitted = apply_operators(base, ops, n_features=n_features,
-                                     n_signatures=n_signatures, params=operator_params)
-            bar.update(1)
-            label = str(sel if isinstance(sel, str) else base.selector["name"])
-            for op in ops:
-                sig = fitted.get(op)
-                if sig is None or not hasattr(sig, "features"):
-                    continue
-                signatures[(label, op, f)] = sig
-                cols = np.asarray(sig.features, dtype=np.intp)
-                genes = _dense(Xd[:, cols])  # the signature's columns, once per operator
-                Xtr, Xte = genes[train], genes[test]
-                for mname in chosen:
-                    model = names[mname]()
-                    model.fit(Xtr, values[train])
-                    pred = np.asarray(model.predict(Xte), dtype=np.float64)
-                    row = {"selector": label, "operator": op, "model": mname, "fold": f,
-                           "n_features": int(cols.size)}
-                    row.update(_measures(outcome, model, Xte, pred, values[train],
-                                         values[test]))
-                    fold_rows.append(row)
-                    part = pd.DataFrame({"selector": label, "operator": op, "model": mname,
-                                         "fold": f, "sample": test, "prediction": pred})
-                    if outcome == "regression":
-                        part["y_true"] = values[test]
-                        part["squared_error"] = (pred - values[test]) ** 2
-                    pred_rows.append(part)
-    bar.close()
+    for tid in sorted(results):
+        out = results[tid]
+        fold_rows.extend(out["rows"])
+        pred_rows.extend(out["parts"])
+        for op, sig in out["signatures"].items():
+            signatures[(out["label"], op, tasks[tid]["fold"])] = sig
     return OutcomeEvaluation(
         outcome=outcome, folds=pd.DataFrame(fold_rows),
         predictions=pd.concat(pred_rows, ignore_index=True), signatures=signatures,
         settings={"n_folds": k, "n_bootstraps": n_bootstraps, "n_features": n_features,
-                  "random_state": seed, "operators": ops, "models": chosen,
+                  "random_state": seeds.entropy, "seed_derivation": seeds.derivation,
+                  "operators": ops, "models": chosen,
                   "n_samples": data.n_samples, "n_features_in": data.n_features_in,
-                  "outcome": outcome})
+                  "outcome": outcome,
+                  **({"design": design.describe()} if not design.empty else {})})
 
 
 def _dense(X: Any) -> np.ndarray:

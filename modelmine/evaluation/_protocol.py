@@ -19,33 +19,25 @@ how: every random choice is seeded from ``numpy.random.SeedSequence(random_state
 
 from __future__ import annotations
 
-import hashlib
-import json
 import math
 import os
-import re
 import time
 import warnings
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
-from sklearn.model_selection import StratifiedGroupKFold, StratifiedKFold
 from threadpoolctl import threadpool_limits
 
 from .._data import check_dataset
-from .._progress import progress_bar
 from ..base_models import (
     BaseModels,
     check_run_data,
     data_fingerprint,
     fit_base_models,
-    seed_sequence,
 )
-from ..base_models._design import SampleDesign, check_design, refuse_unweighted
-from ..base_models._executors import Runner
+from ..base_models._design import check_design, refuse_unweighted
 from ..constants import TOP_FRACTIONS
 from ..diagnostics import agreement, diversity, signature_performance
 from ..exceptions import NotApplicableError, SizeCappedWarning
@@ -60,18 +52,24 @@ from ..operators import (
     operator_seed,
 )
 from ..selectors import Selector, average_ranks, get_selector
-from ..spec import RunSpec, capped, resolve_seed
+from ..spec import RunSpec, capped
 from ..validation import check_int, param_error
 from ._classifiers import resolve_classifiers
+from ._folds import BaseModelCache, fold_parts, make_folds, run_tasks, seed_plan
 from ._result import EvaluationResult
 
-__all__ = ["DEFAULT_SELECTORS", "evaluate"]
+__all__ = ["KDD12_SELECTORS", "evaluate"]
 
 _FUNC = "evaluate"
 _CACHE_VERSION = 1
 
-#: The four selectors of the KDD'12 leukemia experiment (Table 4).
-DEFAULT_SELECTORS: tuple[str, ...] = ("ig", "relieff", "svm-rfe", "svm")
+#: The four selectors of the KDD'12 leukemia experiment (Table 4): the selectors
+#: :func:`evaluate` compares on classes by default (a continuous or survival outcome takes
+#: its own, :data:`modelmine.spec.DEFAULT_SELECTORS`). Formerly ``DEFAULT_SELECTORS``.
+KDD12_SELECTORS: tuple[str, ...] = ("ig", "relieff", "svm-rfe", "svm")
+
+#: The classifiers of KDD'12 (section 3), :func:`evaluate`'s default on classes.
+KDD12_CLASSIFIERS: tuple[str, ...] = ("svm", "1nn", "tree")
 
 #: Top fractions of a full ranking compared in the robustness table (Saeys et al. 2008).
 
@@ -152,27 +150,6 @@ def _check_params(params: Any, ops: list[Operator], func: str) -> dict[str, dict
 
 
 # ---------------------------------------------------------------------- the task
-def _cache_path(cache_dir: Path, label: str, key: dict[str, Any]) -> Path:
-    digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:20]
-    safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", label)
-    return cache_dir / f"{safe}_fold{key['fold']:02d}_{digest}.npz"
-
-
-def _load_cached(path: Path, key: dict[str, Any]) -> BaseModels | None:
-    """The cached base models when they exist and match the key, else None."""
-    if not path.exists():
-        return None
-    try:
-        base = BaseModels.load(path)
-    except ValueError:
-        return None  # a corrupt file is recomputed (and overwritten)
-    if (base.selector != key["selector"] or base.n_models != key["n_bootstraps"]
-            or base.n_features != key["n_features"] or base.random_state != key["seed"]
-            or base.n_samples != key["n_train"]):
-        return None
-    return base
-
-
 def _ensemble_ranks(base: BaseModels) -> np.ndarray:
     """Full ranking by mean rank over the base models (Saeys et al. 2008 linear aggregation).
 
@@ -191,6 +168,57 @@ def _single_ranks(base: BaseModels) -> np.ndarray:
     return np.asarray(full.ranks, dtype=np.float32)
 
 
+def _evaluate_outcome(X: Any, y: Any, outcome: str, selectors: Any, operators: Any,
+                      classifiers: Any, **kwargs: Any) -> Any:
+    """The continuous and survival outcomes: defaults of the outcome, then
+    :func:`evaluate_outcome` (the same fold engine, models of :data:`OUTCOME_MODELS`)."""
+    from ..spec import DEFAULT_SELECTORS
+    from ._outcomes import OUTCOME_MODELS, evaluate_outcome
+
+    if outcome not in OUTCOME_MODELS:
+        raise param_error("outcome", _FUNC, "'classification', 'regression' or 'survival'",
+                          outcome)
+    if not isinstance(kwargs["weighted_resampling"], bool | np.bool_):
+        raise param_error("weighted_resampling", _FUNC, "a bool",
+                          kwargs["weighted_resampling"], exc=TypeError)
+
+    def listed(value: Any) -> list[Any]:
+        return [value] if isinstance(value, str) or not isinstance(value, Sequence) \
+            else list(value)
+
+    chosen_sels: Any = ([DEFAULT_SELECTORS[outcome]] if selectors is None
+                        else dict(selectors) if isinstance(selectors, Mapping)
+                        else listed(selectors))
+    # Checked here, so that a selector that cannot fit the outcome is refused before the
+    # first fit, in the name of evaluate.
+    for label, sel in _resolve_selectors(chosen_sels, _FUNC).items():
+        if outcome not in sel.outcomes:
+            from ..selectors import selectors_for
+
+            raise param_error(
+                "selectors", _FUNC, f"selectors for outcome={outcome!r} (default: "
+                f"{DEFAULT_SELECTORS[outcome]!r}; selectors for it: "
+                f"{', '.join(selectors_for(outcome))})",
+                f"{label!r}, which fits {' or '.join(map(repr, sel.outcomes))} only",
+                show=False)
+    chosen_models = None if classifiers is None else listed(classifiers)
+    chosen_ops = (["mostFreq", "closedApr", "avgRank"] if operators is None
+                  else listed(operators))
+    kinds = operator_kinds(chosen_ops, func=_FUNC)
+    multi = [name for name, kind in kinds.items() if kind != "single"]
+    if multi:
+        raise param_error("operators", _FUNC, f"single-model operators for "
+                          f"outcome={outcome!r} (one signature per fold)",
+                          f"{multi}", show=False)
+    params = _check_params(kwargs.pop("operator_params"),
+                           _resolve_operators([*kinds, "nobagg"], _FUNC), _FUNC)
+    jobs = check_int(kwargs["n_jobs"], "n_jobs", _FUNC, allow_none=True)
+    if jobs == 0:
+        raise param_error("n_jobs", _FUNC, "a non-zero integer or None", kwargs["n_jobs"])
+    return evaluate_outcome(X, y, outcome, chosen_sels, list(kinds), chosen_models,
+                            operator_params=params, **kwargs)
+
+
 def _run_task(X: Any, y: np.ndarray, payload: dict[str, Any], *, operators: list[Operator],
               classifiers: dict[str, Any], n_signatures: int,
               operator_params: dict[str, dict[str, Any]],
@@ -201,10 +229,8 @@ def _run_task(X: Any, y: np.ndarray, payload: dict[str, Any], *, operators: list
     key = payload["key"]
     X_tr, y_tr, X_te, y_te = X[train], y[train], X[test], y[test]
     with threadpool_limits(limits=1):
-        base = None
         path = payload["cache_path"]
-        if path is not None:
-            base = _load_cached(Path(path), key)
+        base = BaseModelCache.load(path, key)
         cached = base is not None
         if base is None:
             # The fold's run specification: mm.run(X[train], y[train], selector=...,
@@ -218,9 +244,7 @@ def _run_task(X: Any, y: np.ndarray, payload: dict[str, Any], *, operators: list
                 X_tr, y_tr, spec, feature_names=feature_names, n_jobs=1, func=_FUNC,
                 groups=payload.get("groups"), sample_weight=payload.get("sample_weight")),
                 progress=False)
-            if path is not None:
-                Path(path).parent.mkdir(parents=True, exist_ok=True)
-                base.save(path)
+            BaseModelCache.store(path, base)
         rows: list[dict[str, Any]] = []
         preds: list[dict[str, Any]] = []
         signatures: dict[str, Signature | SignatureSet] = {}
@@ -286,9 +310,9 @@ def _run_task(X: Any, y: np.ndarray, payload: dict[str, Any], *, operators: list
 def evaluate(
     X: Any,
     y: Any,
-    selectors: Any = DEFAULT_SELECTORS,
+    selectors: Any = None,
     operators: Any = None,
-    classifiers: Any = ("svm", "1nn", "tree"),
+    classifiers: Any = None,
     *,
     n_folds: int = 10,
     n_bootstraps: int = 150,
@@ -406,43 +430,17 @@ def evaluate(
         classifier name (the message lists the valid ones).
     """
     if outcome != "classification":
-        from ..spec import DEFAULT_SELECTORS
-        from ._outcomes import OUTCOME_MODELS, evaluate_outcome
-
-        if outcome not in OUTCOME_MODELS:
-            raise param_error("outcome", _FUNC, "'classification', 'regression' or "
-                              "'survival'", outcome)
-        for name, value in (("sample_weight", sample_weight), ("cache_dir", cache_dir),
-                            ("executor", executor)):
-            if value is not None:
-                raise param_error(name, _FUNC, f"None for outcome={outcome!r} (not "
-                                  "available there yet)", value)
-        if weighted_resampling:
-            raise param_error("weighted_resampling", _FUNC, f"False for outcome={outcome!r}",
-                              True)
-
-        def listed(value: Any) -> list[Any]:
-            return [value] if isinstance(value, str) else list(value)
-
-        chosen_sels = ([DEFAULT_SELECTORS[outcome]] if selectors is DEFAULT_SELECTORS
-                       else listed(selectors))
-        chosen_models = (None if tuple(listed(classifiers)) == ("svm", "1nn", "tree")
-                         else listed(classifiers))
-        chosen_ops = (["mostFreq", "closedApr", "avgRank"] if operators is None
-                      else listed(operators))
-        kinds = operator_kinds(chosen_ops, func=_FUNC)
-        multi = [name for name, kind in kinds.items() if kind != "single"]
-        if multi:
-            raise param_error("operators", _FUNC, f"single-model operators for "
-                              f"outcome={outcome!r} (one signature per fold)",
-                              f"{multi}", show=False)
-        return evaluate_outcome(
-            X, y, outcome, chosen_sels, list(kinds), chosen_models, n_folds=n_folds,
+        return _evaluate_outcome(
+            X, y, outcome, selectors, operators, classifiers, n_folds=n_folds,
             n_bootstraps=n_bootstraps, n_features=n_features, n_signatures=n_signatures,
-            operator_params=_check_params(operator_params, _resolve_operators(
-                [*kinds, "nobagg"], _FUNC), _FUNC),
-            random_state=resolve_seed(random_state, _FUNC), groups=groups, n_jobs=n_jobs,
+            operator_params=operator_params, random_state=random_state, groups=groups,
+            n_jobs=n_jobs, executor=executor, cache_dir=cache_dir,
+            sample_weight=sample_weight, weighted_resampling=weighted_resampling,
             feature_names=feature_names, progress=progress)
+    if selectors is None:
+        selectors = KDD12_SELECTORS
+    if classifiers is None:
+        classifiers = KDD12_CLASSIFIERS
     data = check_dataset(X, y, func=_FUNC, feature_names=feature_names)
     sels = _resolve_selectors(selectors, _FUNC)
     ops = _resolve_operators(operators, _FUNC)
@@ -474,84 +472,49 @@ def evaluate(
     jobs = check_int(n_jobs, "n_jobs", _FUNC, allow_none=True)
     if jobs == 0:
         raise param_error("n_jobs", _FUNC, "a non-zero integer or None", n_jobs)
-    ss = seed_sequence(random_state, _FUNC)
-    cache = None if cache_dir is None else Path(cache_dir)
-    if cache is not None and cache.exists() and not cache.is_dir():
-        raise param_error("cache_dir", _FUNC, "a directory", str(cache))
+    cache = BaseModelCache(cache_dir, _FUNC)
 
     labels = data.classes[data.y]  # the user's labels, for predictions and classifiers
-    fold_ss, *task_ss = ss.spawn(folds_k + 1)
-    split_seed = int(fold_ss.generate_state(1)[0])
-    folds = _folds(data.y, design, folds_k, split_seed)
+    seeds = seed_plan(random_state, n_folds=folds_k, n_units=len(sels), func=_FUNC)
+    folds = make_folds(data.y, n_folds=folds_k, seeds=seeds, groups=design.groups,
+                       every_stratum=True, func=_FUNC)
     fingerprint = data_fingerprint(data.X, data.y, design)
     tasks: dict[int, dict[str, Any]] = {}
     sel_labels = list(sels)
     for s, label in enumerate(sel_labels):
-        for f, (train, test) in enumerate(folds):
-            seeds = task_ss[f].generate_state(2)  # [0]: the fold's seed (as always)
-            key = {"version": _CACHE_VERSION, "data": fingerprint, "fold": f,
-                   "train": hashlib.sha256(train.tobytes()).hexdigest(),
-                   "selector": sels[label].describe(), "n_bootstraps": b, "n_features": m,
-                   "seed": int(seeds[0]), "n_train": int(train.size)}
-            task = {
-                "selector": sels[label], "train": train, "test": test, "key": key,
-                "cache_path": None if cache is None else str(_cache_path(cache, label, key)),
-            }
+        for f, fold in enumerate(folds):
+            key = cache.key(fingerprint=fingerprint, fold=f, train=fold.train,
+                            selector=sels[label].describe(), n_bootstraps=b, n_features=m,
+                            seed=seeds.units[f][s])
+            task = {"selector": sels[label], "train": fold.train, "test": fold.test,
+                    "key": key, "cache_path": cache.path(label, key)}
             if not design.empty:  # the fold's part of the design (in the data's fingerprint)
-                task["groups"] = None if design.groups is None else design.groups[train]
+                task["groups"] = None if design.groups is None else design.groups[fold.train]
                 task["sample_weight"] = (None if design.sample_weight is None
-                                         else design.sample_weight[train])
+                                         else design.sample_weight[fold.train])
                 task["weighted_resampling"] = design.weighted_resampling
             tasks[s * folds_k + f] = task
     kwargs = {"operators": ops, "classifiers": clfs, "n_signatures": k,
               "operator_params": params, "feature_names": data.feature_names}
     start = time.perf_counter()
-    runner = Runner(executor, jobs, func=_FUNC)
-    bar = progress_bar(len(tasks), "evaluate (selector x fold)", "task", progress)
-    results: dict[int, dict[str, Any]] = {}
-    try:
-        for tid, out in runner.run(_run_task, data.X, labels, tasks, kwargs):
-            results[tid] = out
-            bar.update(1)
-    finally:
-        bar.close()
-        runner.close()
+    results = run_tasks(_run_task, data.X, labels, tasks, kwargs, executor=executor,
+                        n_jobs=jobs, func=_FUNC, label="evaluate (selector x fold)",
+                        progress=progress)
     seconds = time.perf_counter() - start
-    return _assemble(results, tasks, sel_labels, ops, clfs, folds, labels, data.feature_names,
+    return _assemble(results, tasks, sel_labels, ops, clfs, fold_parts(folds), labels,
+                     data.feature_names,
                      settings={
                          "n_folds": folds_k, "n_bootstraps": b, "n_features": m,
-                         "n_signatures": k, "random_state": int(ss.entropy),  # type: ignore[arg-type]
+                         "n_signatures": k, "random_state": seeds.entropy,
+                         "seed_derivation": seeds.derivation,
                          "selectors": {lb: sels[lb].describe() for lb in sel_labels},
                          "operators": [o.name for o in ops], "classifiers": list(clfs),
                          "classifier_params": {c: repr(e) for c, e in clfs.items()},
-                         "fold_seed": split_seed, "n_samples": data.n_samples,
+                         "fold_seed": seeds.split[0], "n_samples": data.n_samples,
                          "n_features_in": data.n_features_in,
                          "data_sha256": fingerprint, "seconds": seconds,
                          **({"design": design.describe()} if not design.empty else {}),
                      })
-
-
-def _folds(y: np.ndarray, design: SampleDesign, k: int,
-           seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
-    """The protocol's folds: ``StratifiedKFold``, or ``StratifiedGroupKFold`` with groups
-    (each checked to hold every class on both sides)."""
-    if not design.grouped:
-        skf = StratifiedKFold(n_splits=k, shuffle=True, random_state=seed)
-        return [(np.asarray(tr, dtype=np.intp), np.asarray(te, dtype=np.intp))
-                for tr, te in skf.split(np.zeros(y.size), y)]
-    sgkf = StratifiedGroupKFold(n_splits=k, shuffle=True, random_state=seed)
-    folds = [(np.asarray(tr, dtype=np.intp), np.asarray(te, dtype=np.intp))
-             for tr, te in sgkf.split(np.zeros(y.size), y, design.groups)]
-    n_classes = int(y.max()) + 1
-    for f, (train, test) in enumerate(folds):
-        for part, rows in (("training", train), ("test", test)):
-            held = np.unique(y[rows]).size
-            if held < n_classes:
-                raise param_error("groups", _FUNC, f"groups that let each of the {k} grouped "
-                                  "folds hold every class (fewer n_folds, or more groups per "
-                                  "class)", f"fold {f}'s {part} part with {held} of the "
-                                  f"{n_classes} classes", show=False)
-    return folds
 
 
 def _assemble(results: dict[int, dict[str, Any]], tasks: dict[int, dict[str, Any]],

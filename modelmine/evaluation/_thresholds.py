@@ -29,19 +29,17 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from sklearn.model_selection import StratifiedShuffleSplit
 from threadpoolctl import threadpool_limits
 
 from .._data import check_dataset
-from .._progress import progress_bar
 from .._utils import FrozenDict, ImmutableSlots, frozen, readonly
-from ..base_models import bootstrap, seed_sequence
-from ..base_models._executors import Runner
+from ..base_models import bootstrap
 from ..diagnostics import kuncheva_stability, signature_performance
 from ..operators import Signature, aggregate, get_operator
 from ..selectors import get_selector, model_from_output
 from ..validation import check_choice, check_int, check_real, param_error
 from ._classifiers import resolve_classifiers
+from ._folds import make_folds, run_tasks, seed_plan
 from ._protocol import _resolve_selectors
 from ._vocabulary import one_of, renamed
 
@@ -403,40 +401,30 @@ def evaluate_thresholds(
             frac,
         )
 
-    ss = seed_sequence(random_state, _FUNC)
-    tasks: dict[int, dict[str, Any]] = {}
     labels = list(sels)
-    # Split t is seeded by child t; selector s on split t by the s-th grandchild.
-    for t, child in enumerate(ss.spawn(T)):
-        seed = int(child.generate_state(1)[0] % (2**31 - 1))
-        splitter = StratifiedShuffleSplit(n_splits=1, train_size=frac, random_state=seed)
-        train, test = next(splitter.split(np.zeros(data.n_samples), data.y))
-        for s, (label, grand) in enumerate(zip(labels, child.spawn(len(labels)))):
+    # Pes's repeated hold-out: repeat t's split and each selector's seed on it ("pes2019").
+    seeds = seed_plan(random_state, n_folds=T, n_units=len(labels), derivation="pes2019",
+                      func=_FUNC)
+    folds = make_folds(data.y, n_folds=T, seeds=seeds, scheme="holdout",
+                       train_fraction=frac, func=_FUNC)
+    tasks: dict[int, dict[str, Any]] = {}
+    for t, fold in enumerate(folds):
+        for s, label in enumerate(labels):
+            seed_s = seeds.units[t][s]
             tasks[t * len(labels) + s] = {
-                "train": np.sort(train),
-                "test": np.sort(test),
+                "train": fold.train,
+                "test": fold.test,
                 "selector": sels[label],
-                "seed": (seed_s := int(grand.generate_state(1)[0] % (2**31 - 1))),
+                "seed": seed_s,
                 "perm": (
                     np.random.default_rng(seed_s).permutation(p) if ties == "random" else None
                 ),
             }
-    runner = Runner(executor, n_jobs, func=_FUNC)
-    results: dict[int, dict[str, Any]] = {}
-    bar = progress_bar(len(tasks), "evaluate_thresholds", "task", progress)
-    try:
-        for cid, res in runner.run(
-            _task,
-            data.X,
-            data.y,
-            tasks,
-            dict(counts=counts, n_bootstraps=B, aggregation=op.name, classifier=clf_est),
-        ):
-            results[cid] = res
-            bar.update(1)
-    finally:
-        bar.close()
-        runner.close()
+    results = run_tasks(_task, data.X, data.y, tasks,
+                        dict(counts=counts, n_bootstraps=B, aggregation=op.name,
+                             classifier=clf_est),
+                        executor=executor, n_jobs=n_jobs, func=_FUNC,
+                        label="evaluate_thresholds", progress=progress)
 
     rows = []
     orders: dict[tuple[str, str], np.ndarray] = {}
@@ -480,7 +468,8 @@ def evaluate_thresholds(
         "aggregation": op.name,
         "classifier": clf_label,
         "thresholds": list(ths),
-        "random_state": int(ss.entropy),  # type: ignore[arg-type]
+        "random_state": seeds.entropy,
+        "seed_derivation": seeds.derivation,
         "n_samples": data.n_samples,
         "n_features_in": p,
     }

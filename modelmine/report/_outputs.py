@@ -160,9 +160,14 @@ def annotate_anndata(run: Any, data: Any, *, full: bool = False) -> Any:
             if data.sample_names is not None
             else pd.Index([str(i) for i in range(data.shape[0])])
         )
-        obs = pd.DataFrame(
-            {str(data.target): pd.Categorical(np.asarray(data.y).astype(str))}, index=obs_index
-        )
+        y = np.asarray(data.y)
+        if y.dtype.names:  # survival: the times under the target's name, and the events
+            event = str((data.read_options or {}).get("event") or "event")
+            obs = pd.DataFrame({str(data.target): y["time"], event: y["event"]},
+                               index=obs_index)
+        else:
+            obs = pd.DataFrame({str(data.target): pd.Categorical(y.astype(str))},
+                               index=obs_index)
         var = pd.DataFrame(index=[str(n) for n in data.feature_names])
         adata = (anndata.AnnData(X=data.X, obs=obs, var=var) if full
                  else anndata.AnnData(obs=obs, var=var))

@@ -104,6 +104,8 @@ def test_outcome_evaluation_refuses_what_it_cannot_do():
     with pytest.raises(ValueError, match="'n_folds' parameter of evaluate"):
         mm.evaluate(X, y, outcome="survival", n_folds=50, n_bootstraps=4)
     Xr, yr = _regression(n=40)
-    with pytest.raises(ValueError, match="selector for outcome='regression'"):
+    # named in evaluate's own words, before the first fit (issue 38)
+    with pytest.raises(ValueError, match="'selectors' parameter of evaluate must be "
+                       "selectors for outcome='regression'"):
         mm.evaluate(Xr, yr, outcome="regression", selectors=["svm-rfe"], n_folds=2,
                     n_bootstraps=4)
