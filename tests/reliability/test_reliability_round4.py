@@ -12,7 +12,6 @@ from reliability_helpers import FAST, bad, small_frame
 from sklearn.feature_selection import f_classif
 
 import modelmine as mm
-from modelmine.cli import main
 from modelmine.selectors import weighted_f_classif
 from modelmine.selectors._base import model_from_output
 
@@ -22,7 +21,7 @@ def _xy(n: int = 40, p: int = 30, seed: int = 0) -> tuple[np.ndarray, np.ndarray
     y = np.arange(n) % 2
     X = rng.normal(size=(n, p))
     X[:, 7] += 2.0 * y  # the informative feature is not among the first columns
-    X[:, 12] += 1.0 * y
+    X[:, min(12, p - 1)] += 1.0 * y
     return X, y
 
 
@@ -110,3 +109,79 @@ def test_the_full_data_model_takes_the_sample_weights(selector):
                                                 selector=selector)
     np.testing.assert_array_equal(base.full_model.ranks, want_model.ranks)
     assert not np.array_equal(base.full_model.ranks, plain.full_model.ranks)
+
+
+# ------------------------------------ 2 and 14. weighted resampling that cannot draw, 1e308
+def _refused(match, **kwargs):
+    X, y = _xy(n=40, p=10)
+    y = kwargs.pop("y", y)
+    with pytest.raises(ValueError, match=match):
+        mm.bootstrap(X, y, selector="anova", n_bootstraps=3, n_features=3, **kwargs)
+
+
+def test_weighted_resampling_with_all_weight_in_one_class_is_refused_at_the_door():
+    y = np.arange(40) % 2
+    _refused(r"'sample_weight'.*at least 2 classes.*class code 0",
+             sample_weight=np.where(y == 0, 1.0, 0.0), weighted_resampling=True)
+    # a weight of 1e308 among ones: every draw is that sample
+    w = np.ones(40)
+    w[3] = 1e308
+    _refused(r"'sample_weight'.*hold two classes.*probability 0", sample_weight=w,
+             weighted_resampling=True)
+
+
+def test_per_class_weighted_resampling_with_a_weightless_class_is_refused():
+    X, _ = _xy(n=42, p=10)
+    y = np.arange(42) % 3
+    with pytest.raises(ValueError, match=r"'sample_weight'.*every class.*per_class"):
+        mm.run(X, y, selector="anova", n_bootstraps=3, n_features=3, per_class=True,
+               sample_weight=np.where(y == 2, 0.0, 1.0), weighted_resampling=True)
+
+
+def test_every_redraw_loop_is_bounded():
+    from modelmine.base_models._design import SampleDesign
+    from modelmine.base_models._resampling import complementary_pair, resample_indices
+    from modelmine.exceptions import DataError
+
+    y = np.array([0] * 9 + [1])
+    rng = np.random.default_rng(0)
+    w = np.array([1.0] * 9 + [0.0])
+    design = SampleDesign(sample_weight=w, weighted_resampling=True)
+    with pytest.raises(DataError, match="1000 resamples"):
+        resample_indices(y, rng, method="bootstrap", fraction=1.0, stratify=False,
+                         design=design)
+    with pytest.raises(DataError, match="1000 splits"):
+        complementary_pair(y, rng, stratify=False)
+
+
+@pytest.mark.parametrize("big", [1e6, 1e300, 1e308])
+def test_huge_weights_are_relative(big):
+    """Two weights of 1e308 overflowed the resampling probabilities ("Probabilities do not
+    sum to 1"); weights of 1e6 made SVM-RFE's boxes C w_i overflow ("array must not
+    contain infs or NaNs"). Weights are relative: all of them times a constant is the
+    same run."""
+    X, y = _xy(n=40, p=10)
+    w = np.random.default_rng(3).uniform(0.5, 1.0, 40)
+    for selector, extra in (("anova", {"weighted_resampling": True}), ("svm-rfe", {})):
+        ref = mm.bootstrap(X, y, selector=selector, n_bootstraps=3, n_features=3,
+                           sample_weight=w, random_state=0, **extra)
+        got = mm.bootstrap(X, y, selector=selector, n_bootstraps=3, n_features=3,
+                           sample_weight=w * big, random_state=0, **extra)
+        np.testing.assert_array_equal(got.sample_indices, ref.sample_indices)
+        np.testing.assert_array_equal(got.subsets, ref.subsets)
+
+
+def test_a_weighted_run_with_too_few_positive_weights_is_refused():
+    w = np.zeros(40)
+    w[[0, 1]] = 1.0  # one sample of each class: no residual degree of freedom
+    _refused(r"'sample_weight'.*more samples than classes.*2 positive", sample_weight=w)
+
+
+def test_the_cli_refuses_weights_in_one_class(tmp_path, capsys):
+    frame = small_frame(n=30)
+    frame["w"] = np.where(frame["y"] == 0, 2.0, 0.0)
+    path = tmp_path / "d.csv"
+    frame.to_csv(path, index=False)
+    bad(["run", path, "-t", "y", *FAST, "--weights", "w", "--weighted-resampling",
+         "--out", tmp_path / "out"], capsys, "--weights", "at least 2 classes")
+    assert not (tmp_path / "out").exists()
