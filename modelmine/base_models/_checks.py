@@ -163,6 +163,7 @@ def check_run_data(X: Any, y: Any, spec: RunSpec, *, feature_names: Any = None,
         data = _group_strata(data, design, spec.outcome)
     if not design.empty:
         _check_design_fits(design, data.y, spec, func)
+    _check_resamples_vary(design, data.y, spec, func)
     b, n_sel = spec.n_bootstraps, len(spec.selectors)
     drawn = n // 2 if method == "complementary-pairs" else max(2, round(fraction * n))
     if design.grouped:  # resamples of whole groups vary in size; bound them by n
@@ -306,6 +307,45 @@ def _check_weighted_draws(design: SampleDesign, y: np.ndarray, spec: RunSpec,
                           f"{', '.join(f'{x:.3g}' for x in share)}: a resample of {s} "
                           f"draws holds {need} with probability {max(chance, 0.0):.2g}",
                           show=False)
+
+
+def _check_resamples_vary(design: SampleDesign, y: np.ndarray, spec: RunSpec,
+                          func: str) -> None:
+    """Refuse a resampling whose every draw is the same (the whole data): stability
+    would then be 1 whatever the data. Each stratum (a class, or a class's groups, with
+    ``stratify``; all units without) gives ``max(1, round(fraction x size))`` units: the
+    draw is fixed when a stratum of one unit is bootstrapped, or a stratum is subsampled
+    whole."""
+    method = spec.resampling
+    if method == "complementary-pairs":
+        return
+    fraction = float(spec.sample_fraction or 1.0)
+    if design.grouped:
+        classes = design.group_classes(y) if spec.stratify else None
+        units = "groups"
+        sizes = (np.bincount(classes) if classes is not None
+                 else np.array([design.n_groups]))
+    else:
+        units = "samples"
+        sizes = np.bincount(y) if spec.stratify else np.array([y.size])
+    sizes = sizes[sizes > 0]
+    draws = np.maximum(1, np.round(fraction * sizes))
+    fixed = (sizes == 1) if method == "bootstrap" else (draws >= sizes)
+    if not fixed.all():
+        return
+    if method == "bootstrap":
+        raise param_error("stratify", func, f"False when every class has a single "
+                          f"{units[:-1]} (each stratified resample then draws that "
+                          f"{units[:-1]} again: every resample is the whole data, and "
+                          "stability would be 1 whatever the data)", True)
+    smallest = int(sizes.min())
+    what = f"each class's {units}" if spec.stratify else units
+    raise param_error("sample_fraction", func, f"below {(smallest - 0.5) / smallest:.3g} "
+                      f"for subsampling {what} (round(fraction x {smallest}) must leave one "
+                      "out; with "
+                      "stratify=True each class is subsampled on its own): every resample "
+                      "would be the whole data, and stability 1 whatever the data",
+                      fraction)
 
 
 def _group_strata(data: Dataset, design: SampleDesign, outcome: str) -> Dataset:

@@ -185,3 +185,33 @@ def test_the_cli_refuses_weights_in_one_class(tmp_path, capsys):
     bad(["run", path, "-t", "y", *FAST, "--weights", "w", "--weighted-resampling",
          "--out", tmp_path / "out"], capsys, "--weights", "at least 2 classes")
     assert not (tmp_path / "out").exists()
+
+
+# ------------------------------------------------- 6. resamples that cannot vary are refused
+def test_stratified_groups_with_one_group_per_class_are_refused():
+    X, y = _xy(n=40, p=10)
+    with pytest.raises(ValueError, match=r"'stratify'.*single group.*whole data"):
+        mm.bootstrap(X, y, selector="anova", n_bootstraps=3, n_features=3, groups=y,
+                     stratify=True)
+
+
+def test_subsampling_two_groups_per_class_whole_is_refused():
+    X, y = _xy(n=40, p=10)
+    groups = np.arange(40) % 4  # two groups of each class
+    with pytest.raises(ValueError, match=r"'sample_fraction'.*below 0\.75"):
+        mm.bootstrap(X, y, selector="anova", n_bootstraps=3, n_features=3, groups=groups,
+                     stratify=True, resampling="subsample", sample_fraction=0.8)
+    # the fraction the message names works, and the resamples vary
+    base = mm.bootstrap(X, y, selector="anova", n_bootstraps=6, n_features=3,
+                        groups=groups, stratify=True, resampling="subsample",
+                        sample_fraction=0.74)
+    assert np.unique(base.sample_indices, axis=0).shape[0] > 1
+
+
+def test_the_cli_refuses_resamples_that_cannot_vary(tmp_path, capsys):
+    frame = small_frame(n=30)
+    frame["patient"] = frame["y"]
+    path = tmp_path / "d.csv"
+    frame.to_csv(path, index=False)
+    bad(["run", path, "-t", "y", *FAST, "--groups", "patient", "--stratify",
+         "--out", tmp_path / "out"], capsys, "--stratify", "single group")
