@@ -610,8 +610,15 @@ def _fit_selector(sel: Selector, X: Any, X_fit: Any, y: np.ndarray, seeds: list[
         else:
             with threadpool_limits(limits=1):
                 seed = int(np.random.default_rng(full_seed).integers(0, 2**31 - 1))
+                # The full-data model takes the sample weights as every resample's
+                # model does (issue 38): with weighted resampling they drew the rows,
+                # and all rows are in the full data, so none is given then.
+                full_weights = ({} if design.sample_weight is None
+                                or design.weighted_resampling
+                                else {"sample_weight": design.sample_weight})
                 full_model = model_from_output(
-                    sel.select(X, y if target is None else target, random_state=seed),
+                    sel.select(X, y if target is None else target, random_state=seed,
+                               **full_weights),
                     n_features_in=p,
                     n_features=m, selector=sel.name)
             if store is not None:

@@ -163,6 +163,7 @@ def check_run_data(X: Any, y: Any, spec: RunSpec, *, feature_names: Any = None,
         data = _group_strata(data, design, spec.outcome)
     if not design.empty:
         _check_design_fits(design, data.y, spec, func)
+    _check_resamples_vary(design, data.y, spec, func)
     b, n_sel = spec.n_bootstraps, len(spec.selectors)
     drawn = n // 2 if method == "complementary-pairs" else max(2, round(fraction * n))
     if design.grouped:  # resamples of whole groups vary in size; bound them by n
@@ -233,6 +234,8 @@ def _check_design_fits(design: SampleDesign, y: np.ndarray, spec: RunSpec,
                 raise param_error("sample_weight", func, "a positive weight in every class "
                                   "for stratified weighted resampling",
                                   f"all weights zero in class code(s) {empty}", show=False)
+        if not spec.stratify:
+            _check_weighted_draws(design, y, spec, func)
         if method == "subsample":
             units_w = design.group_weights() if design.grouped else w
             assert units_w is not None
@@ -243,6 +246,106 @@ def _check_design_fits(design: SampleDesign, y: np.ndarray, spec: RunSpec,
                                   f"{int((units_w > 0).sum())}", show=False)
         return
     refuse_unweighted({sel.name: sel for sel in spec.selectors}, func)
+    positive = np.unique(y[w > 0])
+    if positive.size < 2 or int((w > 0).sum()) <= positive.size:
+        raise param_error("sample_weight", func, "positive weights on more samples than "
+                          "classes, in at least 2 classes (the weighted fit compares the "
+                          "classes' samples of positive weight)",
+                          f"{int((w > 0).sum())} positive weight(s) in "
+                          f"{positive.size} class(es)", show=False)
+
+
+#: Below this chance that a weighted resample holds the classes it needs, the run is
+#: refused at the door (the redraws would be nearly endless: 1 / chance on average).
+_MIN_DRAW_CHANCE = 0.01
+
+
+def _check_weighted_draws(design: SampleDesign, y: np.ndarray, spec: RunSpec,
+                          func: str) -> None:
+    """Refuse weighted resampling (not stratified) whose draws can hardly ever hold the
+    classes a resample needs: two, or every class for ``per_class``. A unit (row, or
+    group) of class c is drawn with probability ``P_c``, its class's share of the weight;
+    with ``s`` draws, a resample misses class c with probability ``(1 - P_c)^s`` (with
+    replacement; without it, at most that). The chance of a usable resample is bounded
+    below by ``1 - sum_c (1 - P_c)^s`` for ``per_class``, and is ``1 - sum_c P_c^s`` for
+    two classes (with replacement)."""
+    if design.grouped:
+        units = design.group_classes(y)
+        weights = design.group_weights()
+        if units is None or weights is None:  # groups of mixed classes: checked per draw
+            return
+    else:
+        units, weights = y, design.sample_weight
+    assert weights is not None
+    K = int(y.max()) + 1
+    share = np.bincount(units, weights=weights, minlength=K) / weights.sum()
+    n_units = units.size
+    s = max(1, round(float(spec.sample_fraction or 1.0) * n_units))
+    if spec.per_class:
+        empty = np.flatnonzero(share == 0)
+        if empty.size:
+            raise param_error("sample_weight", func, "a positive weight in every class "
+                              "with per_class=True and weighted_resampling=True (each "
+                              "resample must hold every class)",
+                              f"all weights zero in class code(s) {empty.tolist()}",
+                              show=False)
+        chance = 1.0 - float(np.sum((1.0 - share) ** s))
+        need = "every class"
+    else:
+        if int((share > 0).sum()) < 2:
+            raise param_error("sample_weight", func, "positive weights in at least 2 "
+                              "classes with weighted_resampling=True (a resample must hold "
+                              "two classes), or stratify=True",
+                              f"all positive weights in class code "
+                              f"{int(np.argmax(share))}", show=False)
+        chance = 1.0 - float(np.sum(share ** s))
+        need = "two classes"
+    if chance < _MIN_DRAW_CHANCE:
+        raise param_error("sample_weight", func, "weights that let a weighted resample "
+                          f"hold {need} (stratify=True draws each class among its own "
+                          "samples)", f"class weight shares "
+                          f"{', '.join(f'{x:.3g}' for x in share)}: a resample of {s} "
+                          f"draws holds {need} with probability {max(chance, 0.0):.2g}",
+                          show=False)
+
+
+def _check_resamples_vary(design: SampleDesign, y: np.ndarray, spec: RunSpec,
+                          func: str) -> None:
+    """Refuse a resampling whose every draw is the same (the whole data): stability
+    would then be 1 whatever the data. Each stratum (a class, or a class's groups, with
+    ``stratify``; all units without) gives ``max(1, round(fraction x size))`` units: the
+    draw is fixed when a stratum of one unit is bootstrapped, or a stratum is subsampled
+    whole."""
+    method = spec.resampling
+    if method == "complementary-pairs":
+        return
+    fraction = float(spec.sample_fraction or 1.0)
+    if design.grouped:
+        classes = design.group_classes(y) if spec.stratify else None
+        units = "groups"
+        sizes = (np.bincount(classes) if classes is not None
+                 else np.array([design.n_groups]))
+    else:
+        units = "samples"
+        sizes = np.bincount(y) if spec.stratify else np.array([y.size])
+    sizes = sizes[sizes > 0]
+    draws = np.maximum(1, np.round(fraction * sizes))
+    fixed = (sizes == 1) if method == "bootstrap" else (draws >= sizes)
+    if not fixed.all():
+        return
+    if method == "bootstrap":
+        raise param_error("stratify", func, f"False when every class has a single "
+                          f"{units[:-1]} (each stratified resample then draws that "
+                          f"{units[:-1]} again: every resample is the whole data, and "
+                          "stability would be 1 whatever the data)", True)
+    smallest = int(sizes.min())
+    what = f"each class's {units}" if spec.stratify else units
+    raise param_error("sample_fraction", func, f"below {(smallest - 0.5) / smallest:.3g} "
+                      f"for subsampling {what} (round(fraction x {smallest}) must leave one "
+                      "out; with "
+                      "stratify=True each class is subsampled on its own): every resample "
+                      "would be the whole data, and stability 1 whatever the data",
+                      fraction)
 
 
 def _group_strata(data: Dataset, design: SampleDesign, outcome: str) -> Dataset:

@@ -29,7 +29,7 @@ import pandas as pd
 
 from ..validation import param_error
 
-__all__ = ["SampleDesign", "check_design", "refuse_unweighted"]
+__all__ = ["SampleDesign", "check_design", "refuse_unweighted", "relative_weights"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -43,7 +43,9 @@ class SampleDesign:
     group_labels : ndarray, shape (G,), or None
         The groups as given (strings, integers, ...).
     sample_weight : ndarray of float64, shape (n,), or None
-        Non-negative weights, not all zero.
+        Non-negative weights, not all zero, relative: divided at the door by their mean
+        over the positive weights (:func:`relative_weights`), so they average 1 and a
+        constant factor on all of them changes nothing.
     weighted_resampling : bool
         Whether the weights draw the resamples (True) or go to the selector (False).
     """
@@ -130,7 +132,8 @@ def check_design(groups: Any, sample_weight: Any, n: int, *, func: str,
     groups : array-like of shape (n,) or None
         Any labels (strings, integers); NaN / None refused.
     sample_weight : array-like of shape (n,) or None
-        Finite, non-negative, not all zero.
+        Finite, non-negative, not all zero; returned divided by their mean over the
+        positive weights (:func:`relative_weights`).
     n : int
     func : str
         The public function, named in the messages.
@@ -225,4 +228,24 @@ def _check_weights(sample_weight: Any, n: int, func: str) -> np.ndarray:
     if not (w > 0).any():
         raise param_error("sample_weight", func, "at least one positive weight",
                           "all weights zero", show=False)
-    return w
+    return relative_weights(w)
+
+
+def relative_weights(w: np.ndarray) -> np.ndarray:
+    """Weights divided by their mean over the positive weights (so that they average 1).
+
+    Sample weights say how much a sample counts relative to the others (reliability or
+    inverse-probability weights); their scale carries no information. Dividing by the
+    largest weight first keeps weights up to 1.8e308 finite (their sum would overflow);
+    the positive weights are then at least 1e-308 / 1.8e308 of the largest, and the
+    smallest positive weights may round to zero only when they are below about 1e-308
+    times the largest. With this scale the weighted ANOVA's residual degrees of freedom
+    are those of weighted least squares (:func:`modelmine.selectors.weighted_f_classif`),
+    SVM boxes are C times weights averaging 1, and resampling probabilities sum to 1.
+    """
+    w = np.asarray(w, dtype=np.float64)
+    scaled = w / w.max()
+    positive = scaled > 0
+    out = scaled / scaled[positive].mean()
+    out.flags.writeable = False
+    return out

@@ -23,8 +23,9 @@ from ._design import NO_DESIGN, SampleDesign
 
 __all__ = ["complementary_pair", "resample_indices", "seed_sequence"]
 
-#: Draws of a resample holding a single class before giving up (only reachable with
-#: groups, where a few large groups may carry a class alone).
+#: Draws of a resample holding too few classes before giving up. Every redraw loop is
+#: bounded by it; the settings that make such draws certain or nearly so (weights in one
+#: class, a class without weight) are refused at the door (``_checks``).
 _MAX_REDRAWS = 1000
 
 
@@ -71,7 +72,7 @@ def resample_indices(
     n = y.size
     w = design.sample_weight if design.weighted_resampling else None
     stratify = stratify or max_per_class is not None
-    while True:
+    for _ in range(_MAX_REDRAWS):
         if stratify:
             parts = []
             for c in np.unique(y):
@@ -89,6 +90,10 @@ def resample_indices(
         idx = np.sort(idx)
         if np.unique(y[idx]).size >= min_classes:
             return idx
+    raise DataError(f"{_MAX_REDRAWS} resamples of the {n} samples in a row held fewer than "
+                    f"{min_classes} classes: too few samples (or too little sample weight) "
+                    "carry the other classes (stratify=True draws each class among its "
+                    "own samples).")
 
 
 def _cap(y: np.ndarray, idx: np.ndarray, cap: int, rng: np.random.Generator) -> np.ndarray:
@@ -101,7 +106,10 @@ def _cap(y: np.ndarray, idx: np.ndarray, cap: int, rng: np.random.Generator) -> 
 
 
 def _prob(w: np.ndarray) -> np.ndarray:
-    return w / w.sum()
+    """Probabilities proportional to ``w`` (divided by the largest first, so weights up
+    to 1.8e308 do not overflow their sum)."""
+    scaled = w / w.max()
+    return scaled / scaled.sum()
 
 
 def _strata(y: np.ndarray, design: SampleDesign, stratify: bool) -> list[np.ndarray]:
@@ -166,7 +174,7 @@ def complementary_pair(
         raise DataError(f"{_MAX_REDRAWS} splits of the {design.n_groups} groups in a row "
                         "left a single class in a half: too few groups carry the other "
                         "classes.")
-    while True:
+    for _ in range(_MAX_REDRAWS):
         if stratify:
             first, second = [], []
             for c in np.unique(y):
@@ -182,3 +190,6 @@ def complementary_pair(
         a, b = np.sort(a), np.sort(b)
         if np.unique(y[a]).size >= min_classes and np.unique(y[b]).size >= min_classes:
             return a, b
+    raise DataError(f"{_MAX_REDRAWS} splits of the {y.size} samples in a row left fewer than "
+                    f"{min_classes} classes in a half: too few samples carry the other "
+                    "classes (stratify=True splits each class in two).")

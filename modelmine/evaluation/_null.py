@@ -245,10 +245,14 @@ def _null_chunk(
     with threadpool_limits(limits=1):
         for k, seed in payload:
             rng = np.random.default_rng(seed)
-            while True:  # a permutation leaving one class in a resample is drawn again
-                yp = permuted_labels(y, rng, design)
+            for _ in range(1000):  # a permutation leaving one class in a resample is
+                yp = permuted_labels(y, rng, design)  # drawn again (at most 1000 times)
                 if all(np.unique(yp[idx]).size >= 2 for idx in rows_of):
                     break
+            else:
+                raise DataError("selection_null: 1000 permutations of the labels in a row "
+                                "left a single class in a resample (a resample holds too "
+                                "few samples of a class).")
             subsets = np.zeros((sample_indices.shape[0], n_real), dtype=bool)
             try:
                 # As bootstrap's chunks: the work the resamples share, once per permutation

@@ -229,17 +229,29 @@ class AnovaSelector(Selector):
 
 
 def weighted_f_classif(X: Any, y: np.ndarray, sample_weight: np.ndarray) -> np.ndarray:
-    """The one-way ANOVA F statistic of each feature with frequency weights.
+    """The one-way ANOVA F statistic of each feature with relative sample weights.
 
-    With ``W = sum(w)``, class totals ``W_c``, weighted class means ``m_c`` and overall mean
-    ``m``: ``F = [sum_c W_c (m_c - m)^2 / (K - 1)] / [sum_i w_i (x_i - m_c(i))^2 / (W - K)]``,
-    the F of :func:`sklearn.feature_selection.f_classif` on the data with row i repeated
-    ``w_i`` times when the weights are integers (the frequency-weight reading of weighted
-    least squares). Classes of total weight 0 are left out; an undefined F scores 0.
+    The F of weighted least squares of each feature on the classes: with the weights
+    divided by their mean over the n+ rows of positive weight (so ``W = sum(w) = n+``),
+    class totals ``W_c``, weighted class means ``m_c`` and overall mean ``m``,
+    ``F = [sum_c W_c (m_c - m)^2 / (K - 1)] / [sum_i w_i (x_i - m_c(i))^2 / (n+ - K)]``
+    (the F test of ``statsmodels.WLS`` of the feature on the class indicators, whose
+    residual degrees of freedom are the number of observations less K). A constant
+    factor on all weights therefore changes nothing, and equal weights give
+    :func:`sklearn.feature_selection.f_classif` exactly. Integer weights w_i are the rows
+    repeated w_i times up to one factor common to all features: F times
+    ``(n+ - K) / (sum(w) - K)`` is ``f_classif`` of the repeated rows, so the ranking
+    and the selection are those of the repeated rows. Classes of total weight 0 are left
+    out; an undefined F (a constant feature, or no residual degree of freedom) scores 0.
     Dense or sparse ``X`` (sparse stays sparse).
     """
     w = np.asarray(sample_weight, dtype=np.float64)
-    classes = np.unique(y[w > 0])
+    positive = w > 0
+    if positive.any():
+        w = w / w.max()  # the largest weight is 1: the sum of weights up to 1.8e308 is finite
+        w = w / w[positive].mean()
+    n_pos = int(positive.sum())
+    classes = np.unique(y[positive])
     K = classes.size
     onehot = (y[:, None] == classes[None, :]) * w[:, None]  # n x K, weighted
     Wc = onehot.sum(axis=0)
@@ -256,8 +268,10 @@ def weighted_f_classif(X: Any, y: np.ndarray, sample_weight: np.ndarray) -> np.n
     total = sums.sum(axis=0)
     ss_between = (sums * means).sum(axis=0) - total * total / W
     ss_within = sq - (sums * means).sum(axis=0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        f = (ss_between / (K - 1)) / (ss_within / (W - K))
+    if K < 2 or n_pos <= K:
+        return np.zeros(sums.shape[1])
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        f = (ss_between / (K - 1)) / (ss_within / (n_pos - K))
     return np.maximum(np.nan_to_num(f, nan=0.0, posinf=0.0, neginf=0.0), 0.0)
 
 

@@ -3,7 +3,7 @@
 Oracles: scikit-learn's ``SVC(kernel="linear").fit(..., sample_weight=w)`` and
 ``SVC(class_weight="balanced")`` for the SVM selectors, sklearn's ``RFE`` routing the weights
 to ``SVC`` for SVM-RFE, ``f_classif`` on the rows repeated w times for the weighted ANOVA
-(frequency weights), and the estimators' own ``fit(sample_weight=...)`` for the lasso and
+(up to the one factor of its residual degrees of freedom), and the estimators' own ``fit(sample_weight=...)`` for the lasso and
 the forest.
 """
 
@@ -110,10 +110,13 @@ def test_weighted_anova_is_f_classif_of_the_repeated_rows(name):
     X, y = _load(name)
     w = _weights(y.size, 5, integer=True)
     rows = np.repeat(np.arange(y.size), w.astype(int))
-    want = f_classif(X[rows], y[rows])[0]
+    # relative weights (issue 40): the weighted least squares F, whose residual degrees of
+    # freedom are n+ - K, is the repeated rows' F up to one factor for all features
+    want = f_classif(X[rows], y[rows])[0] * (int((w > 0).sum()) - 2) / (w.sum() - 2)
     got = weighted_f_classif(X, y, w)
-    np.testing.assert_allclose(got, want, rtol=1e-9)
-    np.testing.assert_allclose(weighted_f_classif(sp.csr_matrix(X), y, w), want, rtol=1e-9)
+    np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(weighted_f_classif(sp.csr_matrix(X), y, w), want, rtol=1e-9,
+                               atol=1e-12)
     # unit weights: the ANOVA selector itself
     sel = get_selector("anova")
     np.testing.assert_allclose(sel.select(X, y, random_state=0,

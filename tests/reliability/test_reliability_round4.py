@@ -1,0 +1,217 @@
+"""Hardening, round four (issue 40): weights, outcomes, groups and per-class runs under bad
+and adversarial input. Each defect reproduced as the report describes it, then fixed at
+its root; the oracles are scikit-learn, statsmodels and invariants (a constant factor on
+the weights or on y changes nothing)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from reliability_helpers import FAST, bad, small_frame
+from sklearn.feature_selection import f_classif
+
+import modelmine as mm
+from modelmine.selectors import weighted_f_classif
+from modelmine.selectors._base import model_from_output
+
+
+def _xy(n: int = 40, p: int = 30, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    y = np.arange(n) % 2
+    X = rng.normal(size=(n, p))
+    X[:, 7] += 2.0 * y  # the informative feature is not among the first columns
+    X[:, min(12, p - 1)] += 1.0 * y
+    return X, y
+
+
+# ------------------------------------------------------------ 1. small weights (relative)
+@pytest.mark.parametrize("scale", [1e-300, 1e-12, 1e-2, 1.0, 1e6, 1e300])
+def test_a_constant_factor_on_the_weights_changes_nothing(scale):
+    X, y = _xy()
+    w = np.random.default_rng(1).uniform(0.2, 3.0, y.size)
+    ref = weighted_f_classif(X, y, w)
+    assert ref[7] > 5  # the planted feature stands out
+    np.testing.assert_allclose(weighted_f_classif(X, y, w * scale), ref, rtol=1e-9)
+    # weights summing to 1 (the report's case) give the same F, not all zeros
+    np.testing.assert_allclose(weighted_f_classif(X, y, w / w.sum()), ref, rtol=1e-9)
+
+
+def test_equal_weights_are_the_unweighted_anova():
+    X, y = _xy()
+    for c in (1e-2, 1e-5, 1.0, 7.0):
+        np.testing.assert_allclose(weighted_f_classif(X, y, np.full(y.size, c)),
+                                   f_classif(X, y)[0], rtol=1e-9)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_integer_weights_rank_as_the_repeated_rows(seed):
+    """Oracle: f_classif on the rows repeated w_i times. The weighted F is the weighted
+    least squares F (residual degrees of freedom n+ - K): equal to the repeated rows' F
+    times (sum(w) - K) / (n+ - K), one factor for all features, so the same ranking."""
+    X, y = _xy(seed=seed)
+    w = np.random.default_rng(seed).integers(0, 4, y.size).astype(float)
+    rows = np.repeat(np.arange(y.size), w.astype(int))
+    want = f_classif(X[rows], y[rows])[0]
+    n_pos, K = int((w > 0).sum()), 2
+    got = weighted_f_classif(X, y, w)
+    np.testing.assert_allclose(got * (w.sum() - K) / (n_pos - K), want, rtol=1e-9)
+    np.testing.assert_allclose(weighted_f_classif(sp.csr_matrix(X), y, w), got, rtol=1e-9)
+    np.testing.assert_array_equal(np.argsort(-got, kind="stable"),
+                                  np.argsort(-want, kind="stable"))
+
+
+def test_weighted_anova_is_the_wls_f_test_of_statsmodels():
+    sm = pytest.importorskip("statsmodels.api")
+    X = np.random.default_rng(4).normal(size=(30, 3))
+    y = np.arange(30) % 3
+    X[:, 1] += y
+    w = np.random.default_rng(4).uniform(0.01, 5.0, 30)
+    got = weighted_f_classif(X, y, w)
+    design = np.column_stack([np.ones(30), y == 1, y == 2]).astype(float)
+    for j in range(3):
+        fit = sm.WLS(X[:, j], design, weights=w).fit()
+        np.testing.assert_allclose(got[j], fit.fvalue, rtol=1e-8)
+
+
+@pytest.mark.parametrize("weights", ["sum1", "small", "tiny"])
+def test_small_weights_select_as_unit_weights_in_a_run(weights):
+    X, y = _xy()
+    w = np.random.default_rng(2).uniform(0.5, 2.0, y.size)
+    w = {"sum1": w / w.sum(), "small": np.full(y.size, 1e-3), "tiny": w * 1e-200}[weights]
+    got = mm.bootstrap(X, y, selector="anova", n_bootstraps=6, n_features=3,
+                       sample_weight=w, random_state=0)
+    ref = mm.bootstrap(X, y, selector="anova", n_bootstraps=6, n_features=3,
+                       sample_weight=w / w.max(), random_state=0)
+    np.testing.assert_array_equal(got.subsets, ref.subsets)
+    assert got.subsets[:, 7].all()  # the planted feature, not g0..g2
+    assert not got.subsets[:, :3].all()
+
+
+# ------------------------------------------- issue 38: the full-data model takes the weights
+@pytest.mark.parametrize("selector", ["anova", "svm-rfe"])
+def test_the_full_data_model_takes_the_sample_weights(selector):
+    """Oracle: the selector fitted once on all rows with the weights (for anova,
+    weighted_f_classif; for svm-rfe, the selector's own select with sample_weight)."""
+    X, y = _xy(n=40, p=16, seed=3)
+    w = np.where(np.arange(40) < 20, 0.01, np.where(np.arange(40) < 30, 1.0, 10.0))
+    base = mm.bootstrap(X, y, selector=selector, n_bootstraps=2, n_features=4,
+                        sample_weight=w, random_state=0)
+    plain = mm.bootstrap(X, y, selector=selector, n_bootstraps=2, n_features=4,
+                         random_state=0)
+    sel = mm.selectors.get_selector(selector)
+    seed = 0  # the selectors here are deterministic: the seed does not matter
+    want = sel.select(X, y, random_state=seed, sample_weight=w / w.mean())
+    if want.scores is not None:
+        np.testing.assert_allclose(base.full_model.scores, want.scores.astype(np.float32),
+                                   rtol=1e-5)
+    want_model = model_from_output(want, n_features_in=16, n_features=4,
+                                                selector=selector)
+    np.testing.assert_array_equal(base.full_model.ranks, want_model.ranks)
+    assert not np.array_equal(base.full_model.ranks, plain.full_model.ranks)
+
+
+# ------------------------------------ 2 and 14. weighted resampling that cannot draw, 1e308
+def _refused(match, **kwargs):
+    X, y = _xy(n=40, p=10)
+    y = kwargs.pop("y", y)
+    with pytest.raises(ValueError, match=match):
+        mm.bootstrap(X, y, selector="anova", n_bootstraps=3, n_features=3, **kwargs)
+
+
+def test_weighted_resampling_with_all_weight_in_one_class_is_refused_at_the_door():
+    y = np.arange(40) % 2
+    _refused(r"'sample_weight'.*at least 2 classes.*class code 0",
+             sample_weight=np.where(y == 0, 1.0, 0.0), weighted_resampling=True)
+    # a weight of 1e308 among ones: every draw is that sample
+    w = np.ones(40)
+    w[3] = 1e308
+    _refused(r"'sample_weight'.*hold two classes.*probability 0", sample_weight=w,
+             weighted_resampling=True)
+
+
+def test_per_class_weighted_resampling_with_a_weightless_class_is_refused():
+    X, _ = _xy(n=42, p=10)
+    y = np.arange(42) % 3
+    with pytest.raises(ValueError, match=r"'sample_weight'.*every class.*per_class"):
+        mm.run(X, y, selector="anova", n_bootstraps=3, n_features=3, per_class=True,
+               sample_weight=np.where(y == 2, 0.0, 1.0), weighted_resampling=True)
+
+
+def test_every_redraw_loop_is_bounded():
+    from modelmine.base_models._design import SampleDesign
+    from modelmine.base_models._resampling import complementary_pair, resample_indices
+    from modelmine.exceptions import DataError
+
+    y = np.array([0] * 9 + [1])
+    rng = np.random.default_rng(0)
+    w = np.array([1.0] * 9 + [0.0])
+    design = SampleDesign(sample_weight=w, weighted_resampling=True)
+    with pytest.raises(DataError, match="1000 resamples"):
+        resample_indices(y, rng, method="bootstrap", fraction=1.0, stratify=False,
+                         design=design)
+    with pytest.raises(DataError, match="1000 splits"):
+        complementary_pair(y, rng, stratify=False)
+
+
+@pytest.mark.parametrize("big", [1e6, 1e300, 1e308])
+def test_huge_weights_are_relative(big):
+    """Two weights of 1e308 overflowed the resampling probabilities ("Probabilities do not
+    sum to 1"); weights of 1e6 made SVM-RFE's boxes C w_i overflow ("array must not
+    contain infs or NaNs"). Weights are relative: all of them times a constant is the
+    same run."""
+    X, y = _xy(n=40, p=10)
+    w = np.random.default_rng(3).uniform(0.5, 1.0, 40)
+    for selector, extra in (("anova", {"weighted_resampling": True}), ("svm-rfe", {})):
+        ref = mm.bootstrap(X, y, selector=selector, n_bootstraps=3, n_features=3,
+                           sample_weight=w, random_state=0, **extra)
+        got = mm.bootstrap(X, y, selector=selector, n_bootstraps=3, n_features=3,
+                           sample_weight=w * big, random_state=0, **extra)
+        np.testing.assert_array_equal(got.sample_indices, ref.sample_indices)
+        np.testing.assert_array_equal(got.subsets, ref.subsets)
+
+
+def test_a_weighted_run_with_too_few_positive_weights_is_refused():
+    w = np.zeros(40)
+    w[[0, 1]] = 1.0  # one sample of each class: no residual degree of freedom
+    _refused(r"'sample_weight'.*more samples than classes.*2 positive", sample_weight=w)
+
+
+def test_the_cli_refuses_weights_in_one_class(tmp_path, capsys):
+    frame = small_frame(n=30)
+    frame["w"] = np.where(frame["y"] == 0, 2.0, 0.0)
+    path = tmp_path / "d.csv"
+    frame.to_csv(path, index=False)
+    bad(["run", path, "-t", "y", *FAST, "--weights", "w", "--weighted-resampling",
+         "--out", tmp_path / "out"], capsys, "--weights", "at least 2 classes")
+    assert not (tmp_path / "out").exists()
+
+
+# ------------------------------------------------- 6. resamples that cannot vary are refused
+def test_stratified_groups_with_one_group_per_class_are_refused():
+    X, y = _xy(n=40, p=10)
+    with pytest.raises(ValueError, match=r"'stratify'.*single group.*whole data"):
+        mm.bootstrap(X, y, selector="anova", n_bootstraps=3, n_features=3, groups=y,
+                     stratify=True)
+
+
+def test_subsampling_two_groups_per_class_whole_is_refused():
+    X, y = _xy(n=40, p=10)
+    groups = np.arange(40) % 4  # two groups of each class
+    with pytest.raises(ValueError, match=r"'sample_fraction'.*below 0\.75"):
+        mm.bootstrap(X, y, selector="anova", n_bootstraps=3, n_features=3, groups=groups,
+                     stratify=True, resampling="subsample", sample_fraction=0.8)
+    # the fraction the message names works, and the resamples vary
+    base = mm.bootstrap(X, y, selector="anova", n_bootstraps=6, n_features=3,
+                        groups=groups, stratify=True, resampling="subsample",
+                        sample_fraction=0.74)
+    assert np.unique(base.sample_indices, axis=0).shape[0] > 1
+
+
+def test_the_cli_refuses_resamples_that_cannot_vary(tmp_path, capsys):
+    frame = small_frame(n=30)
+    frame["patient"] = frame["y"]
+    path = tmp_path / "d.csv"
+    frame.to_csv(path, index=False)
+    bad(["run", path, "-t", "y", *FAST, "--groups", "patient", "--stratify",
+         "--out", tmp_path / "out"], capsys, "--stratify", "single group")
