@@ -298,7 +298,7 @@ def test_regression_rankings_do_not_depend_on_the_column_order(name: str) -> Non
     """Issue 39: on raw intensities svr-rfe's top 20 sat among the first columns and moved
     with them. Permuting the columns must permute the ranking and the scores exactly."""
     X = _raw_prostate(300)
-    S, y = _planted_raw(X, 0)
+    _, y = _planted_raw(X, 0)
     out = _select(name, X, y)
     for seed in (1, 2):
         perm = np.random.default_rng(seed).permutation(X.shape[1])
