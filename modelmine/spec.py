@@ -65,7 +65,7 @@ DEFAULT_OPERATORS = ("closedApr", "allMed")
 #: The selector of each outcome unless told otherwise: SVM-RFE for classes (KDD 2012's
 #: default), its regression analogue for a continuous target, the elastic-net Cox path
 #: (stabs' survival learner) for survival.
-DEFAULT_SELECTORS = {"classification": "svm-rfe", "regression": "svr-rfe",
+DEFAULT_SELECTORS = {"classification": "svm-rfe", "regression": "lasso",
                      "survival": "coxnet"}
 
 #: The seed of every door unless told otherwise (as scanpy's ``random_state=0``): the

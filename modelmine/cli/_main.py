@@ -259,7 +259,7 @@ def _add_model_options(p: argparse.ArgumentParser, *, bootstraps: int = DEFAULT_
     else:
         p.add_argument("--selector", "-s", default=None,
                        help=f"feature selector of the base models: {selectors} (default: "
-                       "svm-rfe; svr-rfe with --outcome regression, coxnet with --outcome "
+                       "svm-rfe; lasso with --outcome regression, coxnet with --outcome "
                        "survival)")
     add_setting_option(p, "n_bootstraps", default=bootstraps, help="number of bootstrap "
                        f"samples / base models (default: {bootstraps})")

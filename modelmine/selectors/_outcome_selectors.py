@@ -40,7 +40,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..validation import check_int, check_real, param_error
-from ._base import LIBLINEAR_LOCK, Selector, SelectorKind, SelectorOutput
+from ._base import Selector, SelectorKind, SelectorOutput
 
 __all__ = [
     "BoostedCoxSelector",
@@ -66,7 +66,8 @@ def _standardised(X: Any) -> np.ndarray:
     return np.where(sd > 0, (Xd - Xd.mean(axis=0)) / np.where(sd > 0, sd, 1.0), 0.0)
 
 
-def entry_ranking(coefs: np.ndarray, alphas: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def entry_ranking(coefs: np.ndarray, alphas: np.ndarray,
+                  tail: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Scores and ranking from a regularisation path: the order of entry.
 
     Parameters
@@ -74,6 +75,8 @@ def entry_ranking(coefs: np.ndarray, alphas: np.ndarray) -> tuple[np.ndarray, np
     coefs : ndarray of shape (p, n_alphas)
         The coefficients along the path, penalties decreasing.
     alphas : ndarray of shape (n_alphas,)
+    tail : ndarray of shape (p,), optional
+        Orders the features that never enter (higher first) before their index.
 
     Returns
     -------
@@ -88,7 +91,10 @@ def entry_ranking(coefs: np.ndarray, alphas: np.ndarray) -> tuple[np.ndarray, np
     scores = np.where(entered, np.asarray(alphas)[np.minimum(step, coefs.shape[1] - 1)], 0.0)
     at_entry = np.where(entered, np.abs(coefs[np.arange(coefs.shape[0]),
                                               np.minimum(step, coefs.shape[1] - 1)]), 0.0)
-    order = np.lexsort((np.arange(step.size), -at_entry, step))
+    keys = (np.arange(step.size), -at_entry, step)
+    if tail is not None:
+        keys = (np.arange(step.size), -np.where(entered, 0.0, tail), -at_entry, step)
+    order = np.lexsort(keys)
     ranking = np.empty(step.size, dtype=np.int64)
     ranking[order] = np.arange(1, step.size + 1)
     return scores, ranking
@@ -136,12 +142,20 @@ class LassoSelector(Selector):
         self.max_iter = check_int(max_iter, "max_iter", owner, min_value=1)
 
     def select(self, X: Any, y: np.ndarray, *, random_state: int) -> SelectorOutput:
-        Z = _standardised(X)
+        from ._svr_rfe import _canonical_order
+
+        Xd = _dense(X)
+        Z = _standardised(Xd)
         yc = y - y.mean()
+        # the columns in an order that depends on their contents only, so that permuting
+        # the columns permutes the result exactly (issue 39)
+        canon = _canonical_order(Z, Xd)
+        Z = np.ascontiguousarray(Z[:, canon])
         if self.alpha is not None:
             from sklearn.linear_model import Lasso
 
-            coef = Lasso(alpha=self.alpha, max_iter=self.max_iter).fit(Z, yc).coef_
+            coef = np.empty(Z.shape[1])
+            coef[canon] = Lasso(alpha=self.alpha, max_iter=self.max_iter).fit(Z, yc).coef_
             return SelectorOutput(scores=np.abs(coef), support=coef != 0)
         from sklearn.linear_model import lars_path
 
@@ -155,7 +169,11 @@ class LassoSelector(Selector):
         # penalty, and, when lars_path stops early, the last column's alpha is not on the
         # path at all: it exceeds the one before.)
         entry_alphas = np.r_[alphas[:1], alphas[:-1]]
-        scores, ranking = entry_ranking(coefs, entry_alphas)
+        # the features that never enter follow in the order of |correlation with y|
+        scores_c, ranking_c = entry_ranking(coefs, entry_alphas,
+                                            tail=np.abs(Z.T @ yc))
+        scores, ranking = np.empty_like(scores_c), np.empty_like(ranking_c)
+        scores[canon], ranking[canon] = scores_c, ranking_c
         return SelectorOutput(scores=scores, ranking=ranking, support=scores > 0)
 
     def get_params(self) -> dict[str, Any]:
@@ -282,43 +300,35 @@ def rrelieff_scores(X: Any, y: np.ndarray, *, n_neighbors: int = 10,
 class SVRRFESelector(Selector):
     """Recursive feature elimination with a linear SVR (the regression SVM-RFE).
 
-    scikit-learn's :class:`~sklearn.feature_selection.RFE` around
-    :class:`~sklearn.svm.LinearSVR` (``epsilon=0``, so the loss is the absolute error), the
-    features scaled to [0, 1] first (as the SVM selectors scale them); ``step`` features
-    (a fraction: of those left) go at each round. The ranking is RFE's, ties broken by the
-    last weights.
+    :func:`~modelmine.selectors._svr_rfe.svr_rfe_ranking`: scikit-learn's
+    ``RFE(SVR(kernel="linear"), step=step)`` (libsvm's epsilon-SVR) on the standardised
+    features and target, the features removed in one step ordered by their last weights,
+    and the same result whatever the order of the columns (issue 39: the former liblinear
+    route on [0, 1]-scaled raw intensities did not converge and ranked by column position).
+    ``step``: as ``RFE`` (a fraction of p, or a number of features, per step).
     """
 
     name = "svr-rfe"
     outcomes = ("regression",)
     kind: SelectorKind = "ranking"
 
-    def __init__(self, C: float = 1.0, step: float = 0.1, max_iter: int = 10000):
+    def __init__(self, C: float = 1.0, epsilon: float = 0.1, step: float = 0.1,
+                 tol: float = 1e-3):
         owner = "SVRRFESelector"
         self.C = check_real(C, "C", owner, low=0, closed="neither")
+        self.epsilon = check_real(epsilon, "epsilon", owner, low=0, closed="left")
         self.step = check_real(step, "step", owner, low=0, closed="neither")
-        self.max_iter = check_int(max_iter, "max_iter", owner, min_value=1)
+        self.tol = check_real(tol, "tol", owner, low=0, closed="neither")
 
     def select(self, X: Any, y: np.ndarray, *, random_state: int) -> SelectorOutput:
-        from sklearn.feature_selection import RFE
-        from sklearn.svm import LinearSVR
+        from ._svr_rfe import svr_rfe_ranking
 
-        Xd = _dense(X)
-        if Xd.shape[1] < 2:  # nothing to eliminate (RFE needs two features)
-            return SelectorOutput(ranking=np.ones(Xd.shape[1], dtype=np.int64))
-        lo, span = Xd.min(axis=0), np.ptp(Xd, axis=0)
-        Z = np.where(span > 0, (Xd - lo) / np.where(span > 0, span, 1.0), 0.0)
-        ys = (y - y.mean()) / (y.std() or 1.0)
-        svr = LinearSVR(C=self.C, epsilon=0.0, max_iter=self.max_iter,
-                        random_state=random_state, dual=True)
-        rfe = RFE(svr, n_features_to_select=1, step=self.step)
-        with LIBLINEAR_LOCK, warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            rfe.fit(Z, ys)
-        return SelectorOutput(ranking=rfe.ranking_)
+        return SelectorOutput(ranking=svr_rfe_ranking(
+            _dense(X), np.asarray(y, dtype=np.float64), C=self.C, epsilon=self.epsilon,
+            step=self.step, tol=self.tol))
 
     def get_params(self) -> dict[str, Any]:
-        return {"C": self.C, "step": self.step, "max_iter": self.max_iter}
+        return {"C": self.C, "epsilon": self.epsilon, "step": self.step, "tol": self.tol}
 
 
 def _survival_parts(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

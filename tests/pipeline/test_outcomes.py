@@ -91,7 +91,7 @@ def test_regression_run_finds_the_planted_genes():
 
 def test_default_selector_follows_the_outcome():
     spec = mm.RunSpec(outcome="regression", n_bootstraps=4, n_features=3)
-    assert spec.selector == "svr-rfe"
+    assert spec.selector == "lasso"
     assert mm.RunSpec(outcome="survival").selector == "coxnet"
     assert mm.RunSpec().selector == "svm-rfe"
 
