@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._page import html_page
 from ..constants import LATTICE_HTML_DRAWN, LATTICE_HTML_MAX_ITEMSETS
 from ..validation import check_int, param_error
 
@@ -367,11 +368,6 @@ def explorer_page(
         lattice, signatures=signatures, max_itemsets=max_itemsets, budget=budget, func=func,
         significance=significance,
     )
-    return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{html.escape(title)}</title>"
-        "<style>body{margin:12px;background:#fafafa}h1{font:600 18px sans-serif;"
-        "margin:0 0 8px}</style></head>"
-        f"<body><h1>{html.escape(title)}</h1>\n{body}\n</body></html>\n"
-    )
+    return html_page(title, f"<h1>{html.escape(title)}</h1>\n{body}\n",
+                     "body{margin:12px;background:#fafafa}h1{font:600 18px sans-serif;"
+                     "margin:0 0 8px}")

@@ -541,7 +541,8 @@ def write_report(run: MiningRun, path: Path, *,
                  figures_dir: Any = None, markers: pd.DataFrame | None = None) -> Path:
     """Write the HTML report of ``run`` to ``path`` atomically (``markers``: the run's
     markers tables when the caller has them already, else computed here)."""
-    from ..report import build_report, operator_result
+    from ..report import operator_result
+    from ..report import write_report as write_page
 
     settings = run.settings
     results = [operator_result(name, sig, {"n_features": settings["n_features"]}
@@ -552,21 +553,19 @@ def write_report(run: MiningRun, path: Path, *,
              "signature size": settings.get("signature_size", settings["n_features"]),
              "k (alternatives)": settings["n_signatures"],
              "minimum support": settings["min_support"]}
-    text = build_report(run.base_models, results, diagnostics=run.diagnostics,
-                        itemsets=run.itemsets, itemsets_note=run.itemsets_note,
-                        evaluation=evaluation, settings=shown,
-                        data_description={k: v for k, v in run.data.items()
-                                          if k not in ("n_samples", "n_features_in")},
-                        title=f"modelmine report: {Path(str(run.data.get('source'))).name}",
-                        expression=run.expression, command=run.command,
-                        evaluation_command=evaluation_command(run),
-                        null=null, stability_path=stability_path,
-                        markers=(markers if markers is not None or run.expression is None
-                                 else _markers(run, null)),
-                        error_control=error_control, figures_dir=figures_dir,
-                        marker_grid=_grid(run))
-    _write_text(path, text)
-    return path
+    return write_page(path, run.base_models, results, diagnostics=run.diagnostics,
+                      itemsets=run.itemsets, itemsets_note=run.itemsets_note,
+                      evaluation=evaluation, settings=shown,
+                      data_description={k: v for k, v in run.data.items()
+                                        if k not in ("n_samples", "n_features_in")},
+                      title=f"modelmine report: {Path(str(run.data.get('source'))).name}",
+                      expression=run.expression, command=run.command,
+                      evaluation_command=evaluation_command(run),
+                      null=null, stability_path=stability_path,
+                      markers=(markers if markers is not None or run.expression is None
+                               else _markers(run, null)),
+                      error_control=error_control, figures_dir=figures_dir,
+                      marker_grid=_grid(run))
 
 
 def evaluation_command(run: MiningRun) -> str:

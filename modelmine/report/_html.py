@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from .._files import write_text_atomic
+from .._page import html_page
 from .._utils import library_versions
 from ..base_models import BaseModels
 from ..constants import LATTICE_HTML_MAX_ITEMSETS, LATTICE_REPORT_MAX_ITEMSETS
@@ -776,10 +777,7 @@ def _build(base: BaseModels, results: Sequence[OperatorResult], *, diagnostics: 
         base, consensus, diagnostics, null, error_control, markers, verdict,
         data_description, "\n".join(out)))
     body = "\n".join(out)
-    return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f"<title>{_e(title)}</title><style>{_CSS}</style></head>"
-            f"<body><main>\n{body}\n</main></body></html>\n")
+    return html_page(title, f"<main>\n{body}\n</main>", _CSS)
 
 
 #: The figures the summary shows again as thumbnails, by their ``alt`` text.

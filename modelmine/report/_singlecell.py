@@ -11,7 +11,6 @@ adjusted p-value; and the combinations with their co-selection test.
 
 from __future__ import annotations
 
-import html
 import os
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from .._files import write_text_atomic
+from .._page import html_page
 from .._utils import library_versions
 
 __all__ = ["build_marker_report", "panel_dot_data", "write_marker_report"]
@@ -136,9 +136,7 @@ def build_marker_report(result: Any, adata: Any, *, title: str = "modelmine mark
         "the AUROC of their combined score.</p>",
         combo_html,
     ]
-    return ("<!DOCTYPE html><html><head><meta charset=\"utf-8\">"
-            f"<title>{html.escape(title)}</title><style>{_CSS}</style></head>"
-            f"<body><main>{''.join(body)}</main></body></html>")
+    return html_page(title, f"<main>{''.join(body)}</main>", _CSS)
 
 
 def write_marker_report(path: str | os.PathLike[str], result: Any, adata: Any,

@@ -162,17 +162,28 @@ def _neighbour_pairs(
     default order on the row, exactly as in skrebate. The weight of each pair comes from
     :func:`_weight_table`.
     """
-    n = D.shape[0]
     Dm = D.copy()
     np.fill_diagonal(Dm, float(sys.maxsize))
-    order = np.argsort(Dm, axis=1)
+    return _first_of_each_class(Dm, y, n_neighbors, n_classes)
+
+
+def _first_of_each_class(
+    rows: NDArray[np.float64], y: NDArray[np.int64], n_neighbors: int, n_classes: int
+) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """The one skrebate neighbour search: each row of distances (to the columns, whose
+    classes are ``y``; the instance itself at ``sys.maxsize``) sorted by ``numpy.argsort``'s
+    default order, and its first ``n_neighbors`` columns of every class kept. Returns the
+    (row, column) pairs, by row, then by distance. Used on the whole data
+    (:func:`_neighbour_pairs`) and on a resample's rows (:func:`_exact_instance_neighbours`).
+    """
+    order = np.argsort(rows, axis=1)
     ys = y[order]
-    selected = np.zeros((n, n), dtype=bool)
+    selected = np.zeros(order.shape, dtype=bool)
     for c in range(n_classes):
         in_c = ys == c
         selected |= in_c & (np.cumsum(in_c, axis=1) <= n_neighbors)
-    inst, pos = np.nonzero(selected)
-    return inst, order[inst, pos]
+    r, pos = np.nonzero(selected)
+    return r, order[r, pos]
 
 
 def _weight_table(
@@ -478,9 +489,9 @@ def _exact_instance_neighbours(
     """(distinct row, neighbour) pairs of the resample's ``instances``, as skrebate picks them.
 
     Each instance's distance row over the resample (``Du[inv[i], inv]``, itself at
-    ``sys.maxsize``) is sorted by the same ``numpy.argsort`` call as in
-    :func:`_neighbour_pairs`, whose order decides between different rows at the same
-    distance; by blocks of instances.
+    ``sys.maxsize``) goes through the same search as the whole data's
+    (:func:`_first_of_each_class`), whose ``numpy.argsort`` order decides between
+    different rows at the same distance; by blocks of instances.
     """
     n_b = inv.size
     inst_l, neigh_l = [], []
@@ -489,15 +500,9 @@ def _exact_instance_neighbours(
         block = instances[start : start + step]
         rows = Du[inv[block]][:, inv]
         rows[np.arange(block.size), block] = float(sys.maxsize)
-        order = np.argsort(rows, axis=1)
-        ys = yb[order]
-        selected = np.zeros(order.shape, dtype=bool)
-        for c in range(n_classes):
-            in_c = ys == c
-            selected |= in_c & (np.cumsum(in_c, axis=1) <= n_neighbors)
-        r, pos = np.nonzero(selected)
+        r, cols = _first_of_each_class(rows, yb, n_neighbors, n_classes)
         inst_l.append(inv[block[r]])
-        neigh_l.append(inv[order[r, pos]])
+        neigh_l.append(inv[cols])
     return np.concatenate(inst_l), np.concatenate(neigh_l)
 
 

@@ -229,6 +229,21 @@ def wilcoxon_z(ranked: RankedEntries, codes: Any, classes: Any,
     -------
     ndarray of shape (len(classes), n_features)
     """
+    rank_sum, n1, N, factor = rank_sums(ranked, codes, classes, counts)
+    return rank_sum_z(rank_sum, n1, N, factor)
+
+
+def rank_sums(ranked: RankedEntries, codes: Any, classes: Any, counts: Any = None
+              ) -> tuple[np.ndarray, np.ndarray, float, np.ndarray]:
+    """The one Wilcoxon rank-sum kernel (Mann and Whitney 1947) behind :func:`wilcoxon_z`,
+    :func:`~modelmine.selectors._wilcoxon.wilcoxon_by_group` and every AUROC of a class
+    against the rest (:func:`rank_sum_auroc`); arguments as :func:`wilcoxon_z`.
+
+    Returns ``(R1, n1, N, factor)``: the rank sum of each class in each column, shape
+    (L, p); the class sizes, shape (L, 1); the number of samples; and
+    ``(N + 1) - T / (N (N - 1))`` per column (0 for a constant column), the tie-corrected
+    variance of the rank sum being ``n1 n0 / 12 factor``.
+    """
     n, p = ranked.n_samples, ranked.n_features
     codes = np.asarray(codes, dtype=np.intp)
     classes = np.atleast_1d(np.asarray(classes, dtype=np.intp))
@@ -266,10 +281,25 @@ def wilcoxon_z(ranked: RankedEntries, codes: Any, classes: Any,
     # (N + 1) - T / (N (N - 1)) is 0 for a constant column and at least 3 otherwise
     factor = (N + 1.0) - ties / (N * (N - 1.0)) if N > 1 else np.zeros(p)
     factor = np.where(factor < 1.0, 0.0, factor)
+    return rank_sum, n1, N, factor
+
+
+def rank_sum_z(rank_sum: np.ndarray, n1: np.ndarray, N: float,
+               factor: np.ndarray) -> np.ndarray:
+    """The tie-corrected z of :func:`rank_sums`' output (0 where the variance is 0)."""
     var = n1 * (N - n1) / 12.0 * factor[None, :]
     with np.errstate(divide="ignore", invalid="ignore"):
         z = np.where(var > 0, (rank_sum - n1 * (N + 1.0) / 2.0) / np.sqrt(var), 0.0)
     return z
+
+
+def rank_sum_auroc(rank_sum: np.ndarray, n1: np.ndarray, N: float) -> np.ndarray:
+    """The AUROC of each class against the rest from :func:`rank_sums`' output:
+    ``U / (n1 n0)`` with ``U = R1 - n1 (n1 + 1) / 2`` (ties count 1/2; 0.5 for a class
+    that is empty or all the samples)."""
+    n0 = N - n1
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(n1 * n0 > 0, (rank_sum - n1 * (n1 + 1.0) / 2.0) / (n1 * n0), 0.5)
 
 
 def wilcoxon_auroc_pairwise(ranked: RankedEntries, codes: Any, classes: Any,

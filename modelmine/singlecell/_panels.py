@@ -29,6 +29,7 @@ import pandas as pd
 import scipy.sparse as sp
 
 from ..diagnostics._markers import expression_columns, fold_changes
+from ..diagnostics._significance import bh_qvalues
 from ..selectors._wilcoxon import wilcoxon_by_group
 from ..validation import check_choice, check_int, param_error
 
@@ -89,17 +90,6 @@ def panel_memory(n_groups: int, n_bootstraps: int, n_genes: int, n_cells: int,
     drawn = n_cells if cap is None else min(n_cells, n_groups * cap)
     return int(2 * n_groups * n_bootstraps * 9 * n_genes
                + 4 * n_bootstraps * max(1, round(fraction * drawn)))
-
-
-def _bh(p: np.ndarray) -> np.ndarray:
-    """Benjamini-Hochberg adjusted p-values (monotone, capped at 1)."""
-    n = p.size
-    order = np.argsort(p, kind="stable")
-    ranked = p[order] * n / np.arange(1, n + 1)
-    adj = np.minimum.accumulate(ranked[::-1])[::-1]
-    out = np.empty(n)
-    out[order] = np.minimum(adj, 1.0)
-    return out
 
 
 def marker_panels(
@@ -278,7 +268,7 @@ def marker_panels(
         z, auc = z_all[cluster_of[cluster]], auc_all[cluster_of[cluster]]
         in_group = labels == cluster
         p_all = 2 * norm.sf(np.abs(z))
-        adj = _bh(p_all)
+        adj = bh_qvalues(p_all)
         lfc = fold_changes(expression_columns(
             Xn, np.searchsorted(needed_cols, reported), log_data), in_group)
         for r, j in enumerate(reported):
@@ -388,8 +378,6 @@ def _combinations(base: Any, X: Any, in_group: np.ndarray, names: np.ndarray, si
     Frequent rather than closed itemsets: a panel selected whole in most models is one
     closed itemset of all its genes, and the small combinations inside it are what a FACS
     or qPCR panel needs."""
-    from scipy.stats import rankdata
-
     from ..diagnostics import itemset_significance
     from ..patterns import mine_itemsets
 
@@ -398,8 +386,6 @@ def _combinations(base: Any, X: Any, in_group: np.ndarray, names: np.ndarray, si
     if not found:
         return pd.DataFrame()
     support = base.subsets.mean(axis=0)
-    n1 = int(in_group.sum())
-    n0 = in_group.size - n1
     genes = sorted({j for items in found for j in items})
     where = {j: i for i, j in enumerate(genes)}
     # the candidates' genes, sliced once (``columns``: the genes X holds, sorted)
@@ -413,8 +399,7 @@ def _combinations(base: Any, X: Any, in_group: np.ndarray, names: np.ndarray, si
     for items in found:
         cols = [where[j] for j in items]
         score = z_all[:, cols] @ sign_all[cols]
-        ranks = rankdata(score)
-        auroc = (ranks[in_group].sum() - n1 * (n1 + 1) / 2) / (n1 * n0)
+        auroc = wilcoxon_by_group(score[:, None], in_group.astype(np.intp))[1][1, 0]
         together = float(base.subsets[:, items].all(axis=1).mean())
         rows.append((together, float(auroc), items))
     rows.sort(key=lambda r: (-r[0], -r[1], r[2]))
