@@ -391,16 +391,11 @@ def stored_spec(settings: dict[str, Any], path: Path) -> RunSpec | None:
     is not registered here (a plugin that is not installed: the run still loads) or the
     selector was a custom object."""
     from ..operators import operator_kinds
-    from ..selectors import default_registry
     from ._run import spec_of_settings
 
-    name = settings.get("selector")
-    names = [] if name is None else str(name).split("+")
     try:
         operator_kinds(list(settings["operators"]), func="MiningRun.load")
     except (TypeError, ValueError):
-        return None
-    if not names or any(n not in default_registry() for n in names):
         return None
     try:
         return spec_of_settings(settings, "MiningRun.load")
