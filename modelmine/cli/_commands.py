@@ -446,25 +446,23 @@ def _evaluate_run(run: MiningRun, data: LoadedData, args: argparse.Namespace,
     """`modelmine run --evaluate`: the KDD 2012 protocol on the run's own selector, scaling
     and operators, written as DIR/evaluation.csv, and the report rebuilt with it."""
     from ..evaluation import evaluate
-    from ..selectors import get_selector
-    from ..selectors._scaling import scaled
 
-    settings = run.settings
-    selector = scaled(get_selector(str(settings["selector"]),
-                                   dict(settings["selector_params"] or {}),
-                                   func="modelmine run"), str(settings["scale"]))
+    spec = run.spec
+    assert spec is not None  # a run made here: a registered selector
+    # the run's selector, built and scaled as the run built it
+    selector = spec.selectors[0]
     result = evaluate(
-        data.X, data.y, selectors={str(settings["selector"]): selector},
+        data.X, data.y, selectors={str(spec.selector_name): selector},
         operators=list(run.signatures), n_folds=args.n_folds,
-        n_bootstraps=int(settings["n_bootstraps"]),
-        n_features=int(settings["signature_size"]),
-        n_signatures=int(settings["n_signatures"]),
-        operator_params=dict(settings.get("operator_params") or {}) or None,
+        n_bootstraps=spec.n_bootstraps,
+        n_features=int(spec.signature_size or spec.n_features or 0),
+        n_signatures=spec.n_signatures,
+        operator_params={k: dict(v) for k, v in spec.operator_params.items()} or None,
         feature_names=data.feature_names,
         random_state=int(run.base_models.random_state) % 2**32, n_jobs=args.n_jobs,
         executor=args.executor, progress=False if args.quiet else None,
         groups=data.groups, sample_weight=data.sample_weight,
-        weighted_resampling=bool(settings.get("weighted_resampling", False)))
+        weighted_resampling=spec.weighted_resampling)
     table = result.table2().reset_index()[["operator", "error", "stability",
                                            "error_points", "stability_points"]]
     safe_frame(table).to_csv(directory / "evaluation.csv", index=False)

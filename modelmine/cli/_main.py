@@ -352,7 +352,7 @@ def _setting_type(one: Any) -> Callable[[str], Any]:
             return one.constraint.check(value, one.name, "modelmine run")
         except (TypeError, ValueError):
             raise argparse.ArgumentTypeError(
-                f"expected {one.constraint.text.removesuffix(' or None')}, got {text!r}"
+                f"expected {one.constraint.describe().removesuffix(' or None')}, got {text!r}"
             ) from None
 
     return parse

@@ -96,7 +96,7 @@ def check_error_control(
                                              closed="neither")}
     b = run.spec.n_bootstraps if run.spec is not None else int(run.settings["n_bootstraps"])
     # The run's own settings, on complementary pairs (which draw nothing to weight or cap).
-    changes = dict(n_bootstraps=b + (b % 2), resampling="complementary-pairs",
+    changes: dict[str, Any] = dict(n_bootstraps=b + (b % 2), resampling="complementary-pairs",
                    sample_fraction=None, weighted_resampling=False, max_per_class=None,
                    per_class=False,
                    artificial_features="permutation" if fdr is not None else None,

@@ -54,7 +54,7 @@ def test_a_checkpoint_of_the_landed_version_resumes_bit_identical(small, tmp_pat
 
 
 def test_the_spec_is_saved_and_loaded_losslessly(small, tmp_path):
-    X, y, names = small
+    X, y, _ = small
     for kw in (dict(selector="svm-rfe", scale="standard"),
                dict(selector=["anova", "relieff"]),
                dict(selector="anova", resampling="subsample", stratify=True,
@@ -134,7 +134,7 @@ def test_per_class_run_gives_its_panels_by_default():
     pd.testing.assert_frame_equal(default, run.markers(per_class=True))
     pooled = run.markers(per_class=False)
     assert set(pooled.panel) == {"pooled"}
-    with pytest.raises(ValueError, match="'null' parameter of MiningRun.markers"):
+    with pytest.raises(ValueError, match=r"'null' parameter of MiningRun\.markers"):
         run.markers(null=object())
     plain = mm.run(X, y, selector="anova", operators=["mostFreq"], n_bootstraps=6,
                    n_features=3)
