@@ -420,7 +420,8 @@ def _null_estimate(run: MiningRun, data: LoadedData, args: argparse.Namespace) -
     fits = args.null * base.n_models
     what = f"permutation null: {args.null} permutations x {base.n_models} refits"
     try:
-        selector = get_selector(base.selector["name"], dict(base.selector.get("params", {})))
+        selector = (run.spec.selectors[0] if run.spec is not None else
+                    get_selector(base.selector["name"], dict(base.selector.get("params", {}))))
         rows = base.resample(0)
         y = np.unique(data.y, return_inverse=True)[1]
         start = time.perf_counter()

@@ -196,8 +196,9 @@ class MiningRun:
 
     @property
     def outcome(self) -> str:
-        """What the run's y was: "classification", "regression" or "survival"."""
-        return str(self.settings.get("outcome", "classification"))
+        """What the run's y was: "classification", "regression" or "survival" (the spec's,
+        else the base models' record)."""
+        return self.spec.outcome if self.spec is not None else self.base_models.outcome
 
     @property
     def outcome_values(self) -> Any:
