@@ -139,3 +139,19 @@ def test_per_class_run_gives_its_panels_by_default():
     plain = mm.run(X, y, selector="anova", operators=["mostFreq"], n_bootstraps=6,
                    n_features=3)
     assert set(plain.markers().panel) == {"pooled"}
+
+
+def test_a_bootstrap_run_dir_resumes_with_its_outcome_and_cap(tmp_path):
+    """The bootstrap stage's resume reads every setting its manifest records (the outcome
+    and max_per_class were left at their defaults: a regression run could not resume)."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 10))
+    y = X[:, 0] + 0.1 * rng.normal(size=40)
+    base = mm.bootstrap(X, y, selector="lasso", outcome="regression", n_bootstraps=4,
+                        n_features=3, run_dir=tmp_path / "reg")
+    assert mm.resume(tmp_path / "reg", X, y) == base
+    labels = np.repeat(["a", "b"], [30, 10])
+    capped = mm.bootstrap(X, labels, selector="anova", n_bootstraps=4, n_features=3,
+                          stratify=True, max_per_class=8, run_dir=tmp_path / "cap")
+    assert mm.resume(tmp_path / "cap", X, labels) == capped
+    assert capped.spec.max_per_class == 8
