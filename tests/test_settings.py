@@ -133,7 +133,7 @@ def test_cli_options_of_the_settings_are_derived():
     and messages name it."""
     parser = build_parser()
     args = parser.parse_args(["run", "embedded:colon"])
-    from modelmine.cli._main import setting_dest
+    from modelmine.cli._options import setting_dest
 
     for one in SETTINGS:
         if not one.flags:

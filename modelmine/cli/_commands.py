@@ -114,7 +114,7 @@ def run_spec(args: argparse.Namespace, **given: Any) -> Any:
     messages name the options: ``_main.option_of``). ``given``: settings the command
     computed itself."""
     from ..spec import SETTINGS, RunSpec
-    from ._main import setting_dest
+    from ._options import setting_dest
 
     outcome, selector = _outcome_selector(args)
     settings: dict[str, Any] = {"selector": selector, "outcome": outcome,
