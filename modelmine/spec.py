@@ -88,7 +88,9 @@ class Constraint:
     the conversion of a command-line value (:meth:`parse`), and the stored value's schema
     (:meth:`schema`, the declarations of :mod:`modelmine._schema`)."""
 
-    text: str = "a value"
+    def describe(self) -> str:
+        """What it accepts, in words (docs, help, usage errors)."""
+        return "a value"
 
     def check(self, value: Any, name: str, func: str) -> Any:
         return value
@@ -102,7 +104,7 @@ class Constraint:
     def schema(self) -> Any:
         from ._schema import Where
 
-        return Where(object, lambda v: True, self.text)
+        return Where(object, lambda v: True, self.describe())
 
 
 @dataclass(frozen=True)
@@ -112,8 +114,7 @@ class Integer(Constraint):
     low: int = 1
     allow_none: bool = False
 
-    @property  # type: ignore[override]
-    def text(self) -> str:
+    def describe(self) -> str:
         return f"an integer >= {self.low}" + (" or None" if self.allow_none else "")
 
     def check(self, value: Any, name: str, func: str) -> Any:
@@ -136,8 +137,7 @@ class Fraction(Constraint):
 
     allow_none: bool = False
 
-    @property  # type: ignore[override]
-    def text(self) -> str:
+    def describe(self) -> str:
         return "a number in (0, 1]" + (" or None" if self.allow_none else "")
 
     def check(self, value: Any, name: str, func: str) -> Any:
@@ -166,8 +166,7 @@ class Choice(Constraint):
     def choices(self) -> list[str]:
         return list(self.options() if callable(self.options) else self.options)
 
-    @property  # type: ignore[override]
-    def text(self) -> str:
+    def describe(self) -> str:
         return ("one of " + ", ".join(repr(o) for o in self.choices())
                 + (" or None" if self.allow_none else ""))
 
@@ -186,7 +185,8 @@ class Choice(Constraint):
 class Boolean(Constraint):
     """True or False (numpy's bool too)."""
 
-    text: str = "a bool"
+    def describe(self) -> str:
+        return "a bool"
 
     def check(self, value: Any, name: str, func: str) -> Any:
         if not isinstance(value, bool | np.bool_):
@@ -206,6 +206,9 @@ class Checked(Constraint):
     text: str = "a value"
     stored: Any = None
     convert: Any = None
+
+    def describe(self) -> str:
+        return self.text
 
     def parse(self, text: str) -> Any:
         return text if self.convert is None else self.convert(text)
@@ -426,7 +429,7 @@ def settings_table() -> str:
         default = ("the outcome's" if one.name == "selector" else
                    f"`{list(one.default)!r}`" if isinstance(one.default, tuple) else
                    f"`{one.default!r}`")
-        lines.append(f"| `{one.name}` | {default} | {one.constraint.text} | {flags} | "
+        lines.append(f"| `{one.name}` | {default} | {one.constraint.describe()} | {flags} | "
                      f"`{one.stored}` | {one.doc} |")
     return "\n".join(lines) + "\n"
 
@@ -557,7 +560,7 @@ _DEFAULTS = defaults()
 def _takes_declared(cls: type) -> type:
     """Let :class:`RunSpec` take every setting of :data:`SETTINGS`, also one declared
     there without a field of its own (checked by its constraint, stored, read back)."""
-    init = cls.__init__
+    init = cls.__dict__["__init__"]
     own = {f.name for f in fields(cls)}
 
     @functools.wraps(init)
@@ -567,7 +570,7 @@ def _takes_declared(cls: type) -> type:
         object.__setattr__(self, "_extra", extra)
         init(self, *args, **kwargs)
 
-    cls.__init__ = __init__  # type: ignore[method-assign]
+    setattr(cls, "__init__", __init__)  # noqa: B010 (the generated one, wrapped)
     return cls
 
 
@@ -646,7 +649,7 @@ class RunSpec:
 
     # The defaults are those of SETTINGS (stated once; tests/test_settings.py checks it).
     selector: Any = _DEFAULTS["selector"]
-    selector_params: Mapping[str, Any] | None = _DEFAULTS["selector_params"]
+    selector_params: Mapping[str, Any] = _DEFAULTS["selector_params"]
     n_bootstraps: int = _DEFAULTS["n_bootstraps"]
     n_features: int | None = _DEFAULTS["n_features"]
     n_signatures: int = _DEFAULTS["n_signatures"]
@@ -661,7 +664,7 @@ class RunSpec:
     outcome: str = _DEFAULTS["outcome"]
     max_per_class: int | None = _DEFAULTS["max_per_class"]
     operators: Sequence[str] = _DEFAULTS["operators"]
-    operator_params: Mapping[str, Mapping[str, Any]] | None = _DEFAULTS["operator_params"]
+    operator_params: Mapping[str, Mapping[str, Any]] = _DEFAULTS["operator_params"]
     min_support: float = _DEFAULTS["min_support"]
     random_state: Any = _DEFAULTS["random_state"]
     fit_full: bool = _DEFAULTS["fit_full"]
@@ -713,7 +716,7 @@ class RunSpec:
         put("n_signatures", checked("n_signatures"))
         put("signature_size", checked("signature_size"))
         own = {f.name for f in fields(self)}
-        extra = self._extra  # type: ignore[has-type]
+        extra = self._extra
         for one in SETTINGS:  # settings declared in the table without a field of their own
             if one.name not in own:
                 extra[one.name] = one.constraint.check(extra.get(one.name, one.default),
@@ -843,12 +846,12 @@ class RunSpec:
     @property
     def selectors(self) -> tuple[Any, ...]:
         """The selectors, built (:class:`modelmine.selectors.Selector`), scaled as asked."""
-        return self._built  # type: ignore[attr-defined]
+        return self._built
 
     @property
     def operator_kinds(self) -> dict[str, str]:
         """Each operator's kind ("single" or "multi"), in the order of ``operators``."""
-        return dict(self._kinds)  # type: ignore[attr-defined]
+        return dict(self._kinds)
 
     @property
     def selector_name(self) -> str | None:
@@ -873,7 +876,7 @@ class RunSpec:
         if unknown:
             raise param_error(unknown[0], "RunSpec.replace", "a setting of RunSpec",
                               "an unknown setting", exc=TypeError, show=False)
-        extra = {k: v for k, v in self._extra.items()  # type: ignore[attr-defined]
+        extra = {k: v for k, v in self._extra.items()
                  if k not in changes}
         return replace(self, func=func, **extra, **changes)
 

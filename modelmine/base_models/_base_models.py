@@ -233,9 +233,8 @@ class BaseModels:
             n_features=self.n_features, resampling=res.get("method", "bootstrap"),
             sample_fraction=res.get("fraction"), stratify=bool(res.get("stratify", False)),
             max_per_class=res.get("max_per_class"),
-            weighted_resampling=res.get("sample_weight") == "resampling",
-            scale=sel.get("scale") or "none",
-            outcome=str(sel.get("outcome", "classification")),
+            weighted_resampling=self.weighted_resampling,
+            scale=sel.get("scale") or "none", outcome=self.outcome,
             artificial_features=self.artificial.get("method") if self.artificial else None,
             fit_full=self.full_model is not None or sel.get("kind") == "heterogeneous",
             random_state=int(self.random_state), operators=(), func="BaseModels.spec")
@@ -244,6 +243,13 @@ class BaseModels:
     def outcome(self) -> str:
         """What the models' y was: "classification", "regression" or "survival"."""
         return str(self.selector.get("outcome", "classification"))
+
+    @property
+    def weighted_resampling(self) -> bool:
+        """Whether the resamples were drawn in proportion to the sample weights (the
+        record ``resampling["sample_weight"] == "resampling"``; else, with weights, the
+        selector took them)."""
+        return self.resampling.get("sample_weight") == "resampling"
 
     @property
     def n_models(self) -> int:

@@ -716,7 +716,8 @@ def resume(
                    random_state=int(settings["random_state"]), fit_full=settings["fit_full"],
                    artificial_features=settings.get("artificial_features"),
                    weighted_resampling=res.get("sample_weight") == "resampling",
-                   operators=(), func="resume")
+                   outcome=str(recorded.get("outcome", "classification")),
+                   max_per_class=res.get("max_per_class"), operators=(), func="resume")
     checked = check_run_data(X, y, spec, feature_names=feature_names, n_jobs=n_jobs,
                              func="resume", groups=groups, sample_weight=sample_weight)
     return fit_base_models(checked, executor=executor, run_dir=run_dir, resume=True,

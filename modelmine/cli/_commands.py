@@ -116,7 +116,7 @@ def run_spec(args: argparse.Namespace, **given: Any) -> Any:
     messages name the options: ``_main.option_of``). ``given``: settings the command
     computed itself."""
     from ..spec import SETTINGS, RunSpec
-    from ._main import setting_dest
+    from ._options import setting_dest
 
     outcome, selector = _outcome_selector(args)
     settings: dict[str, Any] = {"selector": selector, "outcome": outcome,
@@ -515,7 +515,8 @@ def _null_estimate(run: MiningRun, data: LoadedData, args: argparse.Namespace) -
     fits = args.null * base.n_models
     what = f"permutation null: {args.null} permutations x {base.n_models} refits"
     try:
-        selector = get_selector(base.selector["name"], dict(base.selector.get("params", {})))
+        selector = (run.spec.selectors[0] if run.spec is not None else
+                    get_selector(base.selector["name"], dict(base.selector.get("params", {}))))
         rows = base.resample(0)
         y = np.unique(data.y, return_inverse=True)[1]
         start = time.perf_counter()
@@ -547,35 +548,30 @@ def _evaluate_run(run: MiningRun, data: LoadedData, args: argparse.Namespace,
     ``error_measure``."""
     from ..evaluation import evaluate
     from ..operators import operator_kinds
-    from ..selectors import get_selector
-    from ..selectors._scaling import scaled
 
-    settings = run.settings
-    outcome = str(settings.get("outcome") or "classification")
-    selector = scaled(get_selector(str(settings["selector"]),
-                                   dict(settings["selector_params"] or {}),
-                                   func="modelmine run"), str(settings["scale"]))
-    if outcome != "classification":
-        selector = selector.for_outcome(outcome, "modelmine run")
+    spec = run.spec
+    assert spec is not None  # a run made here: a registered selector
+    outcome = spec.outcome
+    # the run's selector, built for its outcome and scaled as the run built it
+    selector = spec.selectors[0]
     operators = list(run.signatures)
-    params = dict(settings.get("operator_params") or {})
+    params = {k: dict(v) for k, v in spec.operator_params.items()}
     if outcome != "classification":
         kinds = operator_kinds(operators, func="modelmine run")
         operators = [op for op, kind in kinds.items() if kind == "single" and op != "nobagg"]
         params = {op: p for op, p in params.items() if op in operators}
     result = evaluate(
-        data.X, data.y, selectors={str(settings["selector"]): selector},
+        data.X, data.y, selectors={str(spec.selector_name): selector},
         operators=operators, n_folds=args.n_folds,
-        n_bootstraps=int(settings["n_bootstraps"]),
-        n_features=int(settings["signature_size"]),
-        n_signatures=int(settings["n_signatures"]),
+        n_bootstraps=spec.n_bootstraps,
+        n_features=int(spec.signature_size or spec.n_features or 0),
+        n_signatures=spec.n_signatures,
         operator_params=params or None,
         feature_names=data.feature_names,
         random_state=int(run.base_models.random_state) % 2**32, n_jobs=args.n_jobs,
         executor=args.executor, progress=False if args.quiet else None,
         groups=data.groups, sample_weight=data.sample_weight,
-        weighted_resampling=bool(settings.get("weighted_resampling", False)),
-        outcome=outcome)
+        weighted_resampling=spec.weighted_resampling, outcome=outcome)
     if outcome == "classification":
         table = result.table2().reset_index()[["operator", "error", "stability",
                                                "error_points", "stability_points"]]

@@ -25,6 +25,7 @@ from ..constants import (
 )
 from ..exceptions import MissingExtraError, ModelmineError
 from ..spec import DEFAULT_RANDOM_STATE
+from ._options import setting_dest
 
 __all__ = ["build_parser", "main"]
 
@@ -328,19 +329,14 @@ def _selector_param(text: str) -> tuple[str, Any]:
 #: How the command line gives the settings that are not one plain value (their ``dest``
 #: and argparse action); every other option of a setting is built from its declaration.
 _SETTING_ACTIONS: dict[str, dict[str, Any]] = {
-    "operators": {"dest": "operator", "action": "append", "default": None},
-    "selector_params": {"dest": "selector_param", "action": "append", "default": [],
-                        "type": _selector_param},
+    "operators": {"dest": setting_dest("operators"), "action": "append", "default": None},
+    "selector_params": {"dest": setting_dest("selector_params"), "action": "append",
+                        "default": [], "type": _selector_param},
 }
 
 #: The settings whose options other subcommands share, added by their own helpers
 #: (_add_model_options, _add_input_options, _add_common) from the same declarations.
 _SHARED_SETTINGS = ("selector", "n_bootstraps", "n_features", "outcome", "random_state")
-
-
-def setting_dest(name: str) -> str:
-    """The argparse ``dest`` of a setting's option (``modelmine run``)."""
-    return str(_SETTING_ACTIONS.get(name, {}).get("dest", name))
 
 
 def _setting_type(one: Any) -> Callable[[str], Any]:
@@ -352,7 +348,7 @@ def _setting_type(one: Any) -> Callable[[str], Any]:
             return one.constraint.check(value, one.name, "modelmine run")
         except (TypeError, ValueError):
             raise argparse.ArgumentTypeError(
-                f"expected {one.constraint.text.removesuffix(' or None')}, got {text!r}"
+                f"expected {one.constraint.describe().removesuffix(' or None')}, got {text!r}"
             ) from None
 
     return parse

@@ -94,19 +94,27 @@ def check_error_control(
         operators.append("stabl")
         params["stabl"] = {"fdr": check_real(fdr, "fdr", func, low=0.0, high=1.0,
                                              closed="neither")}
-    settings = dict(run.settings)
-    b = int(settings["n_bootstraps"])
-    spec = RunSpec(
-        selector=run.base_models.selector["name"],
-        selector_params=dict(run.base_models.selector.get("params") or {}),
-        n_bootstraps=b + (b % 2), n_features=run.base_models.n_features,
-        signature_size=settings.get("signature_size"), resampling="complementary-pairs",
-        stratify=bool(settings["resampling"].get("stratify", False)),
-        scale=settings.get("scale") or "none",
-        artificial_features="permutation" if fdr is not None else None,
-        operators=operators, operator_params=params,
-        min_support=settings["min_support"], random_state=int(run.base_models.random_state),
-        outcome=str(settings.get("outcome", "classification")), func=func)
+    b = run.spec.n_bootstraps if run.spec is not None else int(run.settings["n_bootstraps"])
+    # The run's own settings, on complementary pairs (which draw nothing to weight or cap).
+    changes: dict[str, Any] = dict(n_bootstraps=b + (b % 2), resampling="complementary-pairs",
+                   sample_fraction=None, weighted_resampling=False, max_per_class=None,
+                   per_class=False,
+                   artificial_features="permutation" if fdr is not None else None,
+                   operators=operators, operator_params=params)
+    if run.spec is not None:
+        spec = run.spec.replace(func, **changes)
+    else:  # a run of a custom selector read from disk: its object is not stored
+        settings = dict(run.settings)
+        spec = RunSpec(
+            selector=run.base_models.selector["name"],
+            selector_params=dict(run.base_models.selector.get("params") or {}),
+            n_features=run.base_models.n_features,
+            signature_size=settings.get("signature_size"),
+            stratify=bool(settings["resampling"].get("stratify", False)),
+            scale=settings.get("scale") or "none",
+            min_support=settings["min_support"],
+            random_state=int(run.base_models.random_state),
+            outcome=run.base_models.outcome, func=func, **changes)
     weights = (sample_weight if run.base_models.resampling.get("sample_weight") == "selector"
                else None)
     names = [str(f) for f in run.base_models.feature_names]

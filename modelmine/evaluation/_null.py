@@ -364,7 +364,7 @@ def selection_null(
     if not isinstance(pooled, bool | np.bool_):
         raise param_error("pooled", _FUNC, "a bool", pooled, exc=TypeError)
     if isinstance(base, BaseModels):
-        outcome = str(base.selector.get("outcome", "classification"))
+        outcome = base.outcome
     else:
         outcome = check_choice(outcome or "classification", "outcome", _FUNC,
                                ("classification", "regression", "survival"))
@@ -379,8 +379,7 @@ def selection_null(
         data = check_dataset(X, y, func=_FUNC, feature_names=feature_names)
     from ..base_models import seed_sequence
 
-    drawn_by_weight = (isinstance(base, BaseModels)
-                       and base.resampling.get("sample_weight") == "resampling")
+    drawn_by_weight = isinstance(base, BaseModels) and base.weighted_resampling
     design = check_design(groups, sample_weight, data.n_samples, func=_FUNC,
                           weighted_resampling=drawn_by_weight and sample_weight is not None)
     if base is None:

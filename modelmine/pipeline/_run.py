@@ -130,7 +130,7 @@ class MiningRun:
         if self.class_frequencies is not None:
             object.__setattr__(self, "class_frequencies", self.class_frequencies.copy())
         if self.spec is None:
-            object.__setattr__(self, "spec", spec_of_settings(self.settings))
+            object.__setattr__(self, "spec", _store.spec_of_settings(self.settings))
         elif not isinstance(self.spec, RunSpec):
             raise param_error("spec", "MiningRun", "a RunSpec or None",
                               type(self.spec).__name__, exc=TypeError, show=False)
@@ -196,8 +196,9 @@ class MiningRun:
 
     @property
     def outcome(self) -> str:
-        """What the run's y was: "classification", "regression" or "survival"."""
-        return str(self.settings.get("outcome", "classification"))
+        """What the run's y was: "classification", "regression" or "survival" (the spec's,
+        else the base models' record)."""
+        return self.spec.outcome if self.spec is not None else self.base_models.outcome
 
     @property
     def outcome_values(self) -> Any:
@@ -476,23 +477,6 @@ class MiningRun:
                 f"{base.n_features_in} features (seed {base.random_state})</p>{line}"
                 "<table><thead><tr><th>operator</th><th>output</th><th>size</th>"
                 f"<th>features</th></tr></thead><tbody>{''.join(rows)}</tbody></table></div>")
-
-
-def spec_of_settings(settings: Mapping[str, Any], func: str = "MiningRun") -> RunSpec | None:
-    """The :class:`~modelmine.RunSpec` a run's stored settings describe (None for a custom
-    selector, whose object is not stored). A heterogeneous ensemble is stored as the
-    names joined by "+" with each selector's record in ``selector_params``."""
-    stored = dict(settings)
-    name = stored.get("selector")
-    if name is None:
-        return None
-    params = dict(stored.get("selector_params") or {})
-    if isinstance(name, str) and "+" in name and "selectors" in params:
-        records = list(params["selectors"])
-        stored["selector"] = [str(r["name"]) for r in records]
-        stored["selector_params"] = {str(r["name"]): dict(r.get("params") or {})
-                                     for r in records}
-    return RunSpec.from_settings(stored, func=func)
 
 
 def _same_table(a: pd.DataFrame, b: pd.DataFrame) -> bool:
@@ -980,7 +964,7 @@ def _mine(X: Any, y: Any, checked: CheckedRun, execution: Execution, *,
                        class_frequencies=class_frequencies,
                        # the settings as resolved (the selector's parameters, the signature
                        # size), as run.json stores them: the same spec after MiningRun.load
-                       spec=spec_of_settings(settings, _FUNC) or spec)
+                       spec=_store.spec_of_settings(settings, _FUNC) or spec)
     if directory is not None:
         _store.finish_checkpoint(result, directory)
     return result

@@ -29,6 +29,7 @@ import json
 import re
 import shutil
 import zlib
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -381,6 +382,25 @@ def read_run(directory: Path, cls: type[MiningRun]) -> MiningRun:
                class_frequencies=class_frequencies, spec=spec)
 
 
+def spec_of_settings(settings: Mapping[str, Any], func: str = "MiningRun") -> RunSpec | None:
+    """The :class:`~modelmine.RunSpec` a run's stored settings describe (None for a custom
+    selector, whose object is not stored). A heterogeneous ensemble is stored as the
+    names joined by "+" with each selector's record in ``selector_params``."""
+    from ..selectors import default_registry
+
+    stored = dict(settings)
+    name = stored.get("selector")
+    if name is None or any(n not in default_registry() for n in str(name).split("+")):
+        return None  # a custom selector: its object is not in the settings
+    params = dict(stored.get("selector_params") or {})
+    if isinstance(name, str) and "+" in name and "selectors" in params:
+        records = list(params["selectors"])
+        stored["selector"] = [str(r["name"]) for r in records]
+        stored["selector_params"] = {str(r["name"]): dict(r.get("params") or {})
+                                     for r in records}
+    return RunSpec.from_settings(stored, func=func)
+
+
 _PARAMETER = re.compile(r"^The '(\w+)' parameter of [\w.]+ ")
 
 
@@ -391,16 +411,10 @@ def stored_spec(settings: dict[str, Any], path: Path) -> RunSpec | None:
     is not registered here (a plugin that is not installed: the run still loads) or the
     selector was a custom object."""
     from ..operators import operator_kinds
-    from ..selectors import default_registry
-    from ._run import spec_of_settings
 
-    name = settings.get("selector")
-    names = [] if name is None else str(name).split("+")
     try:
         operator_kinds(list(settings["operators"]), func="MiningRun.load")
     except (TypeError, ValueError):
-        return None
-    if not names or any(n not in default_registry() for n in names):
         return None
     try:
         return spec_of_settings(settings, "MiningRun.load")

@@ -137,7 +137,7 @@ def test_summary_prints_cautions(tmp_path, capsys, quiet):
     "extra,message",
     [
         (["-b", "11", "--resampling", "complementary-pairs"],
-         "-b/--n-bootstraps must be even"),
+         "(-b/--n-bootstraps) of run must be an even number"),
         (["--null", "5"], "expected an integer >= 10"),
         (["--fdr", "1.5"], "expected a number in (0, 1)"),
         (["--pfer", "0"], "expected a positive number"),
