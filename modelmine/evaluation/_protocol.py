@@ -519,7 +519,7 @@ def evaluate(
 
 def _assemble(results: dict[int, dict[str, Any]], tasks: dict[int, dict[str, Any]],
               sel_labels: list[str], ops: list[Operator], clfs: dict[str, Any],
-              folds: list[tuple[np.ndarray, np.ndarray]], labels: np.ndarray,
+              folds: Sequence[tuple[np.ndarray, np.ndarray]], labels: np.ndarray,
               feature_names: np.ndarray, settings: dict[str, Any]) -> EvaluationResult:
     """Put the task results in place, in (selector, operator, classifier, fold) order."""
     n_folds = len(folds)
