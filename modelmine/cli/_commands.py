@@ -441,7 +441,7 @@ def _extras(run: MiningRun, data: LoadedData, out: Path, args: argparse.Namespac
                 check = _error_control(run, data, stage, args)
         if getattr(args, "null", None) is not None:
             step = "null"
-            with _staged(out) as stage:
+            with _staged(out, merge=("signatures",)) as stage:  # its tables, with q-values
                 null = _null(run, data, stage, args)
         if null is not None or check is not None or figures is not None:
             step = "report"
@@ -460,17 +460,26 @@ def _extras(run: MiningRun, data: LoadedData, out: Path, args: argparse.Namespac
 
 
 @contextlib.contextmanager
-def _staged(out: Path) -> Iterator[Path]:
+def _staged(out: Path, merge: tuple[str, ...] = ()) -> Iterator[Path]:
     """A temporary directory beside DIR whose entries move into DIR when the block ends
-    without error (replacing those of the same name); removed either way."""
+    without error, replacing those of the same name; removed either way. The directories
+    named in ``merge`` (DIR's own, such as ``signatures``) start empty in it and have
+    their files moved into DIR's one by one (the others are replaced whole)."""
     import shutil
     import tempfile
 
     stage = Path(tempfile.mkdtemp(prefix=f".{out.name}.partial-", dir=out.parent))
     try:
+        for name in merge:
+            (stage / name).mkdir()
         yield stage
         for entry in sorted(stage.iterdir()):
             target = out / entry.name
+            if entry.name in merge:
+                target.mkdir(exist_ok=True)
+                for item in sorted(entry.iterdir()):
+                    os.replace(item, target / item.name)
+                continue
             if target.is_dir() and not target.is_symlink():
                 shutil.rmtree(target)
             os.replace(entry, target)

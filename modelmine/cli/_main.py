@@ -52,7 +52,9 @@ DIR receives: base_models.npz, frequencies.csv, signatures.json, signatures/OPER
 signatures.gmt (gene sets for GSEA and enrichment tools), expression.csv.gz (the signature
 genes, for the report), itemsets.csv, diagnostics.csv/.json, run.json and report.html; with
 --annotate also annotated.h5ad, with --evaluate also evaluation.csv. It is written atomically:
-nothing appears under DIR unless the whole run succeeds.
+nothing appears under DIR unless the run succeeds; the extra outputs (--annotate, --evaluate,
+--pfer/--fdr, --null, --figures) are added once DIR is complete, and one that fails leaves
+the run there (`modelmine run --resume DIR --evaluate` adds it later).
 
 worked examples:
   modelmine run embedded:colon --out colon-run

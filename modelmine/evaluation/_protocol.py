@@ -344,14 +344,18 @@ def evaluate(
     X : array-like, DataFrame or scipy.sparse matrix of shape (n_samples, p)
     y : array-like of shape (n_samples,)
         Class labels, any encoding.
-    selectors : sequence or mapping, default=("ig", "relieff", "svm-rfe", "svm")
+    selectors : sequence or mapping, optional
         Selector names (see :func:`modelmine.selectors.available`), Selector
         objects, scikit-learn estimators or callables; a mapping gives them labels.
+        Default: for classes the four of KDD'12 (:data:`KDD12_SELECTORS`: "ig",
+        "relieff", "svm-rfe", "svm"); for an outcome its own
+        (``modelmine.spec.DEFAULT_SELECTORS``).
     operators : sequence of str, optional
         Operator names (:func:`modelmine.operators.available`); default: every available
         operator. ``"nobagg"`` (the selector fitted once on the training part, no
         aggregation) is always added: it is the baseline of every comparison.
-    classifiers : sequence or mapping, default=("svm", "1nn", "tree")
+    classifiers : sequence or mapping, optional
+        Default: ("svm", "1nn", "tree") for classes, the outcome's first model otherwise.
         Names of the paper's classifiers (linear SVM with C = 0.5, 1-nearest neighbour, a
         decision tree; see :mod:`modelmine.evaluation._classifiers`) or any scikit-learn
         classifiers (cloned); a mapping gives them labels.
@@ -411,8 +415,10 @@ def evaluate(
         (default: mostFreq, closedApr, avgRank), ``classifiers`` names the models of
         :data:`modelmine.evaluation.OUTCOME_MODELS` ("ridge", "rf"; "coxph", "rsf"), and
         an :class:`~modelmine.evaluation.OutcomeEvaluation` is returned (RMSE and R^2;
-        Harrell's and Uno's concordance and the integrated Brier score). Sample weights
-        are not taken there.
+        Harrell's and Uno's concordance and the integrated Brier score). Weights,
+        ``cache_dir``, ``executor`` and ``n_jobs`` are honoured as for classes; the folds
+        and seeds come from the one fold engine (seed derivation ``"outcome"``,
+        :data:`modelmine.evaluation.SEED_DERIVATIONS`).
 
     Returns
     -------
@@ -519,7 +525,7 @@ def evaluate(
 
 def _assemble(results: dict[int, dict[str, Any]], tasks: dict[int, dict[str, Any]],
               sel_labels: list[str], ops: list[Operator], clfs: dict[str, Any],
-              folds: list[tuple[np.ndarray, np.ndarray]], labels: np.ndarray,
+              folds: Sequence[tuple[np.ndarray, np.ndarray]], labels: np.ndarray,
               feature_names: np.ndarray, settings: dict[str, Any]) -> EvaluationResult:
     """Put the task results in place, in (selector, operator, classifier, fold) order."""
     n_folds = len(folds)
