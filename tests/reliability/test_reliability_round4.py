@@ -6,12 +6,16 @@ the weights or on y changes nothing)."""
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 import scipy.sparse as sp
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from reliability_helpers import FAST, bad, small_frame
 from sklearn.feature_selection import f_classif
 
 import modelmine as mm
+from modelmine.cli import main
 from modelmine.selectors import weighted_f_classif
 from modelmine.selectors._base import model_from_output
 
@@ -248,3 +252,87 @@ def test_the_checkpoint_chunks_hold_memory_linear_in_b():
     per_id = [_held_per_id(lambda b: chunk_ids(b, 10), b) for b in (20_000, 40_000)]
     assert per_id[1] < 1.2 * per_id[0], per_id
     assert per_id[1] < 32, per_id
+
+
+# ------------------------------- 7 and 8. every file modelmine writes, it reads back, any names
+#: Names pandas reads as missing by default, names a spreadsheet runs, and the empty name.
+AWKWARD = ["NA", "None", "null", "N/A", "", "nan", "NaN", "#N/A", "-nan", "1.0", "01",
+           "True", "=1+2", "+A", "-B", "@SUM(A1)", "'=x", " lead", "a,b", 'q"uote']
+
+
+def _per_class_run(names, classes, seed=0):
+    rng = np.random.default_rng(seed)
+    n = 15 * len(classes)
+    X = pd.DataFrame(rng.normal(size=(n, len(names))), columns=names)
+    codes = np.arange(n) % len(classes)
+    X.iloc[:, 0] += codes
+    y = np.asarray(classes, dtype=object)[codes]
+    return mm.run(X, y, selector="anova", n_bootstraps=3, n_features=2, per_class=True,
+                  random_state=seed, progress=False)
+
+
+def _same_frequencies(got, want):
+    assert list(got.index) == [str(n) for n in want.index]
+    assert sorted(got.columns) == sorted(str(c) for c in want.columns)
+    np.testing.assert_allclose(got[[str(c) for c in want.columns]].to_numpy(),
+                               want.to_numpy(), rtol=0, atol=1e-12)
+
+
+@settings(max_examples=12, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(names=st.lists(st.sampled_from(AWKWARD) | st.text(min_size=0, max_size=4).filter(
+           lambda s: "\x00" not in s and "\r" not in s and "\n" not in s),
+           min_size=3, max_size=5, unique=True),
+       classes=st.lists(st.sampled_from(["NA", "None", "=cmd", "null", "a", "-1"]),
+                        min_size=3, max_size=3, unique=True),
+       spreadsheet_safe=st.booleans())
+def test_a_per_class_run_reads_back_whatever_the_names(tmp_path_factory, names, classes,
+                                                        spreadsheet_safe):
+    run = _per_class_run(names, classes)
+    out = tmp_path_factory.mktemp("names") / "run"
+    run.save(out, spreadsheet_safe=spreadsheet_safe, report=False)
+    back = mm.MiningRun.load(out)
+    _same_frequencies(back.class_frequencies, run.class_frequencies)
+    assert list(back.base_models.feature_names) == list(run.base_models.feature_names)
+    assert sorted(back.class_signatures) == sorted(str(c) for c in run.class_signatures)
+
+
+def test_class_frequencies_are_neutralised_and_read_back(tmp_path, capsys):
+    run = _per_class_run(["=HYPERLINK(1)", "NA", "", "g3"], ["=cmd", "None", "b"])
+    run.save(tmp_path / "run", report=False)
+    text = (tmp_path / "run" / "class_frequencies.csv").read_text()
+    header, *rows = text.splitlines()
+    assert "'=cmd" in header.split(",") and "None" in header.split(",")
+    assert rows[0].startswith("'=HYPERLINK(1),")
+    assert not any(cell.startswith(("=", "+", "-", "@")) for line in text.splitlines()
+                   for cell in line.split(",") if not _is_number(cell))
+    _same_frequencies(mm.MiningRun.load(tmp_path / "run").class_frequencies,
+                      run.class_frequencies)
+    # the other doors that read the directory
+    assert main(["report", str(tmp_path / "run"), "--out", str(tmp_path / "r.html"),
+                 "-q"]) == 0, capsys.readouterr().err
+    assert main(["lattice", str(tmp_path / "run"), "--format", "json", "--out",
+                 str(tmp_path / "l.json"), "-q"]) == 0, capsys.readouterr().err
+
+
+def _is_number(cell: str) -> bool:
+    try:
+        float(cell)
+    except ValueError:
+        return False
+    return True
+
+
+def test_an_expression_table_with_missing_value_names_reads_back(tmp_path):
+    """Classes and genes named as pandas' missing values ("NA", "None", ""): the classes
+    of an .h5ad (or of the API's y) are labels, not missing, in expression.csv.gz."""
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.normal(size=(30, 5)), columns=["NA", "None", "", "g3", "g4"])
+    y = np.array(["NA", "None"], dtype=object)[np.arange(30) % 2]
+    X.iloc[:, 0] += (np.arange(30) % 2) * 2
+    run = mm.run(X, y, selector="anova", n_bootstraps=3, n_features=3, progress=False)
+    assert run.expression is not None
+    run.save(tmp_path / "run", report=False)
+    back = mm.MiningRun.load(tmp_path / "run")
+    assert set(back.expression["class"]) == {"NA", "None"}
+    assert list(back.expression.columns) == list(run.expression.columns)
