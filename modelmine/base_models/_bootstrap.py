@@ -32,6 +32,7 @@ from threadpoolctl import threadpool_limits
 from .._files import directory_lock
 from .._progress import progress_bar
 from ..exceptions import DataError
+from ..outcomes import standardized_target
 from ..selectors import FeatureModel, Selector, model_from_output
 from ..spec import ARTIFICIAL_FEATURES, RESAMPLING_METHODS, RunSpec, spec_alone
 from ..validation import check_int, param_error
@@ -485,7 +486,7 @@ def _fit(checked: CheckedRun, *, executor: Any, store_dir: str | os.PathLike[str
                 runner=runner, progress=progress, fingerprint=fingerprint,
                 store_dir=store_dir, resume=resume, resampling_record=resampling_record,
                 feature_names=data.feature_names, random_state=seed, design=design,
-                target=data.target))
+                target=None if data.target is None else standardized_target(data.target)))
     finally:
         runner.close()
     labels = [c.item() if hasattr(c, "item") else c for c in data.classes]
@@ -538,6 +539,10 @@ def _fit_selector(sel: Selector, X: Any, X_fit: Any, y: np.ndarray, seeds: list[
         }
         if spec.artificial_features is not None:
             settings["artificial_features"] = spec.artificial_features
+        if target is not None and target.dtype.names is None:
+            # regression fits a standardised y (issue 40): a run checkpointed before
+            # fitted y as given, and is not continued with the other scale
+            settings["target_scale"] = "standardized"
         store = RunDirectory(store_dir, settings, fingerprint)
         store.open(resume=resume)
         chunks = chunk_ids(b, every)

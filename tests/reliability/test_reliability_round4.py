@@ -336,3 +336,47 @@ def test_an_expression_table_with_missing_value_names_reads_back(tmp_path):
     back = mm.MiningRun.load(tmp_path / "run")
     assert set(back.expression["class"]) == {"NA", "None"}
     assert list(back.expression.columns) == list(run.expression.columns)
+
+
+# ------------------------------------------------ 12. the scale of a regression target
+def _regression(n=40, p=14, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, p))
+    return X, 2.0 * X[:, 7] + X[:, 11] + 0.5 * rng.normal(size=n)
+
+
+@pytest.mark.parametrize("selector", ["lasso", "pearson", "svr-rfe"])
+def test_a_constant_factor_on_y_changes_no_selection(selector):
+    """Invariant: y times c selects as y, for c from 1e-300 to 1e300 (lasso kept nothing
+    below sd 1e-7; svr-rfe and pearson took the first or last columns at 1e+-300)."""
+    X, y = _regression()
+    ref = mm.bootstrap(X, y, selector=selector, n_bootstraps=3, n_features=3,
+                       outcome="regression", random_state=0)
+    assert ref.subsets[:, 7].all()
+    for c in (1e-300, 1e-7, 1e300):
+        got = mm.bootstrap(X, y * c, selector=selector, n_bootstraps=3, n_features=3,
+                           outcome="regression", random_state=0)
+        np.testing.assert_array_equal(got.subsets, ref.subsets, err_msg=f"c={c:g}")
+        np.testing.assert_array_equal(got.full_model.subset, ref.full_model.subset)
+
+
+def test_a_target_of_1e308_is_fitted_not_reported_as_nan():
+    X, y = _regression()
+    y[3] = 1e308
+    base = mm.bootstrap(X, y, selector="lasso", n_bootstraps=3, n_features=3,
+                        outcome="regression", random_state=0)
+    assert base.subsets.sum(axis=1).min() > 0
+
+
+def test_a_target_that_varies_only_by_rounding_is_refused():
+    X, _ = _regression()
+    y = np.full(40, 1000.0)
+    y[::2] = np.nextafter(1000.0, 2000.0)  # one ulp apart
+    with pytest.raises(ValueError, match=r"'y'.*varies beyond rounding"):
+        mm.bootstrap(X, y, selector="lasso", n_bootstraps=3, n_features=3,
+                     outcome="regression")
+    # a small but real spread is a target like any other
+    tiny = 1e-9 * np.random.default_rng(0).normal(size=40)
+    base = mm.bootstrap(X, tiny + X[:, 7] * 1e-9, selector="lasso", n_bootstraps=3,
+                        n_features=3, outcome="regression", random_state=0)
+    assert base.subsets[:, 7].all()
