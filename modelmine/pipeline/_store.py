@@ -428,7 +428,7 @@ def _read_class_panels(directory: Path, base: BaseModels
         values = np.full(freqs.shape, np.nan)
     if (str(freqs.index.name) not in ("feature", "'feature")
             or (index != names and index != [str(safe_cell(n)) for n in names])
-            or None in header or sorted(header) != sorted(str(c) for c in panels)
+            or None in header or sorted(str(h) for h in header) != sorted(str(c) for c in panels)
             or not np.isfinite(values).all() or not ((values >= 0) & (values <= 1)).all()):
         raise DataError(f"{str(freq_path)!r} is corrupt: it must hold a frequency in [0, 1] "
                         "for every feature of the base models and every class of "
