@@ -380,3 +380,50 @@ def test_a_target_that_varies_only_by_rounding_is_refused():
     base = mm.bootstrap(X, tiny + X[:, 7] * 1e-9, selector="lasso", n_bootstraps=3,
                         n_features=3, outcome="regression", random_state=0)
     assert base.subsets[:, 7].all()
+
+
+# -------------------- issue 39 item 5: operators that need another resampling, at the door
+def test_stability_selection_on_bootstrap_is_refused_before_the_first_fit(tmp_path, capsys,
+                                                                         data_csv,
+                                                                         monkeypatch):
+    import modelmine.base_models._bootstrap as boot
+
+    X, y = _xy(n=40, p=10)
+    with pytest.raises(ValueError, match=r"'resampling'.*complementary-pairs.*"
+                                         r"stabilitySelection"):
+        mm.run(X, y, selector="anova", n_bootstraps=4, n_features=3,
+               operators=["stabilitySelection"], progress=False)
+    with pytest.raises(ValueError, match=r"'artificial_features'.*'stabl'"):
+        mm.run(X, y, selector="anova", n_bootstraps=4, n_features=3, operators=["stabl"],
+               progress=False)
+    # the option the message names works
+    done = mm.run(X, y, selector="anova", n_bootstraps=4, n_features=3,
+                  operators=["stabilitySelection"], resampling="complementary-pairs",
+                  progress=False)
+    assert "stabilitySelection" in done.signatures
+    # the command line names its option; nothing is fitted or written
+    fits = []
+    real = boot._fit_chunk
+    monkeypatch.setattr(boot, "_fit_chunk", lambda *a, **k: fits.append(1) or real(*a, **k))
+    out = tmp_path / "out"
+    bad(["run", data_csv, "-t", "y", *FAST, "--operator", "stabilitySelection", "--out",
+         out], capsys, "--resampling", "stabilitySelection")
+    assert not fits and not out.exists() and not (tmp_path / ".out.partial").exists()
+
+
+def test_a_resume_does_not_repeat_a_certain_failure(tmp_path, capsys, data_csv,
+                                                    monkeypatch):
+    """A run that failed after all its fits for that reason (as before the check) is not
+    refitted by --resume: the resume is refused before its first fit, with the option."""
+    import modelmine.pipeline._run as run_module
+
+    out = tmp_path / "out"
+    with monkeypatch.context() as patch:  # the run as it was before the check
+        patch.setattr(run_module, "check_operators_fit_resampling", lambda *a: None)
+        assert main(["run", str(data_csv), "-t", "y", *FAST, "--operator",
+                     "stabilitySelection", "--out", str(out)]) == 2
+    partial = tmp_path / ".out.partial"
+    assert partial.exists()
+    capsys.readouterr()
+    bad(["run", "--resume", out], capsys, "--resampling", "stabilitySelection")
+    assert partial.exists()  # what was computed is kept
