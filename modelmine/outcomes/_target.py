@@ -16,6 +16,7 @@ on them unchanged. What depends on the outcome is checked here, once, at the doo
 from __future__ import annotations
 
 import importlib.util
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -111,6 +112,13 @@ def survival_arrays(y: Any, func: str = "check_outcome", name: str = "y"
         raise param_error(name, func, f"non-negative, finite times ({names[1]!r})",
                           f"{int(bad.sum())} time(s) that are negative or missing, the "
                           f"first {time[i]!r} (sample {i})", show=False)
+    if np.unique(time).size < 2:
+        # Every Cox partial likelihood is then flat in the times: only the event indicator
+        # is left, and the survival selectors rank features by it alone.
+        warnings.warn(f"{func}: all {time.size} survival times ({names[1]!r}) are equal "
+                      f"({time[0]:g}): the times carry no information, so the survival "
+                      "selectors see only the event indicator (check the time column).",
+                      UserWarning, stacklevel=3)
     if event.sum() < 2:
         raise param_error(name, func, "a survival target with at least two events (a "
                           "resample must hold one)", f"{event.size} samples with "

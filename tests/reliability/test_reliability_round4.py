@@ -427,3 +427,21 @@ def test_a_resume_does_not_repeat_a_certain_failure(tmp_path, capsys, data_csv,
     capsys.readouterr()
     bad(["run", "--resume", out], capsys, "--resampling", "stabilitySelection")
     assert partial.exists()  # what was computed is kept
+
+
+# ----------------------------------------------- 19. all-equal survival times are named
+def test_all_equal_survival_times_warn():
+    pytest.importorskip("sksurv")
+    from modelmine.outcomes import check_outcome
+
+    y = np.zeros(20, dtype=[("event", "?"), ("time", "<f8")])
+    y["event"] = np.arange(20) % 2 == 0
+    y["time"] = 5.0
+    with pytest.warns(UserWarning, match="all 20 survival times.*equal"):
+        check_outcome(y, "survival", func="run")
+    y["time"][0] = 6.0
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_outcome(y, "survival", func="run")
