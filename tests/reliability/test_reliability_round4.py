@@ -445,3 +445,15 @@ def test_all_equal_survival_times_warn():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         check_outcome(y, "survival", func="run")
+
+
+# ------------------------------------------ 18. a bad --weights value is quoted with its row
+def test_a_bad_weight_is_quoted_with_its_row(tmp_path, capsys):
+    frame = small_frame(n=30)
+    frame["w"] = ["1.5"] * 30
+    frame.loc[17, "w"] = "heavy"
+    path = tmp_path / "d.csv"
+    frame.to_csv(path, index=False)
+    err = bad(["run", path, "-t", "y", *FAST, "--weights", "w", "--out", tmp_path / "o"],
+              capsys, "'heavy'", "row 18")
+    assert "'1.5'" not in err and "1.5" not in err.split("holds")[-1]
