@@ -457,3 +457,25 @@ def test_a_bad_weight_is_quoted_with_its_row(tmp_path, capsys):
     err = bad(["run", path, "-t", "y", *FAST, "--weights", "w", "--out", tmp_path / "o"],
               capsys, "'heavy'", "row 18")
     assert "'1.5'" not in err and "1.5" not in err.split("holds")[-1]
+
+
+# ------------------------------ 18. --force replaces only a directory modelmine wrote
+def test_force_does_not_delete_a_directory_of_unrelated_files(tmp_path, capsys, data_csv,
+                                                              finished_run):
+    out = tmp_path / "thesis"
+    out.mkdir()
+    (out / "chapter1.tex").write_text("precious\n")
+    bad(["run", data_csv, "-t", "y", *FAST, "--out", out, "--force"], capsys,
+        "not a modelmine output", "'chapter1.tex'")
+    assert (out / "chapter1.tex").read_text() == "precious\n"
+    with pytest.raises(mm.exceptions.DataError, match="not a modelmine output"):
+        mm.run(*_xy(n=30, p=8), selector="anova", n_bootstraps=3, n_features=2,
+               progress=False).save(out, force=True, report=False)
+    assert (out / "chapter1.tex").exists()
+    # a modelmine output is replaced as before
+    run_copy = tmp_path / "again"
+    import shutil
+
+    shutil.copytree(finished_run, run_copy)
+    assert main(["run", str(data_csv), "-t", "y", *FAST, "--out", str(run_copy),
+                 "--force"]) == 0
