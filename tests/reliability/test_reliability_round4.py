@@ -479,3 +479,45 @@ def test_force_does_not_delete_a_directory_of_unrelated_files(tmp_path, capsys, 
     shutil.copytree(finished_run, run_copy)
     assert main(["run", str(data_csv), "-t", "y", *FAST, "--out", str(run_copy),
                  "--force"]) == 0
+
+
+# ------------------------------ 17. itemset_significance: itemsets and bounds at the door
+@pytest.fixture(scope="module")
+def small_base():
+    X, y = _xy(n=30, p=8)
+    return mm.bootstrap(X, y, selector="anova", n_bootstraps=8, n_features=3,
+                        feature_names=[f"gene{j}" for j in range(8)])
+
+
+@pytest.mark.parametrize("itemsets,match", [
+    ([[0.7, 1.9]], r"'itemsets'.*0\.7"),
+    ([[True, False]], r"'itemsets'.*not booleans"),
+    (["12"], r"'itemsets'.*'12'"),
+    ("12", r"'itemsets'.*a sequence of itemsets"),
+    ([["gene1", "BRCA1"]], r"'itemsets'.*'BRCA1'.*not a feature"),
+    ([[0, 8]], r"'itemsets'.*\[0, 8\)"),
+    ([[]], r"'itemsets'.*empty"),
+])
+def test_bad_itemsets_are_refused_naming_the_value(small_base, itemsets, match):
+    from modelmine.diagnostics import itemset_significance
+
+    with pytest.raises((ValueError, TypeError), match=match):
+        itemset_significance(small_base, itemsets, n_randomizations=5)
+
+
+def test_feature_names_are_looked_up(small_base):
+    from modelmine.diagnostics import itemset_significance
+
+    by_name = itemset_significance(small_base, [["gene1", "gene7"]], n_randomizations=20)
+    by_index = itemset_significance(small_base, [[1, 7]], n_randomizations=20)
+    pd.testing.assert_frame_equal(by_name, by_index)
+    assert by_name["items"].iloc[0] == (1, 7)
+
+
+@pytest.mark.parametrize("option,value", [("n_randomizations", 10**12),
+                                          ("n_trades", 10**12)])
+def test_the_null_is_bounded_with_a_message_not_a_memory_error(small_base, option, value):
+    from modelmine.diagnostics import itemset_significance
+
+    with pytest.raises(ValueError, match=rf"'{option}'.*at most"):
+        itemset_significance(small_base, [[1, 7]], **{option: value})
