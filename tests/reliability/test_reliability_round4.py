@@ -194,7 +194,7 @@ def test_the_cli_refuses_weights_in_one_class(tmp_path, capsys):
 # ------------------------------------------------- 6. resamples that cannot vary are refused
 def test_stratified_groups_with_one_group_per_class_are_refused():
     X, y = _xy(n=40, p=10)
-    with pytest.raises(ValueError, match=r"'stratify'.*single group.*whole data"):
+    with pytest.raises(ValueError, match=r"'groups'.*more groups than classes.*whole data"):
         mm.bootstrap(X, y, selector="anova", n_bootstraps=3, n_features=3, groups=y,
                      stratify=True)
 
@@ -218,7 +218,7 @@ def test_the_cli_refuses_resamples_that_cannot_vary(tmp_path, capsys):
     path = tmp_path / "d.csv"
     frame.to_csv(path, index=False)
     bad(["run", path, "-t", "y", *FAST, "--groups", "patient", "--stratify",
-         "--out", tmp_path / "out"], capsys, "--stratify", "single group")
+         "--out", tmp_path / "out"], capsys, "--groups", "more groups than classes")
 
 
 # --------------------------------------------- 11. memory of the chunking follows b, not b^2
@@ -521,3 +521,32 @@ def test_the_null_is_bounded_with_a_message_not_a_memory_error(small_base, optio
 
     with pytest.raises(ValueError, match=rf"'{option}'.*at most"):
         itemset_significance(small_base, [[1, 7]], **{option: value})
+
+
+# ------------- found by the properties (test_design_properties.py), each refused at the door
+def test_one_group_per_class_is_refused_without_stratify():
+    """Two groups, one per class: every resample holding both classes is the whole data."""
+    X, y = _xy(n=24, p=8)
+    with pytest.raises(ValueError, match=r"'groups'.*more groups than classes"):
+        mm.bootstrap(X, y, selector="anova", n_bootstraps=3, n_features=2, groups=y)
+
+
+def test_a_fraction_that_draws_fewer_units_than_classes_is_refused():
+    X, y = _xy(n=24, p=8)
+    groups = np.where(y == 0, np.arange(24) % 3, 3 + np.arange(24) % 3)
+    with pytest.raises(ValueError, match=r"'sample_fraction'.*draws 1"):
+        mm.bootstrap(X, y, selector="anova", n_bootstraps=3, n_features=2, groups=groups,
+                     sample_fraction=0.1)
+
+
+def test_selector_weights_count_only_rows_of_positive_weight_in_a_resample():
+    """SVM-RFE drops rows of weight 0; a resample whose positive rows held one class
+    failed after the first fit ("The number of classes has to be greater than one")."""
+    X, y = _xy(n=24, p=8)
+    w = np.zeros(24)
+    w[[0, 1, 2, 3]] = 1.0  # two samples of each class carry all the weight
+    base = mm.bootstrap(X, y, selector="svm-rfe", n_bootstraps=8, n_features=2,
+                        sample_weight=w, random_state=0)
+    for i in range(8):
+        rows = base.resample(i)
+        assert np.unique(y[rows][w[rows] > 0]).size == 2
