@@ -206,7 +206,32 @@ def check_output_target(out: str | os.PathLike[str], *, force: bool, what: str =
         if not force and (what == "file" or any(path.iterdir())):
             raise DataError(f"Output {what} {str(path)!r} already exists; choose another "
                             "--out or pass --force to replace it.")
+        if force and what == "directory":
+            _check_replaceable(path)
     return path
+
+
+#: Files one of which every directory modelmine writes holds (a run, its checkpoint or
+#: bootstrap manifest, the outputs of ``markers`` and ``evaluate``): ``--force`` replaces
+#: only a directory that holds one (issue 40: it deleted a directory of unrelated files).
+OUTPUT_MARKERS = ("run.json", "checkpoint.json", "manifest.json", "base_models.npz",
+                  "markers.csv", "panels.gmt", "evaluation.csv", "folds.csv")
+
+
+def _check_replaceable(path: Path) -> None:
+    """Refuse to replace a non-empty directory that modelmine did not write."""
+    try:
+        names = sorted(entry.name for entry in path.iterdir())
+    except OSError as exc:
+        raise DataError(f"Cannot read {str(path)!r}: {exc.strerror or exc}.") from None
+    if not names or any(name in OUTPUT_MARKERS for name in names):
+        return
+    shown = ", ".join(repr(n) for n in names[:5]) + (
+        f" and {len(names) - 5} more" if len(names) > 5 else "")
+    raise DataError(f"Output directory {str(path)!r} is not a modelmine output (it holds "
+                    f"{shown}, and none of {', '.join(OUTPUT_MARKERS[:3])}, ...): --force "
+                    "replaces only a directory modelmine wrote. Choose another --out, or "
+                    "move those files away yourself.")
 
 
 @contextlib.contextmanager

@@ -32,6 +32,7 @@ from threadpoolctl import threadpool_limits
 from .._files import directory_lock
 from .._progress import progress_bar
 from ..exceptions import DataError
+from ..outcomes import standardized_target
 from ..selectors import FeatureModel, Selector, model_from_output
 from ..spec import ARTIFICIAL_FEATURES, RESAMPLING_METHODS, RunSpec, defaults, spec_alone
 from ..validation import check_int, param_error
@@ -490,7 +491,7 @@ def _fit(checked: CheckedRun, *, executor: Any, store_dir: str | os.PathLike[str
                 runner=runner, progress=progress, fingerprint=fingerprint,
                 store_dir=store_dir, resume=resume, resampling_record=resampling_record,
                 feature_names=data.feature_names, random_state=seed, design=design,
-                target=data.target))
+                target=None if data.target is None else standardized_target(data.target)))
     finally:
         runner.close()
     labels = [c.item() if hasattr(c, "item") else c for c in data.classes]
@@ -543,9 +544,13 @@ def _fit_selector(sel: Selector, X: Any, X_fit: Any, y: np.ndarray, seeds: list[
         }
         if spec.artificial_features is not None:
             settings["artificial_features"] = spec.artificial_features
+        if target is not None and target.dtype.names is None:
+            # regression fits a standardised y (issue 40): a run checkpointed before
+            # fitted y as given, and is not continued with the other scale
+            settings["target_scale"] = "standardized"
         store = RunDirectory(store_dir, settings, fingerprint)
         store.open(resume=resume)
-        chunks = [np.arange(b)[i:i + every] for i in range(0, b, every)]
+        chunks = chunk_ids(b, every)
         # Checkpointed chunks hold the models over the columns the selector saw.
         done = store.finished_chunks([len(c) for c in chunks], p_fit, int(y.size))
     else:
@@ -739,5 +744,12 @@ def _chunks(b: int, workers: int) -> list[np.ndarray]:
     """Split range(b) into contiguous chunks: about four per worker, for load balance, and
     at most 50 bootstraps each, so progress shows and intermediate results stay small.
     (How the work is chunked never changes the result.)"""
-    size = max(1, min(50, -(-b // (4 * workers))))
-    return [np.arange(b)[i:i + size] for i in range(0, b, size)]
+    return chunk_ids(b, max(1, min(50, -(-b // (4 * workers)))))
+
+
+def chunk_ids(b: int, size: int) -> list[np.ndarray]:
+    """The ids 0..b-1 in contiguous chunks of ``size`` (the last one shorter): O(b) memory
+    whatever b. (Slicing a new ``np.arange(b)`` per chunk kept b/size copies of it alive,
+    b^2 / size ids in all: 20 GB at b = 200,000, issue 40.)"""
+    ids = np.arange(b)
+    return [ids[i:i + size] for i in range(0, b, size)]

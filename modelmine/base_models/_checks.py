@@ -317,9 +317,29 @@ def _check_resamples_vary(design: SampleDesign, y: np.ndarray, spec: RunSpec,
     draw is fixed when a stratum of one unit is bootstrapped, or a stratum is subsampled
     whole."""
     method = spec.resampling
+    K = int(np.unique(y).size)
+    if design.grouped:
+        group_classes = design.group_classes(y)
+        if group_classes is not None and design.n_groups == K:
+            raise param_error("groups", func, "more groups than classes (each class is a "
+                              "single group here: every resample that holds two classes "
+                              "is the whole data, and stability would be 1 whatever the "
+                              "data)", f"{design.n_groups} groups, one per class",
+                              show=False)
     if method == "complementary-pairs":
         return
     fraction = float(spec.sample_fraction or 1.0)
+    need = K if spec.per_class else min(2, K)
+    single_class_units = not design.grouped or design.group_classes(y) is not None
+    if not spec.stratify and single_class_units:  # a unit holds one class
+        units_total = design.n_groups if design.grouped else y.size
+        drawn = max(1 if design.grouped else 2, round(fraction * units_total))
+        if drawn < need:
+            raise param_error("sample_fraction", func, f"at least {need / units_total:.3g} "
+                              f"so that a resample of {units_total} "
+                              f"{'groups' if design.grouped else 'samples'} can hold "
+                              f"{need} classes (or stratify=True)",
+                              f"{fraction:g}, which draws {drawn}", show=False)
     if design.grouped:
         classes = design.group_classes(y) if spec.stratify else None
         units = "groups"

@@ -71,6 +71,11 @@ def resample_indices(
     replace = method == "bootstrap"
     n = y.size
     w = design.sample_weight if design.weighted_resampling else None
+    # With weights given to the selector, a row of weight 0 does not count: the classes a
+    # resample holds are those of its rows of positive weight (else a selector that drops
+    # them, SVM-RFE, sees one class after the first fit).
+    counts = (None if design.sample_weight is None or design.weighted_resampling
+              else design.sample_weight > 0)
     stratify = stratify or max_per_class is not None
     for _ in range(_MAX_REDRAWS):
         if stratify:
@@ -88,7 +93,8 @@ def resample_indices(
             idx = rng.choice(n, size=size, replace=replace,
                              p=None if w is None else _prob(w))
         idx = np.sort(idx)
-        if np.unique(y[idx]).size >= min_classes:
+        held = y[idx] if counts is None else y[idx[counts[idx]]]
+        if np.unique(held).size >= min_classes:
             return idx
     raise DataError(f"{_MAX_REDRAWS} resamples of the {n} samples in a row held fewer than "
                     f"{min_classes} classes: too few samples (or too little sample weight) "

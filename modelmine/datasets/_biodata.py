@@ -565,8 +565,11 @@ def design_column(values: Any, option: str, where: str, *, numeric: bool) -> np.
     try:
         return series.to_numpy(dtype=np.float64)
     except (TypeError, ValueError):
-        raise DataError(f"{option} of {where!r} must hold numbers (sample weights); it "
-                        f"holds {series.iloc[0]!r}.") from None
+        # quote the first value that is not a number, and its row (issue 40)
+        parsed = pd.to_numeric(series, errors="coerce")
+        i = int(np.flatnonzero(parsed.isna().to_numpy())[0])
+        raise DataError(f"{option} of {where!r} must hold numbers (sample weights); row "
+                        f"{i + 1} ({series.index[i]!r}) holds {series.iloc[i]!r}.") from None
 
 
 def read_h5ad(

@@ -167,6 +167,12 @@ def itemset_significance(
     R = check_int(n_randomizations, "n_randomizations", _FUNC, min_value=1)
     n_keep = check_int(n_tested, "n_tested", _FUNC, min_value=1)
     assert R is not None and n_keep is not None
+    if n_trades is not None:
+        check_int(n_trades, "n_trades", _FUNC, min_value=1)
+    if itemsets is not None:  # validated at the door (issue 40): indices or feature names
+        itemsets = _checked_itemsets(itemsets, p, names)
+    _check_null_size(R, 2 * b if n_trades is None else int(n_trades), b,
+                     n_keep if itemsets is None else len(itemsets))
     rng = np.random.default_rng(resolve_seed(random_state, _FUNC))
     if itemsets is None:
         if b < 4:
@@ -244,3 +250,80 @@ def _selected_family(matrix: np.ndarray, min_support: Any, n_keep: int) -> list[
     keys = [tuple(its.tolist()) for its in items]
     order = sorted(range(len(items)), key=lambda k: (-lift[k], -support[k], keys[k]))
     return [items[k] for k in order[:n_keep]]
+
+
+#: The most draws from the null and curveball trades between draws ``itemset_significance``
+#: takes: far beyond what a p-value needs (1e6 draws resolve p = 1e-6) and what the chain
+#: needs to mix (Strona et al. 2014: about 5 b trades), and within a run's time.
+MAX_RANDOMIZATIONS = 10**7
+MAX_TRADES_PER_MODEL = 10**4
+
+
+def _check_null_size(R: int, trades: int, b: int, n_itemsets: int) -> None:
+    """Bound the null's draws, trades and memory, naming the parameter and the figure."""
+    from ..base_models._checks import available_memory
+
+    if R > MAX_RANDOMIZATIONS:
+        raise param_error("n_randomizations", _FUNC, f"at most {MAX_RANDOMIZATIONS:,} "
+                          f"(the null holds n_randomizations x itemsets supports of 8 bytes: "
+                          f"{R * n_itemsets * 8 / 2**30:,.1f} GiB for {n_itemsets} "
+                          "itemset(s) here)", R)
+    if trades > MAX_TRADES_PER_MODEL * b:
+        raise param_error("n_trades", _FUNC, f"at most {MAX_TRADES_PER_MODEL:,} x b = "
+                          f"{MAX_TRADES_PER_MODEL * b:,} trades between draws (the default "
+                          "2 b already mixes the chain)", trades)
+    need = R * n_itemsets * 8
+    available = available_memory()
+    if available is not None and need > available:
+        raise param_error("n_randomizations", _FUNC, f"at most about "
+                          f"{max(1, available // (8 * n_itemsets)):,} here: the null of "
+                          f"{n_itemsets} itemset(s) needs {need / 2**30:.1f} GiB and "
+                          f"{available / 2**30:.1f} GiB are available", R)
+
+
+def _checked_itemsets(itemsets: Any, p: int, names: Any) -> list[list[int]]:
+    """Itemsets as lists of feature indices: each a non-empty sequence of integer indices
+    in [0, p) or of feature names (looked up in the base models' names). Refused: a bare
+    string ("12" is not {1, 2}), floats (0.7 is not feature 0), booleans, unknown names."""
+    import numbers
+
+    source = itemsets.itemsets if hasattr(itemsets, "itemsets") else itemsets
+    if isinstance(source, str | bytes) or not hasattr(source, "__iter__"):
+        raise param_error("itemsets", _FUNC, "a sequence of itemsets (each a sequence of "
+                          "feature indices or names)", source, exc=TypeError)
+    lookup = None if names is None else {str(n): i for i, n in enumerate(names)}
+    out = []
+    for k, s in enumerate(source):
+        if isinstance(s, str | bytes) or not hasattr(s, "__iter__"):
+            raise param_error("itemsets", _FUNC, "itemsets that are sequences of feature "
+                              "indices or names (write ['g1'] for a single feature)",
+                              f"{s!r} at position {k}", exc=TypeError, show=False)
+        members = list(s)
+        if not members:
+            raise param_error("itemsets", _FUNC, "non-empty itemsets",
+                              f"an empty itemset at position {k}", show=False)
+        idx = []
+        for item in members:
+            if isinstance(item, bool | np.bool_):
+                raise param_error("itemsets", _FUNC, "feature indices or names, not "
+                                  "booleans", f"{item!r} in itemset {k}", exc=TypeError,
+                                  show=False)
+            if isinstance(item, numbers.Integral):
+                if not 0 <= int(item) < p:
+                    raise param_error("itemsets", _FUNC, f"feature indices in [0, {p})",
+                                      f"{int(item)} in itemset {k}", show=False)
+                idx.append(int(item))
+            elif isinstance(item, str):
+                if lookup is None or item not in lookup:
+                    known = ("the base models have no feature names" if lookup is None
+                             else "not a feature of the base models")
+                    raise param_error("itemsets", _FUNC, "feature indices or names of the "
+                                      "base models' features", f"{item!r} in itemset {k} "
+                                      f"({known})", show=False)
+                idx.append(lookup[item])
+            else:
+                raise param_error("itemsets", _FUNC, "integer feature indices or feature "
+                                  "names", f"{item!r} ({type(item).__name__}) in itemset "
+                                  f"{k}", exc=TypeError, show=False)
+        out.append(idx)
+    return out

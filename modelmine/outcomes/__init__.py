@@ -13,6 +13,7 @@ from ._target import (
     check_outcome,
     regression_strata,
     require_survival,
+    standardized_target,
     survival_arrays,
 )
 
@@ -24,5 +25,6 @@ __all__ = [
     "cox_score_statistics",
     "regression_strata",
     "require_survival",
+    "standardized_target",
     "survival_arrays",
 ]

@@ -16,6 +16,7 @@ on them unchanged. What depends on the outcome is checked here, once, at the doo
 from __future__ import annotations
 
 import importlib.util
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,7 +24,12 @@ import numpy as np
 
 from ..validation import param_error
 
-__all__ = ["OUTCOMES", "Outcome", "check_outcome", "require_survival", "survival_arrays"]
+__all__ = ["OUTCOMES", "Outcome", "check_outcome", "require_survival", "standardized_target",
+           "survival_arrays"]
+
+#: The smallest spread of a regression target, relative to its largest magnitude, that is
+#: more than rounding (float64 resolves about 2.2e-16 of a value): below it, y is refused.
+MIN_RELATIVE_SPREAD = 1e-12
 
 #: The kinds of outcome a run can have (``RunSpec.outcome``, ``--outcome``).
 OUTCOMES = ("classification", "regression", "survival")
@@ -106,6 +112,13 @@ def survival_arrays(y: Any, func: str = "check_outcome", name: str = "y"
         raise param_error(name, func, f"non-negative, finite times ({names[1]!r})",
                           f"{int(bad.sum())} time(s) that are negative or missing, the "
                           f"first {time[i]!r} (sample {i})", show=False)
+    if np.unique(time).size < 2:
+        # Every Cox partial likelihood is then flat in the times: only the event indicator
+        # is left, and the survival selectors rank features by it alone.
+        warnings.warn(f"{func}: all {time.size} survival times ({names[1]!r}) are equal "
+                      f"({time[0]:g}): the times carry no information, so the survival "
+                      "selectors see only the event indicator (check the time column).",
+                      UserWarning, stacklevel=3)
     if event.sum() < 2:
         raise param_error(name, func, "a survival target with at least two events (a "
                           "resample must hold one)", f"{event.size} samples with "
@@ -164,7 +177,33 @@ def check_outcome(y: Any, kind: str, *, func: str, name: str = "y") -> Outcome:
     if np.unique(values).size < 2:
         raise param_error(name, func, "a target that varies", "a constant target",
                           show=False)
+    scaled = values / np.abs(values).max()
+    spread = float(np.std(scaled))
+    if spread < MIN_RELATIVE_SPREAD:
+        raise param_error(name, func, "a target that varies beyond rounding (standard "
+                          f"deviation at least {MIN_RELATIVE_SPREAD:g} of its largest "
+                          "magnitude)", f"a standard deviation of {spread:.3g} of its "
+                          "largest magnitude", show=False)
     return Outcome(kind, values, *regression_strata(values))
+
+
+def standardized_target(values: np.ndarray) -> np.ndarray:
+    """A regression target as the selectors fit it: centred and scaled to unit standard
+    deviation, so that y times any constant (1e-300 to 1e300) gives the same fits.
+
+    The selectors' own constants are on the scale of a standardised y (the lasso's
+    penalty, the SVR's epsilon tube, the solvers' tolerances); on y of standard deviation
+    1e-7 the lasso kept no feature, and a y of 1e308 overflowed its sum of squares.
+    Divided by its largest magnitude first, so that no step overflows. Survival targets
+    (structured arrays) are returned as they are: Cox models do not depend on the scale
+    of time.
+    """
+    arr = np.asarray(values)
+    if arr.dtype.names is not None:
+        return arr
+    scaled = arr.astype(np.float64) / np.abs(arr).max()
+    centred = scaled - scaled.mean()
+    return centred / centred.std()
 
 
 def regression_strata(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -25,6 +25,8 @@ so a directory with ``checkpoint.json`` is an interrupted run and one without it
 from __future__ import annotations
 
 import contextlib
+import csv
+import gzip
 import json
 import re
 import shutil
@@ -37,7 +39,7 @@ import numpy as np
 import pandas as pd
 
 from .. import _schema as schema
-from .._csv import safe_frame
+from .._csv import safe_cell, safe_frame
 from .._files import regular_file, write_error
 from .._files import write_text_atomic as _write_text
 from .._utils import jsonable
@@ -276,7 +278,9 @@ def _write_run(run: MiningRun, directory: Path, *, with_report: bool,
             "format": CLASS_SIGNATURES_FORMAT, "format_version": 1,
             "classes": [{"class": cls, **_signatures_record(ops)}
                         for cls, ops in run.class_signatures.items()]})
-        run.class_frequencies.to_csv(directory / CLASS_FREQUENCIES)
+        # Names neutralised as the other tables (issue 40); read back by _read_class_panels.
+        safe_frame(run.class_frequencies.rename_axis("feature"), safe).to_csv(
+            directory / CLASS_FREQUENCIES)
     (directory / "signatures").mkdir(exist_ok=True)
     for name, sig in run.signatures.items():
         safe_frame(report.signature_table(base, sig), safe).to_csv(
@@ -452,17 +456,33 @@ def _read_class_panels(directory: Path, base: BaseModels
             e["operator"]: _signature(e, base, path, f"classes[{i}].operators[{j}].result")
             for j, e in enumerate(entry["operators"])}
     try:
-        freqs = pd.read_csv(regular_file(freq_path), index_col="feature")
-    except (ValueError, OSError, pd.errors.ParserError) as exc:
+        # Names as written, whatever they are ("NA", "None", "", "1.0"): no NA parsing,
+        # the names as text (issue 40); the frequencies are checked as numbers below.
+        freqs = pd.read_csv(regular_file(freq_path), keep_default_na=False, na_filter=False,
+                            dtype=str)
+        freqs = freqs.set_index(freqs.columns[0])
+    except (ValueError, OSError, IndexError, pd.errors.ParserError) as exc:
         raise DataError(f"{str(freq_path)!r} is corrupt: {exc}") from None
     names = [str(f) for f in base.feature_names]
-    if ([str(f) for f in freqs.index] != names or sorted(freqs.columns) != sorted(panels)
-            or not np.isfinite(freqs.to_numpy(dtype=np.float64)).all()
-            or not ((freqs >= 0) & (freqs <= 1)).all().all()):
+    # Written spreadsheet-safe or not (MiningRun.save(spreadsheet_safe=...)): a name is
+    # matched as it is or neutralised (safe_cell), and given back as it is.
+    classes = {str(c): str(c) for c in panels} | {str(safe_cell(str(c))): str(c)
+                                                  for c in panels}
+    index = list(freqs.index)
+    header = [classes.get(str(c)) for c in freqs.columns]
+    try:
+        values = freqs.to_numpy(dtype=np.float64)
+    except ValueError:
+        values = np.full(freqs.shape, np.nan)
+    if (str(freqs.index.name) not in ("feature", "'feature")
+            or (index != names and index != [str(safe_cell(n)) for n in names])
+            or None in header or sorted(str(h) for h in header) != sorted(str(c) for c in panels)
+            or not np.isfinite(values).all() or not ((values >= 0) & (values <= 1)).all()):
         raise DataError(f"{str(freq_path)!r} is corrupt: it must hold a frequency in [0, 1] "
                         "for every feature of the base models and every class of "
                         f"{CLASS_SIGNATURES}.")
-    freqs.columns = [str(c) for c in freqs.columns]
+    freqs = pd.DataFrame(values, index=pd.Index(names, name="feature"),
+                         columns=pd.Index(header))
     return panels, freqs
 
 
@@ -510,10 +530,16 @@ def _read_expression(path: Path, base: BaseModels) -> pd.DataFrame | None:
     where = repr(str(path))
     regular_file(path)
     try:
-        frame = pd.read_csv(path, index_col=0, compression="gzip")
+        # Class labels and sample names as written ("NA", "None" are labels, issue 40).
+        frame = pd.read_csv(path, index_col=0, compression="gzip", keep_default_na=False,
+                            na_values={"time": [""], "event": [""]})
+        with gzip.open(path, "rt", encoding="utf-8", newline="") as fh:
+            header = next(csv.reader(fh), [])
+        if len(header) == frame.shape[1] + 1:  # an empty gene name is not 'Unnamed: 3'
+            frame.columns = pd.Index(header[1:], dtype=object)
     except pd.errors.EmptyDataError:
         raise DataError(f"{where} is corrupt: it is empty.") from None
-    except (OSError, EOFError, zlib.error, UnicodeDecodeError, ValueError,
+    except (OSError, EOFError, zlib.error, UnicodeDecodeError, ValueError, csv.Error,
             pd.errors.ParserError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise DataError(f"{where} is corrupt: it is not a gzip CSV table ({first}).") from None
