@@ -9,8 +9,14 @@ fixed: the b x p selection matrix is randomised with its row sums (model sizes) 
 sums (feature frequencies) preserved (Gionis, Mannila, Mielikainen and Tsaparas, "Assessing
 data mining results via swap randomization", ACM TKDD 1(3), 2007), by the curveball
 algorithm (Strona, Nappo, Boccacci, Fattorini and San-Miguel-Ayanz, Nature Communications
-5, 2014), a Markov chain on the same space that mixes faster than single swaps. Each trade
-touches only the two models' selected features, so a run costs O(m) per trade whatever p.
+5, 2014), a Markov chain on the same space that mixes faster than single swaps; the test
+runs its global form (Carstens, Berger and Strona, MethodsX 2018), b / 2 trades at once on
+the features selected at least once.
+
+Which itemsets are tested matters as much as the null (issue 39): itemsets mined from the
+same models whose support is the statistic are chosen for being frequent together, so
+their p-values are too small. By default the itemsets are chosen on one half of the models
+and tested on the other (:func:`itemset_significance`).
 """
 
 from __future__ import annotations
@@ -26,7 +32,7 @@ from ..validation import check_int, param_error
 from ._coerce import as_selection_matrix
 from ._significance import bh_qvalues
 
-__all__ = ["curveball", "itemset_significance"]
+__all__ = ["curveball", "global_curveball", "itemset_significance"]
 
 _FUNC = "itemset_significance"
 
@@ -60,23 +66,42 @@ def curveball(rows: list[np.ndarray], n_trades: int, rng: np.random.Generator) -
         rows[c] = np.concatenate([shared, pool[only_a.size:]])
 
 
-def _supports(rows: list[np.ndarray], items: list[np.ndarray], p: int) -> np.ndarray:
-    """Support (number of rows holding every item) of each itemset."""
-    b = len(rows)
-    involved = np.unique(np.concatenate(items)) if items else np.zeros(0, np.intp)
-    index = np.full(p, -1, np.intp)
-    index[involved] = np.arange(involved.size)
-    words = max(1, -(-b // 8))
-    tids = np.zeros((involved.size, words * 8), dtype=bool)
-    for r, cols in enumerate(rows):
-        hit = index[cols]
-        tids[hit[hit >= 0], r] = True
-    packed = np.packbits(tids, axis=1)
-    out = np.empty(len(items), np.int64)
-    for k, its in enumerate(items):
-        bits = np.bitwise_and.reduce(packed[index[its]], axis=0)
-        out[k] = int(np.unpackbits(bits).sum())
-    return out
+def global_curveball(M: np.ndarray, n_sweeps: int, rng: np.random.Generator) -> None:
+    """``n_sweeps`` global curveball sweeps on the boolean matrix ``M``, in place.
+
+    A sweep pairs the rows at random (a random perfect matching; with b odd one row rests)
+    and makes the curveball trade of every pair at once (Carstens, Berger and Strona,
+    "A unifying framework for fast randomization of ecological networks with fixed (node)
+    degrees", MethodsX 5, 2018: the "global curveball"): each pair pools the columns one
+    row has and the other has not and deals them back at random in the same numbers. Each
+    trade keeps both margins and the uniform distribution over the matrices with them, so
+    the sweep does too. Vectorised over the pairs, a sweep of b / 2 trades costs a few
+    array operations on the b x p matrix.
+    """
+    b = M.shape[0]
+    if b < 2 or M.shape[1] == 0:
+        return
+    half = b // 2
+    for _ in range(n_sweeps):
+        order = rng.permutation(b)
+        a, c = order[:half], order[half: 2 * half]
+        A, C = M[a], M[c]
+        differ = A != C
+        n_a = (A & differ).sum(axis=1)
+        keys = rng.random(differ.shape)
+        keys[~differ] = 2.0  # the columns in the pool first, in random order
+        rank = np.argsort(np.argsort(keys, axis=1, kind="stable"), axis=1, kind="stable")
+        to_a = differ & (rank < n_a[:, None])
+        shared = A & C
+        M[a] = shared | to_a
+        M[c] = shared | (differ & ~to_a)
+
+
+def _matrix_supports(M: np.ndarray, items: list[np.ndarray]) -> np.ndarray:
+    """Support (number of rows holding every item) of each itemset of the boolean matrix."""
+    packed = np.packbits(M.T, axis=1)
+    return np.array([int(np.unpackbits(np.bitwise_and.reduce(packed[its], axis=0)).sum())
+                     for its in items], dtype=np.int64)
 
 
 def itemset_significance(
@@ -109,13 +134,14 @@ def itemset_significance(
       no co-selection at all reported a false discovery at q < 0.05).
     - default, ``"split"``: the base models are split at random in two halves. On the
       first (selection) half the closed itemsets of two or more features at
-      ``min_support`` are mined and the ``n_tested`` of highest lift there are kept; their
+      ``min_support`` are mined and the ``n_tested`` least likely there under independence
+      (binomial tail of their count given their items' frequencies) are kept; their
       supports are then tested on the second (test) half, with the null drawn from that
       half alone. The halves are independent resamples, so the choice cannot favour
       chance co-selection in the test half: the q-values control the false discovery rate
       (measured in ``benchmarks/bench_itemset_significance.py``, docs/diagnostics.md).
-      Choosing by lift rather than support lets co-selected groups below the usual
-      mining support be tested.
+      Choosing by excess over independence rather than by support lets co-selected groups
+      below the usual mining support be tested.
 
     Parameters
     ----------
@@ -127,8 +153,8 @@ def itemset_significance(
         Default family only: the minimum support of the itemsets mined on the selection
         half (a fraction of its models, or a number of them).
     n_tested : int, default=20
-        Default family only: how many of the mined itemsets are tested, those of highest
-        lift on the selection half (fewer tests: smaller p-values suffice for BH).
+        Default family only: how many of the mined itemsets are tested, those furthest
+        above independence on the selection half (fewer tests: larger p-values suffice).
     n_randomizations : int, default=1000
         Draws from the null.
     n_trades : int, optional
@@ -206,14 +232,22 @@ def itemset_significance(
         empty = pd.DataFrame(columns=columns)
         empty.attrs.update(attrs)
         return empty
-    rows = [np.flatnonzero(r) for r in matrix]
-    observed = _supports(rows, items, p)
+    # only the columns selected at least once can move; the chain runs on them alone
+    used = np.flatnonzero(matrix.any(axis=0))
+    local = np.full(p, -1, np.intp)
+    local[used] = np.arange(used.size)
+    chain = np.ascontiguousarray(matrix[:, used])
+    local_items = [local[its] for its in items]
+    absent = np.array([bool((li < 0).any()) for li in local_items])
+    local_items = [np.where(li < 0, 0, li) for li in local_items]
     freq = matrix.mean(axis=0)
-    curveball(rows, 10 * trades, rng)  # burn-in
+    sweeps = max(1, -(-trades // max(1, b_test // 2)))
+    observed = np.where(absent, 0, _matrix_supports(chain, local_items))
+    global_curveball(chain, 10 * sweeps, rng)  # burn-in
     null = np.empty((R, len(items)), np.int64)
     for r in range(R):
-        curveball(rows, trades, rng)
-        null[r] = _supports(rows, items, p)
+        global_curveball(chain, sweeps, rng)
+        null[r] = np.where(absent, 0, _matrix_supports(chain, local_items))
     p_values = (1.0 + (null >= observed).sum(axis=0)) / (1.0 + R)
     independent = np.array([np.prod(freq[its]) for its in items])
     table = pd.DataFrame({
@@ -236,19 +270,25 @@ def itemset_significance(
 
 def _selected_family(matrix: np.ndarray, min_support: Any, n_keep: int) -> list[np.ndarray]:
     """The default family, chosen on the selection half only: its closed itemsets of two or
-    more features at ``min_support``, the ``n_keep`` of highest lift (support over the
-    product of the items' frequencies), ties to the higher support, then to the items."""
+    more features at ``min_support``, the ``n_keep`` least likely under independence there
+    (the binomial tail of the itemset's count when each model holds it with probability
+    the product of its items' frequencies: a screening score, not a test), ties to the
+    higher support, then to the items."""
+    from scipy.stats import binom
+
     from ..patterns import mine_itemsets
 
     mined = mine_itemsets(matrix, itemset_type="closed", min_support=min_support)
     items = [np.asarray(sorted(s), np.intp) for s in mined.itemsets if len(s) >= 2]
     if not items:
         return []
+    b = matrix.shape[0]
     freq = matrix.mean(axis=0)
-    support = np.array([matrix[:, its].all(axis=1).mean() for its in items])
-    lift = support / np.array([np.prod(freq[its]) for its in items])
+    count = np.array([int(matrix[:, its].all(axis=1).sum()) for its in items])
+    independent = np.array([float(np.prod(freq[its])) for its in items])
+    screen = binom.logsf(count - 1, b, independent)
     keys = [tuple(its.tolist()) for its in items]
-    order = sorted(range(len(items)), key=lambda k: (-lift[k], -support[k], keys[k]))
+    order = sorted(range(len(items)), key=lambda k: (screen[k], -count[k], keys[k]))
     return [items[k] for k in order[:n_keep]]
 
 

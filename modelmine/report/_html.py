@@ -873,9 +873,9 @@ def _summary_section(base: BaseModels, consensus: Any, diagnostics: pd.DataFrame
     return "\n".join(parts)
 
 
-#: Randomised selection matrices behind the report's test of the itemsets (more in
-#: :func:`modelmine.diagnostics.itemset_significance` itself: p-values down to 1/201 here).
-REPORT_RANDOMIZATIONS = 200
+#: Randomised selection matrices behind the report's test of the itemsets (p-values down to
+#: 1/1001: with 20 itemsets tested, Benjamini-Hochberg at 0.05 can then pass a single one).
+REPORT_RANDOMIZATIONS = 1000
 #: The false discovery rate at which the report counts an itemset as beating chance.
 REPORT_FDR = 0.05
 
@@ -902,14 +902,31 @@ def cooccurrence_verdict(table: pd.DataFrame, fdr: float = REPORT_FDR) -> str:
 
 def _significance_table(base: BaseModels, itemsets: Itemsets,
                         significance: pd.DataFrame | bool | None) -> pd.DataFrame:
-    """The given table, or the report's closed itemsets of two or more features tested."""
+    """The given table, or itemset_significance's default family: itemsets chosen on a
+    random half of the base models and tested on the other half (issue 39: the report's
+    own closed itemsets, mined from the models whose supports are tested, gave q-values
+    that were too small)."""
     if isinstance(significance, pd.DataFrame):
         return significance
     from ..diagnostics import itemset_significance
 
-    pairs = [i for i in itemsets.itemsets if len(i) >= 2]
-    return itemset_significance(base, pairs, n_randomizations=REPORT_RANDOMIZATIONS,
+    return itemset_significance(base, n_randomizations=REPORT_RANDOMIZATIONS,
                                 random_state=0)
+
+
+def _family_sentence(table: pd.DataFrame) -> str:
+    """Which itemsets the q-values are over (``table.attrs`` of itemset_significance)."""
+    family = table.attrs.get("family")
+    if family == "split":
+        return (f"Tested: the itemsets chosen on a random half of the base models "
+                f"({table.attrs['n_selection']} models: closed itemsets of two or more "
+                "features, those furthest above independence there), their supports tested "
+                f"on the other half ({table.attrs['n_test']} models), so that the choice "
+                "cannot favour chance co-selection. ")
+    if family == "given":
+        return ("Tested: the itemsets given, on all the base models (calibrated only if "
+                "they were not chosen from these models' co-selection). ")
+    return ""
 
 
 def _significance_section(table: pd.DataFrame,
@@ -923,7 +940,8 @@ def _significance_section(table: pd.DataFrame,
            "feature's selection frequency (curveball swaps, Gionis et al. 2007; Strona et "
            "al. 2014). Lift: support over the product of the items' frequencies (1 = "
            "independent). q: Benjamini-Hochberg over the itemsets tested "
-           "(<code>mm.diagnostics.itemset_significance</code>).</div>"]
+           "(<code>mm.diagnostics.itemset_significance</code>). "
+           f"{_e(_family_sentence(table))}</div>"]
     if len(table):
         shown = table[["itemset", "support", "expected_support", "lift", "p_value",
                        "q_value"]].copy()

@@ -91,7 +91,7 @@ def entry_ranking(coefs: np.ndarray, alphas: np.ndarray,
     scores = np.where(entered, np.asarray(alphas)[np.minimum(step, coefs.shape[1] - 1)], 0.0)
     at_entry = np.where(entered, np.abs(coefs[np.arange(coefs.shape[0]),
                                               np.minimum(step, coefs.shape[1] - 1)]), 0.0)
-    keys = (np.arange(step.size), -at_entry, step)
+    keys: tuple[np.ndarray, ...] = (np.arange(step.size), -at_entry, step)
     if tail is not None:
         keys = (np.arange(step.size), -np.where(entered, 0.0, tail), -at_entry, step)
     order = np.lexsort(keys)

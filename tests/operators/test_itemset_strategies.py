@@ -105,3 +105,37 @@ def test_med_apr_starts_from_every_itemset_of_top_support(operator):
     total = [sum(1 - len(a & b) / len(a | b) for b in rows) for a in rows]
     medoid = int(np.argmin(total))
     assert set(sig.features.tolist()) == rows[medoid]
+
+
+def test_literal_max_apr_is_not_most_freq_up_to_ties():
+    """docs/cli.md said maxApr's literal reading is "mostFreq up to ties" (issue 39): it is
+    not. Five models over four features: {0, 1}, {0}, {1, 2, 3}, {0}, {0}; m = 3. The
+    maximal itemsets at the 3rd largest count (1), found by brute force over all 15
+    itemsets, are {0, 1} and {1, 2, 3}, both in one model; taken by decreasing support,
+    then length (the operators' order), {1, 2, 3} comes first and fills m. Feature 0, in
+    4 of the 5 models and the most frequent, is left out."""
+    import itertools
+
+    S = np.zeros((5, 4), dtype=bool)
+    for i, row in enumerate([(0, 1), (0,), (1, 2, 3), (0,), (0,)]):
+        S[i, list(row)] = True
+    m = 3
+    count = S.sum(axis=0)
+    threshold = np.sort(count)[::-1][m - 1]
+    frequent = [set(c) for k in range(1, 5) for c in itertools.combinations(range(4), k)
+                if S[:, list(c)].all(axis=1).sum() >= threshold]
+    maximal = [c for c in frequent if not any(c < d for d in frequent)]
+    assert sorted(map(sorted, maximal)) == [[0, 1], [1, 2, 3]]
+    ordered = sorted(maximal, key=lambda c: (-S[:, sorted(c)].all(axis=1).sum(), -len(c),
+                                             sorted(c)))
+    brute: list[int] = []
+    for c in ordered:
+        brute += [f for f in sorted(c, key=lambda f: (-count[f], f)) if f not in brute]
+        if len(brute) >= m:
+            break
+    brute = brute[:m]
+    base = base_models_from_subsets(S)
+    max_apr = mm.aggregate(base, "maxApr", n_features=m, strategy="literal")
+    most_freq = mm.aggregate(base, "mostFreq", n_features=m)
+    assert sorted(max_apr.features.tolist()) == sorted(brute) == [1, 2, 3]
+    assert 0 in most_freq.features and count[0] > threshold  # not a tie at the m-th count

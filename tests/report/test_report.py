@@ -186,13 +186,15 @@ def test_report_says_whether_itemsets_beat_chance(run, html):
     from modelmine.diagnostics import itemset_significance
     from modelmine.report._html import REPORT_RANDOMIZATIONS, cooccurrence_verdict
 
-    base, _, itemsets = run
+    base, _, _ = run
     assert 'id="cooccurrence"' in html and "itemset_significance.csv" in html
-    pairs = [i for i in itemsets.itemsets if len(i) >= 2]
-    table = itemset_significance(base, pairs, n_randomizations=REPORT_RANDOMIZATIONS,
+    # issue 39: the default family (chosen on one half, tested on the other), named
+    table = itemset_significance(base, n_randomizations=REPORT_RANDOMIZATIONS,
                                  random_state=0)
-    assert cooccurrence_verdict(table).split(" (")[0] in html.replace("&lt;", "<").replace(
-        "&#x27;", "'")
+    assert table.attrs["family"] == "split"
+    text = html.replace("&lt;", "<").replace("&#x27;", "'")
+    assert cooccurrence_verdict(table).split(" (")[0] in text
+    assert "chosen on a random half of the base models" in text
     rng = np.random.default_rng(2)
     planted = np.zeros((120, 40), dtype=bool)
     for i in range(120):
