@@ -15,6 +15,8 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from ._singlecell import column_value_order
+
 __all__ = ["wilcoxon_by_group"]
 
 
@@ -91,7 +93,7 @@ def _wilcoxon_block(Xc: Any, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     sizes = np.bincount(codes, minlength=K).astype(np.float64)
     nnz = np.diff(Xc.indptr)
     col = np.repeat(np.arange(p), nnz)
-    order = np.lexsort((Xc.data, col))
+    order = column_value_order(Xc.data, col, Xc.shape[1])
     v, c, r = Xc.data[order], col[order], Xc.indices[order]
     # runs of equal (column, value): the ties among the non-zero entries
     start = np.r_[True, (c[1:] != c[:-1]) | (v[1:] != v[:-1])] if v.size else np.zeros(0, bool)

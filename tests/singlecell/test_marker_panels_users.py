@@ -87,7 +87,7 @@ def test_donors_spanning_clusters_are_resampled_whole(groups):
     donors = adata.obs["donor"].to_numpy()
     clusters = adata.obs["cl"].to_numpy()
     base = result.base_models["x"]
-    for idx in (base.resample(i) for i in range(base.n_bootstraps)):
+    for idx in (base.resample(i) for i in range(base.subsets.shape[0])):
         drawn = set(donors[idx])
         assert len(drawn) == 5  # round(0.8 * 6) whole donors
         for c in ("x", "y", "z"):
@@ -102,7 +102,7 @@ def test_cli_groups_take_obs_prefix(tmp_path):
         assert done.returncode == 0, done.stderr
     bad = cli(tmp_path / "cells.h5ad", "--groupby", "cl", "--groups", "obs:nope",
               "--out", tmp_path / "bad", *FAST)
-    assert bad.returncode == 2 and "--groups" in bad.stderr and "'nope'" in bad.stderr
+    assert bad.returncode == 2 and "--groups" in bad.stderr and "nope" in bad.stderr
 
 
 def test_pbmc68k_reduced_as_shipped_reads_raw_and_plots_from_the_annotations(tmp_path):
@@ -302,9 +302,9 @@ def test_a_rare_unstable_cluster_gets_a_caution(tmp_path):
 
     adata = planted(np.r_[np.repeat(["big1", "big2"], 150), np.repeat(["rare"], 6)],
                     n_genes=40)
-    adata.X = adata.X.tolil()
-    adata.X[-6:, 6:9] = 0  # the rare cluster's own markers removed: nothing stable marks it
-    adata.X = adata.X.tocsr()
+    X = adata.X.toarray()
+    X[-6:, 6:9] = 0  # the rare cluster's own markers removed: nothing stable marks it
+    adata.X = sp.csr_matrix(X)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         result = marker_panels(adata, "cl", n_bootstraps=10, panel_size=4)
