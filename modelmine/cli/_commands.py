@@ -655,13 +655,16 @@ def cmd_markers(args: argparse.Namespace) -> int:
             raise DataError(f"Cannot read AnnData file {args.data!r}: {_first_line(exc)}") \
                 from None
         seed = 0 if args.random_state is None else args.random_state
-        result = marker_panels(
-            adata, args.groupby, layer=args.layer, use_raw=bool(args.use_raw),
-            selector=args.selector, direction=args.direction, reference=args.reference,
-            n_bootstraps=args.n_bootstraps, panel_size=args.panel_size,
-            max_cells_per_group=args.max_cells_per_group, groups=args.groups,
-            random_state=seed, n_jobs=args.n_jobs, progress=False if args.quiet else None,
-            _source=str(source))
+        try:
+            result = marker_panels(
+                adata, args.groupby, layer=args.layer, use_raw=bool(args.use_raw),
+                selector=args.selector, direction=args.direction, reference=args.reference,
+                n_bootstraps=args.n_bootstraps, panel_size=args.panel_size,
+                max_cells_per_group=args.max_cells_per_group, groups=args.groups,
+                random_state=seed, n_jobs=args.n_jobs,
+                progress=False if args.quiet else None)
+        except DataError as exc:  # the API calls the data 'AnnData': name the file
+            raise DataError(str(exc).replace("'AnnData'", repr(str(source)))) from None
         failed: BaseException | None = None
         with atomic_directory(out, force=args.force) as tmp:
             safe_frame(result.table).to_csv(tmp / "markers.csv", index=False)

@@ -148,7 +148,6 @@ def marker_panels(
     key_added: str = "modelmine_markers",
     n_jobs: int | None = None,
     progress: bool | None = None,
-    _source: str | None = None,
 ) -> MarkerPanels:
     """Stable marker panels for every cluster, written into the AnnData (issue 29).
 
@@ -295,7 +294,6 @@ def marker_panels(
     source = matrix_of.X if layer is None else adata.layers[layer]
     dtype = np.float32 if getattr(source, "dtype", None) == np.float32 else np.float64
     loaded = from_anndata(matrix_of, f"obs:{column}", layer=layer, sparse_dtype=dtype,
-                          source=str(_source or "AnnData"),
                           groups=None if group_col is None else f"obs:{group_col}")
     X = loaded.X
     values = X.data if sp.issparse(X) else np.asarray(X)
