@@ -198,6 +198,9 @@ def check_output_target(out: str | os.PathLike[str], *, force: bool, what: str =
     if not os.access(parent, os.W_OK | os.X_OK):
         raise DataError(f"Output {what} {str(path)!r} is not writable: no write permission "
                         f"on {str(parent.resolve())!r}.")
+    if path.is_symlink() and not path.exists():
+        raise DataError(f"Output {what} {str(path)!r} is a symbolic link to nothing "
+                        f"({os.readlink(path)!r}); remove it or choose another --out.")
     if path.exists():
         if what == "directory" and not path.is_dir():
             raise DataError(f"Output directory {str(path)!r} exists and is a file.")

@@ -58,7 +58,8 @@ class CheckedRun:
 def check_run_data(X: Any, y: Any, spec: RunSpec, *, feature_names: Any = None,
                    n_jobs: int | None = None, func: str = "bootstrap",
                    groups: Any = None, sample_weight: Any = None,
-                   sparse_dtype: Any = np.float64) -> CheckedRun:
+                   sparse_dtype: Any = np.float64, one_vs_rest: bool = False
+                   ) -> CheckedRun:
     """Check a specification against its data, before the first fit.
 
     Parameters
@@ -75,6 +76,9 @@ def check_run_data(X: Any, y: Any, spec: RunSpec, *, feature_names: Any = None,
         The public function the user called, named in the messages.
     sparse_dtype : numpy dtype, default=float64
         The dtype a sparse X is kept in (:func:`modelmine._data.check_dataset`).
+    one_vs_rest : bool, default=False
+        Only the models of each class against the rest are fitted
+        (:func:`fit_class_models`, for marker_panels): binary selectors are accepted.
 
     Returns
     -------
@@ -134,7 +138,7 @@ def check_run_data(X: Any, y: Any, spec: RunSpec, *, feature_names: Any = None,
             raise param_error("per_class", func, "False for a list of selectors (per-class "
                               "panels take one selector)", True)
     for sel in spec.selectors:
-        if data.classes.size > 2 and not sel.supports_multiclass:
+        if data.classes.size > 2 and not sel.supports_multiclass and not one_vs_rest:
             raise param_error("y", func, f"binary for selector {sel.name!r}",
                               f"{data.classes.size} classes", show=False)
     n_jobs_eff = check_int(n_jobs, "n_jobs", func, allow_none=True)

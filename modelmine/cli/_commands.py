@@ -771,8 +771,9 @@ def _evaluate_outcome(args: argparse.Namespace, data: LoadedData, outcome: str, 
 
 def cmd_markers(args: argparse.Namespace) -> int:
     """`modelmine markers DATA.h5ad --groupby obs:COL --out DIR`: marker_panels, written
-    as an HTML report, tables, a GMT file and an annotations-only .h5ad
-    (docs/singlecell.md)."""
+    as tables, a GMT file, an annotations .h5ad and an HTML report (docs/singlecell.md).
+    DIR is checked before the work and locked while it is written, as `modelmine run`'s;
+    the tables are written before the report, so a failing report never loses them."""
     from ..datasets._biodata import import_anndata
     from ..singlecell import marker_panels
 
@@ -781,36 +782,101 @@ def cmd_markers(args: argparse.Namespace) -> int:
     if source.suffix.lower() != ".h5ad" or not source.is_file():
         raise DataError(f"DATA must be an existing .h5ad file (cells x genes); got "
                         f"{args.data!r}.")
-    check_output_target(args.out, force=args.force)
-    try:
-        adata = anndata.read_h5ad(source)
-    except Exception as exc:  # h5py and anndata raise many types on a foreign file
-        raise DataError(f"Cannot read AnnData file {args.data!r}: {_first_line(exc)}") \
-            from None
-    seed = 0 if args.random_state is None else args.random_state
-    result = marker_panels(
-        adata, args.groupby, layer=args.layer, selector=args.selector,
-        direction=args.direction, reference=args.reference,
-        n_bootstraps=args.n_bootstraps, panel_size=args.panel_size,
-        max_cells_per_group=args.max_cells_per_group, groups=args.groups,
-        random_state=seed, n_jobs=args.n_jobs, progress=False if args.quiet else None)
-    notes = anndata.AnnData(obs=adata.obs.copy(), var=adata.var.copy())
-    notes.uns["modelmine_markers"] = adata.uns["modelmine_markers"]
-    with atomic_directory(args.out, force=args.force) as tmp:
-        safe_frame(result.table).to_csv(tmp / "markers.csv", index=False)
-        combos = result.combinations.assign(
-            genes=result.combinations["genes"].map(" + ".join))
-        safe_frame(combos).to_csv(tmp / "combinations.csv", index=False)
-        lines = [f"{group}\tmodelmine panel of {group} ({source.name})\t" + "\t".join(genes)
-                 for group, genes in result.panels.items()]
-        (tmp / "panels.gmt").write_text("\n".join(lines) + "\n", encoding="utf-8")
-        notes.write_h5ad(tmp / "annotations.h5ad")
-        result.write_report(tmp / "report.html", adata)
+    out = Path(args.out or "modelmine-markers-"
+               f"{args.random_state if args.random_state is not None else 'latest'}")
+    check_output_target(out, force=args.force)
+    with directory_lock(out, "markers run"):
+        # Under the lock no other run writes DIR: what a killed one left is stale.
+        remove_stale_partials(out)
+        try:
+            adata = anndata.read_h5ad(source)
+        except Exception as exc:  # h5py and anndata raise many types on a foreign file
+            raise DataError(f"Cannot read AnnData file {args.data!r}: {_first_line(exc)}") \
+                from None
+        seed = 0 if args.random_state is None else args.random_state
+        try:
+            result = marker_panels(
+                adata, args.groupby, layer=args.layer, use_raw=bool(args.use_raw),
+                selector=args.selector, direction=args.direction, reference=args.reference,
+                n_bootstraps=args.n_bootstraps, panel_size=args.panel_size,
+                max_cells_per_group=args.max_cells_per_group, groups=args.groups,
+                random_state=seed, n_jobs=args.n_jobs,
+                progress=False if args.quiet else None)
+        except DataError as exc:  # the API calls the data 'AnnData': name the file
+            raise DataError(str(exc).replace("'AnnData'", repr(str(source)))) from None
+        failed: BaseException | None = None
+        with atomic_directory(out, force=args.force) as tmp:
+            safe_frame(result.table).to_csv(tmp / "markers.csv", index=False)
+            combos = result.combinations.assign(
+                genes=result.combinations["genes"].map(" + ".join))
+            safe_frame(combos).to_csv(tmp / "combinations.csv", index=False)
+            (tmp / "panels.gmt").write_text(_gmt(result.panels, source.name),
+                                            encoding="utf-8")
+            _annotations(anndata, adata, result).write_h5ad(tmp / "annotations.h5ad")
+            try:
+                result.write_report(tmp / "report.html", adata)
+            except Exception as exc:  # the tables above are kept whatever the report does
+                failed = exc
+        if failed is not None:
+            failed.__notes__ = [*getattr(failed, "__notes__", []),
+                                f"The panels are written in {str(out)!r} (markers.csv, "
+                                "combinations.csv, panels.gmt, annotations.h5ad); only "
+                                "report.html failed."]
+            raise failed
     if not args.quiet:
         for group, genes in result.panels.items():
             print(f"{group}: {', '.join(genes)}")
-        print(f"wrote {args.out}")
+        print(f"wrote {out}")
     return 0
+
+
+def _gmt_field(text: object) -> str:
+    """One field of a GMT line: tabs, line breaks and other control characters (which
+    would split the field or the line into bogus sets) become single spaces."""
+    return " ".join("".join(ch if ch.isprintable() else " " for ch in str(text)).split())
+
+
+def _gmt(panels: dict[str, list[str]], source: str) -> str:
+    """panels.gmt: one line per cluster, its name, a description, its genes (Broad's GMT)."""
+    lines = ["\t".join([_gmt_field(group),
+                        _gmt_field(f"modelmine panel of {group} ({source})"),
+                        *(_gmt_field(g) for g in genes)])
+             for group, genes in panels.items()]
+    return "\n".join(lines) + "\n"
+
+
+def _annotations(anndata: Any, adata: Any, result: Any) -> Any:
+    """annotations.h5ad: the cells' obs, the reported genes (var with the panel columns)
+    and their values as read, and the panels in uns in scanpy's layout, so that
+    ``sc.pl.rank_genes_groups_dotplot`` plots the file as it is."""
+    import scipy.sparse as sp
+
+    settings = result.settings
+    key = "modelmine_markers"
+    genes = list(dict.fromkeys(result.table["names"].astype(str)))
+    raw = bool(settings.get("use_raw"))
+    source = adata.raw if raw else adata
+    index = pd.Index([str(v) for v in source.var_names])
+    cols = index.get_indexer(pd.Index(genes))
+    X = source.X if raw or settings.get("layer") is None else adata.layers[settings["layer"]]
+    values = X[:, cols]
+    # sparse stays sparse, except under 50 genes, where scanpy's dendrogram (which its
+    # dotplot draws) averages the matrix itself and fails on a sparse one
+    values = sp.csr_matrix(values) if sp.issparse(values) and len(genes) >= 50 else \
+        np.asarray(values.toarray() if sp.issparse(values) else values)
+    var = pd.DataFrame(index=pd.Index(genes))
+    for group, panel in result.panels.items():
+        var[f"{key}_{group}"] = var.index.isin(panel)
+    obs = adata.obs.copy()
+    # scanpy groups by a categorical column (it bins a numeric one): the clusters as text,
+    # in the panels' order
+    groupby = settings["groupby"]
+    obs[groupby] = pd.Categorical(obs[groupby].astype(str), categories=list(result.panels))
+    notes = anndata.AnnData(X=values, obs=obs, var=var)
+    notes.uns[key] = adata.uns[key]
+    if raw:  # scanpy's dotplot reads .raw when the panels say use_raw
+        notes.raw = notes.copy()
+    return notes
 
 
 def _write_evaluation_record(directory: Path, settings: Any, source: str) -> None:

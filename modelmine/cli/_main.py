@@ -94,10 +94,14 @@ cluster against each other cluster (or the rest) on capped resamples, the panels
 with their selection frequency, log fold change, AUROC and Wilcoxon q-values, and the
 genes selected together.
 
-outputs in DIR: report.html (the panels, a dot plot, each cluster's genes, the
-combinations), markers.csv, combinations.csv, panels.gmt, and annotations.h5ad (obs, var
-with one panel column per cluster, uns['modelmine_markers'] in scanpy's
-rank_genes_groups layout: sc.pl.rank_genes_groups_dotplot(adata, key='modelmine_markers')).
+outputs in DIR (the tables are written first): markers.csv, combinations.csv,
+panels.gmt, annotations.h5ad, report.html (the panels, a dot plot, each cluster's genes,
+the combinations). annotations.h5ad holds the cells' obs, the reported genes (var, one
+panel column per cluster) with their values as read, and uns['modelmine_markers'] in
+scanpy's rank_genes_groups layout, so that it plots as it is:
+  adata = sc.read_h5ad('DIR/annotations.h5ad')
+  sc.pl.rank_genes_groups_dotplot(adata, key='modelmine_markers')
+DIR is locked while it is written; an existing DIR is replaced only with --force.
 
 worked examples:
   modelmine markers cells.h5ad --groupby obs:leiden --out leiden-markers
@@ -105,6 +109,8 @@ worked examples:
       -b 50 --panel-size 8 --max-cells-per-group 300 --out leiden-markers
   modelmine markers cells.h5ad --groupby obs:leiden --reference rest --out leiden-rest
       # each cluster against the rest of the cells, as scanpy's rank_genes_groups
+  modelmine markers pbmc68k_reduced.h5ad --groupby louvain --use-raw --out pbmc
+      # .X scaled, the log-normalised values in .raw (scanpy's layout)
 """
 
 _LATTICE_EPILOG = """\
@@ -233,6 +239,22 @@ def _fraction(text: str) -> float:
     if not 0.0 < value <= 1.0:
         raise argparse.ArgumentTypeError(f"expected a number in (0, 1], got {text!r}")
     return value
+
+
+def _classification_selectors() -> str:
+    """The selectors `modelmine markers` can use (classification: each cluster against
+    the rest), for its help."""
+    from ..selectors import available, get_selector
+
+    names = []
+    for name in available()["name"]:
+        try:
+            outcomes = getattr(get_selector(str(name)), "outcomes", ("classification",))
+        except Exception:  # a broken plugin is not listed
+            continue
+        if "classification" in outcomes:
+            names.append(str(name))
+    return ", ".join(names)
 
 
 def _registered(what: str) -> str:
@@ -494,8 +516,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the cluster column of the AnnData's obs")
     p.add_argument("--layer", metavar="NAME", default=None,
                    help="the layer to read instead of .X (counts or log-normalised)")
+    p.add_argument("--use-raw", action="store_true",
+                   help="read .raw (its matrix and genes) instead of .X, as scanpy's "
+                   "use_raw=True: where scanpy's files keep the log-normalised values when "
+                   ".X is scaled")
     p.add_argument("--selector", "-s", default="wilcoxon",
-                   help=f"feature selector: {_registered('selectors')} (default: wilcoxon)")
+                   help=f"feature selector, each cluster against the rest: "
+                   f"{_classification_selectors()} (default: wilcoxon)")
     p.add_argument("-b", "--n-bootstraps", type=_pos_int, default=50, metavar="B",
                    help="resamples (default: 50)")
     p.add_argument("--panel-size", type=_pos_int, default=10, metavar="M",
@@ -509,8 +536,11 @@ def build_parser() -> argparse.ArgumentParser:
                    "comparison (the default for wilcoxon and t-test), or with the rest of "
                    "the cells (the default for the other selectors)")
     p.add_argument("--groups", metavar="obs:COLUMN", default=None,
-                   help="donor or sample column: whole groups are drawn first")
-    p.add_argument("--out", metavar="DIR", required=True, help="output directory")
+                   help="donor or sample column: whole donors are drawn (not stratified "
+                   "by cluster: a donor holds several), then each cluster capped")
+    p.add_argument("--out", metavar="DIR", default=None,
+                   help="output directory (default: modelmine-markers-SEED, or "
+                   "modelmine-markers-latest without --random-state, as `modelmine run`)")
     p.add_argument("--force", action="store_true", help="replace an existing DIR")
 
     p = add("lattice", "export the closed-itemset lattice of the base models",
@@ -588,7 +618,8 @@ _OPTION_OF = {"n_jobs": "--n-jobs", "executor": "--executor", "selectors": "--se
               "pfer": "--pfer", "fdr": "--fdr", "n_permutations": "--null",
               "groups": "--groups", "sample_weight": "--weights",
               "groupby": "--groupby", "panel_size": "--panel-size",
-              "max_cells_per_group": "--max-cells-per-group"}
+              "max_cells_per_group": "--max-cells-per-group", "use_raw": "--use-raw",
+              "layer": "--layer"}
 
 
 def option_of(name: str) -> str | None:

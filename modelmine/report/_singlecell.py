@@ -22,7 +22,15 @@ from .._files import write_text_atomic
 from .._page import html_page
 from .._utils import library_versions
 
-__all__ = ["build_marker_report", "panel_dot_data", "write_marker_report"]
+__all__ = ["LOW_PANEL_STABILITY", "build_marker_report", "panel_dot_data",
+           "write_marker_report"]
+
+#: Below this Nogueira stability a cluster's panel gets a caution in the report: Nogueira,
+#: Sechidis and Brown (JMLR 2018, section 4) read their estimator on the scale of Fleiss's
+#: kappa, whose "excellent agreement beyond chance" starts at 0.75 (Fleiss 1981). Rare
+#: clusters fall below it (0.62-0.74 against about 0.91 for the others on a 30k-cell atlas,
+#: issue 39): their panel changes from resample to resample more than the others'.
+LOW_PANEL_STABILITY = 0.75
 
 
 def panel_dot_data(adata: Any, result: Any, *, layer: str | None = None,
@@ -37,8 +45,9 @@ def panel_dot_data(adata: Any, result: Any, *, layer: str | None = None,
     genes = genes[:max_genes]
     from ..diagnostics._markers import expression_columns, fold_changes
 
-    X = adata.X if layer is None else adata.layers[layer]
-    index = pd.Index([str(v) for v in adata.var_names])
+    raw = result.settings.get("use_raw") and layer is None
+    X = adata.raw.X if raw else adata.X if layer is None else adata.layers[layer]
+    index = pd.Index([str(v) for v in (adata.raw.var_names if raw else adata.var_names)])
     # the scale marker_panels read the values on (recorded in its settings)
     sub = expression_columns(X, index.get_indexer(pd.Index(genes)),
                              result.settings.get("values") == "log-normalised")
@@ -80,10 +89,18 @@ def build_marker_report(result: Any, adata: Any, *, title: str = "modelmine mark
     settings = dict(result.settings)
     sizes = adata.obs[settings["groupby"]].astype(str).value_counts()
     b = int(settings["n_bootstraps"])
-    summary, details = [], []
+    summary, details, cautions = [], [], []
     for cluster, genes in result.panels.items():
         rows = result.table[(result.table.group == cluster) & result.table.in_panel]
         stab = nogueira_stability(result.base_models[cluster])
+        if stab.value < LOW_PANEL_STABILITY:
+            cautions.append(
+                f"cluster {cluster} ({int(sizes.get(cluster, 0)):,} cells): panel "
+                f"stability {stab.value:.2f}, below {LOW_PANEL_STABILITY} (the start of "
+                "excellent agreement on Fleiss's kappa scale, which Nogueira et al. 2018 "
+                "use): its panel changes between resamples; trust its genes by their "
+                "frequency and interval below, not by their place in the panel (a larger "
+                "-b narrows the intervals, not the instability).")
         summary.append({"cluster": cluster, "cells": int(sizes.get(cluster, 0)),
                         "panel": ", ".join(genes),
                         "median frequency": float(rows.frequency.median())
@@ -125,7 +142,9 @@ def build_marker_report(result: Any, adata: Any, *, title: str = "modelmine mark
         "per cluster; its panel is its most frequently selected genes. Stability is "
         "Nogueira's estimator over the cluster's base models (1: the same genes every "
         "time; 0: chance).</div>",
-        "<h2>Panels</h2>", _table(pd.DataFrame(summary)),
+        "<h2>Panels</h2>",
+        *(f'<div class="warning"><b>Caution:</b> {_e(text)}</div>' for text in cautions),
+        _table(pd.DataFrame(summary)),
         "<h2>Every panel gene in every cluster</h2>",
         _img(dots, "panel genes by cluster"),
         "<h2>Each cluster's panel</h2>", *details,

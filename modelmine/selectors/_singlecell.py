@@ -163,7 +163,7 @@ def rank_entries(X: Any) -> RankedEntries:
         Xd = np.asarray(X, dtype=np.float64)
         cols, rows = np.nonzero(Xd.T)  # column-major: grouped by column
         data = Xd[rows, cols]
-    order = np.lexsort((data, cols))
+    order = column_value_order(data, cols, p)
     v, rows, cols = data[order], rows[order], cols[order]
     new = np.empty(v.size, dtype=bool)
     new[:1] = True
@@ -176,6 +176,16 @@ def rank_entries(X: Any) -> RankedEntries:
         n_samples=int(n), n_features=int(p), rows=rows, cols=cols, run=run,
         run_col=run_col, run_positive=v[first] > 0,
         col_first_run=np.searchsorted(run_col, np.arange(p, dtype=np.intp)))
+
+
+def column_value_order(data: np.ndarray, cols: np.ndarray, p: int) -> np.ndarray:
+    """``np.lexsort((data, cols))``, the same permutation, faster: a stable sort by value,
+    then a stable sort by column, which numpy does by radix for 16-bit keys (up to 65,536
+    columns); about half lexsort's time on a resample of 2.5 million entries."""
+    if p > 1 << 16 or data.size < 1 << 12:
+        return np.lexsort((data, cols))
+    by_value = np.argsort(data, kind="stable")
+    return by_value[np.argsort(cols[by_value].astype(np.uint16), kind="stable")]
 
 
 def _sums(index: np.ndarray, weights: np.ndarray, size: int) -> np.ndarray:
@@ -354,11 +364,16 @@ def wilcoxon_auroc_pairwise(ranked: RankedEntries, codes: Any, classes: Any,
     zeros = sizes[:, None] - by_class_col
     first = ranked.col_first_run[ranked.run_col]
     U = np.zeros((L, K, p))
+    # the entries grouped by class once (a stable radix sort: each class's entries keep
+    # their order, so every sum below adds the same numbers in the same order)
+    by_class = np.argsort(cls.astype(np.uint16) if K <= 1 << 16 else cls, kind="stable")
+    bounds = np.searchsorted(cls[by_class], np.arange(K + 1))
+    run_sorted, we_sorted = ranked.run[by_class], we[by_class]
     for j in range(K):
         if sizes[j] == 0:
             continue
-        mine = cls == j
-        t_j = _sums(ranked.run[mine], we[mine], ranked.n_runs)  # j's weight in each run
+        mine = slice(bounds[j], bounds[j + 1])
+        t_j = _sums(run_sorted[mine], we_sorted[mine], ranked.n_runs)  # j's weight per run
         before = np.cumsum(t_j) - t_j
         before -= before[first]  # j's non-zero entries below the run, in its column
         g = before + 0.5 * t_j + np.where(ranked.run_positive, zeros[j][ranked.run_col], 0.0)

@@ -21,7 +21,10 @@ column of ``adata.var`` per cluster, ``{key_added}_{cluster}``, the panel's memb
 from __future__ import annotations
 
 import inspect
+import re
+import warnings
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -39,6 +42,11 @@ _FUNC = "marker_panels"
 
 #: Clusters smaller than this are refused (a cluster against the rest needs a few cells).
 MIN_CELLS_PER_GROUP = 3
+
+#: At most this many of a cluster's combinations get their AUROC computed (each ranks all
+#: the cells): the most supported, ties by their genes' single-gene AUROC (issue 40.15:
+#: a panel of 100 genes has C(100, 3) = 161,700 candidate triples).
+MAX_SCORED_COMBINATIONS = 200
 
 
 @dataclass(frozen=True)
@@ -97,6 +105,7 @@ def marker_panels(
     groupby: str,
     *,
     layer: str | None = None,
+    use_raw: bool = False,
     selector: Any = "wilcoxon",
     direction: str = "up",
     reference: str | None = None,
@@ -124,6 +133,10 @@ def marker_panels(
     groupby : str
         The cluster column of ``adata.obs`` (``"leiden"``; ``"obs:leiden"`` too).
     layer : str, optional
+    use_raw : bool, default=False
+        Read ``adata.raw`` (its matrix and genes), as scanpy's ``use_raw=True``: scanpy's
+        files keep the log-normalised values there when ``.X`` is scaled
+        (``pbmc68k_reduced``).
     selector : str or Selector, default="wilcoxon"
         Any classification selector; the sparse ones ("wilcoxon", "t-test", "logreg",
         "anova", "chi2") scale to 10^5 cells (``docs/singlecell.md``).
@@ -143,7 +156,9 @@ def marker_panels(
         :func:`~modelmine.selectors.welch_t_pairwise`), "rest" for the others; on two
         synthetic atlases, "each" found the planted markers best (``docs/singlecell.md``).
     selector_params : dict, optional
-        Further parameters of a built-in selector (``{"C": 0.1}`` for "logreg").
+        Further parameters of a built-in selector (``{"C": 0.1}`` for "logreg"); a
+        ``direction`` or ``reference`` in it must agree with the arguments of that name
+        (which are recorded and order the panels), else it is refused.
     n_bootstraps : int, default=50
     panel_size : int, default=10
         Genes per base model and per panel (m).
@@ -157,7 +172,10 @@ def marker_panels(
     combination_support : float, default=0.3
         The minimum support of the combinations' closed itemsets.
     groups : str, optional
-        A column of ``adata.obs`` (donor, sample): whole groups are drawn first.
+        A column of ``adata.obs`` (donor, sample; ``"obs:donor"`` too): whole groups are
+        drawn (``sample_fraction`` of them, not stratified by cluster, since a donor holds
+        cells of several clusters), then each cluster's cells in them are capped at
+        ``max_cells_per_group``.
     n_genes : int, default=100
         Genes per cluster in ``adata.uns[key_added]`` (the panel first, then by
         frequency and mean rank).
@@ -175,23 +193,61 @@ def marker_panels(
     from ..datasets._biodata import from_anndata, split_obs_target
     from ..spec import RunSpec
 
-    column = split_obs_target(groupby) or groupby
+    column = split_obs_target(groupby) if isinstance(groupby, str) else groupby
     obs = adata.obs
     if column not in obs.columns:
         raise param_error("groupby", _FUNC, "a column of adata.obs "
                           f"({', '.join(map(str, list(obs.columns)[:8]))})", column)
+    if obs[column].isna().any():
+        raise param_error("groupby", _FUNC, "a column with a cluster for every cell",
+                          f"{column!r} with {int(obs[column].isna().sum())} cell(s) without "
+                          "one", show=False)
     counts = obs[column].value_counts()
+    # empty categories (left by subsetting a categorical column) are no clusters: dropped,
+    # as modelmine.run drops them, and named in a note
+    empty = [str(c) for c in counts.index[counts.to_numpy() == 0]]
+    counts = counts[counts > 0]
+    if empty:
+        warnings.warn(f"groupby column {column!r}: empty categor{'y' if len(empty) == 1 else 'ies'}"
+                      f" {', '.join(empty[:8])} (no cells) dropped.", UserWarning, stacklevel=2)
     small = counts[counts < MIN_CELLS_PER_GROUP]
     if len(small):
         raise param_error("groupby", _FUNC, f"clusters of at least {MIN_CELLS_PER_GROUP} "
                           "cells", f"cluster(s) {', '.join(map(str, small.index[:5]))} with "
                           f"{', '.join(map(str, small.to_numpy()[:5]))} cell(s)", show=False)
+    group_col = None
+    if groups is not None:
+        group_col = split_obs_target(groups) if isinstance(groups, str) else groups
+        if group_col not in obs.columns:
+            raise param_error("groups", _FUNC, "a column of adata.obs (donor, sample: "
+                              f"{', '.join(map(str, list(obs.columns)[:8]))})", groups)
+        if obs[group_col].isna().any():
+            raise param_error("groups", _FUNC, "a column with a group for every cell",
+                              f"{group_col!r} with {int(obs[group_col].isna().sum())} "
+                              "cell(s) without one", show=False)
+    if not isinstance(use_raw, bool | np.bool_):
+        raise param_error("use_raw", _FUNC, "True or False", use_raw)
+    if use_raw and getattr(adata, "raw", None) is None:
+        raise param_error("use_raw", _FUNC, "False for an AnnData without .raw", use_raw)
+    if use_raw and layer is not None:
+        raise param_error("layer", _FUNC, "None with use_raw=True (.raw holds one matrix)",
+                          layer)
     if layer is not None and layer not in adata.layers:
         raise param_error("layer", _FUNC, f"a layer of the AnnData ({', '.join(adata.layers)})",
                           layer)
     direction = check_choice(direction, "direction", _FUNC, ["up", "down", "both"])
     if reference is not None:
         reference = check_choice(reference, "reference", _FUNC, ["each", "rest"])
+    for name, value in (("direction", direction), ("reference", reference)):
+        given = (selector_params or {}).get(name)
+        if given is not None and given != value and (name == "direction" or value is not None):
+            raise param_error("selector_params", _FUNC, f"without {name!r}, or with the "
+                              f"{name} given to marker_panels ({name}={value!r}); pass "
+                              f"{name}= to marker_panels, which records it and orders the "
+                              "panels by it", f"{{{name!r}: {given!r}}}", show=False)
+    if reference is None and (selector_params or {}).get("reference") is not None:
+        reference = check_choice(selector_params["reference"],  # type: ignore[index]
+                                 "reference", _FUNC, ["each", "rest"])
     selector, params, reference = _directed_selector(selector, direction, reference,
                                                      selector_params)
     b = check_int(n_bootstraps, "n_bootstraps", _FUNC, min_value=2)
@@ -202,20 +258,24 @@ def marker_panels(
     size = check_int(combination_size, "combination_size", _FUNC, min_value=2)
     # a float32 atlas stays float32 (half the memory; every statistic is computed in
     # float64 on the resample or on a block of columns)
-    source = adata.X if layer is None else adata.layers[layer]
+    where = ("adata.raw.X" if use_raw else "adata.X" if layer is None
+             else f"adata.layers[{layer!r}]")
+    matrix_of = adata
+    if use_raw:  # .raw's matrix and genes, with the cells' obs (no copy)
+        raw = adata.raw
+        matrix_of = SimpleNamespace(X=raw.X, obs=obs, var_names=raw.var_names,
+                                    obs_names=adata.obs_names, layers={})
+    source = matrix_of.X if layer is None else adata.layers[layer]
     dtype = np.float32 if getattr(source, "dtype", None) == np.float32 else np.float64
-    loaded = from_anndata(adata, f"obs:{column}", layer=layer, sparse_dtype=dtype,
-                          groups=None if groups is None else f"obs:{groups}")
+    loaded = from_anndata(matrix_of, f"obs:{column}", layer=layer, sparse_dtype=dtype,
+                          groups=None if group_col is None else f"obs:{group_col}")
     X = loaded.X
     values = X.data if sp.issparse(X) else np.asarray(X)
+    clipped = 0
     if values.size and float(values.min()) < 0:
-        raise param_error("layer", _FUNC, "non-negative values (counts or log1p-normalised "
-                          "counts; scaled, centred data is not a count matrix)",
-                          f"{'adata.X' if layer is None else layer} with negative values",
-                          show=False)
+        X, values, clipped = _negative_values(X, values, adata, use_raw, layer, where)
     kind = value_kind(values)
-    _check_values(kind, values, selector, params, "adata.X" if layer is None else
-                  f"adata.layers[{layer!r}]")
+    _check_values(kind, values, selector, params, where)
     if not sp.issparse(X) and X.size and np.count_nonzero(X) < 0.5 * X.size:
         X = sp.csr_matrix(X)  # counts that arrive dense take the sparse paths, once
     n_groups = int(counts.size)
@@ -227,25 +287,31 @@ def marker_panels(
                           f"need about {need / 2**30:.1f} GiB, and {free / 2**30:.1f} GiB "
                           "are available", b, show=False)
     spec = RunSpec(selector=selector, selector_params=params, n_bootstraps=b, n_features=m,
-                   resampling="subsample", sample_fraction=sample_fraction, stratify=True,
+                   resampling="subsample", sample_fraction=sample_fraction,
+                   # donors hold cells of several clusters: whole donors are drawn, not
+                   # stratified by cluster, then each cluster capped (docs/singlecell.md)
+                   stratify=group_col is None,
                    max_per_class=cap, operators=(), fit_full=False,
                    random_state=random_state, func=_FUNC)
     checked = check_run_data(X, loaded.y, spec, feature_names=loaded.feature_names,
                              n_jobs=n_jobs, func=_FUNC, groups=loaded.groups,
-                             sparse_dtype=dtype)
-    models = fit_class_models(checked, progress=progress)
+                             sparse_dtype=dtype, one_vs_rest=True)
+    fitted = fit_class_models(checked, progress=progress)
+    # clusters keyed by their text (as obs shows them), in the obs column's category order,
+    # else in natural order (0, 1, 2, 10: not 0, 1, 10, 2)
+    models = {str(label): base for label, base in fitted.items()}
+    models = {c: models[c] for c in _cluster_order(obs[column], list(models))}
     names = np.asarray(loaded.feature_names)
-    labels = np.asarray(loaded.y).astype(str)
     log_data = kind == "log-normalised"
     from scipy.stats import norm
 
     cluster_of = {str(c): i for i, c in enumerate(checked.data.classes)}
+    labels = np.asarray([str(v) for v in checked.data.classes])[checked.data.y]
     # the z and AUROC of every gene on all the cells, by blocks of columns sliced from X
     z_all, auc_all = wilcoxon_by_group(X, checked.data.y)
     ordered = {}
     needed = []
-    for label, base in models.items():
-        cluster = str(label)
+    for cluster, base in models.items():
         freq = base.subsets.mean(axis=0)
         mean_rank = base.tied_ranks().mean(axis=0, dtype=np.float64)
         z = z_all[cluster_of[cluster]]
@@ -280,25 +346,27 @@ def marker_panels(
                          "pvals": float(p_all[j]), "pvals_adj": float(adj[j]),
                          "mean_rank": float(mean_rank[j])})
     table = pd.DataFrame(rows)
-    combos = [_combinations(base, Xn, labels == str(label), names, size,
-                            combination_support, str(label), spec.random_state,
+    combos = [_combinations(base, Xn, labels == cluster, names, size,
+                            combination_support, cluster, spec.random_state,
                             columns=needed_cols)
-              for label, base in models.items()]
+              for cluster, base in models.items()]
     combinations = pd.concat([c for c in combos if not c.empty], ignore_index=True) \
         if any(not c.empty for c in combos) else pd.DataFrame(
             columns=["group", "genes", "size", "support", "lift", "p_value", "q_value",
                      "auroc"])
-    settings = {"groupby": column, "layer": layer, "selector": checked.selectors[0].name,
+    settings = {"groupby": column, "layer": layer, "use_raw": bool(use_raw),
+                "selector": checked.selectors[0].name,
                 "selector_params": checked.selectors[0].get_params(),
                 "direction": direction, "reference": reference, "values": kind,
                 "n_bootstraps": b, "panel_size": m, "max_cells_per_group": cap,
                 "sample_fraction": float(sample_fraction), "groups": groups,
                 "random_state": int(spec.random_state), "n_genes": max(top, m),
-                "combination_size": size, "combination_support": float(combination_support)}
+                "combination_size": size, "combination_support": float(combination_support),
+                "empty_clusters_dropped": empty, "negative_values_clipped": clipped}
     _write_back(adata, table, panels, settings, key_added, names)
     adata.uns[key_added]["combinations"] = combinations.assign(
         genes=combinations["genes"].map(" + ".join))
-    return MarkerPanels(panels=panels, table=table, base_models=dict(models),
+    return MarkerPanels(panels=panels, table=table, base_models=models,
                         settings=settings, combinations=combinations)
 
 
@@ -345,7 +413,8 @@ def _write_back(adata: Any, table: pd.DataFrame, panels: dict[str, list[str]],
     adata.uns[key] = {
         "params": {"groupby": settings["groupby"], "reference": "rest",
                    "method": f"modelmine {settings['selector']}",
-                   "use_raw": False, "layer": settings["layer"],
+                   "use_raw": bool(settings.get("use_raw", False)),
+                   "layer": settings["layer"],
                    "corr_method": "benjamini-hochberg",
                    "n_bootstraps": settings["n_bootstraps"],
                    "panel_size": settings["panel_size"],
@@ -381,27 +450,46 @@ def _combinations(base: Any, X: Any, in_group: np.ndarray, names: np.ndarray, si
     from ..diagnostics import itemset_significance
     from ..patterns import mine_itemsets
 
-    found = [sorted(int(i) for i in items) for items in mine_itemsets(
-        base, "frequent", min_support=min_support, max_len=size) if len(items) >= 2]
-    if not found:
+    mined = mine_itemsets(base, "frequent", min_support=min_support, max_len=size)
+    lengths = np.asarray(mined.lengths)
+    # the support of a frequent itemset is the fraction of the models holding all its genes
+    multi = np.flatnonzero(lengths >= 2)
+    if not multi.size:
         return pd.DataFrame()
     support = base.subsets.mean(axis=0)
-    genes = sorted({j for items in found for j in items})
+    together_all = np.asarray(mined.support)[multi]
+    indptr, indices = mined.indptr, mined.indices
+    # the cost bound: only the combinations that can be reported (support at least the
+    # top-th highest) are scored, and at most MAX_SCORED_COMBINATIONS of them, the most
+    # supported first, ties by their genes' mean single-gene AUROC distance from 0.5
+    # (each gene ranked once); below the bound the result is the exhaustive one
+    threshold = np.sort(together_all)[::-1][min(top, multi.size) - 1]
+    candidates = np.flatnonzero(together_all >= threshold)
+    found = {int(i): sorted(int(j) for j in indices[indptr[multi[i]]:indptr[multi[i] + 1]])
+             for i in candidates}
+    genes = sorted({j for i in candidates for j in found[int(i)]})
     where = {j: i for i, j in enumerate(genes)}
     # the candidates' genes, sliced once (``columns``: the genes X holds, sorted)
     block = X[:, genes if columns is None else np.searchsorted(columns, genes)]
     block = np.asarray(block.toarray() if sp.issparse(block) else block, np.float64)
+    if candidates.size > MAX_SCORED_COMBINATIONS:
+        single = np.abs(wilcoxon_by_group(block, in_group.astype(np.intp))[1][1] - 0.5)
+        strength = np.array([single[[where[j] for j in found[int(i)]]].mean()
+                             for i in candidates])
+        keep = np.lexsort((np.arange(candidates.size), -strength,
+                           -together_all[candidates]))[:MAX_SCORED_COMBINATIONS]
+        candidates = np.sort(candidates[keep])
     sd = block.std(axis=0)
     z_all = np.where(sd > 0, (block - block.mean(axis=0)) / np.where(sd > 0, sd, 1), 0.0)
     sign_all = np.sign(z_all[in_group].mean(axis=0) - z_all[~in_group].mean(axis=0))
     sign_all = np.where(sign_all == 0, 1.0, sign_all)
     rows = []
-    for items in found:
+    for i in candidates:
+        items = found[int(i)]
         cols = [where[j] for j in items]
         score = z_all[:, cols] @ sign_all[cols]
         auroc = wilcoxon_by_group(score[:, None], in_group.astype(np.intp))[1][1, 0]
-        together = float(base.subsets[:, items].all(axis=1).mean())
-        rows.append((together, float(auroc), items))
+        rows.append((float(together_all[i]), float(auroc), items))
     rows.sort(key=lambda r: (-r[0], -r[1], r[2]))
     chosen = rows[:top]
     tested = itemset_significance(base, [r[2] for r in chosen], n_randomizations=200,
@@ -449,3 +537,76 @@ def _check_values(kind: str, values: np.ndarray, selector: Any, params: dict[str
                       "sc.pp.normalize_total then sc.pp.log1p; selector='wilcoxon' takes "
                       "counts as well)", f"{where} holding {kind} values (up to {top:,.6g})",
                       show=False)
+
+
+def _natural_key(text: str) -> tuple[Any, ...]:
+    """Sort key of a cluster name: numbers by value (0, 1, 2, 10), other text by its
+    digit runs as numbers ("c2" before "c10")."""
+    try:
+        return (0, float(text), text)
+    except ValueError:
+        parts = re.split(r"(\d+)", text)
+        return (1, tuple((0, int(t), "") if t.isdigit() else (1, 0, t) for t in parts), text)
+
+
+def _cluster_order(column: pd.Series, clusters: list[str]) -> list[str]:
+    """The clusters in the order of a categorical column's categories (scanpy's order),
+    else in natural order."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        order = [str(c) for c in column.cat.categories if str(c) in clusters]
+        if len(order) == len(clusters):
+            return order
+    return sorted(clusters, key=_natural_key)
+
+
+#: Negative values carrying at most this share of a matrix's absolute mass are noise
+#: around zero (set to 0, with a warning); more is centred data. Scaled (z-scored) data
+#: carry half their mass below zero (each gene has mean 0: pbmc68k_reduced's X, 50.0 %);
+#: scanpy's simulated krumsiek11 carries 0.16 % (values down to -0.016, noise of the ODE
+#: simulation around 0). 1 % separates the two by a factor of 6 and 50.
+NEGATIVE_MASS_TOLERANCE = 0.01
+
+
+def _negative_values(X: Any, values: np.ndarray, adata: Any, use_raw: bool,
+                     layer: str | None, where: str) -> tuple[Any, np.ndarray, int]:
+    """Negative values: noise around zero (at most :data:`NEGATIVE_MASS_TOLERANCE` of the
+    absolute mass) is set to 0 with a warning; scaled, centred values are refused with
+    what to pass instead (``use_raw=True`` when ``.raw`` holds usable values, a layer)."""
+    negative = values < 0
+    low = float(values.min())
+    mass = float(np.abs(values).sum(dtype=np.float64))
+    share = float(-values[negative].sum(dtype=np.float64)) / mass if mass else 1.0
+    if share <= NEGATIVE_MASS_TOLERANCE:
+        n = int(negative.sum())
+        warnings.warn(f"{where}: {n:,} negative value(s), down to {low:.3g}, carry "
+                      f"{share:.2%} of the values' absolute mass: taken as noise around "
+                      "zero and set to 0 (more than "
+                      f"{NEGATIVE_MASS_TOLERANCE:.0%} is refused as scaled data).",
+                      UserWarning, stacklevel=3)
+        X = X.copy()
+        if sp.issparse(X):
+            X.data[X.data < 0] = 0
+            X.eliminate_zeros()
+            return X, X.data, n
+        X[X < 0] = 0
+        return X, X, n
+    options = []
+    raw = getattr(adata, "raw", None)
+    if not use_raw and raw is not None:
+        rv = raw.X.data if sp.issparse(raw.X) else np.asarray(raw.X)
+        if not rv.size or float(rv.min()) >= 0:
+            options.append(f"use_raw=True (--use-raw): adata.raw holds {value_kind(rv)} "
+                           "values")
+    others = [k for k in adata.layers if k != layer]
+    if others:
+        options.append(f"layer=NAME (--layer) for counts or log-normalised values among "
+                       f"the layers ({', '.join(map(str, others[:8]))})")
+    if not options:
+        options.append("the counts or log1p-normalised values (the matrix before "
+                       "sc.pp.scale, in a layer or in .raw)")
+    param = "use_raw" if options[0].startswith("use_raw") else "layer"
+    raise param_error(param, _FUNC, "set so that the values read are non-negative: counts "
+                      "or log1p-normalised counts, which the ranks, fold changes and "
+                      f"fractions expressing need; pass {' or '.join(options)}",
+                      f"{where} holding scaled (centred) values: {share:.0%} of their mass "
+                      f"is negative, down to {low:.3g}", show=False)
