@@ -275,8 +275,8 @@ def evaluate_outcome(X: Any, y: Any, outcome: str, selectors: Sequence[Any] | Ma
     from ..base_models import data_fingerprint
     from ..base_models._design import check_design, refuse_unweighted
     from ..outcomes import check_outcome, require_survival
+    from ..selectors import get_selector
     from ._folds import BaseModelCache, make_folds, run_tasks, seed_plan
-    from ._protocol import _resolve_selectors
 
     outcome = check_choice(outcome, "outcome", _FUNC, ("regression", "survival"))
     if outcome == "survival":
@@ -296,7 +296,10 @@ def evaluate_outcome(X: Any, y: Any, outcome: str, selectors: Sequence[Any] | Ma
     design = check_design(groups, sample_weight, data.n_samples, func=_FUNC,
                           weighted_resampling=bool(weighted_resampling))
     if design.sample_weight is not None and not design.weighted_resampling:
-        refuse_unweighted(_resolve_selectors(selectors, _FUNC), _FUNC)
+        given = (selectors.items() if isinstance(selectors, Mapping)
+                 else [(v if isinstance(v, str) else None, v) for v in selectors])
+        built = [(label, get_selector(v, None, func=_FUNC)) for label, v in given]
+        refuse_unweighted({label or sel.name: sel for label, sel in built}, _FUNC)
     cache = BaseModelCache(cache_dir, _FUNC)
     seeds = seed_plan(random_state, n_folds=k, n_units=len(selectors), derivation="outcome",
                       func=_FUNC)
