@@ -293,3 +293,22 @@ def test_signature_api(reg, base):
 
 def test_module_level_functions_use_default_registry():
     assert registry_module.get_operator("allMed") is default_registry().get("allMed")
+
+
+def test_register_operator_takes_what_declare_operator_takes(base):
+    # Issue 38: register_operator dropped variable_size and requires, which
+    # declare_operator (and OperatorRegistry.register) take; the docs promise the same.
+    import inspect
+
+    declared = set(inspect.signature(declare_operator).parameters) - {"func"}
+    assert declared <= set(inspect.signature(register_operator).parameters)
+    try:
+        @register_operator("capTest", variable_size=True, requires=("artificial",))
+        def cap(base, *, n_features):
+            """Top by frequency, n_features a cap."""
+            return np.argsort(-base.subsets.mean(axis=0), kind="stable")[:n_features]
+
+        op = default_registry().get("capTest")
+        assert op.variable_size is True and op.requires == ("artificial",)
+    finally:
+        default_registry().unregister("capTest")
