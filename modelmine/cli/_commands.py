@@ -470,7 +470,7 @@ def _evaluate_run(run: MiningRun, data: LoadedData, args: argparse.Namespace,
 
 
 def cmd_operators(args: argparse.Namespace) -> int:
-    from ..operators import available
+    from ..operators import available_operators as available
 
     frame = available()
     if args.kind:

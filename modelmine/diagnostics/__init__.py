@@ -8,7 +8,7 @@ variance, tests), ``_rankings`` (Spearman, Canberra, scores), ``_measures`` (the
 See ``docs/diagnostics.md`` for every measure, its formula and its reference.
 """
 
-from ..operators import pfer_bound, threshold_for_pfer
+from .._deprecation import moved_names
 from ._agreement import (
     AgreementResult,
     DiversityResult,
@@ -19,13 +19,14 @@ from ._agreement import (
     rpt,
     signature_performance,
 )
-from ._coerce import as_rankings, as_scores, as_selection_matrix
 from ._error_check import ErrorControlCheck, check_error_control
 from ._groups import LeaveOneGroupOutResult, grouping_effect, leave_one_group_out
-from ._itemset_null import curveball, itemset_significance
-from ._markers import EFFECT_MEASURES, marker_table
+from ._itemset_null import (
+    curveball,  # noqa: F401 (internal)
+    itemset_significance,
+)
+from ._markers import marker_table
 from ._measures import (
-    MEASURE_ENTRY_POINT_GROUP,
     MeasureRegistry,
     StabilityMeasure,
     available_measures,
@@ -35,8 +36,8 @@ from ._measures import (
     stability,
 )
 from ._nogueira import nogueira_compare, nogueira_stability, nogueira_test
-from ._null import MIN_PERMUTATIONS, SelectionNullResult, bh_qvalues, selection_null
-from ._outcome_markers import cox_univariate, outcome_marker_table
+from ._null import SelectionNullResult, selection_null
+from ._outcome_markers import outcome_marker_table
 from ._paths import StabilityPathResult, stability_path
 from ._rankings import (
     canberra_stability,
@@ -58,15 +59,24 @@ from ._subsets import (
     dice_stability,
     jaccard_stability,
     kuncheva_stability,
-    pairwise_similarity,
+    pairwise_similarity,  # noqa: F401 (internal)
     pearson_stability,
     selection_frequency,
 )
 
+#: Names of the previous release's ``__all__`` that moved or stopped being public (issue 38);
+#: they warn for one release.
+_MOVED = {
+    "as_selection_matrix": "modelmine.diagnostics._coerce.as_selection_matrix",
+    "bh_qvalues": "modelmine.diagnostics._null.bh_qvalues",
+    "pfer_bound": "modelmine.operators.pfer_bound",
+    "threshold_for_pfer": "modelmine.operators.threshold_for_pfer",
+}
+__getattr__ = moved_names(__name__, _MOVED)
+
+#: The public names. Those imported above with ``noqa: F401 (internal)`` are not public:
+#: other modules of the project import them from here (issue 38).
 __all__ = [
-    "EFFECT_MEASURES",
-    "MEASURE_ENTRY_POINT_GROUP",
-    "MIN_PERMUTATIONS",
     "AgreementResult",
     "DiversityResult",
     "ErrorControlCheck",
@@ -85,15 +95,9 @@ __all__ = [
     "StabilityPathResult",
     "StabilityResult",
     "agreement",
-    "as_rankings",
-    "as_scores",
-    "as_selection_matrix",
     "available_measures",
-    "bh_qvalues",
     "canberra_stability",
     "check_error_control",
-    "cox_univariate",
-    "curveball",
     "dice_stability",
     "diversity",
     "get_measure",
@@ -110,9 +114,7 @@ __all__ = [
     "nogueira_test",
     "outcome_marker_table",
     "paired_ttest",
-    "pairwise_similarity",
     "pearson_stability",
-    "pfer_bound",
     "points_ranking",
     "register_measure",
     "rpt",
@@ -124,6 +126,5 @@ __all__ = [
     "spearman_stability",
     "stability",
     "stability_path",
-    "threshold_for_pfer",
     "wilcoxon_test",
 ]

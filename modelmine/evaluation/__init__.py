@@ -11,16 +11,25 @@ entry-point group; :func:`available_classifiers` lists them).
 
 from ._aggregations import SALMAN_AGGREGATIONS, AggregationComparison, compare_aggregations
 from ._classifiers import (
-    CLASSIFIER_ENTRY_POINT_GROUP,
     ClassifierRegistry,
     available_classifiers,
     get_classifier,
     make_classifier,
     register_classifier,
 )
-from ._outcomes import OUTCOME_MODELS, OutcomeEvaluation, evaluate_outcome
-from ._protocol import DEFAULT_SELECTORS, evaluate
-from ._result import EvaluationResult, average_points
+from ._outcomes import (
+    OUTCOME_MODELS,  # noqa: F401 (internal)
+    OutcomeEvaluation,
+    evaluate_outcome,
+)
+from ._protocol import (
+    DEFAULT_SELECTORS,  # noqa: F401 (internal)
+    evaluate,
+)
+from ._result import (
+    EvaluationResult,
+    average_points,  # noqa: F401 (internal)
+)
 from ._thresholds import (
     PES_SELECTOR_PARAMS,
     PES_SELECTORS,
@@ -29,10 +38,9 @@ from ._thresholds import (
     evaluate_thresholds,
 )
 
+#: The public names. Those imported above with ``noqa: F401 (internal)`` are not public:
+#: other modules of the project import them from here (issue 38).
 __all__ = [
-    "CLASSIFIER_ENTRY_POINT_GROUP",
-    "DEFAULT_SELECTORS",
-    "OUTCOME_MODELS",
     "PES_SELECTORS",
     "PES_SELECTOR_PARAMS",
     "PES_THRESHOLDS",
@@ -43,7 +51,6 @@ __all__ = [
     "OutcomeEvaluation",
     "ThresholdResult",
     "available_classifiers",
-    "average_points",
     "compare_aggregations",
     "evaluate",
     "evaluate_outcome",

@@ -657,7 +657,7 @@ def run(
     selector : str, Selector, estimator or callable, optional
         As in :func:`modelmine.bootstrap` (default: the outcome's, "svm-rfe" for classes).
     operators : sequence of str, default=("closedApr", "allMed")
-        Registered operator names (``modelmine.operators.available()``).
+        Registered operator names (``modelmine.operators.available_operators()``).
     n_bootstraps : int, default=150
         b (KDD 2012, section 3).
     n_features : int, default=20

@@ -111,7 +111,7 @@ def test_csv_export_then_run_gives_the_same_models(tmp_path, run_dir):
 def test_operators_lists_the_registry(capsys):
     assert main(["operators", "--format", "csv"]) == 0
     table = pd.read_csv(__import__("io").StringIO(capsys.readouterr().out))
-    truth = mm.operators.available()
+    truth = mm.operators.available_operators()
     assert table["name"].tolist() == truth["name"].tolist()
     row = table.set_index("name").loc["closedApr"]
     assert row["kind"] == "single" and row["origin"] == "built-in"

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 import modelmine as mm
-from modelmine.diagnostics import bh_qvalues, selection_null
+from modelmine.diagnostics import selection_null
+from modelmine.diagnostics._null import bh_qvalues
 
 
 def _data(seed=0, n=120, p=40, k=3):

@@ -10,7 +10,7 @@ import pytest
 
 import modelmine as mm
 import modelmine.operators._registry as registry_module
-from modelmine.operators import PluginWarning
+from modelmine.exceptions import PluginWarning
 from modelmine.operators._registry import (
     OperatorRegistry,
     aggregate,

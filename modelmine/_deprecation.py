@@ -1,0 +1,32 @@
+"""Names that left a public ``__all__`` stay importable for one release, with a warning.
+
+A package lists them in a ``_MOVED`` mapping, old name -> the dotted path of where the thing
+lives now, and sets ``__getattr__ = moved_names(__name__, _MOVED)``. A path through a private
+module (a ``_`` part) means the name is no longer public at all; the warning says so.
+"""
+
+from __future__ import annotations
+
+import importlib
+import warnings
+from collections.abc import Callable, Mapping
+from typing import Any
+
+
+def moved_names(module: str, moved: Mapping[str, str]) -> Callable[[str], Any]:
+    """A module ``__getattr__`` serving the names of ``moved`` with a FutureWarning."""
+
+    def __getattr__(name: str) -> Any:
+        if name not in moved:
+            raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        home, _, attr = moved[name].rpartition(".")
+        value = getattr(importlib.import_module(home), attr)
+        if any(part.startswith("_") for part in home.split(".")):
+            advice = "it is no longer public and will not be importable from here"
+        else:
+            advice = f"use {moved[name]}; the old name goes"
+        warnings.warn(f"{module}.{name} left the public API (issue 38): {advice} in the "
+                      "next release.", FutureWarning, stacklevel=2)
+        return value
+
+    return __getattr__
