@@ -30,3 +30,11 @@ def moved_names(module: str, moved: Mapping[str, str]) -> Callable[[str], Any]:
         return value
 
     return __getattr__
+
+
+def renamed_accessor(owner: str, old: str, new: str) -> None:
+    """Warn that the table accessor ``owner.old`` is now ``owner.new`` (issue 38: every
+    result gives its table as ``to_frame()``)."""
+    warnings.warn(f"{owner}.{old} is deprecated and goes in the next release; use "
+                  f"{owner}.{new} (every result gives its table as to_frame()).",
+                  FutureWarning, stacklevel=3)

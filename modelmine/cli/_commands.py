@@ -399,7 +399,7 @@ def _null(run: MiningRun, data: LoadedData, directory: Path, args: argparse.Name
                           itemsets=itemsets, random_state=args.random_state, n_jobs=args.n_jobs,
                           executor=args.executor, progress=False if args.quiet else None,
                           groups=data.groups, sample_weight=data.sample_weight, log=log)
-    safe_frame(null.table()).to_csv(directory / "null.csv")
+    safe_frame(null.to_frame()).to_csv(directory / "null.csv")
     _store.write_null_tables(run, directory, null)
     if len(null.itemsets):
         safe_frame(null.itemset_table()).to_csv(directory / "null_itemsets.csv", index=False)
@@ -463,7 +463,7 @@ def _evaluate_run(run: MiningRun, data: LoadedData, args: argparse.Namespace,
         executor=args.executor, progress=False if args.quiet else None,
         groups=data.groups, sample_weight=data.sample_weight,
         weighted_resampling=bool(settings.get("weighted_resampling", False)))
-    table = result.table2().reset_index()[["operator", "error", "stability",
+    table = result.to_frame("table2").reset_index()[["operator", "error", "stability",
                                            "error_points", "stability_points"]]
     safe_frame(table).to_csv(directory / "evaluation.csv", index=False)
     run.report(directory / "report.html", evaluation=table)
@@ -572,7 +572,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         n_jobs=args.n_jobs, executor=args.executor, cache_dir=args.cache,
         progress=False if args.quiet else None, groups=data.groups,
         sample_weight=data.sample_weight)
-    table2 = result.table2()
+    table2 = result.to_frame("table2")
     multi = [op for op, kind in result.operator_kinds.items() if kind == "multi"]
     with atomic_directory(out, force=args.force) as tmp:
         safe_frame(result.folds).to_csv(tmp / "folds.csv", index=False)
@@ -581,7 +581,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         safe_frame(result.stability()).to_csv(tmp / "stability.csv")
         safe_frame(result.robustness_table()).to_csv(tmp / "robustness.csv")
         if multi:
-            safe_frame(result.table4()).to_csv(tmp / "table4.csv")
+            safe_frame(result.to_frame("table4")).to_csv(tmp / "table4.csv")
         # The report's error vs stability plot reads this file.
         safe_frame(table2.reset_index()[["operator", "error", "stability", "error_points",
                                          "stability_points"]]).to_csv(
@@ -660,7 +660,7 @@ def cmd_markers(args: argparse.Namespace) -> int:
     with atomic_directory(args.out, force=args.force) as tmp:
         safe_frame(result.table).to_csv(tmp / "markers.csv", index=False)
         combos = result.combinations.assign(
-            genes=result.combinations["genes"].map(" + ".join))
+            features=result.combinations["features"].map(" + ".join))
         safe_frame(combos).to_csv(tmp / "combinations.csv", index=False)
         lines = [f"{group}\tmodelmine panel of {group} ({source.name})\t" + "\t".join(genes)
                  for group, genes in result.panels.items()]

@@ -254,7 +254,7 @@ class MiningRun:
         base = self.base_models
         q = None
         if null is not None:
-            table = null.table()
+            table = null.to_frame()
             q = table["q_value"].reindex([str(f) for f in base.feature_names]).to_numpy()
         if self.outcome != "classification":
             from ..diagnostics import outcome_marker_table

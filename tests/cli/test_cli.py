@@ -177,8 +177,8 @@ def test_evaluate_writes_the_protocol_tables(tmp_path, capsys):
     folds = pd.read_csv(out / "folds.csv")
     np.testing.assert_allclose(folds["error"], truth.folds["error"])
     evaluation = pd.read_csv(out / "evaluation.csv")
-    assert list(evaluation["operator"]) == list(truth.table2().index)
-    np.testing.assert_allclose(evaluation["stability"], truth.table2()["stability"])
+    assert list(evaluation["operator"]) == list(truth.to_frame("table2").index)
+    np.testing.assert_allclose(evaluation["stability"], truth.to_frame("table2")["stability"])
 
 
 def test_report_with_an_evaluation(tmp_path, capsys):
