@@ -11,15 +11,16 @@ import pytest
 import modelmine as mm
 import modelmine.operators._registry as registry_module
 from modelmine.exceptions import PluginWarning
-from modelmine.operators._registry import (
+from modelmine.operators import (
     OperatorRegistry,
+    Signature,
+    SignatureSet,
     aggregate,
-    available,
+    available_operators,
     declare_operator,
     default_registry,
     register_operator,
 )
-from modelmine.operators._signature import Signature, SignatureSet
 from modelmine.testing import make_base_models
 
 
@@ -65,7 +66,7 @@ def test_decorator_usable_at_once_in_default_registry(base):
 
         sig = aggregate(base, "topTwoTest", n_features=2)
         assert isinstance(sig, Signature) and len(sig) == 2
-        row = available().set_index("name").loc["topTwoTest"]
+        row = available_operators().set_index("name").loc["topTwoTest"]
         assert row["kind"] == "single" and row["description"] == "Top by frequency."
         assert row["origin"] == "tests" or row["origin"].startswith("test")
         assert sig.provenance["operator"] == "topTwoTest"
