@@ -33,7 +33,8 @@ import pandas as pd
 import modelmine as mm
 from modelmine import diagnostics
 from modelmine.exceptions import NotApplicableError
-from modelmine.operators import aggregate, available
+from modelmine.operators import aggregate
+from modelmine.operators import available_operators as available
 
 RESULTS = Path(__file__).parent / "results"
 

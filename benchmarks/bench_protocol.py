@@ -20,7 +20,7 @@ import time
 
 import modelmine as mm
 from modelmine.evaluation import evaluate
-from modelmine.operators import available
+from modelmine.operators import available_operators as available
 
 TARGET_SECONDS = 15 * 60
 

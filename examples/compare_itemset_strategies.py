@@ -119,7 +119,7 @@ def aliases() -> list[str]:
                         return mm.aggregate(base, op, n_features=n_features, strategy=st)
                     combine.__doc__ = f"{op} with strategy={st!r}"
                     return combine
-                mm.register_operator(name, make(), kind="single")
+                mm.operators.register_operator(name, make(), kind="single")
             names.append(name)
     return names
 

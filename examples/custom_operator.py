@@ -22,7 +22,8 @@ from sklearn.svm import LinearSVC
 
 import modelmine as mm
 from modelmine.estimator import ModelMiningSelector
-from modelmine.operators import aggregate, available, register_operator
+from modelmine.operators import aggregate, register_operator
+from modelmine.operators import available_operators as available
 
 
 @register_operator("rankProduct", kind="single")

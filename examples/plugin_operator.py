@@ -17,7 +17,8 @@ import sys
 from pathlib import Path
 
 import modelmine as mm
-from modelmine.operators import aggregate, available
+from modelmine.operators import aggregate
+from modelmine.operators import available_operators as available
 
 
 def main(argv: list[str] | None = None) -> int:

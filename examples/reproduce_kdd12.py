@@ -244,7 +244,7 @@ def table4(results: dict[str, EvaluationResult]) -> pd.DataFrame:
             "1nn_agreement_mean": "1nn_agreement", "1nn_error_mean": "1nn_error",
             "similarity_mean": "similarity"}
     parts = [t[[c for c in cols if c in t.columns]].rename(columns=cols)
-             for t in (r.table4(operators=PAPER_MULTI) for r in results.values())]
+             for t in (r.to_frame("table4", operators=PAPER_MULTI) for r in results.values())]
     return (pd.concat(parts, keys=list(results), names=["dataset"])
             .groupby(level=["operator", "selector"], sort=False).mean().round(2))
 

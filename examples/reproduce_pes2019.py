@@ -41,7 +41,7 @@ PES_TABLE5_MADELON = pd.DataFrame(
     columns=["selector", "mode", "paper_svm_auc", "paper_rf_auc"])
 
 
-def summary(name: str, result: mm.ThresholdResult) -> pd.DataFrame:
+def summary(name: str, result: mm.evaluation.ThresholdResult) -> pd.DataFrame:
     """Per selector: mean simple / ensemble stability and AUC over the thresholds."""
     df = result.to_frame()
     wide = df.pivot_table(index="selector", columns="mode", values=["stability", "auc"],
@@ -137,7 +137,7 @@ def main() -> None:
         for B in args.n_bootstraps:
             tag = name if len(args.n_bootstraps) == 1 else f"{name}_B{B}"
             start = time.perf_counter()
-            result = mm.evaluate_thresholds(
+            result = mm.evaluation.evaluate_thresholds(
                 X, y, selectors=args.selectors, thresholds=args.thresholds,
                 n_folds=args.n_folds, train_fraction=args.train_fraction,
                 n_bootstraps=B, classifiers=args.classifier,

@@ -127,7 +127,7 @@ def main() -> None:
             X = X[:, :200]
         for sel in args.selectors:
             start = time.perf_counter()
-            res = mm.compare_aggregations(X, y, selectors=sel, n_folds=args.n_folds,
+            res = mm.evaluation.compare_aggregations(X, y, selectors=sel, n_folds=args.n_folds,
                                           n_bootstraps=args.n_bootstraps,
                                           random_state=args.random_state, n_jobs=args.n_jobs)
             seconds = time.perf_counter() - start

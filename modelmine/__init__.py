@@ -19,22 +19,30 @@ from . import (
     spec,
     validation,
 )
+from ._deprecation import moved_names
 from ._version import __version__
 from .base_models import BaseModels, bootstrap
 from .estimator import ModelMiningSelector
-from .evaluation import (
-    EvaluationResult,
-    ThresholdResult,
-    compare_aggregations,
-    evaluate,
-    evaluate_thresholds,
-)
-from .exceptions import DataError, ModelmineError, RunStateError
-from .operators import Signature, SignatureSet, aggregate, register_operator
-from .patterns import ItemsetLattice, Itemsets, mine_itemsets
+from .evaluation import evaluate
+from .exceptions import ModelmineError
+from .operators import Signature, SignatureSet, aggregate
+from .patterns import ItemsetLattice, mine_itemsets
 from .pipeline import MiningRun, resume, run
 from .spec import RunSpec
 
+#: Top-level names of the previous release that live in one subpackage only now (issue 38):
+#: ``mm.<name>`` is kept for the main entry points; these warn for one release.
+_MOVED = {
+    "DataError": "modelmine.exceptions.DataError",
+    "EvaluationResult": "modelmine.evaluation.EvaluationResult",
+    "Itemsets": "modelmine.patterns.Itemsets",
+    "RunStateError": "modelmine.exceptions.RunStateError",
+    "ThresholdResult": "modelmine.evaluation.ThresholdResult",
+    "compare_aggregations": "modelmine.evaluation.compare_aggregations",
+    "evaluate_thresholds": "modelmine.evaluation.evaluate_thresholds",
+    "register_operator": "modelmine.operators.register_operator",
+}
+_moved = moved_names(__name__, _MOVED)
 
 def __getattr__(name: str) -> Any:
     # The report pulls in matplotlib: load it on first use, not with every import.
@@ -42,38 +50,30 @@ def __getattr__(name: str) -> Any:
         import importlib
 
         return importlib.import_module(".report", __name__)
-    raise AttributeError(f"module 'modelmine' has no attribute {name!r}")
+    return _moved(name)
 
 __all__ = [
     "BaseModels",
-    "DataError",
-    "EvaluationResult",
     "ItemsetLattice",
-    "Itemsets",
     "MiningRun",
     "ModelMiningSelector",
     "ModelmineError",
     "RunSpec",
-    "RunStateError",
     "Signature",
     "SignatureSet",
-    "ThresholdResult",
     "__version__",
     "aggregate",
     "bootstrap",
-    "compare_aggregations",
     "constants",
     "datasets",
     "diagnostics",
     "evaluate",
-    "evaluate_thresholds",
     "evaluation",
     "mine_itemsets",
     "operators",
     "outcomes",
     "patterns",
     "pipeline",
-    "register_operator",
     "report",
     "resume",
     "run",

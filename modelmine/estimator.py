@@ -42,7 +42,7 @@ class ModelMiningSelector(SelectorMixin, BaseEstimator):
         :func:`modelmine.bootstrap` (a built-in name such as "svm-rfe", "relieff", "ig",
         "anova"; a scikit-learn estimator; a callable ``(X, y) -> scores``).
     operator : str, default="closedApr"
-        A registered operator (:func:`modelmine.operators.available`): single-model
+        A registered operator (:func:`modelmine.operators.available_operators`): single-model
         ("closedApr", "avgRank", "mostFreq", ...) or multi-model ("allMed",
         "allClosedApr", ...). KDD 2012, sections 2.2-2.4.
     n_bootstraps : int, default=150

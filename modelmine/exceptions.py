@@ -8,8 +8,10 @@ from bugs. Each also derives from the built-in class it refines (``ValueError``)
 
 from __future__ import annotations
 
+from ._registry import PluginWarning
+
 __all__ = ["DataError", "MissingExtraError", "ModelmineError", "NotApplicableError",
-           "OperatorError", "RunStateError", "SizeCappedWarning", "require_extra"]
+           "OperatorError", "PluginWarning", "RunStateError", "SizeCappedWarning"]
 
 
 class ModelmineError(Exception):

@@ -46,17 +46,9 @@ from .constants import (
 from .exceptions import SizeCappedWarning
 from .validation import check_choice, check_fraction_or_count, check_int, check_real, param_error
 
-__all__ = [
-    "ARTIFICIAL_FEATURES",
-    "DEFAULT_OPERATORS",
-    "DEFAULT_RANDOM_STATE",
-    "DEFAULT_SELECTORS",
-    "RESAMPLING_METHODS",
-    "RunSpec",
-    "capped",
-    "resolve_seed",
-    "spec_alone",
-]
+#: The public names (issue 38); the policies other modules share (``capped``, ``resolve_seed``,
+#: ``spec_alone``) and the lists of choices are imported from here but are not public.
+__all__ = ["DEFAULT_SELECTORS", "RunSpec"]
 
 #: The operators of ``mm.run`` and ``modelmine run`` unless told otherwise: one consensus
 #: signature from frequent model fragments (closedApr) and k alternatives (allMed).

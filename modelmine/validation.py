@@ -27,7 +27,6 @@ __all__ = [
     "check_fraction_or_count",
     "check_int",
     "check_real",
-    "closest_names",
     "param_error",
 ]
 

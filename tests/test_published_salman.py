@@ -20,7 +20,7 @@ def test_salman_optdigits_rows_recomputed():
     committed = pd.read_csv(ROOT / "docs" / "studies" / "salman_digits_b20.csv")
     committed = committed[committed.selector == "ig"].set_index("aggregation")
     X, y = load_digits(return_X_y=True)
-    res = mm.compare_aggregations(X.astype(np.float64), (y == 3).astype(np.int64),
+    res = mm.evaluation.compare_aggregations(X.astype(np.float64), (y == 3).astype(np.int64),
                                   selectors="ig", n_folds=10, n_bootstraps=20,
                                   random_state=2022, n_jobs=1)
     ours = res.stability.set_index("aggregation")

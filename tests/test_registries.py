@@ -37,13 +37,13 @@ class VarianceSelector(Selector):
 
 
 def test_every_available_has_one_shape():
-    for table in (mm.operators.available(), mm.selectors.available(),
+    for table in (mm.operators.available_operators(), mm.selectors.available_selectors(),
                   mm.diagnostics.available_measures(), mm.evaluation.available_classifiers()):
         assert list(table.columns) == AVAILABLE_COLUMNS
         assert len(table) > 0 and table["name"].is_unique
         assert (table.loc[table["entry_point"].isna(), "origin"] == "built-in").any()
     assert {"chi2", "anova", "ig", "su", "relieff", "svm-rfe", "svm", "l1-logistic",
-            "random-forest"} <= set(mm.selectors.available()["name"])
+            "random-forest"} <= set(mm.selectors.available_selectors()["name"])
     assert set(mm.evaluation.available_classifiers()["name"]) >= {"svm", "1nn", "tree"}
 
 

@@ -200,7 +200,7 @@ def bootstrap(
     selector : str, Selector, estimator, callable, or a list of them, optional
         Default: the outcome's (``modelmine.spec.DEFAULT_SELECTORS``: "svm-rfe" for classes,
         "svr-rfe" for regression, "coxnet" for survival).
-        A registered name (:func:`modelmine.selectors.available`: "chi2", "anova", "ig",
+        A registered name (:func:`modelmine.selectors.available_selectors`: "chi2", "anova", "ig",
         "su", "relieff", "svm-rfe", "svm", "l1-logistic", "random-forest", "cfs",
         "gainratio", "oner", "mrmr", "svm-rfe50", ...), a
         :class:`modelmine.selectors.Selector`, a scikit-learn estimator (with ``coef_`` /

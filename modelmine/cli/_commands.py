@@ -505,7 +505,7 @@ def _null(run: MiningRun, data: LoadedData, directory: Path, args: argparse.Name
                           n_jobs=args.n_jobs,
                           executor=args.executor, progress=False if args.quiet else None,
                           groups=data.groups, sample_weight=data.sample_weight, log=log)
-    safe_frame(null.table()).to_csv(directory / "null.csv")
+    safe_frame(null.to_frame()).to_csv(directory / "null.csv")
     _store.write_null_tables(run, directory, null)
     if len(null.itemsets):
         safe_frame(null.itemset_table()).to_csv(directory / "null_itemsets.csv", index=False)
@@ -582,7 +582,7 @@ def _evaluate_run(run: MiningRun, data: LoadedData, args: argparse.Namespace,
         groups=data.groups, sample_weight=data.sample_weight,
         weighted_resampling=spec.weighted_resampling, outcome=outcome)
     if outcome == "classification":
-        table = result.table2().reset_index()[["operator", "error", "stability",
+        table = result.to_frame("table2").reset_index()[["operator", "error", "stability",
                                                "error_points", "stability_points"]]
     else:
         table = _outcome_table(result)
@@ -608,7 +608,7 @@ def _outcome_table(result: Any) -> pd.DataFrame:
 
 
 def cmd_operators(args: argparse.Namespace) -> int:
-    from ..operators import available
+    from ..operators import available_operators as available
 
     frame = available()
     if args.kind:
@@ -710,7 +710,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         n_jobs=args.n_jobs, executor=args.executor, cache_dir=args.cache,
         progress=False if args.quiet else None, groups=data.groups,
         sample_weight=data.sample_weight)
-    table2 = result.table2()
+    table2 = result.to_frame("table2")
     multi = [op for op, kind in result.operator_kinds.items() if kind == "multi"]
     with atomic_directory(out, force=args.force) as tmp:
         safe_frame(result.folds).to_csv(tmp / "folds.csv", index=False)
@@ -719,7 +719,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         safe_frame(result.stability()).to_csv(tmp / "stability.csv")
         safe_frame(result.robustness_table()).to_csv(tmp / "robustness.csv")
         if multi:
-            safe_frame(result.table4()).to_csv(tmp / "table4.csv")
+            safe_frame(result.to_frame("table4")).to_csv(tmp / "table4.csv")
         # The report's error vs stability plot reads this file.
         safe_frame(table2.reset_index()[["operator", "error", "stability", "error_points",
                                          "stability_points"]]).to_csv(
@@ -808,7 +808,7 @@ def cmd_markers(args: argparse.Namespace) -> int:
         with atomic_directory(out, force=args.force) as tmp:
             safe_frame(result.table).to_csv(tmp / "markers.csv", index=False)
             combos = result.combinations.assign(
-                genes=result.combinations["genes"].map(" + ".join))
+                features=result.combinations["features"].map(" + ".join))
             safe_frame(combos).to_csv(tmp / "combinations.csv", index=False)
             (tmp / "panels.gmt").write_text(_gmt(result.panels, source.name),
                                             encoding="utf-8")
@@ -853,7 +853,7 @@ def _annotations(anndata: Any, adata: Any, result: Any) -> Any:
 
     settings = result.settings
     key = "modelmine_markers"
-    genes = list(dict.fromkeys(result.table["names"].astype(str)))
+    genes = list(dict.fromkeys(result.table["feature"].astype(str)))
     raw = bool(settings.get("use_raw"))
     source = adata.raw if raw else adata
     index = pd.Index([str(v) for v in source.var_names])

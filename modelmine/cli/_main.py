@@ -261,9 +261,9 @@ def _registered(what: str) -> str:
     """The names of a registry, for the help (read when the parser is built, so plugins'
     selectors and operators are listed too)."""
     if what == "selectors":
-        from ..selectors import available as listing
+        from ..selectors import available_selectors as listing
     elif what == "operators":
-        from ..operators import available as listing
+        from ..operators import available_operators as listing
     else:
         from ..evaluation import available_classifiers as listing
     table = listing()

@@ -9,9 +9,13 @@ objects through :func:`from_anndata`; both return a :class:`LoadedData` that
 """
 
 from ._arff import write_arff
-from ._biodata import ManyClassesWarning, check_target, from_anndata
+from ._biodata import (
+    ManyClassesWarning,
+    check_target,  # noqa: F401 (internal)
+    from_anndata,
+)
 from ._loaders import (
-    SHARED_FILES,
+    SHARED_FILES,  # noqa: F401 (internal)
     DatasetInfo,
     available,
     load,
@@ -19,18 +23,21 @@ from ._loaders import (
     load_colon,
     load_leukemia,
     load_prostate,
-    shared_path,
+    shared_path,  # noqa: F401 (internal)
 )
-from ._readers import EMBEDDED_PREFIX, LoadedData, read_data
+from ._readers import (
+    EMBEDDED_PREFIX,  # noqa: F401 (internal)
+    LoadedData,
+    read_data,
+)
 
+#: The public names. Those imported above with ``noqa: F401 (internal)`` are not public:
+#: other modules of the project import them from here (issue 38).
 __all__ = [
-    "EMBEDDED_PREFIX",
-    "SHARED_FILES",
     "DatasetInfo",
     "LoadedData",
     "ManyClassesWarning",
     "available",
-    "check_target",
     "from_anndata",
     "load",
     "load_basehock",
@@ -38,6 +45,5 @@ __all__ = [
     "load_leukemia",
     "load_prostate",
     "read_data",
-    "shared_path",
     "write_arff",
 ]

@@ -8,9 +8,7 @@ variance, tests), ``_rankings`` (Spearman, Canberra, scores), ``_measures`` (the
 See ``docs/diagnostics.md`` for every measure, its formula and its reference.
 """
 
-from typing import Any
-
-from ..operators import pfer_bound, threshold_for_pfer
+from .._deprecation import moved_names
 from ._agreement import (
     AgreementResult,
     DiversityResult,
@@ -21,11 +19,12 @@ from ._agreement import (
     rpt,
     signature_performance,
 )
-from ._coerce import as_rankings, as_scores, as_selection_matrix
-from ._itemset_null import curveball, itemset_significance
-from ._markers import EFFECT_MEASURES, marker_table
+from ._itemset_null import (
+    curveball,  # noqa: F401 (internal)
+    itemset_significance,
+)
+from ._markers import marker_table
 from ._measures import (
-    MEASURE_ENTRY_POINT_GROUP,
     MeasureRegistry,
     StabilityMeasure,
     available_measures,
@@ -35,7 +34,7 @@ from ._measures import (
     stability,
 )
 from ._nogueira import nogueira_compare, nogueira_stability, nogueira_test
-from ._outcome_markers import cox_univariate, outcome_marker_table
+from ._outcome_markers import outcome_marker_table
 from ._paths import StabilityPathResult, stability_path
 from ._rankings import (
     canberra_stability,
@@ -48,7 +47,6 @@ from ._significance import (
     McNemarResult,
     PairedTestResult,
     PointsRanking,
-    bh_qvalues,
     mcnemar_test,
     paired_ttest,
     points_ranking,
@@ -58,14 +56,35 @@ from ._subsets import (
     dice_stability,
     jaccard_stability,
     kuncheva_stability,
-    pairwise_similarity,
+    pairwise_similarity,  # noqa: F401 (internal)
     pearson_stability,
     selection_frequency,
 )
 
+#: Names of the previous release's ``__all__`` that moved or stopped being public (issue 38);
+#: they warn for one release.
+_MOVED = {
+    "as_selection_matrix": "modelmine.diagnostics._coerce.as_selection_matrix",
+    "bh_qvalues": "modelmine.diagnostics._significance.bh_qvalues",
+    # the workflows that refit the flow (the permutation null, the error-control check, what
+    # grouping changes) moved to modelmine.evaluation, above the pipeline: the diagnostics
+    # hold the pure measures
+    "MIN_PERMUTATIONS": "modelmine.evaluation._null.MIN_PERMUTATIONS",
+    "ErrorControlCheck": "modelmine.evaluation.ErrorControlCheck",
+    "LeaveOneGroupOutResult": "modelmine.evaluation.LeaveOneGroupOutResult",
+    "SelectionNullResult": "modelmine.evaluation.SelectionNullResult",
+    "check_error_control": "modelmine.evaluation.check_error_control",
+    "grouping_effect": "modelmine.evaluation.grouping_effect",
+    "leave_one_group_out": "modelmine.evaluation.leave_one_group_out",
+    "selection_null": "modelmine.evaluation.selection_null",
+    "pfer_bound": "modelmine.operators.pfer_bound",
+    "threshold_for_pfer": "modelmine.operators.threshold_for_pfer",
+}
+__getattr__ = moved_names(__name__, _MOVED)
+
+#: The public names. Those imported above with ``noqa: F401 (internal)`` are not public:
+#: other modules of the project import them from here (issue 38).
 __all__ = [
-    "EFFECT_MEASURES",
-    "MEASURE_ENTRY_POINT_GROUP",
     "AgreementResult",
     "DiversityResult",
     "FrequencyResult",
@@ -81,14 +100,9 @@ __all__ = [
     "StabilityPathResult",
     "StabilityResult",
     "agreement",
-    "as_rankings",
-    "as_scores",
-    "as_selection_matrix",
     "available_measures",
-    "bh_qvalues",
     "canberra_stability",
     "cox_univariate",
-    "curveball",
     "dice_stability",
     "diversity",
     "get_measure",
@@ -103,9 +117,7 @@ __all__ = [
     "nogueira_test",
     "outcome_marker_table",
     "paired_ttest",
-    "pairwise_similarity",
     "pearson_stability",
-    "pfer_bound",
     "points_ranking",
     "register_measure",
     "rpt",
@@ -116,27 +128,6 @@ __all__ = [
     "spearman_stability",
     "stability",
     "stability_path",
-    "threshold_for_pfer",
     "wilcoxon_test",
 ]
 
-
-#: The workflows that refit the flow (the permutation null, the error-control check, what
-#: grouping changes) moved to :mod:`modelmine.evaluation`, above the pipeline (issue 38): the
-#: diagnostics hold the pure measures. Their old paths here warn, for one release.
-_MOVED = ("MIN_PERMUTATIONS", "ErrorControlCheck", "LeaveOneGroupOutResult",
-          "SelectionNullResult", "check_error_control", "grouping_effect",
-          "leave_one_group_out", "selection_null")
-
-
-def __getattr__(name: str) -> Any:
-    if name in _MOVED:
-        import warnings
-
-        from .. import evaluation
-
-        warnings.warn(f"modelmine.diagnostics.{name} is now modelmine.evaluation.{name}; "
-                      "the old path will be removed in the next release",
-                      DeprecationWarning, stacklevel=2)
-        return getattr(evaluation, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -83,7 +83,7 @@ def marker_table(
         ``n_models`` (b) for its interval.
     n_models : int, optional
     q_values : array-like of shape (p,), optional
-        Per-column q-values (``SelectionNullResult.table()["q_value"]``).
+        Per-column q-values (``SelectionNullResult.to_frame()["q_value"]``).
     effect : {"auto", "log2_fold_change", "standardized_mean_difference"}, default="auto"
     confidence_level : float, default=0.95
 

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._deprecation import renamed_accessor
 from .._utils import readonly
 from ..base_models import BaseModels, bootstrap
 from ..validation import check_int, param_error
@@ -67,6 +68,11 @@ class StabilityPathResult:
         return np.lexsort((np.arange(peak.size), -peak))[:n]
 
     def table(self) -> pd.DataFrame:
+        """Deprecated: :meth:`to_frame`."""
+        renamed_accessor("StabilityPathResult", "table()", "to_frame()")
+        return self.to_frame()
+
+    def to_frame(self) -> pd.DataFrame:
         """One row per grid value: q, stability and its interval."""
         return pd.DataFrame(
             {

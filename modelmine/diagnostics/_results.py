@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 from scipy.stats import norm
 
+from .._deprecation import renamed_accessor
 from .._utils import readonly
 from ..validation import check_int, check_real
 
@@ -192,17 +193,22 @@ class FrequencyResult:
         _readonly(self.feature_names)
 
     def to_series(self) -> Any:
-        """The frequencies as a pandas Series indexed by feature name (or index), most
-        frequent first; ties keep feature order (stable sort)."""
+        """Deprecated: ``to_frame()["frequency"]``."""
+        renamed_accessor("FrequencyResult", "to_series()", 'to_frame()["frequency"]')
+        return self.to_frame()["frequency"].rename_axis(None)
+
+    def to_frame(self) -> Any:
+        """One row per feature, indexed by ``feature`` (its name, or its index):
+        ``frequency`` and ``count``; most frequent first, ties in feature order (stable)."""
         import pandas as pd
 
-        index = (
+        index = pd.Index(
             self.feature_names if self.feature_names is not None
-            else np.arange(self.frequencies.size)
-        )
-        s = pd.Series(self.frequencies, index=index, name="frequency")
+            else np.arange(self.frequencies.size), name="feature")
+        frame = pd.DataFrame({"frequency": self.frequencies, "count": self.counts},
+                             index=index)
         order = np.argsort(-self.frequencies, kind="stable")
-        return s.iloc[order]
+        return frame.iloc[order]
 
     def top(self, n: int) -> np.ndarray:
         """Indices of the ``n`` most frequently selected features (ties by feature index)."""

@@ -16,7 +16,6 @@ from typing import Any
 
 from ._aggregations import SALMAN_AGGREGATIONS, AggregationComparison, compare_aggregations
 from ._classifiers import (
-    CLASSIFIER_ENTRY_POINT_GROUP,
     ClassifierRegistry,
     available_classifiers,
     get_classifier,
@@ -26,10 +25,21 @@ from ._classifiers import (
 from ._error_check import ErrorControlCheck, check_error_control
 from ._folds import SEED_DERIVATIONS
 from ._groups import LeaveOneGroupOutResult, grouping_effect, leave_one_group_out
-from ._null import MIN_PERMUTATIONS, SelectionNullResult, selection_null
-from ._outcomes import OUTCOME_MODELS, OutcomeEvaluation, evaluate_outcome
+from ._null import (
+    MIN_PERMUTATIONS,  # noqa: F401 (internal)
+    SelectionNullResult,
+    selection_null,
+)
+from ._outcomes import (
+    OUTCOME_MODELS,  # noqa: F401 (internal)
+    OutcomeEvaluation,
+    evaluate_outcome,
+)
 from ._protocol import KDD12_SELECTORS, evaluate
-from ._result import EvaluationResult, average_points
+from ._result import (
+    EvaluationResult,
+    average_points,  # noqa: F401 (internal)
+)
 from ._thresholds import (
     PES_SELECTOR_PARAMS,
     PES_SELECTORS,
@@ -38,11 +48,10 @@ from ._thresholds import (
     evaluate_thresholds,
 )
 
+#: The public names. Those imported above with ``noqa: F401 (internal)`` are not public:
+#: other modules of the project import them from here (issue 38).
 __all__ = [
-    "CLASSIFIER_ENTRY_POINT_GROUP",
     "KDD12_SELECTORS",
-    "MIN_PERMUTATIONS",
-    "OUTCOME_MODELS",
     "PES_SELECTORS",
     "PES_SELECTOR_PARAMS",
     "PES_THRESHOLDS",
@@ -57,7 +66,6 @@ __all__ = [
     "SelectionNullResult",
     "ThresholdResult",
     "available_classifiers",
-    "average_points",
     "check_error_control",
     "compare_aggregations",
     "evaluate",

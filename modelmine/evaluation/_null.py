@@ -23,6 +23,7 @@ import pandas as pd
 from threadpoolctl import threadpool_limits
 
 from .._data import check_dataset
+from .._deprecation import renamed_accessor
 from .._progress import progress_bar
 from .._utils import readonly
 from ..base_models import BaseModels, add_artificial_features, bootstrap, data_fingerprint
@@ -107,6 +108,11 @@ class SelectionNullResult:
         return float(np.quantile(self.null_frequencies, level))
 
     def table(self) -> pd.DataFrame:
+        """Deprecated: :meth:`to_frame`."""
+        renamed_accessor("SelectionNullResult", "table()", "to_frame()")
+        return self.to_frame()
+
+    def to_frame(self) -> pd.DataFrame:
         """One row per feature: frequency, null mean, null 95 % quantile, p, q; by p."""
         df = pd.DataFrame(
             {

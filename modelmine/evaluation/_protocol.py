@@ -46,7 +46,7 @@ from ..operators import (
     Signature,
     SignatureSet,
     aggregate,
-    available,
+    available_operators,
     get_operator,
     operator_kinds,
     operator_seed,
@@ -105,7 +105,7 @@ def _resolve_selectors(spec: Any, func: str) -> dict[str, Selector]:
 
 def _resolve_operators(spec: Any, func: str) -> list[Operator]:
     if spec is None:
-        spec = available()["name"].tolist()
+        spec = available_operators()["name"].tolist()
     elif isinstance(spec, (str, Operator)):
         spec = [spec]
     if not isinstance(spec, Sequence) or not spec:
@@ -345,13 +345,13 @@ def evaluate(
     y : array-like of shape (n_samples,)
         Class labels, any encoding.
     selectors : sequence or mapping, optional
-        Selector names (see :func:`modelmine.selectors.available`), Selector
+        Selector names (see :func:`modelmine.selectors.available_selectors`), Selector
         objects, scikit-learn estimators or callables; a mapping gives them labels.
         Default: for classes the four of KDD'12 (:data:`KDD12_SELECTORS`: "ig",
         "relieff", "svm-rfe", "svm"); for an outcome its own
         (``modelmine.spec.DEFAULT_SELECTORS``).
     operators : sequence of str, optional
-        Operator names (:func:`modelmine.operators.available`); default: every available
+        Operator names (:func:`modelmine.operators.available_operators`); default: every available
         operator. ``"nobagg"`` (the selector fitted once on the training part, no
         aggregation) is always added: it is the baseline of every comparison.
     classifiers : sequence or mapping, optional

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._deprecation import renamed_accessor
 from .._utils import FrozenDict, frozen, readonly
 from ..constants import TOP_FRACTIONS
 from ..diagnostics import (
@@ -387,7 +388,29 @@ class EvaluationResult:
                                            "error_points", "stability_points", "error",
                                            "stability"])
 
+    def to_frame(self, layout: str = "folds", **kwargs: Any) -> pd.DataFrame:
+        """The result as a table: ``layout="folds"`` (one row per fold, selector, operator
+        and classifier: :attr:`folds`), ``"table2"`` or ``"table4"`` (the layouts of the
+        KDD'12 Tables 2 and 4; ``kwargs`` go to :meth:`points` / take ``operators``)."""
+        layouts = {"folds": lambda: self.folds, "table2": lambda: self._table2(**kwargs),
+                   "table4": lambda: self._table4(**kwargs)}
+        check_choice(layout, "layout", "EvaluationResult.to_frame", tuple(layouts))
+        if layout == "folds" and kwargs:
+            raise param_error("kwargs", "EvaluationResult.to_frame",
+                              "none for layout='folds'", sorted(kwargs))
+        return layouts[layout]()
+
     def table2(self, **kwargs: Any) -> pd.DataFrame:
+        """Deprecated: ``to_frame("table2", ...)``."""
+        renamed_accessor("EvaluationResult", "table2()", 'to_frame("table2")')
+        return self._table2(**kwargs)
+
+    def table4(self, *, operators: Sequence[str] | None = None) -> pd.DataFrame:
+        """Deprecated: ``to_frame("table4", ...)``."""
+        renamed_accessor("EvaluationResult", "table4()", 'to_frame("table4")')
+        return self._table4(operators=operators)
+
+    def _table2(self, **kwargs: Any) -> pd.DataFrame:
         """The KDD'12 Table 2 layout: points for error and stability, averaged over selectors.
 
         Takes the parameters of :meth:`points`. Woznica et al. average the points over
@@ -404,7 +427,7 @@ class EvaluationResult:
         return average_points(pts)
 
     # ------------------------------------------------------------------- table 4
-    def table4(self, *, operators: Sequence[str] | None = None) -> pd.DataFrame:
+    def _table4(self, *, operators: Sequence[str] | None = None) -> pd.DataFrame:
         """The KDD'12 Table 4 layout for the multi-model operators (section 4.3).
 
         Per operator x selector and per classifier: the agreement of the k classifiers

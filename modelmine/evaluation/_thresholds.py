@@ -32,6 +32,7 @@ import pandas as pd
 from threadpoolctl import threadpool_limits
 
 from .._data import check_dataset
+from .._deprecation import renamed_accessor
 from .._utils import FrozenDict, ImmutableSlots, frozen, readonly
 from ..base_models import bootstrap
 from ..diagnostics import kuncheva_stability, signature_performance
@@ -123,11 +124,13 @@ class ThresholdResult(ImmutableSlots):
 
     @property
     def table(self) -> pd.DataFrame:
-        """A copy of the result table (see the class docstring)."""
+        """Deprecated: :meth:`to_frame`."""
+        renamed_accessor("ThresholdResult", "table", "to_frame()")
         return self._table.copy()
 
     def to_frame(self) -> pd.DataFrame:
-        """A copy of :attr:`table` (columns selector, mode, threshold, stability, auc, ...)."""
+        """A copy of the result table (columns selector, mode, threshold, stability, auc,
+        ...; see the class docstring)."""
         return self._table.copy()
 
     def gain(self) -> pd.DataFrame:

@@ -1,4 +1,4 @@
-"""The built-in operators, in the order :func:`modelmine.operators.available` lists them.
+"""The built-in operators, in the order :func:`modelmine.operators.available_operators` lists them.
 
 KDD 2012 (Woznica, Nguyen and Kalousis) section 2 operators, the Salman (2022)
 aggregations and the nobagg baseline. Each is a plain function marked with

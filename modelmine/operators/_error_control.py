@@ -131,7 +131,7 @@ def stability_selection(
     base model selects, p = the number of (real) features. Shah and Samworth (2013)
     tighten it for complementary pairs under unimodality or r-concavity. pi is given
     (``threshold``) or derived from a target PFER (``pfer``) by
-    :func:`modelmine.diagnostics.threshold_for_pfer`.
+    :func:`modelmine.operators.threshold_for_pfer`.
 
     The signature holds every feature that passes (most frequent first), capped at
     ``n_features`` when given; it may hold fewer, or none, which the provenance states.

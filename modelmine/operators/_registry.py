@@ -395,6 +395,7 @@ def register_operator(
     description: str | None = None, order_invariant: bool = True,
     max_features: Callable[[BaseModels], int] | None = None,
     max_signatures: Callable[[BaseModels], int] | None = None,
+    variable_size: bool = False, requires: tuple[str, ...] = (),
 ) -> Any:
     """Register an operator in the default registry; usable by name at once.
 
@@ -421,6 +422,11 @@ def register_operator(
     max_features, max_signatures : callable, optional
         ``base -> int``, the largest n_features / n_signatures the operator can serve
         (default: p features; the number of distinct base models).
+    variable_size : bool, default=False
+        A single-model operator whose ``n_features`` is a cap: its error control decides
+        the size of the signature.
+    requires : tuple of str, default=()
+        What the base models must hold, for example ``("artificial",)``.
 
     Returns
     -------
@@ -436,7 +442,8 @@ def register_operator(
     """
     return _DEFAULT.register(name, func, kind=kind, description=description,
                              order_invariant=order_invariant, max_features=max_features,
-                             max_signatures=max_signatures)
+                             max_signatures=max_signatures, variable_size=variable_size,
+                             requires=requires)
 
 
 def get_operator(name: str) -> Operator:

@@ -7,24 +7,21 @@ resampling, and the survival statistics the selectors, the evaluation and the re
 
 from ._cox import cox_score_statistics
 from ._target import (
-    OUTCOMES,
+    OUTCOMES,  # noqa: F401 (internal)
     SURVIVAL_DTYPE,
     Outcome,
     check_outcome,
-    regression_strata,
-    require_survival,
-    standardized_target,
-    survival_arrays,
+    regression_strata,  # noqa: F401 (internal)
+    require_survival,  # noqa: F401 (internal)
+    standardized_target,  # noqa: F401 (internal)
+    survival_arrays,  # noqa: F401 (internal)
 )
 
+#: The public names. Those imported above with ``noqa: F401 (internal)`` are not public:
+#: other modules of the project import them from here (issue 38).
 __all__ = [
-    "OUTCOMES",
     "SURVIVAL_DTYPE",
     "Outcome",
     "check_outcome",
     "cox_score_statistics",
-    "regression_strata",
-    "require_survival",
-    "standardized_target",
-    "survival_arrays",
 ]

@@ -5,7 +5,11 @@ The b selected subsets are transactions for frequent / closed / maximal itemset 
 Jaccard distance (Woznica, Nguyen and Kalousis, KDD 2012, section 2).
 """
 
-from ._distances import intersection_counts, jaccard_distances, overlap_blocks
+from ._distances import (
+    intersection_counts,  # noqa: F401 (internal)
+    jaccard_distances,
+    overlap_blocks,
+)
 from ._itemsets import Itemsets, TooManyItemsetsError
 from ._kmedoids import (
     KMedoidsResult,
@@ -13,27 +17,23 @@ from ._kmedoids import (
     kmedoids,
     kmedoids_range,
     silhouette,
-    swap_descent,
+    swap_descent,  # noqa: F401 (internal)
 )
-from ._lattice import DRAW_FORMATS, EXPORT_FORMATS, ItemsetLattice
-from ._mining import BACKENDS, ITEMSET_TYPES, mine_itemsets
+from ._lattice import ItemsetLattice
+from ._mining import mine_itemsets
 
+#: The public names. Those imported above with ``noqa: F401 (internal)`` are not public:
+#: other modules of the project import them from here (issue 38).
 __all__ = [
-    "BACKENDS",
-    "DRAW_FORMATS",
-    "EXPORT_FORMATS",
-    "ITEMSET_TYPES",
     "ItemsetLattice",
     "Itemsets",
     "KMedoidsResult",
     "TooManyItemsetsError",
     "available_backends",
-    "intersection_counts",
     "jaccard_distances",
     "kmedoids",
     "kmedoids_range",
     "mine_itemsets",
     "overlap_blocks",
     "silhouette",
-    "swap_descent",
 ]

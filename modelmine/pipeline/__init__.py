@@ -7,7 +7,18 @@ continues a run killed while checkpointing into its ``run_dir``. The command lin
 examples are thin doors over these (Woznica, Nguyen and Kalousis, KDD 2012, sections 2-3).
 """
 
-from ._run import DEFAULT_OPERATORS, MiningRun, resume, run, run_itemsets
+from ._run import (
+    DEFAULT_OPERATORS,  # noqa: F401 (internal)
+    MiningRun,
+    resume,
+    run,
+    run_itemsets,  # noqa: F401 (internal)
+)
 
-__all__ = ["DEFAULT_OPERATORS", "MiningRun", "resume", "run",
-           "run_itemsets"]
+#: The public names. Those imported above with ``noqa: F401 (internal)`` are not public:
+#: other modules of the project import them from here (issue 38).
+__all__ = [
+    "MiningRun",
+    "resume",
+    "run",
+]

@@ -276,7 +276,7 @@ class MiningRun:
         base = self.base_models
         q = None
         if null is not None:
-            table = null.table()
+            table = null.to_frame()
             q = table["q_value"].reindex([str(f) for f in base.feature_names]).to_numpy()
         if self.outcome != "classification":
             from ..diagnostics import outcome_marker_table
@@ -681,7 +681,7 @@ def run(
     selector : str, Selector, estimator or callable, optional
         As in :func:`modelmine.bootstrap` (default: the outcome's, "svm-rfe" for classes).
     operators : sequence of str, default=("closedApr", "allMed")
-        Registered operator names (``modelmine.operators.available()``).
+        Registered operator names (``modelmine.operators.available_operators()``).
     n_bootstraps : int, default=150
         b (KDD 2012, section 3).
     n_features : int, default=20

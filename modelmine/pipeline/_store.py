@@ -627,7 +627,7 @@ def evaluation_command(run: MiningRun) -> str:
             f"operators=[{ops}], n_bootstraps={settings['n_bootstraps']}, "
             f"n_features={settings.get('signature_size', settings['n_features'])}, "
             f"n_signatures={settings['n_signatures']})\n"
-            "run.report('report.html', evaluation=result.table2().reset_index())")
+            "run.report('report.html', evaluation=result.to_frame('table2').reset_index())")
 
 
 # ----------------------------------------------------------------- checkpoints

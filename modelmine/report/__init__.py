@@ -39,17 +39,12 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
-    "NOTES",
-    "POOR_STABILITY",
     "OperatorResult",
     "annotate_anndata",
     "build_marker_report",
     "build_report",
-    "figure_to_png",
-    "markdown_table",
     "markers_gmt",
     "operator_result",
-    "panel_dot_data",
     "plot_error_vs_stability",
     "plot_lattice_top",
     "plot_selection_frequency",
@@ -59,7 +54,6 @@ __all__ = [
     "plot_support_distribution",
     "run_diagnostics",
     "signature_sets",
-    "signature_table",
     "signatures_gmt",
     "trust_warnings",
     "write_marker_report",

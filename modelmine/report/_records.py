@@ -38,7 +38,7 @@ def signature_table(base: BaseModels | None, result: Signature | SignatureSet,
             frame["mean_rank"] = base.tied_ranks()[:, sig.features].mean(axis=0,
                                                                          dtype=np.float64)
         if null is not None:
-            table = null.table()
+            table = null.to_frame()
             names = [str(n) for n in sig.names]
             frame["p_value"] = table["p_value"].reindex(names).to_numpy()
             frame["q_value"] = table["q_value"].reindex(names).to_numpy()

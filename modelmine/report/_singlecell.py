@@ -91,7 +91,7 @@ def build_marker_report(result: Any, adata: Any, *, title: str = "modelmine mark
     b = int(settings["n_bootstraps"])
     summary, details, cautions = [], [], []
     for cluster, genes in result.panels.items():
-        rows = result.table[(result.table.group == cluster) & result.table.in_panel]
+        rows = result.table[(result.table["class"] == cluster) & result.table.in_panel]
         stab = nogueira_stability(result.base_models[cluster])
         if stab.value < LOW_PANEL_STABILITY:
             cautions.append(
@@ -110,8 +110,8 @@ def build_marker_report(result: Any, adata: Any, *, title: str = "modelmine mark
                         float("nan")})
         low, high = _wilson(rows.frequency.to_numpy(dtype=np.float64), b, 1.959964)
         shown = rows.assign(frequency_low=low, frequency_high=high)[
-            ["names", "frequency", "frequency_low", "frequency_high", "logfoldchanges",
-             "auroc", "pvals_adj", "mean_rank"]].rename(columns={"names": "gene"})
+            ["feature", "frequency", "frequency_low", "frequency_high", "log2_fold_change",
+             "auroc", "q_value", "mean_rank"]].rename(columns={"feature": "gene"})
         details.append(f"<details><summary>{_e(cluster)}: {_e(', '.join(genes))}</summary>"
                        f"{_table(shown)}</details>")
     effect, share = panel_dot_data(adata, result, layer=layer)
@@ -121,7 +121,7 @@ def build_marker_report(result: Any, adata: Any, *, title: str = "modelmine mark
                             effect_label="log2 fold change, cluster / rest (clipped at 5)")
     combos = result.combinations
     if len(combos):
-        combos = combos.assign(genes=combos["genes"].map(
+        combos = combos.assign(features=combos["features"].map(
             lambda g: " + ".join(g) if isinstance(g, list | tuple) else str(g)))
         combo_html = _table(combos)
     else:

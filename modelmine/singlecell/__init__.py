@@ -5,5 +5,7 @@ where scanpy reads them (``adata.uns`` in ``rank_genes_groups``' layout, ``adata
 """
 
 from ._panels import MarkerPanels, marker_panels, panel_memory, wilcoxon_by_group
+from ._tables import tidy_marker_table
 
-__all__ = ["MarkerPanels", "marker_panels", "panel_memory", "wilcoxon_by_group"]
+__all__ = ["MarkerPanels", "marker_panels", "panel_memory", "tidy_marker_table",
+           "wilcoxon_by_group"]

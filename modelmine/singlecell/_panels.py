@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from .._deprecation import renamed_accessor
 from ..diagnostics._markers import expression_columns, fold_changes
 from ..diagnostics._significance import bh_qvalues
 from ..selectors._wilcoxon import wilcoxon_by_group
@@ -58,11 +59,16 @@ class MarkerPanels:
     panels : dict
         Cluster -> list of the panel's genes, most frequently selected first.
     table : pandas.DataFrame
-        One row per cluster and reported gene: ``group``, ``names``, ``frequency`` (over
-        the b base models), ``in_panel``, ``logfoldchanges``, ``auroc``, ``pvals``,
-        ``pvals_adj``, ``mean_rank`` (within the cluster's models).
+        One row per cluster and reported gene, in the marker vocabulary of
+        :func:`modelmine.diagnostics.marker_table` (issue 38): ``class`` (the cluster),
+        ``feature`` (the gene), ``frequency`` (over the b base models), ``in_panel``,
+        ``log2_fold_change``, ``auroc``, ``wilcoxon_z``, ``p_value``, ``q_value``
+        (Benjamini-Hochberg within the cluster), ``mean_rank`` (within the cluster's
+        models). Tables of the previous release (``group``, ``names``, ``scores``,
+        ``logfoldchanges``, ``pvals``, ``pvals_adj``) read with :func:`tidy_marker_table`.
     combinations : pandas.DataFrame
-        Per cluster, the genes selected together: the closed itemsets of two or more
+        Per cluster (``class``), the genes selected together (``features``): the closed
+        itemsets of two or more
         genes of the cluster's base models (KDD 2012, section 2.2), most supported first,
         with ``support``, ``lift``, the ``p_value`` / ``q_value`` of their co-selection
         against chance (:func:`modelmine.diagnostics.itemset_significance`) and the
@@ -78,9 +84,15 @@ class MarkerPanels:
     settings: dict[str, Any] = field(default_factory=dict)
     combinations: pd.DataFrame = field(default_factory=pd.DataFrame)
 
+    def to_frame(self, cluster: str | None = None) -> pd.DataFrame:
+        """The table (the tidy marker vocabulary of :func:`modelmine.diagnostics.marker_table`:
+        ``class``, ``feature``, ``frequency``, ... ), or one cluster's rows."""
+        return self.table if cluster is None else self.table[self.table["class"] == cluster]
+
     def to_df(self, group: str | None = None) -> pd.DataFrame:
-        """The table, or one cluster's rows."""
-        return self.table if group is None else self.table[self.table.group == group]
+        """Deprecated: :meth:`to_frame`."""
+        renamed_accessor("MarkerPanels", "to_df()", "to_frame()")
+        return self.to_frame(group)
 
     def write_report(self, path: Any, adata: Any) -> Any:
         """Write the HTML report of the panels (:func:`modelmine.report.write_marker_report`)
@@ -338,12 +350,12 @@ def marker_panels(
         lfc = fold_changes(expression_columns(
             Xn, np.searchsorted(needed_cols, reported), log_data), in_group)
         for r, j in enumerate(reported):
-            rows.append({"group": cluster, "names": str(names[j]),
+            rows.append({"class": cluster, "feature": str(names[j]),
                          "frequency": float(freq[j]),
                          "in_panel": r < m and not wrong[j],
-                         "logfoldchanges": float(lfc[r]), "auroc": float(auc[j]),
-                         "scores": float(freq[j]), "wilcoxon_z": float(z[j]),
-                         "pvals": float(p_all[j]), "pvals_adj": float(adj[j]),
+                         "log2_fold_change": float(lfc[r]), "auroc": float(auc[j]),
+                         "wilcoxon_z": float(z[j]),
+                         "p_value": float(p_all[j]), "q_value": float(adj[j]),
                          "mean_rank": float(mean_rank[j])})
     table = pd.DataFrame(rows)
     combos = [_combinations(base, Xn, labels == cluster, names, size,
@@ -352,7 +364,7 @@ def marker_panels(
               for cluster, base in models.items()]
     combinations = pd.concat([c for c in combos if not c.empty], ignore_index=True) \
         if any(not c.empty for c in combos) else pd.DataFrame(
-            columns=["group", "genes", "size", "support", "lift", "p_value", "q_value",
+            columns=["class", "features", "size", "support", "lift", "p_value", "q_value",
                      "auroc"])
     settings = {"groupby": column, "layer": layer, "use_raw": bool(use_raw),
                 "selector": checked.selectors[0].name,
@@ -365,8 +377,8 @@ def marker_panels(
                 "empty_clusters_dropped": empty, "negative_values_clipped": clipped}
     _write_back(adata, table, panels, settings, key_added, names)
     adata.uns[key_added]["combinations"] = combinations.assign(
-        genes=combinations["genes"].map(" + ".join))
-    return MarkerPanels(panels=panels, table=table, base_models=models,
+        features=combinations["features"].map(" + ".join))
+    return MarkerPanels(panels=panels, table=table, base_models=dict(models),
                         settings=settings, combinations=combinations)
 
 
@@ -406,7 +418,7 @@ def _write_back(adata: Any, table: pd.DataFrame, panels: dict[str, list[str]],
     n = int(settings["n_genes"])
 
     def records(column: str, dtype: str) -> np.ndarray:
-        arrays = [table[table.group == g][column].to_numpy()[:n].astype(dtype)
+        arrays = [table[table["class"] == g][column].to_numpy()[:n].astype(dtype)
                   for g in groups]
         return np.rec.fromarrays(arrays, dtype=[(g, dtype) for g in groups])
 
@@ -422,11 +434,12 @@ def _write_back(adata: Any, table: pd.DataFrame, panels: dict[str, list[str]],
                                            else settings["max_cells_per_group"]),
                    "direction": settings["direction"],
                    "compared_with": settings["reference"]},
-        "names": records("names", "O"),
-        "scores": records("scores", "f"),
-        "logfoldchanges": records("logfoldchanges", "f"),
-        "pvals": records("pvals", "f"),
-        "pvals_adj": records("pvals_adj", "f"),
+        # scanpy's names for the tidy table's columns; its "scores" is the frequency
+        "names": records("feature", "O"),
+        "scores": records("frequency", "f"),
+        "logfoldchanges": records("log2_fold_change", "f"),
+        "pvals": records("p_value", "f"),
+        "pvals_adj": records("q_value", "f"),
         "auroc": records("auroc", "f"),
         "frequency": records("frequency", "f"),
     }
@@ -499,7 +512,7 @@ def _combinations(base: Any, X: Any, in_group: np.ndarray, names: np.ndarray, si
     out = []
     for together, auroc, items in chosen:
         row = by_items[tuple(items)]
-        out.append({"group": group, "genes": [str(names[i]) for i in items],
+        out.append({"class": group, "features": [str(names[i]) for i in items],
                     "size": len(items), "support": together,
                     "lift": float(together / np.prod(support[items])),
                     "p_value": float(row["p_value"]), "q_value": float(row["q_value"]),

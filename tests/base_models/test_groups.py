@@ -281,7 +281,7 @@ def test_the_other_doors_take_the_design(colon):
     # the permutation null reruns the selector on the same grouped resamples ...
     null = mm.evaluation.selection_null(X, y, base=base, n_permutations=10,
                                          groups=groups, sample_weight=weights)
-    assert null.table().shape[0] == X.shape[1]
+    assert null.to_frame().shape[0] == X.shape[1]
     # ... and refuses base models of other groups (the design is in the fingerprint)
     with pytest.raises(ValueError, match="same groups and sample_weight"):
         mm.evaluation.selection_null(X, y, base=base, n_permutations=10)

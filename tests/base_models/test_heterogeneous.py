@@ -13,7 +13,7 @@ import pytest
 
 import modelmine as mm
 from modelmine.exceptions import NotApplicableError
-from modelmine.operators._registry import OperatorRegistry
+from modelmine.operators import OperatorRegistry
 from modelmine.testing import check_operator
 
 REG = OperatorRegistry(group=None)

@@ -111,7 +111,7 @@ def test_csv_export_then_run_gives_the_same_models(tmp_path, run_dir):
 def test_operators_lists_the_registry(capsys):
     assert main(["operators", "--format", "csv"]) == 0
     table = pd.read_csv(__import__("io").StringIO(capsys.readouterr().out))
-    truth = mm.operators.available()
+    truth = mm.operators.available_operators()
     assert table["name"].tolist() == truth["name"].tolist()
     row = table.set_index("name").loc["closedApr"]
     assert row["kind"] == "single" and row["origin"] == "built-in"
@@ -177,8 +177,8 @@ def test_evaluate_writes_the_protocol_tables(tmp_path, capsys):
     folds = pd.read_csv(out / "folds.csv")
     np.testing.assert_allclose(folds["error"], truth.folds["error"])
     evaluation = pd.read_csv(out / "evaluation.csv")
-    assert list(evaluation["operator"]) == list(truth.table2().index)
-    np.testing.assert_allclose(evaluation["stability"], truth.table2()["stability"])
+    assert list(evaluation["operator"]) == list(truth.to_frame("table2").index)
+    np.testing.assert_allclose(evaluation["stability"], truth.to_frame("table2")["stability"])
 
 
 def test_report_with_an_evaluation(tmp_path, capsys):

@@ -84,7 +84,7 @@ def test_error_control_run_equals_the_python_api(ec_dir):
         progress=False,
     )
     table = pd.read_csv(ec_dir / "null.csv", index_col="feature")
-    expected = null.table()
+    expected = null.to_frame()
     np.testing.assert_allclose(table.loc[expected.index, "p_value"], expected["p_value"])
     assert (ec_dir / "null_itemsets.csv").exists()
     # each gene of each signature carries its p- and q-value (issue 26, item 2)

@@ -12,8 +12,8 @@ import pytest
 import scipy.sparse as sp
 
 import modelmine as mm
-from modelmine import DataError
 from modelmine.datasets import ManyClassesWarning, check_target, from_anndata, read_data
+from modelmine.exceptions import DataError
 
 anndata = pytest.importorskip("anndata")
 

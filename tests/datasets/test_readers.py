@@ -9,8 +9,8 @@ import scipy.io
 import scipy.sparse as sp
 
 import modelmine as mm
-from modelmine import DataError
 from modelmine.datasets import read_data
+from modelmine.exceptions import DataError
 
 
 @pytest.fixture(scope="module")

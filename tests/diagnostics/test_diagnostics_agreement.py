@@ -15,7 +15,7 @@ from sklearn.neighbors import KNeighborsClassifier
 from sklearn.svm import LinearSVC
 
 import modelmine as mm
-from modelmine.diagnostics._agreement import agreement, diversity, rpt, signature_performance
+from modelmine.diagnostics import agreement, diversity, rpt, signature_performance
 
 
 def test_diversity_is_average_pairwise_jaccard():

@@ -14,7 +14,6 @@ from scipy.spatial.distance import canberra
 
 from modelmine.diagnostics import (
     _subsets,
-    as_selection_matrix,
     available_measures,
     canberra_stability,
     dice_stability,
@@ -31,6 +30,7 @@ from modelmine.diagnostics import (
     spearman_stability,
     stability,
 )
+from modelmine.diagnostics._coerce import as_selection_matrix
 from modelmine.patterns import overlap_blocks
 
 A1 = np.array([[1, 1, 1, 0, 0], [1, 1, 1, 0, 0], [1, 1, 1, 0, 0]], dtype=bool)

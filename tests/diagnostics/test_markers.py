@@ -85,7 +85,7 @@ def test_planted_markers_have_their_direction_and_the_run_writes_them(tmp_path):
     # q-values are the null's
     null = mm.evaluation.selection_null(frame, y, base=run.base_models, n_permutations=10)
     q = run.markers(null=null).set_index("feature").q_value
-    want = null.table().q_value
+    want = null.to_frame().q_value
     for gene in ("g0", "g1", "g2"):
         assert (q.loc[gene] == want.loc[gene]).all()
     # the run directory holds markers.csv and markers.gmt

@@ -26,7 +26,7 @@ def data():
 @pytest.fixture(scope="module")
 def comparison(data):
     X, y = data
-    return mm.compare_aggregations(
+    return mm.evaluation.compare_aggregations(
         X,
         y,
         selectors="anova",
@@ -81,7 +81,7 @@ def test_wacc_from_accuracy_curve(comparison):
 
 def test_reproducible_and_worker_independent(data, comparison):
     X, y = data
-    again = mm.compare_aggregations(
+    again = mm.evaluation.compare_aggregations(
         X,
         y,
         selector="anova",
@@ -110,7 +110,7 @@ def test_bad_input(data, kwargs, match):
     X, y = data
     call = {"selectors": "anova", "n_bootstraps": 2, "n_folds": 2, **kwargs}
     with pytest.raises(ValueError, match=match):
-        mm.compare_aggregations(X, y, **call)
+        mm.evaluation.compare_aggregations(X, y, **call)
 
 
 def test_comparison_is_immutable_all_the_way_down(comparison):
@@ -135,10 +135,10 @@ def test_comparison_is_immutable_all_the_way_down(comparison):
 def test_old_parameter_names_still_work(data, comparison):
     """issue 23: selector / aggregations / classifier are aliases of the shared names."""
     X, y = data
-    old = mm.compare_aggregations(X, y, selector="anova", n_folds=3, n_bootstraps=5,
+    old = mm.evaluation.compare_aggregations(X, y, selector="anova", n_folds=3, n_bootstraps=5,
                                   thresholds=(0.25, 0.5, 1.0), classifier="naive-bayes",
                                   random_state=4)
     assert old.stability.equals(comparison.stability)
     with pytest.raises(TypeError, match="'selectors' parameter of compare_aggregations must "
                                         "be given once"):
-        mm.compare_aggregations(X, y, selectors="anova", selector="ig")
+        mm.evaluation.compare_aggregations(X, y, selectors="anova", selector="ig")

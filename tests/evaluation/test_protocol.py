@@ -169,11 +169,11 @@ def test_shapes_of_frames_and_tables(small):
     n_sig = small.folds.groupby(["selector", "operator", "classifier"]).n_signatures.sum()
     assert len(small.predictions) == (n_sig * 62 / SMALL["n_folds"]).round().sum()
     assert small.stability().shape[0] == 2 * n_single
-    t2 = small.table2()
+    t2 = small.to_frame("table2")
     assert list(t2.index) == ["nobagg", *OPS[:3]]
     assert list(t2.columns) == ["error_points", "stability_points", "error", "stability",
                                 "n_selectors"]
-    t4 = small.table4()
+    t4 = small.to_frame("table4")
     assert list(t4.index) == [("allMed", "anova"), ("allMed", "relieff")]
     assert {"svm_agreement_mean", "1nn_error_std", "similarity_mean"} <= set(t4.columns)
     rob = small.robustness_table()

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import modelmine as mm
-from modelmine.diagnostics import bh_qvalues
+from modelmine.diagnostics._significance import bh_qvalues
 from modelmine.evaluation import selection_null
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from modelmine.operators._registry import OperatorRegistry
+from modelmine.operators import OperatorRegistry
 from modelmine.testing import check_operator
 
 REG = OperatorRegistry(group=None)

@@ -10,16 +10,17 @@ import pytest
 
 import modelmine as mm
 import modelmine.operators._registry as registry_module
-from modelmine.operators import PluginWarning
-from modelmine.operators._registry import (
+from modelmine.exceptions import PluginWarning
+from modelmine.operators import (
     OperatorRegistry,
+    Signature,
+    SignatureSet,
     aggregate,
-    available,
+    available_operators,
     declare_operator,
     default_registry,
     register_operator,
 )
-from modelmine.operators._signature import Signature, SignatureSet
 from modelmine.testing import make_base_models
 
 
@@ -65,7 +66,7 @@ def test_decorator_usable_at_once_in_default_registry(base):
 
         sig = aggregate(base, "topTwoTest", n_features=2)
         assert isinstance(sig, Signature) and len(sig) == 2
-        row = available().set_index("name").loc["topTwoTest"]
+        row = available_operators().set_index("name").loc["topTwoTest"]
         assert row["kind"] == "single" and row["description"] == "Top by frequency."
         assert row["origin"] == "tests" or row["origin"].startswith("test")
         assert sig.provenance["operator"] == "topTwoTest"
@@ -293,3 +294,22 @@ def test_signature_api(reg, base):
 
 def test_module_level_functions_use_default_registry():
     assert registry_module.get_operator("allMed") is default_registry().get("allMed")
+
+
+def test_register_operator_takes_what_declare_operator_takes(base):
+    # Issue 38: register_operator dropped variable_size and requires, which
+    # declare_operator (and OperatorRegistry.register) take; the docs promise the same.
+    import inspect
+
+    declared = set(inspect.signature(declare_operator).parameters) - {"func"}
+    assert declared <= set(inspect.signature(register_operator).parameters)
+    try:
+        @register_operator("capTest", variable_size=True, requires=("artificial",))
+        def cap(base, *, n_features):
+            """Top by frequency, n_features a cap."""
+            return np.argsort(-base.subsets.mean(axis=0), kind="stable")[:n_features]
+
+        op = default_registry().get("capTest")
+        assert op.variable_size is True and op.requires == ("artificial",)
+    finally:
+        default_registry().unregister("capTest")

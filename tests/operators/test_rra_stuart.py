@@ -11,7 +11,7 @@ import mpmath
 import numpy as np
 import pytest
 
-from modelmine.operators._registry import OperatorRegistry
+from modelmine.operators import OperatorRegistry
 from modelmine.operators._univariate import rra_scores, stuart_scores
 from modelmine.testing import make_base_models
 

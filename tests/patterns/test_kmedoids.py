@@ -9,9 +9,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import silhouette_score
 
-from modelmine.patterns import _kmedoids
-from modelmine.patterns._distances import jaccard_distances
-from modelmine.patterns._kmedoids import available_backends, kmedoids
+from modelmine.patterns import _kmedoids, available_backends, jaccard_distances, kmedoids
 
 GOLDEN = np.array(
     [[0, 2, 3, 4, 5], [2, 0, 6, 7, 8], [3, 6, 0, 9, 10], [4, 7, 9, 0, 11], [5, 8, 10, 11, 0]],

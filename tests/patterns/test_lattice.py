@@ -12,8 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from modelmine.patterns._lattice import ItemsetLattice
-from modelmine.patterns._mining import mine_itemsets
+from modelmine.patterns import ItemsetLattice, mine_itemsets
 
 PASQUIER = [{1, 3, 4}, {2, 3, 5}, {1, 2, 3, 5}, {2, 5}, {1, 2, 3, 5}]
 

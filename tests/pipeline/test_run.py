@@ -71,14 +71,14 @@ def test_save_load_round_trip_and_cli_directory_is_the_same_format(colon, run, t
 
 
 def test_load_refuses_what_is_not_a_finished_run(tmp_path):
-    with pytest.raises(mm.DataError, match="No run directory"):
+    with pytest.raises(mm.exceptions.DataError, match="No run directory"):
         mm.MiningRun.load(tmp_path / "nothing")
     (tmp_path / "empty").mkdir()
-    with pytest.raises(mm.DataError, match=r"no run\.json"):
+    with pytest.raises(mm.exceptions.DataError, match=r"no run\.json"):
         mm.MiningRun.load(tmp_path / "empty")
     (tmp_path / "bad").mkdir()
     (tmp_path / "bad" / "run.json").write_text("[1]")
-    with pytest.raises(mm.DataError, match=r"not a modelmine\.run file"):
+    with pytest.raises(mm.exceptions.DataError, match=r"not a modelmine\.run file"):
         mm.MiningRun.load(tmp_path / "bad")
 
 
@@ -93,9 +93,9 @@ def test_run_dir_checkpoints_and_resume_is_bit_identical(colon, run, tmp_path, m
     with pytest.raises(RuntimeError, match="killed"):
         mm.run(colon, **SETTINGS, run_dir=directory)
     assert (directory / "checkpoint.json").exists()
-    with pytest.raises(mm.RunStateError, match="interrupted run"):
+    with pytest.raises(mm.exceptions.RunStateError, match="interrupted run"):
         mm.MiningRun.load(directory)
-    with pytest.raises(mm.RunStateError, match="interrupted run waits"):
+    with pytest.raises(mm.exceptions.RunStateError, match="interrupted run waits"):
         mm.run(colon, **SETTINGS, run_dir=directory)
     monkeypatch.undo()
     resumed = mm.resume(directory, colon)
@@ -103,9 +103,9 @@ def test_run_dir_checkpoints_and_resume_is_bit_identical(colon, run, tmp_path, m
     assert sorted(p.name for p in directory.iterdir()) == sorted(
         p.name for p in run.save(tmp_path / "ref").iterdir())
     assert mm.MiningRun.load(directory) == run
-    with pytest.raises(mm.RunStateError, match="finished run"):
+    with pytest.raises(mm.exceptions.RunStateError, match="finished run"):
         mm.run(colon, **SETTINGS, run_dir=directory)
-    with pytest.raises(mm.RunStateError, match="that run finished"):
+    with pytest.raises(mm.exceptions.RunStateError, match="that run finished"):
         mm.resume(directory, colon)
 
 

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from modelmine.exceptions import NotApplicableError
-from modelmine.operators import Signature, SignatureSet, aggregate, available
+from modelmine.operators import Signature, SignatureSet, aggregate, available_operators
 from modelmine.testing import base_models_from_subsets, make_base_models
 
 #: Operators that may choose features no base model selected, and why (their docs say so).
@@ -30,7 +30,7 @@ BEYOND_THE_SUBSETS = {
     "nobagg": "the selector fitted once on all the data",
 }
 
-OPERATORS = available()[["name", "kind"]].itertuples(index=False)
+OPERATORS = available_operators()[["name", "kind"]].itertuples(index=False)
 PROPERTIES = settings(
     max_examples=12, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
 )

@@ -53,7 +53,7 @@ def test_a_symlinked_partial_directory_is_refused_and_kept(tmp_path, capsys, dat
     assert (elsewhere / "keep.txt").read_text() == "mine"
     X, y = np.random.default_rng(0).normal(size=(20, 5)), np.arange(20) % 2
     (tmp_path / "api-link").symlink_to(elsewhere, target_is_directory=True)
-    with pytest.raises(mm.RunStateError, match="symbolic link"):
+    with pytest.raises(mm.exceptions.RunStateError, match="symbolic link"):
         mm.run(X, y, selector="anova", n_bootstraps=4, n_features=2,
                run_dir=tmp_path / "api-link")
 

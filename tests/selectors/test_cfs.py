@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import modelmine as mm
+from modelmine.selectors import discretize
 from modelmine.selectors._cfs import CFSSelector, cfs_search
-from modelmine.selectors._information import discretize
 
 
 def test_merit_by_hand():

@@ -13,7 +13,7 @@ import scipy.sparse as sp
 from skrebate import ReliefF
 
 import modelmine as mm
-from modelmine.selectors._relieff import relieff_scores
+from modelmine.selectors import relieff_scores
 
 SEED = 20120812
 

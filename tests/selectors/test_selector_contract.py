@@ -13,7 +13,7 @@ from modelmine.selectors import (
     CallableSelector,
     EstimatorSelector,
     SelectorOutput,
-    available,
+    available_selectors,
     chi2_contingency_scores,
     get_selector,
     model_from_output,
@@ -114,8 +114,8 @@ def test_callable_selector_with_and_without_seed(colon):
 
 
 def test_get_selector_resolves_and_refuses():
-    assert set(available()["name"]) >= {"chi2", "anova", "ig", "su", "relieff", "svm-rfe", "svm",
-                              "l1-logistic", "random-forest"}
+    assert set(available_selectors()["name"]) >= {
+        "chi2", "anova", "ig", "su", "relieff", "svm-rfe", "svm", "l1-logistic", "random-forest"}
     assert get_selector("relieff", {"n_neighbors": 5}).n_neighbors == 5
     with pytest.raises(ValueError, match=r"'selector' parameter of bootstrap must be one of "
                                          r"'chi2'.*Got 'svmrfe' instead. Did you mean 'svm-rfe'"):
@@ -155,7 +155,7 @@ def _classifying(names):
 
 
 _ROUTES = [(name, None) for name in _classifying(
-    available().query("origin == 'built-in'")["name"])] + [
+    available_selectors().query("origin == 'built-in'")["name"])] + [
     ("relieff", {"weight_by_distance": True}),
     ("ig", {"discretization": "quantile"}),
     ("gainratio", {"discretization": "quantile"}),

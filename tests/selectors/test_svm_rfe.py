@@ -26,7 +26,7 @@ import modelmine.selectors._svm_rfe as svm_rfe_module
 import modelmine.selectors._svm_rows as svm_rows
 import modelmine.selectors._svm_solver as svm_solver
 from modelmine import datasets
-from modelmine.selectors._svm_rfe import svm_rfe, svm_rfe_ranking, svm_weights
+from modelmine.selectors import svm_rfe, svm_rfe_ranking, svm_weights
 
 
 @cache

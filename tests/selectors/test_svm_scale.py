@@ -19,8 +19,7 @@ from weka_oracle import java, ranker_merits, requires_weka
 
 import modelmine as mm
 from modelmine.datasets import write_arff
-from modelmine.selectors import get_selector
-from modelmine.selectors._svm_rfe import svm_rfe_ranking, svm_weights
+from modelmine.selectors import get_selector, svm_rfe_ranking, svm_weights
 
 
 def _raw_colon(p: int = 300) -> tuple[np.ndarray, np.ndarray]:

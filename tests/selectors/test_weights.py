@@ -23,8 +23,7 @@ from sklearn.svm import SVC
 
 import modelmine as mm
 from modelmine import datasets
-from modelmine.selectors import get_selector, weighted_f_classif
-from modelmine.selectors._svm_rfe import svm_rfe, svm_weights
+from modelmine.selectors import get_selector, svm_rfe, svm_weights, weighted_f_classif
 
 
 @cache

@@ -193,10 +193,10 @@ def test_combinations_are_co_selected_markers_with_their_auroc():
     adata.var_names = [f"g{j}" for j in range(p)]
     result = marker_panels(adata, "cluster", selector="anova", n_bootstraps=20,
                            panel_size=3, max_cells_per_group=200)
-    combos = result.combinations[result.combinations.group == "b"]
-    assert len(combos) and set(combos.iloc[0]["genes"]) <= {"g0", "g1", "g2"}
+    combos = result.combinations[result.combinations["class"] == "b"]
+    assert len(combos) and set(combos.iloc[0]["features"]) <= {"g0", "g1", "g2"}
     best = combos.iloc[0]
-    cols = [int(g[1:]) for g in best["genes"]]
+    cols = [int(g[1:]) for g in best["features"]]
     z = (X[:, cols] - X[:, cols].mean(0)) / X[:, cols].std(0)
     assert best["auroc"] == pytest.approx(roc_auc_score(codes == 1, z.sum(axis=1)))
     assert {"lift", "p_value", "q_value", "support"} <= set(combos.columns)
@@ -249,10 +249,10 @@ def test_cli_markers_writes_what_scanpy_reads(pbmc, tmp_path):
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     report = (out / "report.html").read_text(encoding="utf-8")
-    table = pd.read_csv(out / "markers.csv", dtype={"group": str})
+    table = pd.read_csv(out / "markers.csv", dtype={"class": str})
     notes = anndata.read_h5ad(out / "annotations.h5ad")
     df = sc.get.rank_genes_groups_df(notes, group=None, key="modelmine_markers")
-    first = table[table.in_panel].groupby("group")["names"].apply(list)
+    first = table[table.in_panel].groupby("class")["feature"].apply(list)
     for g, genes in first.items():
         assert list(df[df.group == g].names[:4]) == genes
         assert ", ".join(genes) in report
@@ -312,7 +312,7 @@ def test_against_each_cluster_a_sibling_gene_is_no_marker():
 
     def frequency(result, cluster, gene):
         t = result.table
-        return float(t[(t.group == cluster) & (t.names == gene)].frequency.iloc[0])
+        return float(t[(t["class"] == cluster) & (t.feature == gene)].frequency.iloc[0])
 
     for cluster in ("A", "A2"):  # the lineage gene: always first against the rest, at
         assert frequency(rest, cluster, "g0") == 1.0  # most half the time against each
@@ -349,7 +349,7 @@ def test_direction_keeps_the_panel_on_one_side(pbmc, selector):
                              for n in genes])
             assert len(genes) > 0
             assert (diff > 0).all() if direction == "up" else (diff < 0).all(), (g, genes)
-            rows = result.table[result.table.group == g]
+            rows = result.table[result.table["class"] == g]
             assert rows.in_panel.sum() == len(genes)
 
 

@@ -60,7 +60,7 @@ def test_cli_writes_every_output_for_numeric_and_boolean_clusters(tmp_path, labe
     assert done.returncode == 0, done.stderr
     names = [str(v) for v in pd.unique(np.asarray(labels))]
     table = pd.read_csv(tmp_path / "out" / "markers.csv", dtype={"group": str})
-    assert set(table.group) == set(names)
+    assert set(table['class']) == set(names)
     assert (tmp_path / "out" / "report.html").is_file()
 
 
@@ -123,7 +123,7 @@ def test_pbmc68k_reduced_as_shipped_reads_raw_and_plots_from_the_annotations(tmp
     sc.tl.rank_genes_groups(ref, "louvain", method="wilcoxon", use_raw=True,
                             tie_correct=True, n_genes=ref.raw.n_vars)
     scanpy_z = sc.get.rank_genes_groups_df(ref, group="0").set_index("names")["scores"]
-    ours = result.table[result.table.group == "0"].set_index("names")["wilcoxon_z"]
+    ours = result.table[result.table["class"] == "0"].set_index("feature")["wilcoxon_z"]
     np.testing.assert_allclose(ours, scanpy_z.loc[ours.index], rtol=1e-4, atol=1e-4)
     path = tmp_path / "pbmc.h5ad"
     adata.write_h5ad(path)
@@ -135,7 +135,7 @@ def test_pbmc68k_reduced_as_shipped_reads_raw_and_plots_from_the_annotations(tmp
     notes = sc.read_h5ad(out / "annotations.h5ad")
     sc.pl.rank_genes_groups_dotplot(notes, key="modelmine_markers", n_genes=3, show=False)
     panel = pd.read_csv(out / "markers.csv", dtype={"group": str})
-    first = panel[panel.in_panel & (panel.group == "0")].names.tolist()
+    first = panel[panel.in_panel & (panel["class"] == "0")].feature.tolist()
     assert notes.var.loc[first, "modelmine_markers_0"].all()
 
 

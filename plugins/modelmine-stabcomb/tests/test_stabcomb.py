@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 import modelmine as mm
-from modelmine.operators import aggregate, available, get_operator, refresh
+from modelmine.operators import aggregate, get_operator, refresh
+from modelmine.operators import available_operators as available
 from modelmine.testing import base_models_from_subsets, check_operator, make_base_models
 
 
@@ -57,7 +58,7 @@ def test_bad_min_support():
 
 
 def test_selector_found_through_its_entry_point_and_equal_to_brute_force():
-    from modelmine.selectors import available as available_selectors
+    from modelmine.selectors import available_selectors
     from modelmine.selectors import refresh as refresh_selectors
 
     refresh_selectors()
