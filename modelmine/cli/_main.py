@@ -474,7 +474,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--itemset-strategy", dest="itemset_strategy", default=None,
                    choices=["literal", "area", "fragments", "fit"],
                    help="how closedApr / maxApr combine itemsets: literal (the paper's "
-                   "definition, the default: mostFreq up to ties), or modelmine's "
+                   "definition, the default; for closedApr mostFreq up to ties), or "
+                   "modelmine's "
                    "structure-seeking area, fragments, fit (docs/operators.md)")
     p.add_argument("--pfer", type=_pos_real, metavar="V", default=None,
                    help="check the run's genes with stabilitySelection at most V expected "
