@@ -166,8 +166,9 @@ class AnovaSelector(Selector):
 
     A feature that is constant within a resample has an undefined F; it scores 0. Rounding
     noise below 0 (about -1e-17 on near-constant features) is clipped: F is non-negative.
-    With ``sample_weight``, the weighted one-way ANOVA with frequency weights
-    (:func:`weighted_f_classif`): integer weights give the F of the rows repeated.
+    With ``sample_weight``, the one-way ANOVA of weighted least squares
+    (:func:`weighted_f_classif`): weights are relative, and integer weights rank the
+    features as the rows repeated.
     """
 
     name = "anova"

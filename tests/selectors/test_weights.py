@@ -3,8 +3,8 @@
 Oracles: scikit-learn's ``SVC(kernel="linear").fit(..., sample_weight=w)`` and
 ``SVC(class_weight="balanced")`` for the SVM selectors, sklearn's ``RFE`` routing the weights
 to ``SVC`` for SVM-RFE, ``f_classif`` on the rows repeated w times for the weighted ANOVA
-(up to the one factor of its residual degrees of freedom), and the estimators' own ``fit(sample_weight=...)`` for the lasso and
-the forest.
+(up to the one factor of its residual degrees of freedom), and the estimators' own
+``fit(sample_weight=...)`` for the lasso and the forest.
 """
 
 from __future__ import annotations
