@@ -248,6 +248,9 @@ class RunSpec:
         array of event and time, scikit-survival's ``Surv.from_arrays``). Every selector
         must fit it (``modelmine.selectors.selectors_for(outcome)``); the resampling stratifies by
         the quantile bins of y (regression) or the event indicator (survival).
+    covariates : sequence of str, default=()
+        The names of the clinical covariates (age, sex, stage, batch) the run adjusts for
+        (their values are data: ``mm.run(covariates=...)``; ``docs/outcomes.md``).
     operators : sequence of str, default=("closedApr", "allMed")
         Registered operator names; checked here, once.
     operator_params : mapping of str to mapping, optional
@@ -283,6 +286,7 @@ class RunSpec:
     per_class: bool = False
     outcome: str = "classification"
     max_per_class: int | None = None
+    covariates: Sequence[str] = ()
     operators: Sequence[str] = DEFAULT_OPERATORS
     operator_params: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     min_support: float = DEFAULT_MIN_SUPPORT
@@ -342,6 +346,12 @@ class RunSpec:
         if not isinstance(self.fit_full, bool | np.bool_):
             raise param_error("fit_full", func, "a bool", self.fit_full, exc=TypeError)
         put("fit_full", bool(self.fit_full))
+        names = self.covariates
+        if isinstance(names, str) or not all(isinstance(c, str) and c for c in names) or len(
+                set(names)) != len(names):
+            raise param_error("covariates", func, "a sequence of distinct column names",
+                              names, exc=TypeError)
+        put("covariates", tuple(names))
         put("scale", check_choice(self.scale, "scale", func, list(SCALE_METHODS)))
         put("artificial_features", check_choice(
             self.artificial_features, "artificial_features", func, ARTIFICIAL_FEATURES,
@@ -527,6 +537,8 @@ class RunSpec:
             settings["outcome"] = self.outcome
         if self.max_per_class is not None:
             settings["resampling"]["max_per_class"] = self.max_per_class
+        if self.covariates:
+            settings["covariates"] = list(self.covariates)
         return settings
 
     @classmethod
@@ -560,6 +572,7 @@ class RunSpec:
                    per_class=bool(settings.get("per_class", False)),
                    outcome=settings.get("outcome", "classification"),
                    max_per_class=res.get("max_per_class"),
+                   covariates=tuple(settings.get("covariates") or ()),
                    operators=list(settings["operators"]),
                    operator_params=settings.get("operator_params") or {},
                    min_support=settings["min_support"],

@@ -14,6 +14,7 @@ One format for both doors (``docs/DEVELOPING.md`` lists the files)::
     class_signatures.json    per_class=True: each class's signatures against the rest
     class_frequencies.csv    per_class=True: selection frequencies per class
     expression.csv.gz        class and values of the signature genes per sample (report)
+    covariates.csv.gz        with covariates: their encoded values per sample (markers)
     itemsets.csv             the closed itemsets at the run's minimum support
     report.html              the self-contained report
 
@@ -55,6 +56,7 @@ SIGNATURES_FORMAT = "modelmine.signatures"
 CHECKPOINT = "checkpoint.json"
 BOOTSTRAPS = "bootstraps"
 EXPRESSION = "expression.csv.gz"
+COVARIATES = "covariates.csv.gz"
 CLASS_SIGNATURES = "class_signatures.json"
 CLASS_FREQUENCIES = "class_frequencies.csv"
 CLASS_SIGNATURES_FORMAT = "modelmine.class_signatures"
@@ -287,6 +289,8 @@ def _write_run(run: MiningRun, directory: Path, *, with_report: bool,
         run.signatures, description=f"modelmine {run.settings.get('selector')} on "
         f"{Path(str(run.data.get('source'))).name}"))
     markers = None
+    if run.covariates is not None:
+        run.covariates.to_csv(directory / COVARIATES, compression="gzip")
     if run.expression is not None:
         run.expression.to_csv(directory / EXPRESSION, compression="gzip")
         markers = _markers(run)
@@ -380,7 +384,28 @@ def read_run(directory: Path, cls: type[MiningRun]) -> MiningRun:
                data=meta["data"], diagnostics_table=diagnostics_from_records(diag),
                command=meta.get("command"), versions=meta.get("versions") or {},
                expression=expression, class_signatures=class_signatures,
-               class_frequencies=class_frequencies)
+               class_frequencies=class_frequencies,
+               covariates=_read_covariates(directory / COVARIATES, base))
+
+
+def _read_covariates(path: Path, base: BaseModels) -> pd.DataFrame | None:
+    """``covariates.csv.gz`` of a run with covariates (encoded, one row per sample)."""
+    if not path.exists():
+        return None
+    regular_file(path)
+    where = repr(str(path))
+    try:
+        frame = pd.read_csv(path, index_col=0, compression="gzip")
+    except (OSError, EOFError, zlib.error, UnicodeDecodeError, ValueError,
+            pd.errors.ParserError, pd.errors.EmptyDataError):
+        raise DataError(f"{where} is corrupt: it is not a gzip CSV table.") from None
+    values = frame.to_numpy()
+    if (frame.shape[0] != base.n_samples or values.dtype.kind not in "iuf"
+            or not np.isfinite(values.astype(np.float64)).all()):
+        raise DataError(f"{where} is corrupt: it must hold finite numbers, one row per "
+                        f"sample ({base.n_samples}).")
+    frame.index = frame.index.astype(str)
+    return frame.astype(np.float64)
 
 
 def _read_class_panels(directory: Path, base: BaseModels

@@ -375,7 +375,11 @@ def expression_scale(values: np.ndarray) -> tuple[np.ndarray, str]:
     """
     vals = np.asarray(values, dtype=np.float64)
     what = "z-score"
-    if _looks_raw(vals):
+    # a few variables on their own scales (a clinical table: age, BMI, 0/1 indicators) are
+    # not intensities: only a column that itself looks raw would be logged, and most do not
+    raw_columns = [_looks_raw(vals[:, j]) for j in range(vals.shape[1])] if vals.ndim == 2 \
+        else [True]
+    if _looks_raw(vals) and sum(raw_columns) * 2 > len(raw_columns):
         vals = np.log2(vals + 1.0)
         what = "z-score of log2(x + 1)"
     sd = vals.std(axis=0)
