@@ -73,7 +73,8 @@ def _read_input(args: argparse.Namespace, source: str, target: str | None = None
 
 #: The options of `_add_input_options` (cli/_main.py), as read_data's keyword arguments.
 _INPUT_OPTIONS = ("labels", "labels_column", "index_col", "transpose", "layer", "backed",
-                  "drop", "groups", "weights", "keep_columns", "outcome", "event")
+                  "drop", "groups", "weights", "keep_columns", "outcome", "event",
+                  "covariates")
 
 
 def _selector_params(args: argparse.Namespace, selector: str) -> dict[str, Any]:
@@ -151,7 +152,7 @@ def _summary(run: MiningRun, out: Path, quiet: bool, null: Any = None,
     nog = diag[diag["measure"] == "nogueira"].iloc[0]
     print(f"{base.n_models} base models of {base.selector.get('name')} on "
           f"{base.n_samples} samples x {base.n_features_in} features (seed {base.random_state})")
-    for key in ("values", "scaling"):
+    for key in ("values", "scaling", "m", "covariates"):
         if run.data.get(key):
             print(f"{key}: {run.data[key]}")
     print(f"stability of the base models (Nogueira): {nog['value']:.3f} "
@@ -355,6 +356,10 @@ def _run_or_resume(args: argparse.Namespace, out: Path, partial: Path,
                        func="run")
         data = _read_input(args, args.data, args.target)
         data = dataclasses.replace(data, source=_absolute_source(data.source))
+        if "n_features" not in getattr(args, "given", ()):  # the default m adapts to p
+            from ..constants import default_n_features
+
+            spec = spec.replace(func="run", n_features=default_n_features(data.shape[1]))
         if _annotating(args):
             from ..datasets._biodata import import_anndata
 

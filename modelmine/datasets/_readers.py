@@ -65,7 +65,8 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
               weights: str | None = None,
               keep_columns: Sequence[str] | None = None,
               outcome: str = "classification",
-              event: str | None = None) -> LoadedData:
+              event: str | None = None,
+              covariates: Sequence[str] | None = None) -> LoadedData:
     """Read a dataset for ``modelmine run`` / ``modelmine lattice``.
 
     Parameters
@@ -120,6 +121,10 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
         For survival: the column (``"obs:COLUMN"`` of an ``.h5ad``) of the event indicator,
         0/1 or booleans; ``target`` is then the time column, and ``LoadedData.y`` the
         structured array of event and time (scikit-survival's layout).
+    covariates : sequence of str, optional
+        Columns of a table holding clinical covariates (age, sex, stage, batch; text
+        allowed), taken out of the features into ``LoadedData.covariates``:
+        :func:`modelmine.run` adjusts for them (``--covariate COL``).
 
     Returns
     -------
@@ -160,6 +165,10 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
         raise DataError(f"--labels-column {labels_column!r} names the label column of a "
                         "--labels FILE; give --labels too (or the data's own label column "
                         "with --target).")
+    if covariates and (text.startswith(EMBEDDED_PREFIX) or _kind(Path(text)) in ("mat",
+                                                                                "h5ad")):
+        raise DataError(f"--covariate names a column of a table; {text!r} is not one "
+                        "(pass the covariates' values to mm.run(covariates=...)).")
     if text.startswith(EMBEDDED_PREFIX):
         if labels is not None:
             raise DataError("--labels cannot relabel an embedded dataset (it has no sample "
@@ -243,11 +252,15 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
         if transpose:
             frame = transpose_table(frame, index_col, text)
             frame, design = _pop_design(frame, groups, weights, target, text, event)
+            frame, covariate_frame = _pop_covariates(frame, covariates, target, text)
         else:  # the groups column is never mistaken for the sample IDs
             frame, design = _pop_design(frame, groups, weights, target, text, event)
+            frame, covariate_frame = _pop_covariates(frame, covariates, target, text)
             frame, note = set_sample_index(frame, index_col,
                                            None if label_series is not None else target, text)
             notes += [note] if note else []
+        if covariate_frame is not None:
+            covariate_frame.index = frame.index
         if label_series is not None:
             ids = None if isinstance(frame.index, pd.RangeIndex) else frame.index.tolist()
             rows, y, joined = join_labels(ids, label_series, where=text,
@@ -257,6 +270,8 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
             notes += joined
             frame = frame.iloc[rows].copy()
             design = {k: v[rows] for k, v in design.items()}
+            if covariate_frame is not None:
+                covariate_frame = covariate_frame.iloc[rows]
             target = str(label_series.name)
             while target in frame.columns:  # a label column named like a feature
                 target += "_label"
@@ -270,6 +285,8 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
         data = dataclasses.replace(
             data, sample_names=sample_names, notes=tuple(notes),
             groups=design.get("groups"), sample_weight=design.get("weights"),
+            covariates=None if covariate_frame is None
+            else covariate_frame.reset_index(drop=True),
             labels=None if labels is None else str(labels),
             target=str(label_series.name) if label_series is not None else data.target)
         if event is not None:
@@ -329,6 +346,21 @@ def _pop_design(frame: pd.DataFrame, groups: str | None, weights: str | None,
                                        numeric=option == "weights")
         frame = frame.drop(columns=[column])
     return frame, design
+
+
+def _pop_covariates(frame: pd.DataFrame, covariates: Sequence[str] | None, target: Any,
+                    text: str) -> tuple[pd.DataFrame, pd.DataFrame | None]:
+    """The --covariate columns taken out of a table, as read (checked by mm.run)."""
+    if not covariates:
+        return frame, None
+    wanted = list(dict.fromkeys(str(c) for c in covariates))
+    missing = [c for c in wanted if c not in frame.columns]
+    if missing:
+        raise DataError(f"--covariate {missing[0]!r} is not a column of {text!r} (its first "
+                        f"columns: {_quoted(list(map(str, frame.columns[:6])))}).")
+    if target in wanted:
+        raise DataError(f"--covariate {target!r} is the label column (--target).")
+    return frame.drop(columns=wanted), frame[wanted].copy()
 
 
 def _quoted(names: Sequence[str]) -> str:

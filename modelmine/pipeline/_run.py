@@ -820,12 +820,8 @@ def run(
                                         spec.outcome if spec is not None else outcome)
     X, feature_names, covs = take_covariates(
         X, covariates, () if spec is None else spec.covariates, source, feature_names)
-    notes = {}
     if auto_m and X.shape[1] < LOW_DIMENSIONAL_P:
         given["n_features"] = default_n_features(X.shape[1])
-        notes["m"] = (f"{given['n_features']} = round(p / 3), the default m for data of "
-                      f"fewer than {LOW_DIMENSIONAL_P} features (m = 20 would take nearly "
-                      "every variable in every model)")
     if spec is None:
         spec = RunSpec(**{**given, "selector_params": selector_params or {},
                           "operator_params": operator_params or {},
@@ -838,8 +834,7 @@ def run(
                                           run_dir=run_dir, checkpoint_every=checkpoint_every,
                                           progress=progress, command=command),
                     source=source, feature_names=feature_names, resuming=False,
-                    groups=groups, sample_weight=sample_weight, covariates=covs,
-                    notes=notes)
+                    groups=groups, sample_weight=sample_weight, covariates=covs)
 
 
 def take_covariates(X: Any, covariates: Any, names: Sequence[str],
@@ -857,6 +852,14 @@ def take_covariates(X: Any, covariates: Any, names: Sequence[str],
     """
     from ..outcomes import check_covariates
 
+    read = None if source is None else source.covariates
+    if covariates is None and read is not None:  # read_data(covariates=...), --covariate
+        wanted = list(names) or list(read.columns)
+        missing = [c for c in wanted if c not in read.columns]
+        if missing:
+            raise param_error("covariates", func, "columns the data were read with "
+                              f"({', '.join(map(repr, read.columns))})", missing[0])
+        return X, feature_names, check_covariates(read[wanted], X.shape[0], func=func)
     if covariates is None and names:
         covariates = list(names)
     if covariates is None:
@@ -977,8 +980,8 @@ def _data(X: Any, y: Any, feature_names: Any, outcome: str = "classification"
 
 def _execute(X: Any, y: Any, spec: RunSpec, execution: Execution, *,
              source: LoadedData | None, feature_names: Any, resuming: bool,
-             groups: Any = None, sample_weight: Any = None, covariates: Any = None,
-             notes: Mapping[str, str] | None = None) -> MiningRun:
+             groups: Any = None, sample_weight: Any = None,
+             covariates: Any = None) -> MiningRun:
     if not spec.operators:
         raise param_error("operators", _FUNC, "at least one operator name", "none",
                           show=False)
@@ -998,7 +1001,11 @@ def _execute(X: Any, y: Any, spec: RunSpec, execution: Execution, *,
         checked = _with_covariates(checked, covariates)
     described = _describe(X, y, source)
     described["scaling"] = scaling_statement(checked.spec)
-    described.update(notes or {})
+    p = checked.data.n_features_in
+    if p < LOW_DIMENSIONAL_P and checked.spec.n_features == default_n_features(p):
+        described["m"] = (f"{checked.spec.n_features} = round(p / 3), the default m for data "
+                          f"of fewer than {LOW_DIMENSIONAL_P} features (m = 20 would take "
+                          "nearly every variable in every model)")
     if covariates is not None:
         described["covariates"] = covariates_statement(checked, covariates)
     directory = None if execution.run_dir is None else Path(execution.run_dir)
@@ -1057,9 +1064,11 @@ def covariates_statement(checked: CheckedRun, covariates: Any) -> str:
     encoded = ("" if list(covariates.columns) == list(covariates.sources) else
                f" (encoded as {', '.join(covariates.columns)})")
     outcome = checked.spec.outcome
-    sel = ", ".join(s.name for s in checked.spec.selectors)
-    where = {"survival": f"in every fit of {sel} (cox-score: the score test of each gene "
-                         "adjusted for them; coxnet: unpenalised, in every model)",
+    names_of = [s.name for s in checked.spec.selectors]
+    sel = ", ".join(names_of)
+    how = {"cox-score": "cox-score's score test of each gene", "coxnet": "coxnet, "
+           "unpenalised, so in every model of its path"}
+    where = {"survival": "in every fit of " + "; ".join(how.get(n, n) for n in names_of),
              "regression": f"in every fit of {sel} (y and each gene replaced by their "
                            "residuals on them, in each resample)",
              "classification": f"not in the fits of {sel} (a classifier's selector does "

@@ -107,7 +107,8 @@ _SUPPORT = schema.Where(float, lambda v: (0 < v <= 1) if isinstance(v, float) el
 #: How read_data was called (cli/_commands.py ``_INPUT_OPTIONS``): a resumed run reads its
 #: data again with these keyword arguments, so no other key is accepted.
 _READ_OPTION_NAMES = ("labels", "labels_column", "index_col", "transpose", "layer", "backed",
-                      "drop", "groups", "weights", "keep_columns", "outcome", "event")
+                      "drop", "groups", "weights", "keep_columns", "outcome", "event",
+                      "covariates")
 _READ_OPTIONS = schema.Where(
     {"labels": schema.Optional(str), "labels_column": schema.Optional(str),
      "index_col": schema.Optional(str), "transpose": schema.Optional(bool),
@@ -118,7 +119,7 @@ _READ_OPTIONS = schema.Where(
      "outcome": schema.Optional(schema.Where(
          str, lambda v: v in ("classification", "regression", "survival"),
          "classification, regression or survival")),
-     "event": schema.Optional(str)},
+     "event": schema.Optional(str), "covariates": schema.Optional(schema.ListOf(str))},
     lambda v: set(v) <= set(_READ_OPTION_NAMES),
     "an object of the options " + ", ".join(_READ_OPTION_NAMES))
 _DATA = {"source": str, "format": str, "target": (str, type(None)),
@@ -144,7 +145,8 @@ _RUN_SCHEMA = {
                  "min_support": _SUPPORT, "resampling": dict, "random_state": _SEED,
                  "artificial_features": _ARTIFICIAL,
                  "scale": schema.Optional(_SCALE),
-                 "signature_size": schema.Optional((_POSITIVE, type(None)))},
+                 "signature_size": schema.Optional((_POSITIVE, type(None))),
+                 "covariates": schema.Optional(schema.ListOf(str))},
     "data": _DATA,
     "versions": schema.Optional(schema.MapOf((str, type(None)))),
     "itemsets_note": schema.Optional((str, type(None))),
@@ -163,7 +165,8 @@ _CHECKPOINT_SCHEMA = {
                  "checkpoint_every": _POSITIVE, "random_state": _SEED,
                  "artificial_features": _ARTIFICIAL,
                  "scale": schema.Optional(_SCALE),
-                 "signature_size": schema.Optional((_POSITIVE, type(None)))},
+                 "signature_size": schema.Optional((_POSITIVE, type(None))),
+                 "covariates": schema.Optional(schema.ListOf(str))},
     "data": _DATA,
 }
 _SIGNATURE = {"features": schema.ListOf(schema.Where(int, lambda v: v >= 0,
