@@ -42,7 +42,7 @@ def _read_input(args: argparse.Namespace, source: str, target: str | None = None
     resumed run); the reader's notes go to stderr unless --quiet."""
     import warnings
 
-    from ..datasets import ManyClassesWarning
+    from ..datasets import ManyClassesWarning, MetadataColumnsWarning
 
     if options is None:
         options = {key: getattr(args, key, None) for key in _INPUT_OPTIONS}
@@ -60,11 +60,14 @@ def _read_input(args: argparse.Namespace, source: str, target: str | None = None
         if options.get("labels"):
             options["labels"] = str(Path(options["labels"]).resolve())
     kwargs = {k: v for k, v in options.items() if v not in (None, False)}
-    with warnings.catch_warnings(record=True) as caught:
+    from ..datasets._biodata import cli_door
+
+    with warnings.catch_warnings(record=True) as caught, cli_door():
         warnings.simplefilter("always", ManyClassesWarning)
+        warnings.simplefilter("always", MetadataColumnsWarning)
         data = read_data(source, target, **kwargs)
     cautions = [f"warning: {w.message}" for w in caught
-                if issubclass(w.category, ManyClassesWarning)]
+                if issubclass(w.category, ManyClassesWarning | MetadataColumnsWarning)]
     # --quiet silences the reader's notes, never a warning about the data (issue 26)
     for note in [*([] if args.quiet else data.notes), *cautions]:
         print(f"modelmine {args.command}: {note}", file=sys.stderr)

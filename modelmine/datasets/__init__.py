@@ -21,7 +21,7 @@ from ._loaders import (
     load_prostate,
     shared_path,
 )
-from ._readers import EMBEDDED_PREFIX, LoadedData, read_data
+from ._readers import EMBEDDED_PREFIX, LoadedData, MetadataColumnsWarning, read_data
 
 __all__ = [
     "EMBEDDED_PREFIX",
@@ -29,6 +29,7 @@ __all__ = [
     "DatasetInfo",
     "LoadedData",
     "ManyClassesWarning",
+    "MetadataColumnsWarning",
     "available",
     "check_target",
     "from_anndata",

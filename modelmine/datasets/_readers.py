@@ -538,8 +538,21 @@ def _split_target(frame: pd.DataFrame, target: str | None, where: str, kind: str
            if not (pd.api.types.is_numeric_dtype(features[c])
                    or pd.api.types.is_bool_dtype(features[c]))]
     if bad:
+        from ._biodata import option_text
+
+        repeated = [c for c in bad if features[c].nunique(dropna=True) < len(features)]
+        hint = ""
+        if repeated:  # a patient / donor / batch column: resample its groups whole
+            c = repeated[0]
+            hint = (f" {c!r} repeats its values ({features[c].nunique()} distinct over "
+                    f"{len(features)} samples): if it names each sample's patient, donor or "
+                    f"batch, pass {option_text('groups', c)} (resampling and folds then "
+                    "keep its samples together; docs/groups.md), else "
+                    f"{option_text('drop', [c] if option_text('drop') == 'drop' else c)}.")
         raise DataError(f"Non-numeric feature column(s) in {where!r}: {_listing(bad)}; "
-                        "encode or drop them (only the target may hold text).")
+                        "only the target may hold text: drop them, or name them as "
+                        f"{option_text('groups')} or {option_text('covariates')}.{hint}")
+    _warn_metadata(features, where)
     X = features.to_numpy(dtype=np.float64)
     if not np.all(np.isfinite(X)):
         cols = [str(features.columns[int(j)])
@@ -548,6 +561,72 @@ def _split_target(frame: pd.DataFrame, target: str | None, where: str, kind: str
                         f"{_listing(cols)}.")
     return LoadedData(X=X, y=y.to_numpy(), feature_names=np.array(features.columns, dtype=str),
                       source=where, target=target, format=kind)
+
+
+#: Words in a column name that mark metadata rather than a measured feature.
+METADATA_WORDS = frozenset({"age", "sex", "gender", "batch", "patient", "donor", "subject",
+                            "id", "sample", "individual", "site", "center", "centre",
+                            "plate", "lane", "replicate", "visit", "mouse", "animal"})
+
+
+def _metadata_reason(name: str, values: np.ndarray, integer_table: bool) -> str | None:
+    """Why a numeric column looks like metadata (its name; an ID running 0..n-1 or
+    1..n; integers shared by groups of samples in a table of measurements), or None."""
+    words = [w for w in re.split(r"[^a-z0-9]+", re.sub(r"([a-z])([A-Z])", r"\1_\2",
+                                                      name).lower()) if w]
+    if any(w in METADATA_WORDS or re.fullmatch(r"(batch|donor|patient)\d+", w)
+           for w in words):
+        return "its name"
+    finite = values[np.isfinite(values)]
+    if finite.size < 4 or np.any(finite != np.round(finite)):
+        return None
+    n = values.size
+    if np.all(np.diff(values) == 1) and values[0] in (0, 1):
+        return "a row number"
+    if not integer_table:  # counts are integers with repeats: only among measurements
+        _, counts = np.unique(finite, return_counts=True)
+        if 2 <= counts.size <= n // 2 and counts.min() >= 2:
+            return f"integers shared by groups of samples ({counts.size} values)"
+    return None
+
+
+def _warn_metadata(features: pd.DataFrame, where: str) -> None:
+    """Name the numeric columns that look like metadata (age, sex, batch, patient, donor,
+    an ID) before they silently become features, with the options that handle them."""
+    import warnings
+
+    from ._biodata import option_text
+
+    integer = [bool(np.all(np.mod(features[c].to_numpy(np.float64), 1) == 0))
+               for c in features.columns]
+    integer_table = sum(integer) * 2 > len(integer)
+    found = []
+    for c in features.columns:
+        reason = _metadata_reason(str(c), features[c].to_numpy(np.float64), integer_table)
+        if reason is not None:
+            found.append((str(c), reason))
+    if not found:
+        return
+    shown = ", ".join(f"{c!r} ({why})" for c, why in found[:6])
+    more = f" and {len(found) - 6} more" if len(found) > 6 else ""
+    grouping = [c for c, why in found if why.startswith("integers shared") or any(
+        w in c.lower() for w in ("patient", "donor", "subject", "individual", "batch",
+                                 "mouse", "animal", "site", "plate"))]
+    drop = (option_text("drop", [c for c, _ in found[:6]]) if option_text("drop") == "drop"
+            else " ".join(option_text("drop", c) for c, _ in found[:6]))
+    warnings.warn(
+        f"Column(s) of {where!r} that look like metadata are used as features: "
+        f"{shown}{more}. Leave them out with {drop}"
+        + (f"; {grouping[0]!r} may name each sample's patient, donor or batch: pass "
+           f"{option_text('groups', grouping[0])} (resampling keeps its samples together)"
+           if grouping else "")
+        + f"; a clinical covariate goes in {option_text('covariates')} (adjusted for).",
+        MetadataColumnsWarning, stacklevel=4)
+
+
+class MetadataColumnsWarning(UserWarning):
+    """Numeric columns of a table look like metadata (age, sex, batch, patient, an ID)
+    and would be features (:func:`read_data`)."""
 
 
 def _listing(items: list[Any], limit: int = 8) -> str:

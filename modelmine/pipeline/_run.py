@@ -595,32 +595,37 @@ def values_statement(X: Any) -> str:
     else:
         arr = X.to_numpy() if isinstance(X, pd.DataFrame) else np.asarray(X)
         low, high = (float(arr.min()), float(arr.max())) if arr.size else (0.0, 0.0)
-        if arr.ndim == 2 and 0 < arr.shape[1] < LOW_DIMENSIONAL_P:
-            # a clinical table: each variable on its own scale (age, BMI, blood pressure,
-            # 0/1 indicators), neither intensities nor log-scale values
-            return mixed_statement(arr, low, high)
+        if arr.ndim == 2 and 0 < arr.shape[1] < LOW_DIMENSIONAL_P and arr.shape[0]:
+            raw = (arr.min(axis=0) >= 0) & (arr.max(axis=0) > 100)
+            if (raw.any() and not raw.all()) or len(_column_kinds(arr)) >= 2:
+                # a clinical table: each variable on its own scale (age, blood pressure,
+                # 0/1 indicators), neither intensities nor log-scale values
+                return mixed_statement(arr, low, high)
     if low >= 0 and high > 100:
         return (f"raw intensities or counts (non-negative, {low:,.6g} to {high:,.6g}): the "
                 "report draws them on a log scale")
     return f"log-scale or centred values ({low:,.6g} to {high:,.6g})"
 
 
+def _column_kinds(arr: np.ndarray) -> dict[str, int]:
+    """How many columns are binary, take few (at most 10) integer values, or are
+    continuous (the kinds present only)."""
+    out: dict[str, int] = {}
+    for j in range(arr.shape[1]):
+        col = np.asarray(arr[:, j], dtype=np.float64)
+        distinct = np.unique(col)
+        kind = ("binary" if distinct.size <= 2 else "with few integer values"
+                if np.all(col == np.round(col)) and distinct.size <= 10 else "continuous")
+        out[kind] = out.get(kind, 0) + 1
+    return out
+
+
 def mixed_statement(arr: np.ndarray, low: float, high: float) -> str:
     """The values of a low-dimensional table, described per column: how many are 0/1
     indicators, how many take few integer values, how many are continuous."""
-    arr = np.asarray(arr, dtype=np.float64)
-    binary = integer = 0
-    for j in range(arr.shape[1]):
-        col = arr[:, j]
-        distinct = np.unique(col)
-        if distinct.size <= 2:
-            binary += 1
-        elif np.all(col == np.round(col)) and distinct.size <= 10:
-            integer += 1
-    continuous = arr.shape[1] - binary - integer
-    kinds = [f"{k} {what}" for k, what in ((continuous, "continuous"),
-                                            (integer, "with few integer values"),
-                                            (binary, "binary")) if k]
+    counts = _column_kinds(arr)
+    kinds = [f"{counts[what]} {what}" for what in ("continuous", "with few integer values",
+                                                    "binary") if what in counts]
     return (f"{arr.shape[1]} variables on their own scales ({', '.join(kinds)}; "
             f"{low:,.6g} to {high:,.6g} overall), as a clinical table: no log scale is "
             "assumed, and the report z-scores each variable")
