@@ -61,3 +61,27 @@ def test_the_dot_plot_keeps_the_top_genes_of_each_class():
     kept = _top_panel_genes(pd.DataFrame(rows))
     assert len(kept) == 18 * PANEL_GENES_SHOWN
     assert {f"g{k}_{g}" for k in range(18) for g in range(PANEL_GENES_SHOWN)} == kept
+
+
+def test_annotated_anndata_carries_the_per_class_panels():
+    import pytest
+
+    pytest.importorskip("anndata")
+    from modelmine.report import annotate_anndata
+
+    rng = np.random.default_rng(2)
+    y = np.repeat(["a", "b", "c"], 20)
+    X = rng.normal(size=(60, 25))
+    for k in range(3):
+        X[y == "abc"[k], 2 * k:2 * k + 2] += 3
+    run = mm.run(X, y, selector="anova", per_class=True, n_bootstraps=6, n_features=4,
+                 operators=["mostFreq"], progress=False)
+    data = mm.datasets.LoadedData(X=X, y=y, feature_names=run.base_models.feature_names,
+                                  source="memory", target="class", format="python")
+    var = annotate_anndata(run, data).var
+    for cls in "abc":
+        panel = run.class_signatures[cls]["mostFreq"]
+        assert var.index[var[f"modelmine_{cls}_mostFreq"]].tolist() == sorted(
+            [str(g) for g in panel.names], key=list(var.index).index)
+        np.testing.assert_allclose(var[f"modelmine_frequency_{cls}"],
+                                   run.class_frequencies[cls].to_numpy())
