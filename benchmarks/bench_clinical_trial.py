@@ -31,6 +31,8 @@ def _tables() -> dict[str, tuple[pd.DataFrame, object, list[str]]]:
                                ("veterans_lung_cancer", load_veterans_lung_cancer,
                                 ["Age_in_years"])):
         X, y = loader()
+        X = X.apply(lambda c: c.astype(float) if c.dtype.name == "category"
+                    and set(c.cat.categories) <= {"0", "1"} else c)
         X = pd.get_dummies(X, drop_first=True).astype(float)
         X.columns = [str(c) for c in X.columns]
         out[name] = (X, y, covs)
