@@ -564,6 +564,10 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     check_output_target(out, force=args.force)
     if args.operator:
         operator_kinds(args.operator)
+    if getattr(args, "covariates", None):  # never ignored silently
+        raise DataError("--covariate adjusts the fits of `modelmine run`; the evaluation's "
+                        "classifiers and models do not take covariates yet (--drop the "
+                        "column, or leave it as a feature).")
     data = _read_input(args, args.data, args.target)
     if args.n_features > data.shape[1]:  # refused, not clamped: as `modelmine run`
         raise DataError(f"-m/--n-features must be at most the {data.shape[1]} features of "
