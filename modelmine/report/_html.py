@@ -193,6 +193,9 @@ def _markers_section(markers: pd.DataFrame,
     measure = str(chosen.effect_measure.iloc[0]).replace("_", " ")
     effect = chosen.pivot_table(index="feature", columns="class", values="effect_size",
                                 sort=False)
+    from ._plots import natural_key
+
+    effect = effect[sorted(effect.columns, key=natural_key)]  # clusters 0, 1, 2, ..., 10
     if per_class.empty:
         size = chosen.assign(sep=(2 * chosen.auroc - 1).abs()).pivot_table(
             index="feature", columns="class", values="sep", sort=False)

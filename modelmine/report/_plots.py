@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import io
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -353,10 +354,17 @@ def plot_stability_path(path: Any, *, top: int = 10) -> Figure:
     return fig
 
 
+def natural_key(text: str) -> tuple[Any, ...]:
+    """Sort key of class labels as people read them: "2" before "10" (cluster numbers),
+    text in its own order."""
+    parts = re.split(r"(\d+)", str(text))
+    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in parts if p)
+
+
 def _class_colors(labels: Any) -> tuple[list[str], dict[str, Any]]:
     from matplotlib import colormaps
 
-    classes = sorted({str(v) for v in labels})
+    classes = sorted({str(v) for v in labels}, key=natural_key)
     cmap = colormaps["tab10" if len(classes) <= 10 else "tab20"]
     palette = {c: cmap(i % cmap.N) for i, c in enumerate(classes)}
     return classes, palette

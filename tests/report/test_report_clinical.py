@@ -85,3 +85,11 @@ def test_annotated_anndata_carries_the_per_class_panels():
             [str(g) for g in panel.names], key=list(var.index).index)
         np.testing.assert_allclose(var[f"modelmine_frequency_{cls}"],
                                    run.class_frequencies[cls].to_numpy())
+
+
+def test_clusters_sort_as_numbers():
+    from modelmine.report._plots import natural_key
+
+    labels = ["10", "2", "0", "1", "B cells", "T cells 2", "T cells 10"]
+    assert sorted(labels, key=natural_key) == ["0", "1", "2", "10", "B cells", "T cells 2",
+                                               "T cells 10"]
