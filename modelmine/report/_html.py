@@ -303,16 +303,23 @@ def _outcome_markers_section(markers: pd.DataFrame) -> str:
     first = markers.signature.iloc[0]
     chosen = markers[markers.signature == first]
     survival = "hazard_ratio" in chosen.columns
+    adjusted = str(chosen.effect_measure.iloc[0]).endswith("_adjusted")
     if survival:
         from ._outcome_plots import plot_hazard_ratios
 
+        model = ("Cox model of the gene and the covariates, Breslow ties" if adjusted
+                 else "univariate Cox model, Breslow ties")
         what = ("the hazard ratio per standard deviation of each gene of the "
-                f"{_e(first)} signature (univariate Cox model, Breslow ties) with its 95 % "
-                "Wald interval; red: higher values, higher hazard (risk); blue: protective")
+                f"{_e(first)} signature ({model}) with its 95 % Wald interval, and its "
+                "concordance oriented by its direction; red: higher values, higher hazard "
+                "(risk); blue: protective")
         figure = _img(plot_hazard_ratios(chosen), "Hazard ratios of the signature genes")
     else:
-        what = ("Spearman's rho of each gene of the "
-                f"{_e(first)} signature with the outcome (up: higher with the outcome)")
+        what = (("the partial correlation and the least-squares slope of each gene of the "
+                 f"{_e(first)} signature in the model of the outcome on the gene and the "
+                 "covariates") if adjusted else
+                ("Spearman's rho of each gene of the "
+                 f"{_e(first)} signature with the outcome (up: higher with the outcome)"))
         figure = ""
     return "\n".join([
         '<h2 id="markers">Markers: which gene marks the outcome, in which direction</h2>',
