@@ -19,12 +19,14 @@ __all__ = [
     "LATTICE_MAX_ITEMSETS",
     "LATTICE_NOTEBOOK_MAX_ITEMSETS",
     "LATTICE_REPORT_MAX_ITEMSETS",
+    "LOW_DIMENSIONAL_P",
     "MAX_ITEMSETS",
     "MIN_SAMPLES_PER_CLASS",
     "SEED_MODULUS",
     "SILHOUETTE_NO_STRUCTURE",
     "SUPPORT_DECAY",
     "TOP_FRACTIONS",
+    "default_n_features",
 ]
 
 #: b = 150 bootstrap samples: Woznica, Nguyen and Kalousis (KDD 2012), section 3.
@@ -33,6 +35,28 @@ DEFAULT_N_BOOTSTRAPS = 150
 #: m = 20 features per base model and per consensus signature, within the 10 to 50 the
 #: KDD 2012 experiments use (section 3) and the size of a biomarker panel a lab can test.
 DEFAULT_N_FEATURES = 20
+
+#: Below this many features (a clinical table of 8-14 variables, a small panel) the default
+#: m is p / 3 instead of DEFAULT_N_FEATURES (:func:`default_n_features`); the two agree at
+#: p = 60, so the default is continuous in p.
+LOW_DIMENSIONAL_P = 60
+
+
+def default_n_features(p: int) -> int:
+    """The default m for data of p features: DEFAULT_N_FEATURES, or round(p / 3) (at least
+    1) when p < LOW_DIMENSIONAL_P.
+
+    Why: at m = 20 a table of 14 variables is capped at m = p, every base model takes
+    (nearly) every variable, selection frequencies cannot separate them and the Nogueira
+    stability is an artefact (its reference, random subsets of size m, agrees perfectly
+    as m -> p). A third of p leaves two of every three variables out of each model, as
+    m = 20 of thousands of genes does, and keeps m / p under
+    :data:`modelmine.report.UNINFORMATIVE_SHARE`. Only when the user did not set m.
+    """
+    if p >= LOW_DIMENSIONAL_P:
+        return DEFAULT_N_FEATURES
+    return max(1, round(p / 3))
+
 
 #: k = 10 alternative signatures of multi-model operators: KDD 2012, section 3 (Table 4).
 DEFAULT_N_SIGNATURES = 10

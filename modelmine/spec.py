@@ -213,6 +213,27 @@ class Checked(Constraint):
 
 
 @dataclass(frozen=True)
+class Names(Constraint):
+    """A sequence of distinct non-empty names (columns of the data), kept as a tuple."""
+
+    def describe(self) -> str:
+        return "a sequence of distinct column names"
+
+    def check(self, value: Any, name: str, func: str) -> Any:
+        if value is None:
+            return ()
+        if isinstance(value, str) or not isinstance(value, Sequence) or not all(
+                isinstance(c, str) and c for c in value) or len(set(value)) != len(value):
+            raise param_error(name, func, self.describe(), value, exc=TypeError)
+        return tuple(value)
+
+    def schema(self) -> Any:
+        from ._schema import ListOf
+
+        return ListOf(str)
+
+
+@dataclass(frozen=True)
 class Setting:
     """One setting of a run, declared once; everything else is derived from this record.
 
@@ -375,6 +396,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("max_per_class", None, Integer(1, allow_none=True),
             "at most this many samples of each class in each resample",
             ("--max-per-class",), stored="resampling.max_per_class", metavar="N"),
+    Setting("covariates", (), Names(),
+            "clinical covariates (columns of the data) adjusted for where the model allows"),
     Setting("fit_full", True, Boolean(),
             "also fit the selector once on all the data (KDD 2012's nobagg baseline)"),
 )
@@ -619,6 +642,9 @@ class RunSpec:
         array of event and time, scikit-survival's ``Surv.from_arrays``). Every selector
         must fit it (``modelmine.selectors.selectors_for(outcome)``); the resampling stratifies by
         the quantile bins of y (regression) or the event indicator (survival).
+    covariates : sequence of str, default=()
+        The names of the clinical covariates (age, sex, stage, batch) the run adjusts for
+        (their values are data: ``mm.run(covariates=...)``; ``docs/outcomes.md``).
     operators : sequence of str, default=("closedApr", "allMed")
         Registered operator names; checked here, once.
     operator_params : mapping of str to mapping, optional
@@ -655,6 +681,7 @@ class RunSpec:
     per_class: bool = _DEFAULTS["per_class"]
     outcome: str = _DEFAULTS["outcome"]
     max_per_class: int | None = _DEFAULTS["max_per_class"]
+    covariates: Sequence[str] = _DEFAULTS["covariates"]
     operators: Sequence[str] = _DEFAULTS["operators"]
     operator_params: Mapping[str, Mapping[str, Any]] = _DEFAULTS["operator_params"]
     min_support: float = _DEFAULTS["min_support"]
@@ -703,6 +730,7 @@ class RunSpec:
                               "halves of every class)", cap)
         put("max_per_class", cap)
         put("fit_full", checked("fit_full"))
+        put("covariates", checked("covariates"))
         put("scale", checked("scale"))
         put("artificial_features", checked("artificial_features"))
         put("n_signatures", checked("n_signatures"))
@@ -884,7 +912,7 @@ class RunSpec:
                     "+".join(str(s) for s in self.selector))
         if name == "random_state":
             return str(value)
-        if name == "operators":
+        if name in ("operators", "covariates"):
             return list(value)
         if name == "operator_params":
             return {k: dict(v) for k, v in value.items()}

@@ -49,10 +49,16 @@ class CheckedRun:
     spec: RunSpec
     n_jobs: int | None = None
     design: SampleDesign = NO_DESIGN
+    #: The run's clinical covariates (:class:`modelmine.outcomes.Covariates`), or None.
+    covariates: Any = None
 
     @property
     def selectors(self) -> tuple[Any, ...]:
-        return self.spec.selectors
+        if self.covariates is None:
+            return self.spec.selectors
+        from ..outcomes._covariates import adjusted
+
+        return tuple(adjusted(s, self.covariates, func="run") for s in self.spec.selectors)
 
 
 def check_run_data(X: Any, y: Any, spec: RunSpec, *, feature_names: Any = None,

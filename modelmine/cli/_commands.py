@@ -44,7 +44,7 @@ def _read_input(args: argparse.Namespace, source: str, target: str | None = None
     resumed run); the reader's notes go to stderr unless --quiet."""
     import warnings
 
-    from ..datasets import ManyClassesWarning
+    from ..datasets import ManyClassesWarning, MetadataColumnsWarning
 
     if options is None:
         options = {key: getattr(args, key, None) for key in _INPUT_OPTIONS}
@@ -62,11 +62,14 @@ def _read_input(args: argparse.Namespace, source: str, target: str | None = None
         if options.get("labels"):
             options["labels"] = str(Path(options["labels"]).resolve())
     kwargs = {k: v for k, v in options.items() if v not in (None, False)}
-    with warnings.catch_warnings(record=True) as caught:
+    from ..datasets._biodata import cli_door
+
+    with warnings.catch_warnings(record=True) as caught, cli_door():
         warnings.simplefilter("always", ManyClassesWarning)
+        warnings.simplefilter("always", MetadataColumnsWarning)
         data = read_data(source, target, **kwargs)
     cautions = [f"warning: {w.message}" for w in caught
-                if issubclass(w.category, ManyClassesWarning)]
+                if issubclass(w.category, ManyClassesWarning | MetadataColumnsWarning)]
     # --quiet silences the reader's notes, never a warning about the data (issue 26)
     for note in [*([] if args.quiet else data.notes), *cautions]:
         print(f"modelmine {args.command}: {note}", file=sys.stderr)
@@ -75,7 +78,8 @@ def _read_input(args: argparse.Namespace, source: str, target: str | None = None
 
 #: The options of `_add_input_options` (cli/_main.py), as read_data's keyword arguments.
 _INPUT_OPTIONS = ("labels", "labels_column", "index_col", "transpose", "layer", "backed",
-                  "drop", "groups", "weights", "keep_columns", "outcome", "event")
+                  "drop", "groups", "weights", "keep_columns", "outcome", "event",
+                  "covariates")
 
 
 def _selector_params(args: argparse.Namespace, selector: str) -> dict[str, Any]:
@@ -173,7 +177,7 @@ def _summary(run: MiningRun, out: Path, quiet: bool, null: Any = None,
     nog = diag[diag["measure"] == "nogueira"].iloc[0]
     print(f"{base.n_models} base models of {base.selector.get('name')} on "
           f"{base.n_samples} samples x {base.n_features_in} features (seed {base.random_state})")
-    for key in ("values", "scaling"):
+    for key in ("values", "scaling", "m", "covariates"):
         if run.data.get(key):
             print(f"{key}: {run.data[key]}")
     print(f"stability of the base models (Nogueira): {nog['value']:.3f} "
@@ -358,6 +362,10 @@ def _run_or_resume(args: argparse.Namespace, out: Path, partial: Path,
         spec = run_spec(args, operators=operators, operator_params=op_params)
         data = _read_input(args, args.data, args.target)
         data = dataclasses.replace(data, source=_absolute_source(data.source))
+        if "n_features" not in getattr(args, "given", ()):  # the default m adapts to p
+            from ..constants import default_n_features
+
+            spec = spec.replace(func="run", n_features=default_n_features(data.shape[1]))
         if _annotating(args):
             from ..datasets._biodata import import_anndata
 
@@ -694,6 +702,10 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     check_output_target(out, force=args.force)
     if args.operator:
         operator_kinds(args.operator)
+    if getattr(args, "covariates", None):  # never ignored silently
+        raise DataError("--covariate adjusts the fits of `modelmine run`; the evaluation's "
+                        "classifiers and models do not take covariates yet (--drop the "
+                        "column, or leave it as a feature).")
     data = _read_input(args, args.data, args.target)
     if args.n_features > data.shape[1]:  # refused, not clamped: as `modelmine run`
         raise DataError(f"-m/--n-features must be at most the {data.shape[1]} features of "

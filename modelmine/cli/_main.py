@@ -316,6 +316,12 @@ def _add_input_options(p: argparse.ArgumentParser) -> None:
                    help="the column naming each sample's group (patient, donor, batch; "
                    "obs:COL for .h5ad): resampling and folds keep groups whole "
                    "(docs/groups.md)")
+    g.add_argument("--covariate", dest="covariates", metavar="COL", action="append",
+                   default=None,
+                   help="a clinical covariate column (age, sex, stage, batch; text is "
+                   "one-hot encoded), repeatable: taken out of the features and adjusted "
+                   "for in the Cox and regression fits and in the markers' effects "
+                   "(docs/outcomes.md)")
     g.add_argument("--weights", metavar="COL", default=None,
                    help="the column of each sample's weight (obs:COL for .h5ad), given to "
                    "the selector (or drawing the resamples with --weighted-resampling)")
@@ -618,7 +624,7 @@ _OPTION_OF = {"n_jobs": "--n-jobs", "executor": "--executor", "selectors": "--se
               "y": "the labels, --target", "X": "the features of DATA",
               "pfer": "--pfer", "fdr": "--fdr", "n_permutations": "--null",
               "groups": "--groups", "sample_weight": "--weights",
-              "groupby": "--groupby", "panel_size": "--panel-size",
+              "covariates": "--covariate", "groupby": "--groupby", "panel_size": "--panel-size",
               "max_cells_per_group": "--max-cells-per-group", "use_raw": "--use-raw",
               "layer": "--layer"}
 

@@ -28,6 +28,7 @@ from ._loaders import (
 from ._readers import (
     EMBEDDED_PREFIX,  # noqa: F401 (internal)
     LoadedData,
+    MetadataColumnsWarning,
     read_data,
 )
 
@@ -37,6 +38,7 @@ __all__ = [
     "DatasetInfo",
     "LoadedData",
     "ManyClassesWarning",
+    "MetadataColumnsWarning",
     "available",
     "from_anndata",
     "load",

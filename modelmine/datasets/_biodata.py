@@ -9,10 +9,12 @@ message naming the option, what was expected and what was given.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import lzma
 import warnings
 import zlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -50,10 +52,46 @@ class ManyClassesWarning(UserWarning):
     """The target has many classes for few samples (see :func:`check_target`)."""
 
 
+#: Which door read the data: "api" (Python) or "cli" (``modelmine``), so that a message
+#: names what the user typed (``labels=`` or ``--labels``). The CLI sets it around its
+#: reads (:func:`cli_door`).
+_DOOR: contextvars.ContextVar[str] = contextvars.ContextVar("modelmine_door", default="api")
+
+
+@contextlib.contextmanager
+def cli_door() -> Iterator[None]:
+    """Messages inside name the command-line options (``--drop COL``)."""
+    token = _DOOR.set("cli")
+    try:
+        yield
+    finally:
+        _DOOR.reset(token)
+
+
+#: Command-line flags not spelled as their keyword.
+_FLAGS = {"covariates": "--covariate", "sample_weight": "--weights"}
+
+
+def option_text(name: str, value: Any = None) -> str:
+    """An option as the user's door spells it: ``--drop 'age'`` on the command line,
+    ``drop=['age']`` in Python (``name`` without dashes, as read_data's keyword)."""
+    if _DOOR.get() == "cli":
+        flag = _FLAGS.get(name, "--" + name.replace("_", "-"))
+        return flag if value is None else f"{flag} {value}"
+    return name if value is None else f"{name}={value!r}"
+
+
 def _listing(items: Sequence[Any], limit: int = 8) -> str:
     items = list(items)
     shown = ", ".join(repr(str(i)) for i in items[:limit])
     return shown + (f", ... ({len(items)} in all)" if len(items) > limit else "")
+
+
+def _door_option(option: str) -> str:
+    """A CLI flag given by a shared reader (``--labels``), as the user's door spells it."""
+    if option.startswith("--"):
+        return option_text(option[2:].replace("-", "_"))
+    return option
 
 
 # ----------------------------------------------------------------- the target
@@ -118,17 +156,23 @@ def check_target(y: Any, *, where: str, option: str = "--target") -> np.ndarray:
         shown = ", ".join(f"{classes[i]!s} ({int(counts[i])})"
                           for i in small[np.argsort(counts[small], kind="stable")][:6])
         more = f" and {small.size - 6} more" if small.size > 6 else ""
+        smallest = int(counts[small].min())
+        miss = (1.0 - smallest / n) ** n  # a bootstrap of n draws holds none of them
         warnings.warn(
-            f"{option} {where} has {small.size} class{'es' if small.size > 1 else ''} of "
-            f"fewer than {MIN_CLASS_SIZE_WARNING} samples: {shown}{more}. Bootstrap samples "
-            "will miss them now and then, and what marks them rests on a handful of "
-            "samples. Merge them or leave them out if you can.",
+            f"{_door_option(option)} {where} has {small.size} "
+            f"class{'es' if small.size > 1 else ''} of fewer than {MIN_CLASS_SIZE_WARNING} "
+            f"samples: {shown}{more}. A bootstrap sample of the {n} misses a class of "
+            f"{smallest} with probability (1 - {smallest}/{n})^{n} = {miss:.2g}, about "
+            f"{miss * 150:.2g} of 150 resamples (a resample needs two classes, and a "
+            "per-class run draws again until it holds every class), and what marks such a "
+            "class rests on a handful of samples. Merge them or leave them out if you can.",
             ManyClassesWarning,
             stacklevel=3,
         )
     if classes.size >= 2 and n / classes.size < MIN_MEAN_SAMPLES_PER_CLASS:
         warnings.warn(
-            f"{option} {where} has {classes.size} classes for {n} samples (fewer than "
+            f"{_door_option(option)} {where} has {classes.size} classes for {n} samples "
+            "(fewer than "
             f"{MIN_MEAN_SAMPLES_PER_CLASS} per class on average; smallest class: "
             f"{int(counts.min())}): bootstrap samples will often miss whole classes, and the "
             "signatures will be unstable. Merge rare classes if you can.",

@@ -65,7 +65,8 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
               weights: str | None = None,
               keep_columns: Sequence[str] | None = None,
               outcome: str = "classification",
-              event: str | None = None) -> LoadedData:
+              event: str | None = None,
+              covariates: Sequence[str] | None = None) -> LoadedData:
     """Read a dataset for ``modelmine run`` / ``modelmine lattice``.
 
     Parameters
@@ -120,6 +121,10 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
         For survival: the column (``"obs:COLUMN"`` of an ``.h5ad``) of the event indicator,
         0/1 or booleans; ``target`` is then the time column, and ``LoadedData.y`` the
         structured array of event and time (scikit-survival's layout).
+    covariates : sequence of str, optional
+        Columns of a table holding clinical covariates (age, sex, stage, batch; text
+        allowed), taken out of the features into ``LoadedData.covariates``:
+        :func:`modelmine.run` adjusts for them (``--covariate COL``).
 
     Returns
     -------
@@ -160,6 +165,10 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
         raise DataError(f"--labels-column {labels_column!r} names the label column of a "
                         "--labels FILE; give --labels too (or the data's own label column "
                         "with --target).")
+    if covariates and (text.startswith(EMBEDDED_PREFIX) or _kind(Path(text)) in ("mat",
+                                                                                "h5ad")):
+        raise DataError(f"--covariate names a column of a table; {text!r} is not one "
+                        "(pass the covariates' values to mm.run(covariates=...)).")
     if text.startswith(EMBEDDED_PREFIX):
         if labels is not None:
             raise DataError("--labels cannot relabel an embedded dataset (it has no sample "
@@ -243,11 +252,15 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
         if transpose:
             frame = transpose_table(frame, index_col, text)
             frame, design = _pop_design(frame, groups, weights, target, text, event)
+            frame, covariate_frame = _pop_covariates(frame, covariates, target, text)
         else:  # the groups column is never mistaken for the sample IDs
             frame, design = _pop_design(frame, groups, weights, target, text, event)
+            frame, covariate_frame = _pop_covariates(frame, covariates, target, text)
             frame, note = set_sample_index(frame, index_col,
                                            None if label_series is not None else target, text)
             notes += [note] if note else []
+        if covariate_frame is not None:
+            covariate_frame.index = frame.index
         if label_series is not None:
             ids = None if isinstance(frame.index, pd.RangeIndex) else frame.index.tolist()
             rows, y, joined = join_labels(ids, label_series, where=text,
@@ -257,6 +270,8 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
             notes += joined
             frame = frame.iloc[rows].copy()
             design = {k: v[rows] for k, v in design.items()}
+            if covariate_frame is not None:
+                covariate_frame = covariate_frame.iloc[rows]
             target = str(label_series.name)
             while target in frame.columns:  # a label column named like a feature
                 target += "_label"
@@ -270,6 +285,8 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
         data = dataclasses.replace(
             data, sample_names=sample_names, notes=tuple(notes),
             groups=design.get("groups"), sample_weight=design.get("weights"),
+            covariates=None if covariate_frame is None
+            else covariate_frame.reset_index(drop=True),
             labels=None if labels is None else str(labels),
             target=str(label_series.name) if label_series is not None else data.target)
         if event is not None:
@@ -329,6 +346,21 @@ def _pop_design(frame: pd.DataFrame, groups: str | None, weights: str | None,
                                        numeric=option == "weights")
         frame = frame.drop(columns=[column])
     return frame, design
+
+
+def _pop_covariates(frame: pd.DataFrame, covariates: Sequence[str] | None, target: Any,
+                    text: str) -> tuple[pd.DataFrame, pd.DataFrame | None]:
+    """The --covariate columns taken out of a table, as read (checked by mm.run)."""
+    if not covariates:
+        return frame, None
+    wanted = list(dict.fromkeys(str(c) for c in covariates))
+    missing = [c for c in wanted if c not in frame.columns]
+    if missing:
+        raise DataError(f"--covariate {missing[0]!r} is not a column of {text!r} (its first "
+                        f"columns: {_quoted(list(map(str, frame.columns[:6])))}).")
+    if target in wanted:
+        raise DataError(f"--covariate {target!r} is the label column (--target).")
+    return frame.drop(columns=wanted), frame[wanted].copy()
 
 
 def _quoted(names: Sequence[str]) -> str:
@@ -506,8 +538,21 @@ def _split_target(frame: pd.DataFrame, target: str | None, where: str, kind: str
            if not (pd.api.types.is_numeric_dtype(features[c])
                    or pd.api.types.is_bool_dtype(features[c]))]
     if bad:
+        from ._biodata import option_text
+
+        repeated = [c for c in bad if features[c].nunique(dropna=True) < len(features)]
+        hint = ""
+        if repeated:  # a patient / donor / batch column: resample its groups whole
+            c = repeated[0]
+            hint = (f" {c!r} repeats its values ({features[c].nunique()} distinct over "
+                    f"{len(features)} samples): if it names each sample's patient, donor or "
+                    f"batch, pass {option_text('groups', c)} (resampling and folds then "
+                    "keep its samples together; docs/groups.md), else "
+                    f"{option_text('drop', [c] if option_text('drop') == 'drop' else c)}.")
         raise DataError(f"Non-numeric feature column(s) in {where!r}: {_listing(bad)}; "
-                        "encode or drop them (only the target may hold text).")
+                        "only the target may hold text: drop them, or name them as "
+                        f"{option_text('groups')} or {option_text('covariates')}.{hint}")
+    _warn_metadata(features, where)
     X = features.to_numpy(dtype=np.float64)
     if not np.all(np.isfinite(X)):
         cols = [str(features.columns[int(j)])
@@ -516,6 +561,72 @@ def _split_target(frame: pd.DataFrame, target: str | None, where: str, kind: str
                         f"{_listing(cols)}.")
     return LoadedData(X=X, y=y.to_numpy(), feature_names=np.array(features.columns, dtype=str),
                       source=where, target=target, format=kind)
+
+
+#: Words in a column name that mark metadata rather than a measured feature.
+METADATA_WORDS = frozenset({"age", "sex", "gender", "batch", "patient", "donor", "subject",
+                            "id", "sample", "individual", "site", "center", "centre",
+                            "plate", "lane", "replicate", "visit", "mouse", "animal"})
+
+
+def _metadata_reason(name: str, values: np.ndarray, integer_table: bool) -> str | None:
+    """Why a numeric column looks like metadata (its name; an ID running 0..n-1 or
+    1..n; integers shared by groups of samples in a table of measurements), or None."""
+    words = [w for w in re.split(r"[^a-z0-9]+", re.sub(r"([a-z])([A-Z])", r"\1_\2",
+                                                      name).lower()) if w]
+    if any(w in METADATA_WORDS or re.fullmatch(r"(batch|donor|patient)\d+", w)
+           for w in words):
+        return "its name"
+    finite = values[np.isfinite(values)]
+    if finite.size < 4 or np.any(finite != np.round(finite)):
+        return None
+    n = values.size
+    if np.all(np.diff(values) == 1) and values[0] in (0, 1):
+        return "a row number"
+    if not integer_table:  # counts are integers with repeats: only among measurements
+        _, counts = np.unique(finite, return_counts=True)
+        if 2 <= counts.size <= n // 2 and counts.min() >= 2:
+            return f"integers shared by groups of samples ({counts.size} values)"
+    return None
+
+
+def _warn_metadata(features: pd.DataFrame, where: str) -> None:
+    """Name the numeric columns that look like metadata (age, sex, batch, patient, donor,
+    an ID) before they silently become features, with the options that handle them."""
+    import warnings
+
+    from ._biodata import option_text
+
+    integer = [bool(np.all(np.mod(features[c].to_numpy(np.float64), 1) == 0))
+               for c in features.columns]
+    integer_table = sum(integer) * 2 > len(integer)
+    found = []
+    for c in features.columns:
+        reason = _metadata_reason(str(c), features[c].to_numpy(np.float64), integer_table)
+        if reason is not None:
+            found.append((str(c), reason))
+    if not found:
+        return
+    shown = ", ".join(f"{c!r} ({why})" for c, why in found[:6])
+    more = f" and {len(found) - 6} more" if len(found) > 6 else ""
+    grouping = [c for c, why in found if why.startswith("integers shared") or any(
+        w in c.lower() for w in ("patient", "donor", "subject", "individual", "batch",
+                                 "mouse", "animal", "site", "plate"))]
+    drop = (option_text("drop", [c for c, _ in found[:6]]) if option_text("drop") == "drop"
+            else " ".join(option_text("drop", c) for c, _ in found[:6]))
+    warnings.warn(
+        f"Column(s) of {where!r} that look like metadata are used as features: "
+        f"{shown}{more}. Leave them out with {drop}"
+        + (f"; {grouping[0]!r} may name each sample's patient, donor or batch: pass "
+           f"{option_text('groups', grouping[0])} (resampling keeps its samples together)"
+           if grouping else "")
+        + f"; a clinical covariate goes in {option_text('covariates')} (adjusted for).",
+        MetadataColumnsWarning, stacklevel=4)
+
+
+class MetadataColumnsWarning(UserWarning):
+    """Numeric columns of a table look like metadata (age, sex, batch, patient, an ID)
+    and would be features (:func:`read_data`)."""
 
 
 def _listing(items: list[Any], limit: int = 8) -> str:

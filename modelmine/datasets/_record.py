@@ -52,6 +52,9 @@ class LoadedData:
         :func:`modelmine.run`.
     sample_weight : ndarray of float64 or None
         The weight of each sample (``read_data(weights=COLUMN)``).
+    covariates : DataFrame or None
+        The clinical covariates of each sample (``read_data(covariates=[COLUMN, ...])``),
+        as read (text kept): :func:`modelmine.run` adjusts for them.
     """
 
     X: Any
@@ -67,6 +70,7 @@ class LoadedData:
     read_options: Mapping[str, Any] = field(default_factory=dict)
     groups: np.ndarray | None = None
     sample_weight: np.ndarray | None = None
+    covariates: Any = None
 
     @property
     def shape(self) -> tuple[int, int]:

@@ -7,7 +7,13 @@ not a class (``mm.run(..., outcome="regression" | "survival")``):
   to the scale of raw intensities), its p-value, Pearson's r and the least-squares slope;
 - survival: the hazard ratio per standard deviation of each gene from the univariate Cox
   model (Breslow ties; Cox 1972), its Wald 95 % interval and p-value, and Harrell's
-  concordance of the gene alone.
+  concordance of the gene alone, oriented by the direction (of x for a risk gene, of -x
+  for a protective one, so 0.5 is none and 1 perfect either way).
+
+With covariates (age, sex, stage: ``mm.run(covariates=...)``) the effects are adjusted:
+the gene and the covariates in one model (Cox; least squares; logistic regression of a
+class against the rest, :func:`adjusted_class_effects`), the gene's coefficient per SD with
+its Wald interval and p-value.
 
 Both carry the selection frequency with its Wilson interval and the q-value of a
 permutation null when given, as the class markers do.
@@ -24,7 +30,7 @@ from scipy.stats import chi2, norm, pearsonr, spearmanr
 from ..validation import check_real, param_error
 from ._markers import _wilson
 
-__all__ = ["cox_univariate", "outcome_marker_table"]
+__all__ = ["adjusted_class_effects", "cox_univariate", "outcome_marker_table"]
 
 
 def cox_univariate(x: np.ndarray, event: np.ndarray, time: np.ndarray, *,
@@ -79,6 +85,38 @@ def cox_univariate(x: np.ndarray, event: np.ndarray, time: np.ndarray, *,
     return b, (1.0 / np.sqrt(info) if info > 0 else np.inf)
 
 
+def _adjusted_regression(values: np.ndarray, target: np.ndarray, Z: np.ndarray,
+                         names: list[str]) -> list[dict[str, Any]]:
+    """Each gene in the least-squares model of y on the gene and the covariates."""
+    from scipy.stats import t as student
+
+    from ..outcomes._covariates import residualise
+
+    Zv = Z[:, Z.std(axis=0) > 0]
+    ry = residualise(target, Zv).ravel()
+    RX = residualise(values, Zv)
+    dof = target.size - Zv.shape[1] - 2
+    rows = []
+    for j, name in enumerate(names):
+        rx = RX[:, j]
+        sxx = float(rx @ rx)
+        if sxx <= 1e-12 * max(1.0, float(values[:, j] @ values[:, j])) or dof < 1:
+            slope, p, r = 0.0, 1.0, 0.0
+        else:
+            # Frisch-Waugh-Lovell: the gene's coefficient and standard error in y ~ 1 + x + Z
+            slope = float(rx @ ry) / sxx
+            rss = float(((ry - slope * rx) ** 2).sum())
+            se = np.sqrt(rss / dof / sxx)
+            p = float(2 * student.sf(abs(slope / se), dof)) if se > 0 else 0.0
+            r = float(rx @ ry / np.sqrt(sxx * float(ry @ ry))) if ry @ ry > 0 else 0.0
+        x = values[:, j]
+        raw_r = float(np.corrcoef(x, target)[0, 1]) if np.ptp(x) > 0 else 0.0
+        rows.append({"feature": name, "direction": "up" if slope >= 0 else "down",
+                     "effect_size": r, "effect_measure": "partial_correlation_adjusted",
+                     "p_value": p, "pearson_r": raw_r, "slope": slope})
+    return rows
+
+
 def _harrell(risk: np.ndarray, event: np.ndarray, time: np.ndarray) -> float:
     """Harrell's concordance of a risk score (scikit-survival's)."""
     from sksurv.metrics import concordance_index_censored
@@ -86,9 +124,66 @@ def _harrell(risk: np.ndarray, event: np.ndarray, time: np.ndarray) -> float:
     return float(concordance_index_censored(event, time, risk)[0])
 
 
+def _adjusted_fit(x: np.ndarray, Z: np.ndarray, fit: Any, *args: Any) -> tuple[float, float]:
+    """The coefficient of the standardised x (first column) and its standard error in a
+    model of x and the covariates Z (``fit``: :func:`~modelmine.outcomes.cox_fit` or the
+    intercept-first :func:`~modelmine.outcomes.logistic_fit`)."""
+    sd = x.std()
+    if sd == 0:
+        return 0.0, np.inf
+    Zv = Z[:, Z.std(axis=0) > 0]
+    beta, cov = fit(np.column_stack([(x - x.mean()) / sd, Zv]), *args)
+    j = 1 if fit.__name__ == "logistic_fit" else 0
+    se = float(np.sqrt(cov[j, j])) if np.isfinite(cov[j, j]) and cov[j, j] > 0 else np.inf
+    return float(beta[j]), se
+
+
+def adjusted_class_effects(X: Any, y: Any, covariates: Any, *,
+                           confidence_level: float = 0.95) -> pd.DataFrame:
+    """Each gene's effect on each class against the rest, adjusted for covariates.
+
+    The logistic regression of "in the class" on the gene (standardised) and the
+    covariates (:func:`modelmine.outcomes.logistic_fit`): the gene's log odds ratio per
+    SD, its Wald interval and p-value.
+
+    Parameters
+    ----------
+    X : DataFrame of shape (n_samples, genes)
+    y : array-like of shape (n_samples,)
+        The class labels.
+    covariates : ndarray of shape (n_samples, q)
+        Encoded covariates (:class:`modelmine.outcomes.Covariates`' values).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``feature``, ``class``, ``adjusted_odds_ratio``, ``adjusted_or_low``,
+        ``adjusted_or_high``, ``adjusted_p_value``.
+    """
+    from ..outcomes import logistic_fit
+
+    frame = X if isinstance(X, pd.DataFrame) else pd.DataFrame(np.asarray(X, dtype=float))
+    labels = np.asarray(y)
+    Z = np.asarray(covariates, dtype=np.float64)
+    z = norm.ppf(0.5 + confidence_level / 2)
+    rows = []
+    for cls in np.unique(labels):
+        inside = (labels == cls).astype(np.float64)
+        for name in frame.columns:
+            beta, se = _adjusted_fit(frame[name].to_numpy(np.float64), Z, logistic_fit,
+                                     inside)
+            rows.append({"feature": str(name), "class": cls,
+                         "adjusted_odds_ratio": float(np.exp(beta)),
+                         "adjusted_or_low": float(np.exp(beta - z * se)),
+                         "adjusted_or_high": float(np.exp(beta + z * se)),
+                         "adjusted_p_value": float(chi2.sf((beta / se) ** 2, 1))
+                         if np.isfinite(se) else 1.0})
+    return pd.DataFrame(rows)
+
+
 def outcome_marker_table(
     X: Any, y: Any, outcome: str, *, frequency: Any = None, n_models: int | None = None,
-    q_values: Any = None, confidence_level: float = 0.95,
+    q_values: Any = None, confidence_level: float = 0.95, covariates: Any = None,
 ) -> pd.DataFrame:
     """One row per gene: direction and strength of its link with a continuous or
     survival outcome, with its selection frequency.
@@ -108,17 +203,26 @@ def outcome_marker_table(
     q_values : array-like of shape (genes,), optional
         Per-gene q-values of a permutation null.
     confidence_level : float, default=0.95
+    covariates : ndarray of shape (n_samples, q), optional
+        Encoded covariates to adjust for. Regression: ``effect_size`` is then the partial
+        correlation (of the residuals of the gene and of y on the covariates),
+        ``slope`` and ``p_value`` those of the gene in the least-squares model of y on
+        the gene and the covariates (t test). Survival: the hazard ratio, its interval
+        and p-value are those of the Cox model of the gene (per SD) and the covariates.
 
     Returns
     -------
     pandas.DataFrame
         Regression: ``feature``, ``direction`` ("up": higher with the outcome),
-        ``effect_size`` (Spearman's rho), ``effect_measure``, ``p_value``, ``pearson_r``,
-        ``slope``, ``rank``. Survival: ``feature``, ``direction`` ("risk": higher values,
-        higher hazard; "protective"), ``effect_size`` (log hazard ratio per SD),
-        ``effect_measure``, ``hazard_ratio``, ``hr_low``, ``hr_high``, ``p_value`` (Wald),
-        ``concordance``, ``rank``. Then ``frequency``, ``frequency_low``,
-        ``frequency_high`` and ``q_value`` when given. Sorted by ``rank`` (|effect|).
+        ``effect_size`` (Spearman's rho; with covariates the partial correlation),
+        ``effect_measure``, ``p_value``, ``pearson_r``, ``slope``, ``rank``. Survival:
+        ``feature``, ``direction`` ("risk": higher values, higher hazard; "protective"),
+        ``effect_size`` (log hazard ratio per SD), ``effect_measure``, ``hazard_ratio``,
+        ``hr_low``, ``hr_high``, ``p_value`` (Wald), ``concordance`` (Harrell's C of the
+        gene oriented by its direction: of x for "risk", of -x for "protective"),
+        ``rank``. Then ``frequency``, ``frequency_low``, ``frequency_high`` and
+        ``q_value`` when given. Sorted by ``rank`` (|effect|). With covariates the
+        ``effect_measure`` names the adjustment (``..._adjusted``).
     """
     func = "outcome_marker_table"
     level = check_real(confidence_level, "confidence_level", func, low=0.0, high=1.0,
@@ -131,7 +235,12 @@ def outcome_marker_table(
     values = frame.to_numpy(dtype=np.float64)
     z = norm.ppf(0.5 + level / 2)
     rows = []
-    if outcome == "regression":
+    Z = None if covariates is None else np.asarray(covariates, dtype=np.float64)
+    if Z is not None and Z.ndim == 1:
+        Z = Z[:, None]
+    if outcome == "regression" and Z is not None:
+        rows = _adjusted_regression(values, np.asarray(y, dtype=np.float64), Z, names)
+    elif outcome == "regression":
         target = np.asarray(y, dtype=np.float64)
         for j, name in enumerate(names):
             x = values[:, j]
@@ -147,20 +256,27 @@ def outcome_marker_table(
     else:
         event = np.asarray(y["event"], dtype=bool)
         time = np.asarray(y["time"], dtype=np.float64)
+        from ..outcomes import cox_fit
+
         for j, name in enumerate(names):
             x = values[:, j]
             sd = x.std()
             if sd == 0:
                 beta, se = 0.0, np.inf
+            elif Z is not None:
+                beta, se = _adjusted_fit(x, Z, cox_fit, event, time)
             else:
                 beta, se = cox_univariate((x - x.mean()) / sd, event, time)
             wald_p = float(chi2.sf((beta / se) ** 2, 1)) if np.isfinite(se) else 1.0
             rows.append({"feature": name, "direction": "risk" if beta >= 0 else "protective",
-                         "effect_size": float(beta), "effect_measure": "log_hazard_ratio_per_sd",
+                         "effect_size": float(beta),
+                         "effect_measure": "log_hazard_ratio_per_sd" + (
+                             "_adjusted" if Z is not None else ""),
                          "hazard_ratio": float(np.exp(beta)),
                          "hr_low": float(np.exp(beta - z * se)),
                          "hr_high": float(np.exp(beta + z * se)), "p_value": wald_p,
-                         "concordance": _harrell(x, event, time)})
+                         # oriented: the gene as a risk score in its own direction
+                         "concordance": _harrell(x if beta >= 0 else -x, event, time)})
     out = pd.DataFrame(rows)
     if frequency is not None:
         f = np.asarray(frequency, dtype=np.float64)

@@ -2,9 +2,12 @@
 
 The target of a run (:class:`Outcome`, checked by :func:`check_outcome`), its strata for
 resampling, and the survival statistics the selectors, the evaluation and the report share
-(:func:`cox_score_statistics`, the univariate Cox score test of every feature).
+(:func:`cox_score_statistics`, the univariate Cox score test of every feature), and the
+clinical covariates a run adjusts for (:func:`check_covariates`, :func:`cox_fit`,
+:func:`logistic_fit`).
 """
 
+from ._covariates import Covariates, check_covariates, cox_fit, logistic_fit
 from ._cox import cox_score_statistics
 from ._target import (
     OUTCOMES,  # noqa: F401 (internal)
@@ -21,7 +24,11 @@ from ._target import (
 #: other modules of the project import them from here (issue 38).
 __all__ = [
     "SURVIVAL_DTYPE",
+    "Covariates",
     "Outcome",
+    "check_covariates",
     "check_outcome",
+    "cox_fit",
     "cox_score_statistics",
+    "logistic_fit",
 ]

@@ -34,6 +34,7 @@ from ..base_models import (
     fit_base_models,
     fit_class_models,
 )
+from ..constants import LOW_DIMENSIONAL_P, default_n_features
 from ..datasets import LoadedData
 from ..exceptions import DataError
 from ..operators import Signature, SignatureSet, apply_operators
@@ -92,6 +93,9 @@ class MiningRun:
         a run read from its directory, the one ``run.json`` stores. Workflows that refit
         derive theirs from it (``run.spec.replace(...)``). None only for a run of a custom
         selector read back from disk (the object is not stored).
+    covariates : DataFrame or None
+        With ``covariates=``: their encoded values per sample (a categorical covariate as
+        indicators of its levels but the first), which :meth:`markers` adjusts for.
     """
 
     base_models: BaseModels
@@ -106,6 +110,7 @@ class MiningRun:
         default_factory=dict, repr=False)
     class_frequencies: pd.DataFrame | None = field(default=None, repr=False)
     spec: RunSpec | None = field(default=None, repr=False)
+    covariates: pd.DataFrame | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.base_models, BaseModels):
@@ -135,6 +140,8 @@ class MiningRun:
         elif not isinstance(self.spec, RunSpec):
             raise param_error("spec", "MiningRun", "a RunSpec or None",
                               type(self.spec).__name__, exc=TypeError, show=False)
+        if self.covariates is not None:
+            object.__setattr__(self, "covariates", self.covariates.copy())
 
     # ------------------------------------------------------------------ views
     @property
@@ -278,6 +285,7 @@ class MiningRun:
         if null is not None:
             table = null.to_frame()
             q = table["q_value"].reindex([str(f) for f in base.feature_names]).to_numpy()
+        Z = None if self.covariates is None else self.covariates.to_numpy(np.float64)
         if self.outcome != "classification":
             from ..diagnostics import outcome_marker_table
 
@@ -285,7 +293,7 @@ class MiningRun:
                 self.expression[kept], self.outcome_values, self.outcome,
                 frequency=self._kept_values(base.subsets.mean(axis=0), kept),
                 n_models=base.n_models,
-                q_values=None if q is None else self._kept_values(q, kept))
+                q_values=None if q is None else self._kept_values(q, kept), covariates=Z)
             frame.insert(0, "signature", name)
             frame.insert(1, "panel", "pooled")
             return frame
@@ -294,6 +302,12 @@ class MiningRun:
                              n_models=base.n_models,
                              q_values=None if q is None else self._kept_values(q, kept),
                              effect=effect)
+        if Z is not None:
+            from ..diagnostics._outcome_markers import adjusted_class_effects
+
+            frame = frame.merge(adjusted_class_effects(
+                self.expression[kept], self.expression["class"].to_numpy(), Z),
+                on=["feature", "class"], how="left", sort=False)
         frame.insert(0, "signature", name)
         frame.insert(1, "panel", "pooled")
         return frame
@@ -602,10 +616,40 @@ def values_statement(X: Any) -> str:
     else:
         arr = X.to_numpy() if isinstance(X, pd.DataFrame) else np.asarray(X)
         low, high = (float(arr.min()), float(arr.max())) if arr.size else (0.0, 0.0)
+        if arr.ndim == 2 and 0 < arr.shape[1] < LOW_DIMENSIONAL_P and arr.shape[0]:
+            raw = (arr.min(axis=0) >= 0) & (arr.max(axis=0) > 100)
+            if (raw.any() and not raw.all()) or len(_column_kinds(arr)) >= 2:
+                # a clinical table: each variable on its own scale (age, blood pressure,
+                # 0/1 indicators), neither intensities nor log-scale values
+                return mixed_statement(arr, low, high)
     if low >= 0 and high > 100:
         return (f"raw intensities or counts (non-negative, {low:,.6g} to {high:,.6g}): the "
                 "report draws them on a log scale")
     return f"log-scale or centred values ({low:,.6g} to {high:,.6g})"
+
+
+def _column_kinds(arr: np.ndarray) -> dict[str, int]:
+    """How many columns are binary, take few (at most 10) integer values, or are
+    continuous (the kinds present only)."""
+    out: dict[str, int] = {}
+    for j in range(arr.shape[1]):
+        col = np.asarray(arr[:, j], dtype=np.float64)
+        distinct = np.unique(col)
+        kind = ("binary" if distinct.size <= 2 else "with few integer values"
+                if np.all(col == np.round(col)) and distinct.size <= 10 else "continuous")
+        out[kind] = out.get(kind, 0) + 1
+    return out
+
+
+def mixed_statement(arr: np.ndarray, low: float, high: float) -> str:
+    """The values of a low-dimensional table, described per column: how many are 0/1
+    indicators, how many take few integer values, how many are continuous."""
+    counts = _column_kinds(arr)
+    kinds = [f"{counts[what]} {what}" for what in ("continuous", "with few integer values",
+                                                    "binary") if what in counts]
+    return (f"{arr.shape[1]} variables on their own scales ({', '.join(kinds)}; "
+            f"{low:,.6g} to {high:,.6g} overall), as a clinical table: no log scale is "
+            "assumed, and the report z-scores each variable")
 
 
 def scaling_statement(spec: RunSpec) -> str:
@@ -624,6 +668,18 @@ def scaling_statement(spec: RunSpec) -> str:
             "scales them inside each resample)")
 
 
+class _DefaultSize(int):
+    """The default m of :func:`run` (20), told apart from an m the user gave: only the
+    default adapts to low-dimensional data (:func:`modelmine.constants.default_n_features`).
+    """
+
+    def __repr__(self) -> str:
+        return str(int(self))
+
+
+_DEFAULT_M = _DefaultSize(_D["n_features"])
+
+
 def run(
     X: Any,
     y: Any = None,
@@ -631,7 +687,7 @@ def run(
     selector: Any = _D["selector"],
     operators: Sequence[str] = _D["operators"],
     n_bootstraps: int = _D["n_bootstraps"],
-    n_features: int = _D["n_features"],
+    n_features: int = _DEFAULT_M,
     n_signatures: int = _D["n_signatures"],
     min_support: float = _D["min_support"],
     resampling: str = _D["resampling"],
@@ -658,6 +714,7 @@ def run(
     max_per_class: int | None = _D["max_per_class"],
     fit_full: bool = _D["fit_full"],
     spec: RunSpec | None = None,
+    covariates: Any = None,
 ) -> MiningRun:
     """Mine the models of a feature selector: base models, signatures, itemsets, diagnostics.
 
@@ -686,7 +743,9 @@ def run(
         b (KDD 2012, section 3).
     n_features : int, default=20
         m: features per base model (and per signature unless ``signature_size``). Above
-        p it is capped at p with a warning (:func:`modelmine.spec.capped`).
+        p it is capped at p with a warning (:func:`modelmine.spec.capped`). Left at its
+        default on data of fewer than 60 features (a clinical table), m is round(p / 3)
+        (:func:`modelmine.constants.default_n_features`).
     n_signatures : int, default=10
         k: alternatives of the multi-model operators (capped per operator by
         :func:`modelmine.aggregate`, which records the cap in the provenance).
@@ -754,6 +813,16 @@ def run(
         (which must then be left at their defaults). The execution keywords (``n_jobs``,
         ``executor``, ``run_dir``, ``checkpoint_every``, ``progress``, ``command``) and
         ``feature_names`` still apply.
+    covariates : DataFrame, mapping, or sequence of str, optional
+        Clinical covariates (age, sex, stage, batch) the run adjusts for: a DataFrame of
+        one row per sample (numeric columns as they are, text columns one-hot), or the
+        names of columns of X (a DataFrame or a LoadedData; they are then not features).
+        Missing values are refused. They travel with the rows of every resample and enter
+        the fit where the model allows: survival ``cox-score`` (the score test adjusted for
+        them) and ``coxnet`` (unpenalised); every regression selector (y and the genes
+        replaced by their residuals on them); not the classification selectors. The
+        markers report effects adjusted for them (hazard ratio, regression slope, odds
+        ratio per SD). Recorded in ``run.json``; ``docs/outcomes.md``.
 
     Returns
     -------
@@ -777,18 +846,90 @@ def run(
              "scale": scale, "signature_size": signature_size,
              "weighted_resampling": weighted_resampling, "per_class": per_class,
              "outcome": outcome, "max_per_class": max_per_class, "fit_full": fit_full}
+    auto_m = spec is None and type(n_features) is _DefaultSize
     groups, sample_weight = _design_columns(X, groups, sample_weight)
     X, y, source, feature_names = _data(X, y, feature_names,
                                         spec.outcome if spec is not None else outcome)
+    X, feature_names, covs = take_covariates(
+        X, covariates, () if spec is None else spec.covariates, source, feature_names)
+    if auto_m and X.shape[1] < LOW_DIMENSIONAL_P:
+        given["n_features"] = default_n_features(X.shape[1])
     if spec is None:
-        spec = RunSpec(**given, func=_FUNC)
+        spec = RunSpec(**{**given, "covariates": () if covs is None else covs.sources},
+                       func=_FUNC)
     else:
         spec_alone(spec, given, _D, _FUNC)
+        if covs is not None and tuple(spec.covariates) != covs.sources:
+            spec = spec.replace(func=_FUNC, covariates=covs.sources)
     return _execute(X, y, spec, Execution(n_jobs=n_jobs, executor=executor,
                                           run_dir=run_dir, checkpoint_every=checkpoint_every,
                                           progress=progress, command=command),
                     source=source, feature_names=feature_names, resuming=False,
-                    groups=groups, sample_weight=sample_weight)
+                    groups=groups, sample_weight=sample_weight, covariates=covs)
+
+
+def take_covariates(X: Any, covariates: Any, names: Sequence[str],
+                    source: LoadedData | None, feature_names: Any,
+                    func: str = _FUNC) -> tuple[Any, Any, Any]:
+    """The covariates of a run, checked and encoded, and X without them.
+
+    ``covariates`` is a DataFrame / mapping of values, or names of columns: of X when it
+    is a DataFrame (any dtype), else of its features (``feature_names``, a LoadedData's);
+    None takes the names recorded in the spec (``names``).
+
+    Returns
+    -------
+    X, feature_names, Covariates or None
+    """
+    from ..outcomes import check_covariates
+
+    read = None if source is None else source.covariates
+    if covariates is None and read is not None:  # read_data(covariates=...), --covariate
+        wanted = list(names) or list(read.columns)
+        missing = [c for c in wanted if c not in read.columns]
+        if missing:
+            raise param_error("covariates", func, "columns the data were read with "
+                              f"({', '.join(map(repr, read.columns))})", missing[0])
+        return X, feature_names, check_covariates(read[wanted], X.shape[0], func=func)
+    if covariates is None and names:
+        covariates = list(names)
+    if covariates is None:
+        return X, feature_names, None
+    if isinstance(covariates, str):
+        covariates = [covariates]
+    n = X.shape[0]
+    if isinstance(covariates, list | tuple) and all(isinstance(c, str) for c in covariates):
+        wanted = list(covariates)
+        if isinstance(X, pd.DataFrame):
+            columns = [str(c) for c in X.columns]
+        else:
+            columns = ([str(f) for f in feature_names] if feature_names is not None
+                       else [])
+        missing = [c for c in wanted if c not in columns]
+        if missing:
+            where = ("the columns of X" if isinstance(X, pd.DataFrame) else
+                     "the features of the data" if columns else "columns of X (X has no "
+                     "column names: pass the covariates' values as a DataFrame)")
+            raise param_error("covariates", func, f"names among {where}", missing[0],
+                              hint=None if not columns else
+                              f"First columns: {', '.join(map(repr, columns[:6]))}.")
+        if isinstance(X, pd.DataFrame):
+            frame = X[wanted]
+            X = X.drop(columns=wanted)
+            if feature_names is not None:
+                feature_names = [f for f in feature_names if str(f) not in wanted]
+        else:
+            index = {c: j for j, c in enumerate(columns)}
+            cols = [index[c] for c in wanted]
+            rest = np.asarray([j for j in range(len(columns)) if j not in set(cols)])
+            block = X[:, cols]
+            block = block.toarray() if sp.issparse(block) else np.asarray(block)
+            frame = pd.DataFrame(block, columns=wanted)
+            X = X[:, rest]
+            feature_names = [columns[j] for j in rest]
+        covariates = frame
+    covs = check_covariates(covariates, n, func=func)
+    return X, feature_names, covs
 
 
 def _design_columns(X: Any, groups: Any, sample_weight: Any) -> tuple[Any, Any]:
@@ -859,7 +1000,8 @@ def _data(X: Any, y: Any, feature_names: Any, outcome: str = "classification"
 
 def _execute(X: Any, y: Any, spec: RunSpec, execution: Execution, *,
              source: LoadedData | None, feature_names: Any, resuming: bool,
-             groups: Any = None, sample_weight: Any = None) -> MiningRun:
+             groups: Any = None, sample_weight: Any = None,
+             covariates: Any = None) -> MiningRun:
     if not spec.operators:
         raise param_error("operators", _FUNC, "at least one operator name", "none",
                           show=False)
@@ -876,12 +1018,22 @@ def _execute(X: Any, y: Any, spec: RunSpec, execution: Execution, *,
                           f"{', '.join(map(repr, OUTCOME_COLUMNS[spec.outcome]))}, the "
                           f"outcome's columns of the run's expression table",
                           f"a feature named {taken[0]!r} (rename it)", show=False)
+    if covariates is not None:
+        checked = _with_covariates(checked, covariates)
     described = _describe(X, y, source)
     described["scaling"] = scaling_statement(checked.spec)
+    p = checked.data.n_features_in
+    if p < LOW_DIMENSIONAL_P and checked.spec.n_features == default_n_features(p):
+        described["m"] = (f"{checked.spec.n_features} = round(p / 3), the default m for data "
+                          f"of fewer than {LOW_DIMENSIONAL_P} features (m = 20 would take "
+                          "nearly every variable in every model)")
+    if covariates is not None:
+        described["covariates"] = covariates_statement(checked, covariates)
     directory = None if execution.run_dir is None else Path(execution.run_dir)
     if directory is None:
         return _mine(X, y, checked, execution, directory=None, resuming=resuming,
                      described=described, source=source)
+
     with directory_lock(directory):
         existed = directory.exists()
         if not resuming:
@@ -908,6 +1060,44 @@ def _execute(X: Any, y: Any, spec: RunSpec, execution: Execution, *,
                           f"are saved in {str(directory)!r}: continue it with "
                           f"modelmine.resume({str(directory)!r}, X, y).")
             raise
+
+
+def _with_covariates(checked: CheckedRun, covariates: Any) -> CheckedRun:
+    """The checked run with its covariates, refused where no fit could use them as asked
+    (before the first fit)."""
+    import dataclasses
+
+    design = checked.design
+    if (design.sample_weight is not None and not design.weighted_resampling
+            and checked.spec.outcome != "classification"):
+        raise param_error("covariates", _FUNC, "no covariates with sample weights given to "
+                          "the selector (pass weighted_resampling=True to draw the "
+                          "resamples by weight instead)", list(covariates.sources),
+                          show=False)
+    checked = dataclasses.replace(checked, covariates=covariates)
+    checked.selectors  # noqa: B018  (refuses a selector that cannot take them, now)
+    return checked
+
+
+def covariates_statement(checked: CheckedRun, covariates: Any) -> str:
+    """Which covariates the run adjusts for, and where they enter, in words."""
+    names = ", ".join(covariates.sources)
+    encoded = ("" if list(covariates.columns) == list(covariates.sources) else
+               f" (encoded as {', '.join(covariates.columns)})")
+    outcome = checked.spec.outcome
+    names_of = [s.name for s in checked.spec.selectors]
+    sel = ", ".join(names_of)
+    how = {"cox-score": "cox-score's score test of each gene", "coxnet": "coxnet, "
+           "unpenalised, so in every model of its path"}
+    where = {"survival": "in every fit of " + "; ".join(how.get(n, n) for n in names_of),
+             "regression": f"in every fit of {sel} (y and each gene replaced by their "
+                           "residuals on them, in each resample)",
+             "classification": f"not in the fits of {sel} (a classifier's selector does "
+                               "not take them)"}[outcome]
+    effect = {"survival": "hazard ratios", "regression": "slopes",
+              "classification": "odds ratios"}[outcome]
+    return (f"{names}{encoded}: adjusted for {where}, and in the markers' {effect} per SD "
+            "(the gene and the covariates in one model)")
 
 
 def _add_note(exc: BaseException, note: str) -> None:
@@ -964,6 +1154,7 @@ def _mine(X: Any, y: Any, checked: CheckedRun, execution: Execution, *,
                            outcome=spec.outcome),
                        class_signatures=class_signatures,
                        class_frequencies=class_frequencies,
+                       covariates=_covariate_frame(checked, source),
                        # the settings as resolved (the selector's parameters, the signature
                        # size), as run.json stores them: the same spec after MiningRun.load
                        spec=_store.spec_of_settings(settings, _FUNC) or spec)
@@ -972,10 +1163,20 @@ def _mine(X: Any, y: Any, checked: CheckedRun, execution: Execution, *,
     return result
 
 
+def _covariate_frame(checked: CheckedRun, source: LoadedData | None) -> pd.DataFrame | None:
+    covs = checked.covariates
+    if covs is None:
+        return None
+    names = None if source is None else source.sample_names
+    index = (pd.Index([str(s) for s in names], name="sample") if names is not None
+             else pd.RangeIndex(covs.values.shape[0], name="sample"))
+    return pd.DataFrame(covs.values, index=index, columns=list(covs.columns))
+
+
 def resume(run_dir: str | os.PathLike[str], X: Any, y: Any = None, *, selector: Any = None,
            feature_names: Any = None, n_jobs: int | None = None, executor: Any = None,
            progress: bool | None = None, groups: Any = None,
-           sample_weight: Any = None) -> MiningRun | BaseModels:
+           sample_weight: Any = None, covariates: Any = None) -> MiningRun | BaseModels:
     """Continue an interrupted run: the one door for every kind of checkpoint.
 
     A directory that :func:`run` was checkpointing into (``checkpoint.json``) gives the
@@ -997,6 +1198,9 @@ def resume(run_dir: str | os.PathLike[str], X: Any, y: Any = None, *, selector: 
     groups, sample_weight : optional
         The run's groups and sample weights, when it had them (checked by fingerprint: a
         resumed run with other groups is refused).
+    covariates : DataFrame, optional
+        The run's covariates when it was given their values (covariates named as columns
+        of X are taken from X again).
 
     Returns
     -------
@@ -1017,8 +1221,10 @@ def resume(run_dir: str | os.PathLike[str], X: Any, y: Any = None, *, selector: 
     spec = RunSpec.from_settings(settings, selector=selector, func="resume")
     groups, sample_weight = _design_columns(X, groups, sample_weight)
     X, y, source, feature_names = _data(X, y, feature_names, spec.outcome)
+    X, feature_names, covs = take_covariates(X, covariates, spec.covariates, source,
+                                             feature_names, func="resume")
     return _execute(X, y, spec, Execution(
         n_jobs=n_jobs, executor=executor, run_dir=directory,
         checkpoint_every=settings["checkpoint_every"], progress=progress,
         command=record.get("command")), source=source, feature_names=feature_names,
-        resuming=True, groups=groups, sample_weight=sample_weight)
+        resuming=True, groups=groups, sample_weight=sample_weight, covariates=covs)

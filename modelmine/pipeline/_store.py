@@ -14,6 +14,7 @@ One format for both doors (``docs/DEVELOPING.md`` lists the files)::
     class_signatures.json    per_class=True: each class's signatures against the rest
     class_frequencies.csv    per_class=True: selection frequencies per class
     expression.csv.gz        class and values of the signature genes per sample (report)
+    covariates.csv.gz        with covariates: their encoded values per sample (markers)
     itemsets.csv             the closed itemsets at the run's minimum support
     report.html              the self-contained report
 
@@ -60,6 +61,7 @@ SIGNATURES_FORMAT = "modelmine.signatures"
 CHECKPOINT = "checkpoint.json"
 BOOTSTRAPS = "bootstraps"
 EXPRESSION = "expression.csv.gz"
+COVARIATES = "covariates.csv.gz"
 CLASS_SIGNATURES = "class_signatures.json"
 CLASS_FREQUENCIES = "class_frequencies.csv"
 CLASS_SIGNATURES_FORMAT = "modelmine.class_signatures"
@@ -110,7 +112,8 @@ _SUPPORT = schema.Where(float, lambda v: (0 < v <= 1) if isinstance(v, float) el
 #: How read_data was called (cli/_commands.py ``_INPUT_OPTIONS``): a resumed run reads its
 #: data again with these keyword arguments, so no other key is accepted.
 _READ_OPTION_NAMES = ("labels", "labels_column", "index_col", "transpose", "layer", "backed",
-                      "drop", "groups", "weights", "keep_columns", "outcome", "event")
+                      "drop", "groups", "weights", "keep_columns", "outcome", "event",
+                      "covariates")
 _READ_OPTIONS = schema.Where(
     {"labels": schema.Optional(str), "labels_column": schema.Optional(str),
      "index_col": schema.Optional(str), "transpose": schema.Optional(bool),
@@ -121,7 +124,7 @@ _READ_OPTIONS = schema.Where(
      "outcome": schema.Optional(schema.Where(
          str, lambda v: v in ("classification", "regression", "survival"),
          "classification, regression or survival")),
-     "event": schema.Optional(str)},
+     "event": schema.Optional(str), "covariates": schema.Optional(schema.ListOf(str))},
     lambda v: set(v) <= set(_READ_OPTION_NAMES),
     "an object of the options " + ", ".join(_READ_OPTION_NAMES))
 _DATA = {"source": str, "format": str, "target": (str, type(None)),
@@ -289,6 +292,8 @@ def _write_run(run: MiningRun, directory: Path, *, with_report: bool,
         run.signatures, description=f"modelmine {run.settings.get('selector')} on "
         f"{Path(str(run.data.get('source'))).name}"))
     markers = None
+    if run.covariates is not None:
+        run.covariates.to_csv(directory / COVARIATES, compression="gzip")
     if run.expression is not None:
         run.expression.to_csv(directory / EXPRESSION, compression="gzip")
         markers = _markers(run)
@@ -383,7 +388,8 @@ def read_run(directory: Path, cls: type[MiningRun]) -> MiningRun:
                data=meta["data"], diagnostics_table=diagnostics_from_records(diag),
                command=meta.get("command"), versions=meta.get("versions") or {},
                expression=expression, class_signatures=class_signatures,
-               class_frequencies=class_frequencies, spec=spec)
+               class_frequencies=class_frequencies, spec=spec,
+               covariates=_read_covariates(directory / COVARIATES, base))
 
 
 def spec_of_settings(settings: Mapping[str, Any], func: str = "MiningRun") -> RunSpec | None:
@@ -433,6 +439,26 @@ def stored_spec(settings: dict[str, Any], path: Path) -> RunSpec | None:
             key = setting(key).stored
         raise DataError(f"{str(path)!r} is corrupt: field 'settings.{key}' "
                         f"{text[found.end():]}") from None
+
+
+def _read_covariates(path: Path, base: BaseModels) -> pd.DataFrame | None:
+    """``covariates.csv.gz`` of a run with covariates (encoded, one row per sample)."""
+    if not path.exists():
+        return None
+    regular_file(path)
+    where = repr(str(path))
+    try:
+        frame = pd.read_csv(path, index_col=0, compression="gzip")
+    except (OSError, EOFError, zlib.error, UnicodeDecodeError, ValueError,
+            pd.errors.ParserError, pd.errors.EmptyDataError):
+        raise DataError(f"{where} is corrupt: it is not a gzip CSV table.") from None
+    values = frame.to_numpy()
+    if (frame.shape[0] != base.n_samples or values.dtype.kind not in "iuf"
+            or not np.isfinite(values.astype(np.float64)).all()):
+        raise DataError(f"{where} is corrupt: it must hold finite numbers, one row per "
+                        f"sample ({base.n_samples}).")
+    frame.index = frame.index.astype(str)
+    return frame.astype(np.float64)
 
 
 def _read_class_panels(directory: Path, base: BaseModels

@@ -116,16 +116,35 @@ def _csv_link(frame: pd.DataFrame, name: str) -> str:
             f'href="data:text/csv;charset=utf-8;base64,{data}">download {_e(name)}</a>')
 
 
+def p_text(v: Any) -> str:
+    """A p- or q-value for people: three decimals, "< 0.001" below that (never "0.000",
+    which reads as impossible), "" when missing."""
+    if v is None or not np.isfinite(float(v)):
+        return ""
+    v = float(v)
+    return "< 0.001" if v < 0.001 else f"{v:.3f}"
+
+
+def _is_p_column(name: Any) -> bool:
+    text = str(name).replace("_", " ").lower()
+    return text in ("p value", "q value", "p", "q") or text.endswith((" p value",
+                                                                     " q value"))
+
+
 def _table(frame: pd.DataFrame, *, digits: int = 3, max_rows: int | None = None,
            csv: str | None = None, formats: Mapping[str, str] | None = None) -> str:
     """An HTML table; a float column whose values are all whole numbers (ranks, counts)
-    shows them as integers, ``formats`` gives a column its own format (``"{:.1f}"``)."""
+    shows them as integers, ``formats`` gives a column its own format (``"{:.1f}"``);
+    p- and q-values below 0.001 show as "< 0.001" (:func:`p_text`)."""
     shown = frame if max_rows is None else frame.head(max_rows)
     head = "".join(f"<th>{_e(str(c).replace('_', ' '))}</th>" for c in shown.columns)
-    cell_formats: list[str | None] = []
+    cell_formats: list[Any] = []
     for col in shown.columns:
         values = shown[col]
-        fmt = (formats or {}).get(str(col))
+        fmt: Any = (formats or {}).get(str(col))
+        if fmt is None and _is_p_column(col):
+            cell_formats.append(p_text)
+            continue
         if fmt is None and pd.api.types.is_float_dtype(values):
             finite = values.to_numpy(dtype=np.float64)
             finite = finite[np.isfinite(finite)]
@@ -139,7 +158,8 @@ def _table(frame: pd.DataFrame, *, digits: int = 3, max_rows: int | None = None,
             numeric = isinstance(v, int | float | np.integer | np.floating) and not isinstance(
                 v, bool | np.bool_)
             cls = ' class="num"' if numeric else ""
-            text = (fmt.format(v) if fmt and numeric and np.isfinite(v)
+            text = (fmt(v) if callable(fmt) and numeric else
+                    fmt.format(v) if fmt and numeric and np.isfinite(v)
                     else _fmt(v, digits))
             cells.append(f"<td{cls}>{_e(text)}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
@@ -174,6 +194,9 @@ def _markers_section(markers: pd.DataFrame,
     measure = str(chosen.effect_measure.iloc[0]).replace("_", " ")
     effect = chosen.pivot_table(index="feature", columns="class", values="effect_size",
                                 sort=False)
+    from ._plots import natural_key
+
+    effect = effect[sorted(effect.columns, key=natural_key)]  # clusters 0, 1, 2, ..., 10
     if per_class.empty:
         size = chosen.assign(sep=(2 * chosen.auroc - 1).abs()).pivot_table(
             index="feature", columns="class", values="sep", sort=False)
@@ -191,6 +214,13 @@ def _markers_section(markers: pd.DataFrame,
             f"the per-class panels of {_e(first)} (each class against the rest, on the "
             "run's own resamples); a dot's area is how often the class's base models "
             "selected the gene, its colour the effect size in that class")
+        top = _top_panel_genes(chosen)
+        if len(top) < len(effect):
+            what += (f"; of the {len(effect)} panel genes it shows the "
+                     f"{PANEL_GENES_SHOWN} most frequently selected of each class "
+                     f"({len(top)} genes; all of them in the table)")
+            effect = effect.loc[[g for g in effect.index if g in top]]
+            size = size.loc[[g for g in size.index if g in top]]
     parts = ['<h2 id="markers">Markers: which gene marks which class</h2>',
              f'<div class="note">The dot plot shows {what}. Red: higher in the class than '
              f"in the rest; blue: lower ({_e(measure)}). The table gives every value "
@@ -200,6 +230,16 @@ def _markers_section(markers: pd.DataFrame,
                   "Dot plot of the marker genes by class"),
              _table(chosen.drop(columns=["signature"]), csv="markers.csv", max_rows=60)]
     return "\n".join(parts)
+
+
+def _top_panel_genes(per_class: pd.DataFrame) -> set[str]:
+    """The PANEL_GENES_SHOWN most frequently selected genes of each class's panel (a dot
+    plot of every gene of every panel, 180 for 18 classes, cannot be read)."""
+    keep: set[str] = set()
+    for _, part in per_class.groupby("class", sort=False):
+        keep |= set(part.sort_values("frequency", ascending=False, kind="stable")
+                    .feature.head(PANEL_GENES_SHOWN).astype(str))
+    return keep
 
 
 def _outcome_of(expression: pd.DataFrame | None) -> str:
@@ -264,16 +304,23 @@ def _outcome_markers_section(markers: pd.DataFrame) -> str:
     first = markers.signature.iloc[0]
     chosen = markers[markers.signature == first]
     survival = "hazard_ratio" in chosen.columns
+    adjusted = str(chosen.effect_measure.iloc[0]).endswith("_adjusted")
     if survival:
         from ._outcome_plots import plot_hazard_ratios
 
+        model = ("Cox model of the gene and the covariates, Breslow ties" if adjusted
+                 else "univariate Cox model, Breslow ties")
         what = ("the hazard ratio per standard deviation of each gene of the "
-                f"{_e(first)} signature (univariate Cox model, Breslow ties) with its 95 % "
-                "Wald interval; red: higher values, higher hazard (risk); blue: protective")
+                f"{_e(first)} signature ({model}) with its 95 % Wald interval, and its "
+                "concordance oriented by its direction; red: higher values, higher hazard "
+                "(risk); blue: protective")
         figure = _img(plot_hazard_ratios(chosen), "Hazard ratios of the signature genes")
     else:
-        what = ("Spearman's rho of each gene of the "
-                f"{_e(first)} signature with the outcome (up: higher with the outcome)")
+        what = (("the partial correlation and the least-squares slope of each gene of the "
+                 f"{_e(first)} signature in the model of the outcome on the gene and the "
+                 "covariates") if adjusted else
+                ("Spearman's rho of each gene of the "
+                 f"{_e(first)} signature with the outcome (up: higher with the outcome)"))
         figure = ""
     return "\n".join([
         '<h2 id="markers">Markers: which gene marks the outcome, in which direction</h2>',
@@ -517,6 +564,21 @@ def build_report(
         _FIGURES.reset(token)
 
 
+def _classes_entry(base: BaseModels) -> dict[str, str]:
+    """The data table's row on the classes; for a continuous or survival outcome, what
+    the labels the resampling keeps are (not classes: strata of the outcome)."""
+    labels = ", ".join(str(c) for c in base.classes)
+    outcome = str(base.selector.get("outcome", "classification"))
+    if outcome == "regression":
+        return {"resampling strata": f"{len(base.classes)} quantile bins of y ({labels}): "
+                "a regression run has no classes; these only stratify and check the "
+                "resamples"}
+    if outcome == "survival":
+        return {"resampling strata": f"{labels}: a survival run has no classes; these only "
+                "stratify and check the resamples"}
+    return {"classes": labels}
+
+
 def _build(base: BaseModels, results: Sequence[OperatorResult], *, diagnostics: Any,
            itemsets: Any, itemsets_note: Any, evaluation: Any, settings: Any,
            data_description: Any, title: str, null: Any, stability_path: Any,
@@ -557,7 +619,7 @@ def _build(base: BaseModels, results: Sequence[OperatorResult], *, diagnostics: 
     # --- data and settings
     out.append('<h2 id="data">Data and settings</h2>')
     data_info: dict[str, Any] = {"samples": base.n_samples, "features": base.n_features_in,
-                                 "classes": ", ".join(str(c) for c in base.classes)}
+                                 **_classes_entry(base)}
     for key, value in dict(data_description or {}).items():
         if key == "read_options" and isinstance(value, Mapping):
             data_info["read with"] = ", ".join(f"{k} = {v}" for k, v in value.items())
@@ -809,7 +871,11 @@ def _summary_section(base: BaseModels, consensus: Any, diagnostics: pd.DataFrame
     nog = diagnostics[diagnostics["measure"] == "nogueira"]
     if len(nog):
         value, low, high = (float(nog.iloc[0][k]) for k in ("value", "ci_low", "ci_high"))
-        band = ("poor (below 0.4)" if value < 0.4 else
+        from ._trust import stability_note
+
+        band = ("not informative, as each model takes most of the features (see the "
+                "caution above)" if stability_note(base) is not None else
+                "poor (below 0.4)" if value < 0.4 else
                 "intermediate to good (0.4 to 0.75)" if value < 0.75 else
                 "excellent (0.75 or more)")
         parts.append(f"<li><b>Stability</b> of the base models (Nogueira): {value:.2f} "
@@ -849,7 +915,13 @@ def _summary_section(base: BaseModels, consensus: Any, diagnostics: pd.DataFrame
         parts.append(_table(part[keep].rename(columns={"feature": "gene"}), max_rows=10))
     elif markers is not None and not markers.empty:
         first = markers.signature.iloc[0]
+        per_class = markers[(markers.signature == first) & (markers.panel == "per_class")]
+        if len(per_class):  # a per-class run answers per class first (issue 39)
+            parts.append(_class_panels_summary(per_class, str(first)))
         part = markers[(markers.signature == first) & (markers.panel == "pooled")]
+        if len(part) and len(per_class):
+            parts.append(f"<h3>The pooled panel: {_e(str(first))} (all classes at once)"
+                         "</h3>")
         if len(part):
             best = (part.sort_values("auroc", ascending=False)
                     .drop_duplicates("feature").set_index("feature"))
@@ -863,7 +935,8 @@ def _summary_section(base: BaseModels, consensus: Any, diagnostics: pd.DataFrame
             if "q_value" in best.columns:
                 panel["q value"] = [best.loc[g, "q_value"] for g in order]
             more = len(panel) - 10
-            parts.append(f"<h3>The panel: {_e(str(first))}</h3>")
+            if not len(per_class):
+                parts.append(f"<h3>The panel: {_e(str(first))}</h3>")
             parts.append(_table(panel, max_rows=10)
                          + (f'<p class="muted">{more} more genes in <a href="#markers">the '
                             "markers</a>.</p>" if more > 0 else ""))
@@ -871,6 +944,27 @@ def _summary_section(base: BaseModels, consensus: Any, diagnostics: pd.DataFrame
                  "signature, the expression of its genes, the markers by class, the "
                  "alternatives, stability, itemsets and diagnostics.</p></section>")
     return "\n".join(parts)
+
+
+#: Genes per class the summary and the dot plot show of a per-class run (all of them are
+#: in the markers table and markers.csv).
+PANEL_GENES_SHOWN = 5
+
+
+def _class_panels_summary(per_class: pd.DataFrame, operator: str) -> str:
+    """The first screen of a per-class run: each class with the top genes of its own
+    panel (each class against the rest), the most frequently selected first."""
+    rows = []
+    for cls, part in per_class.groupby("class", sort=False):
+        top = part.sort_values("frequency", ascending=False, kind="stable").head(
+            PANEL_GENES_SHOWN)
+        rows.append({"class": cls, "panel genes": len(part),
+                     f"top {PANEL_GENES_SHOWN} (frequency in the class's models)": ", ".join(
+                         f"{g} ({f:.2f})" for g, f in zip(top.feature, top.frequency))})
+    return (f"<h3>The per-class panels: {_e(operator)} (each class against the rest)</h3>"
+            + _table(pd.DataFrame(rows), max_rows=40)
+            + '<p class="muted">Every gene of every panel, with its direction and effect, '
+            'is in <a href="#markers">the markers</a>.</p>')
 
 
 #: Randomised selection matrices behind the report's test of the itemsets (p-values down to

@@ -113,7 +113,9 @@ def annotate_anndata(run: Any, data: Any, *, full: bool = False) -> Any:
 
     ``var`` columns: ``modelmine_frequency`` (fraction of the b base models selecting the
     gene, KDD 2012 section 2), ``modelmine_mean_rank``, and one boolean column per
-    signature, ``modelmine_<name>`` (names of :func:`signature_sets`). ``uns["modelmine"]``
+    signature, ``modelmine_<name>`` (names of :func:`signature_sets`); a per-class run adds,
+    for each class, ``modelmine_frequency_<class>`` (its base models against the rest) and
+    ``modelmine_<class>_<name>`` (its panels). ``uns["modelmine"]``
     holds the settings and the command as a nested dict (what ``h5py`` can store: a value
     that is None is stored as the text ``"None"``, a list of records as a dict keyed
     ``"0"``, ``"1"``, ...).
@@ -183,6 +185,16 @@ def annotate_anndata(run: Any, data: Any, *, full: bool = False) -> Any:
         member = np.zeros(len(names), dtype=bool)
         member[np.asarray(sig.features, dtype=np.int64)] = True
         adata.var[f"modelmine_{name}"] = member
+    # a per-class run: each class's panel and frequency against the rest, beside the pooled
+    if run.class_signatures and run.class_frequencies is not None:
+        index = {n: j for j, n in enumerate(names)}
+        for cls, ops in run.class_signatures.items():
+            adata.var[f"modelmine_frequency_{cls}"] = run.class_frequencies[cls].reindex(
+                names).to_numpy(dtype=np.float64)
+            for name, sig in signature_sets(ops):
+                member = np.zeros(len(names), dtype=bool)
+                member[[index[str(g)] for g in sig.names]] = True
+                adata.var[f"modelmine_{cls}_{name}"] = member
     adata.uns["modelmine"] = h5_safe(jsonable({"settings": dict(run.settings),
                                                "command": run.command}))
     return adata

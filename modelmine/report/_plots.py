@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import io
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -353,10 +354,17 @@ def plot_stability_path(path: Any, *, top: int = 10) -> Figure:
     return fig
 
 
+def natural_key(text: str) -> tuple[Any, ...]:
+    """Sort key of class labels as people read them: "2" before "10" (cluster numbers),
+    text in its own order."""
+    parts = re.split(r"(\d+)", str(text))
+    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in parts if p)
+
+
 def _class_colors(labels: Any) -> tuple[list[str], dict[str, Any]]:
     from matplotlib import colormaps
 
-    classes = sorted({str(v) for v in labels})
+    classes = sorted({str(v) for v in labels}, key=natural_key)
     cmap = colormaps["tab10" if len(classes) <= 10 else "tab20"]
     palette = {c: cmap(i % cmap.N) for i, c in enumerate(classes)}
     return classes, palette
@@ -375,7 +383,11 @@ def expression_scale(values: np.ndarray) -> tuple[np.ndarray, str]:
     """
     vals = np.asarray(values, dtype=np.float64)
     what = "z-score"
-    if _looks_raw(vals):
+    # a few variables on their own scales (a clinical table: age, BMI, 0/1 indicators) are
+    # not intensities: only a column that itself looks raw would be logged, and most do not
+    raw_columns = [_looks_raw(vals[:, j]) for j in range(vals.shape[1])] if vals.ndim == 2 \
+        else [True]
+    if _looks_raw(vals) and sum(raw_columns) * 2 > len(raw_columns):
         vals = np.log2(vals + 1.0)
         what = "z-score of log2(x + 1)"
     sd = vals.std(axis=0)

@@ -21,7 +21,8 @@ import pandas as pd
 from ..base_models import BaseModels
 from ..operators import Signature, SignatureSet
 
-__all__ = ["ERROR_CONTROLLED", "POOR_STABILITY", "trust_warnings"]
+__all__ = ["ERROR_CONTROLLED", "POOR_STABILITY", "UNINFORMATIVE_SHARE", "model_share",
+           "stability_note", "trust_warnings"]
 
 #: Below this Nogueira stability the report's notes call the base models "poor".
 POOR_STABILITY = 0.4
@@ -42,6 +43,35 @@ def _nogueira(base: BaseModels, diagnostics: pd.DataFrame | None) -> tuple[float
 
     res = nogueira_stability(np.asarray(base.subsets))
     return res.value, res.confidence_interval[0], res.confidence_interval[1]
+
+
+#: Above this share of the p features per base model (mean model size / p) the models
+#: agree by construction and Nogueira's stability says little: its reference, the
+#: agreement of random subsets of that size, k/p (1 - k/p), tends to 0 as k -> p, and at
+#: k = p it is 0/0 (Nogueira, Sechidis and Brown 2018, section 4). A low-dimensional table
+#: (8-14 clinical variables at m = 20, capped) is the case.
+UNINFORMATIVE_SHARE = 0.5
+
+
+def model_share(base: BaseModels) -> float:
+    """The mean number of features per base model over p (the mean m/p)."""
+    subsets = np.asarray(base.subsets)
+    return float(subsets.sum(axis=1).mean() / max(subsets.shape[1], 1))
+
+
+def stability_note(base: BaseModels) -> str | None:
+    """Why the Nogueira value of these base models is not informative (each model takes
+    most of the p features), or None when it is."""
+    share = model_share(base)
+    if share < UNINFORMATIVE_SHARE:
+        return None
+    k = float(np.asarray(base.subsets).sum(axis=1).mean())
+    return (f"Stability is not informative here: each base model takes on average "
+            f"{k:.3g} of the {base.n_features_in} features (m/p = {share:.2f}), so the "
+            "models agree by construction and Nogueira's measure, which compares their "
+            "agreement with that of random subsets of the same size, is near 0/0. Choose m "
+            "well below p (the default for p < 60 is about p/3) to learn which features "
+            "the selector prefers.")
 
 
 def trust_warnings(
@@ -73,7 +103,10 @@ def trust_warnings(
     out: list[str] = []
     sigs = dict(signatures or {})
     value, lo, hi = _nogueira(base, diagnostics)
-    if np.isfinite(value) and value < POOR_STABILITY:
+    note = stability_note(base)
+    if note is not None:  # a "poor stability" caution would be an artefact of m close to p
+        out.append(note)
+    elif np.isfinite(value) and value < POOR_STABILITY:
         out.append(
             f"The base models are unstable: Nogueira stability {value:.2f} (95% CI "
             f"{lo:.2f} to {hi:.2f}) is in the poor band (below {POOR_STABILITY}). The "

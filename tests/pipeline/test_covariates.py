@@ -1,0 +1,274 @@
+"""Clinical covariates, low-dimensional tables and oriented concordance (issue 39, item 3).
+
+Oracles: statsmodels' PHReg (Cox, Breslow ties: coefficients, standard errors, and the
+score and Hessian that give the adjusted score test), scikit-survival's
+CoxPHSurvivalAnalysis and concordance_index_censored, statsmodels' OLS and Logit, and a
+simulation with a known confounder. The data: scikit-survival's whas500 (shipped with it).
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import modelmine as mm
+from modelmine.outcomes import SURVIVAL_DTYPE, check_covariates, cox_fit, logistic_fit
+from modelmine.outcomes._covariates import CovariateAdjustedSelector, cox_adjusted_scores
+
+pytest.importorskip("sksurv")
+sm = pytest.importorskip("statsmodels.api")
+from statsmodels.duration.hazard_regression import PHReg  # noqa: E402
+
+
+def _whas500():
+    from sksurv.datasets import load_whas500
+
+    X, y = load_whas500()
+    X = X.apply(lambda c: c.astype(float) if c.dtype.name == "category" else c)
+    return X, y
+
+
+def _surv(event, time):
+    y = np.empty(len(event), dtype=SURVIVAL_DTYPE)
+    y["event"], y["time"] = event, time
+    return y
+
+
+def test_cox_fit_equals_statsmodels_and_scikit_survival():
+    from sksurv.linear_model import CoxPHSurvivalAnalysis
+
+    X, y = _whas500()
+    M = X[["age", "hr", "bmi", "gender"]].to_numpy()
+    beta, cov = cox_fit(M, y["fstat"], y["lenfol"])
+    ref = PHReg(y["lenfol"], M, status=y["fstat"].astype(int), ties="breslow").fit()
+    np.testing.assert_allclose(beta, ref.params, rtol=1e-6)
+    np.testing.assert_allclose(np.sqrt(np.diag(cov)), ref.bse, rtol=1e-6)
+    sk = CoxPHSurvivalAnalysis(ties="breslow").fit(M, y).coef_
+    np.testing.assert_allclose(beta, sk, rtol=1e-5)
+
+
+def test_adjusted_score_test_equals_the_score_and_information_of_statsmodels():
+    X, y = _whas500()
+    event, time = y["fstat"], y["lenfol"]
+    Z = X[["age", "gender"]].to_numpy()
+    genes = X[["hr", "bmi", "sysbp", "chf"]].to_numpy()
+    stat, U = cox_adjusted_scores(genes, event, time, Z)
+    gamma = PHReg(time, Z, status=event.astype(int), ties="breslow").fit().params
+    for j in range(genes.shape[1]):
+        full = PHReg(time, np.column_stack([genes[:, j], Z]), status=event.astype(int),
+                     ties="breslow")
+        at = np.r_[0.0, gamma]
+        score = full.score(at)
+        # the efficient score statistic: U^2 times the (x, x) entry of the inverse
+        # information, the covariates at their estimate without x
+        expected = score[0] ** 2 * np.linalg.inv(-full.hessian(at))[0, 0]
+        assert stat[j] == pytest.approx(expected, rel=1e-7)
+        assert U[j] == pytest.approx(score[0], rel=1e-7)
+
+
+def test_logistic_fit_equals_statsmodels():
+    X, _ = _whas500()
+    yy = X["gender"].to_numpy()
+    M = X[["age", "bmi", "hr"]].to_numpy()
+    beta, cov = logistic_fit(M, yy)
+    ref = sm.Logit(yy, sm.add_constant(M)).fit(disp=0)
+    np.testing.assert_allclose(beta, ref.params, rtol=1e-6)
+    np.testing.assert_allclose(np.sqrt(np.diag(cov)), ref.bse, rtol=1e-6)
+
+
+def test_survival_run_with_covariates_reports_adjusted_hazard_ratios(tmp_path):
+    from sksurv.linear_model import CoxPHSurvivalAnalysis
+
+    X, y = _whas500()
+    run = mm.run(X, y, outcome="survival", covariates=["age", "gender"], n_bootstraps=12,
+                 progress=False, run_dir=tmp_path / "run")
+    assert list(run.base_models.feature_names) == [c for c in X.columns
+                                                   if c not in ("age", "gender")]
+    assert run.settings["covariates"] == ["age", "gender"]
+    record = json.loads((tmp_path / "run" / "run.json").read_text())
+    assert record["settings"]["covariates"] == ["age", "gender"]
+    assert "age, gender" in record["data"]["covariates"]
+    markers = run.markers().set_index("feature")
+    assert set(markers.effect_measure) == {"log_hazard_ratio_per_sd_adjusted"}
+    Z = X[["age", "gender"]].to_numpy()
+    for name, row in markers.iterrows():
+        x = X[name].to_numpy()
+        z = (x - x.mean()) / x.std()
+        M = np.column_stack([z, Z])
+        coef = CoxPHSurvivalAnalysis(ties="breslow").fit(M, y).coef_[0]
+        ref = PHReg(y["lenfol"], M, status=y["fstat"].astype(int), ties="breslow").fit()
+        assert row["hazard_ratio"] == pytest.approx(np.exp(coef), rel=1e-5)
+        low = np.exp(ref.params[0] - 1.959963984540054 * ref.bse[0])
+        assert row["hr_low"] == pytest.approx(low, rel=1e-6)
+        assert row["p_value"] == pytest.approx(ref.pvalues[0], rel=1e-5, abs=1e-300)
+    loaded = mm.MiningRun.load(tmp_path / "run")
+    pd.testing.assert_frame_equal(loaded.markers(), run.markers())
+    html = (tmp_path / "run" / "report.html").read_text()
+    assert "age, gender: adjusted for" in html
+
+
+def test_covariates_travel_with_the_rows_of_each_resample():
+    X, y = _whas500()
+    Z = X[["age", "gender"]].to_numpy()
+    genes = X[["hr", "bmi", "sysbp", "diasbp"]].to_numpy()
+    covs = check_covariates(X[["age", "gender"]], len(X), func="test")
+    sel = CovariateAdjustedSelector(mm.selectors.get_selector("cox-score"), covs)
+    rows = np.random.default_rng(0).integers(0, len(X), len(X))
+    out = sel.select_rows(None, genes, y, rows, random_state=0)
+    expected, _ = cox_adjusted_scores(genes[rows], y["fstat"][rows], y["lenfol"][rows],
+                                      Z[rows])
+    np.testing.assert_allclose(out.scores, expected, rtol=1e-10)
+    full = sel.select(genes, y, random_state=0)
+    assert not np.allclose(full.scores, out.scores)
+
+
+@pytest.mark.parametrize("selector", ["cox-score", "coxnet"])
+def test_a_confounder_is_adjusted_away(selector):
+    # age drives both the hazard and gene 0; gene 1 has its own effect. Unadjusted, gene 0
+    # looks prognostic; adjusted for age it is not.
+    rng = np.random.default_rng(3)
+    n, p = 300, 12
+    age = rng.normal(size=n)
+    X = rng.normal(size=(n, p))
+    X[:, 0] = age + 0.3 * rng.normal(size=n)
+    t = rng.exponential(1.0, n) / np.exp(1.0 * age + 0.8 * X[:, 1])
+    c = rng.exponential(2.0, n)
+    y = _surv(t <= c, np.minimum(t, c))
+    kw = dict(outcome="survival", selector=selector, n_bootstraps=10, n_features=2,
+              operators=["mostFreq"], progress=False)
+    plain = mm.run(X, y, **kw).frequencies()
+    adjusted = mm.run(X, y, covariates=pd.DataFrame({"age": age}), **kw).frequencies()
+    assert plain.loc["x0", "frequency"] >= 0.9
+    assert adjusted.loc["x1", "frequency"] >= 0.9
+    assert adjusted.loc["x0", "frequency"] <= 0.3
+
+
+def test_regression_markers_are_the_ols_coefficient_with_the_covariates():
+    rng = np.random.default_rng(1)
+    n = 120
+    frame = pd.DataFrame(rng.normal(size=(n, 30)), columns=[f"g{j}" for j in range(30)])
+    frame["age"] = rng.normal(60, 10, n)
+    frame["stage"] = rng.choice(["I", "II", "III"], n)
+    y = 2 * frame.g0 - frame.g1 + 0.1 * frame.age + (frame.stage == "III") + rng.normal(
+        size=n)
+    run = mm.run(frame, y.to_numpy(), outcome="regression", selector="lasso",
+                 covariates=["age", "stage"], n_bootstraps=10, n_features=5,
+                 progress=False)
+    assert run.covariates.columns.tolist() == ["age", "stage=II", "stage=III"]
+    design = pd.get_dummies(frame[["age", "stage"]], drop_first=True, dtype=float)
+    markers = run.markers().set_index("feature")
+    assert {"g0", "g1"} <= set(markers.index)
+    for name, row in markers.iterrows():
+        fit = sm.OLS(y.to_numpy(), sm.add_constant(
+            np.column_stack([frame[name].to_numpy(), design.to_numpy()]))).fit()
+        assert row["slope"] == pytest.approx(fit.params[1], rel=1e-8)
+        assert row["p_value"] == pytest.approx(fit.pvalues[1], rel=1e-6, abs=1e-300)
+
+
+def test_classification_markers_carry_odds_ratios_adjusted_for_the_covariates():
+    X, y = mm.datasets.load_colon()
+    rng = np.random.default_rng(0)
+    covariates = pd.DataFrame({"age": rng.normal(60, 8, len(y)),
+                               "sex": rng.choice(["f", "m"], len(y))})
+    run = mm.run(X[:, :200], y, selector="anova", covariates=covariates, n_bootstraps=8,
+                 n_features=5, operators=["mostFreq"], progress=False)
+    markers = run.markers()
+    first = markers.iloc[0]
+    gene = run.expression[first["feature"]].to_numpy()
+    inside = (run.expression["class"].to_numpy() == first["class"]).astype(float)
+    M = np.column_stack([(gene - gene.mean()) / gene.std(), covariates.age,
+                         covariates.sex == "m"])
+    ref = sm.Logit(inside, sm.add_constant(M.astype(float))).fit(disp=0)
+    assert first["adjusted_odds_ratio"] == pytest.approx(np.exp(ref.params[1]), rel=1e-5)
+    assert first["adjusted_p_value"] == pytest.approx(ref.pvalues[1], rel=1e-4)
+    assert "not in the fits of anova" in run.data["covariates"]
+
+
+@pytest.mark.parametrize("covariates, message", [
+    (pd.DataFrame({"age": [np.nan] + [50.0] * 499}), "1 missing value.*'age'"),
+    (["nope"], "names among the columns of X.*Got 'nope'"),
+    (pd.DataFrame({"site": ["a"] * 500}), "covariates that vary.*'site'"),
+    (pd.DataFrame({"age": np.arange(10.0)}), "one row per sample"),
+])
+def test_bad_covariates_are_refused_at_the_door(covariates, message):
+    X, y = _whas500()
+    with pytest.raises((ValueError, TypeError), match=message):
+        mm.run(X, y, outcome="survival", covariates=covariates, n_bootstraps=4,
+               progress=False)
+
+
+def test_a_survival_selector_that_cannot_adjust_is_refused_before_any_fit():
+    X, y = _whas500()
+    with pytest.raises(ValueError, match=r"covariates.*cox-score, coxnet.*boosted-cox"):
+        mm.run(X, y, outcome="survival", selector="boosted-cox", covariates=["age"],
+               n_bootstraps=4, progress=False)
+
+
+def test_low_dimensional_default_m_and_no_artefact_caution():
+    X, y = _whas500()
+    run = mm.run(X, y, outcome="survival", selector="cox-score", n_bootstraps=10,
+                 progress=False)
+    assert run.settings["n_features"] == round(14 / 3)  # the default adapts to p = 14
+    assert "round(p / 3)" in run.data["m"]
+    # an m the user sets is kept (capped at p), and the stability of models holding every
+    # variable is called uninformative, not poor
+    with pytest.warns(UserWarning, match="n_features=20 is above"):
+        full = mm.run(X, y, outcome="survival", selector="cox-score", n_bootstraps=10,
+                      n_features=20, progress=False)
+    assert full.settings["n_features"] == 14
+    found = full.warnings()
+    assert any("Stability is not informative" in w for w in found)
+    assert not any("poor band" in w for w in found)
+
+
+def test_clinical_values_are_not_called_intensities():
+    X, y = _whas500()
+    run = mm.run(X, y, outcome="survival", selector="cox-score", n_bootstraps=4,
+                 progress=False)
+    assert "raw intensities" not in run.data["values"]
+    assert run.data["values"].startswith("14 variables on their own scales")
+
+
+def test_concordance_is_oriented_by_the_direction():
+    from sksurv.metrics import concordance_index_censored
+
+    X, y = _whas500()
+    run = mm.run(X, y, outcome="survival", selector="cox-score", n_bootstraps=4,
+                 n_features=14, operators=["mostFreq"], progress=False)
+    markers = run.markers().set_index("feature")
+    assert (markers.concordance >= 0.5 - 1e-12).all()
+    for name, row in markers.iterrows():
+        x = X[name].to_numpy()
+        sign = 1.0 if row["direction"] == "risk" else -1.0
+        c = concordance_index_censored(y["fstat"], y["lenfol"], sign * x)[0]
+        assert row["concordance"] == pytest.approx(c, rel=1e-12)
+    assert markers.loc["bmi", "direction"] == "protective"
+
+
+def test_cli_covariate_columns_with_text_are_adjusted_for(tmp_path):
+    from modelmine.cli import main
+
+    X, y = _whas500()
+    table = X.copy()
+    table["sex"] = table.pop("gender").map({0.0: "male", 1.0: "female"})
+    table["time"], table["dead"] = y["lenfol"], y["fstat"].astype(int)
+    table.to_csv(tmp_path / "whas.csv", index=False)
+    out = tmp_path / "run"
+    assert main(["run", str(tmp_path / "whas.csv"), "--outcome", "survival", "--time",
+                 "time", "--event", "dead", "--covariate", "age", "--covariate", "sex",
+                 "-s", "cox-score", "-b", "4", "--out", str(out), "--quiet"]) == 0
+    run = mm.MiningRun.load(out)
+    assert "age" not in run.base_models.feature_names
+    assert "sex" not in run.base_models.feature_names
+    assert run.covariates.columns.tolist() == ["age", "sex=male"]
+    assert run.settings["n_features"] == round(12 / 3)  # -m not given: adapted to p = 12
+    record = json.loads((out / "run.json").read_text())
+    assert record["data"]["read_options"]["covariates"] == ["age", "sex"]
+    with pytest.raises(mm.exceptions.DataError, match=r"--covariate .nope. is not a column"):
+        from modelmine.datasets import read_data
+
+        read_data(tmp_path / "whas.csv", "time", outcome="survival", event="dead",
+                  covariates=["nope"])
