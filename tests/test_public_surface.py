@@ -52,6 +52,8 @@ PUBLIC_SETTINGS = frozenset({
     "modelmine.evaluation.PES_SELECTORS", "modelmine.evaluation.PES_SELECTOR_PARAMS",
     "modelmine.evaluation.PES_THRESHOLDS", "modelmine.evaluation.SALMAN_AGGREGATIONS",
     "modelmine.outcomes.SURVIVAL_DTYPE", "modelmine.spec.DEFAULT_SELECTORS",
+    # the KDD'12 protocol's selectors and the recorded seed derivation of each protocol
+    "modelmine.evaluation.KDD12_SELECTORS", "modelmine.evaluation.SEED_DERIVATIONS",
 })
 
 

@@ -30,16 +30,22 @@ DEVELOPING = Path(__file__).resolve().parents[1] / "docs" / "DEVELOPING.md"
 NOT_TAKEN = {
     # the base-model stage: no operators, itemsets or per-class panels yet
     "bootstrap": {"operators", "operator_params", "n_signatures", "min_support",
-                  "signature_size", "per_class"},
+                  "signature_size", "per_class",
+                  # clinical covariates are columns of the data that mm.run reads and
+                  # takes out of X; bootstrap is given the features alone
+                  "covariates"},
     # a scikit-learn selector of one operator (operator, operator_params of its own), on
     # classes, with the resampling it documents
     "ModelMiningSelector": {"operators", "min_support", "signature_size",
                             "sample_fraction", "scale", "artificial_features",
                             "weighted_resampling", "per_class", "outcome", "max_per_class",
-                            "fit_full"},
+                            "fit_full",
+                            # covariates adjust regression and survival fits only
+                            "covariates"},
 }
 #: Defaults a door states on purpose (see the comment above ModelMiningSelector.__init__).
-OWN_DEFAULTS = {"ModelMiningSelector": {"selector": "svm-rfe", "n_signatures": None,
+OWN_DEFAULTS = {"run": {"covariates": None},  # None: those read with the data, if any
+                "ModelMiningSelector": {"selector": "svm-rfe", "n_signatures": None,
                                         "operator_params": None}}
 
 

@@ -56,7 +56,7 @@ class CheckedRun:
     def selectors(self) -> tuple[Any, ...]:
         if self.covariates is None:
             return self.spec.selectors
-        from ..outcomes._covariates import adjusted
+        from ..selectors._covariates import adjusted
 
         return tuple(adjusted(s, self.covariates, func="run") for s in self.spec.selectors)
 

@@ -244,17 +244,9 @@ def _fraction(text: str) -> float:
 def _classification_selectors() -> str:
     """The selectors `modelmine markers` can use (classification: each cluster against
     the rest), for its help."""
-    from ..selectors import available, get_selector
+    from ..selectors import selectors_for
 
-    names = []
-    for name in available()["name"]:
-        try:
-            outcomes = getattr(get_selector(str(name)), "outcomes", ("classification",))
-        except Exception:  # a broken plugin is not listed
-            continue
-        if "classification" in outcomes:
-            names.append(str(name))
-    return ", ".join(names)
+    return ", ".join(selectors_for("classification"))
 
 
 def _registered(what: str) -> str:

@@ -23,7 +23,7 @@ def read_mat(path: Path, target: str | None) -> LoadedData:
 
     Feature names are ``f1 .. fp`` (the files have none). A v7.3 (HDF5) file, a missing
     key, complex or non-numeric values, or labels of the wrong shape are a one-line
-    :class:`~modelmine.DataError`.
+    :class:`~modelmine.exceptions.DataError`.
     """
     from scipy.io import loadmat
 

@@ -34,7 +34,7 @@ from ._measures import (
     stability,
 )
 from ._nogueira import nogueira_compare, nogueira_stability, nogueira_test
-from ._outcome_markers import outcome_marker_table
+from ._outcome_markers import cox_univariate, outcome_marker_table
 from ._paths import StabilityPathResult, stability_path
 from ._rankings import (
     canberra_stability,

@@ -338,7 +338,7 @@ def selection_null(
     n_permutations : int, default=100
         At least 10.
     itemsets : Itemsets, Signature or sequence of feature sets, optional
-        Itemsets whose support to test: mined :class:`~modelmine.Itemsets`, a signature of
+        Itemsets whose support to test: mined :class:`~modelmine.patterns.Itemsets`, a signature of
         an itemset operator (the itemsets it used), or sets of feature indices / names.
     pooled : bool, default=True
         Pool the null frequencies of all features for the feature p-values.

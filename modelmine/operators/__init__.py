@@ -8,7 +8,10 @@ from ._apply import (
     operator_seed,  # noqa: F401 (internal)
 )
 from ._bounds import pfer_bound, threshold_for_pfer
-from ._error_control import fdp_plus
+from ._error_control import (
+    bound_for,  # noqa: F401 (internal)
+    fdp_plus,
+)
 from ._registry import (
     Operator,
     OperatorRegistry,

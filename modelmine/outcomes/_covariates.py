@@ -18,7 +18,8 @@ judged given the covariates, as in an adjusted analysis. Where it enters:
   the covariates).
 
 The covariates travel with the rows: a resample's selector sees the covariates of its own
-rows (:class:`CovariateAdjustedSelector`, through ``select_rows``).
+rows (:class:`modelmine.selectors._covariates.CovariateAdjustedSelector`, through
+``select_rows``).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ import scipy.sparse as sp
 
 from ..validation import param_error
 
-__all__ = ["ADJUSTED_SELECTORS", "CovariateAdjustedSelector", "Covariates",
+__all__ = ["ADJUSTED_SELECTORS", "Covariates",
            "check_covariates", "cox_fit", "logistic_fit", "residualise"]
 
 #: The selectors whose fit takes covariates, by outcome (regression: every selector, on
@@ -336,115 +337,3 @@ def logistic_fit(M: np.ndarray, y: np.ndarray, *, max_iter: int = 100,
 def _standardise(A: np.ndarray) -> np.ndarray:
     sd = A.std(axis=0)
     return np.where(sd > 0, (A - A.mean(axis=0)) / np.where(sd > 0, sd, 1.0), 0.0)
-
-
-def _make_selector_class() -> type:
-    from ..selectors._base import Selector, SelectorOutput
-    from ..selectors._outcome_selectors import entry_ranking
-
-    class CovariateAdjustedSelector(Selector):
-        """A regression or survival selector whose every fit is adjusted for covariates.
-
-        Parameters
-        ----------
-        selector : Selector
-            The run's selector (``cox-score``, ``coxnet``, or any regression selector).
-        covariates : Covariates
-            Of all n samples; each resample takes its own rows.
-        """
-
-        def __init__(self, selector: Any, covariates: Covariates) -> None:
-            self.selector = selector
-            self.covariates = covariates
-            self.name = selector.name
-            self.kind = selector.kind
-            self.supports_sparse = selector.supports_sparse
-            self.supports_multiclass = selector.supports_multiclass
-            self.outcomes = (selector.outcome,)
-
-        def select(self, X: Any, y: np.ndarray, *, random_state: int) -> SelectorOutput:
-            """The adjusted fit on all the samples (X of the run's n rows)."""
-            if X.shape[0] != self.covariates.values.shape[0]:
-                raise param_error("X", "CovariateAdjustedSelector.select", "the run's "
-                                  f"{self.covariates.values.shape[0]} samples (a resample "
-                                  "goes through select_rows)", f"{X.shape[0]} rows",
-                                  show=False)
-            return self._fit(X, y, self.covariates.values, random_state)
-
-        def prepare(self, X: Any, y: np.ndarray) -> Any:
-            return None
-
-        def select_rows(self, prepared: Any, X: Any, y: np.ndarray, rows: np.ndarray, *,
-                        random_state: int) -> SelectorOutput:
-            """The adjusted fit on the resample: X, y and the covariates of ``rows``."""
-            return self._fit(X[rows], y[rows], self.covariates.take(rows), random_state)
-
-        def _fit(self, X: Any, y: np.ndarray, Z: np.ndarray,
-                 random_state: int) -> SelectorOutput:
-            keep = Z.std(axis=0) > 0  # a level absent from this resample
-            Z = Z[:, keep]
-            if self.outcome == "regression":
-                return self.selector.select(residualise(X, Z), residualise(y, Z).ravel(),
-                                            random_state=random_state)
-            event = np.asarray(y["event"], dtype=bool)
-            time = np.asarray(y["time"], dtype=np.float64)
-            if self.name == "cox-score":
-                stat, _ = cox_adjusted_scores(X, event, time, Z)
-                return SelectorOutput(scores=stat)
-            inner = getattr(self.selector, "selector", self.selector)  # past a scaling
-            from sksurv.linear_model import CoxnetSurvivalAnalysis
-
-            Xd = X.toarray() if sp.issparse(X) else np.asarray(X, dtype=np.float64)
-            q = Z.shape[1]
-            design = np.column_stack([_standardise(Z), _standardise(Xd)])
-            model = CoxnetSurvivalAnalysis(
-                l1_ratio=inner.l1_ratio, n_alphas=inner.n_alphas,
-                alpha_min_ratio=inner.alpha_min_ratio,
-                penalty_factor=np.r_[np.zeros(q), np.ones(Xd.shape[1])])
-            import warnings
-
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                try:
-                    model.fit(design, y)
-                except ArithmeticError as exc:
-                    raise param_error("selector_params", "coxnet", "a penalty path that "
-                                      "converges on these data (raise alpha_min_ratio)",
-                                      str(exc), show=False) from None
-            scores, ranking = entry_ranking(np.asarray(model.coef_)[q:],
-                                            np.asarray(model.alphas_))
-            return SelectorOutput(scores=scores, ranking=ranking, support=scores > 0)
-
-        def get_params(self) -> dict[str, Any]:
-            return self.selector.get_params()
-
-        def describe(self) -> dict[str, Any]:
-            return {**self.selector.describe(), "covariates": list(self.covariates.sources)}
-
-    return CovariateAdjustedSelector
-
-
-_CLASS: list[type] = []
-
-
-def CovariateAdjustedSelector(selector: Any, covariates: Covariates) -> Any:
-    """``selector`` whose every fit is adjusted for ``covariates`` (see the module); the
-    class is made on first use, so that importing the outcomes does not import the
-    selectors."""
-    if not _CLASS:
-        _CLASS.append(_make_selector_class())
-    return _CLASS[0](selector, covariates)
-
-
-def adjusted(selector: Any, covariates: Covariates | None, *, func: str) -> Any:
-    """The selector as the run fits it: adjusted for the covariates where its model
-    allows, itself otherwise (a classification selector; the markers are adjusted), or
-    refused (a survival selector that cannot take them)."""
-    if covariates is None or selector.outcome == "classification":
-        return selector
-    allowed = ADJUSTED_SELECTORS[selector.outcome]
-    if allowed is not None and selector.name not in allowed:
-        raise param_error("covariates", func, f"a selector that adjusts for them for "
-                          f"outcome={selector.outcome!r} ({', '.join(allowed)})",
-                          f"covariates with selector {selector.name!r}", show=False)
-    return CovariateAdjustedSelector(selector, covariates)

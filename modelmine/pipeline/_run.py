@@ -858,7 +858,7 @@ def run(
         spec = RunSpec(**{**given, "covariates": () if covs is None else covs.sources},
                        func=_FUNC)
     else:
-        spec_alone(spec, given, _D, _FUNC)
+        spec_alone(spec, given, {**_D, "n_features": _DEFAULT_M}, _FUNC)
         if covs is not None and tuple(spec.covariates) != covs.sources:
             spec = spec.replace(func=_FUNC, covariates=covs.sources)
     return _execute(X, y, spec, Execution(n_jobs=n_jobs, executor=executor,

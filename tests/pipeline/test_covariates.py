@@ -16,7 +16,8 @@ import pytest
 
 import modelmine as mm
 from modelmine.outcomes import SURVIVAL_DTYPE, check_covariates, cox_fit, logistic_fit
-from modelmine.outcomes._covariates import CovariateAdjustedSelector, cox_adjusted_scores
+from modelmine.outcomes._covariates import cox_adjusted_scores
+from modelmine.selectors._covariates import CovariateAdjustedSelector
 
 pytest.importorskip("sksurv")
 sm = pytest.importorskip("statsmodels.api")
