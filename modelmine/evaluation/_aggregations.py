@@ -83,7 +83,7 @@ class AggregationComparison(ImmutableSlots):
         The training records of each fold, read-only.
 
     The result is immutable all the way down (attributes, mappings and arrays), like
-    :class:`modelmine.ThresholdResult`.
+    :class:`modelmine.evaluation.ThresholdResult`.
     """
 
     __slots__ = ("_tables", "asd", "rank_vectors", "settings", "train_indices")

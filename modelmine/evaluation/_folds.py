@@ -1,8 +1,8 @@
 """The one fold engine of the evaluation protocols: folds, seeds and the runner.
 
 Every protocol of :mod:`modelmine.evaluation` (KDD'12 :func:`~modelmine.evaluate`, its
-continuous and survival outcomes, Pes's :func:`~modelmine.evaluate_thresholds`, Salman's
-:func:`~modelmine.compare_aggregations`, grouped folds) asks this module for
+continuous and survival outcomes, Pes's :func:`~modelmine.evaluation.evaluate_thresholds`, Salman's
+:func:`~modelmine.evaluation.compare_aggregations`, grouped folds) asks this module for
 
 - its **folds** (:func:`make_folds`): stratified k-fold cross-validation (by class, by the
   outcome's strata, by event), grouped with ``groups`` (no group on both sides), or a

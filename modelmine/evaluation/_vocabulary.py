@@ -1,7 +1,7 @@
 """One vocabulary for the evaluation functions, and their old parameter names as aliases.
 
-:func:`modelmine.evaluate`, :func:`modelmine.evaluate_thresholds` and
-:func:`modelmine.compare_aggregations` name the same things the same way (issue 23,
+:func:`modelmine.evaluate`, :func:`modelmine.evaluation.evaluate_thresholds` and
+:func:`modelmine.evaluation.compare_aggregations` name the same things the same way (issue 23,
 ``docs/DEVELOPING.md``, "Vocabulary"): ``selectors``, ``operators``, ``classifiers``,
 ``n_folds``, ``random_state`` (default 0), ``n_jobs``. The names they had before are still
 accepted; giving a setting under both names is an error.
