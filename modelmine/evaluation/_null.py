@@ -376,7 +376,7 @@ def selection_null(
                                ("classification", "regression", "survival"))
     target = None
     if outcome != "classification":  # permute the values (or event / time pairs)
-        from ..outcomes import check_outcome
+        from ..outcomes import check_outcome, standardized_target
 
         checked_y = check_outcome(y, outcome, func=_FUNC)
         target = checked_y.values
@@ -476,8 +476,10 @@ def selection_null(
     null_sets = np.zeros((n_perm, len(sets)), dtype=np.int64)
     bar = progress_bar(n_perm, f"null {sel.name}", "permutation", progress, log=log)
     try:
-        for _cid, result in runner.run(_null_chunk, X_fit,
-                                       data.y if target is None else target, tasks, kwargs):
+        # a regression target as the base models fit it (bootstrap standardises it; the
+        # permutation of the standardised values is the standardised permutation)
+        fitted = data.y if target is None else standardized_target(target)
+        for _cid, result in runner.run(_null_chunk, X_fit, fitted, tasks, kwargs):
             for k, counts, set_counts in result:
                 null_counts[k] = counts
                 null_sets[k] = set_counts
