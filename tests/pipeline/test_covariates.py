@@ -273,3 +273,33 @@ def test_cli_covariate_columns_with_text_are_adjusted_for(tmp_path):
 
         read_data(tmp_path / "whas.csv", "time", outcome="survival", event="dead",
                   covariates=["nope"])
+
+
+def test_per_class_markers_carry_odds_ratios_adjusted_for_the_covariates():
+    # each class's panel: the class against the rest on the gene (per SD) and the
+    # covariates, as statsmodels' Logit fits it
+    rng = np.random.default_rng(1)
+    n, p, K = 90, 30, 3
+    y = np.repeat(np.arange(K), n // K)
+    X = rng.normal(size=(n, p))
+    for k in range(K):
+        X[y == k, 3 * k:3 * k + 3] += 1.2
+    covariates = pd.DataFrame({"age": rng.normal(60, 8, n) + 2 * y,
+                               "site": rng.choice(["a", "b", "c"], n)})
+    labels = np.array([f"c{k}" for k in y])
+    run = mm.run(X, labels, selector="anova", per_class=True, covariates=covariates,
+                 n_bootstraps=6, n_features=4, operators=["mostFreq"], progress=False)
+    markers = run.markers()
+    assert set(markers.panel) == {"per_class"}
+    assert markers["adjusted_odds_ratio"].notna().all()
+    design = pd.get_dummies(covariates, drop_first=True, dtype=float).to_numpy()
+    for _, row in markers.iterrows():
+        gene = run.expression[row["feature"]].to_numpy()
+        inside = (labels == row["class"]).astype(float)
+        M = np.column_stack([(gene - gene.mean()) / gene.std(), design])
+        ref = sm.Logit(inside, sm.add_constant(M)).fit(disp=0)
+        assert row["adjusted_odds_ratio"] == pytest.approx(np.exp(ref.params[1]),
+                                                           rel=1e-5)
+        low = np.exp(ref.params[1] - 1.959963984540054 * ref.bse[1])
+        assert row["adjusted_or_low"] == pytest.approx(low, rel=1e-5)
+        assert row["adjusted_p_value"] == pytest.approx(ref.pvalues[1], rel=1e-4)
