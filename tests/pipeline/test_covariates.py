@@ -303,3 +303,36 @@ def test_per_class_markers_carry_odds_ratios_adjusted_for_the_covariates():
         low = np.exp(ref.params[1] - 1.959963984540054 * ref.bse[1])
         assert row["adjusted_or_low"] == pytest.approx(low, rel=1e-5)
         assert row["adjusted_p_value"] == pytest.approx(ref.pvalues[1], rel=1e-4)
+
+
+@pytest.mark.parametrize("outcome", ["regression", "classification"])
+def test_a_resume_with_other_covariate_values_is_refused_naming_the_covariate(
+        outcome, tmp_path, monkeypatch):
+    import modelmine.pipeline._run as run_module
+
+    rng = np.random.default_rng(2)
+    n = 60
+    X = rng.normal(size=(n, 12))
+    y = X[:, 0] + rng.normal(size=n) if outcome == "regression" else np.repeat([0, 1], n // 2)
+    covariates = pd.DataFrame({"age": rng.normal(60, 8, n),
+                               "sex": rng.choice(["f", "m"], n)})
+    kw = dict(outcome=outcome, selector="lasso" if outcome == "regression" else "anova",
+              n_bootstraps=6, n_features=3, operators=["mostFreq"], progress=False,
+              n_jobs=1)
+    whole = mm.run(X, y, covariates=covariates, **kw)
+
+    def boom(*args, **kwargs):
+        raise RuntimeError("killed after the bootstraps")
+
+    monkeypatch.setattr(run_module, "apply_operators", boom)
+    with pytest.raises(RuntimeError, match="killed"):
+        mm.run(X, y, covariates=covariates, run_dir=tmp_path / "w", **kw)
+    monkeypatch.undo()
+    older = covariates.assign(age=covariates.age + 1.0)  # the same names, other values
+    with pytest.raises(mm.exceptions.DataError, match=r"covariate_values\.age is"):
+        mm.resume(tmp_path / "w", X, y, covariates=older)
+    relabelled = covariates.assign(sex=covariates.sex.map({"f": "m", "m": "f"}))
+    with pytest.raises(mm.exceptions.DataError, match=r"covariate_values\.sex is"):
+        mm.resume(tmp_path / "w", X, y, covariates=relabelled)
+    resumed = mm.resume(tmp_path / "w", X, y, covariates=covariates)  # the same: resumes
+    assert resumed == whole
