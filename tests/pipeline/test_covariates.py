@@ -336,3 +336,53 @@ def test_a_resume_with_other_covariate_values_is_refused_naming_the_covariate(
         mm.resume(tmp_path / "w", X, y, covariates=relabelled)
     resumed = mm.resume(tmp_path / "w", X, y, covariates=covariates)  # the same: resumes
     assert resumed == whole
+
+
+def test_the_permutation_null_of_an_adjusted_selection_is_refused_before_any_fit(
+        monkeypatch):
+    from modelmine.evaluation import selection_null
+
+    rng = np.random.default_rng(4)
+    n = 50
+    X = rng.normal(size=(n, 10))
+    y = X[:, 0] + rng.normal(size=n)
+    run = mm.run(X, y, outcome="regression", selector="lasso",
+                 covariates=pd.DataFrame({"age": rng.normal(size=n)}), n_bootstraps=4,
+                 n_features=3, operators=["mostFreq"], progress=False, n_jobs=1)
+    import modelmine.evaluation._null as null_module
+
+    monkeypatch.setattr(null_module, "bootstrap", None)  # any fit would fail otherwise
+    with pytest.raises(ValueError, match=r"'base' parameter of selection_null.*"
+                                         r"adjusted for age"):
+        selection_null(X, y, base=run.base_models, n_permutations=20)
+
+
+@pytest.mark.parametrize("extra", [["--null", "20"], ["--evaluate"]])
+def test_cli_null_and_evaluate_with_covariates_are_refused_before_any_fit(
+        extra, tmp_path, monkeypatch, capsys):
+    from modelmine.cli import main
+
+    X, y = _whas500()
+    table = X.copy()
+    table["time"], table["dead"] = y["lenfol"], y["fstat"].astype(int)
+    table.to_csv(tmp_path / "whas.csv", index=False)
+    args = ["run", str(tmp_path / "whas.csv"), "--outcome", "survival", "--time", "time",
+            "--event", "dead", "-s", "cox-score", "-b", "4", "--quiet"]
+    import modelmine.pipeline as pipeline
+
+    def no_fit(*a, **k):
+        raise AssertionError("a fit was started")
+
+    with monkeypatch.context() as m:
+        m.setattr(pipeline, "run", no_fit)
+        assert main([*args, "--covariate", "age", "--out", str(tmp_path / "a"),
+                     *extra]) != 0
+    assert f"{extra[0]} cannot be used with --covariate (age)" in capsys.readouterr().err
+    assert not (tmp_path / "a").exists()
+    # a finished adjusted run: adding them later with --resume is refused the same way
+    assert main([*args, "--covariate", "age", "--out", str(tmp_path / "b")]) == 0
+    before = sorted(p.name for p in (tmp_path / "b").iterdir())
+    capsys.readouterr()
+    assert main(["run", "--resume", str(tmp_path / "b"), "--quiet", *extra]) != 0
+    assert f"{extra[0]} cannot be used with --covariate (age)" in capsys.readouterr().err
+    assert sorted(p.name for p in (tmp_path / "b").iterdir()) == before
