@@ -491,7 +491,8 @@ def _fit(checked: CheckedRun, *, executor: Any, store_dir: str | os.PathLike[str
                 runner=runner, progress=progress, fingerprint=fingerprint,
                 store_dir=store_dir, resume=resume, resampling_record=resampling_record,
                 feature_names=data.feature_names, random_state=seed, design=design,
-                target=None if data.target is None else standardized_target(data.target)))
+                target=None if data.target is None else standardized_target(data.target),
+                covariates=checked.covariates))
     finally:
         runner.close()
     labels = [c.item() if hasattr(c, "item") else c for c in data.classes]
@@ -530,7 +531,8 @@ def _fit_selector(sel: Selector, X: Any, X_fit: Any, y: np.ndarray, seeds: list[
                   runner: Runner, progress: bool | None, fingerprint: str,
                   store_dir: Any, resume: bool, resampling_record: dict[str, Any],
                   feature_names: Any, random_state: int,
-                  design: SampleDesign = NO_DESIGN, target: Any = None) -> _Fitted:
+                  design: SampleDesign = NO_DESIGN, target: Any = None,
+                  covariates: Any = None) -> _Fitted:
     b, m, p_fit = spec.n_bootstraps, spec.n_features, X_fit.shape[1]
     store = None
     done: dict[int, dict[str, np.ndarray]] = {}
@@ -548,6 +550,8 @@ def _fit_selector(sel: Selector, X: Any, X_fit: Any, y: np.ndarray, seeds: list[
             # regression fits a standardised y (issue 40): a run checkpointed before
             # fitted y as given, and is not continued with the other scale
             settings["target_scale"] = "standardized"
+        if covariates is not None:  # a resume with other covariate values is refused
+            settings["covariate_values"] = covariates.checksums()
         store = RunDirectory(store_dir, settings, fingerprint)
         store.open(resume=resume)
         chunks = chunk_ids(b, every)

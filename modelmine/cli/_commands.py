@@ -242,6 +242,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     partial = _partial_dir(out)
     # Cheap checks first, so that bad input fails before any long work.
     check_output_target(out, force=args.force or resume)
+    _refuse_unadjusted_extras(args, out, partial, resume)
     figures = _figures_dir(args)
     with directory_lock(out):
         # Under the lock no other run writes DIR: what a killed one left is stale.
@@ -270,6 +271,39 @@ def cmd_run(args: argparse.Namespace) -> int:
         null, check = _extras(run, data, out, args, figures)
     _summary(run, out, args.quiet, null, check)
     return 0
+
+
+def _refuse_unadjusted_extras(args: argparse.Namespace, out: Path, partial: Path,
+                              resume: bool) -> None:
+    """--null and --evaluate with covariates are refused before any fit: the permutation
+    null and the evaluation's folds refit the selector without the covariates, which would
+    answer another question than the adjusted run (docs/outcomes.md, "Clinical
+    covariates")."""
+    asked = [flag for flag, on in (("--null", getattr(args, "null", None) is not None),
+                                   ("--evaluate", bool(getattr(args, "evaluate", False))))
+             if on]
+    if not asked:
+        return
+    covariates = list(getattr(args, "covariates", None) or ())
+    if resume:  # the covariates the run recorded
+        from ..pipeline import _store
+
+        try:
+            if (partial / _store.CHECKPOINT).exists():
+                settings = _store.read_checkpoint(partial)["settings"]
+            else:
+                settings = json.loads((out / "run.json").read_text(encoding="utf-8")
+                                      )["settings"]
+        except (DataError, OSError, ValueError, KeyError):
+            return  # the run's own reading reports what is wrong with the directory
+        covariates = list(settings.get("covariates") or ())
+    if covariates:
+        raise DataError(
+            f"{' and '.join(asked)} cannot be used with --covariate "
+            f"({', '.join(covariates)}): the permutation null and the cross-validated "
+            "evaluation refit the selector without the covariates, so their answer would "
+            "not be adjusted for them. Run the adjusted analysis without "
+            f"{' and '.join(asked)}, or run them on a run without --covariate.")
 
 
 def _figures_dir(args: argparse.Namespace) -> Path | None:

@@ -139,7 +139,8 @@ def _adjusted_fit(x: np.ndarray, Z: np.ndarray, fit: Any, *args: Any) -> tuple[f
 
 
 def adjusted_class_effects(X: Any, y: Any, covariates: Any, *,
-                           confidence_level: float = 0.95) -> pd.DataFrame:
+                           confidence_level: float = 0.95,
+                           classes: Any = None) -> pd.DataFrame:
     """Each gene's effect on each class against the rest, adjusted for covariates.
 
     The logistic regression of "in the class" on the gene (standardised) and the
@@ -153,6 +154,10 @@ def adjusted_class_effects(X: Any, y: Any, covariates: Any, *,
         The class labels.
     covariates : ndarray of shape (n_samples, q)
         Encoded covariates (:class:`modelmine.outcomes.Covariates`' values).
+    confidence_level : float, default=0.95
+    classes : sequence, optional
+        The classes to report (default: every class of y); a per-class panel gives its
+        own class against the rest.
 
     Returns
     -------
@@ -167,7 +172,7 @@ def adjusted_class_effects(X: Any, y: Any, covariates: Any, *,
     Z = np.asarray(covariates, dtype=np.float64)
     z = norm.ppf(0.5 + confidence_level / 2)
     rows = []
-    for cls in np.unique(labels):
+    for cls in np.unique(labels) if classes is None else classes:
         inside = (labels == cls).astype(np.float64)
         for name in frame.columns:
             beta, se = _adjusted_fit(frame[name].to_numpy(np.float64), Z, logistic_fit,

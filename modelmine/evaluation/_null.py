@@ -371,6 +371,15 @@ def selection_null(
         raise param_error("pooled", _FUNC, "a bool", pooled, exc=TypeError)
     if isinstance(base, BaseModels):
         outcome = base.outcome
+        record = base.selector if isinstance(base.selector, Mapping) else {}
+        adjusted_for = record.get("covariates")
+        if adjusted_for:  # before any fit: the refits would not be adjusted
+            raise param_error(
+                "base", _FUNC, "base models whose selector was not adjusted for covariates "
+                "(the permutation null refits the selector on permuted outcomes without "
+                "the covariates, which is not the null of the adjusted selection)",
+                f"base models of {record.get('name', 'a selector')!r} adjusted "
+                f"for {', '.join(map(str, adjusted_for))}", show=False)
     else:
         outcome = check_choice(outcome or "classification", "outcome", _FUNC,
                                ("classification", "regression", "survival"))

@@ -65,6 +65,19 @@ class Covariates:
     def take(self, rows: np.ndarray) -> np.ndarray:
         return self.values[rows]
 
+    def checksums(self) -> dict[str, str]:
+        """Per covariate as named by the user, a sha256 of its encoded columns' names and
+        values: what a checkpoint records, so that a resume names the covariate whose
+        values changed."""
+        out = {}
+        for source in self.sources:
+            idx = [j for j, c in enumerate(self.columns)
+                   if c == source or c.startswith(f"{source}=")]
+            h = hashlib.sha256("\n".join(self.columns[j] for j in idx).encode())
+            h.update(np.ascontiguousarray(self.values[:, idx]).tobytes())
+            out[source] = h.hexdigest()
+        return out
+
     def describe(self) -> dict[str, Any]:
         """What ``run.json`` records: the columns, their encoding, and a checksum."""
         h = hashlib.sha256(np.ascontiguousarray(self.values).tobytes())

@@ -254,7 +254,10 @@ class MiningRun:
             class and gene of its panel. Default: the panels for a run made with
             ``per_class=True`` (what it was asked for), else the pooled signature's
             markers; False gives the pooled ones of a per-class run, True refuses a run
-            without panels.
+            without panels. With covariates, pooled and per-class rows carry the
+            adjusted odds ratio per SD of the class (against the rest) on the gene and
+            the covariates (``adjusted_odds_ratio``, ``adjusted_or_low``,
+            ``adjusted_or_high``, ``adjusted_p_value``).
 
         Returns
         -------
@@ -356,6 +359,12 @@ class MiningRun:
                                  frequency=self.class_frequencies.loc[kept, cls].to_numpy(),
                                  n_models=self.base_models.n_models, effect=effect)
             part = table[table["class"] == cls].copy()
+            if self.covariates is not None:  # the class against the rest, adjusted
+                from ..diagnostics._outcome_markers import adjusted_class_effects
+
+                part = part.merge(adjusted_class_effects(
+                    self.expression[kept], inside, self.covariates.to_numpy(np.float64),
+                    classes=[cls]), on=["feature", "class"], how="left", sort=False)
             part["class"] = labels[text == cls][0]
             parts.append(part)
         frame = pd.concat(parts, ignore_index=True)

@@ -273,3 +273,116 @@ def test_cli_covariate_columns_with_text_are_adjusted_for(tmp_path):
 
         read_data(tmp_path / "whas.csv", "time", outcome="survival", event="dead",
                   covariates=["nope"])
+
+
+def test_per_class_markers_carry_odds_ratios_adjusted_for_the_covariates():
+    # each class's panel: the class against the rest on the gene (per SD) and the
+    # covariates, as statsmodels' Logit fits it
+    rng = np.random.default_rng(1)
+    n, p, K = 90, 30, 3
+    y = np.repeat(np.arange(K), n // K)
+    X = rng.normal(size=(n, p))
+    for k in range(K):
+        X[y == k, 3 * k:3 * k + 3] += 1.2
+    covariates = pd.DataFrame({"age": rng.normal(60, 8, n) + 2 * y,
+                               "site": rng.choice(["a", "b", "c"], n)})
+    labels = np.array([f"c{k}" for k in y])
+    run = mm.run(X, labels, selector="anova", per_class=True, covariates=covariates,
+                 n_bootstraps=6, n_features=4, operators=["mostFreq"], progress=False)
+    markers = run.markers()
+    assert set(markers.panel) == {"per_class"}
+    assert markers["adjusted_odds_ratio"].notna().all()
+    design = pd.get_dummies(covariates, drop_first=True, dtype=float).to_numpy()
+    for _, row in markers.iterrows():
+        gene = run.expression[row["feature"]].to_numpy()
+        inside = (labels == row["class"]).astype(float)
+        M = np.column_stack([(gene - gene.mean()) / gene.std(), design])
+        ref = sm.Logit(inside, sm.add_constant(M)).fit(disp=0)
+        assert row["adjusted_odds_ratio"] == pytest.approx(np.exp(ref.params[1]),
+                                                           rel=1e-5)
+        low = np.exp(ref.params[1] - 1.959963984540054 * ref.bse[1])
+        assert row["adjusted_or_low"] == pytest.approx(low, rel=1e-5)
+        assert row["adjusted_p_value"] == pytest.approx(ref.pvalues[1], rel=1e-4)
+
+
+@pytest.mark.parametrize("outcome", ["regression", "classification"])
+def test_a_resume_with_other_covariate_values_is_refused_naming_the_covariate(
+        outcome, tmp_path, monkeypatch):
+    import modelmine.pipeline._run as run_module
+
+    rng = np.random.default_rng(2)
+    n = 60
+    X = rng.normal(size=(n, 12))
+    y = X[:, 0] + rng.normal(size=n) if outcome == "regression" else np.repeat([0, 1], n // 2)
+    covariates = pd.DataFrame({"age": rng.normal(60, 8, n),
+                               "sex": rng.choice(["f", "m"], n)})
+    kw = dict(outcome=outcome, selector="lasso" if outcome == "regression" else "anova",
+              n_bootstraps=6, n_features=3, operators=["mostFreq"], progress=False,
+              n_jobs=1)
+    whole = mm.run(X, y, covariates=covariates, **kw)
+
+    def boom(*args, **kwargs):
+        raise RuntimeError("killed after the bootstraps")
+
+    monkeypatch.setattr(run_module, "apply_operators", boom)
+    with pytest.raises(RuntimeError, match="killed"):
+        mm.run(X, y, covariates=covariates, run_dir=tmp_path / "w", **kw)
+    monkeypatch.undo()
+    older = covariates.assign(age=covariates.age + 1.0)  # the same names, other values
+    with pytest.raises(mm.exceptions.DataError, match=r"covariate_values\.age is"):
+        mm.resume(tmp_path / "w", X, y, covariates=older)
+    relabelled = covariates.assign(sex=covariates.sex.map({"f": "m", "m": "f"}))
+    with pytest.raises(mm.exceptions.DataError, match=r"covariate_values\.sex is"):
+        mm.resume(tmp_path / "w", X, y, covariates=relabelled)
+    resumed = mm.resume(tmp_path / "w", X, y, covariates=covariates)  # the same: resumes
+    assert resumed == whole
+
+
+def test_the_permutation_null_of_an_adjusted_selection_is_refused_before_any_fit(
+        monkeypatch):
+    from modelmine.evaluation import selection_null
+
+    rng = np.random.default_rng(4)
+    n = 50
+    X = rng.normal(size=(n, 10))
+    y = X[:, 0] + rng.normal(size=n)
+    run = mm.run(X, y, outcome="regression", selector="lasso",
+                 covariates=pd.DataFrame({"age": rng.normal(size=n)}), n_bootstraps=4,
+                 n_features=3, operators=["mostFreq"], progress=False, n_jobs=1)
+    import modelmine.evaluation._null as null_module
+
+    monkeypatch.setattr(null_module, "bootstrap", None)  # any fit would fail otherwise
+    with pytest.raises(ValueError, match=r"'base' parameter of selection_null.*"
+                                         r"adjusted for age"):
+        selection_null(X, y, base=run.base_models, n_permutations=20)
+
+
+@pytest.mark.parametrize("extra", [["--null", "20"], ["--evaluate"]])
+def test_cli_null_and_evaluate_with_covariates_are_refused_before_any_fit(
+        extra, tmp_path, monkeypatch, capsys):
+    from modelmine.cli import main
+
+    X, y = _whas500()
+    table = X.copy()
+    table["time"], table["dead"] = y["lenfol"], y["fstat"].astype(int)
+    table.to_csv(tmp_path / "whas.csv", index=False)
+    args = ["run", str(tmp_path / "whas.csv"), "--outcome", "survival", "--time", "time",
+            "--event", "dead", "-s", "cox-score", "-b", "4", "--quiet"]
+    import modelmine.pipeline as pipeline
+
+    def no_fit(*a, **k):
+        raise AssertionError("a fit was started")
+
+    with monkeypatch.context() as m:
+        m.setattr(pipeline, "run", no_fit)
+        assert main([*args, "--covariate", "age", "--out", str(tmp_path / "a"),
+                     *extra]) != 0
+    assert f"{extra[0]} cannot be used with --covariate (age)" in capsys.readouterr().err
+    assert not (tmp_path / "a").exists()
+    # a finished adjusted run: adding them later with --resume is refused the same way
+    assert main([*args, "--covariate", "age", "--out", str(tmp_path / "b")]) == 0
+    before = sorted(p.name for p in (tmp_path / "b").iterdir())
+    capsys.readouterr()
+    assert main(["run", "--resume", str(tmp_path / "b"), "--quiet", *extra]) != 0
+    assert f"{extra[0]} cannot be used with --covariate (age)" in capsys.readouterr().err
+    assert sorted(p.name for p in (tmp_path / "b").iterdir()) == before
