@@ -331,7 +331,8 @@ def selection_null(
     ----------
     X, y : the data the base models were (or will be) built on.
     selector : selector spec, optional
-        As in :func:`modelmine.bootstrap`; default: the one recorded in ``base`` (built-in
+        As in :func:`modelmine.bootstrap`; default: the one of ``base`` as its spec
+        builds it (``base.spec``: with the run's ``scale`` and outcome; built-in
         selectors only), else ``"svm-rfe"``.
     base : BaseModels, optional
         Base models of (X, y); their resamples, m and selector are reused.
@@ -445,10 +446,11 @@ def selection_null(
             raise param_error(
                 "selector", _FUNC, f"the custom selector the base models used ({name!r})", None
             )
-        sel = get_selector(name, dict(base.selector.get("params", {})), func=_FUNC)
+        # The selector as the run's spec builds it: with the run's feature scaling
+        # (``scale``) and outcome, exactly as its base models were fitted.
+        sel = base.spec.replace(_FUNC).selectors[0]
     else:
-        sel = get_selector(selector, selector_params, func=_FUNC)
-    sel = sel.for_outcome(outcome, _FUNC)
+        sel = get_selector(selector, selector_params, func=_FUNC).for_outcome(outcome, _FUNC)
     sets = _itemsets(itemsets, base.feature_names)
     if random_state is not None:
         ss = seed_sequence(random_state, func=_FUNC)

@@ -135,3 +135,27 @@ def test_result_is_immutable(signal):
         null.p_values[0] = 0.0
     with pytest.raises(ValueError, match="read-only"):
         null.null_frequencies[0, 0] = 0.0
+
+
+def test_null_of_a_scaled_run_uses_its_scale():
+    # Issue 38 item 2: the null reruns the selector as the run's spec builds it. A run with
+    # scale="standard" got a null fitted on unscaled data (its selector was rebuilt from
+    # the selector record alone). On features in very different units the L1 logistic
+    # regression picks differently once each resample is standardized.
+    from modelmine.selectors import get_selector
+    from modelmine.selectors._scaling import ScaledSelector
+
+    X, y = _data(seed=3, n=80, p=12)
+    X = X * np.logspace(-2, 2, X.shape[1])
+    base = mm.bootstrap(X, y, selector="l1-logistic", n_bootstraps=6, n_features=3,
+                        resampling="subsample", sample_fraction=0.5, scale="standard",
+                        random_state=1, progress=False)
+    assert base.spec.scale == "standard"
+    kwargs = dict(base=base, n_permutations=10, random_state=5, n_jobs=1, progress=False)
+    null = selection_null(X, y, **kwargs)
+    by_hand = selection_null(
+        X, y, selector=ScaledSelector(get_selector("l1-logistic"), "standard"), **kwargs)
+    unscaled = selection_null(X, y, selector="l1-logistic", **kwargs)
+    np.testing.assert_array_equal(null.null_frequencies, by_hand.null_frequencies)
+    assert not np.array_equal(null.null_frequencies, unscaled.null_frequencies)
+    assert null.selector["scale"] == "standard"
