@@ -47,8 +47,7 @@ _STABILITY_TESTS = ("ttest", "wilcoxon", "nogueira")
 
 
 class EvaluationResult:
-    """What :func:`~modelmine.evaluation.evaluate` returns, for every outcome (KDD 2012,
-    section 3).
+    """What :func:`~modelmine.evaluation.evaluate` returns for every outcome (KDD'12, sec. 3).
 
     One type answers "how good and how stable are these signatures under cross-validation"
     for classes, a continuous and a survival outcome (issue 38, item 3); what differs is the
