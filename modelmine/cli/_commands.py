@@ -637,7 +637,8 @@ def _outcome_table(result: Any) -> pd.DataFrame:
     the stability across folds (Nogueira), then the outcome's own measures."""
     summary = result.summary()
     stability = result.stability()[["operator", "nogueira"]]
-    table = summary.drop(columns=["selector", "model"]).merge(
+    table = summary.drop(columns=["selector", "classifier", "model"],
+                         errors="ignore").merge(
         stability.rename(columns={"nogueira": "stability"}), on="operator")
     if result.outcome == "regression":
         error, measure = table["rmse"], "rmse"

@@ -3,8 +3,9 @@
 :func:`evaluate` cross-validates selectors x operators x classifiers (error, stability,
 agreement, diversity) and returns an :class:`EvaluationResult` with the KDD'12 Table 2 and
 Table 4 layouts and the Saeys et al. (2008) single-versus-ensemble robustness table.
-For a continuous or survival outcome (``outcome=``), :class:`OutcomeEvaluation` (RMSE,
-R^2; concordance, integrated Brier score) with the models of :data:`OUTCOME_MODELS`.
+For a continuous or survival outcome (``outcome=``) the same :class:`EvaluationResult`
+holds that outcome's measures (RMSE, R^2; concordance, integrated Brier score) with the
+models of :data:`OUTCOME_MODELS`.
 Every protocol (KDD'12, outcomes, Pes's :func:`evaluate_thresholds`, Salman's
 :func:`compare_aggregations`, grouped folds) runs on one fold engine: its folds, its seeds
 (:data:`SEED_DERIVATIONS`) and its runner. Classifiers come from a registry
@@ -14,6 +15,7 @@ Every protocol (KDD'12, outcomes, Pes's :func:`evaluate_thresholds`, Salman's
 
 from typing import Any
 
+from .._deprecation import moved_names
 from ._aggregations import SALMAN_AGGREGATIONS, AggregationComparison, compare_aggregations
 from ._classifiers import (
     ClassifierRegistry,
@@ -32,7 +34,6 @@ from ._null import (
 )
 from ._outcomes import (
     OUTCOME_MODELS,  # noqa: F401 (internal)
-    OutcomeEvaluation,
     evaluate_outcome,
 )
 from ._protocol import KDD12_SELECTORS, evaluate
@@ -62,7 +63,6 @@ __all__ = [
     "ErrorControlCheck",
     "EvaluationResult",
     "LeaveOneGroupOutResult",
-    "OutcomeEvaluation",
     "SelectionNullResult",
     "ThresholdResult",
     "available_classifiers",
@@ -80,7 +80,17 @@ __all__ = [
 ]
 
 
+#: Names of the previous release served for one more, with a FutureWarning (issue 38):
+#: ``evaluate`` returns one result type, :class:`EvaluationResult`, for every outcome.
+_MOVED = {
+    "OutcomeEvaluation": "modelmine.evaluation.EvaluationResult",
+}
+_moved = moved_names(__name__, _MOVED)
+
+
 def __getattr__(name: str) -> Any:
+    if name in _MOVED:
+        return _moved(name)
     # The evaluation's selectors were named DEFAULT_SELECTORS, as the outcomes' default
     # selector mapping of modelmine.spec (issue 38): the old name, for one release.
     if name == "DEFAULT_SELECTORS":

@@ -7,7 +7,7 @@ what changes with the outcome is the model fitted on each signature and what mea
 - regression: ridge regression (``"ridge"``, the penalty chosen by efficient leave-one-out
   on the training part) or a random forest (``"rf"``); RMSE and R^2 per fold, and each test
   sample's squared error, so that two operators are compared sample by sample
-  (:meth:`OutcomeEvaluation.paired_differences`: the mean difference of the squared errors
+  (:meth:`EvaluationResult.paired_differences`: the mean difference of the squared errors
   with its normal interval);
 - survival: a Cox model with a small ridge penalty (``"coxph"``, scikit-survival's
   ``CoxPHSurvivalAnalysis``) or a random survival forest (``"rsf"``); Harrell's
@@ -23,15 +23,15 @@ indicator: :func:`modelmine.outcomes.check_outcome`), grouped with ``groups``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ..validation import check_choice, check_int, check_real, param_error
+from ..validation import check_choice, check_int, param_error
+from ._result import EvaluationResult
 
-__all__ = ["OUTCOME_MODELS", "OutcomeEvaluation", "evaluate_outcome"]
+__all__ = ["OUTCOME_MODELS", "evaluate_outcome"]
 
 _FUNC = "evaluate"
 
@@ -70,103 +70,6 @@ OUTCOME_MODELS: dict[str, dict[str, Any]] = {
     "regression": {"ridge": _ridge, "rf": _rf_regressor},
     "survival": {"coxph": _coxph, "rsf": _rsf},
 }
-
-
-@dataclass(frozen=True)
-class OutcomeEvaluation:
-    """What :func:`modelmine.evaluate` returns for a continuous or survival outcome.
-
-    Attributes
-    ----------
-    outcome : {"regression", "survival"}
-    folds : DataFrame
-        One row per (selector, operator, model, fold): ``rmse`` and ``r2`` (regression) or
-        ``harrell_c``, ``uno_c`` and ``integrated_brier`` (survival), and ``n_features``.
-    predictions : DataFrame
-        One row per test sample and (selector, operator, model): ``prediction`` (y or the
-        risk score) and, for regression, ``squared_error``.
-    signatures : dict
-        (selector, operator, fold) -> Signature.
-    settings : dict
-    """
-
-    outcome: str
-    folds: pd.DataFrame
-    predictions: pd.DataFrame
-    signatures: Mapping[tuple[str, str, int], Any]
-    settings: Mapping[str, Any] = field(default_factory=dict)
-
-    def summary(self) -> pd.DataFrame:
-        """The folds' measures averaged per (selector, operator, model), with their
-        standard errors over the folds."""
-        measures = (["rmse", "r2"] if self.outcome == "regression"
-                    else ["harrell_c", "uno_c", "integrated_brier"])
-        grouped = self.folds.groupby(["selector", "operator", "model"], sort=False)
-        out = grouped[measures].mean()
-        sem = grouped[measures].sem().add_suffix("_se")
-        return pd.concat([out, sem], axis=1).reset_index()
-
-    def stability(self, confidence_level: float = 0.95) -> pd.DataFrame:
-        """Stability of each (selector, operator) across the folds' signatures: Nogueira's
-        estimator with its interval and the mean pairwise Jaccard (as
-        :meth:`EvaluationResult.stability`)."""
-        from ..diagnostics import jaccard_stability, nogueira_stability
-
-        p = int(self.settings["n_features_in"])
-        rows = []
-        keys = sorted({(s, o) for s, o, _ in self.signatures}, key=str)
-        for sel, op in keys:
-            Z = np.zeros((int(self.settings["n_folds"]), p), dtype=bool)
-            for f in range(Z.shape[0]):
-                Z[f, np.asarray(self.signatures[(sel, op, f)].features, dtype=np.intp)] = True
-            nog = nogueira_stability(Z, confidence_level=confidence_level)
-            rows.append({"selector": sel, "operator": op, "nogueira": nog.value,
-                         "nogueira_low": nog.confidence_interval[0],
-                         "nogueira_high": nog.confidence_interval[1],
-                         "jaccard": jaccard_stability(Z).value})
-        return pd.DataFrame(rows)
-
-    def paired_differences(self, baseline: str = "nobagg", *, model: str | None = None,
-                           confidence_level: float = 0.95) -> pd.DataFrame:
-        """Each operator against ``baseline``, sample by sample (regression): the mean of
-        the differences of the test samples' squared errors, ``operator - baseline``, with
-        its normal interval (negative: the operator predicts better).
-
-        Returns
-        -------
-        pandas.DataFrame
-            ``selector``, ``operator``, ``baseline``, ``model``, ``n_samples``,
-            ``error_difference``, ``ci_low``, ``ci_high``.
-        """
-        from scipy.stats import norm
-
-        func = "OutcomeEvaluation.paired_differences"
-        if self.outcome != "regression":
-            raise param_error("outcome", func, "'regression' (survival errors are not per "
-                              "sample: compare the folds' concordance)", self.outcome)
-        level = check_real(confidence_level, "confidence_level", func, low=0.0, high=1.0,
-                           closed="neither")
-        models = list(dict.fromkeys(self.predictions["model"]))
-        chosen = models[0] if model is None else check_choice(model, "model", func, models)
-        z = float(norm.ppf(0.5 + level / 2))
-        preds = self.predictions[self.predictions.model == chosen]
-        rows = []
-        for sel, part in preds.groupby("selector", sort=False):
-            errors = {op: g.set_index("sample").squared_error.sort_index()
-                      for op, g in part.groupby("operator", sort=False)}
-            if baseline not in errors:
-                continue
-            for op, err in errors.items():
-                if op == baseline:
-                    continue
-                d = (err - errors[baseline]).to_numpy()
-                half = z * d.std(ddof=1) / np.sqrt(d.size) if d.size > 1 else np.nan
-                rows.append({"selector": sel, "operator": op, "baseline": baseline,
-                             "model": chosen, "n_samples": int(d.size),
-                             "error_difference": float(d.mean()),
-                             "ci_low": float(d.mean() - half),
-                             "ci_high": float(d.mean() + half)})
-        return pd.DataFrame(rows)
 
 
 def _outcome_task(X: Any, values: np.ndarray, payload: dict[str, Any], *, outcome: str,
@@ -234,7 +137,7 @@ def evaluate_outcome(X: Any, y: Any, outcome: str, selectors: Sequence[Any] | Ma
                      operator_params: Mapping[str, Mapping[str, Any]] | None = None,
                      progress: bool | None = None, sample_weight: Any = None,
                      weighted_resampling: bool = False, executor: Any = None,
-                     cache_dir: Any = None) -> OutcomeEvaluation:
+                     cache_dir: Any = None) -> EvaluationResult:
     """Cross-validate signatures of a continuous or survival outcome (KDD 2012, sec. 3).
 
     In each of ``n_folds`` folds (stratified by the outcome's strata; grouped with
@@ -269,7 +172,10 @@ def evaluate_outcome(X: Any, y: Any, outcome: str, selectors: Sequence[Any] | Ma
 
     Returns
     -------
-    OutcomeEvaluation
+    EvaluationResult
+        With ``outcome`` set, the outcome's measures in :attr:`~EvaluationResult.folds`
+        and the model in its ``classifier`` column (a deprecated copy named ``model``
+        kept for one release).
     """
     from .._data import check_dataset
     from ..base_models import data_fingerprint
@@ -344,15 +250,28 @@ def evaluate_outcome(X: Any, y: Any, outcome: str, selectors: Sequence[Any] | Ma
         pred_rows.extend(out["parts"])
         for op, sig in out["signatures"].items():
             signatures[(out["label"], op, tasks[tid]["fold"])] = sig
-    return OutcomeEvaluation(
-        outcome=outcome, folds=pd.DataFrame(fold_rows),
-        predictions=pd.concat(pred_rows, ignore_index=True), signatures=signatures,
+    labels = list(dict.fromkeys(results[tid]["label"] for tid in sorted(results)))
+    return EvaluationResult(
+        outcome=outcome, folds=_learner_column(pd.DataFrame(fold_rows)),
+        predictions=_learner_column(pd.concat(pred_rows, ignore_index=True)),
+        signatures=signatures, fold_indices=[(fold.train, fold.test) for fold in folds],
+        operator_kinds=dict.fromkeys(ops, "single"),
+        feature_names=np.asarray(data.feature_names),
         settings={"n_folds": k, "n_bootstraps": n_bootstraps, "n_features": n_features,
                   "random_state": seeds.entropy, "seed_derivation": seeds.derivation,
                   "operators": ops, "models": chosen,
                   "n_samples": data.n_samples, "n_features_in": data.n_features_in,
-                  "outcome": outcome,
+                  "outcome": outcome, "selectors": labels, "classifiers": chosen,
                   **({"design": design.describe()} if not design.empty else {})})
+
+
+def _learner_column(table: pd.DataFrame) -> pd.DataFrame:
+    """The learner's column is ``classifier`` for every outcome (EvaluationResult); the
+    previous outcome tables named it ``model``: a copy under that name closes the table
+    for one release (deprecated)."""
+    table = table.rename(columns={"model": "classifier"})
+    table["model"] = table["classifier"]
+    return table
 
 
 def _dense(X: Any) -> np.ndarray:

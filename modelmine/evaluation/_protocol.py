@@ -414,16 +414,18 @@ def evaluate(
         ``modelmine.spec.DEFAULT_SELECTORS``), ``operators`` are the single-model ones
         (default: mostFreq, closedApr, avgRank), ``classifiers`` names the models of
         :data:`modelmine.evaluation.OUTCOME_MODELS` ("ridge", "rf"; "coxph", "rsf"), and
-        an :class:`~modelmine.evaluation.OutcomeEvaluation` is returned (RMSE and R^2;
-        Harrell's and Uno's concordance and the integrated Brier score). Weights,
+        the :class:`~modelmine.evaluation.EvaluationResult` has that ``outcome`` and its
+        measures (RMSE and R^2; Harrell's and Uno's concordance and the integrated Brier
+        score; the model in the ``classifier`` column). Weights,
         ``cache_dir``, ``executor`` and ``n_jobs`` are honoured as for classes; the folds
         and seeds come from the one fold engine (seed derivation ``"outcome"``,
         :data:`modelmine.evaluation.SEED_DERIVATIONS`).
 
     Returns
     -------
-    EvaluationResult or OutcomeEvaluation
-        Tidy frames (``folds``, ``predictions``, ``robustness_folds``,
+    EvaluationResult
+        For every outcome (issue 38, item 3; the class layouts refuse an outcome). Tidy
+        frames (``folds``, ``predictions``, ``robustness_folds``,
         ``tasks``, ``skipped``), the signatures, the stability across folds
         (:meth:`EvaluationResult.stability`), and the KDD'12 Table 2 and Table 4 and the
         Saeys et al. (2008) robustness layouts (:meth:`EvaluationResult.table2`,

@@ -1,4 +1,5 @@
-"""EvaluationResult: the tidy outcome of :func:`modelmine.evaluation.evaluate` and its tables.
+"""EvaluationResult: the tidy outcome of :func:`modelmine.evaluation.evaluate` and its tables,
+for every outcome (classes, regression, survival: issue 38, item 3).
 
 The tables follow the layouts of Woznica, Nguyen and Kalousis (KDD 2012, section 3, Tables 2
 and 4) and of Saeys, Abeel and Van de Peer (PKDD 2008, Tables 2-3). How the points of Table 2
@@ -32,31 +33,65 @@ from ..validation import check_choice, check_real, param_error
 
 __all__ = ["EvaluationResult"]
 
+#: The measures of each outcome's per-fold table (the columns :meth:`EvaluationResult.summary`
+#: averages): the classes' test error; RMSE and R^2; Harrell's and Uno's concordance and the
+#: integrated Brier score.
+OUTCOME_MEASURES: dict[str, tuple[str, ...]] = {
+    "classification": ("error",),
+    "regression": ("rmse", "r2"),
+    "survival": ("harrell_c", "uno_c", "integrated_brier"),
+}
+
 _ERROR_TESTS = ("mcnemar", "mcnemar_chi2", "ttest", "wilcoxon")
 _STABILITY_TESTS = ("ttest", "wilcoxon", "nogueira")
 
 
 class EvaluationResult:
-    """What :func:`~modelmine.evaluation.evaluate` returns (KDD 2012, section 3).
+    """What :func:`~modelmine.evaluation.evaluate` returns for every outcome (KDD'12, sec. 3).
+
+    One type answers "how good and how stable are these signatures under cross-validation"
+    for classes, a continuous and a survival outcome (issue 38, item 3); what differs is the
+    :attr:`outcome` and the measure columns of :attr:`folds` (``OUTCOME_MEASURES``):
+    ``error`` for classes, ``rmse`` and ``r2`` for regression, ``harrell_c``, ``uno_c`` and
+    ``integrated_brier`` for survival.
+
+    The learner fitted on each signature is in the column ``classifier`` for every outcome
+    (a ridge regression or a Cox model included). The name is kept, rather than a new
+    ``model``, because it is already the one name of that setting at the door
+    (``evaluate(classifiers=...)``, ``--classifier``, ``settings["classifiers"]``) and of
+    every committed class table (Tables 2 and 4, folds.csv, the published results), which
+    must not change. The outcome tables of the previous release called it ``model``: they
+    keep a copy of ``classifier`` in a column ``model`` for one release (deprecated), and
+    ``paired_differences(model=...)`` still works with a FutureWarning.
+
+    The KDD'12 class layouts (``to_frame("table2")``, ``to_frame("table4")``),
+    :meth:`points` and :meth:`robustness_table` are defined for classes only and refuse
+    an outcome, naming what they need.
 
     Attributes
     ----------
+    outcome : {"classification", "regression", "survival"}
     folds : pandas.DataFrame
-        One row per selector x operator x classifier x fold: ``kind`` ("single" or
+        Classes: one row per selector x operator x classifier x fold: ``kind`` ("single" or
         "multi"), ``n_signatures``, ``n_features`` (mean signature size), ``error`` (mean
         over the k signatures for a multi-model operator), ``error_std`` (over the k
         signatures), ``balanced_accuracy``, ``auc``, ``agreement`` (KDD'12 equation 2) and
         ``diversity`` (average pairwise Jaccard of the k signatures, equation 1; NaN for
         single-model operators), and ``features`` (the signature's feature names; the k
-        signatures are separated by ``" | "``).
+        signatures are separated by ``" | "``). Regression and survival: one row per
+        selector x operator x classifier x fold with ``n_features`` and the outcome's
+        measures (and the deprecated copy ``model`` of ``classifier``).
     predictions : pandas.DataFrame
-        One row per selector x operator x classifier x signature x test sample: ``fold``,
-        ``sample`` (row of the data), ``y_true``, ``y_pred``, ``correct``. Every sample is
-        tested exactly once per (selector, operator, classifier, signature).
+        Classes: one row per selector x operator x classifier x signature x test sample:
+        ``fold``, ``sample`` (row of the data), ``y_true``, ``y_pred``, ``correct``.
+        Outcomes: ``fold``, ``sample``, ``prediction`` (y or the risk score) and, for
+        regression, ``y_true`` and ``squared_error``. Every sample is tested exactly once
+        per (selector, operator, classifier, signature).
     robustness_folds : pandas.DataFrame
-        Per selector x method ("single" = the selector on the training part, "ensemble" =
-        mean-rank aggregation of the b base models) x classifier x fold: the test error of
-        the classifier on the top 1 % of the ranking (Saeys et al. 2008).
+        Classes only (empty for an outcome). Per selector x method ("single" = the
+        selector on the training part, "ensemble" = mean-rank aggregation of the b base
+        models) x classifier x fold: the test error of the classifier on the top 1 % of
+        the ranking (Saeys et al. 2008).
     tasks : pandas.DataFrame
         Per selector x fold: training and test sizes, the bootstrap seed, whether the base
         models came from the cache, and the task's wall time.
@@ -79,17 +114,24 @@ class EvaluationResult:
     _TABLES = ("folds", "predictions", "robustness_folds", "tasks", "skipped")
 
     def __init__(self, *, folds: pd.DataFrame, predictions: pd.DataFrame,
-                 robustness_folds: pd.DataFrame, tasks: pd.DataFrame, skipped: pd.DataFrame,
+                 robustness_folds: pd.DataFrame | None = None,
+                 tasks: pd.DataFrame | None = None, skipped: pd.DataFrame | None = None,
                  signatures: Mapping[tuple[str, str, int], Signature | SignatureSet],
-                 rankings: Mapping[tuple[str, str], np.ndarray],
+                 rankings: Mapping[tuple[str, str], np.ndarray] | None = None,
                  fold_indices: Sequence[tuple[np.ndarray, np.ndarray]],
                  operator_kinds: Mapping[str, str], feature_names: np.ndarray,
-                 settings: Mapping[str, Any] | None = None) -> None:
+                 settings: Mapping[str, Any] | None = None,
+                 outcome: str = "classification") -> None:
         # Immutable all the way down: tables are kept private and handed out as copies,
         # mappings are read-only, arrays cannot be written through.
-        tables = dict(zip(self._TABLES, (folds, predictions, robustness_folds, tasks,
-                                         skipped), strict=True))
+        outcome = check_choice(outcome, "outcome", "EvaluationResult",
+                               tuple(OUTCOME_MEASURES))
+        given = dict(zip(self._TABLES, (folds, predictions, robustness_folds, tasks,
+                                        skipped), strict=True))
+        tables = {k: pd.DataFrame() if v is None else v for k, v in given.items()}
+        rankings = rankings or {}
         set_ = object.__setattr__
+        set_(self, "outcome", outcome)
         set_(self, "_tables", {k: v.copy() for k, v in tables.items()})
         set_(self, "signatures", FrozenDict(signatures))
         set_(self, "rankings", FrozenDict({k: readonly(v, copy=True)
@@ -101,6 +143,7 @@ class EvaluationResult:
         set_(self, "settings", frozen(dict(settings or {})))
 
     _tables: dict[str, pd.DataFrame]
+    outcome: str
     signatures: Mapping[tuple[str, str, int], Signature | SignatureSet]
     rankings: Mapping[tuple[str, str], np.ndarray]
     fold_indices: tuple[tuple[np.ndarray, np.ndarray], ...]
@@ -147,8 +190,35 @@ class EvaluationResult:
 
     @property
     def classifiers(self) -> list[str]:
-        """Classifier labels, in the order given."""
+        """Classifier labels (the learners fitted on the signatures), in the order given."""
         return list(self.settings["classifiers"])
+
+    def _classes_only(self, what: str, func: str) -> None:
+        """Refuse a class-only method or layout for a regression or survival result."""
+        if self.outcome != "classification":
+            raise param_error("outcome", func, f"'classification' for {what} (a KDD'12 "
+                              "layout of class errors; for this outcome use "
+                              "to_frame('folds'), summary(), stability() and "
+                              "paired_differences())", self.outcome)
+
+    def summary(self) -> pd.DataFrame:
+        """The folds' measures averaged per (selector, operator, classifier), with their
+        standard errors over the folds (``<measure>_se``).
+
+        The measures are the outcome's (``OUTCOME_MEASURES``): ``error`` for classes,
+        ``rmse`` and ``r2`` for regression, ``harrell_c``, ``uno_c`` and
+        ``integrated_brier`` for survival. For an outcome the deprecated copy ``model`` of
+        ``classifier`` closes the table (one release).
+        """
+        measures = list(OUTCOME_MEASURES[self.outcome])
+        grouped = self._tables["folds"].groupby(["selector", "operator", "classifier"],
+                                                sort=False)
+        out = grouped[measures].mean()
+        sem = grouped[measures].sem().add_suffix("_se")
+        table = pd.concat([out, sem], axis=1).reset_index()
+        if self.outcome != "classification":
+            table["model"] = table["classifier"]
+        return table
 
     def _operators(self, kind: str, operators: Sequence[str] | None, func: str) -> list[str]:
         names = [n for n, k in self.operator_kinds.items() if k == kind]
@@ -216,13 +286,18 @@ class EvaluationResult:
     # ------------------------------------------------------- paired differences
     def paired_differences(self, pairs: Sequence[tuple[str, str]] | None = None, *,
                            classifier: str | None = None,
-                           confidence_level: float = 0.95) -> pd.DataFrame:
+                           confidence_level: float = 0.95, baseline: str | None = None,
+                           model: str | None = None) -> pd.DataFrame:
         """Per-sample error differences of operators against a baseline, with intervals.
 
         Every sample is tested once per (selector, operator, classifier), by the model of
         its fold (:attr:`predictions`). For a pair (operator, baseline) the difference of
-        sample i is ``[operator wrong on i] - [baseline wrong on i]`` (-1, 0 or 1); its mean
-        is the difference of the cross-validated errors, and its interval the normal one,
+        sample i is, for classes, ``[operator wrong on i] - [baseline wrong on i]`` (-1, 0
+        or 1) and, for regression, the difference of the two squared errors of sample i
+        (negative: the operator predicts better). Survival has no per-sample error (the
+        concordance is a property of pairs of samples) and is refused. The mean of the
+        differences is the difference of the cross-validated errors (of the mean squared
+        errors for regression), and its interval the normal one,
         ``mean -+ z sd / sqrt(n)`` (the paired comparison behind McNemar's test, which the
         points of KDD 2012 section 3 count, with the size of the effect instead of a
         verdict). ``identical_fraction`` is the fraction of folds in which the two
@@ -236,24 +311,58 @@ class EvaluationResult:
             Default: every single-model operator against ``"nobagg"``, and ``"closedApr"``
             / ``"maxApr"`` (and any ``"closedApr:..."`` / ``"maxApr:..."`` label) against
             ``"mostFreq"`` when present.
+            A single operator name given here (the first argument of the previous
+            outcome signature, ``paired_differences("nobagg")``) is read as ``baseline``,
+            with a FutureWarning.
         classifier : str, optional
             Default: the first classifier.
         confidence_level : float, default=0.95
+        baseline : str, optional
+            Deprecated (one release; the keyword of the previous outcome result): every
+            other single-model operator against ``baseline``, i.e.
+            ``pairs=[(op, baseline) for op in ...]``.
+        model : str, optional
+            Deprecated alias of ``classifier`` (one release).
 
         Returns
         -------
         pandas.DataFrame
             One row per (selector, operator, baseline): ``n_samples``,
-            ``identical_fraction``, ``error_difference``, ``ci_low``, ``ci_high``.
+            ``identical_fraction``, ``error_difference``, ``ci_low``, ``ci_high``; for an
+            outcome also ``classifier`` and its deprecated copy ``model``.
         """
         from scipy.stats import norm
 
         func = "EvaluationResult.paired_differences"
+        if self.outcome == "survival":
+            raise param_error("outcome", func, "'classification' or 'regression' (survival "
+                              "errors are not per sample: compare the folds' concordance, "
+                              "summary())", self.outcome)
         level = check_real(confidence_level, "confidence_level", func, low=0.0, high=1.0,
                            closed="neither")
+        if model is not None:
+            _deprecated_keyword(func, "model=", "classifier=")
+            if classifier is not None:
+                raise param_error("model", func, "None when classifier is given (model is "
+                                  "its deprecated alias)", model)
+            classifier = model
         clf = self.classifiers[0] if classifier is None else check_choice(
             classifier, "classifier", func, self.classifiers)
         singles = [n for n, k in self.operator_kinds.items() if k == "single"]
+        if isinstance(pairs, str):
+            _deprecated_keyword(func, "a baseline as first argument",
+                                "pairs=[(operator, baseline), ...]")
+            if baseline is not None:
+                raise param_error("pairs", func, "pairs of (operator, baseline) when "
+                                  "baseline is given", pairs)
+            baseline, pairs = pairs, None
+        elif baseline is not None:
+            _deprecated_keyword(func, "baseline=", "pairs=[(operator, baseline), ...]")
+            if pairs is not None:
+                raise param_error("baseline", func, "None when pairs are given", baseline)
+        if baseline is not None:
+            check_choice(baseline, "baseline", func, singles)
+            pairs = [(op, baseline) for op in singles if op != baseline]
         if pairs is None:
             pairs = [(op, "nobagg") for op in singles if op != "nobagg"]
             if "mostFreq" in singles:
@@ -262,18 +371,21 @@ class EvaluationResult:
         for op, base in pairs:
             for name in (op, base):
                 check_choice(name, "pairs", func, singles)
-        preds = self.predictions
+        preds = self._tables["predictions"]
         preds = preds[preds.classifier == clf]
         z = float(norm.ppf(0.5 + level / 2))
         rows = []
         for sel in self.selectors:
             part = preds[preds.selector == sel]
-            wrong = {op: g.sort_values("sample").set_index("sample").correct.eq(False)
-                     for op, g in part.groupby("operator")}
+            # each sample's loss: 0/1 (wrong) for classes, the squared error for regression
+            loss = {op: (g.sort_values("sample").set_index("sample").correct.eq(False)
+                         .astype(float) if self.outcome == "classification"
+                         else g.set_index("sample").squared_error.sort_index())
+                    for op, g in part.groupby("operator")}
             for op, base in pairs:
-                if op not in wrong or base not in wrong:
+                if op not in loss or base not in loss:
                     continue  # skipped on some fold (NotApplicableError)
-                d = (wrong[op].astype(float) - wrong[base].astype(float)).to_numpy()
+                d = (loss[op] - loss[base]).to_numpy()
                 folds = [f for f in range(self.settings["n_folds"])
                          if (sel, op, f) in self.signatures
                          and (sel, base, f) in self.signatures]
@@ -285,9 +397,13 @@ class EvaluationResult:
                              "identical_fraction": float(np.mean(same)) if same else np.nan,
                              "error_difference": float(d.mean()),
                              "ci_low": float(d.mean() - half), "ci_high": float(d.mean() + half)})
-        return pd.DataFrame(rows, columns=["selector", "operator", "baseline", "n_samples",
-                                           "identical_fraction", "error_difference", "ci_low",
-                                           "ci_high"])
+        table = pd.DataFrame(rows, columns=["selector", "operator", "baseline", "n_samples",
+                                            "identical_fraction", "error_difference",
+                                            "ci_low", "ci_high"])
+        if self.outcome != "classification":
+            table.insert(3, "classifier", clf)
+            table["model"] = clf  # deprecated copy of classifier (one release)
+        return table
 
     # ------------------------------------------------------------------- points
     def points(self, *, classifier: str | None = None, error_test: str = "mcnemar",
@@ -335,6 +451,7 @@ class EvaluationResult:
             similarity).
         """
         func = "EvaluationResult.points"
+        self._classes_only("points()", func)
         clf = self._classifier(classifier, func)
         error_test = check_choice(error_test, "error_test", func, _ERROR_TESTS)
         stability_test = check_choice(stability_test, "stability_test", func, _STABILITY_TESTS)
@@ -395,6 +512,11 @@ class EvaluationResult:
         layouts = {"folds": lambda: self.folds, "table2": lambda: self._table2(**kwargs),
                    "table4": lambda: self._table4(**kwargs)}
         check_choice(layout, "layout", "EvaluationResult.to_frame", tuple(layouts))
+        if layout != "folds" and self.outcome != "classification":
+            raise param_error("layout", "EvaluationResult.to_frame",
+                              f"'folds' for outcome={self.outcome!r} (layout={layout!r} is "
+                              "the KDD'12 layout of class errors and classifier agreement; "
+                              "use summary() for this outcome's measures)", layout)
         if layout == "folds" and kwargs:
             raise param_error("kwargs", "EvaluationResult.to_frame",
                               "none for layout='folds'", sorted(kwargs))
@@ -403,12 +525,12 @@ class EvaluationResult:
     def table2(self, **kwargs: Any) -> pd.DataFrame:
         """Deprecated: ``to_frame("table2", ...)``."""
         renamed_accessor("EvaluationResult", "table2()", 'to_frame("table2")')
-        return self._table2(**kwargs)
+        return self.to_frame("table2", **kwargs)
 
     def table4(self, *, operators: Sequence[str] | None = None) -> pd.DataFrame:
         """Deprecated: ``to_frame("table4", ...)``."""
         renamed_accessor("EvaluationResult", "table4()", 'to_frame("table4")')
-        return self._table4(operators=operators)
+        return self.to_frame("table4", operators=operators)
 
     def _table2(self, **kwargs: Any) -> pd.DataFrame:
         """The KDD'12 Table 2 layout: points for error and stability, averaged over selectors.
@@ -489,6 +611,7 @@ class EvaluationResult:
             Indexed by (selector, method).
         """
         func = "EvaluationResult.robustness_table"
+        self._classes_only("robustness_table()", func)
         clf = self._classifier(classifier, func)
         b = check_real(beta, "beta", func, low=0.0)
         p = self.feature_names.size
@@ -517,10 +640,11 @@ class EvaluationResult:
 
     def __repr__(self) -> str:
         s = self.settings
-        return (f"EvaluationResult(selectors={self.selectors}, "
+        shown = "" if self.outcome == "classification" else f"outcome={self.outcome!r}, "
+        seconds = f", seconds={s['seconds']:.1f}" if "seconds" in s else ""
+        return (f"EvaluationResult({shown}selectors={self.selectors}, "
                 f"operators={len(self.operator_kinds)}, classifiers={self.classifiers}, "
-                f"n_folds={s['n_folds']}, n_bootstraps={s['n_bootstraps']}, "
-                f"seconds={s['seconds']:.1f})")
+                f"n_folds={s['n_folds']}, n_bootstraps={s['n_bootstraps']}{seconds})")
 
 
 def average_points(points: pd.DataFrame) -> pd.DataFrame:
@@ -534,6 +658,13 @@ def average_points(points: pd.DataFrame) -> pd.DataFrame:
     out = grouped[["error_points", "stability_points", "error", "stability"]].mean()
     out["n_selectors"] = grouped.size()
     return out.loc[order]
+
+
+def _deprecated_keyword(func: str, old: str, new: str) -> None:
+    """Warn that ``old`` (a keyword of the previous release's outcome result) is ``new``."""
+    warnings.warn(f"{func}: {old} is deprecated and goes in the next release; use {new} "
+                  "(one result type for every outcome, issue 38).", FutureWarning,
+                  stacklevel=3)
 
 
 def _feature_set(signature: Any) -> set[int]:

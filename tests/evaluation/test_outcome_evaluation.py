@@ -38,7 +38,7 @@ def test_regression_measures_equal_scikit_learn_on_the_predictions():
     X, y = _regression()
     ev = mm.evaluate(X, y, outcome="regression", selectors=["pearson"],
                      operators=["mostFreq"], n_folds=4, n_bootstraps=10, n_features=4)
-    assert isinstance(ev, mm.evaluation.OutcomeEvaluation)
+    assert isinstance(ev, mm.evaluation.EvaluationResult) and ev.outcome == "regression"
     for _, row in ev.folds.iterrows():
         part = ev.predictions[(ev.predictions.operator == row.operator)
                               & (ev.predictions.fold == row.fold)]
