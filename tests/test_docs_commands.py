@@ -119,6 +119,15 @@ def write_files(where: Path) -> None:
     survival = frame.assign(days=days, relapse=rng.random(len(y)) < 0.7)
     survival.to_csv(where / "cohort.csv", index=False)
     survival.to_csv(where / "bc.csv", index=False)
+    # clinical covariates beside the genes (the --covariate lines)
+    clinical = np.random.default_rng(2)
+    survival.assign(age=clinical.integers(30, 80, len(y)),
+                    sex=clinical.choice(["f", "m"], len(y))).to_csv(
+        where / "patients.csv", index=False)
+    # three subtypes for the per-class lines (a panel per class needs three or more)
+    split = np.random.default_rng(1).random(len(y)) < 0.5
+    frame.assign(subtype=np.where(y == 1, np.where(split, "luminal", "basal"), "normal")
+                 ).to_csv(where / "tumours.csv", index=False)
     matrix = frame.T
     matrix.columns = ids
     matrix.index.name = "probe"
