@@ -1,4 +1,6 @@
-"""One SU row of CFS on sparse text: the rare-entry route against the dense pass (docs/selectors_cfs.md).
+"""One SU row of CFS on sparse text: the rare-entry route against the dense pass.
+
+docs/selectors_cfs.md.
 
 BASEHOCK (1993 x 4862 word counts), one 10-fold CV training fold (StratifiedKFold, seed 0,
 first fold), MDL-discretised as CFS does. For ``--rows`` features g (the first ones with more
@@ -16,10 +18,10 @@ import statistics
 import time
 
 import numpy as np
+from _record import finish, head_commit
 from sklearn.model_selection import StratifiedKFold
 
 import modelmine as mm
-from _record import finish, head_commit
 from modelmine.selectors._cfs import _column_entropies, _RareCodes, su_matrix_row
 from modelmine.selectors._information import discretize
 

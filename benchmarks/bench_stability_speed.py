@@ -2,9 +2,10 @@
 
 M subsets of m = 20 of d features (default M = 5000, d = 7129, leukemia's width), drawn with
 the Zipf-like popularity of ``bench_distances.subsets`` (a few features in most subsets, most
-rare, as real bootstrap subsets are; ``--draw uniform``: every feature equally likely). For each measure of ``modelmine.diagnostics.stability``
-it times ``--repeats`` calls and prints the fastest and the slowest (seconds), plus Jaccard
-with the full M x M pairwise matrix.
+rare, as real bootstrap subsets are; ``--draw uniform``: every feature equally likely).
+For each measure of ``modelmine.diagnostics.stability`` it times ``--repeats`` calls and
+prints the fastest and the slowest (seconds), plus Jaccard with the full M x M pairwise
+matrix.
 
     python benchmarks/bench_stability_speed.py [--draw zipf|uniform] [--out FILE.csv]
 """
@@ -15,9 +16,9 @@ import argparse
 import time
 
 import numpy as np
-
 from _record import finish, head_commit
 from bench_distances import subsets
+
 from modelmine.diagnostics import stability
 
 
@@ -45,8 +46,9 @@ def main() -> None:
             t = time.perf_counter()
             value = stability(Z, name, **kwargs).value
             times.append(time.perf_counter() - t)
-        rows.append({"draw": args.draw, "measure": name, "pairwise": bool(kwargs), "M": args.subsets,
-                     "d": args.features, "m": 20, "value": round(float(value), 6),
+        rows.append({"draw": args.draw, "measure": name, "pairwise": bool(kwargs),
+                     "M": args.subsets, "d": args.features, "m": 20,
+                     "value": round(float(value), 6),
                      "min_s": round(min(times), 4), "max_s": round(max(times), 4),
                      "repeats": args.repeats})
     finish(rows, args.out, head_commit())
