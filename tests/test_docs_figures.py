@@ -59,7 +59,6 @@ PENDING = {
     "docs/selectors_svm_rfe.md": 31,
     "docs/singlecell.md": 4,
     "docs/studies.md": 5,
-    "docs/weka_relieff_svm.md": 4,
 }
 
 
