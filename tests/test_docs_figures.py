@@ -54,7 +54,6 @@ PENDING = {
     "README.md": 5,
     "docs/operators.md": 3,
     "docs/performance.md": 142,
-    "docs/reliability.md": 10,
     "docs/reproduction.md": 10,
     "docs/selectors_svm_rfe.md": 31,
     "docs/singlecell.md": 4,
