@@ -56,7 +56,6 @@ PENDING = {
     "docs/performance.md": 142,
     "docs/reproduction.md": 10,
     "docs/selectors_svm_rfe.md": 31,
-    "docs/singlecell.md": 4,
     "docs/studies.md": 5,
 }
 
