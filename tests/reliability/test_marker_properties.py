@@ -315,3 +315,17 @@ def test_a_carriage_return_in_a_gene_name_keeps_markers_csv_readable(tmp_path):
     assert set(table["feature"]) <= set(names)
     assert set(table["class"]) == {"x", "y"}
     assert table["frequency"].dtype == np.float64
+
+
+def test_a_small_cluster_named_with_a_line_break_is_refused_on_one_line():
+    # found by the property above: the refusal of a 2-cell cluster named "d\ne" quoted
+    # the name raw, and the one-line message broke in two
+    labels = np.array(["d\ne"] * 2 + ["x"] * 6 + ["y"] * 6, dtype=object)
+    X = np.random.default_rng(0).poisson(1.0, (labels.size, 4)).astype(float)
+    adata = anndata.AnnData(X=X, obs=pd.DataFrame({"cl": labels},
+                                                  index=[f"c{i}" for i in range(14)]),
+                            var=pd.DataFrame(index=[f"g{j}" for j in range(4)]))
+    with pytest.raises(ValueError, match="'groupby' parameter") as info:
+        marker_panels(adata, "cl", n_bootstraps=3, panel_size=2)
+    _door(info.value)
+    assert "'d\\ne' with 2 cell(s)" in str(info.value)
