@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import csv
 import dataclasses
 import json
 import os
@@ -853,10 +854,10 @@ def cmd_markers(args: argparse.Namespace) -> int:
             raise DataError(str(exc).replace("'AnnData'", repr(str(source)))) from None
         failed: BaseException | None = None
         with atomic_directory(out, force=args.force) as tmp:
-            safe_frame(result.table).to_csv(tmp / "markers.csv", index=False)
+            _write_names_csv(safe_frame(result.table), tmp / "markers.csv")
             combos = result.combinations.assign(
                 features=result.combinations["features"].map(" + ".join))
-            safe_frame(combos).to_csv(tmp / "combinations.csv", index=False)
+            _write_names_csv(safe_frame(combos), tmp / "combinations.csv")
             (tmp / "panels.gmt").write_text(_gmt(result.panels, source.name),
                                             encoding="utf-8")
             _annotations(anndata, adata, result).write_h5ad(tmp / "annotations.h5ad")
@@ -875,6 +876,16 @@ def cmd_markers(args: argparse.Namespace) -> int:
             print(f"{group}: {', '.join(genes)}")
         print(f"wrote {out}")
     return 0
+
+
+def _write_names_csv(frame: pd.DataFrame, path: Path) -> None:
+    """``frame`` as CSV; every field quoted when a text cell holds a carriage return,
+    which the csv writer (quoting only the "\\n" of its line terminator) leaves bare and
+    readers take for the end of a row (issue 40: a gene named "g\\r")."""
+    text = frame.select_dtypes(include=["object", "string"])
+    bare_cr = any(text[c].map(lambda v: isinstance(v, str) and "\r" in v).any()
+                  for c in text.columns)
+    frame.to_csv(path, index=False, quoting=csv.QUOTE_ALL if bare_cr else csv.QUOTE_MINIMAL)
 
 
 def _gmt_field(text: object) -> str:

@@ -225,7 +225,7 @@ def marker_panels(
     small = counts[counts < MIN_CELLS_PER_GROUP]
     if len(small):
         raise param_error("groupby", _FUNC, f"clusters of at least {MIN_CELLS_PER_GROUP} "
-                          "cells", f"cluster(s) {', '.join(map(str, small.index[:5]))} with "
+                          "cells", f"cluster(s) {', '.join(map(_label, small.index[:5]))} with "
                           f"{', '.join(map(str, small.to_numpy()[:5]))} cell(s)", show=False)
     group_col = None
     if groups is not None:
@@ -550,6 +550,13 @@ def _check_values(kind: str, values: np.ndarray, selector: Any, params: dict[str
                       "sc.pp.normalize_total then sc.pp.log1p; selector='wilcoxon' takes "
                       "counts as well)", f"{where} holding {kind} values (up to {top:,.6g})",
                       show=False)
+
+
+def _label(value: Any) -> str:
+    """A cluster's name in a one-line message: as it is, or quoted (``'d\\ne'``, ``''``)
+    when it holds a line break or another control character, or is empty."""
+    text = str(value)
+    return text if text and text.isprintable() else repr(text)
 
 
 def _natural_key(text: str) -> tuple[Any, ...]:

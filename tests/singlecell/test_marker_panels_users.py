@@ -59,7 +59,7 @@ def test_cli_writes_every_output_for_numeric_and_boolean_clusters(tmp_path, labe
     done = cli(tmp_path / "cells.h5ad", "--groupby", "cl", "--out", tmp_path / "out", *FAST)
     assert done.returncode == 0, done.stderr
     names = [str(v) for v in pd.unique(np.asarray(labels))]
-    table = pd.read_csv(tmp_path / "out" / "markers.csv", dtype={"group": str})
+    table = pd.read_csv(tmp_path / "out" / "markers.csv", dtype={"class": str})
     assert set(table['class']) == set(names)
     assert (tmp_path / "out" / "report.html").is_file()
 
@@ -253,7 +253,7 @@ def test_combinations_have_a_bounded_cost():
     result = marker_panels(adata, "cl", panel_size=100, n_bootstraps=10,
                            max_cells_per_group=200)
     assert time.perf_counter() - start < 40
-    assert result.combinations.groupby("group").size().max() <= 5
+    assert result.combinations.groupby("class").size().max() <= 5
 
 
 def test_empty_categories_are_dropped_with_a_note():
