@@ -253,7 +253,7 @@ def test_combinations_have_a_bounded_cost():
     result = marker_panels(adata, "cl", panel_size=100, n_bootstraps=10,
                            max_cells_per_group=200)
     assert time.perf_counter() - start < 40
-    assert result.combinations.groupby("group").size().max() <= 5
+    assert result.combinations.groupby("class").size().max() <= 5
 
 
 def test_empty_categories_are_dropped_with_a_note():
