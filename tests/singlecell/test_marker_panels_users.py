@@ -59,7 +59,7 @@ def test_cli_writes_every_output_for_numeric_and_boolean_clusters(tmp_path, labe
     done = cli(tmp_path / "cells.h5ad", "--groupby", "cl", "--out", tmp_path / "out", *FAST)
     assert done.returncode == 0, done.stderr
     names = [str(v) for v in pd.unique(np.asarray(labels))]
-    table = pd.read_csv(tmp_path / "out" / "markers.csv", dtype={"group": str})
+    table = pd.read_csv(tmp_path / "out" / "markers.csv", dtype={"class": str})
     assert set(table['class']) == set(names)
     assert (tmp_path / "out" / "report.html").is_file()
 
