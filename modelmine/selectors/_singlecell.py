@@ -181,10 +181,22 @@ def rank_entries(X: Any) -> RankedEntries:
 def column_value_order(data: np.ndarray, cols: np.ndarray, p: int) -> np.ndarray:
     """``np.lexsort((data, cols))``, the same permutation, faster: a stable sort by value,
     then a stable sort by column, which numpy does by radix for 16-bit keys (up to 65,536
-    columns); about half lexsort's time on a resample of 2.5 million entries."""
+    columns); about half lexsort's time on a resample of 2.5 million entries. Values that
+    float32 holds exactly (a float32 atlas, counts) are sorted by radix too, by the two
+    16-bit halves of their float32 bits made order-preserving (negative values' bits
+    inverted, the sign bit set on the others): a stable sort by the low half, then by the
+    high half, is the stable sort by value, in about 40 % of its time."""
     if p > 1 << 16 or data.size < 1 << 12:
         return np.lexsort((data, cols))
-    by_value = np.argsort(data, kind="stable")
+    single = data.astype(np.float32) + np.float32(0.0)  # -0.0 ties with 0.0, as in data
+    if np.array_equal(single, data):
+        bits = single.view(np.uint32)
+        key = np.where(bits >> 31 == 1, ~bits, bits | np.uint32(1 << 31))
+        by_value = np.argsort((key & 0xFFFF).astype(np.uint16), kind="stable")
+        by_value = by_value[np.argsort((key[by_value] >> 16).astype(np.uint16),
+                                       kind="stable")]
+    else:
+        by_value = np.argsort(data, kind="stable")
     return by_value[np.argsort(cols[by_value].astype(np.uint16), kind="stable")]
 
 

@@ -670,3 +670,29 @@ def test_a_float32_atlas_is_taken_as_it_is_with_the_float64_scores(counts, monke
                                       sel.select(X64, yy, random_state=0).scores)
     assert np.dtype(np.float32) in seen  # passed through the door as it is
     assert LogRegSelector.takes_float32 is False
+
+
+@pytest.mark.parametrize("kind", ["normal32", "counts", "float64", "signed_zeros", "extremes"])
+def test_column_value_order_is_lexsort(kind):
+    """The radix route of the entries' sort (float32-exact values: two 16-bit halves of
+    the order-preserving bits) gives lexsort's permutation, ties kept in input order:
+    negative values, ties, -0.0 beside 0.0, subnormals, the float32 extremes, and values
+    float32 cannot hold (the comparison sort then)."""
+    from modelmine.selectors._singlecell import column_value_order
+
+    rng = np.random.default_rng(7)
+    n, p = 20000, 900
+    if kind == "normal32":
+        d = rng.normal(size=n).astype(np.float32).astype(np.float64)
+    elif kind == "counts":
+        d = rng.poisson(2, n).astype(np.float64) - 1.0
+    elif kind == "float64":
+        d = rng.normal(size=n)
+    elif kind == "signed_zeros":
+        d = np.round(rng.normal(size=n), 1)
+        d[::7], d[::11] = -0.0, 0.0
+    else:
+        d = np.r_[rng.normal(size=n - 4), 1e-40, -1e-40, 3.4e38, -3.4e38]
+        d = d.astype(np.float32).astype(np.float64)
+    cols = rng.integers(0, p, d.size)
+    assert np.array_equal(column_value_order(d, cols, p), np.lexsort((d, cols)))
