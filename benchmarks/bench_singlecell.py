@@ -120,7 +120,7 @@ def run_marker_panels(args: argparse.Namespace) -> dict:
     with TreePeak() as peak:
         t = time.perf_counter()
         result = mm.singlecell.marker_panels(adata, "cluster", n_bootstraps=args.b,
-                                             panel_size=10, max_cells_per_group=500,
+                                             n_features=10, max_per_class=500,
                                              selector=args.selector,
                                              reference=args.reference,
                                              n_jobs=args.jobs, progress=False)

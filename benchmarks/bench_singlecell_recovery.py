@@ -113,7 +113,7 @@ def one_atlas(seed: int, args: argparse.Namespace) -> list[dict]:
         ref = adata.copy()
         t = time.perf_counter()
         result = mm.singlecell.marker_panels(ref, "cluster", n_bootstraps=args.b,
-                                             panel_size=args.top, max_cells_per_group=500,
+                                             n_features=args.top, max_per_class=500,
                                              random_state=seed, n_jobs=args.jobs,
                                              progress=False, **VARIANTS[name])
         tops[name] = (time.perf_counter() - t, result.panels)

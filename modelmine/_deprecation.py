@@ -38,3 +38,29 @@ def renamed_accessor(owner: str, old: str, new: str) -> None:
     warnings.warn(f"{owner}.{old} is deprecated and goes in the next release; use "
                   f"{owner}.{new} (every result gives its table as to_frame()).",
                   FutureWarning, stacklevel=3)
+
+
+#: A keyword not given (so that None, a value users pass, stays a value).
+UNSET: Any = type("Unset", (), {"__repr__": lambda self: "<unset>"})()
+
+
+def renamed_keyword(func: str, old: str, new: str, old_value: Any, new_value: Any,
+                    default: Any) -> Any:
+    """The value of the keyword ``new`` of ``func``, also given under its old name ``old``
+    (issue 38: one name per thing): the old name keeps working for one release, with a
+    FutureWarning naming the new one; both at once is a TypeError."""
+    if old_value is UNSET:
+        return new_value
+    if new_value is not default and new_value != default:
+        raise TypeError(f"{func}() got both {new}= and its old name {old}=; give {new}= "
+                        "alone.")
+    warnings.warn(f"{func}(): the keyword {old}= is deprecated and goes in the next "
+                  f"release; use {new}= (issue 38: one name per thing).", FutureWarning,
+                  stacklevel=3)
+    return old_value
+
+
+def renamed_option_note(old: str, new: str) -> str:
+    """The note ``modelmine`` prints on stderr for an old option spelling."""
+    return (f"modelmine: {old} is deprecated and goes in the next release; use {new} "
+            "(issue 38: one name per thing).")

@@ -261,6 +261,9 @@ class Setting:
         so that the files of runs without it stay as they were.
     metavar : str, optional
         The placeholder of its command-line value.
+    deprecated : tuple of str
+        Old spellings among ``flags``, still accepted for one release with a note on
+        stderr naming the first long flag (issue 38: one name per thing).
     """
 
     name: str
@@ -272,6 +275,7 @@ class Setting:
     required: bool = False
     always_stored: bool = False
     metavar: str | None = None
+    deprecated: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.stored:
@@ -369,7 +373,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("sample_fraction", None, Fraction(allow_none=True),
             "size of a resample as a fraction of n (default per scheme: 1.0, 0.9, 0.5)",
             ("--sample-fraction", "--fraction"), stored="resampling.fraction",
-            always_stored=True, metavar="F"),
+            always_stored=True, metavar="F", deprecated=("--fraction",)),
     Setting("stratify", False, Boolean(), "keep the class proportions in every resample",
             ("--stratify",), stored="resampling.stratify", always_stored=True),
     Setting("random_state", DEFAULT_RANDOM_STATE, Checked(
@@ -440,7 +444,8 @@ def settings_table() -> str:
     lines = ["| setting | default | accepts | command line | run.json | what |",
              "|---|---|---|---|---|---|"]
     for one in SETTINGS:
-        flags = ", ".join(f"`{f}`" for f in one.flags)
+        flags = ", ".join(f"`{f}`" + (" (deprecated)" if f in one.deprecated else "")
+                          for f in one.flags)
         default = ("the outcome's" if one.name == "selector" else
                    f"`{list(one.default)!r}`" if isinstance(one.default, tuple) else
                    f"`{one.default!r}`")

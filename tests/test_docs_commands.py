@@ -13,8 +13,13 @@ by these rules, stated here once and nowhere else:
 - *Run directories.* A directory a line reads (``modelmine lattice leuk-run``,
   ``modelmine report colon-run``) that no earlier line of the page wrote is made first by
   ``modelmine run embedded:colon -s anova -b 4 --out DIR``.
-- *Fast settings* (:func:`fast`): ``-b`` / ``--n-bootstraps`` become 4, ``--null`` 10
-  (the least the null accepts), ``-k`` / ``--n-signatures`` 3 and ``--n-folds`` 3; a
+- *Groups of lines* (:func:`groups`): a line that names what an earlier line of its page
+  wrote (a run directory, a file) runs after it, in one test; every other line is a test
+  of its own, in a directory of its own, so that pytest-xdist spreads them over the
+  workers.
+- *Fast settings* (:func:`fast`): ``-b`` / ``--n-bootstraps`` become 4 (the least a run
+  takes: the itemsets' held-out significance needs 4), ``--null`` 10 (the least the null
+  accepts), ``-k`` / ``--n-signatures`` 3 and ``--n-folds`` 3; a
   ``run``, ``evaluate`` or ``lattice`` line on data without ``-b`` gets ``-b 4``, and an
   ``evaluate`` line (or ``run --evaluate``) without ``--n-folds`` gets ``--n-folds 3``.
   Sizes (``-m``, ``--signature-size``) are kept: above the 30 genes they are capped, as the
@@ -116,9 +121,10 @@ def write_files(where: Path) -> None:
     frame.assign(ic50=signal + rng.normal(0, 50, len(y))).to_csv(where / "cell_lines.csv",
                                                                   index=False)
     days = np.round(np.exp(5 + (signal - signal.mean()) / signal.std()) + 1)
-    survival = frame.assign(days=days, relapse=rng.random(len(y)) < 0.7)
-    survival.to_csv(where / "cohort.csv", index=False)
+    event = rng.random(len(y)) < 0.7
+    survival = frame.assign(days=days, relapse=event)
     survival.to_csv(where / "bc.csv", index=False)
+    survival.to_csv(where / "cohort.csv", index=False)
     # clinical covariates beside the genes (the --covariate lines)
     clinical = np.random.default_rng(2)
     survival.assign(age=clinical.integers(30, 80, len(y)),
@@ -159,12 +165,38 @@ PREPARE = {"--index-col GSM": _gsm_column,       # expr.csv, its ID column named
            "--transpose --target class": _class_row}  # series_matrix.tsv with a 'class' row
 
 
+def _writes(argv: list[str]) -> str | None:
+    return argv[argv.index("--out") + 1] if "--out" in argv[:-1] else None
+
+
+def groups(lines: list[str]) -> list[list[str]]:
+    """The lines of a page in groups that run apart (rule *Groups of lines*): a line joins
+    the group of the earlier line that last wrote a directory or file it names; the groups
+    come in the order of their first line, each in the page's order."""
+    argvs = [shlex.split(line)[1:] for line in lines]
+    owner: dict[str, int] = {}  # what a line wrote -> its group
+    member: list[int] = []
+    for i, argv in enumerate(argvs):
+        named = [owner[a] for a in argv[1:] if a in owner]
+        group = min(named) if named else i
+        for other in set(named) - {group}:  # a line joining two groups merges them
+            member = [group if g == other else g for g in member]
+            owner = {k: group if g == other else g for k, g in owner.items()}
+        member.append(group)
+        if _writes(argv) is not None:
+            owner[_writes(argv)] = group
+    return [[lines[i] for i in range(len(lines)) if member[i] == g]
+            for g in sorted(set(member))]
+
+
 def _pages() -> list:
     params = []
     for page in PAGES:
-        lines = commands(page.read_text(encoding="utf-8"))
-        if lines:
-            params.append(pytest.param(page, id=str(page.relative_to(ROOT))))
+        lines = [line for line in commands(page.read_text(encoding="utf-8"))
+                 if not any(key in line for key in SKIP)]
+        for i, group in enumerate(groups(lines)):
+            params.append(pytest.param(page, group,
+                                       id=f"{page.relative_to(ROOT)}:{i + 1}"))
     return params
 
 
@@ -176,6 +208,9 @@ def test_the_command_reader_joins_lines_and_drops_comments():
     assert fast(["evaluate", "a.csv"]) == ["evaluate", "a.csv", "-b", "4", "--n-folds", "3"]
     assert fast(["lattice", "run1", "--format", "html"]) == ["lattice", "run1", "--format",
                                                             "html"]
+    lines = ["modelmine run a.csv --out r", "modelmine run b.csv --out q",
+             "modelmine lattice r --out r.html", "modelmine report r", "modelmine datasets"]
+    assert groups(lines) == [[lines[0], lines[2], lines[3]], lines[1:2], lines[4:]]
 
 
 def _no_rendering(self: Any, fname: Any, **kwargs: Any) -> None:
@@ -186,8 +221,8 @@ def _no_rendering(self: Any, fname: Any, **kwargs: Any) -> None:
         Path(fname).write_bytes(b"")
 
 
-@pytest.mark.parametrize("page", _pages())
-def test_the_command_lines_of_the_page_run(page, tmp_path, monkeypatch, capsys):
+@pytest.mark.parametrize("page, lines", _pages())
+def test_the_command_lines_of_the_page_run(page, lines, tmp_path, monkeypatch, capsys):
     import matplotlib
 
     matplotlib.use("Agg")
@@ -200,9 +235,7 @@ def test_the_command_lines_of_the_page_run(page, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     write_files(tmp_path)
     written: set[str] = set()
-    for line in commands(page.read_text(encoding="utf-8")):
-        if any(key in line for key in SKIP):
-            continue
+    for line in lines:
         argv = fast(shlex.split(line)[1:])
         for key, prepare in PREPARE.items():
             if key in line:

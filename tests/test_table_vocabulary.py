@@ -48,8 +48,8 @@ def cells():
 @pytest.fixture(scope="module")
 def panels(cells):
     adata = cells.copy()
-    result = marker_panels(adata, "cluster", selector="anova", n_bootstraps=6, panel_size=2,
-                           max_cells_per_group=None, n_genes=10, random_state=0)
+    result = marker_panels(adata, "cluster", selector="anova", n_bootstraps=6, n_features=2,
+                           max_per_class=None, n_genes=10, random_state=0)
     return adata, result
 
 

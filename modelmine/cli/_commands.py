@@ -68,7 +68,10 @@ def _read_input(args: argparse.Namespace, source: str, target: str | None = None
     with warnings.catch_warnings(record=True) as caught, cli_door():
         warnings.simplefilter("always", ManyClassesWarning)
         warnings.simplefilter("always", MetadataColumnsWarning)
-        data = read_data(source, target, **kwargs)
+        # run.json's read_options keep the key "weights" (files as they were); read_data's
+        # keyword is sample_weight (issue 38)
+        call = {("sample_weight" if k == "weights" else k): v for k, v in kwargs.items()}
+        data = read_data(source, target, **call)
     cautions = [f"warning: {w.message}" for w in caught
                 if issubclass(w.category, ManyClassesWarning | MetadataColumnsWarning)]
     # --quiet silences the reader's notes, never a warning about the data (issue 26)
@@ -789,7 +792,7 @@ def _evaluate_outcome(args: argparse.Namespace, data: LoadedData, outcome: str, 
     summary, the stability across folds and (regression) the paired differences."""
     from ..evaluation import evaluate
 
-    # --weights, --cache and --scheduler are honoured as for classes (issue 40, item 13).
+    # --sample-weight, --cache and --scheduler are honoured as for classes (issue 40, item 13).
     result = evaluate(
         data.X, data.y, outcome=outcome, selectors=args.selector, operators=args.operator,
         classifiers=args.classifier, n_folds=args.n_folds,
@@ -846,8 +849,8 @@ def cmd_markers(args: argparse.Namespace) -> int:
             result = marker_panels(
                 adata, args.groupby, layer=args.layer, use_raw=bool(args.use_raw),
                 selector=args.selector, direction=args.direction, reference=args.reference,
-                n_bootstraps=args.n_bootstraps, panel_size=args.panel_size,
-                max_cells_per_group=args.max_cells_per_group, groups=args.groups,
+                n_bootstraps=args.n_bootstraps, n_features=args.n_features,
+                max_per_class=args.max_per_class, groups=args.groups,
                 random_state=seed, n_jobs=args.n_jobs,
                 progress=False if args.quiet else None)
         except DataError as exc:  # the API calls the data 'AnnData': name the file

@@ -106,7 +106,7 @@ DIR is locked while it is written; an existing DIR is replaced only with --force
 worked examples:
   modelmine markers cells.h5ad --groupby obs:leiden --out leiden-markers
   modelmine markers cells.h5ad --groupby obs:leiden --layer counts --groups obs:donor \\
-      -b 50 --panel-size 8 --max-cells-per-group 300 --out leiden-markers
+      -b 50 --n-features 8 --max-per-class 300 --out leiden-markers
   modelmine markers cells.h5ad --groupby obs:leiden --reference rest --out leiden-rest
       # each cluster against the rest of the cells, as scanpy's rank_genes_groups
   modelmine markers pbmc68k_reduced.h5ad --groupby louvain --use-raw --out pbmc
@@ -314,9 +314,10 @@ def _add_input_options(p: argparse.ArgumentParser) -> None:
                    "one-hot encoded), repeatable: taken out of the features and adjusted "
                    "for in the Cox and regression fits and in the markers' effects "
                    "(docs/outcomes.md)")
-    g.add_argument("--weights", metavar="COL", default=None,
+    g.add_argument("--sample-weight", dest="weights", metavar="COL", default=None,
                    help="the column of each sample's weight (obs:COL for .h5ad), given to "
                    "the selector (or drawing the resamples with --weighted-resampling)")
+    add_old_spelling(g, ["--weights"], "--sample-weight", dest="weights", metavar="COL")
     add_setting_option(
         g, "outcome", help="what --target holds: class labels (default), a continuous value "
                    "(regression), or survival times with --time and --event "
@@ -398,7 +399,30 @@ def add_setting_option(p: Any, name: str, **overrides: Any) -> None:
              and not isinstance(default, tuple) else "")
     kwargs["help"] = one.doc + shown
     kwargs.update(overrides)
-    p.add_argument(*one.flags, **kwargs)
+    current = [f for f in one.flags if f not in one.deprecated]
+    p.add_argument(*current, **kwargs)
+    if one.deprecated:
+        new = next(f for f in current if f.startswith("--"))
+        add_old_spelling(p, list(one.deprecated), new, **kwargs)
+
+
+def add_old_spelling(p: Any, flags: list[str], new: str, **kwargs: Any) -> None:
+    """An old spelling of the option ``new`` (added with the same ``kwargs``), hidden from
+    the help, still accepted for one release with a note on stderr naming ``new`` (issue
+    38: one name per thing)."""
+    from .._deprecation import renamed_option_note
+
+    base = kwargs.pop("action", "store")
+    cls = p._registry_get("action", base, base) if isinstance(base, str) else base
+
+    class Renamed(cls):  # type: ignore[misc, valid-type]
+        def __call__(self, parser: Any, namespace: Any, values: Any,
+                     option_string: str | None = None) -> None:
+            print(renamed_option_note(option_string or flags[0], new), file=sys.stderr)
+            super().__call__(parser, namespace, values, option_string)
+
+    kwargs.update(action=Renamed, help=argparse.SUPPRESS, default=argparse.SUPPRESS)
+    p.add_argument(*flags, **kwargs)
 
 
 def _add_run_options(p: argparse.ArgumentParser) -> None:
@@ -424,7 +448,7 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
         "per_class": "also select each class against the rest (three or more classes), on "
                      "the same resamples: per-class panels in markers.csv / markers.gmt and "
                      "the report (docs/markers.md)",
-        "weighted_resampling": "with --weights: draw the resamples with probability "
+        "weighted_resampling": "with --sample-weight: draw the resamples with probability "
                                "proportional to the weights, and fit the selector "
                                "unweighted",
         "selector_params": "a parameter of the selector, repeatable, e.g. --selector-param "
@@ -524,10 +548,14 @@ def build_parser() -> argparse.ArgumentParser:
                    f"{_classification_selectors()} (default: wilcoxon)")
     p.add_argument("-b", "--n-bootstraps", type=_pos_int, default=50, metavar="B",
                    help="resamples (default: 50)")
-    p.add_argument("--panel-size", type=_pos_int, default=10, metavar="M",
+    p.add_argument("-m", "--n-features", type=_pos_int, default=10, metavar="M",
                    help="genes per panel (default: 10)")
-    p.add_argument("--max-cells-per-group", type=_pos_int, default=500, metavar="N",
+    add_old_spelling(p, ["--panel-size"], "--n-features", dest="n_features", type=_pos_int,
+                     metavar="M")
+    p.add_argument("--max-per-class", type=_pos_int, default=500, metavar="N",
                    help="at most N cells of each cluster per resample (default: 500)")
+    add_old_spelling(p, ["--max-cells-per-group"], "--max-per-class", dest="max_per_class",
+                     type=_pos_int, metavar="N")
     p.add_argument("--direction", choices=["up", "down", "both"], default="up",
                    help="markers higher in the cluster (default), lower, or either")
     p.add_argument("--reference", choices=["each", "rest"], default=None,
@@ -615,9 +643,8 @@ _OPTION_OF = {"n_jobs": "--n-jobs", "executor": "--executor", "selectors": "--se
               "classifiers": "--classifier", "classifier": "--classifier",
               "y": "the labels, --target", "X": "the features of DATA",
               "pfer": "--pfer", "fdr": "--fdr", "n_permutations": "--null",
-              "groups": "--groups", "sample_weight": "--weights",
-              "covariates": "--covariate", "groupby": "--groupby", "panel_size": "--panel-size",
-              "max_cells_per_group": "--max-cells-per-group", "use_raw": "--use-raw",
+              "groups": "--groups", "sample_weight": "--sample-weight",
+              "covariates": "--covariate", "groupby": "--groupby", "use_raw": "--use-raw",
               "layer": "--layer"}
 
 

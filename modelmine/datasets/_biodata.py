@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from .._deprecation import UNSET, renamed_keyword
 from ..constants import (
     MAX_TARGET_DISTINCT_FRACTION,
     MIN_CLASS_SIZE_WARNING,
@@ -69,7 +70,13 @@ def cli_door() -> Iterator[None]:
 
 
 #: Command-line flags not spelled as their keyword.
-_FLAGS = {"covariates": "--covariate", "sample_weight": "--weights"}
+_FLAGS = {"covariates": "--covariate", "sample_weight": "--sample-weight"}
+
+
+def design_flag(option: str) -> str:
+    """The command-line option of a design column (``--groups``, ``--sample-weight``,
+    ``--event``), from its key in the data record (``groups``, ``weights``, ``event``)."""
+    return "--sample-weight" if option == "weights" else f"--{option}"
 
 
 def option_text(name: str, value: Any = None) -> str:
@@ -487,8 +494,9 @@ def from_anndata(
     fmt: str = "anndata",
     unlabelled: bool = False,
     groups: str | None = None,
-    weights: str | None = None,
+    sample_weight: str | None = None,
     event: str | None = None,
+    weights: Any = UNSET,
 ) -> Any:
     """An ``AnnData`` as a :class:`~modelmine.datasets.LoadedData`.
 
@@ -512,15 +520,22 @@ def from_anndata(
         Recorded as the LoadedData's ``source`` and ``format``.
     unlabelled : bool, default=False
         Read no target (the labels come from a separate file, joined by ``obs_names``).
-    groups, weights : str, optional
+    groups, sample_weight : str, optional
         ``"obs:COLUMN"`` (or ``"COLUMN"``): the column of ``adata.obs`` holding each
         observation's group (donor, patient, batch) or weight (``LoadedData.groups`` and
         ``LoadedData.sample_weight``).
+    event : str, optional
+        For survival: the column of ``adata.obs`` holding the event indicator.
+    weights : str, optional
+        The old name of ``sample_weight``, deprecated (a FutureWarning; it goes in the next
+        release).
 
     Returns
     -------
     LoadedData
     """
+    weights = renamed_keyword("from_anndata", "weights", "sample_weight", weights,
+                              sample_weight, None)
     where = source
     X = _matrix(adata, layer, where, sparse_dtype)
     obs = adata.obs
@@ -573,10 +588,10 @@ def from_anndata(
         col = split_obs_target(name) or name
         if col not in obs.columns:
             raise DataError(
-                f"--{option} obs:{col} is not a column of the obs of {where!r} "
+                f"{design_flag(option)} obs:{col} is not a column of the obs of {where!r} "
                 f"(obs columns: {_listing(list(obs.columns)) or 'none'})."
             )
-        design[option] = design_column(obs[col], f"--{option} obs:{col}", where,
+        design[option] = design_column(obs[col], f"{design_flag(option)} obs:{col}", where,
                                        numeric=option == "weights")
     if event is not None:
         y = survival_target(design["event"], y, f"--event {event}", f"--time {target}",
@@ -638,7 +653,7 @@ def read_h5ad(
     try:
         return from_anndata(
             adata, target, layer=layer, source=where, fmt="h5ad", unlabelled=unlabelled,
-            groups=groups, weights=weights, event=event,
+            groups=groups, sample_weight=weights, event=event,
         )
     finally:
         if backed and getattr(adata, "file", None) is not None:

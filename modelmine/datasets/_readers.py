@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._deprecation import UNSET, renamed_keyword
 from ..exceptions import DataError
 from ..validation import closest_names
 from ._matlab import read_mat
@@ -62,11 +63,12 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
               index_col: str | None = None, transpose: bool = False,
               layer: str | None = None, backed: bool = False,
               drop: Sequence[str] | None = None, groups: str | None = None,
-              weights: str | None = None,
+              sample_weight: str | None = None,
               keep_columns: Sequence[str] | None = None,
               outcome: str = "classification",
               event: str | None = None,
-              covariates: Sequence[str] | None = None) -> LoadedData:
+              covariates: Sequence[str] | None = None,
+              weights: Any = UNSET) -> LoadedData:
     """Read a dataset for ``modelmine run`` / ``modelmine lattice``.
 
     Parameters
@@ -111,9 +113,9 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
         The column (of a table; ``"obs:COLUMN"`` of an ``.h5ad``) naming each sample's
         group: a patient with several samples, a donor, a batch. Taken out of the features
         into ``LoadedData.groups``; :func:`modelmine.run` then resamples whole groups.
-    weights : str, optional
+    sample_weight : str, optional
         The column of each sample's weight, taken out of the features into
-        ``LoadedData.sample_weight``.
+        ``LoadedData.sample_weight`` (``--sample-weight`` of ``modelmine run``).
     outcome : {"classification", "regression", "survival"}, default="classification"
         What ``target`` holds: class labels (a continuous column is refused,
         :func:`check_target`), numbers, or the survival times (with ``event``).
@@ -125,6 +127,9 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
         Columns of a table holding clinical covariates (age, sex, stage, batch; text
         allowed), taken out of the features into ``LoadedData.covariates``:
         :func:`modelmine.run` adjusts for them (``--covariate COL``).
+    weights : str, optional
+        The old name of ``sample_weight``, deprecated (a FutureWarning; it goes in the next
+        release).
 
     Returns
     -------
@@ -136,6 +141,8 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
         With a one-line message naming the problem; a continuous target among them
         (:func:`modelmine.datasets.check_target`).
     """
+    weights = renamed_keyword("read_data", "weights", "sample_weight", weights,
+                              sample_weight, None)
     from ._biodata import (
         check_target,
         join_labels,
@@ -174,7 +181,7 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
             raise DataError("--labels cannot relabel an embedded dataset (it has no sample "
                             "IDs); export it with `modelmine datasets export` first.")
         if groups is not None or weights is not None:
-            raise DataError(f"--{'groups' if groups is not None else 'weights'} names a "
+            raise DataError(f"--{'groups' if groups is not None else 'sample-weight'} names a "
                             "column; an embedded dataset has none (export it with `modelmine "
                             "datasets export` and add the column).")
         for option, used in (("--drop", bool(drop)), ("--keep-columns", bool(keep_columns)),
@@ -208,7 +215,7 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
         raise DataError(f"--event names a column; the MATLAB file {text!r} has none (save "
                         "the data as a table or an .h5ad with the time and event columns).")
     if kind == "mat" and (groups is not None or weights is not None):
-        raise DataError(f"--{'groups' if groups is not None else 'weights'} names a column; "
+        raise DataError(f"--{'groups' if groups is not None else 'sample-weight'} names a column; "
                         f"the MATLAB file {text!r} has none (save the data as a table or an "
                         ".h5ad with that column).")
     h5ad_only = {"--layer": layer is not None, "--backed": bool(backed)}
@@ -328,21 +335,21 @@ def _keep(frame: pd.DataFrame, patterns: Sequence[str], target: Any,
 def _pop_design(frame: pd.DataFrame, groups: str | None, weights: str | None,
                 target: Any, text: str, event: str | None = None
                 ) -> tuple[pd.DataFrame, dict[str, np.ndarray]]:
-    """The --groups, --weights and --event columns taken out of a table, checked (one
+    """The --groups, --sample-weight and --event columns taken out of a table, checked (one
     value per sample; numbers for the weights)."""
-    from ._biodata import design_column
+    from ._biodata import design_column, design_flag
 
     design = {}
     for option, column in (("groups", groups), ("weights", weights), ("event", event)):
         if column is None:
             continue
         if column not in frame.columns:
-            raise DataError(f"--{option} {column!r} is not a column of {text!r} (its first "
-                            f"columns: {_quoted(list(map(str, frame.columns[:6])))}).")
+            raise DataError(f"{design_flag(option)} {column!r} is not a column of {text!r} "
+                            f"(its first columns: {_quoted(list(map(str, frame.columns[:6])))}).")
         if column == target:
-            raise DataError(f"--{option} {column!r} is the label column (--target"
+            raise DataError(f"{design_flag(option)} {column!r} is the label column (--target"
                             f"{' / --time' if event is not None else ''}).")
-        design[option] = design_column(frame[column], f"--{option} {column!r}", text,
+        design[option] = design_column(frame[column], f"{design_flag(option)} {column!r}", text,
                                        numeric=option == "weights")
         frame = frame.drop(columns=[column])
     return frame, design

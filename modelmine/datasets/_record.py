@@ -51,7 +51,7 @@ class LoadedData:
         The group of each sample (``read_data(groups=COLUMN)``): resampled whole by
         :func:`modelmine.run`.
     sample_weight : ndarray of float64 or None
-        The weight of each sample (``read_data(weights=COLUMN)``).
+        The weight of each sample (``read_data(sample_weight=COLUMN)``).
     covariates : DataFrame or None
         The clinical covariates of each sample (``read_data(covariates=[COLUMN, ...])``),
         as read (text kept): :func:`modelmine.run` adjusts for them.

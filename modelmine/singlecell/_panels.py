@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from .._deprecation import renamed_accessor
+from .._deprecation import UNSET, renamed_accessor, renamed_keyword
 from ..diagnostics._markers import expression_columns, fold_changes
 from ..diagnostics._significance import bh_qvalues
 from ..selectors._wilcoxon import wilcoxon_by_group
@@ -123,8 +123,8 @@ def marker_panels(
     reference: str | None = None,
     selector_params: dict[str, Any] | None = None,
     n_bootstraps: int = 50,
-    panel_size: int = 10,
-    max_cells_per_group: int | None = 500,
+    n_features: int = 10,
+    max_per_class: int | None = 500,
     sample_fraction: float = 0.8,
     combination_size: int = 3,
     combination_support: float = 0.3,
@@ -134,6 +134,8 @@ def marker_panels(
     key_added: str = "modelmine_markers",
     n_jobs: int | None = None,
     progress: bool | None = None,
+    panel_size: Any = UNSET,
+    max_cells_per_group: Any = UNSET,
 ) -> MarkerPanels:
     """Stable marker panels for every cluster, written into the AnnData (issue 29).
 
@@ -172,10 +174,12 @@ def marker_panels(
         ``direction`` or ``reference`` in it must agree with the arguments of that name
         (which are recorded and order the panels), else it is refused.
     n_bootstraps : int, default=50
-    panel_size : int, default=10
-        Genes per base model and per panel (m).
-    max_cells_per_group : int or None, default=500
-        At most this many cells of each cluster in each resample (None: no cap).
+    n_features : int, default=10
+        Genes per base model and per panel (m; ``-m/--n-features`` of ``modelmine
+        markers``).
+    max_per_class : int or None, default=500
+        At most this many cells of each cluster in each resample (None: no cap), as
+        :func:`modelmine.run`'s ``max_per_class``.
     sample_fraction : float, default=0.8
         Fraction of each cluster's cells drawn (without replacement) before the cap.
     combination_size : int, default=3
@@ -187,7 +191,7 @@ def marker_panels(
         A column of ``adata.obs`` (donor, sample; ``"obs:donor"`` too): whole groups are
         drawn (``sample_fraction`` of them, not stratified by cluster, since a donor holds
         cells of several clusters), then each cluster's cells in them are capped at
-        ``max_cells_per_group``.
+        ``max_per_class``.
     n_genes : int, default=100
         Genes per cluster in ``adata.uns[key_added]`` (the panel first, then by
         frequency and mean rank).
@@ -195,6 +199,11 @@ def marker_panels(
     key_added : str, default="modelmine_markers"
     n_jobs : int, optional
     progress : bool, optional
+    panel_size, max_cells_per_group
+        The old names of ``n_features`` and ``max_per_class``, deprecated (a
+        FutureWarning; they go in the next release). The stored settings
+        (``adata.uns[key_added]["settings"]``) keep the keys ``panel_size`` and
+        ``max_cells_per_group``, so that files stay as they were.
 
     Returns
     -------
@@ -205,6 +214,9 @@ def marker_panels(
     from ..datasets._biodata import from_anndata, split_obs_target
     from ..spec import RunSpec
 
+    n_features = renamed_keyword(_FUNC, "panel_size", "n_features", panel_size, n_features, 10)
+    max_per_class = renamed_keyword(_FUNC, "max_cells_per_group", "max_per_class",
+                                    max_cells_per_group, max_per_class, 500)
     column = split_obs_target(groupby) if isinstance(groupby, str) else groupby
     obs = adata.obs
     if column not in obs.columns:
@@ -263,9 +275,8 @@ def marker_panels(
     selector, params, reference = _directed_selector(selector, direction, reference,
                                                      selector_params)
     b = check_int(n_bootstraps, "n_bootstraps", _FUNC, min_value=2)
-    m = check_int(panel_size, "panel_size", _FUNC, min_value=1)
-    cap = check_int(max_cells_per_group, "max_cells_per_group", _FUNC, min_value=1,
-                    allow_none=True)
+    m = check_int(n_features, "n_features", _FUNC, min_value=1)
+    cap = check_int(max_per_class, "max_per_class", _FUNC, min_value=1, allow_none=True)
     top = check_int(n_genes, "n_genes", _FUNC, min_value=1)
     size = check_int(combination_size, "combination_size", _FUNC, min_value=2)
     # a float32 atlas stays float32 (half the memory; every statistic is computed in

@@ -146,7 +146,7 @@ def test_expression_and_labels_files_with_the_run_options(tmp_path, colon):
                 "--quiet",
                 "--resampling",
                 "subsample",
-                "--fraction",
+                "--sample-fraction",
                 "0.8",
                 "--stratify",
                 "--scale",

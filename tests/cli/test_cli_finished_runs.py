@@ -1,5 +1,5 @@
 """Nothing finished is ever hidden or deleted (issue 40, item 5), and `modelmine evaluate
---outcome` honours or refuses --weights, --cache and --scheduler (item 13).
+--outcome` honours or refuses --sample-weight, --cache and --scheduler (item 13).
 
 A run's directory is finalised before any extra step (--annotate, --evaluate, --pfer/--fdr,
 --null, --figures); an extra that fails leaves the complete run in DIR, names DIR and the
@@ -120,12 +120,12 @@ def _evaluate(data, out, *extra):
 
 
 def test_evaluate_outcome_honours_weights(table, tmp_path):
-    """--weights reached no fold of a regression evaluation (silently)."""
+    """--sample-weight reached no fold of a regression evaluation (silently)."""
     data = [a if a != "pearson" else "random-forest" for a in _regression(table)]
     data = [a for i, a in enumerate(data) if not (a == "w" or (a == "--drop"
                                                               and data[i + 1] == "w"))]
     out, plain = tmp_path / "weighted", tmp_path / "plain"
-    assert main(_evaluate(data, out, "--weights", "w")) == 0
+    assert main(_evaluate(data, out, "--sample-weight", "w")) == 0
     assert main(_evaluate([*data, "--drop", "w"], plain)) == 0
     record = json.loads((out / "evaluation.json").read_text())
     assert record["settings"]["design"]["sample_weight"]

@@ -1,4 +1,4 @@
-"""`modelmine run` / `evaluate` with --groups and --weights (issue 28): the columns come out
+"""`modelmine run` / `evaluate` with --groups and --sample-weight (issue 28): the columns come out
 of the features, the run equals the Python API on the same arrays, the run records them and
 a killed run resumes with them; bad columns get one-line errors with exit status 2."""
 
@@ -46,7 +46,7 @@ def _bad(argv, capsys, *patterns):
 def test_run_with_groups_and_weights_equals_the_api(tmp_path, table, capsys):
     path, X, y, patients, weights, names = table
     out = tmp_path / "run"
-    assert main(["run", str(path), "--target", "class", "--groups", "patient", "--weights",
+    assert main(["run", str(path), "--target", "class", "--groups", "patient", "--sample-weight",
                  "weight", *FAST, "--out", str(out)]) == 0
     capsys.readouterr()
     run = mm.MiningRun.load(out)
@@ -60,7 +60,7 @@ def test_run_with_groups_and_weights_equals_the_api(tmp_path, table, capsys):
     assert record["data"]["read_options"] == {"groups": "patient", "weights": "weight"}
     # --null reruns the selector on the same grouped, weighted resamples
     out3 = tmp_path / "run3"
-    assert main(["run", str(path), "--target", "class", "--groups", "patient", "--weights",
+    assert main(["run", str(path), "--target", "class", "--groups", "patient", "--sample-weight",
                  "weight", *FAST, "--null", "10", "--evaluate", "--n-folds", "3",
                  "--out", str(out3)]) == 0
     capsys.readouterr()
@@ -69,7 +69,7 @@ def test_run_with_groups_and_weights_equals_the_api(tmp_path, table, capsys):
     assert record["settings"]["design"]["sample_weight"]["use"] == "selector"
     # --weighted-resampling: the weights draw the resamples, any selector works
     out2 = tmp_path / "run2"
-    assert main(["run", str(path), "--target", "class", "--weights", "weight",
+    assert main(["run", str(path), "--target", "class", "--sample-weight", "weight",
                  "--drop", "patient", "--weighted-resampling", "--selector", "ig", "-b", "4",
                  "-m", "5", "-q", "--out", str(out2)]) == 0
     capsys.readouterr()
@@ -91,10 +91,10 @@ def test_bad_group_and_weight_columns(tmp_path, table, capsys):
     out = str(tmp_path / "x")
     _bad(["run", str(path), "--target", "class", "--groups", "donor", *FAST, "--out", out],
          capsys, "--groups 'donor' is not a column")
-    _bad(["run", str(path), "--target", "class", "--weights", "patient", *FAST, "--out",
-          out], capsys, "--weights 'patient'", "must hold numbers")
-    _bad(["run", str(path), "--target", "class", "--weights", "weight", "--drop", "patient",
-          "--selector", "ig", "-b", "4", "-m", "5", "--out", out], capsys, "(--weights)",
+    _bad(["run", str(path), "--target", "class", "--sample-weight", "patient", *FAST, "--out",
+          out], capsys, "--sample-weight 'patient'", "must hold numbers")
+    _bad(["run", str(path), "--target", "class", "--sample-weight", "weight", "--drop", "patient",
+          "--selector", "ig", "-b", "4", "-m", "5", "--out", out], capsys, "(--sample-weight)",
          "selector 'ig'")
     _bad(["run", "embedded:colon", "--groups", "patient", *FAST, "--out", out], capsys,
          "--groups", "embedded")
@@ -157,7 +157,7 @@ def test_h5ad_obs_columns(tmp_path, table, capsys):
     anndata.AnnData(X=X, obs=obs, var=pd.DataFrame(index=names)).write_h5ad(h5)
     out = tmp_path / "run"
     assert main(["run", str(h5), "--target", "obs:label", "--groups", "obs:donor",
-                 "--weights", "obs:w", *FAST, "--out", str(out)]) == 0
+                 "--sample-weight", "obs:w", *FAST, "--out", str(out)]) == 0
     capsys.readouterr()
     truth = mm.bootstrap(X, y.astype(str), selector="anova", n_bootstraps=8, n_features=6,
                          random_state=3, feature_names=names, groups=patients,

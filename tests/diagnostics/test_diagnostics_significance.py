@@ -12,7 +12,7 @@ import scipy.stats
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from modelmine.diagnostics._significance import (
+from modelmine.diagnostics import (
     mcnemar_test,
     paired_ttest,
     points_ranking,

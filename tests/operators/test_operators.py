@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 from scipy.spatial.distance import pdist, squareform
 
-from modelmine.operators._registry import OperatorRegistry, distinct_models
+from modelmine.operators import OperatorRegistry
+from modelmine.operators._registry import distinct_models
 from modelmine.testing import make_base_models
 
 REG = OperatorRegistry(group=None)  # built-ins only, no plugin can interfere
@@ -273,8 +274,7 @@ def test_structure_operators_return_base_models(real_base):
 
 def test_large_med_picks_best_silhouette_and_largest_cluster(real_base):
     from modelmine.constants import SILHOUETTE_NO_STRUCTURE
-    from modelmine.patterns._distances import jaccard_distances
-    from modelmine.patterns._kmedoids import kmedoids
+    from modelmine.patterns import jaccard_distances, kmedoids
 
     sig = REG.aggregate(real_base, "largeMed", k_range=[2, 3, 4])
     dist = jaccard_distances(real_base)

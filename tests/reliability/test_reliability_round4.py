@@ -186,8 +186,8 @@ def test_the_cli_refuses_weights_in_one_class(tmp_path, capsys):
     frame["w"] = np.where(frame["y"] == 0, 2.0, 0.0)
     path = tmp_path / "d.csv"
     frame.to_csv(path, index=False)
-    bad(["run", path, "-t", "y", *FAST, "--weights", "w", "--weighted-resampling",
-         "--out", tmp_path / "out"], capsys, "--weights", "at least 2 classes")
+    bad(["run", path, "-t", "y", *FAST, "--sample-weight", "w", "--weighted-resampling",
+         "--out", tmp_path / "out"], capsys, "--sample-weight", "at least 2 classes")
     assert not (tmp_path / "out").exists()
 
 
@@ -447,14 +447,14 @@ def test_all_equal_survival_times_warn():
         check_outcome(y, "survival", func="run")
 
 
-# ------------------------------------------ 18. a bad --weights value is quoted with its row
+# ------------------------------------------ 18. a bad --sample-weight value is quoted with its row
 def test_a_bad_weight_is_quoted_with_its_row(tmp_path, capsys):
     frame = small_frame(n=30)
     frame["w"] = ["1.5"] * 30
     frame.loc[17, "w"] = "heavy"
     path = tmp_path / "d.csv"
     frame.to_csv(path, index=False)
-    err = bad(["run", path, "-t", "y", *FAST, "--weights", "w", "--out", tmp_path / "o"],
+    err = bad(["run", path, "-t", "y", *FAST, "--sample-weight", "w", "--out", tmp_path / "o"],
               capsys, "'heavy'", "row 18")
     assert "'1.5'" not in err and "1.5" not in err.split("holds")[-1]
 

@@ -38,8 +38,8 @@ def test_the_marker_report_shares_the_shell(tmp_path):
     keep = adata.obs["louvain"].isin(["0", "1", "2"]).to_numpy()
     adata = adata[keep].copy()
     result = mm.singlecell.marker_panels(adata, "louvain", selector="anova",
-                                         n_bootstraps=3, panel_size=3,
-                                         max_cells_per_group=40, n_genes=10)
+                                         n_bootstraps=3, n_features=3,
+                                         max_per_class=40, n_genes=10)
     page = result.write_report(tmp_path / "m.html", adata).read_text(encoding="utf-8")
     assert _SHELL.match(page)
     assert "<main>" in page and "</main></body>" in page

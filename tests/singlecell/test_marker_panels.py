@@ -50,7 +50,7 @@ def test_wilcoxon_equals_scanpy_and_scipy(pbmc):
 def test_marker_panels_write_what_scanpy_reads(pbmc):
     adata = pbmc.copy()
     result = marker_panels(adata, "louvain", selector="anova", n_bootstraps=10,
-                           panel_size=5, max_cells_per_group=60, n_genes=20)
+                           n_features=5, max_per_class=60, n_genes=20)
     df = sc.get.rank_genes_groups_df(adata, group=None, key="modelmine_markers")
     assert set(df["group"]) == set(adata.obs["louvain"].cat.categories)
     assert {"names", "scores", "logfoldchanges", "pvals", "pvals_adj"} <= set(df.columns)
@@ -72,7 +72,7 @@ def test_marker_panels_agree_with_scanpys_markers(pbmc):
     ref = pbmc.copy()
     sc.tl.rank_genes_groups(ref, "louvain", method="wilcoxon", use_raw=False, n_genes=10)
     result = marker_panels(adata, "louvain", selector="anova", n_bootstraps=20,
-                           panel_size=10, max_cells_per_group=100)
+                           n_features=10, max_per_class=100)
     shared = [len(set(result.panels[g]) & set(ref.uns["rank_genes_groups"]["names"][g]))
               for g in result.panels]
     assert np.median(shared) >= 5, shared
@@ -81,7 +81,7 @@ def test_marker_panels_agree_with_scanpys_markers(pbmc):
 def test_each_resample_holds_at_most_the_cap_per_cluster(pbmc):
     adata = pbmc.copy()
     result = marker_panels(adata, "louvain", selector="anova", n_bootstraps=5,
-                           panel_size=3, max_cells_per_group=40, sample_fraction=0.8)
+                           n_features=3, max_per_class=40, sample_fraction=0.8)
     codes = adata.obs["louvain"].cat.codes.to_numpy()
     sizes = np.bincount(codes)
     base = next(iter(result.base_models.values()))
@@ -109,7 +109,7 @@ def test_planted_markers_are_found_in_sparse_counts():
         index=[f"cell{i}" for i in range(n)]))
     adata.var_names = [f"g{j}" for j in range(p)]
     result = marker_panels(adata, "cluster", selector="anova", n_bootstraps=10,
-                           panel_size=5, max_cells_per_group=200)
+                           n_features=5, max_per_class=200)
     for k in range(K):
         assert set(result.panels[f"c{k}"]) == {f"g{j}" for j in range(5 * k, 5 * k + 5)}
 
@@ -117,7 +117,7 @@ def test_planted_markers_are_found_in_sparse_counts():
 @pytest.mark.parametrize(("kwargs", "message"), [
     ({"groupby": "no_such"}, "'groupby' parameter of marker_panels must be a column"),
     ({"groupby": "louvain", "layer": "counts"}, "'layer' parameter of marker_panels"),
-    ({"groupby": "louvain", "panel_size": 0}, "'panel_size' parameter"),
+    ({"groupby": "louvain", "n_features": 0}, "'n_features' parameter"),
 ])
 def test_marker_panels_refusals(pbmc, kwargs, message):
     with pytest.raises(ValueError, match=message):
@@ -171,8 +171,8 @@ def test_wilcoxon_selector_one_vs_rest_equals_each_class_alone(pbmc):
 
 def test_marker_panels_default_wilcoxon_selector(pbmc):
     adata = pbmc.copy()
-    result = marker_panels(adata, "louvain", n_bootstraps=8, panel_size=5,
-                           max_cells_per_group=80)
+    result = marker_panels(adata, "louvain", n_bootstraps=8, n_features=5,
+                           max_per_class=80)
     assert result.settings["selector"] == "wilcoxon"
     assert adata.uns["modelmine_markers"]["params"]["method"] == "modelmine wilcoxon"
 
@@ -192,7 +192,7 @@ def test_combinations_are_co_selected_markers_with_their_auroc():
         index=[f"cell{i}" for i in range(n)]))
     adata.var_names = [f"g{j}" for j in range(p)]
     result = marker_panels(adata, "cluster", selector="anova", n_bootstraps=20,
-                           panel_size=3, max_cells_per_group=200)
+                           n_features=3, max_per_class=200)
     combos = result.combinations[result.combinations["class"] == "b"]
     assert len(combos) and set(combos.iloc[0]["features"]) <= {"g0", "g1", "g2"}
     best = combos.iloc[0]
@@ -227,8 +227,8 @@ def test_dense_counts_give_the_sparse_result():
                        index=[f"cell{i}" for i in range(300)])
     dense = anndata.AnnData(X=X, obs=obs.copy())
     sparse = anndata.AnnData(X=sp.csr_matrix(X), obs=obs.copy())
-    a = marker_panels(dense, "c", n_bootstraps=6, panel_size=4, max_cells_per_group=50)
-    b = marker_panels(sparse, "c", n_bootstraps=6, panel_size=4, max_cells_per_group=50)
+    a = marker_panels(dense, "c", n_bootstraps=6, n_features=4, max_per_class=50)
+    b = marker_panels(sparse, "c", n_bootstraps=6, n_features=4, max_per_class=50)
     assert a.panels == b.panels
     pd.testing.assert_frame_equal(a.table, b.table)
 
@@ -244,7 +244,7 @@ def test_cli_markers_writes_what_scanpy_reads(pbmc, tmp_path):
     out = tmp_path / "markers"
     done = subprocess.run([sys.executable, "-m", "modelmine", "markers", str(data),
                            "--groupby", "obs:louvain", "-s", "anova", "-b", "6",
-                           "--panel-size", "4", "--max-cells-per-group", "60", "--out",
+                           "--n-features", "4", "--max-per-class", "60", "--out",
                            str(out), "--quiet", "--direction", "both"],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
@@ -304,9 +304,9 @@ def test_against_each_cluster_a_sibling_gene_is_no_marker():
     pval.type="all") puts there the gene that separates the cluster from its sibling."""
     adata = lineage_cells()
     rest = marker_panels(adata.copy(), "cluster", selector="t-test", reference="rest",
-                         n_bootstraps=10, panel_size=2, max_cells_per_group=None)
+                         n_bootstraps=10, n_features=2, max_per_class=None)
     each = marker_panels(adata.copy(), "cluster", selector="t-test",  # "each": default
-                         n_bootstraps=10, panel_size=2, max_cells_per_group=None)
+                         n_bootstraps=10, n_features=2, max_per_class=None)
     assert rest.panels["A"] == ["g0", "g1"] and rest.panels["A2"] == ["g0", "g2"]
     assert each.panels["A"][0] == "g1" and each.panels["A2"][0] == "g2"
 
@@ -323,8 +323,8 @@ def test_against_each_cluster_a_sibling_gene_is_no_marker():
         marker_panels(adata.copy(), "cluster", selector="anova", reference="each",
                       n_bootstraps=2)
     wilcoxon = marker_panels(adata.copy(), "cluster", selector="wilcoxon",
-                             reference="each", n_bootstraps=10, panel_size=2,
-                             max_cells_per_group=None)
+                             reference="each", n_bootstraps=10, n_features=2,
+                             max_per_class=None)
     assert wilcoxon.panels["A"][0] == "g1" and wilcoxon.panels["A2"][0] == "g2"
     with pytest.raises(ValueError, match="direction"):
         marker_panels(adata.copy(), "cluster", direction="upward", n_bootstraps=2)
@@ -341,7 +341,7 @@ def test_direction_keeps_the_panel_on_one_side(pbmc, selector):
     for direction in ("up", "down"):
         adata = pbmc.copy()
         result = marker_panels(adata, "louvain", selector=selector, direction=direction,
-                               n_bootstraps=8, panel_size=5, max_cells_per_group=60)
+                               n_bootstraps=8, n_features=5, max_per_class=60)
         assert adata.uns["modelmine_markers"]["params"]["direction"] == direction
         for g, genes in result.panels.items():
             inside = labels == g
@@ -360,8 +360,8 @@ def test_report_shows_each_panel_with_scanpys_dot_plot_fractions(pbmc, tmp_path)
     from modelmine.report import panel_dot_data
 
     adata = pbmc.copy()
-    result = marker_panels(adata, "louvain", n_bootstraps=6, panel_size=3,
-                           max_cells_per_group=60)
+    result = marker_panels(adata, "louvain", n_bootstraps=6, n_features=3,
+                           max_per_class=60)
     effect, share = panel_dot_data(adata, result)
     genes = list(share.index)
     dot = sc.pl.DotPlot(adata, genes, "louvain")
@@ -399,8 +399,8 @@ def test_values_a_selector_was_not_made_for_are_refused(pbmc):
             marker_panels(adata, "louvain", layer="counts", selector=selector,
                           n_bootstraps=2)
     assert "modelmine_markers" not in adata.uns
-    marker_panels(adata, "louvain", layer="counts", n_bootstraps=2, panel_size=2,
-                  max_cells_per_group=30)
+    marker_panels(adata, "louvain", layer="counts", n_bootstraps=2, n_features=2,
+                  max_per_class=30)
     assert value_kind(counts.data) == "counts"
     assert value_kind(adata.X.data) == "log-normalised"
     assert value_kind(counts.data / 3 * 100) == "normalised"
@@ -415,7 +415,7 @@ def test_a_backed_file_reads_its_matrix_or_layer(pbmc, tmp_path):
     adata.layers["lognorm"] = adata.X.copy()
     adata.write_h5ad(tmp_path / "cells.h5ad")
     backed = anndata.read_h5ad(tmp_path / "cells.h5ad", backed="r")
-    kwargs = dict(n_bootstraps=4, panel_size=3, max_cells_per_group=40)
+    kwargs = dict(n_bootstraps=4, n_features=3, max_per_class=40)
     for layer in (None, "lognorm"):
         ours = marker_panels(backed, "louvain", layer=layer, **kwargs)
         assert ours.panels == marker_panels(adata.copy(), "louvain", **kwargs).panels
@@ -426,7 +426,7 @@ def test_a_backed_file_reads_its_matrix_or_layer(pbmc, tmp_path):
 
 def test_the_default_reference_is_each_where_the_selector_takes_it(pbmc):
     adata = pbmc.copy()
-    kwargs = dict(n_bootstraps=2, panel_size=2, max_cells_per_group=30)
+    kwargs = dict(n_bootstraps=2, n_features=2, max_per_class=30)
     assert marker_panels(adata, "louvain", **kwargs).settings["reference"] == "each"
     assert adata.uns["modelmine_markers"]["params"]["compared_with"] == "each"
     anova = marker_panels(adata, "louvain", selector="anova", **kwargs)
@@ -444,8 +444,8 @@ def test_default_panels_hold_the_canonical_markers_of_sorted_pbmc_populations(pb
     PBMC tutorial, Hao et al. 2021): MS4A1 / CD79A / CD79B for B cells, GNLY / NKG7 for
     NK cells, CST3 and HLA class II for dendritic cells, CD8A / CD8B for CD8 T cells."""
     adata = pbmc.copy()
-    result = marker_panels(adata, "bulk_labels", n_bootstraps=20, panel_size=10,
-                           max_cells_per_group=100)
+    result = marker_panels(adata, "bulk_labels", n_bootstraps=20, n_features=10,
+                           max_per_class=100)
     panels = {g: set(p) for g, p in result.panels.items()}
     assert len(panels["CD19+ B"] & {"MS4A1", "CD79A", "CD79B"}) == 3
     assert {"GNLY", "NKG7"} <= panels["CD56+ NK"]

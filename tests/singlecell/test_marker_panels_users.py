@@ -42,7 +42,7 @@ def cli(*argv, timeout=300):
                           capture_output=True, text=True, timeout=timeout)
 
 
-FAST = ["-b", "4", "--panel-size", "3", "--quiet"]
+FAST = ["-b", "4", "--n-features", "3", "--quiet"]
 
 
 @pytest.mark.parametrize("labels", [
@@ -67,12 +67,12 @@ def test_cli_writes_every_output_for_numeric_and_boolean_clusters(tmp_path, labe
 def test_clusters_sort_naturally_and_by_category_order():
     # issue 39.9: 0, 1, 10, 2
     adata = planted(np.repeat(["0", "1", "10", "2"], 30))
-    result = marker_panels(adata, "cl", n_bootstraps=3, panel_size=2)
+    result = marker_panels(adata, "cl", n_bootstraps=3, n_features=2)
     assert list(result.panels) == ["0", "1", "2", "10"]
     assert list(adata.uns["modelmine_markers"]["names"].dtype.names) == ["0", "1", "2", "10"]
     ordered = planted(np.repeat(["b", "a", "c"], 30))
     ordered.obs["cl"] = pd.Categorical(ordered.obs["cl"], categories=["c", "b", "a"])
-    assert list(marker_panels(ordered, "cl", n_bootstraps=3, panel_size=2).panels) == \
+    assert list(marker_panels(ordered, "cl", n_bootstraps=3, n_features=2).panels) == \
         ["c", "b", "a"]
 
 
@@ -80,8 +80,8 @@ def test_clusters_sort_naturally_and_by_category_order():
 def test_donors_spanning_clusters_are_resampled_whole(groups):
     # issue 40.3 / 39.6: "obs:obs:donor", and stratify refused for donors spanning clusters
     adata = planted(np.repeat(["x", "y", "z"], 60))
-    result = marker_panels(adata, "cl", groups=groups, n_bootstraps=6, panel_size=3,
-                           max_cells_per_group=25)
+    result = marker_panels(adata, "cl", groups=groups, n_bootstraps=6, n_features=3,
+                           max_per_class=25)
     for k, panel in enumerate(result.panels.values()):
         assert set(panel) == {f"g{3 * k + i}" for i in range(3)}
     donors = adata.obs["donor"].to_numpy()
@@ -114,7 +114,7 @@ def test_pbmc68k_reduced_as_shipped_reads_raw_and_plots_from_the_annotations(tmp
     adata = sc.datasets.pbmc68k_reduced()
     with pytest.raises(ValueError, match=r"'use_raw' parameter.*use_raw=True.*scaled"):
         marker_panels(adata.copy(), "louvain", n_bootstraps=3)
-    result = marker_panels(adata, "louvain", use_raw=True, n_bootstraps=3, panel_size=3,
+    result = marker_panels(adata, "louvain", use_raw=True, n_bootstraps=3, n_features=3,
                            n_genes=5)
     assert result.settings["values"] == "log-normalised"
     assert adata.uns["modelmine_markers"]["params"]["use_raw"] is True
@@ -155,7 +155,7 @@ def test_noise_around_zero_is_set_to_zero_and_scaled_data_refused():
     adata = sc.datasets.krumsiek11()
     adata.obs_names_make_unique()
     with pytest.warns(UserWarning, match=r"negative value\(s\), down to -0.0163"):
-        result = marker_panels(adata, "cell_type", n_bootstraps=3, panel_size=2)
+        result = marker_panels(adata, "cell_type", n_bootstraps=3, n_features=2)
     assert result.settings["negative_values_clipped"] == int((adata.X < 0).sum())
     # the same data scaled: half the mass negative, refused naming a layer to pass
     scaled = adata.copy()
@@ -250,8 +250,8 @@ def test_combinations_have_a_bounded_cost():
     adata = anndata.AnnData(X=sp.csr_matrix(X), obs=pd.DataFrame({"cl": labels}))
     adata.var_names = [f"g{j}" for j in range(150)]
     start = time.perf_counter()
-    result = marker_panels(adata, "cl", panel_size=100, n_bootstraps=10,
-                           max_cells_per_group=200)
+    result = marker_panels(adata, "cl", n_features=100, n_bootstraps=10,
+                           max_per_class=200)
     assert time.perf_counter() - start < 40
     assert result.combinations.groupby("class").size().max() <= 5
 
@@ -261,7 +261,7 @@ def test_empty_categories_are_dropped_with_a_note():
     adata = planted(np.repeat(["x", "y", "z"], 30))
     adata.obs["cl"] = pd.Categorical(adata.obs["cl"], categories=["x", "y", "z", "gone"])
     with pytest.warns(UserWarning, match="empty category gone"):
-        result = marker_panels(adata, "cl", n_bootstraps=3, panel_size=2)
+        result = marker_panels(adata, "cl", n_bootstraps=3, n_features=2)
     assert list(result.panels) == ["x", "y", "z"]
     assert result.settings["empty_clusters_dropped"] == ["gone"]
 
@@ -270,7 +270,7 @@ def test_a_binary_selector_fits_each_cluster_against_the_rest():
     # issue 40.16: l1-logistic refused as "binary" although each fit is one against rest
     adata = planted(np.repeat(["x", "y", "z"], 40))
     result = marker_panels(adata, "cl", selector="l1-logistic", n_bootstraps=4,
-                           panel_size=3, reference="rest")
+                           n_features=3, reference="rest")
     assert set(result.panels["y"]) <= {"g3", "g4", "g5"} and result.panels["y"]
 
 
@@ -307,7 +307,7 @@ def test_a_rare_unstable_cluster_gets_a_caution(tmp_path):
     adata.X = sp.csr_matrix(X)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        result = marker_panels(adata, "cl", n_bootstraps=10, panel_size=4)
+        result = marker_panels(adata, "cl", n_bootstraps=10, n_features=4)
     page = build_marker_report(result, adata)
     for cluster, base in result.base_models.items():
         low = nogueira_stability(base).value < LOW_PANEL_STABILITY
