@@ -165,8 +165,8 @@ def test_marker_panels_refuse_at_the_door_or_give_panels_of_the_data(drawn):
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            result = marker_panels(adata, "cl", n_bootstraps=3, panel_size=2,
-                                   max_cells_per_group=5, **kwargs)
+            result = marker_panels(adata, "cl", n_bootstraps=3, n_features=2,
+                                   max_per_class=5, **kwargs)
     except (ValueError, TypeError, DataError) as exc:
         _door(exc)
         event("refused")
@@ -228,7 +228,7 @@ def test_markers_cli_refuses_at_the_door_or_writes_files_that_read_back(drawn, t
     tmp = tmp_path_factory.mktemp("markers")
     _write(adata, tmp / "cells.h5ad")
     argv = ["markers", str(tmp / "cells.h5ad"), "--groupby", "obs:cl", "-b", "3",
-            "--panel-size", "2", "--max-cells-per-group", "5", "--out", str(tmp / "out"),
+            "-m", "2", "--max-per-class", "5", "--out", str(tmp / "out"),
             "-q"]
     if kwargs["use_raw"]:
         argv.append("--use-raw")
@@ -284,7 +284,7 @@ def test_scanpy_plots_the_annotations_of_awkward_names(tmp_path):
                             var=pd.DataFrame(index=names))
     _write(adata, tmp_path / "cells.h5ad")
     assert main(["markers", str(tmp_path / "cells.h5ad"), "--groupby", "cl", "-b", "4",
-                 "--panel-size", "2", "--out", str(tmp_path / "out"), "-q"]) == 0
+                 "-m", "2", "--out", str(tmp_path / "out"), "-q"]) == 0
     notes = anndata.read_h5ad(tmp_path / "out" / "annotations.h5ad")
     assert set(notes.var_names) <= set(names)
     sc.pl.rank_genes_groups_dotplot(notes, key="modelmine_markers", n_genes=2, show=False)
@@ -310,7 +310,7 @@ def test_a_carriage_return_in_a_gene_name_keeps_markers_csv_readable(tmp_path):
                             var=pd.DataFrame(index=names))
     _write(adata, tmp_path / "cells.h5ad")
     assert main(["markers", str(tmp_path / "cells.h5ad"), "--groupby", "cl", "-b", "3",
-                 "--panel-size", "2", "--out", str(tmp_path / "out"), "-q"]) == 0
+                 "-m", "2", "--out", str(tmp_path / "out"), "-q"]) == 0
     table = pd.read_csv(tmp_path / "out" / "markers.csv", keep_default_na=False)
     assert set(table["feature"]) <= set(names)
     assert set(table["class"]) == {"x", "y"}
@@ -326,6 +326,6 @@ def test_a_small_cluster_named_with_a_line_break_is_refused_on_one_line():
                                                   index=[f"c{i}" for i in range(14)]),
                             var=pd.DataFrame(index=[f"g{j}" for j in range(4)]))
     with pytest.raises(ValueError, match="'groupby' parameter") as info:
-        marker_panels(adata, "cl", n_bootstraps=3, panel_size=2)
+        marker_panels(adata, "cl", n_bootstraps=3, n_features=2)
     _door(info.value)
     assert "'d\\ne' with 2 cell(s)" in str(info.value)
