@@ -345,8 +345,3 @@ def logistic_fit(M: np.ndarray, y: np.ndarray, *, max_iter: int = 100,
     except np.linalg.LinAlgError:
         cov = np.full(info.shape, np.inf)
     return beta, cov
-
-
-def _standardise(A: np.ndarray) -> np.ndarray:
-    sd = A.std(axis=0)
-    return np.where(sd > 0, (A - A.mean(axis=0)) / np.where(sd > 0, sd, 1.0), 0.0)

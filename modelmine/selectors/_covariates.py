@@ -7,18 +7,16 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import scipy.sparse as sp
 
 from ..outcomes._covariates import (
     ADJUSTED_SELECTORS,
     Covariates,
-    _standardise,
     cox_adjusted_scores,
     residualise,
 )
 from ..validation import param_error
 from ._base import Selector, SelectorOutput
-from ._outcome_selectors import entry_ranking
+from ._outcome_selectors import _standardised
 
 __all__ = ["CovariateAdjustedSelector", "adjusted"]
 
@@ -73,28 +71,8 @@ class CovariateAdjustedSelector(Selector):
             stat, _ = cox_adjusted_scores(X, event, time, Z)
             return SelectorOutput(scores=stat)
         inner = getattr(self.selector, "selector", self.selector)  # past a scaling
-        from sksurv.linear_model import CoxnetSurvivalAnalysis
-
-        Xd = X.toarray() if sp.issparse(X) else np.asarray(X, dtype=np.float64)
-        q = Z.shape[1]
-        design = np.column_stack([_standardise(Z), _standardise(Xd)])
-        model = CoxnetSurvivalAnalysis(
-            l1_ratio=inner.l1_ratio, n_alphas=inner.n_alphas,
-            alpha_min_ratio=inner.alpha_min_ratio,
-            penalty_factor=np.r_[np.zeros(q), np.ones(Xd.shape[1])])
-        import warnings
-
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            try:
-                model.fit(design, y)
-            except ArithmeticError as exc:
-                raise param_error("selector_params", "coxnet", "a penalty path that "
-                                  "converges on these data (raise alpha_min_ratio)",
-                                  str(exc), show=False) from None
-        scores, ranking = entry_ranking(np.asarray(model.coef_)[q:],
-                                        np.asarray(model.alphas_))
-        return SelectorOutput(scores=scores, ranking=ranking, support=scores > 0)
+        design = np.column_stack([_standardised(Z), _standardised(X)])
+        return inner.path(design, y, n_unpenalised=Z.shape[1])
 
     def get_params(self) -> dict[str, Any]:
         return self.selector.get_params()

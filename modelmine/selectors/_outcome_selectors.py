@@ -374,21 +374,31 @@ class CoxnetSelector(Selector):
                                           high=1, closed="neither")
 
     def select(self, X: Any, y: np.ndarray, *, random_state: int) -> SelectorOutput:
+        return self.path(_standardised(X), y)
+
+    def path(self, design: np.ndarray, y: np.ndarray, n_unpenalised: int = 0
+             ) -> SelectorOutput:
+        """The elastic-net Cox path on standardised ``design``, features ranked by their
+        order of entry; its first ``n_unpenalised`` columns (covariates) are in every
+        model and left out of the output."""
         _sksurv("CoxnetSelector")
         from sksurv.linear_model import CoxnetSurvivalAnalysis
 
-        Z = _standardised(X)
+        penalty = np.r_[np.zeros(n_unpenalised), np.ones(design.shape[1] - n_unpenalised)]
         model = CoxnetSurvivalAnalysis(l1_ratio=self.l1_ratio, n_alphas=self.n_alphas,
-                                       alpha_min_ratio=self.alpha_min_ratio)
+                                       alpha_min_ratio=self.alpha_min_ratio,
+                                       **({"penalty_factor": penalty} if n_unpenalised
+                                          else {}))
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             try:
-                model.fit(Z, y)
+                model.fit(design, y)
             except ArithmeticError as exc:
                 raise param_error("selector_params", "coxnet", "a penalty path that "
                                   "converges on these data (raise alpha_min_ratio)",
                                   str(exc), show=False) from None
-        scores, ranking = entry_ranking(np.asarray(model.coef_), np.asarray(model.alphas_))
+        scores, ranking = entry_ranking(np.asarray(model.coef_)[n_unpenalised:],
+                                        np.asarray(model.alphas_))
         return SelectorOutput(scores=scores, ranking=ranking, support=scores > 0)
 
     def get_params(self) -> dict[str, Any]:
