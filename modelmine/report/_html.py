@@ -995,13 +995,15 @@ def cooccurrence_verdict(table: pd.DataFrame, fdr: float = REPORT_FDR) -> str:
 
 
 def _significance_table(base: BaseModels, itemsets: Itemsets,
-                        significance: pd.DataFrame | bool | None) -> pd.DataFrame:
+                        significance: pd.DataFrame | bool | None) -> pd.DataFrame | None:
     """The given table, or itemset_significance's default family: itemsets chosen on a
     random half of the base models and tested on the other half (issue 39: the report's
     own closed itemsets, mined from the models whose supports are tested, gave q-values
     that were too small)."""
     if isinstance(significance, pd.DataFrame):
         return significance
+    if base.n_models < 4:  # two halves of two models at least: nothing to test
+        return None
     from ..diagnostics import itemset_significance
 
     return itemset_significance(base, n_randomizations=REPORT_RANDOMIZATIONS,

@@ -323,12 +323,12 @@ def test_usage_errors_are_one_line(capsys):
 
 
 def test_failure_midway_leaves_nothing_that_looks_complete(tmp_path, monkeypatch, capsys):
-    import modelmine.report
+    import modelmine.report._html
 
     def boom(*args, **kwargs):
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(modelmine.report, "build_report", boom)
+    monkeypatch.setattr(modelmine.report._html, "build_report", boom)
     out = tmp_path / "run"
     assert main(["run", "embedded:colon", *FAST, "--out", str(out)]) == 1
     err = capsys.readouterr().err

@@ -35,6 +35,7 @@ _NOWHERE = {
     "selector": "no-such-selector",
     "operator": "noSuchOperator",
     "target": "no_column",
+    "covariates": "no_column",
     "classifier": "no-such-classifier",
     "resume": "/nonexistent/run",
     "evaluation": "/nonexistent/evaluation.csv",
@@ -98,14 +99,31 @@ def _options(command: str) -> list[argparse.Action]:
     if command == "datasets":
         inner = next(a for a in chosen._actions if isinstance(a, argparse._SubParsersAction))
         chosen = inner.choices["export"]
-    return [a for a in chosen._actions if a.option_strings and a.dest not in _SKIP]
+    # hidden options are the old spellings of renamed ones (deprecated, swept as the new)
+    return [a for a in chosen._actions if a.option_strings and a.dest not in _SKIP
+            and a.help != argparse.SUPPRESS]
+
+
+def _setting_values(action: argparse.Action) -> list[str]:
+    """Bad values of a run setting's option, by its declared constraint (the options of
+    modelmine.spec.SETTINGS parse with the constraint, not with a function of the CLI)."""
+    from modelmine.spec import SETTINGS, Fraction, Integer
+
+    one = next((s for s in SETTINGS if set(s.flags) & set(action.option_strings)), None)
+    if one is None or not one.flags:
+        return []
+    if isinstance(one.constraint, Integer):
+        return ["0", "-3", "abc", "1.5", ""]
+    if isinstance(one.constraint, Fraction):
+        return ["0", "1.5", "-0.2", "nan", "abc"]
+    return ["bogus"]  # a name of no registered operator, a seed or support that is no number
 
 
 def _cases():
     for command in ("run", "lattice", "evaluate", "report", "operators", "datasets"):
         for action in _options(command):
             opt = max(action.option_strings, key=len)
-            values = list(_BAD_BY_TYPE.get(action.type, []))
+            values = list(_BAD_BY_TYPE.get(action.type, []) or _setting_values(action))
             if action.choices:
                 values.append("bogus")
             if action.dest in _TOO_LARGE:
