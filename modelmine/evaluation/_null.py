@@ -33,6 +33,7 @@ from ..base_models._executors import Runner
 from ..diagnostics._significance import bh_qvalues
 from ..exceptions import DataError
 from ..selectors import get_selector, model_from_output
+from ..spec import DEFAULT_RANDOM_STATE
 from ..validation import check_choice, check_int, param_error
 
 __all__ = ["MIN_PERMUTATIONS", "SelectionNullResult", "selection_null"]
@@ -348,7 +349,8 @@ def selection_null(
         Used to build the base models when ``base`` is None (by default subsamples of
         half the data, Meinshausen and Buehlmann 2010).
     random_state : int or None
-        Seed of the permutations (and of the base models built here).
+        Seed of the permutations (and of the base models built here). None: the base
+        models' seed (for base models built here, the fixed seed 0 of every door).
     n_jobs, executor, progress : as in :func:`modelmine.bootstrap`
         Results do not depend on ``n_jobs`` or the executor.
     groups, sample_weight : array-like of shape (n_samples,), optional
@@ -409,7 +411,9 @@ def selection_null(
             sample_fraction=sample_fraction,
             selector_params=selector_params,
             feature_names=feature_names,
-            random_state=random_state,
+            # None: the fixed seed of every door (the permutations then follow the base
+            # models' seed), so that the same call gives the same null
+            random_state=DEFAULT_RANDOM_STATE if random_state is None else random_state,
             n_jobs=n_jobs,
             executor=executor,
             progress=progress,

@@ -349,7 +349,9 @@ def test_review_fixes_refusals_and_groups():
     null = mm.evaluation.selection_null(X, y, selector="pearson", outcome="regression",
                                          n_bootstraps=4, n_features=3, n_permutations=10,
                                          pooled=False)
-    assert null.p_values[0] == pytest.approx(1 / 11)
+    # the three planted genes beat every unplanted one (with 4 models and 10 permutations a
+    # planted gene ties a null draw often enough that 1/11 is not guaranteed)
+    assert null.p_values[:3].max() <= 2 / 11 < null.p_values[3:].min()
     named = pd.DataFrame(X, columns=["outcome", *[f"g{i}" for i in range(9)]])
     with pytest.raises(ValueError, match="'feature_names' parameter of run"):
         mm.run(named, y, outcome="regression", selector="pearson", n_bootstraps=4)
