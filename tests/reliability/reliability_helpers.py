@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
+import signal
 from pathlib import Path
 
 import numpy as np
@@ -14,6 +16,21 @@ from modelmine.cli import main
 
 #: A fast run of the command line: 12 bootstraps of ANOVA in chunks of 10 (two chunks).
 FAST = ["-s", "anova", "-b", "12", "-m", "5", "--seed", "1", "-q"]
+
+
+@contextlib.contextmanager
+def no_hang(seconds: int):
+    """Fail with TimeoutError after ``seconds`` instead of blocking the suite (a hang)."""
+    def alarm(signum, frame):
+        raise TimeoutError(f"no answer after {seconds} s: a hang")
+
+    old = signal.signal(signal.SIGALRM, alarm)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
 
 
 def small_frame(n: int = 30, p: int = 12, seed: int = 0) -> pd.DataFrame:

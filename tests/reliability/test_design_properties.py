@@ -11,14 +11,13 @@ Bounded to a few seconds each (``MODELMINE_FUZZ_EXAMPLES`` examples, 10 by defau
 
 from __future__ import annotations
 
-import contextlib
 import os
-import signal
 import warnings
 
 import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from reliability_helpers import no_hang
 
 import modelmine as mm
 from modelmine.exceptions import DataError
@@ -27,20 +26,6 @@ EXAMPLES = min(10, int(os.environ.get("MODELMINE_FUZZ_EXAMPLES", "10")))
 PROPERTY = settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow])
 SECONDS = 30
-
-
-@contextlib.contextmanager
-def no_hang(seconds: int = SECONDS):
-    def alarm(signum, frame):
-        raise TimeoutError(f"no answer after {seconds} s: a hang")
-
-    old = signal.signal(signal.SIGALRM, alarm)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
 
 
 def _data(n: int = 24, p: int = 6, seed: int = 0):
@@ -77,7 +62,7 @@ def test_weights_at_any_scale_are_refused_or_relative(w, scale, resampling, stra
         w[0] = 1.0
     kwargs = dict(selector=selector, n_bootstraps=3, n_features=2, sample_weight=w,
                   weighted_resampling=resampling, stratify=stratify, random_state=0)
-    with no_hang(), warnings.catch_warnings():
+    with no_hang(SECONDS), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
             ref = mm.bootstrap(X, y, **kwargs)
@@ -101,7 +86,7 @@ def test_regression_targets_at_any_scale_are_refused_or_fitted(k, ties, extreme,
     y = y * 10.0 ** k
     if extreme is not None:
         y[5] = extreme
-    with no_hang(), warnings.catch_warnings():
+    with no_hang(SECONDS), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
             base = mm.bootstrap(X, y, selector=selector, n_bootstraps=3, n_features=2,
@@ -132,7 +117,7 @@ def test_groups_are_refused_or_give_resamples_that_vary(n_groups, per_class, str
     if method == "subsample" and fraction is None:
         fraction = 0.5
     b = 6
-    with no_hang(), warnings.catch_warnings():
+    with no_hang(SECONDS), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
             base = mm.bootstrap(X, y, selector="anova", n_bootstraps=b, n_features=2,

@@ -8,18 +8,16 @@ alarm). ``MODELMINE_FUZZ_EXAMPLES`` raises the number of examples for a longer h
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import shutil
-import signal
 from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from reliability_helpers import rewrite_npz, small_frame
+from reliability_helpers import no_hang, rewrite_npz, small_frame
 
 import modelmine as mm
 from modelmine.base_models import resume as resume_bootstrap
@@ -37,20 +35,6 @@ FUZZ = settings(
 SECONDS = 20  # far above any single load here; a hang fails instead of blocking the suite
 
 
-@contextlib.contextmanager
-def no_hang(seconds: int = SECONDS):
-    def alarm(signum, frame):
-        raise TimeoutError(f"no answer after {seconds} s: a hang")
-
-    old = signal.signal(signal.SIGALRM, alarm)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
-
-
 def damage(data: bytes, draw) -> bytes:
     """Random byte flips, then perhaps a truncation."""
     out = bytearray(data)
@@ -65,7 +49,7 @@ def damage(data: bytes, draw) -> bytes:
 def refused_or_loaded(load, path: Path, *names: str):
     """``load()``; a ModelmineError must name ``path`` (or one of ``names``)."""
     try:
-        with no_hang():
+        with no_hang(SECONDS):
             return load()
     except ModelmineError as exc:
         shown = (str(path), path.name, *names)
@@ -307,7 +291,7 @@ def test_mining_run_load_on_damaged_run_directories(name, finished_run, tmp_path
     try:
         loaded = refused_or_loaded(lambda: mm.MiningRun.load(run), path)
         if loaded is not None:  # what loads can be shown
-            with no_hang():
+            with no_hang(SECONDS):
                 loaded.frequencies()
                 loaded.diagnostics  # noqa: B018
                 loaded._repr_html_()
