@@ -73,6 +73,23 @@ ARTIFICIAL_FEATURES = ("permutation", "knockoff")
 #: The default size of a resample, as a fraction of n, per scheme.
 DEFAULT_FRACTIONS = {"bootstrap": 1.0, "subsample": 0.9, "complementary-pairs": 0.5}
 
+
+def error_bounds_for(method: str, fraction: float) -> tuple[str, ...]:
+    """The PFER bounds that hold for base models of resampling ``method`` with
+    ``sample_fraction`` ``fraction``: Meinshausen and Buehlmann's ("mb", 2010, Theorem 1)
+    for subsamples of n/2 and complementary pairs, Shah and Samworth's ("ss-unimodal",
+    "ss-r-concave", 2013, section 3) for complementary pairs only; none for the bootstrap.
+
+    The one statement of which resamplings an error-controlling operator can use: RunSpec
+    checks the settings with it before the first fit, and
+    :func:`modelmine.operators.bound_for` checks built base models.
+    """
+    if method == "complementary-pairs":
+        return ("mb", "ss-unimodal", "ss-r-concave")
+    if method == "subsample" and abs(float(fraction) - 0.5) < 1e-9:
+        return ("mb",)
+    return ()
+
 # ---------------------------------------------------------------------- the settings table
 class Constraint:
     """What a setting accepts (as scikit-learn's ``_parameter_constraints``): one check for
@@ -861,6 +878,36 @@ class RunSpec:
                                   f"({', '.join(sorted(accepted)) or 'none'})",
                                   f"{wrong} for {name!r}", show=False)
         object.__setattr__(self, "operator_params", params)
+        for name in kinds:
+            self._check_needs(name, getattr(operators.entry(name), "requires", ()),
+                              params.get(name, {}), func)
+
+    def _check_needs(self, name: str, requires: Sequence[str], params: Mapping[str, Any],
+                     func: str) -> None:
+        """Refuse an operator whose needs (its registered ``requires``) these settings
+        cannot meet, naming the setting that works, before the first fit (issue 39 item 5):
+        ``"error-control"`` needs resamples an error bound covers (:func:`error_bounds_for`),
+        ``"artificial-features"`` needs ``artificial_features``."""
+        if "error-control" in requires:
+            covered = error_bounds_for(self.resampling, float(self.sample_fraction or 1.0))
+            bound = params.get("bound", "auto")
+            every = error_bounds_for("complementary-pairs", 0.5)
+            wanted = covered if bound not in every else (bound,)
+            if not covered or not set(wanted) <= set(covered):
+                needs = ("'complementary-pairs'" if bound in every and bound != "mb" else
+                         "'complementary-pairs', or 'subsample' with sample_fraction=0.5")
+                raise param_error(
+                    "resampling", func, f"{needs}, for operator {name!r}"
+                    + (f" with bound={bound!r}" if bound != "auto" else "")
+                    + " (its error bound holds only for those: Meinshausen and Buehlmann "
+                    "2010, Shah and Samworth 2013)", f"{self.resampling!r} with "
+                    f"sample_fraction={float(self.sample_fraction or 1.0):g}", show=False,
+                    hint=f"Or leave {name!r} out of the operators.")
+        if "artificial-features" in requires and self.artificial_features is None:
+            raise param_error("artificial_features", func, "'permutation' or 'knockoff' "
+                              f"for operator {name!r} (it compares the real features "
+                              "with artificial ones)", None,
+                              hint=f"Or leave {name!r} out of the operators.")
 
     # ------------------------------------------------------------------ views
     @property

@@ -147,3 +147,37 @@ def test_heterogeneous_ensemble_takes_the_homogeneous_path(colon):
         assert np.array_equal(pooled.subsets[rows], alone.subsets)
         assert np.array_equal(pooled.artificial_subsets[rows], alone.artificial_subsets)
         assert np.array_equal(pooled.sample_indices[rows], alone.sample_indices)
+
+
+@pytest.mark.parametrize("resampling, fraction", [
+    ("bootstrap", None), ("subsample", None), ("subsample", 0.5),
+    ("complementary-pairs", None)])
+@pytest.mark.parametrize("bound", ["auto", "mb", "ss-unimodal", "ss-r-concave"])
+def test_the_spec_refuses_an_error_bound_exactly_where_the_base_models_would(
+        colon, resampling, fraction, bound):
+    """The settings are checked before the first fit (issue 39 item 5): RunSpec refuses
+    stabilitySelection's bound exactly when bound_for would refuse the base models those
+    settings build (the oracle: the operator's own check on real base models)."""
+    from modelmine.exceptions import NotApplicableError
+    from modelmine.operators import bound_for
+
+    X, y = colon
+    base = mm.bootstrap(X[:, :40], y, selector="anova", n_bootstraps=4, n_features=5,
+                        resampling=resampling, sample_fraction=fraction, progress=False)
+    try:
+        bound_for(base, bound)
+        applies = True
+    except NotApplicableError:
+        applies = False
+    settings = dict(selector="anova", n_bootstraps=4, n_features=5, resampling=resampling,
+                    sample_fraction=fraction, operators=["stabilitySelection"],
+                    operator_params={"stabilitySelection": {"bound": bound}})
+    if applies:
+        assert RunSpec(**settings).operators == ("stabilitySelection",)
+    else:
+        with pytest.raises(ValueError, match=r"resampling.*stabilitySelection"):
+            RunSpec(**settings)
+    stabl = dict(selector="anova", n_bootstraps=4, n_features=5, operators=["stabl"])
+    with pytest.raises(ValueError, match=r"artificial_features.*stabl"):
+        RunSpec(**stabl)
+    assert RunSpec(**stabl, artificial_features="permutation").operators == ("stabl",)

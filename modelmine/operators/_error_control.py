@@ -22,6 +22,7 @@ import numpy as np
 
 from ..base_models import BaseModels
 from ..exceptions import NotApplicableError
+from ..spec import error_bounds_for
 from ..validation import check_choice, check_real, param_error
 from ._bounds import BOUND_METHODS, pfer_bound, threshold_for_pfer
 from ._common import feature_order, signature
@@ -63,13 +64,10 @@ def bound_for(base: BaseModels, bound: str = "auto", *, func: str = _FUNC) -> st
     """
     choice = check_choice(bound, "bound", func, ("auto", *BOUND_METHODS))
     method, fraction, _ = _resampling(base)
-    half = method == "subsample" and abs(fraction - 0.5) < 1e-9
-    pairs = method == "complementary-pairs"
+    covered = error_bounds_for(method, fraction)
     if choice == "auto":
-        if pairs:
-            return "ss-unimodal"
-        if half:
-            return "mb"
+        if covered:  # stabs' default assumption for pairs, MB for half subsamples
+            return "ss-unimodal" if "ss-unimodal" in covered else "mb"
         raise param_error(
             "resampling",
             func,
@@ -80,7 +78,7 @@ def bound_for(base: BaseModels, bound: str = "auto", *, func: str = _FUNC) -> st
             show=False,
             exc=NotApplicableError,
         )
-    if choice == "mb" and not (pairs or half):
+    if choice == "mb" and choice not in covered:
         raise param_error(
             "bound",
             func,
@@ -90,13 +88,13 @@ def bound_for(base: BaseModels, bound: str = "auto", *, func: str = _FUNC) -> st
             show=False,
             exc=NotApplicableError,
         )
-    if choice != "mb" and not pairs:
+    if choice not in covered:
         raise param_error(
             "bound",
             func,
             f"{choice!r} only for base models from "
             "resampling='complementary-pairs' (Shah and Samworth 2013); accepted for "
-            f"these {method!r} base models: " + ("'mb' or 'auto'" if half else "none"),
+            f"these {method!r} base models: " + ("'mb' or 'auto'" if covered else "none"),
             f"{choice!r} on {method!r} resamples",
             show=False,
             exc=NotApplicableError,

@@ -42,7 +42,6 @@ from ..patterns import ItemsetLattice, Itemsets, TooManyItemsetsError, mine_item
 from ..spec import DEFAULT_OPERATORS, RunSpec, defaults, spec_alone
 from ..validation import param_error
 from . import _store
-from ._operator_checks import check_operators_fit_resampling
 
 __all__ = ["DEFAULT_OPERATORS", "MiningRun", "resume", "run"]
 
@@ -1016,7 +1015,6 @@ def _execute(X: Any, y: Any, spec: RunSpec, execution: Execution, *,
                           show=False)
     # Everything that can be checked before the first fit is checked before anything is
     # written: a run refused here leaves nothing behind.
-    check_operators_fit_resampling(spec, _FUNC)
     checked = check_run_data(X, y, spec, feature_names=feature_names,
                              n_jobs=execution.n_jobs, func=_FUNC, groups=groups,
                              sample_weight=sample_weight)

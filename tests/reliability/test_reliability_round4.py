@@ -415,11 +415,9 @@ def test_a_resume_does_not_repeat_a_certain_failure(tmp_path, capsys, data_csv,
                                                     monkeypatch):
     """A run that failed after all its fits for that reason (as before the check) is not
     refitted by --resume: the resume is refused before its first fit, with the option."""
-    import modelmine.pipeline._run as run_module
-
     out = tmp_path / "out"
     with monkeypatch.context() as patch:  # the run as it was before the check
-        patch.setattr(run_module, "check_operators_fit_resampling", lambda *a: None)
+        patch.setattr(mm.RunSpec, "_check_needs", lambda *a: None)
         assert main(["run", str(data_csv), "-t", "y", *FAST, "--operator",
                      "stabilitySelection", "--out", str(out)]) == 2
     partial = tmp_path / ".out.partial"
