@@ -42,6 +42,8 @@ from .constants import (
     DEFAULT_N_BOOTSTRAPS,
     DEFAULT_N_FEATURES,
     DEFAULT_N_SIGNATURES,
+    LOW_DIMENSIONAL_P,
+    default_n_features,
 )
 from .exceptions import SizeCappedWarning
 from .validation import check_choice, check_fraction_or_count, check_int, check_real, param_error
@@ -72,6 +74,44 @@ ARTIFICIAL_FEATURES = ("permutation", "knockoff")
 
 #: The default size of a resample, as a fraction of n, per scheme.
 DEFAULT_FRACTIONS = {"bootstrap": 1.0, "subsample": 0.9, "complementary-pairs": 0.5}
+
+
+class DataDefault(int):
+    """A default of the settings table that the data decide: an int equal to ``value``
+    (the default for data of many features) until :meth:`RunSpec.for_data` replaces it by
+    ``rule(p)`` once the number of features p is known (every door passes through it in
+    :func:`modelmine.base_models.check_run_data`). A value the user gives, even equal to
+    ``value``, is a plain int and is kept.
+
+    Parameters
+    ----------
+    value : int
+    rule : callable
+        ``p -> int``, the default for data of p features.
+    text : str
+        How the rule reads in the docs ("20; round(p / 3) below 60 features").
+    """
+
+    rule: Any
+    text: str
+
+    def __new__(cls, value: int, rule: Any, text: str) -> DataDefault:
+        obj = super().__new__(cls, value)
+        obj.rule, obj.text = rule, text
+        return obj
+
+    def __repr__(self) -> str:  # shown as the number in signatures and help
+        return str(int(self))
+
+    def __reduce__(self) -> Any:  # the spec travels to workers (joblib, dask)
+        return (DataDefault, (int(self), self.rule, self.text))
+
+
+#: m's default (KDD 2012, section 3: m = 20), a third of p for tables of few variables
+#: (:func:`modelmine.constants.default_n_features`, issue 39 item 3).
+DEFAULT_M = DataDefault(DEFAULT_N_FEATURES, default_n_features,
+                        f"{DEFAULT_N_FEATURES}; round(p / 3) below {LOW_DIMENSIONAL_P} "
+                        "features")
 
 
 def error_bounds_for(method: str, fraction: float) -> tuple[str, ...]:
@@ -366,7 +406,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("n_bootstraps", DEFAULT_N_BOOTSTRAPS, Integer(2),
             "b, the resamples and base models (KDD 2012, section 3)",
             ("-b", "--n-bootstraps"), required=True, always_stored=True, metavar="B"),
-    Setting("n_features", DEFAULT_N_FEATURES, Integer(1, allow_none=True),
+    Setting("n_features", DEFAULT_M, Integer(1, allow_none=True),
             "m, features per base model (None: subset selectors choose)",
             ("-m", "--n-features"), required=True, always_stored=True, metavar="M"),
     Setting("n_signatures", DEFAULT_N_SIGNATURES, Integer(1),
@@ -465,6 +505,8 @@ def settings_table() -> str:
                           for f in one.flags)
         default = ("the outcome's" if one.name == "selector" else
                    f"`{list(one.default)!r}`" if isinstance(one.default, tuple) else
+                   f"`{one.default!r}` ({one.default.text})"
+                   if isinstance(one.default, DataDefault) else
                    f"`{one.default!r}`")
         lines.append(f"| `{one.name}` | {default} | {one.constraint.describe()} | {flags} | "
                      f"`{one.stored}` | {one.doc} |")
@@ -633,6 +675,8 @@ class RunSpec:
         b, the number of resamples (KDD 2012, section 3); at least 2.
     n_features : int or None, default=20
         m, features per base model; None only for selectors that choose their own subset.
+        Unset, it is decided by the data (:class:`DataDefault`): 20, or round(p / 3) for
+        data of fewer than 60 features (:meth:`for_data`).
     n_signatures : int, default=10
         k, alternatives of the multi-model operators.
     signature_size : int, optional
@@ -842,7 +886,7 @@ class RunSpec:
                 raise param_error("n_features", func, "an integer >= 1 for the ranking "
                                   f"selector {ranking[0]!r} (None is only for subset "
                                   "selectors)", None)
-        else:
+        elif not isinstance(self.n_features, DataDefault):  # the data decide that one
             object.__setattr__(self, "n_features",
                                check_int(self.n_features, "n_features", func, min_value=1))
         object.__setattr__(self, "_built", tuple(built))
@@ -951,6 +995,17 @@ class RunSpec:
         extra = {k: v for k, v in self._extra.items()
                  if k not in changes}
         return replace(self, func=func, **extra, **changes)
+
+    def for_data(self, p: int, func: str = "RunSpec") -> RunSpec:
+        """The settings for data of ``p`` features: each default that the data decide
+        (:class:`DataDefault`, today m: 20, or round(p / 3) below 60 features) replaced by
+        its value for p. Every door calls it once it knows p
+        (:func:`modelmine.base_models.check_run_data`), so the defaults are equal at every
+        door; a stored spec holds the resolved value."""
+        m = self.n_features
+        if isinstance(m, DataDefault):
+            return self.replace(func, n_features=int(m.rule(int(p))))
+        return self
 
     def settings(self) -> dict[str, Any]:
         """Every setting by name (those of :data:`SETTINGS`), as the record holds them."""

@@ -87,6 +87,45 @@ def test_one_b_m_and_seed_at_every_door():
         assert getattr(args, name) == value
 
 
+def test_the_defaults_the_data_decide_are_equal_at_every_door(tmp_path):
+    """m unset is decided by the data at every door: round(p / 3) below 60 features
+    (issue 39 item 3; the oracle: the rule the table states, default_n_features), 20 above;
+    an m the user gives is kept (capped at p with a warning), even when it equals 20."""
+    import json
+
+    import numpy as np
+
+    from modelmine.cli._main import main
+    from modelmine.constants import default_n_features
+
+    rng = np.random.default_rng(0)
+    for p in (14, 75):
+        X = rng.normal(size=(40, p))
+        y = np.repeat([0, 1], 20)
+        expected = default_n_features(p)
+        assert expected == (round(p / 3) if p < 60 else 20)
+        kw = dict(selector="anova", n_bootstraps=4, progress=False)
+        assert mm.run(X, y, **kw).settings["n_features"] == expected
+        assert bootstrap(X, y, **kw).n_features == expected
+        est = ModelMiningSelector(selector="anova", n_bootstraps=4, operator="mostFreq")
+        assert est.fit(X, y).n_features_ == expected
+        path = tmp_path / f"p{p}.csv"
+        np.savetxt(path, np.column_stack([X, y]), delimiter=",", comments="",
+                   header=",".join([f"g{j}" for j in range(p)] + ["y"]))
+        out = tmp_path / f"out{p}"
+        assert main(["run", str(path), "-t", "y", "-s", "anova", "-b", "4",
+                     "--out", str(out), "--quiet"]) == 0
+        assert json.loads((out / "run.json").read_text())["settings"]["n_features"] == expected
+        spec = RunSpec(selector="anova", n_bootstraps=4)
+        assert spec.for_data(p).n_features == expected
+        assert type(spec.for_data(p).n_features) is int  # the record holds a number
+    X = rng.normal(size=(40, 14))
+    with pytest.warns(UserWarning, match="n_features=20 is above"):
+        assert bootstrap(X, y, selector="anova", n_bootstraps=4, n_features=20,
+                         progress=False).n_features == 14
+    assert RunSpec(selector="anova", n_features=20).for_data(14).n_features == 20
+
+
 def test_docs_hold_the_table():
     text = DEVELOPING.read_text()
     assert settings_table() in text, ("docs/DEVELOPING.md's 'Run settings' table differs from "

@@ -104,6 +104,7 @@ def check_run_data(X: Any, y: Any, spec: RunSpec, *, feature_names: Any = None,
         data = dataclasses.replace(data, classes=outcome.strata_labels,
                                    target=outcome.values)
     p, n = data.n_features_in, data.n_samples
+    spec = spec.for_data(p, func)  # the defaults the data decide (m: a third of few)
     why = f"the {p} features of X"
     changes: dict[str, Any] = {}
     if spec.n_features is not None and spec.n_features > p:

@@ -676,18 +676,6 @@ def scaling_statement(spec: RunSpec) -> str:
             "scales them inside each resample)")
 
 
-class _DefaultSize(int):
-    """The default m of :func:`run` (20), told apart from an m the user gave: only the
-    default adapts to low-dimensional data (:func:`modelmine.constants.default_n_features`).
-    """
-
-    def __repr__(self) -> str:
-        return str(int(self))
-
-
-_DEFAULT_M = _DefaultSize(_D["n_features"])
-
-
 def run(
     X: Any,
     y: Any = None,
@@ -695,7 +683,7 @@ def run(
     selector: Any = _D["selector"],
     operators: Sequence[str] = _D["operators"],
     n_bootstraps: int = _D["n_bootstraps"],
-    n_features: int = _DEFAULT_M,
+    n_features: int | None = _D["n_features"],
     n_signatures: int = _D["n_signatures"],
     min_support: float = _D["min_support"],
     resampling: str = _D["resampling"],
@@ -854,19 +842,16 @@ def run(
              "scale": scale, "signature_size": signature_size,
              "weighted_resampling": weighted_resampling, "per_class": per_class,
              "outcome": outcome, "max_per_class": max_per_class, "fit_full": fit_full}
-    auto_m = spec is None and type(n_features) is _DefaultSize
     groups, sample_weight = _design_columns(X, groups, sample_weight)
     X, y, source, feature_names = _data(X, y, feature_names,
                                         spec.outcome if spec is not None else outcome)
     X, feature_names, covs = take_covariates(
         X, covariates, () if spec is None else spec.covariates, source, feature_names)
-    if auto_m and X.shape[1] < LOW_DIMENSIONAL_P:
-        given["n_features"] = default_n_features(X.shape[1])
     if spec is None:
         spec = RunSpec(**{**given, "covariates": () if covs is None else covs.sources},
                        func=_FUNC)
     else:
-        spec_alone(spec, given, {**_D, "n_features": _DEFAULT_M}, _FUNC)
+        spec_alone(spec, given, _D, _FUNC)
         if covs is not None and tuple(spec.covariates) != covs.sources:
             spec = spec.replace(func=_FUNC, covariates=covs.sources)
     return _execute(X, y, spec, Execution(n_jobs=n_jobs, executor=executor,
