@@ -105,20 +105,25 @@ def test_the_defaults_the_data_decide_are_equal_at_every_door(tmp_path):
         expected = default_n_features(p)
         assert expected == (round(p / 3) if p < 60 else 20)
         kw = dict(selector="anova", n_bootstraps=4, progress=False)
-        assert mm.run(X, y, **kw).settings["n_features"] == expected
+        assert mm.run(X, y, **kw, operators=["mostFreq"]).settings["n_features"] == expected
         assert bootstrap(X, y, **kw).n_features == expected
         est = ModelMiningSelector(selector="anova", n_bootstraps=4, operator="mostFreq")
         assert est.fit(X, y).n_features_ == expected
+        assert mm.evaluate(X, y, selectors=["anova"], operators=["mostFreq"],
+                           classifiers=["1nn"], n_folds=2, n_bootstraps=4,
+                           progress=False).settings["n_features"] == expected
+        spec = RunSpec(selector="anova", n_bootstraps=4)
+        assert spec.for_data(p).n_features == expected
+        assert type(spec.for_data(p).n_features) is int  # the record holds a number
+        if p > 60:
+            continue  # the command line once, on the table of few variables
         path = tmp_path / f"p{p}.csv"
         np.savetxt(path, np.column_stack([X, y]), delimiter=",", comments="",
                    header=",".join([f"g{j}" for j in range(p)] + ["y"]))
         out = tmp_path / f"out{p}"
-        assert main(["run", str(path), "-t", "y", "-s", "anova", "-b", "4",
-                     "--out", str(out), "--quiet"]) == 0
+        assert main(["run", str(path), "-t", "y", "-s", "anova", "-b", "4", "--operator",
+                     "mostFreq", "--out", str(out), "--quiet"]) == 0
         assert json.loads((out / "run.json").read_text())["settings"]["n_features"] == expected
-        spec = RunSpec(selector="anova", n_bootstraps=4)
-        assert spec.for_data(p).n_features == expected
-        assert type(spec.for_data(p).n_features) is int  # the record holds a number
     X = rng.normal(size=(40, 14))
     with pytest.warns(UserWarning, match="n_features=20 is above"):
         assert bootstrap(X, y, selector="anova", n_bootstraps=4, n_features=20,

@@ -52,11 +52,13 @@ from ..operators import (
     operator_seed,
 )
 from ..selectors import Selector, average_ranks, get_selector
-from ..spec import RunSpec, capped
+from ..spec import DataDefault, RunSpec, capped, defaults
 from ..validation import check_int, param_error
 from ._classifiers import resolve_classifiers
 from ._folds import BaseModelCache, fold_parts, make_folds, run_tasks, seed_plan
 from ._result import EvaluationResult
+
+_D = defaults("n_bootstraps", "n_features", "n_signatures", "random_state")
 
 __all__ = ["KDD12_SELECTORS", "evaluate"]
 
@@ -315,12 +317,12 @@ def evaluate(
     classifiers: Any = None,
     *,
     n_folds: int = 10,
-    n_bootstraps: int = 150,
-    n_features: int = 20,
-    n_signatures: int = 10,
+    n_bootstraps: int = _D["n_bootstraps"],
+    n_features: int = _D["n_features"],
+    n_signatures: int = _D["n_signatures"],
     operator_params: Mapping[str, Mapping[str, Any]] | None = None,
     feature_names: Any = None,
-    random_state: Any = 0,
+    random_state: Any = _D["random_state"],
     n_jobs: int | None = None,
     executor: Any = None,
     cache_dir: str | os.PathLike[str] | None = None,
@@ -364,7 +366,8 @@ def evaluate(
     n_bootstraps : int, default=150
         b, base models per (selector, fold).
     n_features : int, default=20
-        m, the size of the base models' subsets and of single-model signatures (capped
+        m, the size of the base models' subsets and of single-model signatures; unset, on
+        data of fewer than 60 features, round(p / 3) as at every door (capped
         by what the operator can serve when a selector that chooses its own subset size,
         such as CFS, left fewer than m distinct features in a fold's base models).
     n_signatures : int, default=10
@@ -473,7 +476,8 @@ def evaluate(
                           f"size of the smallest class, {smallest} samples, so that every "
                           "fold holds every class)", n_folds)
     b = check_int(n_bootstraps, "n_bootstraps", _FUNC, min_value=2)
-    m = check_int(n_features, "n_features", _FUNC, min_value=1)
+    m = (n_features.rule(data.n_features_in) if isinstance(n_features, DataDefault)
+         else check_int(n_features, "n_features", _FUNC, min_value=1))
     m = capped(m, data.n_features_in, name="n_features", func=_FUNC,
                why=f"the {data.n_features_in} features of X")
     k = check_int(n_signatures, "n_signatures", _FUNC, min_value=1)
