@@ -1072,6 +1072,12 @@ class RunSpec:
             given["selector"] = selector
         if given.get("selector") is None:
             raise param_error("selector", func, "the custom selector the run used", None)
+        name, params = given["selector"], given.get("selector_params")
+        if isinstance(name, str) and "+" in name:  # a heterogeneous ensemble, as stored
+            given["selector"] = name.split("+")
+            if isinstance(params, Mapping) and "selectors" in params:  # run.json's records
+                given["selector_params"] = {str(r["name"]): dict(r.get("params") or {})
+                                            for r in params["selectors"]}
         if given.get("scale") is None:
             given.pop("scale", None)  # runs from before it: None stands for "none"
         seed = given.get("random_state")

@@ -137,6 +137,10 @@ class BaseModels:
         ``feature_names`` are the real features' names. None otherwise.
     artificial : mapping (read-only)
         ``{"method": "permutation" | "knockoff", "n_features": p_artificial}``, or empty.
+    settings : mapping (read-only)
+        The record of the settings that made these models (:meth:`RunSpec.to_settings`
+        of :attr:`spec`, without operators), saved with them; empty for models saved
+        before it was kept (their :attr:`spec` is rebuilt from the records above).
     """
 
     subsets: np.ndarray
@@ -155,6 +159,7 @@ class BaseModels:
     extra: Mapping[str, Any] = field(default_factory=dict)
     artificial_subsets: np.ndarray | None = None
     artificial: Mapping[str, Any] = field(default_factory=dict)
+    settings: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         subsets = np.asarray(self.subsets, dtype=bool)
@@ -189,7 +194,7 @@ class BaseModels:
             if not self.artificial:
                 object.__setattr__(self, "artificial", {"method": "unknown",
                                                         "n_features": art.shape[1]})
-        for name in ("selector", "resampling", "extra", "artificial"):
+        for name in ("selector", "resampling", "extra", "artificial", "settings"):
             object.__setattr__(self, name, frozen(jsonable(dict(getattr(self, name)))))
         object.__setattr__(self, "classes", frozen([_json_label(c) for c in self.classes]))
         if self.full_model is not None:
@@ -208,16 +213,42 @@ class BaseModels:
     @property
     def spec(self) -> RunSpec:
         """The settings that made these models, as one validated record
-        (:class:`~modelmine.RunSpec`, ``operators=()``), rebuilt from the records this
-        object stores (``selector``, ``resampling``, ``artificial``, ``n_features``, the
-        seed, whether a full-data model was fitted), so a loaded one has it too. A workflow
-        that refits derives its settings from it (``base.spec.replace(...)``).
+        (:class:`~modelmine.RunSpec`, ``operators=()``): the spec itself for models just
+        fitted, else read from :attr:`settings` (saved with the models), else, for models
+        saved before that record was kept, rebuilt from ``selector``, ``resampling``,
+        ``artificial``, ``n_features``, the seed and the full-data model. A workflow that
+        refits derives its settings from it (``base.spec.replace(...)``).
 
         Raises
         ------
         ValueError
-            For models of a custom selector (not registered: the object is not stored).
+            For loaded models of a custom selector (not registered: the object is not
+            stored).
         """
+        memo = self.__dict__.get("_spec")
+        if memo is None:
+            memo = (RunSpec.from_settings(self.settings, func="BaseModels.spec")
+                    if self.settings else self._spec_from_records())
+            object.__setattr__(self, "_spec", memo)
+        return memo
+
+    def _kept(self, spec: RunSpec) -> BaseModels:
+        """These models, holding ``spec`` (the settings that made them) in memory: a
+        custom selector's object is then part of :attr:`spec` too."""
+        object.__setattr__(self, "_spec", spec)
+        return self
+
+    def __getstate__(self) -> dict[str, Any]:
+        # A custom selector in the remembered spec may not pickle (a lambda): workers get
+        # the record (``settings``), as a loaded copy does.
+        state = dict(self.__dict__)
+        state.pop("_spec", None)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
+    def _spec_from_records(self) -> RunSpec:
         sel = dict(self.selector)
         params = dict(sel.get("params") or {})
         if sel.get("kind") == "heterogeneous":
@@ -355,13 +386,21 @@ class BaseModels:
         records = {r["name"]: r for r in self.selector["params"]["selectors"]}
         without = set(self.extra.get("selectors_without_scores", ()))
         scores = None if (self.scores is None or selector in without) else self.scores[rows]
+        try:  # the ensemble's settings, for that selector alone
+            whole = self.spec
+            settings = whole.replace(
+                "BaseModels.models_of", selector=selector,
+                selector_params=dict(whole.selector_params.get(selector) or {}),
+                fit_full=False).to_settings()
+        except ValueError:  # a custom selector read from disk
+            settings = {}
         return BaseModels(
             subsets=self.subsets[rows], ranks=self.ranks[rows], scores=scores,
             sample_indices=self.sample_indices[rows], feature_names=self.feature_names,
             selector=dict(records[selector]), n_features=self.n_features,
             resampling=dict(self.resampling), random_state=self.random_state,
             classes=list(self.classes), n_samples=self.n_samples,
-            data_sha256=self.data_sha256,
+            data_sha256=self.data_sha256, settings=settings,
         )
 
     def subset_sizes(self) -> np.ndarray:
@@ -469,6 +508,7 @@ class BaseModels:
             "data_sha256": self.data_sha256,
             "extra": jsonable(self.extra),
             **({"artificial": jsonable(self.artificial)} if self.artificial else {}),
+            **({"settings": jsonable(self.settings)} if self.settings else {}),
         }
 
     def save(self, path: str | os.PathLike[str]) -> Path:
@@ -705,6 +745,7 @@ class BaseModels:
             classes=meta["classes"], n_samples=n_samples, data_sha256=meta["data_sha256"],
             full_model=full, extra=meta.get("extra", {}),
             artificial_subsets=artificial_subsets, artificial=artificial,
+            settings=meta.get("settings") or {},
         )
 
 

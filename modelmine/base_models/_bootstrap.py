@@ -410,6 +410,7 @@ def fit_class_models(checked: CheckedRun, *, executor: Any = None,
         runner.close()
     sample_indices = padded(drawn)
     labels = [c.item() if hasattr(c, "item") else c for c in data.classes]
+    kept = models_spec(spec)
     out: dict[Any, BaseModels] = {}
     for c, label in enumerate(labels):
         sub, rk = subsets[c, :, :p], ranks[c, :, :p]
@@ -424,8 +425,17 @@ def fit_class_models(checked: CheckedRun, *, executor: Any = None,
             feature_names=data.feature_names, n_features=m, resampling=resampling_record,
             random_state=int(ss.entropy), classes=["rest", label], n_samples=data.n_samples,
             data_sha256=fingerprint, artificial=artificial_record,
-            extra={"one_vs_rest": label})
+            extra={"one_vs_rest": label}, settings=kept.to_settings())._kept(kept)
     return out
+
+
+def models_spec(spec: RunSpec) -> RunSpec:
+    """The settings base models keep (:attr:`BaseModels.spec`): the run's, without the
+    operators that mine them."""
+    if not spec.operators and not spec.operator_params:
+        return spec
+    return spec.replace(_FUNC, operators=(),
+                        operator_params={})
 
 
 def _plan(checked: CheckedRun) -> tuple[Any, ...]:
@@ -502,16 +512,18 @@ def _fit(checked: CheckedRun, *, executor: Any, store_dir: str | os.PathLike[str
                   classes=labels,
                   n_samples=data.n_samples, data_sha256=fingerprint,
                   artificial=artificial_record)
+    kept = models_spec(spec)
+    common["settings"] = kept.to_settings()
     if not spec.heterogeneous:
         part = parts[0]
         base = BaseModels(subsets=part.subsets, ranks=part.ranks, scores=part.scores,
                           sample_indices=part.sample_indices,
                           selector=part.selector.describe(), full_model=part.full_model,
-                          artificial_subsets=part.artificial_subsets, **common)
+                          artificial_subsets=part.artificial_subsets, **common)._kept(kept)
         if part.store is not None:
             part.store.finish(base)
         return base
-    return _pool(parts, common)
+    return _pool(parts, common)._kept(kept)
 
 
 class _Fitted:

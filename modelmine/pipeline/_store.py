@@ -395,19 +395,13 @@ def read_run(directory: Path, cls: type[MiningRun]) -> MiningRun:
 def spec_of_settings(settings: Mapping[str, Any], func: str = "MiningRun") -> RunSpec | None:
     """The :class:`~modelmine.RunSpec` a run's stored settings describe (None for a custom
     selector, whose object is not stored). A heterogeneous ensemble is stored as the
-    names joined by "+" with each selector's record in ``selector_params``."""
+    names joined by "+" (:meth:`RunSpec.from_settings` reads it)."""
     from ..selectors import default_registry
 
     stored = dict(settings)
     name = stored.get("selector")
     if name is None or any(n not in default_registry() for n in str(name).split("+")):
         return None  # a custom selector: its object is not in the settings
-    params = dict(stored.get("selector_params") or {})
-    if isinstance(name, str) and "+" in name and "selectors" in params:
-        records = list(params["selectors"])
-        stored["selector"] = [str(r["name"]) for r in records]
-        stored["selector_params"] = {str(r["name"]): dict(r.get("params") or {})
-                                     for r in records}
     return RunSpec.from_settings(stored, func=func)
 
 

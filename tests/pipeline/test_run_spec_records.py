@@ -37,6 +37,10 @@ def test_a_run_dir_of_the_landed_version_loads_with_its_spec_and_recomputes(smal
     X, y, names = small
     landed = mm.MiningRun.load(LANDED / "finished")
     assert landed.spec == mm.RunSpec(**SETTINGS, signature_size=5)
+    # base models saved before they kept their settings: the spec is rebuilt from records
+    assert not landed.base_models.settings
+    assert landed.base_models.spec == mm.RunSpec(**{**SETTINGS, "n_signatures": 10},
+                                                 operators=())
     again = mm.run(X, y, **SETTINGS, feature_names=names)
     assert again == landed  # same base models, signatures, settings, diagnostics
     assert again.spec == landed.spec
@@ -65,6 +69,11 @@ def test_the_spec_is_saved_and_loaded_losslessly(small, tmp_path):
         # the base models' spec makes the same base models again
         assert mm.bootstrap(X, y, spec=run.base_models.spec) == run.base_models
         assert back.base_models.spec == run.base_models.spec
+        # the base models keep the run's settings whole (the operators aside), in memory,
+        # in a run directory and in their own file
+        assert run.base_models.spec == run.spec.replace(operators=(), operator_params={})
+        alone = tmp_path / f"base{len(list(tmp_path.iterdir()))}.npz"
+        assert mm.BaseModels.load(run.base_models.save(alone)).spec == run.base_models.spec
     assert run.spec.max_per_class == 20 and run.base_models.spec.max_per_class == 20
 
 
