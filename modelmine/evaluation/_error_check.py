@@ -47,6 +47,30 @@ class ErrorControlCheck:
     statements: tuple[str, ...]
 
 
+def _check_covariates_given(run: Any, X: Any, func: str) -> None:
+    """A run adjusted for covariates is checked adjusted: X must hold their columns (as
+    the run read them), else the error names X and the columns, not the run's door."""
+    names = tuple(run.spec.covariates) if run.spec is not None else ()
+    if not names:
+        return
+    from ..datasets import LoadedData
+
+    if isinstance(X, LoadedData):
+        have = [] if X.covariates is None else [str(c) for c in X.covariates.columns]
+        have += [str(f) for f in X.feature_names]
+    else:
+        have = [str(c) for c in getattr(X, "columns", [])]
+    missing = [c for c in names if c not in have]
+    if missing:
+        raise param_error(
+            "X", func, "the run's data with the columns of its covariates "
+            f"({', '.join(map(repr, names))}): the run was adjusted for them, and so is "
+            "its check", f"data without {', '.join(map(repr, missing))}" + (
+                "" if hasattr(X, "columns") or isinstance(X, LoadedData) else
+                " (an array has no column names: pass the DataFrame the run was given)"),
+            show=False)
+
+
 def check_error_control(
     run: Any, X: Any, y: Any = None, *, pfer: float | None = None,
     fdr: float | None = None, groups: Any = None, sample_weight: Any = None,
@@ -85,6 +109,7 @@ def check_error_control(
     func = "check_error_control"
     if pfer is None and fdr is None:
         raise param_error("pfer", func, "a positive number, or fdr given", None)
+    _check_covariates_given(run, X, func)
     operators, params = [], {}
     if pfer is not None:
         operators.append("stabilitySelection")

@@ -320,7 +320,10 @@ class MiningRun:
         Rows: the genes of every class's panel of ``operator`` (a run with
         ``per_class=True``); columns: the classes. ``effect``: each gene's effect size in
         each class against the rest (:func:`~modelmine.diagnostics.marker_table`);
-        ``frequency``: how often the base models of each class selected it.
+        ``frequency``: how often the base models of each class selected it. A run adjusted
+        for covariates gives the adjusted effect instead: the gene's log odds ratio per SD
+        of being in the class, the covariates held fixed (as ``markers()`` reports it,
+        ``diagnostics._outcome_markers.adjusted_class_effects``).
 
         Returns
         -------
@@ -331,7 +334,15 @@ class MiningRun:
         panels = self._class_markers(operator, "auto")
         genes = list(dict.fromkeys(panels.feature))
         assert self.expression is not None and self.class_frequencies is not None
-        table = marker_table(self.expression[genes], self.expression["class"].to_numpy())
+        labels = self.expression["class"].to_numpy()
+        if self.covariates is not None:
+            from ..diagnostics._outcome_markers import adjusted_class_effects
+
+            table = adjusted_class_effects(self.expression[genes], labels,
+                                           self.covariates.to_numpy(np.float64))
+            table["effect_size"] = np.log(table["adjusted_odds_ratio"].astype(float))
+        else:
+            table = marker_table(self.expression[genes], labels)
         effect = table.pivot_table(index="feature", columns="class", values="effect_size",
                                    sort=False).reindex(genes)
         frequency = self.class_frequencies.loc[genes]

@@ -207,6 +207,8 @@ def _markers_section(markers: pd.DataFrame,
     else:
         if grid is not None:
             effect, size = grid
+            if "adjusted_odds_ratio" in chosen.columns:  # a run adjusted for covariates
+                measure = "log odds ratio per SD, adjusted for the covariates"
         else:
             size = chosen.pivot_table(index="feature", columns="class", values="frequency",
                                       sort=False)

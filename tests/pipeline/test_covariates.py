@@ -303,6 +303,14 @@ def test_per_class_markers_carry_odds_ratios_adjusted_for_the_covariates():
         low = np.exp(ref.params[1] - 1.959963984540054 * ref.bse[1])
         assert row["adjusted_or_low"] == pytest.approx(low, rel=1e-5)
         assert row["adjusted_p_value"] == pytest.approx(ref.pvalues[1], rel=1e-4)
+    # the dot plot's colours are those adjusted effects too, for every gene in every class
+    effect, _ = run.marker_grid()
+    for gene in effect.index[:3]:
+        values = run.expression[gene].to_numpy()
+        M = np.column_stack([(values - values.mean()) / values.std(), design])
+        for cls in effect.columns:
+            ref = sm.Logit((labels == cls).astype(float), sm.add_constant(M)).fit(disp=0)
+            assert effect.loc[gene, cls] == pytest.approx(ref.params[1], rel=1e-5)
 
 
 @pytest.mark.parametrize("outcome", ["regression", "classification"])
@@ -386,3 +394,19 @@ def test_cli_null_and_evaluate_with_covariates_are_refused_before_any_fit(
     assert main(["run", "--resume", str(tmp_path / "b"), "--quiet", *extra]) != 0
     assert f"{extra[0]} cannot be used with --covariate (age)" in capsys.readouterr().err
     assert sorted(p.name for p in (tmp_path / "b").iterdir()) == before
+
+
+def test_the_error_control_check_of_an_adjusted_run_is_adjusted_and_names_x():
+    """check_error_control refits the run's settings, covariates included; data without
+    the covariate columns are refused naming X and the columns, not the run's door."""
+    from modelmine.evaluation import check_error_control
+
+    X, y = _whas500()
+    run = mm.run(X, y, outcome="survival", selector="cox-score", covariates=["age"],
+                 n_bootstraps=6, operators=["mostFreq"], progress=False)
+    checked = check_error_control(run, X, y, pfer=1.0)
+    assert checked.run.spec.covariates == ("age",)
+    assert "age" not in set(checked.run.base_models.feature_names)
+    for bad in (X.drop(columns=["age"]), X.to_numpy(dtype=float)):
+        with pytest.raises(ValueError, match=r"'X' parameter of check_error_control.*'age'"):
+            check_error_control(run, bad, y, pfer=1.0)
