@@ -36,13 +36,17 @@ def resolve_executor(executor: Any, func: str) -> tuple[Any, bool]:
         return executor, False
     if isinstance(executor, str):
         try:
-            return Client(executor, timeout="10s"), True
+            return Client(executor, timeout=CONNECT_TIMEOUT), True
         except (OSError, TimeoutError) as exc:
             raise param_error(
                 "executor", func, "a reachable Dask scheduler address or a Client",
                 f"{executor!r}, which could not be reached ({exc})", show=False) from None
     raise param_error("executor", func, "a dask.distributed.Client or a scheduler address "
                       "such as 'tcp://host:8786'", executor, exc=TypeError)
+
+
+#: How long a scheduler address is tried before it is refused as unreachable.
+CONNECT_TIMEOUT = "10s"
 
 
 class Runner:

@@ -167,7 +167,9 @@ def test_dask_local_cluster_is_bit_identical_to_serial(data):
     assert by_address == serial
 
 
-def test_bad_executors(data):
+def test_bad_executors(data, monkeypatch):
+    # unreachable either way: one second is enough to know it
+    monkeypatch.setattr("modelmine.base_models._executors.CONNECT_TIMEOUT", "1s")
     X, y = data
     with pytest.raises(TypeError, match=r"'executor' parameter of bootstrap must be a "
                                         r"dask.distributed.Client or a scheduler address"):

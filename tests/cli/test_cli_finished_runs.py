@@ -144,9 +144,11 @@ def test_evaluate_outcome_honours_the_cache(table, tmp_path):
                                   pd.read_csv(again / "folds.csv"))
 
 
-def test_evaluate_outcome_honours_the_scheduler(table, tmp_path, capsys):
+def test_evaluate_outcome_honours_the_scheduler(table, tmp_path, capsys, monkeypatch):
     """An unreachable --scheduler was ignored; it is refused before the first fit."""
     pytest.importorskip("distributed")
+    # unreachable either way: one second is enough to know it
+    monkeypatch.setattr("modelmine.base_models._executors.CONNECT_TIMEOUT", "1s")
     out = tmp_path / "ev"
     assert main(_evaluate(_survival(table), out, "--scheduler", "tcp://127.0.0.1:9")) == 2
     err = capsys.readouterr().err
