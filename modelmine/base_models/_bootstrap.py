@@ -429,13 +429,17 @@ def fit_class_models(checked: CheckedRun, *, executor: Any = None,
     return out
 
 
+#: The settings that mine base models and do not make them: base models keep their defaults.
+_MINING_ONLY = {**defaults("n_signatures", "signature_size", "min_support"),
+                "operators": (), "operator_params": {}}
+
+
 def models_spec(spec: RunSpec) -> RunSpec:
-    """The settings base models keep (:attr:`BaseModels.spec`): the run's, without the
-    operators that mine them."""
-    if not spec.operators and not spec.operator_params:
+    """The settings base models keep (:attr:`BaseModels.spec`): the run's, with those that
+    only mine them (operators, k, the signature size, the support) at their defaults."""
+    if all(getattr(spec, k) == v for k, v in _MINING_ONLY.items()):
         return spec
-    return spec.replace(_FUNC, operators=(),
-                        operator_params={})
+    return spec.replace(_FUNC, **_MINING_ONLY)
 
 
 def _plan(checked: CheckedRun) -> tuple[Any, ...]:
