@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import importlib.metadata as md
 import re
+from pathlib import Path
 
 from packaging.requirements import Requirement
 
@@ -58,7 +59,7 @@ def size(names: set[str]) -> int:
         if _norm(dist.metadata["Name"]) in names:
             for f in dist.files or []:
                 with contextlib.suppress(OSError):
-                    total += f.locate().stat().st_size
+                    total += Path(f.locate()).stat().st_size
     return total
 
 
