@@ -7,7 +7,8 @@ distribution recorded at install. Run it in the environment `make install` made:
 
     .venv/bin/python benchmarks/install_size.py
 
-The figures in the README ("Install weight") come from here.
+The figures in the README ("Install weight") come from here; its output, with the commit and
+the command, is committed as ``benchmarks/results/install_size.log``.
 """
 
 from __future__ import annotations
@@ -15,11 +16,14 @@ from __future__ import annotations
 import contextlib
 import importlib.metadata as md
 import re
+from pathlib import Path
 
 from packaging.requirements import Requirement
 
 BASE: tuple[str, ...] = ()
 FULL = ("kmedoids", "fasterpam", "parquet", "distributed", "anndata")
+# Extras reported on their own: what each adds to a base install.
+ON_TOP = ("survival", "singlecell")
 
 
 def _norm(name: str) -> str:
@@ -55,7 +59,7 @@ def size(names: set[str]) -> int:
         if _norm(dist.metadata["Name"]) in names:
             for f in dist.files or []:
                 with contextlib.suppress(OSError):
-                    total += f.locate().stat().st_size
+                    total += Path(f.locate()).stat().st_size
     return total
 
 
@@ -65,6 +69,12 @@ def main() -> None:
     print(f"base install: {len(base)} distributions, {size(base) / mb:.0f} MiB")
     print(f"full install: {len(full)} distributions, {size(full) / mb:.0f} MiB")
     print("only in the full one:", ", ".join(sorted(full - base)))
+    for extra in ON_TOP:
+        added = closure((extra,)) - base
+        largest = sorted(added, key=lambda name: size({name}), reverse=True)[:3]
+        print(f"[{extra}] on top of the base: {len(added)} distributions, "
+              f"{size(added) / mb:.0f} MiB; largest: "
+              + ", ".join(f"{name} {size({name}) / mb:.0f} MiB" for name in largest))
 
 
 if __name__ == "__main__":

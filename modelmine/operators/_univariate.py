@@ -337,7 +337,8 @@ def _stuart_top_log_q(normalised: np.ndarray, m: int) -> np.ndarray:
     m-th smallest upper bound cannot be among the m best and are dropped; the survivors
     get the exact computation on 4, 16, 64 and 256 levels in turn, and at last on their
     own ranks. On 1,000 svm-rfe rankings of leukemia's 7,129 genes, 20 features reach
-    the exact step and the operator takes 2.2 s instead of 247 s (docs/performance.md).
+    the exact step and the operator takes 2.5 s
+    (benchmarks/results/overhead_operators.csv, docs/performance.md).
     """
     r = np.sort(np.asarray(normalised, dtype=np.float64), axis=0)
     n, p = r.shape
