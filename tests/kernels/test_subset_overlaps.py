@@ -4,8 +4,9 @@ double loops (issue 38 item 6).
 Jaccard, Dice and Pearson over all pairs of subsets come from ``Z @ Z.T`` computed in row
 blocks, dense for heavy columns and sparse for rare ones (``diagnostics._subsets``). Small
 blocks (``_BLOCK_ROWS``) force the blocked route on small data; each pair and the mean must
-equal the double loop over pairs of sets. The public measures are tested in
-``tests/diagnostics/test_diagnostics_stability.py``.
+equal the double loop over pairs of sets, and the overlap counts ``S @ S.T``. The public
+measures are tested in ``tests/diagnostics/test_diagnostics_stability.py`` and
+``tests/patterns/test_distances.py``.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import numpy as np
 import pytest
 
 from modelmine.diagnostics import _subsets, pairwise_similarity, stability
-from modelmine.patterns import overlap_blocks
+from modelmine.patterns import intersection_counts, overlap_blocks
 
 
 def _brute_pair(a, b, measure, d):
@@ -95,3 +96,22 @@ def test_heavy_and_light_columns_match_brute_force(monkeypatch, block):
         assert float(stability(Z, measure)) == pytest.approx(_brute_mean(Z, measure), abs=1e-12)
         full = pairwise_similarity(Z, measure=measure).pairwise
         assert full[3, 5] == pytest.approx(_brute_pair(Z[3], Z[5], measure, d))
+
+
+@pytest.mark.parametrize("profile", ["skewed", "all_heavy", "all_light"])
+@pytest.mark.parametrize("block_rows", [1, 7, 512])
+def test_split_of_columns_is_exact(rng, profile, block_rows):
+    # Heavy columns (dense BLAS), light ones (sparse) or all of one kind, in row blocks of
+    # any size: the one overlap kernel gives the exact counts.
+    p = {"skewed": np.linspace(0.9, 0.001, 300), "all_heavy": np.full(300, 0.8),
+         "all_light": np.full(300, 0.004)}[profile]
+    S = rng.random((80, 300)) < p
+    want = S.astype(np.int64) @ S.T.astype(np.int64)
+    np.testing.assert_array_equal(intersection_counts(S), want)
+    got = np.zeros_like(want, dtype=np.float64)
+    for rows, dense, sparse in overlap_blocks(S, block_rows=block_rows):
+        if dense is not None:
+            got[rows] += dense
+        if sparse is not None:
+            got[rows] += sparse.toarray()
+    np.testing.assert_array_equal(got, want)
