@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from modelmine.operators._bounds import _r_concave
+from modelmine.operators import pfer_bound
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -24,7 +24,8 @@ def test_r_concave_row_recomputed():
     b, p, q = 50, 10, 2
     row = table[(table.n_pairs == b) & (table.p == p) & (table.q == q)].iloc[0]
     grid = np.arange(b + 1, 2 * b + 1) / (2.0 * b)
-    ours = np.array([_r_concave(q, p, float(pi), b, "test") for pi in grid])
+    ours = np.array([pfer_bound(threshold=float(pi), q=q, p=p, method="ss-r-concave",
+                                n_pairs=b) for pi in grid])
     stabs = np.array([_stabs_bound(q, p, float(pi), b) for pi in grid])
     assert (ours >= stabs - 1e-12).all()  # maximising better never lowers the bound
     rel = (ours - stabs) / stabs

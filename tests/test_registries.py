@@ -9,9 +9,10 @@ import pytest
 from sklearn.linear_model import LogisticRegression
 
 import modelmine as mm
-from modelmine._registry import AVAILABLE_COLUMNS, PluginWarning
+from modelmine._registry import AVAILABLE_COLUMNS
 from modelmine.diagnostics import MeasureRegistry
 from modelmine.evaluation import ClassifierRegistry
+from modelmine.exceptions import PluginWarning
 from modelmine.selectors import Selector, SelectorOutput, SelectorRegistry
 
 

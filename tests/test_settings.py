@@ -18,8 +18,9 @@ import modelmine as mm
 import modelmine.spec as spec_module
 from modelmine import _schema
 from modelmine.base_models import bootstrap
+from modelmine.cli import build_parser
 from modelmine.cli._commands import run_spec
-from modelmine.cli._main import build_parser, option_of
+from modelmine.cli._main import option_of
 from modelmine.estimator import ModelMiningSelector
 from modelmine.exceptions import DataError
 from modelmine.spec import SETTINGS, Integer, RunSpec, Setting, settings_schema, settings_table

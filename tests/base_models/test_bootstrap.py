@@ -13,7 +13,6 @@ import scipy.stats
 from sklearn.feature_selection import f_classif
 
 import modelmine as mm
-from modelmine.base_models import resample_indices
 
 
 @pytest.fixture(scope="module")
@@ -90,29 +89,6 @@ def test_prefix_of_bootstraps_does_not_depend_on_b(colon):
     five = mm.bootstrap(X, y, selector="anova", n_bootstraps=5, n_features=5, random_state=3)
     np.testing.assert_array_equal(ten.sample_indices[:5], five.sample_indices)
     np.testing.assert_array_equal(ten.ranks[:5], five.ranks)
-
-
-def test_resampling_schemes(rng):
-    y = np.array([0] * 40 + [1] * 22)
-    boot = resample_indices(y, rng, method="bootstrap", fraction=1.0, stratify=False)
-    assert boot.size == 62 and np.unique(boot).size < 62  # with replacement: repeats
-    strat = resample_indices(y, rng, method="bootstrap", fraction=1.0, stratify=True)
-    assert np.bincount(y[strat]).tolist() == [40, 22]
-    sub = resample_indices(y, rng, method="subsample", fraction=0.9, stratify=False)
-    assert sub.size == 56 and np.unique(sub).size == 56
-    sub_strat = resample_indices(y, rng, method="subsample", fraction=0.5, stratify=True)
-    assert np.bincount(y[sub_strat]).tolist() == [20, 11]
-    assert np.unique(sub_strat).size == 31
-
-
-def test_bootstrap_draws_are_uniform_with_replacement():
-    # Invariant of the bootstrap: each row is drawn with probability 1/n, so over many
-    # resamples the fraction of rows left out tends to (1 - 1/n)^n.
-    y = np.array([0, 1] * 50)
-    rng = np.random.default_rng(0)
-    left_out = [100 - np.unique(resample_indices(y, rng, method="bootstrap", fraction=1.0,
-                                                 stratify=False)).size for _ in range(300)]
-    assert np.mean(left_out) / 100 == pytest.approx((1 - 1 / 100) ** 100, abs=0.01)
 
 
 def test_oob_indices_complement_the_resample(colon_base):

@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-import scipy.sparse as sp
 from sklearn.feature_selection import f_classif
 
 import modelmine as mm
-from modelmine.base_models import add_artificial_features, complementary_pair
 from modelmine.exceptions import DataError
 
 #: Complementary pairs of ANOVA models, the setting every test here varies.
@@ -51,12 +49,6 @@ def test_complementary_pairs_are_disjoint_halves(colon, stratify):
     assert set(np.flatnonzero(serial.subsets[1])) == top
 
 
-def test_complementary_pair_odd_n_leaves_one_out():
-    y = np.array([0, 1] * 5 + [0])
-    a, b = complementary_pair(y, np.random.default_rng(0), stratify=False)
-    assert a.size == b.size == 5 and not set(a) & set(b)
-
-
 @pytest.mark.parametrize(
     "kwargs,match",
     [
@@ -74,26 +66,6 @@ def test_complementary_pairs_bad_input(colon, kwargs, match):
     args = {"n_bootstraps": 4, "n_features": 5, **kwargs}
     with pytest.raises(ValueError, match=match):
         mm.bootstrap(X, y, **PAIRS, **args)
-
-
-def test_permutation_features_permute_each_column():
-    rng = np.random.default_rng(0)
-    X = rng.standard_normal((30, 6))
-    aug = add_artificial_features(X, "permutation", np.random.default_rng(1))
-    assert aug.shape == (30, 12)
-    np.testing.assert_array_equal(aug[:, :6], X)
-    for j in range(6):
-        np.testing.assert_array_equal(np.sort(aug[:, 6 + j]), np.sort(X[:, j]))
-        assert not np.array_equal(aug[:, 6 + j], X[:, j])
-    # columns are permuted independently (not one row permutation for all)
-    orders = {tuple(np.argsort(aug[:, 6 + j])[np.argsort(np.argsort(X[:, j]))]) for j in range(6)}
-    assert len(orders) > 1
-    # sparse data: the same permutation, kept sparse
-    S = sp.random(30, 6, density=0.3, random_state=2, format="csr")
-    dense = add_artificial_features(S.toarray(), "permutation", np.random.default_rng(1))
-    sparse = add_artificial_features(S, "permutation", np.random.default_rng(1))
-    assert sp.issparse(sparse)
-    np.testing.assert_array_equal(sparse.toarray(), dense)
 
 
 def test_artificial_features_in_base_models(colon, tmp_path):
@@ -146,32 +118,3 @@ def test_selector_failing_on_augmented_data_is_named(colon):
             artificial_features="permutation",
             fit_full=False,
         )
-
-
-@pytest.mark.slow
-def test_knockoff_features():
-    pytest.importorskip("knockpy")
-    rng = np.random.default_rng(0)
-    cov = 0.5 ** np.abs(np.subtract.outer(np.arange(8), np.arange(8)))  # AR(1)
-    X = rng.multivariate_normal(np.zeros(8), cov, size=400)
-    state = np.random.get_state()  # noqa: NPY002
-    aug = add_artificial_features(X, "knockoff", np.random.default_rng(3))
-    after = np.random.get_state()  # noqa: NPY002
-    assert all(np.array_equal(a, b) for a, b in zip(state[1:3], after[1:3], strict=True))
-    again = add_artificial_features(X, "knockoff", np.random.default_rng(3))
-    np.testing.assert_array_equal(aug, again)  # reproducible from our generator
-    np.testing.assert_array_equal(aug[:, :8], X)
-    # Gaussian knockoffs: the same covariance among themselves as X (Candes et al. 2018)
-    np.testing.assert_allclose(np.cov(aug[:, 8:].T), np.cov(X.T), atol=0.2)
-    y = (X[:, 0] > 0).astype(int)
-    base = mm.bootstrap(
-        X,
-        y,
-        "anova",
-        n_bootstraps=4,
-        n_features=3,
-        random_state=0,
-        artificial_features="knockoff",
-        progress=False,
-    )
-    assert base.artificial["method"] == "knockoff"

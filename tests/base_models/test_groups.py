@@ -1,8 +1,9 @@
 """Samples that are not independent: resampling whole groups, sample weights (issue 28).
 
 The oracles are brute force: every drawn index set is checked to be a union of whole groups
-drawn as the scheme says, by counting rows per group; weighted draws are checked against
-their expected frequencies; the design-free draws against numpy's own calls.
+drawn as the scheme says, by counting rows per group. The resampling kernels themselves
+(weighted draws, design-free draws, permuted labels, decoys) are checked in
+``tests/kernels/test_resampling_kernels.py``.
 """
 
 from __future__ import annotations
@@ -15,20 +16,7 @@ import pytest
 
 import modelmine as mm
 from modelmine.base_models import _rundir
-from modelmine.base_models import resume as resume_bootstrap
-from modelmine.base_models._artificial import add_artificial_features
-from modelmine.base_models._design import check_design
-from modelmine.base_models._resampling import complementary_pair, resample_indices
-from modelmine.evaluation._null import permuted_labels
-
-
-def _design(sizes, classes=None, weights=None, weighted=False):
-    """Groups of the given sizes (rows laid out shuffled), labels per group or per row."""
-    rng = np.random.default_rng(len(sizes))
-    groups = rng.permutation(np.repeat(np.arange(len(sizes)), sizes))
-    y = None if classes is None else np.asarray(classes)[groups]
-    return groups, y, check_design(groups, weights, groups.size, func="test",
-                                   weighted_resampling=weighted)
+from modelmine.pipeline import resume as resume_bootstrap
 
 
 def _whole_groups(idx, groups):
@@ -41,90 +29,6 @@ def _whole_groups(idx, groups):
         if rows[0]:
             drawn[int(g)] = int(rows[0])
     return drawn
-
-
-SIZES = [3, 1, 4, 2, 2, 5, 1, 3, 2, 4, 3, 2]
-CLASSES = [0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 1, 0]
-
-
-@pytest.mark.parametrize("stratify", [False, True])
-@pytest.mark.parametrize("method,fraction", [("bootstrap", 1.0), ("bootstrap", 0.5),
-                                             ("subsample", 0.5), ("subsample", 0.75)])
-def test_resamples_are_unions_of_whole_groups(method, fraction, stratify):
-    groups, y, design = _design(SIZES, CLASSES)
-    G = len(SIZES)
-    per_class = np.bincount(CLASSES)
-    for seed in range(40):
-        idx = resample_indices(y, np.random.default_rng(seed), method=method,
-                               fraction=fraction, stratify=stratify, design=design)
-        assert (np.diff(idx) >= 0).all()
-        drawn = _whole_groups(idx, groups)
-        # the number of group draws follows the scheme (with multiplicity)
-        if stratify:
-            for c in (0, 1):
-                got = sum(k for g, k in drawn.items() if CLASSES[g] == c)
-                assert got == max(1, round(fraction * per_class[c]))
-        else:
-            assert sum(drawn.values()) == max(1, round(fraction * G))
-        if method == "subsample":
-            assert set(drawn.values()) == {1}  # without replacement
-        assert np.unique(y[idx]).size == 2
-
-
-@pytest.mark.parametrize("stratify", [False, True])
-def test_complementary_pairs_split_groups_in_disjoint_halves(stratify):
-    groups, y, design = _design(SIZES, CLASSES)
-    for seed in range(30):
-        a, b = complementary_pair(y, np.random.default_rng(seed), stratify=stratify,
-                                  design=design)
-        ga, gb = _whole_groups(a, groups), _whole_groups(b, groups)
-        assert not set(ga) & set(gb)
-        assert set(ga.values()) | set(gb.values()) == {1}
-        if stratify:
-            for c in (0, 1):
-                half = np.bincount(CLASSES)[c] // 2
-                assert sum(CLASSES[g] == c for g in ga) == half
-                assert sum(CLASSES[g] == c for g in gb) == half
-        else:
-            assert len(ga) == len(gb) == len(SIZES) // 2
-
-
-def test_without_a_design_the_draws_are_numpys_own():
-    y = np.repeat([0, 1], [7, 9])
-    for seed in range(10):
-        got = resample_indices(y, np.random.default_rng(seed), method="bootstrap",
-                               fraction=1.0, stratify=False)
-        want = np.sort(np.random.default_rng(seed).choice(16, size=16, replace=True))
-        if np.unique(y[want]).size == 2:
-            np.testing.assert_array_equal(got, want)
-
-
-def test_weighted_resampling_draws_in_proportion_to_the_weights():
-    n = 8
-    y = np.array([0, 1] * 4)
-    w = np.array([0.0, 1, 2, 3, 4, 5, 6, 7])
-    design = check_design(None, w, n, func="test", weighted_resampling=True)
-    rng = np.random.default_rng(0)
-    counts = np.zeros(n)
-    for _ in range(3000):
-        counts += np.bincount(resample_indices(y, rng, method="bootstrap", fraction=1.0,
-                                               stratify=False, design=design), minlength=n)
-    assert counts[0] == 0  # weight 0: never drawn
-    expected = w / w.sum() * counts.sum()
-    chi2 = ((counts[1:] - expected[1:]) ** 2 / expected[1:]).sum()
-    assert chi2 < 24.3  # chi-square with 6 df, p = 0.9995
-    # groups are drawn by their summed weight
-    groups = np.array([0, 0, 1, 1, 2, 2, 3, 3])
-    gdesign = check_design(groups, w, n, func="test", weighted_resampling=True)
-    gcounts = np.zeros(4)
-    for _ in range(3000):
-        drawn = _whole_groups(resample_indices(y, rng, method="bootstrap", fraction=1.0,
-                                               stratify=False, design=gdesign), groups)
-        for g, k in drawn.items():
-            gcounts[g] += k
-    gw = np.bincount(groups, weights=w)
-    expected = gw / gw.sum() * gcounts.sum()
-    assert ((gcounts - expected) ** 2 / expected).sum() < 21.1  # 3 df, p = 0.9999
 
 
 def test_bootstrap_records_the_groups_pads_the_indices_and_resumes(tmp_path, colon,
@@ -166,36 +70,6 @@ def test_bootstrap_records_the_groups_pads_the_indices_and_resumes(tmp_path, col
         resume_bootstrap(tmp_path / "r", X, y)  # the groups are part of the data
     assert resume_bootstrap(tmp_path / "r", X, y, groups=groups) == base
     assert mm.BaseModels.load(tmp_path / "r") == base
-
-
-def test_group_permutations_of_labels_and_decoys():
-    groups, y, design = _design([2, 3, 2, 4, 1, 3], [0, 1, 0, 1, 1, 0])
-    rng = np.random.default_rng(0)
-    for _ in range(20):
-        yp = permuted_labels(y, rng, design)
-        # the label stays a property of the group, and the groups' classes are permuted
-        per_group = [np.unique(yp[groups == g]) for g in range(6)]
-        assert all(v.size == 1 for v in per_group)
-        assert sorted(int(v[0]) for v in per_group) == sorted([0, 1, 0, 1, 1, 0])
-    mixed = y.copy()
-    mixed[np.flatnonzero(groups == 3)[0]] = 0  # group 3 now holds two classes
-    design_m = check_design(groups, None, y.size, func="test")
-    for _ in range(20):
-        yp = permuted_labels(mixed, rng, design_m)
-        for g in range(6):  # within-group permutation: each group's labels as a multiset
-            assert sorted(yp[groups == g]) == sorted(mixed[groups == g])
-    # decoys move whole groups' blocks: a permutation of the column, groups kept together
-    X = np.arange(groups.size, dtype=float)[:, None] * np.array([[1.0, 10.0]])
-    out = add_artificial_features(X, "permutation", rng, design.members())
-    decoys = out[:, 2:]
-    for j in range(2):
-        assert sorted(decoys[:, j]) == sorted(X[:, j])
-    equal = check_design(np.repeat(np.arange(5), 3), None, 15, func="test")
-    Xe = np.arange(15, dtype=float)[:, None]
-    de = add_artificial_features(Xe, "permutation", rng, equal.members())[:, 1]
-    for g in range(5):  # equal sizes: each group receives exactly one group's values
-        got = de[np.repeat(np.arange(5), 3) == g]
-        assert any(sorted(got) == sorted(Xe[3 * h:3 * h + 3, 0]) for h in range(5))
 
 
 def test_the_design_is_checked_at_the_door(colon):

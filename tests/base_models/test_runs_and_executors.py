@@ -15,7 +15,7 @@ import pytest
 
 import modelmine as mm
 from modelmine.base_models import RunDirectoryError, _rundir
-from modelmine.base_models import resume as resume_bootstrap
+from modelmine.pipeline import resume as resume_bootstrap
 
 KW = dict(selector="anova", n_bootstraps=12, n_features=10, random_state=5)
 
@@ -98,7 +98,7 @@ def test_resume_refuses_other_data_settings_versions_and_corruption(tmp_path, da
     stray = tmp_path / "stray"
     stray.mkdir()
     (stray / "notes.txt").write_text("mine")
-    with pytest.raises(RunDirectoryError, match="not a modelmine run directory"):
+    with pytest.raises(mm.exceptions.RunStateError, match="No interrupted run in"):
         resume_bootstrap(stray, X, y)
     with pytest.raises(RunDirectoryError, match="exists and is not empty"):
         mm.bootstrap(X, y, run_dir=stray, **KW)

@@ -12,7 +12,7 @@ import pytest
 import scipy.sparse as sp
 
 import modelmine as mm
-from modelmine.datasets import ManyClassesWarning, check_target, from_anndata, read_data
+from modelmine.datasets import ManyClassesWarning, from_anndata, read_data
 from modelmine.exceptions import DataError
 
 anndata = pytest.importorskip("anndata")
@@ -205,6 +205,13 @@ def test_genes_by_samples_table_is_transposed(tmp_path, leukemia):
         read_data(tmp_path / "series.csv", labels=tmp_path / "labels.csv")
 
 
+def _run_on(y):
+    """A small run on noise with the target ``y``: the door that checks a target."""
+    X = np.random.default_rng(0).normal(size=(len(y), 6))
+    return mm.run(X, y, selector="anova", n_bootstraps=2, n_features=2, operators=["mostFreq"],
+                  progress=False)
+
+
 @pytest.mark.parametrize(
     "values",
     [
@@ -215,21 +222,18 @@ def test_genes_by_samples_table_is_transposed(tmp_path, leukemia):
 def test_continuous_target_is_refused(values):
     with pytest.raises(DataError,
                        match=r"looks continuous.*classification.*--outcome regression.*bin"):
-        check_target(values, where="'age'")
-    X = np.random.default_rng(0).normal(size=(40, 6))
-    with pytest.raises(DataError, match="looks continuous"):
-        mm.run(X, values, selector="anova", n_bootstraps=2, n_features=2)
+        _run_on(values)
 
 
 def test_many_classes_for_few_samples_warn_and_class_codes_pass():
     codes = np.repeat([1, 2, 3], 10)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        check_target(codes, where="'grade'")  # integer class codes are classes
-        check_target(np.where(codes == 1, 0.0, 1.0), where="'status'")
+        _run_on(codes)  # integer class codes are classes
+        _run_on(np.where(codes == 1, 0.0, 1.0))
     many = np.repeat([f"c{i}" for i in range(12)], 3)  # 12 classes of 3 samples
     with pytest.warns(ManyClassesWarning, match=r"12 classes for 36 samples"):
-        check_target(many, where="'tissue'")
+        _run_on(many)
 
 
 def test_tiny_classes_are_named_whatever_the_average():
@@ -239,10 +243,10 @@ def test_tiny_classes_are_named_whatever_the_average():
     labels = np.array(["A"] * 44 + ["B"] * 44 + ["C"] * 2 + ["D"] * 2 + ["E"] * 4)
     with pytest.warns(ManyClassesWarning, match=r"3 classes of fewer than 5 samples: "
                                                 r"C \(2\), D \(2\), E \(4\)"):
-        check_target(labels, where="'subtype'")
+        _run_on(labels)
     with warnings.catch_warnings():  # every class of 5 or more: nothing to say
         warnings.simplefilter("error")
-        check_target(np.array(["A"] * 40 + ["B"] * 5), where="'subtype'")
+        _run_on(np.array(["A"] * 40 + ["B"] * 5))
 
 
 def test_quiet_keeps_warnings_about_the_data(tmp_path, capsys):
@@ -263,14 +267,15 @@ def test_quiet_keeps_warnings_about_the_data(tmp_path, capsys):
     assert "1 class of fewer than 5 samples: rare (3)" in captured.err
 
 
-def test_transposed_table_refuses_duplicate_feature_ids():
-    from modelmine.datasets._biodata import transpose_table
-
+def test_transposed_table_refuses_duplicate_feature_ids(tmp_path):
     frame = pd.DataFrame({"gene": ["TP53", "MYC", "TP53"], "s1": [1.0, 2.0, 3.0],
                           "s2": [4.0, 5.0, 6.0]})
+    frame.to_csv(tmp_path / "expr.tsv", sep="\t", index=False)
+    pd.DataFrame({"id": ["s1", "s2"], "y": ["a", "b"]}).to_csv(tmp_path / "labels.csv",
+                                                               index=False)
     with pytest.raises(DataError, match=r"Duplicate feature IDs in column 'gene' of "
-                                        r"'expr.tsv'.*--transpose.*TP53"):
-        transpose_table(frame, None, "expr.tsv")
+                                        r"'[^']*expr.tsv'.*--transpose.*TP53"):
+        read_data(tmp_path / "expr.tsv", labels=tmp_path / "labels.csv", transpose=True)
 
 
 def test_drop_leaves_metadata_columns_out(tmp_path, capsys):

@@ -16,6 +16,8 @@ import modelmine as mm
 SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "datasets"
 SOURCES = {"colon": "colon.mat", "leukemia": "ALLAML.mat", "prostate": "Prostate-GE.mat",
            "basehock": "BASEHOCK.mat"}
+#: The files load() reads from a folder (data_home, MODELMINE_DATA_HOME or shared/datasets).
+SHARED_FILES = {"pcmac": "PCMAC.mat", "madelon": "madelon.mat"}
 
 
 @pytest.mark.parametrize("name", list(SOURCES))
@@ -60,9 +62,9 @@ def test_sparse_dataset_refuses_frame():
         mm.datasets.load("basehock", as_frame=True)
 
 
-@pytest.mark.parametrize("name", list(mm.datasets.SHARED_FILES))
+@pytest.mark.parametrize("name", list(SHARED_FILES))
 def test_shared_files_by_name_equal_the_mat_files(name, monkeypatch):
-    src = SHARED / mm.datasets.SHARED_FILES[name]
+    src = SHARED / SHARED_FILES[name]
     if not src.exists():
         pytest.skip(f"shared file {src} not present (outside the project checkout)")
     mat = scipy.io.loadmat(src)
@@ -74,8 +76,9 @@ def test_shared_files_by_name_equal_the_mat_files(name, monkeypatch):
     np.testing.assert_array_equal(np.asarray(y), mat["Y"].ravel())
     # the same file through the environment variable and through data_home
     monkeypatch.setenv("MODELMINE_DATA_HOME", str(SHARED))
-    assert mm.datasets.shared_path(name) == src
-    assert mm.datasets.shared_path(name, data_home=SHARED) == src
+    for X_again, y_again in (mm.datasets.load(name), mm.datasets.load(name, data_home=SHARED)):
+        assert (X_again != X).nnz == 0 if sp.issparse(X) else np.array_equal(X_again, X)
+        np.testing.assert_array_equal(np.asarray(y_again), np.asarray(y))
 
 
 def test_shared_file_missing_names_the_file_and_the_remedy(tmp_path):
@@ -116,7 +119,7 @@ def _sklearn_minmax(X):
 
 @pytest.mark.parametrize("name", ["colon", "leukemia", "madelon"])
 def test_scale_minmax_equals_sklearn_on_dense_data(name):
-    if name in mm.datasets.SHARED_FILES and not (SHARED / mm.datasets.SHARED_FILES[name]).exists():
+    if name in SHARED_FILES and not (SHARED / SHARED_FILES[name]).exists():
         pytest.skip(f"shared file for {name!r} not present (outside the project checkout)")
     X, y = mm.datasets.load(name)
     Xs, ys = mm.datasets.load(name, scale="minmax")
@@ -136,51 +139,6 @@ def test_scale_minmax_keeps_basehock_sparse_and_equals_sklearn():
     full = np.flatnonzero(np.asarray((X > 0).sum(axis=0)).ravel() == X.shape[0])
     assert full.size and (Xs[:, full].toarray().min(axis=0) == 0).all()
     assert (X.data > 0).all()  # unchanged: the source is not scaled in place
-
-
-def test_scale_minmax_on_pcmac_read_by_read_data():
-    src = SHARED / "PCMAC.mat"
-    if not src.exists():
-        pytest.skip(f"shared file {src} not present (outside the project checkout)")
-    from modelmine.datasets._loaders import _minmax_scale
-
-    X = mm.datasets.read_data(src).X  # the reader gives PCMAC's counts as a dense array
-    ref = _sklearn_minmax(X)
-    Xs, _ = mm.datasets.load("pcmac", data_home=SHARED, scale="minmax")
-    np.testing.assert_allclose(Xs, ref, rtol=0, atol=1e-12)
-    # the same counts as a sparse matrix take the sparse route and stay sparse
-    Xsp = _minmax_scale(sp.csr_matrix(X))
-    assert sp.issparse(Xsp) and Xsp.nnz == np.count_nonzero(ref)
-    np.testing.assert_allclose(Xsp.toarray(), ref, rtol=0, atol=1e-12)
-
-
-def test_scale_minmax_constant_columns_become_zero_and_frame_keeps_names():
-    from modelmine.datasets._loaders import _minmax_scale
-
-    rng = np.random.default_rng(7)
-    X = rng.normal(size=(9, 4)) * 1e4
-    X[:, 2] = 3.5  # constant: 0 in WEKA's Normalize and in MinMaxScaler
-    np.testing.assert_allclose(_minmax_scale(X), _sklearn_minmax(X), rtol=0, atol=1e-12)
-    assert (_minmax_scale(X)[:, 2] == 0).all()
-    Xs, ys = mm.datasets.load("colon", as_frame=True, scale="minmax")
-    assert list(Xs.columns[:2]) == ["g0001", "g0002"] and ys.name == "class"
-    np.testing.assert_allclose(Xs.to_numpy(), _sklearn_minmax(mm.datasets.load("colon")[0]),
-                               rtol=0, atol=1e-12)
-
-
-def test_scale_minmax_refuses_sparse_data_whose_minimum_is_not_zero():
-    from modelmine.datasets._loaders import _minmax_scale
-
-    X = sp.csr_matrix(np.array([[0.0, 2.0, 4.0], [-1.0, 0.0, -2.0], [3.0, 0.0, 5.0]]))
-    with pytest.raises(mm.exceptions.DataError,
-                       match=r"1 column\(s\) have negative values beside implicit zeros "
-                             r"\(column 0: minimum -1\)\. Densify"):
-        _minmax_scale(X)
-    np.testing.assert_allclose(_minmax_scale(X.toarray()), _sklearn_minmax(X), atol=1e-12)
-    # negative values in a full column (no implicit zero) scale and stay sparse
-    full = sp.csr_matrix(X.toarray()[:, 1:])
-    np.testing.assert_allclose(_minmax_scale(full).toarray(), _sklearn_minmax(full),
-                               atol=1e-12)
 
 
 @pytest.mark.parametrize("bad, match", [

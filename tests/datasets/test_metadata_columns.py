@@ -78,15 +78,21 @@ def test_a_repeated_text_id_points_to_groups_on_each_door(tmp_path, capsys):
     assert run.settings["design"]["groups"]["n_groups"] == 20
 
 
-def test_the_tiny_class_warning_states_the_probability_of_a_miss():
+def test_the_tiny_class_warning_states_the_probability_of_a_miss(tmp_path):
     n, small = 60, 3
     y = np.array(["a"] * 30 + ["b"] * 27 + ["c"] * small)
+    ids = [f"s{i}" for i in range(n)]
+    genes = np.random.default_rng(1).normal(size=(n, 2))
+    pd.DataFrame({"id": ids, "g1": genes[:, 0], "g2": genes[:, 1]}).to_csv(
+        tmp_path / "expr.csv", index=False)
+    pd.DataFrame({"id": ids, "y": y}).to_csv(tmp_path / "labels.csv", index=False)
     with pytest.warns(ManyClassesWarning) as caught:
-        mm.datasets.check_target(y, where="(the labels)", option="--labels")
+        read_data(tmp_path / "expr.csv", labels=tmp_path / "labels.csv")
+    assert len(caught) == 1
     text = str(caught[0].message)
     p = (1 - small / n) ** n
     assert f"(1 - 3/60)^60 = {p:.2g}" in text and "will miss" not in text
-    assert text.startswith("labels (the labels)")  # the API's name, not --labels
+    assert text.startswith("labels 'y' of ")  # the API's name, not --labels
     # the stated probability is that of a bootstrap of n draws
     rng = np.random.default_rng(0)
     draws = rng.integers(0, n, size=(20000, n))

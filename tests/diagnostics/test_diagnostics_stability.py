@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 from scipy.spatial.distance import canberra
 
 from modelmine.diagnostics import (
-    _subsets,
     available_measures,
     canberra_stability,
     dice_stability,
@@ -22,7 +21,6 @@ from modelmine.diagnostics import (
     nogueira_compare,
     nogueira_stability,
     nogueira_test,
-    pairwise_similarity,
     pearson_stability,
     score_pearson_stability,
     score_std_stability,
@@ -30,8 +28,6 @@ from modelmine.diagnostics import (
     spearman_stability,
     stability,
 )
-from modelmine.diagnostics._coerce import as_selection_matrix
-from modelmine.patterns import overlap_blocks
 
 A1 = np.array([[1, 1, 1, 0, 0], [1, 1, 1, 0, 0], [1, 1, 1, 0, 0]], dtype=bool)
 A2 = np.array([[1, 1, 1, 0, 0], [1, 0, 1, 1, 0], [1, 0, 1, 0, 0]], dtype=bool)
@@ -75,11 +71,13 @@ def test_index_arrays_equal_bool_matrix():
             float(stability(A2, name))
         )
     # 0/1 integer matrices and lists of bool masks are selection matrices too.
-    assert np.array_equal(as_selection_matrix(A2.astype(int)), A2)
-    assert np.array_equal(as_selection_matrix(list(A2)), A2)
+    for other in (A2.astype(int), list(A2)):
+        np.testing.assert_array_equal(selection_frequency(other).counts, A2.sum(axis=0))
+        np.testing.assert_array_equal(jaccard_stability(other, pairwise=True).pairwise,
+                                      jaccard_stability(A2, pairwise=True).pairwise)
     # A 2-D integer array with n_features set and values beyond 0/1 holds indices.
-    assert np.array_equal(as_selection_matrix(np.array([[0, 2], [3, 4]]), 5),
-                          [[1, 0, 1, 0, 0], [0, 0, 0, 1, 1]])
+    np.testing.assert_array_equal(selection_frequency(np.array([[0, 2], [3, 4]]), 5).counts,
+                                  [1, 0, 1, 1, 1])
 
 
 # ---------------------------------------------------------------- double-loop oracles
@@ -117,49 +115,6 @@ def _random_subsets(rng, M, d, sizes):
         k = int(rng.choice(sizes))
         Z[i, rng.choice(d, size=k, replace=False)] = True
     return Z
-
-
-@pytest.mark.parametrize("seed", range(4))
-@pytest.mark.parametrize(
-    ("M", "d", "sizes"),
-    [(12, 8, [0, 1, 3, 5, 8]), (30, 500, [2, 3, 4]), (40, 10, [4, 5, 6]), (9, 6, [6, 0]),
-     (40, 800, [0, 2, 3])],
-)
-@pytest.mark.parametrize("block", [3, 512])
-def test_pairwise_measures_match_double_loop(monkeypatch, seed, M, d, sizes, block):
-    # Small row blocks exercise the blocked overlap products; d = 500 with tiny subsets
-    # takes the sparse product, the others the dense one.
-    monkeypatch.setattr(_subsets, "_BLOCK_ROWS", block)
-    rng = np.random.default_rng(seed)
-    print("seed", seed)
-    Z = _random_subsets(rng, M, d, sizes)
-    for measure in ("jaccard", "dice", "pearson"):
-        res = pairwise_similarity(Z, measure=measure)
-        assert res.value == pytest.approx(_brute_mean(Z, measure), abs=1e-12)
-        for i, j in itertools.combinations(range(M), 2):
-            assert res.pairwise[i, j] == pytest.approx(
-                _brute_pair(Z[i], Z[j], measure, d), abs=1e-12)
-        assert np.allclose(res.pairwise, res.pairwise.T)
-        assert float(stability(Z, measure)) == pytest.approx(res.value, abs=1e-12)
-
-
-@pytest.mark.parametrize("block", [7, 512])
-def test_heavy_and_light_columns_match_brute_force(monkeypatch, block):
-    # A few features selected almost always (dense product) and a long tail of rare ones
-    # (sparse product): the overlaps are the sum of both parts.
-    monkeypatch.setattr(_subsets, "_BLOCK_ROWS", block)
-    rng = np.random.default_rng(5)
-    M, d = 60, 400
-    Z = rng.random((M, d)) < np.r_[np.full(4, 0.95), np.full(d - 4, 0.01)]
-    Z[3] = False
-    heavy = 0
-    for _, dense, _sparse in overlap_blocks(Z, block_rows=block):
-        heavy += dense is not None
-    assert heavy > 0
-    for measure in ("jaccard", "dice"):
-        assert float(stability(Z, measure)) == pytest.approx(_brute_mean(Z, measure), abs=1e-12)
-        full = pairwise_similarity(Z, measure=measure).pairwise
-        assert full[3, 5] == pytest.approx(_brute_pair(Z[3], Z[5], measure, d))
 
 
 @pytest.mark.parametrize("seed", range(5))

@@ -23,7 +23,7 @@ from sklearn.preprocessing import MinMaxScaler
 from sklearn.svm import SVC
 
 import modelmine as mm
-from modelmine.evaluation import EvaluationResult, average_points, evaluate
+from modelmine.evaluation import EvaluationResult, evaluate
 from modelmine.selectors import Selector, SelectorOutput
 
 SMALL = dict(n_folds=3, n_bootstraps=10, n_features=10, n_signatures=4, random_state=7,
@@ -191,7 +191,7 @@ def test_points_sum_to_n_choose_2_per_selector(small, error_test, stability_test
         assert g.error_points.sum() == pytest.approx(n * (n - 1) / 2)
         assert g.stability_points.sum() == pytest.approx(n * (n - 1) / 2)
         assert g.error_points.between(0, n - 1).all()
-    avg = average_points(pts)
+    avg = small.to_frame("table2", error_test=error_test, stability_test=stability_test)
     assert avg.error_points.sum() == pytest.approx(len(avg) * (len(avg) - 1) / 2)
 
 
@@ -357,22 +357,6 @@ def test_bad_parameters(colon, kwargs, pattern):
 def test_bad_table_parameters(small, method, kwargs, pattern):
     with pytest.raises(ValueError, match=pattern):
         getattr(small, method)(**kwargs)
-
-
-# ------------------------------------------------------------------ sparse data
-def test_range_scaler_is_min_max_on_counts():
-    import scipy.sparse as sp
-
-    from modelmine.evaluation._classifiers import RangeScaler
-
-    rng = np.random.default_rng(0)
-    counts = rng.poisson(0.3, size=(30, 12)).astype(float)
-    counts[0] = 0  # every feature's minimum is 0, as in count data
-    dense = RangeScaler().fit(counts).transform(counts)
-    sparse = RangeScaler().fit(sp.csr_matrix(counts)).transform(sp.csr_matrix(counts))
-    assert sp.issparse(sparse)
-    np.testing.assert_allclose(sparse.toarray(), dense)
-    np.testing.assert_allclose(dense, MinMaxScaler().fit_transform(counts))
 
 
 def test_sparse_text_data_stays_sparse():

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from scipy.stats import false_discovery_control
 
 import modelmine as mm
-from modelmine.diagnostics._significance import bh_qvalues
 from modelmine.evaluation import selection_null
 
 
@@ -37,14 +37,6 @@ def signal():
     return X, y, base, null
 
 
-def test_bh_against_hand_example():
-    # p = (0.01, 0.04, 0.03, 0.20), m = 4: sorted 0.01, 0.03, 0.04, 0.20 -> 4p/rank =
-    # 0.04, 0.06, 0.0533, 0.20 -> cumulative minimum from the top: 0.04, 0.0533, 0.0533, 0.2
-    np.testing.assert_allclose(
-        bh_qvalues([0.01, 0.04, 0.03, 0.20]), [0.04, 0.16 / 3, 0.16 / 3, 0.20]
-    )
-
-
 def test_p_values_follow_their_definition(signal):
     _X, _y, base, null = signal
     b = base.n_models
@@ -53,7 +45,7 @@ def test_p_values_follow_their_definition(signal):
     for j in (0, 3, 10, 39):  # pooled: (1 + #{null >= observed}) / (1 + N)
         expected = (1 + np.sum(flat >= null.frequency[j] - 1e-12)) / (1 + flat.size)
         assert null.p_values[j] == pytest.approx(expected)
-    np.testing.assert_allclose(null.q_values, bh_qvalues(null.p_values))
+    np.testing.assert_allclose(null.q_values, false_discovery_control(null.p_values))
     assert np.all(np.isclose(null.null_frequencies * b, np.round(null.null_frequencies * b)))
 
 
@@ -142,8 +134,6 @@ def test_null_of_a_scaled_run_uses_its_scale():
     # scale="standard" got a null fitted on unscaled data (its selector was rebuilt from
     # the selector record alone). On features in very different units the L1 logistic
     # regression picks differently once each resample is standardized.
-    from modelmine.selectors import get_selector
-    from modelmine.selectors._scaling import ScaledSelector
 
     X, y = _data(seed=3, n=80, p=12)
     X = X * np.logspace(-2, 2, X.shape[1])
@@ -154,7 +144,8 @@ def test_null_of_a_scaled_run_uses_its_scale():
     kwargs = dict(base=base, n_permutations=10, random_state=5, n_jobs=1, progress=False)
     null = selection_null(X, y, **kwargs)
     by_hand = selection_null(
-        X, y, selector=ScaledSelector(get_selector("l1-logistic"), "standard"), **kwargs)
+        X, y, selector=mm.RunSpec(selector="l1-logistic", scale="standard").selectors[0],
+        **kwargs)
     unscaled = selection_null(X, y, selector="l1-logistic", **kwargs)
     np.testing.assert_array_equal(null.null_frequencies, by_hand.null_frequencies)
     assert not np.array_equal(null.null_frequencies, unscaled.null_frequencies)

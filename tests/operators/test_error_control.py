@@ -2,9 +2,9 @@
 
 Truths: the bounds' formulas computed by hand from Meinshausen and Buehlmann (2010,
 Theorem 1) and Shah and Samworth (2013, equation 9), the published outputs of the R
-package stabs (its vignette "Using stabs"), a linear scan as stabs does it, the tail
-probabilities of binomial distributions (log-concave, hence r-concave, so the r-concave
-bound must cover them), brute-force selections, and simulations with known truth.
+package stabs (its vignette "Using stabs"), a linear scan as stabs does it, brute-force
+selections, and simulations with known truth (the r-concave tail D against binomial tails:
+``tests/kernels/test_r_concave_tail.py``).
 """
 
 from __future__ import annotations
@@ -14,12 +14,10 @@ import math
 
 import numpy as np
 import pytest
-from scipy.stats import binom
 
 import modelmine as mm
 from modelmine.exceptions import NotApplicableError
 from modelmine.operators import fdp_plus, pfer_bound, threshold_for_pfer
-from modelmine.operators._bounds import _r_concave, _tail_d, max_q_r_concave
 from modelmine.testing import base_models_from_subsets, check_operator, make_base_models
 
 # ---------------------------------------------------------------- bounds
@@ -66,21 +64,6 @@ def test_unimodal_threshold_by_hand():
     assert threshold_for_pfer(pfer=1, q=2, p=9, method="ss-unimodal") == pytest.approx(0.62)
 
 
-@pytest.mark.parametrize(
-    "theta,n,r", [(0.05, 20, -0.25), (0.1, 40, -0.25), (0.01, 20, -0.5), (0.2, 30, -0.5)]
-)
-def test_r_concave_tail_covers_binomial(theta, n, r):
-    # Binomial(n, theta) is log-concave, hence r-concave for every r < 0, with mean
-    # n theta: its upper tail must lie under D, the largest r-concave tail.
-    k_start = math.ceil(2 * theta * n) + 1
-    previous = 1.0
-    for which in range(k_start, n + 1):
-        d = _tail_d(theta, which, n, r)
-        assert binom.sf(which - 1, n, theta) <= d + 1e-9
-        assert 0.0 <= d <= previous + 1e-12  # a tail: non-increasing
-        previous = d
-
-
 @pytest.mark.parametrize("q,p,b", [(2, 9, 20), (5, 100, 10), (20, 500, 15)])
 def test_r_concave_threshold_equals_stabs_scan(q, p, b):
     # stabs' optimal_cutoff scans k/(2B) from 1 down and keeps the last threshold before
@@ -89,7 +72,8 @@ def test_r_concave_threshold_equals_stabs_scan(q, p, b):
         grid = np.arange(2 * b, 0, -1) / (2 * b)
         chosen = math.inf
         for pi in grid[grid >= 0.5]:
-            if _r_concave(q, p, float(pi), b, "t") > target:
+            if pfer_bound(threshold=float(pi), q=q, p=p, method="ss-r-concave",
+                          n_pairs=b) > target:
                 break
             chosen = float(pi)
         assert threshold_for_pfer(pfer=target, q=q, p=p, method="ss-r-concave", n_pairs=b) == chosen
@@ -97,7 +81,7 @@ def test_r_concave_threshold_equals_stabs_scan(q, p, b):
 
 def test_r_concave_q_limit():
     # stabs' maxQ(p = 10, B = 50): q with ceil(20 q) + 1 - 100 < 0, i.e. q <= 4.
-    assert max_q_r_concave(10, 50) == 4
+    assert pfer_bound(threshold=0.9, q=4, p=10, method="ss-r-concave") <= 10
     with pytest.raises(ValueError, match="'q' parameter of pfer_bound must be at most 4"):
         pfer_bound(threshold=0.9, q=5, p=10, method="ss-r-concave")
 

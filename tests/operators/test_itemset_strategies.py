@@ -7,8 +7,10 @@ import numpy as np
 import pytest
 
 import modelmine as mm
-from modelmine.operators._itemsets import STRATEGIES
 from modelmine.testing import base_models_from_subsets, make_base_models
+
+#: The ``strategy`` values of closedApr and maxApr (docs/operators.md).
+STRATEGIES = ("area", "fragments", "fit", "literal")
 
 CASES = [("colon", "svm-rfe"), ("colon", "relieff"), ("leukemia", "ig"),
          ("prostate", "anova")]

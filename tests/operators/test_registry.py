@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 
 import modelmine as mm
-import modelmine.operators._registry as registry_module
 from modelmine.exceptions import PluginWarning
 from modelmine.operators import (
     OperatorRegistry,
@@ -293,7 +292,7 @@ def test_signature_api(reg, base):
 
 
 def test_module_level_functions_use_default_registry():
-    assert registry_module.get_operator("allMed") is default_registry().get("allMed")
+    assert mm.operators.get_operator("allMed") is default_registry().get("allMed")
 
 
 def test_register_operator_takes_what_declare_operator_takes(base):

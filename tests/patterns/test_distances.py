@@ -8,7 +8,7 @@ import scipy.sparse as sp
 from scipy.spatial.distance import pdist, squareform
 
 import modelmine as mm
-from modelmine.patterns import intersection_counts, jaccard_distances, overlap_blocks
+from modelmine.patterns import jaccard_distances
 
 
 @pytest.mark.parametrize("shape,density", [((1, 5), 0.5), ((40, 30), 0.3), ((120, 500), 0.04),
@@ -31,25 +31,6 @@ def test_hand_example():
     # |{0,1,2} & {0,2,3}| / |union| = 2/4; {0,1,2} vs {0,2}: 2/3; {0,2,3} vs {0,2}: 2/3
     expected = 1 - np.array([[1, 2 / 4, 2 / 3], [2 / 4, 1, 2 / 3], [2 / 3, 2 / 3, 1]])
     np.testing.assert_allclose(jaccard_distances(S), expected)
-
-
-@pytest.mark.parametrize("profile", ["skewed", "all_heavy", "all_light"])
-@pytest.mark.parametrize("block_rows", [1, 7, 512])
-def test_split_of_columns_is_exact(rng, profile, block_rows):
-    # Heavy columns (dense BLAS), light ones (sparse) or all of one kind, in row blocks of
-    # any size: the one overlap kernel gives the exact counts.
-    p = {"skewed": np.linspace(0.9, 0.001, 300), "all_heavy": np.full(300, 0.8),
-         "all_light": np.full(300, 0.004)}[profile]
-    S = rng.random((80, 300)) < p
-    want = S.astype(np.int64) @ S.T.astype(np.int64)
-    np.testing.assert_array_equal(intersection_counts(S), want)
-    got = np.zeros_like(want, dtype=np.float64)
-    for rows, dense, sparse in overlap_blocks(S, block_rows=block_rows):
-        if dense is not None:
-            got[rows] += dense
-        if sparse is not None:
-            got[rows] += sparse.toarray()
-    np.testing.assert_array_equal(got, want)
 
 
 def test_accepts_base_models_sparse_and_float32(colon):

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 import pytest
 
 import modelmine as mm
 from modelmine.constants import SILHOUETTE_NO_STRUCTURE
-from modelmine.patterns import jaccard_distances, kmedoids, swap_descent
+from modelmine.patterns import jaccard_distances, kmedoids
 from modelmine.testing import base_models_from_subsets
 
 fp = pytest.importorskip("kmedoids", reason="python-kmedoids (GPL-3) is the outside "
@@ -35,24 +33,6 @@ def test_reaches_the_best_of_100_fasterpam_restarts(dataset, selector):
         assert res.loss <= best * (1 + 1e-4), (k, res.loss, best)
         again = kmedoids(dist, k, random_state=0, compute_silhouette=False)
         assert np.array_equal(res.medoids, again.medoids)  # deterministic for a seed
-
-
-def test_swap_descent_ends_where_no_single_swap_helps():
-    rng = np.random.default_rng(3)
-    pts = rng.random((30, 2))
-    dist = np.sqrt(((pts[:, None] - pts[None]) ** 2).sum(-1))
-    med = swap_descent(dist, np.array([0, 1, 2]), max_iter=100)
-
-    def loss(m):
-        return dist[:, list(m)].min(axis=1).sum()
-
-    here = loss(med)
-    for i, x in itertools.product(range(3), range(30)):  # brute force: every swap
-        if x in med:
-            continue
-        trial = med.copy()
-        trial[i] = x
-        assert loss(trial) >= here - 1e-12
 
 
 def test_restarts_never_worse_than_build():

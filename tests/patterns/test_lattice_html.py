@@ -15,7 +15,6 @@ from hypothesis import strategies as st
 
 from modelmine.constants import LATTICE_NOTEBOOK_MAX_ITEMSETS
 from modelmine.patterns import ItemsetLattice, mine_itemsets
-from modelmine.patterns._explorer import explorer_data
 
 PASQUIER = [{1, 3, 4}, {2, 3, 5}, {1, 2, 3, 5}, {2, 5}, {1, 2, 3, 5}]
 
@@ -94,7 +93,7 @@ matrices = st.integers(2, 12).flatmap(
 def test_page_data_is_the_lattice_or_its_top(matrix, count, cap):
     count = min(count, matrix.shape[0])
     lat = ItemsetLattice(mine_itemsets(matrix, itemset_type="closed", min_support=count))
-    data = explorer_data(lat, max_itemsets=cap)
+    data = page_data(lat.to_html_text(max_itemsets=cap))
     sets = node_sets(data)
     counts = data["count"]
     b = matrix.shape[0]
@@ -163,9 +162,9 @@ def test_page_is_self_contained_and_escapes_names(tmp_path):
 
 def test_signature_sets_become_alternatives():
     lat = ItemsetLattice(mine_itemsets(PASQUIER, min_support=2))
-    data = explorer_data(
-        lat, signatures={"allMed": [_Sig([0, 2]), _Sig([1, 2, 4])], "closedApr": _Sig([1, 2, 4])}
-    )
+    data = page_data(lat.to_html_text(
+        signatures={"allMed": [_Sig([0, 2]), _Sig([1, 2, 4])], "closedApr": _Sig([1, 2, 4])}
+    ))
     assert [s["label"] for s in data["signatures"]] == [
         "allMed alternative 1",
         "allMed alternative 2",
@@ -224,26 +223,6 @@ def test_bad_input():
         ItemsetLattice(lat.closed, signatures="closedApr")
 
 
-def test_report_explorer_keeps_the_top_itemsets_above_its_cap(monkeypatch):
-    import modelmine as mm
-    import modelmine.report._html as report_html
-    from modelmine.report import build_report
-
-    rng = np.random.default_rng(1)
-    X, y = rng.normal(size=(40, 14)), np.repeat([0, 1], 20)
-    base = mm.bootstrap(X, y, selector="anova", n_bootstraps=30, n_features=7, random_state=1)
-    closed = mine_itemsets(base, itemset_type="closed", min_support=0.1)
-    assert len(closed) > 50
-    monkeypatch.setattr(report_html, "LATTICE_REPORT_MAX_ITEMSETS", 50)
-    text = build_report(base, (), itemsets=closed)
-    data = page_data(text)
-    cut = data["kept_min_count"]
-    # exactly the closed itemsets of count >= cut, the lowest cut keeping at most 50
-    assert data["n_kept"] == int((closed.counts >= cut).sum()) <= 50
-    assert int((closed.counts >= cut - 1).sum()) > 50
-    assert f"It holds the {data['n_kept']:,} closed itemsets of support" in text
-
-
 def test_lift_and_q_values_reach_the_page():
     # issue 25: each tested itemset carries the lift and q-value of itemset_significance
     # (None for the itemsets not tested: single features, the empty itemset)
@@ -258,15 +237,13 @@ def test_lift_and_q_values_reach_the_page():
     expected = {tuple(sorted(t)): (lift, q) for t, lift, q in
                 zip(table["items"], table["lift"], table["q_value"])}
     lattice = ItemsetLattice(closed)
-    data = explorer_data(lattice, significance=table)
+    data = page_data(lattice.to_html_text(significance=table))
     for node, i in enumerate(data["index"]):
         items = () if i < 0 else tuple(sorted(closed.itemsets[i]))
         if items in expected:
             assert (data["lift"][node], data["q"][node]) == expected[items]
         else:
             assert data["lift"][node] is None and len(items) <= 1
-    text = lattice.to_html_text(significance=table)
-    assert page_data(text)["lift"] == data["lift"]
     with pytest.raises(ValueError, match=r"The 'significance' parameter of "
                                          r"ItemsetLattice.to_html must be a table"):
-        explorer_data(lattice, significance=[1, 2, 3])
+        lattice.to_html_text(significance=[1, 2, 3])

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 import warnings
-from itertools import combinations, pairwise
+from itertools import combinations
 
 import numpy as np
 import pytest
@@ -15,7 +15,6 @@ from hypothesis import strategies as st
 
 import modelmine as mm
 from modelmine.patterns import Itemsets, mine_itemsets
-from modelmine.patterns._mining import closed_mask
 
 BACKENDS = ["pyfim", "mlxtend"]
 
@@ -115,10 +114,6 @@ def test_closed_sets_closed_under_tidset_intersection(matrix, count):
         # a closed itemset is exactly the intersection of the transactions containing it
         common = np.flatnonzero(matrix[sorted(tids[i])].all(axis=0)).tolist()
         assert tuple(common) == res[i]
-    # closed_mask agrees on all frequent itemsets
-    freq = mine_itemsets(matrix, itemset_type="frequent", min_support=count)
-    mask = closed_mask(freq.lengths, freq.indices, freq.counts, matrix)
-    assert {freq[i] for i in np.flatnonzero(mask)} == set(res.itemsets)
 
 
 def test_inputs_equivalent():
@@ -259,26 +254,6 @@ def test_non_boolean_and_bad_types():
         mine_itemsets(3.5)
 
 
-def test_backend_not_installed(monkeypatch):
-    from modelmine.patterns import _mining
-
-    monkeypatch.setattr(_mining, "_installed", lambda name: name == "mlxtend")
-    with pytest.raises(ImportError, match=r"pyfim is not installed: run `pip install pyfim`"):
-        mine_itemsets(PASQUIER, backend="pyfim")
-    with pytest.raises(ImportError, match=r"lcm \(modelmine's compiled miner.*is not built: "
-                                          r"reinstall modelmine where a C compiler"):
-        mine_itemsets(PASQUIER, backend="lcm")
-    # auto falls back to the installed backend
-    assert mine_itemsets(PASQUIER, min_support=2).backend == "mlxtend"
-    # auto: lcm for closed / maximal itemsets, pyfim for frequent ones, each falling back
-    # to the other
-    for missing, kind, expected in [(None, "closed", "lcm"), (None, "maximal", "lcm"),
-                                    (None, "frequent", "pyfim"), ("lcm", "closed", "pyfim"),
-                                    ("pyfim", "frequent", "lcm")]:
-        monkeypatch.setattr(_mining, "_installed", lambda name, m=missing: name != m)
-        assert mine_itemsets(PASQUIER, kind, min_support=2).backend == expected
-
-
 def reference_order(sets, counts):
     """The canonical order by a plain Python sort: (-count, -length, sorted items)."""
     rows = sorted((-int(c), -len(s), tuple(sorted(int(i) for i in s)))
@@ -302,30 +277,6 @@ def test_order_matches_reference_sort_on_real_data(kind, min_support):
     assert res.counts.tolist() == counts
 
 
-@pytest.mark.parametrize("n_items", [5, 255, 256, 300, 70_000])
-@pytest.mark.parametrize("uneven", [False, True])
-def test_canonical_order_against_python_sort(n_items, uneven):
-    from modelmine.patterns._mining import canonical_order
-
-    rng = np.random.default_rng(n_items)
-    n = 3000
-    pool = rng.choice(n_items, size=min(n_items, 60), replace=False)
-    sets = [tuple(rng.choice(pool, size=min(int(k), len(pool)), replace=False))
-            for k in rng.integers(1, 9, n)]
-    if uneven:  # one long itemset among many short ones: the bucketed path
-        sets += [(int(i),) for i in rng.choice(pool, 300_000)]
-        sets.append(tuple(pool[:40].tolist()))
-    lengths = np.array([len(s) for s in sets])
-    counts = rng.integers(1, 4, len(sets))
-    flat = np.fromiter((i for s in sets for i in s), np.int64)
-    indptr, indices, out_counts = canonical_order(lengths, flat, counts)
-    want_sets, want_counts = reference_order(sets, counts)
-    got = [tuple(indices[a:b].tolist()) for a, b in pairwise(indptr)]
-    assert got == want_sets
-    assert out_counts.tolist() == want_counts
-    assert indices.dtype == np.int32 and indptr.dtype == np.int64
-
-
 def test_real_bootstrap_base_models():
     # Bug of issue 3: a real BaseModels (feature_names an ndarray) as input.
     X, y, names = mm.datasets.load_colon(return_names=True)
@@ -344,9 +295,7 @@ def test_real_bootstrap_base_models():
     assert as_dict(res) == truth
     assert res.names_of(0) == tuple(str(names[j]) for j in res[0])
     assert res.to_frame()["itemset"][0] == res.names_of(0)
-    from modelmine.patterns._lattice import ItemsetLattice
-
-    lat = ItemsetLattice.from_base(base, min_support=2)
+    lat = mm.ItemsetLattice.from_base(base, min_support=2)
     assert len(lat) == len(res) + 1
     assert lat.graph.nodes[0]["names"] == res.names_of(0)
 

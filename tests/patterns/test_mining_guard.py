@@ -7,6 +7,8 @@ guard must never change a result it lets through, must let through exactly ``n``
 ``TooManyItemsetsError.n_itemsets`` (the mlxtend route for closed itemsets enumerates every
 frequent itemset, so there the count and the limit are those of the frequent itemsets; the
 lcm route stops its enumeration on finding itemset number ``max_itemsets + 1 = n``).
+Here too: which backend ``"auto"`` takes, and what a missing one says, with a backend made
+missing (``_mining._installed``).
 """
 
 from __future__ import annotations
@@ -22,6 +24,9 @@ from modelmine.patterns import TooManyItemsetsError, mine_itemsets
 fim = pytest.importorskip("fim", reason="pyfim is the oracle of these tests")
 
 _TARGET = {"frequent": "s", "closed": "c", "maximal": "m"}
+
+# SPMF, "contextPasquier99.txt" (Pasquier et al., ICDT 1999), minimum count 2.
+PASQUIER = [{1, 3, 4}, {2, 3, 5}, {1, 2, 3, 5}, {2, 5}, {1, 2, 3, 5}]
 
 
 def _pyfim_count(S: np.ndarray, kind: str, count: int) -> int:
@@ -161,3 +166,23 @@ def test_lcm_over_its_memory_budget_counts_then_mines_again(monkeypatch):
     _same(res, free)
     with pytest.raises(TooManyItemsetsError):
         mine_itemsets(S, "closed", 3, backend="lcm", max_itemsets=len(free) - 1)
+
+
+def test_backend_not_installed(monkeypatch):
+    from modelmine.patterns import _mining
+
+    monkeypatch.setattr(_mining, "_installed", lambda name: name == "mlxtend")
+    with pytest.raises(ImportError, match=r"pyfim is not installed: run `pip install pyfim`"):
+        mine_itemsets(PASQUIER, backend="pyfim")
+    with pytest.raises(ImportError, match=r"lcm \(modelmine's compiled miner.*is not built: "
+                                          r"reinstall modelmine where a C compiler"):
+        mine_itemsets(PASQUIER, backend="lcm")
+    # auto falls back to the installed backend
+    assert mine_itemsets(PASQUIER, min_support=2).backend == "mlxtend"
+    # auto: lcm for closed / maximal itemsets, pyfim for frequent ones, each falling back
+    # to the other
+    for missing, kind, expected in [(None, "closed", "lcm"), (None, "maximal", "lcm"),
+                                    (None, "frequent", "pyfim"), ("lcm", "closed", "pyfim"),
+                                    ("pyfim", "frequent", "lcm")]:
+        monkeypatch.setattr(_mining, "_installed", lambda name, m=missing: name != m)
+        assert mine_itemsets(PASQUIER, kind, min_support=2).backend == expected

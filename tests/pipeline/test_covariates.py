@@ -1,7 +1,7 @@
 """Clinical covariates, low-dimensional tables and oriented concordance (issue 39, item 3).
 
-Oracles: statsmodels' PHReg (Cox, Breslow ties: coefficients, standard errors, and the
-score and Hessian that give the adjusted score test), scikit-survival's
+Oracles: statsmodels' PHReg (Cox, Breslow ties: coefficients and standard errors; the
+adjusted score test against its score and Hessian: ``tests/kernels/``), scikit-survival's
 CoxPHSurvivalAnalysis and concordance_index_censored, statsmodels' OLS and Logit, and a
 simulation with a known confounder. The data: scikit-survival's whas500 (shipped with it).
 """
@@ -15,9 +15,7 @@ import pandas as pd
 import pytest
 
 import modelmine as mm
-from modelmine.outcomes import SURVIVAL_DTYPE, check_covariates, cox_fit, logistic_fit
-from modelmine.outcomes._covariates import cox_adjusted_scores
-from modelmine.selectors._covariates import CovariateAdjustedSelector
+from modelmine.outcomes import SURVIVAL_DTYPE, cox_fit, logistic_fit
 
 pytest.importorskip("sksurv")
 sm = pytest.importorskip("statsmodels.api")
@@ -49,25 +47,6 @@ def test_cox_fit_equals_statsmodels_and_scikit_survival():
     np.testing.assert_allclose(np.sqrt(np.diag(cov)), ref.bse, rtol=1e-6)
     sk = CoxPHSurvivalAnalysis(ties="breslow").fit(M, y).coef_
     np.testing.assert_allclose(beta, sk, rtol=1e-5)
-
-
-def test_adjusted_score_test_equals_the_score_and_information_of_statsmodels():
-    X, y = _whas500()
-    event, time = y["fstat"], y["lenfol"]
-    Z = X[["age", "gender"]].to_numpy()
-    genes = X[["hr", "bmi", "sysbp", "chf"]].to_numpy()
-    stat, U = cox_adjusted_scores(genes, event, time, Z)
-    gamma = PHReg(time, Z, status=event.astype(int), ties="breslow").fit().params
-    for j in range(genes.shape[1]):
-        full = PHReg(time, np.column_stack([genes[:, j], Z]), status=event.astype(int),
-                     ties="breslow")
-        at = np.r_[0.0, gamma]
-        score = full.score(at)
-        # the efficient score statistic: U^2 times the (x, x) entry of the inverse
-        # information, the covariates at their estimate without x
-        expected = score[0] ** 2 * np.linalg.inv(-full.hessian(at))[0, 0]
-        assert stat[j] == pytest.approx(expected, rel=1e-7)
-        assert U[j] == pytest.approx(score[0], rel=1e-7)
 
 
 def test_logistic_fit_equals_statsmodels():
@@ -109,21 +88,6 @@ def test_survival_run_with_covariates_reports_adjusted_hazard_ratios(tmp_path):
     pd.testing.assert_frame_equal(loaded.markers(), run.markers())
     html = (tmp_path / "run" / "report.html").read_text()
     assert "age, gender: adjusted for" in html
-
-
-def test_covariates_travel_with_the_rows_of_each_resample():
-    X, y = _whas500()
-    Z = X[["age", "gender"]].to_numpy()
-    genes = X[["hr", "bmi", "sysbp", "diasbp"]].to_numpy()
-    covs = check_covariates(X[["age", "gender"]], len(X), func="test")
-    sel = CovariateAdjustedSelector(mm.selectors.get_selector("cox-score"), covs)
-    rows = np.random.default_rng(0).integers(0, len(X), len(X))
-    out = sel.select_rows(None, genes, y, rows, random_state=0)
-    expected, _ = cox_adjusted_scores(genes[rows], y["fstat"][rows], y["lenfol"][rows],
-                                      Z[rows])
-    np.testing.assert_allclose(out.scores, expected, rtol=1e-10)
-    full = sel.select(genes, y, random_state=0)
-    assert not np.allclose(full.scores, out.scores)
 
 
 @pytest.mark.parametrize("selector", ["cox-score", "coxnet"])

@@ -1,16 +1,15 @@
 """Per-class panels (issue 26, item 1): each class against the rest on the run's own
-resamples. Truths: planted per-class markers (recovered with their direction), scikit-learn's
-``f_classif`` on each resample's one-vs-rest labels, and the stored files read back."""
+resamples. Truths: planted per-class markers (recovered with their direction) and the stored
+files read back (each class's models against scikit-learn's ``f_classif`` on each resample's
+one-vs-rest labels: ``tests/kernels/test_class_models.py``)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 import pytest
-from sklearn.feature_selection import f_classif
 
 import modelmine as mm
-from modelmine.base_models import check_run_data, fit_base_models, fit_class_models
 from modelmine.cli import main
 
 CLASSES = ["a", "b", "c", "d"]
@@ -61,27 +60,6 @@ def test_panels_recover_the_planted_markers_with_their_direction(tmp_path):
     assert frequency.loc["g0", "a"] == 1.0
 
 
-def test_class_models_share_the_resamples_and_equal_f_classif():
-    X, y, _ = _planted(seed=3)
-    spec = mm.RunSpec(selector="anova", n_bootstraps=6, n_features=3, per_class=True,
-                      operators=(), random_state=2)
-    checked = check_run_data(X, y, spec)
-    pooled = fit_base_models(checked)
-    models = fit_class_models(checked)
-    codes = np.unique(y, return_inverse=True)[1]
-    Xa = X.to_numpy()
-    for code, cls in enumerate(CLASSES):
-        m = models[cls]
-        np.testing.assert_array_equal(m.sample_indices, pooled.sample_indices)  # CRN
-        assert m.extra["one_vs_rest"] == cls
-        for i in range(m.n_models):
-            rows = m.resample(i)
-            want = f_classif(Xa[rows], (codes[rows] == code).astype(int))[0]
-            np.testing.assert_allclose(m.scores[i], want.astype(np.float32), rtol=1e-6)
-        # every resample holds every class (so every one-vs-rest fit has two classes)
-        assert all(np.unique(codes[pooled.resample(i)]).size == 4 for i in range(6))
-
-
 def test_per_class_refusals(colon, capsys):
     X, y, _ = colon
     with pytest.raises(ValueError, match=r"per_class.*two classes"):
@@ -110,24 +88,3 @@ def test_cli_per_class(tmp_path, capsys):
     markers = pd.read_csv(out / "markers.csv")
     assert set(markers[markers.panel == "per_class"]["class"]) == set(CLASSES)
     assert mm.MiningRun.load(out).settings["per_class"] is True
-
-
-def test_class_models_of_a_label_free_preparation_equal_each_fit():
-    """ig prepares the data once for all the classes (its sorted columns do not depend
-    on the labels): each class's model still equals ig on that resample's one-vs-rest
-    labels, fitted on its own."""
-    from modelmine.selectors import get_selector
-
-    X, y, _ = _planted(seed=7, p=30)
-    spec = mm.RunSpec(selector="ig", n_bootstraps=4, n_features=3, per_class=True,
-                      operators=(), random_state=3)
-    models = fit_class_models(check_run_data(X, y, spec))
-    codes = np.unique(y, return_inverse=True)[1]
-    ig = get_selector("ig")
-    Xa = X.to_numpy()
-    for code, cls in enumerate(CLASSES):
-        for i in range(4):
-            rows = models[cls].resample(i)
-            want = ig.select(Xa[rows], (codes[rows] == code).astype(int), random_state=0)
-            np.testing.assert_allclose(models[cls].scores[i],
-                                       want.scores.astype(np.float32), rtol=1e-6)

@@ -20,9 +20,9 @@ from hypothesis import strategies as st
 from reliability_helpers import no_hang, rewrite_npz, small_frame
 
 import modelmine as mm
-from modelmine.base_models import resume as resume_bootstrap
 from modelmine.exceptions import ModelmineError
 from modelmine.pipeline import _store
+from modelmine.pipeline import resume as resume_bootstrap
 from modelmine.testing import make_base_models
 
 EXAMPLES = int(os.environ.get("MODELMINE_FUZZ_EXAMPLES", "30"))

@@ -11,8 +11,8 @@ sparse and dense, donors spanning clusters, ``use_raw``.
 The property: the call is refused at the door with the one-line message naming a
 parameter (``param_error``'s shape, or a ``DataError``), or it finishes, and then the
 panels' genes are genes of the data, one panel per non-empty cluster; through the CLI
-every file written reads back: markers.csv with pandas (the names intact, as
-:func:`modelmine._csv.safe_cell` writes them), panels.gmt one line per cluster with
+every file written reads back: markers.csv with pandas (the names intact, as the
+spreadsheet rule of docs/reliability.md writes them), panels.gmt one line per cluster with
 tab-separated fields and no tab or line break inside a field, annotations.h5ad with
 anndata (and scanpy's dot plot on it), report.html. Bounded: a few tenths of a second
 per API example, about a second per CLI example (``MODELMINE_FUZZ_EXAMPLES``).
@@ -33,13 +33,25 @@ import scipy.sparse as sp
 from hypothesis import HealthCheck, Phase, event, given, settings
 from hypothesis import strategies as st
 
-from modelmine._csv import safe_cell
-from modelmine.cli._commands import _gmt_field
 from modelmine.exceptions import DataError
 from modelmine.singlecell import marker_panels
-from modelmine.singlecell._panels import MIN_CELLS_PER_GROUP
 
 anndata = pytest.importorskip("anndata")
+
+#: The smallest cluster marker_panels takes (docs/singlecell.md: fewer cells are refused).
+MIN_CELLS_PER_GROUP = 3
+
+
+def safe_cell(text: str) -> str:
+    """A CSV cell as written for spreadsheets (docs/reliability.md): a leading apostrophe
+    when it starts with =, +, -, @, a tab or CR."""
+    return "'" + text if text.startswith(("=", "+", "-", "@", "\t", "\r")) else text
+
+
+def _gmt_field(text: str) -> str:
+    """A GMT field as written (docs/reliability.md): tabs, line breaks and other control
+    characters become spaces, on one line (runs of spaces as one, none at the ends)."""
+    return " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())
 
 EXAMPLES = int(os.environ.get("MODELMINE_FUZZ_EXAMPLES", "10"))
 API = settings(max_examples=min(25, 2 * EXAMPLES), deadline=None, derandomize=True,
@@ -203,8 +215,8 @@ def _read_back(out, result, adata, use_raw: bool) -> None:
     for line, (cluster, panel) in zip(lines, result.panels.items()):
         fields = line.split("\t")
         assert len(fields) == 2 + len(panel), (line, panel)
-        assert fields[0] == _gmt_field(cluster)  # the cluster's name, tabs made spaces
-        assert fields[2:] == [_gmt_field(g) for g in panel]
+        assert fields[0] == _gmt_field(str(cluster))  # the cluster's name, tabs made spaces
+        assert fields[2:] == [_gmt_field(str(g)) for g in panel]
         assert all("\r" not in f for f in fields)
     notes = anndata.read_h5ad(out / "annotations.h5ad")
     assert set(notes.var_names) <= genes

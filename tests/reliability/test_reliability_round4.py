@@ -142,22 +142,6 @@ def test_per_class_weighted_resampling_with_a_weightless_class_is_refused():
                sample_weight=np.where(y == 2, 0.0, 1.0), weighted_resampling=True)
 
 
-def test_every_redraw_loop_is_bounded():
-    from modelmine.base_models._design import SampleDesign
-    from modelmine.base_models._resampling import complementary_pair, resample_indices
-    from modelmine.exceptions import DataError
-
-    y = np.array([0] * 9 + [1])
-    rng = np.random.default_rng(0)
-    w = np.array([1.0] * 9 + [0.0])
-    design = SampleDesign(sample_weight=w, weighted_resampling=True)
-    with pytest.raises(DataError, match="1000 resamples"):
-        resample_indices(y, rng, method="bootstrap", fraction=1.0, stratify=False,
-                         design=design)
-    with pytest.raises(DataError, match="1000 splits"):
-        complementary_pair(y, rng, stratify=False)
-
-
 @pytest.mark.parametrize("big", [1e6, 1e300, 1e308])
 def test_huge_weights_are_relative(big):
     """Two weights of 1e308 overflowed the resampling probabilities ("Probabilities do not

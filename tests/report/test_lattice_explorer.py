@@ -8,6 +8,7 @@ import contextlib
 import importlib.util
 import math
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -414,11 +415,13 @@ def test_explorer_inside_the_run_report(chromium, colon_lattice, tmp_path):
         # an itemset of two or more features: the report's test of co-selection gives
         # its lift and q-value in the details panel (issue 25)
         from modelmine.diagnostics import itemset_significance
-        from modelmine.report._html import REPORT_RANDOMIZATIONS
 
         # (issue 39: the report's default family, chosen on one half of the models and
-        # tested on the other; the lattice nodes among the itemsets tested carry it)
-        table = itemset_significance(base, n_randomizations=REPORT_RANDOMIZATIONS,
+        # tested on the other; the lattice nodes among the itemsets tested carry it; the
+        # number of randomisations is the one the report states)
+        n_randomizations = int(re.search(r"its support in (\d+) randomised",
+                                         path.read_text()).group(1))
+        table = itemset_significance(base, n_randomizations=n_randomizations,
                                      random_state=0).set_index("items")
         node = max((n for n in lattice.graph if n >= 0 and len(_names(lattice, n)) >= 2
                     and tuple(sorted(lattice.graph.nodes[n]["items"])) in table.index),

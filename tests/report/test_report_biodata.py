@@ -18,14 +18,7 @@ import pytest
 import modelmine as mm
 from modelmine.exceptions import MissingExtraError
 from modelmine.report import (
-    operator_result,
     signatures_gmt,
-)
-from modelmine.report._plots import (
-    expression_scale,
-    plot_expression_heatmap,
-    plot_membership,
-    stability_by_size,
 )
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -144,48 +137,6 @@ def test_provenance_is_readable_tables_with_gene_names(run, html):
 def test_evaluation_command_is_named_when_no_evaluation(html):
     assert "Not run for this report" in html
     assert "mm.evaluate(X, y, selectors=[&#x27;anova&#x27;]" in html
-
-
-def test_stability_by_size_is_nogueira_of_the_cut_rankings(run):
-    base = run.base_models
-    table = stability_by_size(base, sizes=[1, 5, 12, 50])
-    for s, value in zip(table["size"], table["stability"]):
-        Z = (base.ranks <= s).astype(float)  # Nogueira et al. (2018), eq. (4), by hand
-        _M, d = Z.shape
-        var = Z.var(axis=0, ddof=1).mean()
-        kbar = Z.sum(axis=1).mean()
-        assert value == pytest.approx(1 - var / (kbar / d * (1 - kbar / d)))
-    assert (table["ci_low"] <= table["stability"]).all()
-
-
-def test_membership_plot_marks_each_gene_of_each_alternative(run):
-    result = operator_result("allMed", run.signatures["allMed"])
-    freq = run.base_models.subsets.mean(axis=0)
-    fig = plot_membership(result, freq, run.base_models.feature_names)
-    ax = fig.axes[0]
-    rows = [t.get_text() for t in ax.get_yticklabels()]
-    points = ax.collections[0].get_offsets()
-    marked = {(rows[round(y)], round(x)) for x, y in points}
-    truth = {(str(name), i) for i, sig in enumerate(result.signatures) for name in sig.names}
-    assert marked == truth
-
-
-def test_heatmap_groups_samples_by_class_and_shows_z_scores_of_log2(run):
-    expr = run.expression
-    genes = list(expr.columns[1:6])
-    fig = plot_expression_heatmap(expr, genes)
-    bar = np.asarray(fig.axes[0].images[0].get_array()).ravel()
-    assert np.all(np.diff(bar) >= 0)  # classes in blocks
-    assert (
-        np.bincount(bar.astype(int)).tolist()
-        == expr["class"].value_counts(sort=False).sort_index().tolist()
-    )
-    z, what = expression_scale(expr[genes].to_numpy())
-    assert what == "z-score of log2(x + 1)"
-    logged = np.log2(expr[genes].to_numpy() + 1)
-    np.testing.assert_allclose(z, (logged - logged.mean(0)) / logged.std(0))
-    shown = np.asarray(fig.axes[1].images[0].get_array())
-    np.testing.assert_allclose(np.sort(shown.ravel()), np.sort(np.clip(z, -3, 3).ravel()))
 
 
 def test_gmt_has_one_set_per_signature(run):

@@ -17,12 +17,8 @@ from scipy.stats import entropy
 from sklearn.metrics import mutual_info_score
 
 import modelmine as mm
-from modelmine.selectors._information import (
-    _mdl_cuts_block,
-    discretize,
-    information_gain,
-    symmetrical_uncertainty,
-)
+from modelmine.selectors import discretize, information_gain, symmetrical_uncertainty
+from modelmine.selectors._information import _mdl_cuts_block
 
 SEED = 20120812
 

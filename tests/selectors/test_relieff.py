@@ -99,19 +99,6 @@ def test_weights_are_invariant_to_affine_feature_rescaling():
                                relieff_scores(X, _codes(y)), rtol=0, atol=1e-12)
 
 
-def test_sparse_equals_dense_basehock(monkeypatch):
-    import modelmine.selectors._relieff as rel
-
-    # Small blocks so that column and row blocking are both exercised.
-    monkeypatch.setattr(rel, "_BLOCK_ELEMENTS", 20_000)
-    X, y = mm.datasets.load_basehock()
-    X, y = X[::8], _codes(y[::8])
-    sparse = relieff_scores(X, y)
-    dense = relieff_scores(X.toarray(), y)
-    np.testing.assert_array_equal(sparse, dense)
-    assert np.count_nonzero(sparse) > 100
-
-
 def test_sparse_equals_skrebate_small():
     X, y = _case("mixed-constant-3class")
     X[np.abs(X) < 0.7] = 0.0

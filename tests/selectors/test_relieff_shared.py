@@ -9,7 +9,8 @@ Independent truths:
   (bit for bit on discrete features, whose sums are exact integers);
 - exact rational arithmetic (``fractions.Fraction``) of skrebate's weight formula: on
   discrete data every weight is the correctly rounded float of the exact value, so
-  features with equal weights tie exactly and rank by index.
+  features with equal weights tie exactly and rank by index;
+- the dense computation, for the sparse one in small blocks (``_BLOCK_ELEMENTS``).
 """
 
 from __future__ import annotations
@@ -23,9 +24,9 @@ import scipy.sparse as sp
 
 import modelmine as mm
 import modelmine.selectors._relieff as rel
-from modelmine.selectors import get_selector
+from modelmine.selectors import get_selector, relieff_scores
 from modelmine.selectors._base import ranks_from_scores
-from modelmine.selectors._relieff import ReliefFFold, relieff_scores, resample_relieff_scores
+from modelmine.selectors._relieff import ReliefFFold, resample_relieff_scores
 
 SEED = 20120812
 _PCMAC = "/work/shared/datasets/PCMAC.mat"
@@ -245,3 +246,14 @@ def test_bad_input_is_refused_with_the_parameter_named(rows, k, match):
     X, y = np.resize(X, (40, X.shape[1])), np.resize(y, 40)
     with pytest.raises(ValueError, match=match):
         resample_relieff_scores(ReliefFFold(X, y), rows, n_neighbors=k)
+
+
+def test_sparse_equals_dense_basehock(monkeypatch):
+    # Small blocks so that column and row blocking are both exercised.
+    monkeypatch.setattr(rel, "_BLOCK_ELEMENTS", 20_000)
+    X, y = mm.datasets.load_basehock()
+    X, y = X[::8], _codes(y[::8])
+    sparse = relieff_scores(X, y)
+    dense = relieff_scores(X.toarray(), y)
+    np.testing.assert_array_equal(sparse, dense)
+    assert np.count_nonzero(sparse) > 100

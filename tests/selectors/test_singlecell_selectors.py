@@ -15,16 +15,14 @@ import scipy.sparse as sp
 from scipy import stats
 from sklearn.linear_model import LogisticRegression
 
-from modelmine.selectors._singlecell import (
-    SEPARATED_SCORE,
+from modelmine.selectors import (
     LogRegSelector,
     WelchTSelector,
     WilcoxonSelector,
-    rank_entries,
-    welch_t,
+    welch_t_pairwise,
     wilcoxon_auroc_pairwise,
-    wilcoxon_z,
 )
+from modelmine.selectors._singlecell import SEPARATED_SCORE, rank_entries, welch_t, wilcoxon_z
 
 sc = pytest.importorskip("scanpy")
 
@@ -474,8 +472,6 @@ def test_logreg_direction_is_the_sign_of_sklearn_coefficients(counts):
 def test_pairwise_t_equals_scipy_for_every_pair(pbmc, counts, dense):
     from scipy.stats import ttest_ind
 
-    from modelmine.selectors._singlecell import welch_t_pairwise
-
     for adata, groupby in ((pbmc[0], "louvain"), (counts[0], "cluster")):
         codes = codes_of(adata, groupby)
         X = adata.X[:, :60]
@@ -494,8 +490,6 @@ def test_pairwise_t_equals_scipy_for_every_pair(pbmc, counts, dense):
 
 
 def test_pairwise_t_conventions():
-    from modelmine.selectors._singlecell import SEPARATED_SCORE, welch_t_pairwise
-
     X = np.array([[1.0, 2, 0], [1, 3, 0], [4, 2, 5], [4, 6, 5], [7, 1, 0]])
     codes = np.array([0, 0, 1, 1, 3])  # class 2 absent, class 3 a single sample
     t = welch_t_pairwise(X, codes, np.array([0, 1, 3]))

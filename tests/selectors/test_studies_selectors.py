@@ -30,11 +30,18 @@ from modelmine.selectors import (
     oner_rules,
     oner_scores,
     relieff_weka_scores,
-    sigma_discretize,
 )
 from modelmine.selectors._relieff_weka import _weka_sort
 
 SEED = 20190101
+
+
+def sigma_discretize(X: np.ndarray) -> np.ndarray:
+    """Peng et al.'s three states of an expression value (2005, Section 4.1): below the
+    feature's mean minus its standard deviation (ddof 0), within, above mean plus sd."""
+    values = np.asarray(X, dtype=np.float64)
+    mu, sd = values.mean(axis=0), values.std(axis=0)
+    return np.where(values < mu - sd, 0, np.where(values > mu + sd, 2, 1)).astype(np.int32)
 
 
 def _codes(y: np.ndarray) -> np.ndarray:

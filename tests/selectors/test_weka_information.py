@@ -22,14 +22,12 @@ from weka_oracle import attribute_scores, requires_weka, selected_subset
 
 import modelmine as mm
 from modelmine.selectors import (
-    discretize,
     gain_ratio,
     get_selector,
     information_gain,
     oner_scores,
     symmetrical_uncertainty,
 )
-from modelmine.selectors._builtin import chi2_contingency_scores
 
 pytestmark = requires_weka
 
@@ -37,8 +35,9 @@ SEED = 24
 
 
 def _chi2(X, y, better_encoding=True):
-    codes, levels = discretize(X, y, better_encoding=better_encoding)
-    return chi2_contingency_scores(codes, levels, y)
+    """The statistic of the "chi2" selector (MDL codes, then the contingency tables)."""
+    selector = get_selector("chi2", {"better_encoding": better_encoding})
+    return selector.select(X, y, random_state=0).scores
 
 
 # evaluator -> (our scores, WEKA's options)

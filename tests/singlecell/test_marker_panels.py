@@ -205,7 +205,7 @@ def test_combinations_are_co_selected_markers_with_their_auroc():
 
 def test_memory_is_estimated_before_the_first_fit(pbmc, monkeypatch):
     import modelmine.base_models._checks as checks
-    from modelmine.singlecell._panels import panel_memory
+    from modelmine.singlecell import panel_memory
 
     need = panel_memory(10, 50, 765, 700, 500, 0.8)
     assert need == 2 * 10 * 50 * 9 * 765 + 4 * 50 * 560

@@ -226,7 +226,7 @@ def test_gmt_names_hold_no_tab_or_line_break(tmp_path):
 
 def test_a_failing_report_keeps_the_tables(tmp_path, monkeypatch):
     # issue 40.4, second part: a failure in the report never loses the panels
-    from modelmine.cli import _main
+    from modelmine.cli import main
     from modelmine.singlecell import MarkerPanels
 
     planted(np.repeat(["x", "y", "z"], 30)).write_h5ad(tmp_path / "cells.h5ad")
@@ -235,8 +235,8 @@ def test_a_failing_report_keeps_the_tables(tmp_path, monkeypatch):
         raise KeyError("boom")
 
     monkeypatch.setattr(MarkerPanels, "write_report", broken)
-    code = _main.main(["markers", str(tmp_path / "cells.h5ad"), "--groupby", "cl",
-                       "--out", str(tmp_path / "out"), *FAST])
+    code = main(["markers", str(tmp_path / "cells.h5ad"), "--groupby", "cl",
+                 "--out", str(tmp_path / "out"), *FAST])
     assert code == 1
     for name in ("markers.csv", "combinations.csv", "panels.gmt", "annotations.h5ad"):
         assert (tmp_path / "out" / name).is_file(), name
