@@ -149,6 +149,9 @@ KERNEL_TESTS = {
 #: forged, a declaration table extended, a size limit shrunk (issue 38 item 6). What each
 #: reaches, and why no public name reaches it.
 WHITE_BOX_TESTS = {
+    "tests/cli/test_cli_finished_runs.py":
+        "an unreachable scheduler refused after one second, not the ten of "
+        "_executors.CONNECT_TIMEOUT that no public name sets",
     "tests/base_models/test_groups.py":
         "a full disk mid-run (_rundir._atomic_write) to kill a grouped run and resume it",
     "tests/base_models/test_heterogeneous.py":

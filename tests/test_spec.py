@@ -161,16 +161,15 @@ def test_heterogeneous_ensemble_takes_the_homogeneous_path(colon):
 def test_the_spec_refuses_an_error_bound_exactly_where_the_base_models_would(
         colon, resampling, fraction, bound):
     """The settings are checked before the first fit (issue 39 item 5): RunSpec refuses
-    stabilitySelection's bound exactly when bound_for would refuse the base models those
-    settings build (the oracle: the operator's own check on real base models)."""
+    stabilitySelection's bound exactly when the operator refuses the base models those
+    settings build (the oracle: the operator's own check, bound_for, on real models)."""
     from modelmine.exceptions import NotApplicableError
-    from modelmine.operators import bound_for
 
     X, y = colon
     base = mm.bootstrap(X[:, :40], y, selector="anova", n_bootstraps=4, n_features=5,
                         resampling=resampling, sample_fraction=fraction, progress=False)
-    try:
-        bound_for(base, bound)
+    try:  # the operator on the base models, through the public door
+        mm.aggregate(base, "stabilitySelection", bound=bound)
         applies = True
     except NotApplicableError:
         applies = False
