@@ -219,12 +219,21 @@ def column_value_order(data: np.ndarray, cols: np.ndarray, p: int) -> np.ndarray
 
 def _radix_value_order(single: np.ndarray) -> np.ndarray:
     """The stable sort of float32 values (-0.0 given as 0.0) by numpy's 16-bit radix sort:
-    the order-preserving bits (negative values' bits inverted, the sign bit set on the
-    others) sorted by their low half, then by their high half."""
-    bits = single.view(np.uint32)
-    key = np.where(bits >> 31 == 1, ~bits, bits | np.uint32(1 << 31))
+    their order-preserving bits (:func:`_order_key`) sorted by the low half, then by the
+    high half."""
+    key = _order_key(single)
     by_value = np.argsort((key & 0xFFFF).astype(np.uint16), kind="stable")
     return by_value[np.argsort((key[by_value] >> 16).astype(np.uint16), kind="stable")]
+
+
+def _order_key(single: np.ndarray) -> np.ndarray:
+    """The bits of float32 values (-0.0 given as 0.0) as uint32 in the values' order:
+    negative values' bits inverted, the sign bit set on the others (positive values:
+    their bits as they are, a view, since the order of all of them is all that counts)."""
+    bits = single.view(np.uint32)
+    if single.size and single.min() > 0:
+        return bits
+    return np.where(bits >> 31 == 1, ~bits, bits | np.uint32(1 << 31))
 
 
 #: Entries sorted at once by :func:`_grouped_order` (its work arrays fit in the cache).
@@ -234,10 +243,15 @@ _SORT_BLOCK = 1 << 16
 def _grouped_order(data: np.ndarray, indptr: np.ndarray) -> np.ndarray:
     """The stable sort by value within each column of entries grouped by column (column j
     at ``indptr[j]:indptr[j + 1]``): ``lexsort((data, cols))``, taken a few columns (about
-    ``_SORT_BLOCK`` entries) at a time, each block by radix (float32-exact values,
-    :func:`_radix_value_order`) or a stable comparison sort, then by its columns."""
+    ``_SORT_BLOCK`` entries) at a time. Float32-exact values are sorted by numpy's 16-bit
+    radix sort: the low half of their order-preserving bits (:func:`_order_key`), then the
+    high half and the column at once when the block's high halves span few values (their
+    span times its columns fits 16 bits: values of a few binary orders of magnitude, as
+    log-normalised counts), else one after the other; other values by a stable
+    comparison sort, then the column."""
     single = data.astype(np.float32) + np.float32(0.0)  # -0.0 ties with 0.0, as in data
     exact = data.dtype == np.float32 or bool(np.array_equal(single, data))
+    key = _order_key(single) if exact else None
     order = np.empty(data.size, dtype=np.intp)
     p = indptr.size - 1
     a = 0
@@ -246,10 +260,20 @@ def _grouped_order(data: np.ndarray, indptr: np.ndarray) -> np.ndarray:
         b = min(max(b, a + 1), a + (1 << 16))
         s, e = int(indptr[a]), int(indptr[b])
         if e > s:
-            local = (_radix_value_order(single[s:e]) if exact
-                     else np.argsort(data[s:e], kind="stable"))
-            if b - a > 1:
-                col = np.repeat(np.arange(b - a, dtype=np.uint16), np.diff(indptr[a:b + 1]))
+            col = (np.repeat(np.arange(b - a, dtype=np.uint16), np.diff(indptr[a:b + 1]))
+                   if b - a > 1 else None)
+            if key is None:
+                local = np.argsort(data[s:e], kind="stable")
+            else:
+                local = np.argsort((key[s:e] & 0xFFFF).astype(np.uint16), kind="stable")
+                high = (key[s:e] >> 16).astype(np.uint16)
+                low_high = int(high.min())
+                span = int(high.max()) - low_high + 1
+                if col is not None and span * (b - a) <= 1 << 16:
+                    col = col * np.uint16(span) + (high - np.uint16(low_high))
+                else:
+                    local = local[np.argsort(high[local], kind="stable")]
+            if col is not None:
                 local = local[np.argsort(col[local], kind="stable")]
             order[s:e] = local + s
         a = b
@@ -496,8 +520,9 @@ def _pairwise_nonzero(ranked: RankedEntries, a: int, b: int, cls: np.ndarray,
     # each class's weight in each run of ties, then up to each run within its column: a
     # cumulative sum over the runs, each column restarted by taking off, at its first
     # run, the weight of the column before it
-    T = np.bincount((ranked.run[entries] - ra) * K + cls[entries],
-                    weights=None if we is None else we[entries],
+    at = ranked.run[entries] * K
+    at += cls[entries] - ra * K
+    T = np.bincount(at, weights=None if we is None else we[entries],
                     minlength=R * K).astype(dtype).reshape(R, K)
     filled = np.flatnonzero(np.diff(np.r_[ranked.col_first_run[a:b], rb])) + a
     first, before = ranked.col_first_run[filled[1:]] - ra, nonzero[filled[:-1]]

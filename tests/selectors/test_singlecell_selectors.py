@@ -673,13 +673,16 @@ def test_a_float32_atlas_is_taken_as_it_is_with_the_float64_scores(counts, monke
 
 
 @pytest.mark.parametrize("grouped", [False, True], ids=["any-order", "grouped-by-column"])
-@pytest.mark.parametrize("kind", ["normal32", "counts", "float64", "signed_zeros", "extremes"])
+@pytest.mark.parametrize("kind", ["normal32", "counts", "log1p", "float64", "signed_zeros",
+                                  "extremes"])
 def test_column_value_order_is_lexsort(kind, grouped, monkeypatch):
     """The radix route of the entries' sort (float32-exact values: two 16-bit halves of
     the order-preserving bits) gives lexsort's permutation, ties kept in input order:
     negative values, ties, -0.0 beside 0.0, subnormals, the float32 extremes, and values
     float32 cannot hold (the comparison sort then); entries grouped by column (a CSC
-    matrix's) are sorted by blocks of a few columns, here of about 1,000 entries."""
+    matrix's) are sorted by blocks of a few columns, here of about 1,000 entries, the
+    high halves and the columns in one pass where they fit 16 bits (positive values of
+    a narrow range, as log-normalised counts)."""
     import modelmine.selectors._singlecell as module
     from modelmine.selectors._singlecell import column_value_order
 
@@ -690,6 +693,9 @@ def test_column_value_order_is_lexsort(kind, grouped, monkeypatch):
         d = rng.normal(size=n).astype(np.float32).astype(np.float64)
     elif kind == "counts":
         d = rng.poisson(2, n).astype(np.float64) - 1.0
+    elif kind == "log1p":
+        d = np.log1p(rng.poisson(3, n) + 0.5 * rng.integers(1, 40, n)).astype(np.float32)
+        d = d.astype(np.float64)
     elif kind == "float64":
         d = rng.normal(size=n)
     elif kind == "signed_zeros":
