@@ -117,6 +117,9 @@ class RankedEntries:
     col_first_run : ndarray of intp, shape (n_features,)
         The index of the first run of each column (of the next column's first run for a
         column without non-zero entries).
+    run_start : ndarray of intp, shape (n_runs + 1,)
+        The first entry of each run (its entries are ``run_start[r]:run_start[r + 1]``),
+        then the number of entries.
     """
 
     n_samples: int
@@ -127,6 +130,7 @@ class RankedEntries:
     run_col: np.ndarray
     run_positive: np.ndarray
     col_first_run: np.ndarray
+    run_start: np.ndarray
 
     @property
     def n_runs(self) -> int:
@@ -137,10 +141,11 @@ class RankedEntries:
 def rank_entries(X: Any) -> RankedEntries:
     """Sort the non-zero entries of each column of X once, ties grouped into runs.
 
-    The entries are sorted with one ``lexsort`` on (column, value); explicit zeros of a
-    sparse matrix are left out, as the implicit ones: the zeros of a column are ranked
-    together, as one tie, by :func:`wilcoxon_z`. A sparse matrix is never densified (a
-    dense one is read through its non-zero entries).
+    The entries are sorted by column, then value, ties in row order (``lexsort``'s
+    permutation, :func:`column_value_order`); explicit zeros of a sparse matrix are left
+    out, as the implicit ones: the zeros of a column are ranked together, as one tie, by
+    :func:`wilcoxon_z`. A sparse matrix is never densified (a dense one is read through its
+    non-zero entries); a float32 one is sorted as it is, without a float64 copy.
 
     Parameters
     ----------
@@ -153,56 +158,131 @@ def rank_entries(X: Any) -> RankedEntries:
     """
     n, p = X.shape
     if sp.issparse(X):
-        Xc = sp.csc_matrix(X, dtype=np.float64)
-        data, rows = Xc.data, Xc.indices.astype(np.intp, copy=False)
-        cols = np.repeat(np.arange(p, dtype=np.intp), np.diff(Xc.indptr))
-        keep = data != 0
-        if not keep.all():
-            data, rows, cols = data[keep], rows[keep], cols[keep]
-    else:
-        Xd = np.asarray(X, dtype=np.float64)
-        cols, rows = np.nonzero(Xd.T)  # column-major: grouped by column
-        data = Xd[rows, cols]
-    order = column_value_order(data, cols, p)
-    v, rows, cols = data[order], rows[order], cols[order]
+        Xc = sp.csc_matrix(X)
+        if Xc.dtype not in (np.float32, np.float64):
+            Xc = Xc.astype(np.float64)
+        return _rank_columns(Xc.data, Xc.indices, Xc.indptr, n)
+    Xd = np.asarray(X, dtype=np.float64)
+    cols, rows = np.nonzero(Xd.T)  # column-major: grouped by column
+    indptr = np.r_[0, np.cumsum(np.bincount(cols, minlength=p))]
+    return _rank_columns(Xd[rows, cols], rows, indptr, n)
+
+
+def _rank_columns(data: np.ndarray, rows: np.ndarray, indptr: np.ndarray,
+                  n: int) -> RankedEntries:
+    """:func:`rank_entries` of the matrix of n rows whose column j holds the values
+    ``data[indptr[j]:indptr[j + 1]]`` in the rows ``rows[...]`` (CSC arrays, rows
+    ascending within a column; explicit zeros are dropped here)."""
+    p = indptr.size - 1
+    indptr = np.asarray(indptr, dtype=np.intp)
+    keep = data != 0
+    if not keep.all():
+        kept = np.r_[0, np.cumsum(keep, dtype=np.intp)]
+        data, rows, indptr = data[keep], rows[keep], kept[indptr]
+    order = _grouped_order(data, indptr)  # within each column: the entries stay in place
+    v, rows = data[order], rows[order].astype(np.intp, copy=False)
+    cols = np.repeat(np.arange(p, dtype=np.intp), np.diff(indptr))
     new = np.empty(v.size, dtype=bool)
     new[:1] = True
-    np.not_equal(cols[1:], cols[:-1], out=new[1:])
-    new[1:] |= v[1:] != v[:-1]
+    np.not_equal(v[1:], v[:-1], out=new[1:])
+    new[indptr[:-1][np.diff(indptr) > 0]] = True  # a column's first entry opens a run
     run = np.cumsum(new, dtype=np.intp) - 1
     first = np.flatnonzero(new)
     run_col = cols[first]
     return RankedEntries(
         n_samples=int(n), n_features=int(p), rows=rows, cols=cols, run=run,
         run_col=run_col, run_positive=v[first] > 0,
-        col_first_run=np.searchsorted(run_col, np.arange(p, dtype=np.intp)))
+        col_first_run=np.searchsorted(run_col, np.arange(p, dtype=np.intp)),
+        run_start=np.r_[first, v.size].astype(np.intp, copy=False))
 
 
 def column_value_order(data: np.ndarray, cols: np.ndarray, p: int) -> np.ndarray:
     """``np.lexsort((data, cols))``, the same permutation, faster: a stable sort by value,
     then a stable sort by column, which numpy does by radix for 16-bit keys (up to 65,536
-    columns); about half lexsort's time on a resample of 2.5 million entries. Values that
-    float32 holds exactly (a float32 atlas, counts) are sorted by radix too, by the two
-    16-bit halves of their float32 bits made order-preserving (negative values' bits
-    inverted, the sign bit set on the others): a stable sort by the low half, then by the
-    high half, is the stable sort by value, in about 40 % of its time."""
+    columns). Values that float32 holds exactly (a float32 atlas, counts) are sorted by
+    radix too, by the two 16-bit halves of their float32 bits made order-preserving
+    (:func:`_radix_value_order`). Entries already grouped by column (``cols``
+    non-decreasing, as a CSC matrix holds them) are sorted a few columns at a time
+    (:func:`_grouped_order`), so that the sort's work arrays stay in the processor's
+    cache."""
     if p > 1 << 16 or data.size < 1 << 12:
         return np.lexsort((data, cols))
-    single = data.astype(np.float32) + np.float32(0.0)  # -0.0 ties with 0.0, as in data
+    if not np.any(cols[1:] < cols[:-1]):
+        return _grouped_order(data, np.searchsorted(cols, np.arange(p + 1)))
+    single = data.astype(np.float32) + np.float32(0.0)
     if np.array_equal(single, data):
-        bits = single.view(np.uint32)
-        key = np.where(bits >> 31 == 1, ~bits, bits | np.uint32(1 << 31))
-        by_value = np.argsort((key & 0xFFFF).astype(np.uint16), kind="stable")
-        by_value = by_value[np.argsort((key[by_value] >> 16).astype(np.uint16),
-                                       kind="stable")]
+        by_value = _radix_value_order(single)
     else:
         by_value = np.argsort(data, kind="stable")
     return by_value[np.argsort(cols[by_value].astype(np.uint16), kind="stable")]
 
 
-def _sums(index: np.ndarray, weights: np.ndarray, size: int) -> np.ndarray:
-    """``bincount(index, weights, size)`` as float64 (also for no entries at all: numpy
-    then returns integers), summed in entry order."""
+def _radix_value_order(single: np.ndarray) -> np.ndarray:
+    """The stable sort of float32 values (-0.0 given as 0.0) by numpy's 16-bit radix sort:
+    their order-preserving bits (:func:`_order_key`) sorted by the low half, then by the
+    high half."""
+    key = _order_key(single)
+    by_value = np.argsort((key & 0xFFFF).astype(np.uint16), kind="stable")
+    return by_value[np.argsort((key[by_value] >> 16).astype(np.uint16), kind="stable")]
+
+
+def _order_key(single: np.ndarray) -> np.ndarray:
+    """The bits of float32 values (-0.0 given as 0.0) as uint32 in the values' order:
+    negative values' bits inverted, the sign bit set on the others (positive values:
+    their bits as they are, a view, since the order of all of them is all that counts)."""
+    bits = single.view(np.uint32)
+    if single.size and single.min() > 0:
+        return bits
+    return np.where(bits >> 31 == 1, ~bits, bits | np.uint32(1 << 31))
+
+
+#: Entries sorted at once by :func:`_grouped_order` (its work arrays fit in the cache).
+_SORT_BLOCK = 1 << 16
+
+
+def _grouped_order(data: np.ndarray, indptr: np.ndarray) -> np.ndarray:
+    """The stable sort by value within each column of entries grouped by column (column j
+    at ``indptr[j]:indptr[j + 1]``): ``lexsort((data, cols))``, taken a few columns (about
+    ``_SORT_BLOCK`` entries) at a time. Float32-exact values are sorted by numpy's 16-bit
+    radix sort: the low half of their order-preserving bits (:func:`_order_key`), then the
+    high half and the column at once when the block's high halves span few values (their
+    span times its columns fits 16 bits: values of a few binary orders of magnitude, as
+    log-normalised counts), else one after the other; other values by a stable
+    comparison sort, then the column."""
+    single = data.astype(np.float32) + np.float32(0.0)  # -0.0 ties with 0.0, as in data
+    exact = data.dtype == np.float32 or bool(np.array_equal(single, data))
+    key = _order_key(single) if exact else None
+    order = np.empty(data.size, dtype=np.intp)
+    p = indptr.size - 1
+    a = 0
+    while a < p:
+        b = int(np.searchsorted(indptr, indptr[a] + _SORT_BLOCK, side="right")) - 1
+        b = min(max(b, a + 1), a + (1 << 16))
+        s, e = int(indptr[a]), int(indptr[b])
+        if e > s:
+            col = (np.repeat(np.arange(b - a, dtype=np.uint16), np.diff(indptr[a:b + 1]))
+                   if b - a > 1 else None)
+            if key is None:
+                local = np.argsort(data[s:e], kind="stable")
+            else:
+                local = np.argsort((key[s:e] & 0xFFFF).astype(np.uint16), kind="stable")
+                high = (key[s:e] >> 16).astype(np.uint16)
+                low_high = int(high.min())
+                span = int(high.max()) - low_high + 1
+                if col is not None and span * (b - a) <= 1 << 16:
+                    col = col * np.uint16(span) + (high - np.uint16(low_high))
+                else:
+                    local = local[np.argsort(high[local], kind="stable")]
+            if col is not None:
+                local = local[np.argsort(col[local], kind="stable")]
+            order[s:e] = local + s
+        a = b
+    return order
+
+
+def _sums(index: np.ndarray, weights: np.ndarray | None, size: int) -> np.ndarray:
+    """``bincount(index, weights, size)`` as float64 (also for no entries at all, or no
+    weights: numpy then returns integers), summed in entry order."""
     return np.bincount(index, weights=weights, minlength=size).astype(np.float64,
                                                                         copy=False)
 
@@ -337,10 +417,14 @@ def wilcoxon_auroc_pairwise(ranked: RankedEntries, codes: Any, classes: Any,
     (``test.type="wilcox"``, whose effect size is this AUC; Lun, McCarthy and Marioni
     2016).
 
-    From the sorted non-zero entries of :func:`rank_entries` (the zeros of a column are
-    one tie): for each class j, the weight of its entries in each run of ties and, by a
-    cumulative sum within the column, below each run; a class's U is then one
-    ``bincount`` of its entries. The work is (number of classes) x (non-zero entries).
+    From the sorted non-zero entries of :func:`rank_entries`, the zeros of a column being
+    one tie: the weight of every class in each run of ties and, by one cumulative sum
+    over the runs, below each run within its column, ``G[run, j]`` = j's weight below
+    the run plus half of it in the run; the U of class c against every j is then the sum
+    of G over c's entries, one sparse product for all the classes (entries x classes);
+    the zeros are counted in closed form (c's positive entries are above j's zeros, c's
+    zeros above j's negative entries and tied with j's zeros). Every term is a whole or
+    half number, exact in float64, so U does not depend on the order of the sums.
 
     Parameters
     ----------
@@ -359,38 +443,50 @@ def wilcoxon_auroc_pairwise(ranked: RankedEntries, codes: Any, classes: Any,
     classes = np.atleast_1d(np.asarray(classes, dtype=np.intp))
     K = max(int(codes.max(initial=0)), int(classes.max(initial=0))) + 1
     L = classes.size
-    w = (np.ones(n, dtype=np.float64) if counts is None
-         else np.asarray(counts, dtype=np.float64))
+    w = (np.ones(n, dtype=np.intp) if counts is None
+         else np.asarray(counts, dtype=np.intp))
     sizes = _sums(codes, w, K)
-    we = w[ranked.rows]
+    N = float(sizes.sum())
     cls = codes[ranked.rows]
-    slot = _slots(codes, classes)[ranked.rows]
-    asked = slot >= 0
-    flat_asked = slot[asked] * p + ranked.cols[asked]
-    we_asked, run_asked = we[asked], ranked.run[asked]
-    # each class's weight among a column's non-zero and negative entries
-    by_class_col = _sums(cls * p + ranked.cols, we, K * p).reshape(K, p)
-    neg_entry = ~ranked.run_positive[ranked.run]
-    negative = _sums(cls[neg_entry] * p + ranked.cols[neg_entry], we[neg_entry],
-                     K * p).reshape(K, p)
-    zeros = sizes[:, None] - by_class_col
-    first = ranked.col_first_run[ranked.run_col]
-    U = np.zeros((L, K, p))
-    # the entries grouped by class once (a stable radix sort: each class's entries keep
-    # their order, so every sum below adds the same numbers in the same order)
-    by_class = np.argsort(cls.astype(np.uint16) if K <= 1 << 16 else cls, kind="stable")
-    bounds = np.searchsorted(cls[by_class], np.arange(K + 1))
-    run_sorted, we_sorted = ranked.run[by_class], we[by_class]
-    for j in range(K):
-        if sizes[j] == 0:
-            continue
-        mine = slice(bounds[j], bounds[j + 1])
-        t_j = _sums(run_sorted[mine], we_sorted[mine], ranked.n_runs)  # j's weight per run
-        before = np.cumsum(t_j) - t_j
-        before -= before[first]  # j's non-zero entries below the run, in its column
-        g = before + 0.5 * t_j + np.where(ranked.run_positive, zeros[j][ranked.run_col], 0.0)
-        U[:, j, :] = _sums(flat_asked, we_asked * g[run_asked], L * p).reshape(L, p)
-    # the zeros of each class: above j's negative entries, tied with j's zeros
+    we = None if bool(np.all(w == 1)) else w[ranked.rows]
+    # whole numbers: int32 while no sum can pass 2^31 (half the memory traffic), float64
+    # (exact below 2^53) beyond
+    dtype = np.int32 if 2 * N * (N + 1) < 2**31 else np.float64
+    # each class's weight among a column's non-zero entries, and among its negative ones
+    by_col = ranked.cols * K + cls
+    nonzero = _sums(by_col, we, p * K).reshape(p, K).T
+    if ranked.run_positive.all():
+        negative = np.zeros((K, p))
+    else:
+        neg = ~ranked.run_positive[ranked.run]
+        negative = _sums(by_col[neg], None if we is None else we[neg], p * K).reshape(p, K).T
+    zeros = sizes[:, None] - nonzero
+    # the row of the product each entry adds to (its column x L + its class's slot), and
+    # its weight there (None: 1 each; 0: its class is not asked)
+    if np.array_equal(classes, np.arange(K)):
+        rows, asked = by_col, None if we is None else we.astype(dtype)
+    else:
+        slot = _slots(codes, classes)[ranked.rows]
+        rows = ranked.cols * L + np.maximum(slot, 0)
+        asked = np.where(slot >= 0, 1 if we is None else we, 0).astype(dtype)
+    U = np.empty((L, K, p))
+    # the non-zero entries' U by blocks of columns of at most _PAIRWISE_CELLS run x class
+    # cells (the memory of the cumulative sums stays bounded)
+    per_col = np.diff(np.r_[ranked.col_first_run, ranked.n_runs])
+    ends = np.r_[0, np.cumsum(per_col)]
+    before = nonzero.T.astype(dtype)
+    a = 0
+    while a < p:
+        b = int(np.searchsorted(ends, ends[a] + _PAIRWISE_CELLS // K, side="right")) - 1
+        b = max(b, a + 1)
+        twice = _pairwise_nonzero(ranked, a, b, cls, we, rows, asked, before, L, dtype)
+        U[:, :, a:b] = twice.reshape(b - a, L, K).transpose(1, 2, 0)
+        a = b
+    U *= 0.5
+    # c's positive entries above j's zeros; c's zeros above j's negative entries, tied
+    # with j's zeros
+    positive = nonzero - negative
+    U += positive[classes][:, None, :] * zeros[None, :, :]
     U += zeros[classes][:, None, :] * (negative[None, :, :] + 0.5 * zeros[None, :, :])
     with np.errstate(divide="ignore", invalid="ignore"):
         A = U / (sizes[classes][:, None, None] * sizes[None, :, None])
@@ -398,6 +494,48 @@ def wilcoxon_auroc_pairwise(ranked: RankedEntries, codes: Any, classes: Any,
     A[sizes[classes] == 0] = np.nan
     A[np.arange(L), classes] = np.nan
     return A
+
+
+#: Run x class cells of the cumulative sums :func:`wilcoxon_auroc_pairwise` holds at once
+#: (two arrays of them, of int32 or float64: at most 32 MiB).
+_PAIRWISE_CELLS = 1 << 21
+
+
+def _pairwise_nonzero(ranked: RankedEntries, a: int, b: int, cls: np.ndarray,
+                      we: np.ndarray | None, rows: np.ndarray, asked: np.ndarray | None,
+                      nonzero: np.ndarray, L: int, dtype: Any) -> np.ndarray:
+    """Twice the U of each asked class against each class over the non-zero entries of
+    columns a..b-1 alone, shape ((b - a) L, K): row ``(column - a) L + slot``. Per entry:
+    its class ``cls``, weight ``we`` (None: 1 each), row ``rows`` (column x L + slot) and
+    weight in its row ``asked`` (None: 1 each); ``nonzero``: the weight of each class's
+    non-zero entries, per column (n_features, K)."""
+    p, K = ranked.n_features, nonzero.shape[1]
+    ra = int(ranked.col_first_run[a])
+    rb = int(ranked.col_first_run[b]) if b < p else ranked.n_runs
+    ea, eb = int(ranked.run_start[ra]), int(ranked.run_start[rb])
+    R = rb - ra
+    if R == 0:
+        return np.zeros(((b - a) * L, K), dtype=dtype)
+    entries = slice(ea, eb)
+    # each class's weight in each run of ties, then up to each run within its column: a
+    # cumulative sum over the runs, each column restarted by taking off, at its first
+    # run, the weight of the column before it
+    at = ranked.run[entries] * K
+    at += cls[entries] - ra * K
+    T = np.bincount(at, weights=None if we is None else we[entries],
+                    minlength=R * K).astype(dtype).reshape(R, K)
+    filled = np.flatnonzero(np.diff(np.r_[ranked.col_first_run[a:b], rb])) + a
+    first, before = ranked.col_first_run[filled[1:]] - ra, nonzero[filled[:-1]]
+    T[first] -= before
+    G = np.cumsum(T, axis=0, dtype=dtype)
+    # twice (below the run + half of the run) = 2 (up to the run) - (in the run)
+    G *= 2
+    G -= T
+    G[first] -= before  # T held the restart there
+    data = np.ones(eb - ea, dtype=dtype) if asked is None else asked[entries]
+    Q = sp.csc_matrix((data, rows[entries] - a * L, ranked.run_start[ra:rb + 1] - ea),
+                      shape=((b - a) * L, R))
+    return np.asarray(Q @ G)
 
 
 class _Ranking:
@@ -433,13 +571,19 @@ class _Ranking:
         if not sp.issparse(Xs) or Xs.nnz <= _RESAMPLE_BLOCK_NNZ:
             yield rank_entries(Xs), distinct, mult
             return
-        Xs = sp.csr_matrix(Xs)
-        ends = np.r_[0, np.cumsum(np.bincount(Xs.indices, minlength=Xs.shape[1]))]
+        # one column-major copy of the resample's rows, ranked a block of columns at a time
+        # from views of its arrays
+        Xs = sp.csc_matrix(Xs)
+        if Xs.dtype not in (np.float32, np.float64):
+            Xs = Xs.astype(np.float64)
+        ends = Xs.indptr
         a = 0
         while a < Xs.shape[1]:
             b = int(np.searchsorted(ends, ends[a] + _RESAMPLE_BLOCK_NNZ, side="right")) - 1
             b = max(b, a + 1)
-            yield rank_entries(Xs[:, a:b]), distinct, mult
+            s, e = int(ends[a]), int(ends[b])
+            yield (_rank_columns(Xs.data[s:e], Xs.indices[s:e], ends[a:b + 1] - s,
+                                 distinct.size), distinct, mult)
             a = b
 
 

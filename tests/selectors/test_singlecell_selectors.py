@@ -666,20 +666,30 @@ def test_a_float32_atlas_is_taken_as_it_is_with_the_float64_scores(counts, monke
     assert LogRegSelector.takes_float32 is False
 
 
-@pytest.mark.parametrize("kind", ["normal32", "counts", "float64", "signed_zeros", "extremes"])
-def test_column_value_order_is_lexsort(kind):
+@pytest.mark.parametrize("grouped", [False, True], ids=["any-order", "grouped-by-column"])
+@pytest.mark.parametrize("kind", ["normal32", "counts", "log1p", "float64", "signed_zeros",
+                                  "extremes"])
+def test_column_value_order_is_lexsort(kind, grouped, monkeypatch):
     """The radix route of the entries' sort (float32-exact values: two 16-bit halves of
     the order-preserving bits) gives lexsort's permutation, ties kept in input order:
     negative values, ties, -0.0 beside 0.0, subnormals, the float32 extremes, and values
-    float32 cannot hold (the comparison sort then)."""
+    float32 cannot hold (the comparison sort then); entries grouped by column (a CSC
+    matrix's) are sorted by blocks of a few columns, here of about 1,000 entries, the
+    high halves and the columns in one pass where they fit 16 bits (positive values of
+    a narrow range, as log-normalised counts)."""
+    import modelmine.selectors._singlecell as module
     from modelmine.selectors._singlecell import column_value_order
 
+    monkeypatch.setattr(module, "_SORT_BLOCK", 1000)
     rng = np.random.default_rng(7)
     n, p = 20000, 900
     if kind == "normal32":
         d = rng.normal(size=n).astype(np.float32).astype(np.float64)
     elif kind == "counts":
         d = rng.poisson(2, n).astype(np.float64) - 1.0
+    elif kind == "log1p":
+        d = np.log1p(rng.poisson(3, n) + 0.5 * rng.integers(1, 40, n)).astype(np.float32)
+        d = d.astype(np.float64)
     elif kind == "float64":
         d = rng.normal(size=n)
     elif kind == "signed_zeros":
@@ -689,4 +699,33 @@ def test_column_value_order_is_lexsort(kind):
         d = np.r_[rng.normal(size=n - 4), 1e-40, -1e-40, 3.4e38, -3.4e38]
         d = d.astype(np.float32).astype(np.float64)
     cols = rng.integers(0, p, d.size)
+    if grouped:
+        cols = np.sort(cols)
     assert np.array_equal(column_value_order(d, cols, p), np.lexsort((d, cols)))
+
+
+def test_pairwise_auroc_by_blocks_and_in_float64(counts, monkeypatch):
+    """The pairwise AUROC taken a few columns at a time (the cumulative sums' memory
+    bounded) equals scipy's mannwhitneyu U / (n_c n_j) on the matrix with repeated rows;
+    multiplicities 100,000 times larger (more than 2^15 samples: the sums in float64
+    instead of int32) give the same AUROCs, bit for bit."""
+    from scipy.stats import mannwhitneyu
+
+    import modelmine.selectors._singlecell as module
+
+    monkeypatch.setattr(module, "_PAIRWISE_CELLS", 200)
+    _, X, y = counts
+    X, y = X[:300, :30], y[:300]
+    mult = np.random.default_rng(4).integers(0, 3, 300)
+    ranked = rank_entries(X)
+    A = wilcoxon_auroc_pairwise(ranked, y, [1, 3], mult)
+    rows = np.repeat(np.arange(300), mult)
+    Xr, yr = X[rows].toarray(), y[rows]
+    for i, c in enumerate([1, 3]):
+        for j in set(range(4)) - {c}:
+            u = mannwhitneyu(Xr[yr == c], Xr[yr == j]).statistic
+            np.testing.assert_allclose(A[i, j], u / ((yr == c).sum() * (yr == j).sum()),
+                                       rtol=1e-12, atol=1e-12)
+    assert mult.sum() * 100_000 > 1 << 15
+    np.testing.assert_array_equal(wilcoxon_auroc_pairwise(ranked, y, [1, 3], mult * 100_000),
+                                  A)
