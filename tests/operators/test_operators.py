@@ -19,9 +19,25 @@ SINGLE = [n for n in REG.names()
 MULTI = [n for n in REG.names() if REG.get(n).kind == "multi"]
 
 
+#: The references' values per base models object (the object is kept with them, so its
+#: id is not reused): the parametrised tests share one brute force instead of repeating it.
+_MEMO: dict[int, tuple[object, dict]] = {}
+
+
+def _memo(base, key, compute):
+    held = _MEMO.setdefault(id(base), (base, {}))[1]
+    if key not in held:
+        held[key] = compute()
+    return held[key]
+
+
 def mean_rank(base, j):
     """Mean over the models of feature j's rank, exact ties sharing their average rank:
     1 + (features scoring strictly better) + (other features tied with it) / 2."""
+    return _memo(base, ("mean_rank", j), lambda: _mean_rank(base, j))
+
+
+def _mean_rank(base, j):
     if base.scores is None:
         return sum(int(base.ranks[i, j]) for i in range(base.n_models)) / base.n_models
     total = 0.0
@@ -50,6 +66,10 @@ def ref_most_freq(base, m):
 
 def all_closed_itemsets(base):
     """Closed itemsets = intersections of non-empty sets of transactions (by closure)."""
+    return dict(_memo(base, "closed", lambda: _all_closed_itemsets(base)))
+
+
+def _all_closed_itemsets(base):
     tx = [frozenset(np.flatnonzero(row).tolist()) for row in base.subsets]
     closed = set(t for t in tx if t)
     frontier = set(closed)
