@@ -52,7 +52,7 @@ def wait_for_file():
 
 
 #: Where figures are rendered: the tests of the report and its figures, of the strings drawn
-#: in them, of the single-cell dot plot, of the docs' and examples' code, and any test marked
+#: in them, of the single-cell dot plot, of the examples, and any test marked
 #: ``@pytest.mark.rendered``. Everywhere else a report's figures are built (every plotting
 #: function runs on the test's data) but ``Figure.savefig`` writes nothing: drawing is most of
 #: a report's time (a grouped CLI run with its extras: 27 s rendered, 8.5 s not), and the
@@ -60,7 +60,7 @@ def wait_for_file():
 RENDERED = ("tests/report/", "tests/cli/test_cli_figures.py",
             "tests/reliability/test_reliability_round3.py",
             "tests/reliability/test_fuzz_files.py", "tests/reliability/test_marker_properties.py",
-            "tests/singlecell/", "tests/test_docs.py", "tests/patterns/test_lattice.py",
+            "tests/singlecell/", "tests/patterns/test_lattice.py",
             "tests/examples/")
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
