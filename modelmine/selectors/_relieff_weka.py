@@ -50,6 +50,8 @@ _PAIR_BLOCK_ELEMENTS = 1 << 16
 #: distances between its distinct rows and WEKA's neighbour slots). Beyond it the records
 #: are taken a tile at a time (:func:`_tiles`), with equal results.
 MEMORY_BUDGET = 1 << 28
+# Dense data with at most this fraction of non-zeros is held sparse (same floats).
+_SPARSE_DENSITY = 0.1
 # A sparse column with at least 1/_DENSE_COLUMN of the rows non-zero updates all pairs in
 # one dense operation instead of its rows and columns.
 _DENSE_COLUMN = 4
@@ -216,7 +218,8 @@ class WekaReliefFFold:
     Attributes
     ----------
     X : ndarray or scipy.sparse CSR matrix of shape (n_samples, n_features_in)
-        The data, float64 (CSR: sorted indices, no stored zeros).
+        The data, float64; CSR (sorted indices, no stored zeros) when given sparse or
+        when at most a tenth of its values are non-zero.
     """
 
     X: Any
@@ -231,7 +234,12 @@ class WekaReliefFFold:
                 Xc.sum_duplicates()  # canonical: sorted indices, one entry per position
                 Xc.eliminate_zeros()  # an explicit -0.0 would be read as a value
             return cls(X=Xc)
-        return cls(X=np.asarray(X, dtype=np.float64))
+        dense = np.asarray(X, dtype=np.float64)
+        if np.count_nonzero(dense) <= _SPARSE_DENSITY * dense.size:
+            # mostly zeros (PCMAC is read as a dense array): the non-zeros' distances are
+            # the same floats, for a fraction of the work
+            return cls(X=sp.csr_matrix(dense))
+        return cls(X=dense)
 
     @property
     def n_samples(self) -> int:
