@@ -191,7 +191,7 @@ def weka_part(args: argparse.Namespace, rows_out: list[dict]) -> None:
         changed, touching = np.mean([range_changes(Xf, r) for r in resamples[:3]], axis=0)
         n_f = Xf.shape[0]
         ws = working_set_bytes(n_f, round(float(m)), 2, 10, Xf.shape[1],
-                               sparse=sp.issparse(Xf))
+                               sparse=sp.issparse(prepared.X))  # PCMAC is held sparse
         shared = (prep_cpu + sum(cpu["shared"])) / len(resamples)
         row = {
             "dataset": name, "n_rows": n_f, "n_features": Xf.shape[1],
