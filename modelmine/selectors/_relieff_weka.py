@@ -260,9 +260,9 @@ def working_set_bytes(n_rows: int, n_distinct: int, n_classes: int, n_neighbors:
     columns); WEKA's slots (distance, record, rank and the largest slot per receiver,
     class and neighbour) of the ``n_receivers`` records of the tile (all the rows when
     None); for a tile, its distances spread over its records (``n_distinct x
-    n_receivers``, twice). A BASEHOCK training fold drawn whole (1,793 rows, 1,119
-    distinct): 2 x 1,119^2 x 8 = 20 MB; all of madelon drawn whole (2,600 rows, about
-    1,640 distinct): 43 MB; ``docs/selectors_relieff_info.md``.
+    n_receivers``, twice). A bootstrap of a BASEHOCK training fold (1,794 rows, 1,136
+    distinct): 21.8 MB; of a madelon fold (2,340 rows, 1,482 distinct): 42.6 MB
+    (``docs/selectors_relieff_info.md``).
     """
     n, m = int(n_rows), int(n_distinct)
     block = 0 if sparse else min(m * int(n_features), m * _block_width(n))
