@@ -315,10 +315,15 @@ class ReliefFSelector(Selector):
         return SelectorOutput(scores=relieff_scores(X, y, n_neighbors=self.n_neighbors))
 
     def prepare(self, X: Any, y: np.ndarray) -> Any:
-        """The distances between all rows, computed once (skrebate's ReliefF only): see
-        :class:`._relieff.ReliefFFold`."""
+        """What the resamples of ``X`` share: for scikit-rebate's ReliefF the mismatch
+        counts between all rows (:class:`._relieff.ReliefFFold`); for WEKA's, the data
+        held once, each resample's distances then computed over its distinct rows
+        (:class:`._relieff_weka.WekaReliefFFold`: WEKA's ranges, hence its distances,
+        change with the resample)."""
         if self._weka:
-            return None
+            from ._relieff_weka import WekaReliefFFold
+
+            return WekaReliefFFold.of(X)
         from ._relieff import ReliefFFold
 
         return ReliefFFold(X, y)
@@ -328,6 +333,14 @@ class ReliefFSelector(Selector):
     ) -> SelectorOutput:
         if prepared is None:
             return self.select(X[rows], y[rows], random_state=random_state)
+        from ._relieff_weka import WekaReliefFFold
+
+        if isinstance(prepared, WekaReliefFFold):
+            from ._relieff_weka import resample_relieff_weka_scores
+
+            return SelectorOutput(scores=resample_relieff_weka_scores(
+                prepared, y, rows, n_neighbors=self.n_neighbors,
+                weight_by_distance=self.weight_by_distance, sigma=self.sigma))
         from ._relieff import resample_relieff_scores
 
         return SelectorOutput(

@@ -221,10 +221,15 @@ def test_bootstrap_uses_shared_route_equals_plain_loop_and_any_n_jobs():
         np.testing.assert_allclose(base.scores[i], plain.astype(np.float32), rtol=1e-6)
 
 
-def test_weighted_variant_keeps_per_resample_route():
-    sel = get_selector("relieff", {"weight_by_distance": True})
+def test_weka_variants_take_their_own_shared_route():
+    # WEKA's ReliefF (and its -W form) shares the data, not the mismatch counts: see
+    # tests/selectors/test_relieff_weka_shared.py
+    from modelmine.selectors._relieff_weka import WekaReliefFFold
+
     X, y = mm.datasets.load_colon()[:2]
-    assert sel.prepare(np.asarray(X), _codes(np.asarray(y))) is None
+    for params in ({"weight_by_distance": True}, {"variant": "weka"}):
+        sel = get_selector("relieff", params)
+        assert isinstance(sel.prepare(np.asarray(X), _codes(np.asarray(y))), WekaReliefFFold)
 
 
 @pytest.mark.parametrize(
