@@ -70,6 +70,9 @@ PUBLIC_SETTINGS = frozenset({
 #: which oracle (issue 38 item 6). The behaviour the kernel serves is tested elsewhere
 #: through public names.
 KERNEL_TESTS = {
+    "tests/kernels/test_relieff_weka_shared.py":
+        "WEKA's ReliefF on a fold's resamples (WekaReliefFFold, its tiles and sort) equals "
+        "select on the resample and the route before issue 37 bit for bit, and the WEKA jar",
     "tests/kernels/test_class_models.py":
         "the per-class base models (check_run_data, fit_class_models) share the pooled "
         "resamples and equal scikit-learn's f_classif (or the selector fitted alone) on "

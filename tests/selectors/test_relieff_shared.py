@@ -223,7 +223,7 @@ def test_bootstrap_uses_shared_route_equals_plain_loop_and_any_n_jobs():
 
 def test_weka_variants_take_their_own_shared_route():
     # WEKA's ReliefF (and its -W form) shares the data, not the mismatch counts: see
-    # tests/selectors/test_relieff_weka_shared.py
+    # tests/kernels/test_relieff_weka_shared.py
     from modelmine.selectors._relieff_weka import WekaReliefFFold
 
     X, y = mm.datasets.load_colon()[:2]
