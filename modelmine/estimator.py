@@ -47,10 +47,12 @@ class ModelMiningSelector(SelectorMixin, BaseEstimator):
         "allClosedApr", ...). KDD 2012, sections 2.2-2.4.
     n_bootstraps : int, default=150
         b, the number of bootstrap samples (the paper's 150).
-    n_features : int, default=20
-        m, the number of features of each base model and of the signature (the paper's
-        20). Capped at the number of columns of X, with a ``UserWarning`` that says so
-        (``n_features_`` holds the value used): the one policy of every door
+    n_features : int or "auto", default="auto"
+        m, the number of features of each base model and of the signature. "auto" is the
+        table's default of every door: the paper's 20, or round(p / 3) for data of fewer
+        than 60 features (:class:`modelmine.spec.DataDefault`). Capped at the number of
+        columns of X, with a ``UserWarning`` that says so (``n_features_`` holds the value
+        used): the one policy of every door
         (:func:`modelmine.spec.capped`).
     n_signatures : int or None, default=None
         k, the number of alternatives of a multi-model operator (None: the operator's
@@ -109,9 +111,10 @@ class ModelMiningSelector(SelectorMixin, BaseEstimator):
     # Defaults from modelmine.spec.SETTINGS, except two the estimator states on purpose:
     # ``selector`` shows the classification default by name (scikit-learn's get_params and
     # repr show what is fitted); ``n_signatures=None`` means the table's k for a
-    # multi-model operator and is not used by a single-model one.
+    # multi-model operator and is not used by a single-model one; ``n_features="auto"`` is
+    # the table's m, decided by the data (scikit-learn's parameters are plain values).
     def __init__(self, selector: Any = "svm-rfe", operator: str = "closedApr",
-                 n_bootstraps: int = _D["n_bootstraps"], n_features: int = _D["n_features"],
+                 n_bootstraps: int = _D["n_bootstraps"], n_features: int | str = "auto",
                  n_signatures: int | None = None, alternative: int | None = None,
                  selector_params: dict[str, Any] | None = _D["selector_params"],
                  operator_params: dict[str, Any] | None = None,
@@ -148,8 +151,13 @@ class ModelMiningSelector(SelectorMixin, BaseEstimator):
             if value is not None and not isinstance(value, dict):
                 raise param_error(pname, _NAME, "a dict or None", value, exc=TypeError)
         k = check_int(self.n_signatures, "n_signatures", _NAME, min_value=1, allow_none=True)
+        if isinstance(self.n_features, str) and self.n_features != "auto":
+            raise param_error("n_features", _NAME, "an integer >= 1 or 'auto'",
+                              self.n_features)
         spec = RunSpec(selector=self.selector, selector_params=self.selector_params or {},
-                       n_bootstraps=self.n_bootstraps, n_features=self.n_features,
+                       n_bootstraps=self.n_bootstraps,
+                       n_features=_D["n_features"] if isinstance(self.n_features, str)
+                       and self.n_features == "auto" else self.n_features,
                        n_signatures=_D["n_signatures"] if k is None else k,
                        resampling=self.resampling, stratify=self.stratify,
                        operators=[op], operator_params={op: self.operator_params or {}},
