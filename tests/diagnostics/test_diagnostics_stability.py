@@ -11,6 +11,7 @@ import scipy.stats
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.spatial.distance import canberra
+from subset_oracles import brute_mean, brute_pair, random_subsets
 
 from modelmine.diagnostics import (
     available_measures,
@@ -83,48 +84,14 @@ def test_index_arrays_equal_bool_matrix():
 # ---------------------------------------------------------------- double-loop oracles
 
 
-def _brute_pair(a, b, measure, d):
-    a, b = set(np.flatnonzero(a)), set(np.flatnonzero(b))
-    r, ka, kb = len(a & b), len(a), len(b)
-    if measure == "jaccard":
-        return 1.0 if ka + kb == 0 else r / len(a | b)
-    if measure == "dice":
-        return 1.0 if ka + kb == 0 else 2 * r / (ka + kb)
-    if measure == "kuncheva":
-        return (r - ka * kb / d) / (ka - ka * kb / d)
-    # pearson with the Nogueira-Brown edge cases
-    deg_a, deg_b = ka in (0, d), kb in (0, d)
-    if deg_a and deg_b:
-        return 1.0 if ka == kb else 0.0
-    if deg_a or deg_b:
-        return 0.0
-    va = math.sqrt(ka / d * (1 - ka / d))
-    vb = math.sqrt(kb / d * (1 - kb / d))
-    return (r - ka * kb / d) / (d * va * vb)
-
-
-def _brute_mean(Z, measure):
-    M, d = Z.shape
-    vals = [_brute_pair(Z[i], Z[j], measure, d) for i, j in itertools.combinations(range(M), 2)]
-    return float(np.mean(vals))
-
-
-def _random_subsets(rng, M, d, sizes):
-    Z = np.zeros((M, d), dtype=bool)
-    for i in range(M):
-        k = int(rng.choice(sizes))
-        Z[i, rng.choice(d, size=k, replace=False)] = True
-    return Z
-
-
 @pytest.mark.parametrize("seed", range(5))
 def test_kuncheva_matches_double_loop(seed):
     rng = np.random.default_rng(seed)
-    Z = _random_subsets(rng, 15, 20, [6])
+    Z = random_subsets(rng, 15, 20, [6])
     res = kuncheva_stability(Z, pairwise=True)
-    assert res.value == pytest.approx(_brute_mean(Z, "kuncheva"), abs=1e-12)
+    assert res.value == pytest.approx(brute_mean(Z, "kuncheva"), abs=1e-12)
     i, j = 2, 7
-    assert res.pairwise[i, j] == pytest.approx(_brute_pair(Z[i], Z[j], "kuncheva", 20))
+    assert res.pairwise[i, j] == pytest.approx(brute_pair(Z[i], Z[j], "kuncheva", 20))
 
 
 def test_pearson_edge_cases():
@@ -150,7 +117,7 @@ def test_constant_cardinality_pearson_kuncheva_nogueira_agree(M, d, data):
     # Nogueira et al. (2018): with one subset size the three coincide.
     k = data.draw(st.integers(1, d - 1))
     seed = data.draw(st.integers(0, 2**32 - 1))
-    Z = _random_subsets(np.random.default_rng(seed), M, d, [k])
+    Z = random_subsets(np.random.default_rng(seed), M, d, [k])
     p = pearson_stability(Z).value
     assert kuncheva_stability(Z).value == pytest.approx(p, abs=1e-9)
     assert nogueira_stability(Z).value == pytest.approx(p, abs=1e-9)
@@ -174,11 +141,11 @@ def test_random_selection_has_zero_stability():
     # Random 6-of-15 selections: p_f = 6/15 for every feature, population stability 0.
     # The estimator is unbiased: its mean over replications is 0 within Monte Carlo error.
     rng = np.random.default_rng(11)
-    vals = [nogueira_stability(_random_subsets(rng, 10, 15, [6])).value for _ in range(400)]
+    vals = [nogueira_stability(random_subsets(rng, 10, 15, [6])).value for _ in range(400)]
     se = np.std(vals) / math.sqrt(len(vals))
     assert abs(np.mean(vals)) < 4 * se
     # And one large collection sits within its own confidence interval of 0.
-    big = nogueira_stability(_random_subsets(rng, 3000, 15, [6]))
+    big = nogueira_stability(random_subsets(rng, 3000, 15, [6]))
     lo, hi = big.confidence_interval
     assert lo <= 0.0 <= hi and abs(big.value) < 0.01
 
@@ -380,7 +347,7 @@ def test_spearman_of_reversed_rankings():
 
 def test_selection_frequency():
     rng = np.random.default_rng(1)
-    Z = _random_subsets(rng, 20, 12, [2, 5])
+    Z = random_subsets(rng, 20, 12, [2, 5])
     res = selection_frequency(Z, feature_names=[f"g{i}" for i in range(12)])
     counts = [sum(Z[i, f] for i in range(20)) for f in range(12)]
     assert res.counts.tolist() == counts

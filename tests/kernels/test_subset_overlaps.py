@@ -12,47 +12,13 @@ measures are tested in ``tests/diagnostics/test_diagnostics_stability.py`` and
 from __future__ import annotations
 
 import itertools
-import math
 
 import numpy as np
 import pytest
+from subset_oracles import brute_mean, brute_pair, random_subsets
 
 from modelmine.diagnostics import _subsets, pairwise_similarity, stability
 from modelmine.patterns import intersection_counts, overlap_blocks
-
-
-def _brute_pair(a, b, measure, d):
-    a, b = set(np.flatnonzero(a)), set(np.flatnonzero(b))
-    r, ka, kb = len(a & b), len(a), len(b)
-    if measure == "jaccard":
-        return 1.0 if ka + kb == 0 else r / len(a | b)
-    if measure == "dice":
-        return 1.0 if ka + kb == 0 else 2 * r / (ka + kb)
-    if measure == "kuncheva":
-        return (r - ka * kb / d) / (ka - ka * kb / d)
-    # pearson with the Nogueira-Brown edge cases
-    deg_a, deg_b = ka in (0, d), kb in (0, d)
-    if deg_a and deg_b:
-        return 1.0 if ka == kb else 0.0
-    if deg_a or deg_b:
-        return 0.0
-    va = math.sqrt(ka / d * (1 - ka / d))
-    vb = math.sqrt(kb / d * (1 - kb / d))
-    return (r - ka * kb / d) / (d * va * vb)
-
-
-def _brute_mean(Z, measure):
-    M, d = Z.shape
-    vals = [_brute_pair(Z[i], Z[j], measure, d) for i, j in itertools.combinations(range(M), 2)]
-    return float(np.mean(vals))
-
-
-def _random_subsets(rng, M, d, sizes):
-    Z = np.zeros((M, d), dtype=bool)
-    for i in range(M):
-        k = int(rng.choice(sizes))
-        Z[i, rng.choice(d, size=k, replace=False)] = True
-    return Z
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -68,13 +34,13 @@ def test_pairwise_measures_match_double_loop(monkeypatch, seed, M, d, sizes, blo
     monkeypatch.setattr(_subsets, "_BLOCK_ROWS", block)
     rng = np.random.default_rng(seed)
     print("seed", seed)
-    Z = _random_subsets(rng, M, d, sizes)
+    Z = random_subsets(rng, M, d, sizes)
     for measure in ("jaccard", "dice", "pearson"):
         res = pairwise_similarity(Z, measure=measure)
-        assert res.value == pytest.approx(_brute_mean(Z, measure), abs=1e-12)
+        assert res.value == pytest.approx(brute_mean(Z, measure), abs=1e-12)
         for i, j in itertools.combinations(range(M), 2):
             assert res.pairwise[i, j] == pytest.approx(
-                _brute_pair(Z[i], Z[j], measure, d), abs=1e-12)
+                brute_pair(Z[i], Z[j], measure, d), abs=1e-12)
         assert np.allclose(res.pairwise, res.pairwise.T)
         assert float(stability(Z, measure)) == pytest.approx(res.value, abs=1e-12)
 
@@ -93,9 +59,9 @@ def test_heavy_and_light_columns_match_brute_force(monkeypatch, block):
         heavy += dense is not None
     assert heavy > 0
     for measure in ("jaccard", "dice"):
-        assert float(stability(Z, measure)) == pytest.approx(_brute_mean(Z, measure), abs=1e-12)
+        assert float(stability(Z, measure)) == pytest.approx(brute_mean(Z, measure), abs=1e-12)
         full = pairwise_similarity(Z, measure=measure).pairwise
-        assert full[3, 5] == pytest.approx(_brute_pair(Z[3], Z[5], measure, d))
+        assert full[3, 5] == pytest.approx(brute_pair(Z[3], Z[5], measure, d))
 
 
 @pytest.mark.parametrize("profile", ["skewed", "all_heavy", "all_light"])
