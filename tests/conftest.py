@@ -27,6 +27,22 @@ def leukemia():
     return mm.datasets.load_leukemia(return_names=True)
 
 
+@pytest.fixture(scope="session")
+def leukemia_raw_run():
+    """A run on leukemia as raw intensities (400 genes, labels ALL / AML, sample names):
+    what the report of a microarray user shows (tests/report/test_report_biodata.py and
+    the report's helpers in tests/kernels)."""
+    X, y, names = mm.datasets.load_leukemia(return_names=True)
+    raw = np.round(2.0 ** (X[:, :400] - X[:, :400].min() + 6.0))  # raw intensities
+    labels = np.where(y == np.unique(y)[0], "ALL", "AML")
+    data = mm.datasets.LoadedData(
+        X=raw, y=labels, feature_names=np.asarray(names[:400]), source="leukemia-raw.tsv",
+        target="subtype", format="tsv",
+        sample_names=np.array([f"GSM{i}" for i in range(72)]))
+    return mm.run(data, selector="anova", operators=["closedApr", "allMed"],
+                  n_bootstraps=16, n_features=12, n_signatures=4, random_state=7)
+
+
 @pytest.fixture
 def rng():
     return np.random.default_rng(SEED)

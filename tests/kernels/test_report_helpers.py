@@ -36,8 +36,6 @@ from modelmine.report._plots import (
     stability_by_size,
 )
 
-SEED = 7
-
 
 def page_data(text: str) -> dict:
     """The lattice explorer's data in a page (as ``tests/patterns/test_lattice_html.py``)."""
@@ -49,29 +47,8 @@ def page_data(text: str) -> dict:
 
 
 @pytest.fixture(scope="module")
-def run():
-    """The leukemia run of ``tests/report/test_report_biodata.py`` (raw intensities)."""
-    X, y, names = mm.datasets.load_leukemia(return_names=True)
-    raw = np.round(2.0 ** (X[:, :400] - X[:, :400].min() + 6.0))  # raw intensities
-    labels = np.where(y == np.unique(y)[0], "ALL", "AML")
-    data = mm.datasets.LoadedData(
-        X=raw,
-        y=labels,
-        feature_names=np.asarray(names[:400]),
-        source="leukemia-raw.tsv",
-        target="subtype",
-        format="tsv",
-        sample_names=np.array([f"GSM{i}" for i in range(72)]),
-    )
-    return mm.run(
-        data,
-        selector="anova",
-        operators=["closedApr", "allMed"],
-        n_bootstraps=16,
-        n_features=12,
-        n_signatures=4,
-        random_state=SEED,
-    )
+def run(leukemia_raw_run):
+    return leukemia_raw_run
 
 
 def test_the_cooccurrence_verdict_follows_planted_and_independent_co_selection():

@@ -24,7 +24,6 @@ from modelmine.report import (
 sys.path.insert(0, str(Path(__file__).parent))
 from browser import find_chromium, inspect_page
 
-SEED = 7
 ANCHORS = (
     "summary",
     "data",
@@ -39,28 +38,8 @@ ANCHORS = (
 
 
 @pytest.fixture(scope="module")
-def run():
-    X, y, names = mm.datasets.load_leukemia(return_names=True)
-    raw = np.round(2.0 ** (X[:, :400] - X[:, :400].min() + 6.0))  # raw intensities
-    labels = np.where(y == np.unique(y)[0], "ALL", "AML")
-    data = mm.datasets.LoadedData(
-        X=raw,
-        y=labels,
-        feature_names=np.asarray(names[:400]),
-        source="leukemia-raw.tsv",
-        target="subtype",
-        format="tsv",
-        sample_names=np.array([f"GSM{i}" for i in range(72)]),
-    )
-    return mm.run(
-        data,
-        selector="anova",
-        operators=["closedApr", "allMed"],
-        n_bootstraps=16,
-        n_features=12,
-        n_signatures=4,
-        random_state=SEED,
-    )
+def run(leukemia_raw_run):
+    return leukemia_raw_run
 
 
 @pytest.fixture(scope="module")
