@@ -151,13 +151,13 @@ class ModelMiningSelector(SelectorMixin, BaseEstimator):
             if value is not None and not isinstance(value, dict):
                 raise param_error(pname, _NAME, "a dict or None", value, exc=TypeError)
         k = check_int(self.n_signatures, "n_signatures", _NAME, min_value=1, allow_none=True)
-        if isinstance(self.n_features, str) and self.n_features != "auto":
-            raise param_error("n_features", _NAME, "an integer >= 1 or 'auto'",
-                              self.n_features)
+        m: Any = self.n_features
+        if isinstance(m, str):
+            if m != "auto":
+                raise param_error("n_features", _NAME, "an integer >= 1 or 'auto'", m)
+            m = _D["n_features"]  # the table's, decided by the data
         spec = RunSpec(selector=self.selector, selector_params=self.selector_params or {},
-                       n_bootstraps=self.n_bootstraps,
-                       n_features=_D["n_features"] if isinstance(self.n_features, str)
-                       and self.n_features == "auto" else self.n_features,
+                       n_bootstraps=self.n_bootstraps, n_features=m,
                        n_signatures=_D["n_signatures"] if k is None else k,
                        resampling=self.resampling, stratify=self.stratify,
                        operators=[op], operator_params={op: self.operator_params or {}},
