@@ -6,7 +6,7 @@ BIN     = $(VENV)/bin
 STAMP   = $(VENV)/.modelmine-installed
 OUT    ?= modelmine-demo
 
-.PHONY: install browser weka demo test lint typecheck bench reproduce clean
+.PHONY: install browser weka demo test lint typecheck bench reproduce reproduce-full clean
 
 install: $(STAMP)
 
@@ -72,6 +72,27 @@ reproduce: install
 	$(BIN)/python examples/reproduce_kdd12.py --domains madelon $(REPRO_LARGE) --no-saeys --cache $(REPRO_OUT)/cache --out $(REPRO_OUT)/madelon
 	$(BIN)/python examples/reproduce_kdd12.py --only-saeys --cache $(REPRO_OUT)/cache --out $(REPRO_OUT)/saeys
 	$(BIN)/python examples/reproduce_kdd12.py --combine $(REPRO_OUT)/microarray $(REPRO_OUT)/text $(REPRO_OUT)/madelon --out $(REPRO_OUT)
+
+# KDD'12 at the papers' full setting in one command (issue 37, docs/reproduction.md, "The
+# full setting in one command"): colon, leukemia, prostate, BASEHOCK, PCMAC and madelon, all
+# at 10 folds x b = 150, the seven selectors with ReliefF as WEKA 3.6's ReliefFAttributeEval
+# (--relieff weka, the papers' tool). The text sets keep their whole shared vocabulary
+# (--min-df 1: BASEHOCK 4,862 and PCMAC 3,289 words; min_df 2 to 5 keep the same words):
+# the paper's vocabulary (2,376 and 2,112 words) cannot be rebuilt from its preprocessing,
+# the script's default --min-df 20 keeps fewer words than the paper (1,603 and 1,045), and
+# the whole vocabulary is larger than the paper's, as issue 37 asks, and is the one the cost
+# estimate was measured on (benchmarks/results/shared_route_selectors.csv). Every (selector,
+# fold)'s base models are saved in $(REPRO_FULL_OUT)/cache as they finish (atomically), so
+# rerunning the same command after a kill refits only the unfinished ones; the run log
+# $(REPRO_FULL_OUT)/run.log gets the commit, the command, the machine and each dataset's wall
+# time as it finishes. The PKDD'08 runs are not part of it (`make reproduce`).
+REPRO_FULL_OUT  ?= results/kdd12_full
+REPRO_FULL_JOBS ?= -1
+reproduce-full: install
+	$(BIN)/python examples/reproduce_kdd12.py --domains microarray text madelon \
+	  --folds 10 --bootstraps 150 --large-folds 10 --large-bootstraps 150 --min-df 1 \
+	  --relieff weka --no-saeys --require-data --n-jobs $(REPRO_FULL_JOBS) --cache $(REPRO_FULL_OUT)/cache \
+	  --log $(REPRO_FULL_OUT)/run.log --out $(REPRO_FULL_OUT)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache $(OUT)

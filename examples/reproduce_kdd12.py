@@ -41,15 +41,29 @@ docs/selectors_svm_rfe.md; WEKA's SMO, used by the paper, normalises the same wa
 ``--fast`` is a smoke setting for CI (colon, IG, SVM-RFE and CFS, b = 10, 3 folds): its
 numbers are not meant to be compared with the papers.
 
+Every run also writes ``paired_differences.csv`` (the per-domain tables in one, columns
+``dataset, selector, operator, strategy, baseline, n_samples, identical_fraction,
+error_difference, ci_low, ci_high``; ``--combine`` joins those of separate runs), the
+(selector, fold) tasks of each dataset (``<dataset>_tasks.csv``: cached or fitted, seconds)
+and appends to a run log (``--log``, default ``OUT/run.log``) the commit, the command, the
+machine (CPU model, cores, memory) and each dataset's wall time as it finishes.
+``--relieff weka`` runs ReliefF as WEKA 3.6's ReliefFAttributeEval (the papers' tool).
+
 Run: ``.venv/bin/python examples/reproduce_kdd12.py --out results/kdd12 --cache cache``
-(``--domains microarray`` for one domain; reruns load the cached base models).
+(``--domains microarray`` for one domain). With ``--cache``, the base models of each
+(selector, fold) are saved as they finish, so a rerun of a killed run refits only what was
+not finished (``make reproduce-full``: the papers' full setting in one command).
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import platform
+import shlex
+import subprocess
+import sys
 import time
 from datetime import datetime
 from pathlib import Path
@@ -62,6 +76,7 @@ import modelmine as mm
 from modelmine.evaluation import EvaluationResult, average_points, evaluate
 from modelmine.operators import get_operator
 from modelmine.report import markdown_table
+from modelmine.selectors import get_selector
 
 # ------------------------------------------------------------- published figures
 #: KDD'12 Table 2 (average over all datasets and selectors, SVM): error and stability points.
@@ -339,6 +354,73 @@ def saeys_table(results: dict[str, EvaluationResult]) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index(["dataset", "measure", "selector"])
 
 
+#: The columns of ``paired_differences.csv`` (issue 37, item 4), with ``baseline``: closedApr
+#: and maxApr are compared with mostFreq and, as aggregations, with nobagg too.
+PAIRED_COLUMNS = ["dataset", "selector", "operator", "strategy", "baseline", "n_samples",
+                  "identical_fraction", "error_difference", "ci_low", "ci_high"]
+
+
+def combine_paired(dirs: list[Path]) -> pd.DataFrame:
+    """The ``paired_differences_<domain>.csv`` of separate runs, in one table."""
+    parts = [pd.read_csv(path, keep_default_na=False, na_values=[""])
+             for d in dirs for path in sorted(d.glob("paired_differences_*.csv"))]
+    if not parts:
+        raise SystemExit("--combine: no paired_differences_<domain>.csv in "
+                         f"{[str(d) for d in dirs]}")
+    return pd.concat(parts, ignore_index=True)[PAIRED_COLUMNS]
+
+
+def selector_specs(names: list[str], relieff: str | None) -> list[Any] | dict[str, Any]:
+    """The selectors as ``evaluate`` takes them: ``relieff`` as the chosen variant
+    (``"weka"``: WEKA 3.6's ReliefFAttributeEval, the papers' tool) under its own label."""
+    if relieff is None or "relieff" not in names:
+        return names
+    return {n: get_selector("relieff", {"variant": relieff}, func="reproduce_kdd12")
+            if n == "relieff" else n for n in names}
+
+
+def git_commit() -> str:
+    """The commit of the working tree this script runs from ("+ changes" when it is dirty)."""
+    root = Path(__file__).resolve().parents[1]
+    try:
+        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True,
+                              text=True, check=True, timeout=30).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                               cwd=root, capture_output=True, text=True, check=True,
+                               timeout=30).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown (not a git checkout)"
+    return head + (" + uncommitted changes" if dirty else "")
+
+
+def machine() -> str:
+    """Host, CPU model, cores and memory, from /proc when there is one."""
+    model = platform.processor() or platform.machine()
+    memory = "memory unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal:"):
+                memory = f"{int(line.split()[1]) / 2**20:.1f} GiB memory"
+                break
+    except OSError:
+        pass
+    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
+    cores = f"{os.cpu_count()} cores" + (f" ({usable} usable)" if usable is not None
+                                          and usable != os.cpu_count() else "")
+    return f"{platform.node()}, {model}, {cores}, {memory}, {platform.platform()}"
+
+
+def append_log(path: Path, line: str) -> None:
+    """Append one line to the run log at once (a killed run keeps what it logged)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a", encoding="utf-8") as fh:
+        fh.write(line + "\n")
+
+
 def operators() -> tuple[list[Any], dict[str, dict[str, Any]]]:
     """The paper's operators, and closedApr / maxApr in the area reading under their own
     names."""
@@ -357,6 +439,9 @@ def main() -> None:
                         help="restrict the domains to these datasets")
     parser.add_argument("--selectors", nargs="+", default=None,
                         help="default: the paper's seven (--fast: ig, svm-rfe, cfs)")
+    parser.add_argument("--relieff", choices=["skrebate", "weka"], default=None,
+                        help="ReliefF's variant (default: the library's relieff); weka: "
+                        "WEKA 3.6's ReliefFAttributeEval, the papers' tool")
     parser.add_argument("--n-folds", "--folds", dest="folds", type=int, default=10,
                         help="folds on the microarrays (full setting)")
     parser.add_argument("--n-bootstraps", "--bootstraps", dest="bootstraps", type=int,
@@ -378,7 +463,13 @@ def main() -> None:
                         help="only average the table2_<domain>.csv of these output "
                         "directories into --out/table2.{csv,md}")
     parser.add_argument("--cache", type=Path, default=None,
-                        help="cache directory of the base models (reruns are faster)")
+                        help="cache directory of the base models of each (selector, "
+                        "fold): a rerun loads them, so a killed run resumes where it stopped")
+    parser.add_argument("--require-data", action="store_true",
+                        help="stop when a shared dataset is missing (default: skip it)")
+    parser.add_argument("--log", type=Path, default=None,
+                        help="run log, appended as each dataset finishes (default: "
+                        "OUT/run.log): commit, command, machine, wall time per dataset")
     saeys = parser.add_mutually_exclusive_group()
     saeys.add_argument("--no-saeys", action="store_true", help="skip the PKDD'08 runs")
     saeys.add_argument("--only-saeys", action="store_true",
@@ -393,10 +484,22 @@ def main() -> None:
         write(combine(args.combine), args.out, "table2", "KDD'12 Table 2: points (SVM), "
               "average over every dataset and selector of the three domains, ours vs "
               "published", "From " + ", ".join(str(d) for d in args.combine) + ".")
+        combine_paired(args.combine).to_csv(args.out / "paired_differences.csv",
+                                            index=False)
         return
     cfg = settings(args.fast, args.folds, args.bootstraps, args.large_folds,
                    args.large_bootstraps)
     args.out.mkdir(parents=True, exist_ok=True)
+    log_path = args.out / "run.log" if args.log is None else args.log
+    started = time.perf_counter()
+    append_log(log_path, f"# run started {datetime.now().isoformat(timespec='seconds')}\n"
+               f"commit: {git_commit()}\n"
+               f"command: {shlex.join([sys.executable, *sys.argv])}\n"
+               f"machine: {machine()}\n"
+               f"setting: {'fast' if args.fast else 'full'} {cfg}, selectors "
+               f"{args.selectors}, relieff {args.relieff or 'library default'}, min_df "
+               f"{args.min_df}, n_jobs {args.n_jobs}, cache {args.cache}")
+    selectors = selector_specs(args.selectors, args.relieff)
     log = [f"# Run log\n\n{datetime.now().isoformat(timespec='seconds')}, "
            f"{platform.node()} ({platform.processor() or platform.machine()}), "
            f"setting {'fast' if args.fast else 'full'}: {cfg}, selectors {args.selectors}\n\n"]
@@ -411,11 +514,14 @@ def main() -> None:
                 try:
                     mm.datasets.shared_path(ds)
                 except FileNotFoundError as exc:
+                    if args.require_data:
+                        raise SystemExit(f"--require-data: {ds} is missing: {exc}") from None
                     print(f"- {ds}: skipped, {exc}", flush=True)
+                    append_log(log_path, f"- {ds}: skipped, {exc}")
                     continue
             X, y, names = load(ds, args.min_df)
             t0 = time.perf_counter()
-            res = evaluate(X, y, selectors=args.selectors, operators=ops,
+            res = evaluate(X, y, selectors=selectors, operators=ops,
                            operator_params=params, classifiers=args.classifiers,
                            feature_names=names, random_state=0, n_jobs=args.n_jobs,
                            progress=False, **cfg[dom],
@@ -427,13 +533,16 @@ def main() -> None:
                     "tasks from the cache")
             print(line, flush=True)
             log.append(line + "\n")
+            append_log(log_path, line)
             res.folds.to_csv(args.out / f"{ds}_folds.csv", index=False)
+            res.tasks.to_csv(args.out / f"{ds}_tasks.csv", index=False)
             write(res.stability(), args.out, f"{ds}_stability", f"Stability across folds, {ds}")
             if not res.skipped.empty:
                 res.skipped.to_csv(args.out / f"{ds}_skipped.csv", index=False)
 
     t2s: dict[str, pd.DataFrame] = {}
     t4s: dict[str, pd.DataFrame] = {}
+    pairs: list[pd.DataFrame] = []
     for dom, res in results.items():
         note = (f"Setting: {', '.join(res)}; selectors {', '.join(args.selectors)}; "
                 f"{cfg[dom]}.")
@@ -446,8 +555,12 @@ def main() -> None:
               note)
         t4s[dom] = table4(res)
         write(t4s[dom], args.out, f"table4_{dom}", f"KDD'12 Table 4 layout, {dom}", note)
-        paired(res).to_csv(args.out / f"paired_differences_{dom}.csv", index=False)
+        pairs.append(paired(res))
+        pairs[-1].to_csv(args.out / f"paired_differences_{dom}.csv", index=False)
         print(f"\n## {dom}\n" + markdown_table(t2s[dom]), flush=True)
+    if pairs:
+        pd.concat(pairs, ignore_index=True)[PAIRED_COLUMNS].to_csv(
+            args.out / "paired_differences.csv", index=False)
     if len(results) > 1:
         every = {f"{dom}/{ds}": r for dom, rs in results.items() for ds, r in rs.items()}
         t2s["all"] = table2(every)
@@ -475,10 +588,12 @@ def main() -> None:
             line = (f"- PKDD'08 protocol on {ds}: {time.perf_counter() - t0:.0f} s wall")
             print(line, flush=True)
             log.append(line + "\n")
+            append_log(log_path, line)
         st = saeys_table(saeys)
         write(st, args.out, "saeys_table2", "PKDD'08 Table 2: single vs ensemble, ours vs "
               "published")
     (args.out / "run_log.md").write_text("".join(log))
+    append_log(log_path, f"# run finished, {time.perf_counter() - started:.0f} s wall in all\n")
 
 
 if __name__ == "__main__":

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import re
+import runpy
 import subprocess
 import sys
 from pathlib import Path
 
 import pandas as pd
 import pytest
+
+from modelmine import BaseModels
 
 SCRIPT = Path(__file__).resolve().parents[2] / "examples" / "reproduce_kdd12.py"
 
@@ -76,3 +80,97 @@ def test_fast_setting_writes_tables_beside_published_figures(tmp_path):
                    timeout=120)
     combined = pd.read_csv(tmp_path / "all" / "table2.csv", index_col="operator")
     pd.testing.assert_frame_equal(combined, table2)
+
+
+def _run_script(monkeypatch, *args: str) -> None:
+    """The script's main() in this process (no interpreter start, no import per run)."""
+    monkeypatch.setattr(sys, "argv", [str(SCRIPT), *args])
+    runpy.run_path(str(SCRIPT), run_name="__main__")
+
+
+TINY = ["--domains", "microarray", "--datasets", "colon", "--selectors", "ig", "relieff",
+        "--relieff", "weka", "--folds", "3", "--bootstraps", "3", "--classifiers", "svm",
+        "--no-saeys", "--n-jobs", "1"]
+
+
+def test_a_rerun_resumes_from_the_cache_and_refits_only_unfinished_work(tmp_path,
+                                                                        monkeypatch):
+    """Issue 37: `make reproduce-full` resumes where a killed run stopped. A (selector,
+    fold) whose base models were not yet saved is refitted, every finished one is loaded
+    (its file untouched), the results are those of the uninterrupted run, and the run log
+    gains one more header and one more line per dataset."""
+    cache, log = tmp_path / "cache", tmp_path / "run.log"
+    first, second = tmp_path / "first", tmp_path / "second"
+    _run_script(monkeypatch, *TINY, "--cache", str(cache), "--log", str(log),
+                "--out", str(first))
+    files = sorted((cache / "colon").glob("*.npz"))
+    assert len(files) == 6  # 2 selectors x 3 folds, each saved as it finished
+    # the --relieff weka choice reached the selector the base models were fitted with
+    relieff = [BaseModels.load(f).selector for f in files if f.name.startswith("relieff")]
+    assert all(s["name"] == "relieff" and s["params"]["variant"] == "weka" for s in relieff)
+    # a run killed before relieff's fold 1 was saved (saves are atomic: a file is whole
+    # or absent)
+    lost = next(f for f in files if f.name.startswith("relieff_fold01"))
+    lost.unlink()
+    kept = {f: f.stat().st_mtime_ns for f in files if f != lost}
+    _run_script(monkeypatch, *TINY, "--cache", str(cache), "--log", str(log),
+                "--out", str(second))
+    t1 = pd.read_csv(first / "colon_tasks.csv")
+    t2 = pd.read_csv(second / "colon_tasks.csv")
+    assert not t1.cached.any()
+    refitted = t2[~t2.cached]
+    assert list(zip(refitted.selector, refitted.fold)) == [("relieff", 1)]
+    assert all(f.stat().st_mtime_ns == m for f, m in kept.items())  # loaded, not rewritten
+    assert lost.exists()
+    # bit-identical to the uninterrupted run
+    pd.testing.assert_frame_equal(pd.read_csv(first / "colon_folds.csv"),
+                                  pd.read_csv(second / "colon_folds.csv"))
+    text = log.read_text()
+    assert text.count("# run started") == 2 and text.count("# run finished") == 2
+    for needle in ("commit: ", "command: ", "--relieff weka", "machine: ", " cores",
+                   "memory", "- microarray, colon (62 x 2000)", "0/6 (selector, fold)",
+                   "5/6 (selector, fold) tasks from the cache"):
+        assert needle in text, needle
+    assert re.search(r"colon \(62 x 2000\).*: \d+ s wall", text)
+
+
+def test_paired_differences_csv_agrees_with_the_per_fold_results(tmp_path, monkeypatch):
+    """Issue 37, item 4: paired_differences.csv has the issue's columns (and the baseline
+    that tells closedApr - mostFreq from closedApr - nobagg); each difference is the
+    difference of the pooled cross-validated errors recomputed from the per-fold errors
+    and test sizes, inside its interval, and identical_fraction the share of folds whose
+    two signatures hold the same features."""
+    out = tmp_path / "out"
+    _run_script(monkeypatch, *TINY, "--out", str(out))
+    paired = pd.read_csv(out / "paired_differences.csv", keep_default_na=False,
+                         na_values=[""])
+    assert list(paired.columns) == ["dataset", "selector", "operator", "strategy",
+                                    "baseline", "n_samples", "identical_fraction",
+                                    "error_difference", "ci_low", "ci_high"]
+    against = paired[paired.baseline == "mostFreq"]
+    assert set(zip(against.selector, against.operator, against.strategy)) == {
+        (s, o, r) for s in ("ig", "relieff") for o in ("closedApr", "maxApr")
+        for r in ("literal", "area")}
+    aggregations = paired[paired.baseline == "nobagg"]
+    assert {"avgRank", "mostFreq", "closedApr", "maxApr"} <= set(aggregations.operator)
+    assert (paired.n_samples == 62).all()
+    assert (paired.ci_low <= paired.error_difference).all()
+    assert (paired.error_difference <= paired.ci_high).all()
+    assert paired.identical_fraction.between(0, 1).all()
+    folds = pd.read_csv(out / "colon_folds.csv")
+    by = {key: g.set_index("fold").sort_index()
+          for key, g in folds[folds.classifier == "svm"].groupby(["selector", "operator"])}
+    n_test = pd.read_csv(out / "colon_tasks.csv").groupby("fold").n_test.first()
+    for row in paired.itertuples():
+        op = f"{row.operator}:area" if row.strategy == "area" else row.operator
+        a, b = by[(row.selector, op)], by[(row.selector, row.baseline)]
+        wrong = ((a.error - b.error) * n_test).sum()
+        assert row.error_difference == pytest.approx(wrong / 62, abs=1e-12)
+        same = (a.features.str.split().map(frozenset)
+                == b.features.str.split().map(frozenset)).mean()
+        assert row.identical_fraction == pytest.approx(same)
+    # the file of separate runs (--combine) holds the same rows
+    _run_script(monkeypatch, "--combine", str(out), "--out", str(tmp_path / "all"))
+    pd.testing.assert_frame_equal(
+        pd.read_csv(tmp_path / "all" / "paired_differences.csv"),
+        pd.read_csv(out / "paired_differences.csv"))
