@@ -39,7 +39,9 @@
    each through ``prepare`` / ``select_rows`` as ``mm.bootstrap`` calls them.
 
 5. ``--sections svm-madelon``: svm, svm-rfe50 and svm-rfe on raw madelon (integer values up
-   to 999; one resample of 80 % of the rows, n = 2,080), one fit each: ours before the fix
+   to 999; one resample of 80 % of the rows, n = 2,080), the selectors with
+   ``scale="none"`` (their default since issue 24, ``"minmax"``, scales each resample to
+   [0, 1], where libsvm does not stall), one fit each: ours before the fix
    of libsvm's iteration cap (``max(1e5, 3 n^2)``, patched back in) and now, against the
    scikit-learn route with the selector's step rule (``SVC(kernel="linear", C=0.5)``, or
    it refitted on the survivors), whose libsvm is bounded at ``--madelon-ref-iter``
@@ -73,8 +75,12 @@ from modelmine.selectors._information import _mdl_search
 SHARED = "/work/shared/datasets"
 
 
-def _row_wise_mdl_cuts_block(block, y, n_classes):
-    """The cut search before issue 15: every row boundary of every sorted column."""
+def _row_wise_mdl_cuts_block(block, y, n_classes, better_encoding=True):
+    """The cut search before issue 15: every row boundary of every sorted column.
+
+    Same signature as today's ``_information._mdl_cuts_block`` (``better_encoding`` of
+    issue 24: the MDL cost counts the interval's boundaries between distinct values, not
+    its rows - 1), so that it can be patched in for it."""
     n, b = block.shape
     order = np.argsort(block, axis=0, kind="stable")
     xs = np.take_along_axis(block, order, axis=0).T
@@ -99,7 +105,10 @@ def _row_wise_mdl_cuts_block(block, y, n_classes):
         left = cum[f, pos + 1] - cum[f, start[seg]]
         right = cum[f, stop[seg]] - cum[f, pos + 1]
         ent = info._weka_conditional_entropy(left, right)
-        ent[~(xs[f, pos] < xs[f, pos + 1])] = np.inf
+        boundary = xs[f, pos] < xs[f, pos + 1]
+        ent[~boundary] = np.inf
+        # candidate cut points of each interval: its distinct values - 1 (better encoding)
+        n_bound = np.add.reduceat(boundary.astype(np.float64), offsets)
         seg_min = np.minimum.reduceat(ent, offsets)
         first = np.minimum.reduceat(
             np.where(ent == seg_min[seg], np.arange(seg.size), seg.size), offsets
@@ -107,9 +116,14 @@ def _row_wise_mdl_cuts_block(block, y, n_classes):
         first = np.minimum(first, seg.size - 1)
         prior = cum[feat, stop] - cum[feat, start]
         accept = np.isfinite(seg_min) & (seg_min < info._weka_entropy(prior))
-        accept &= info._mdl_accepts(
-            prior, left[first], right[first], (stop - start).astype(np.float64)
-        )
+        with np.errstate(divide="ignore"):  # log(0 candidates): rejected above already
+            accept &= info._mdl_accepts(
+                prior,
+                left[first],
+                right[first],
+                (stop - start).astype(np.float64),
+                n_bound if better_encoding else None,
+            )
         cpos = pos[first][accept]
         cf = feat[accept]
         cut_feat.append(cf)
@@ -122,7 +136,13 @@ def _row_wise_mdl_cuts_block(block, y, n_classes):
     return np.concatenate(cut_feat), np.concatenate(cut_val)
 
 
-assert _mdl_search  # the shared route's search (imported to fail early if renamed)
+assert callable(_mdl_search)  # the shared route's search (imported to fail early if renamed)
+
+
+def _scores(result) -> np.ndarray:
+    """The scores of a selection result (every selector timed here scores its features)."""
+    assert result.scores is not None
+    return result.scores
 
 
 def _cpu(func, *args, **kwargs):
@@ -171,7 +191,7 @@ def bench_text(b: int, b_ref: int) -> None:
             t0 = time.process_time()
             prepared = sel.prepare(Xf, yf)
             shared = [
-                sel.select_rows(prepared, Xf, yf, r, random_state=0).scores for r in resamples
+                _scores(sel.select_rows(prepared, Xf, yf, r, random_state=0)) for r in resamples
             ]
             t_shared = (time.process_time() - t0) / b
             t_res, equal = 0.0, True
@@ -295,7 +315,7 @@ def bench_svm_madelon(n_rows: int, n_cols: int, selectors: list[str], ref_max_it
     )
     X, y = X[rows][:n_rows, :n_cols], y[rows][:n_rows]
     print(
-        f"\n== svm selectors on raw madelon ({X.shape[0]} x {X.shape[1]}, values "
+        f"\n== svm selectors (scale='none') on raw madelon ({X.shape[0]} x {X.shape[1]}, values "
         f"{X.min():.0f}..{X.max():.0f}), C = 0.5, one fit each ({_load()}); reference libsvm "
         f"bounded at {ref_max_iter:,} iterations per fit"
     )
@@ -313,7 +333,9 @@ def bench_svm_madelon(n_rows: int, n_cols: int, selectors: list[str], ref_max_it
     )
     routes = {"svm": (None, None), "svm-rfe": (0.1, "remaining"), "svm-rfe50": (0.5, "remaining")}
     for name in selectors:
-        sel = get_selector(name)
+        # raw values: scale="none" (the default since issue 24, "minmax", scales each
+        # resample to [0, 1] as WEKA's SMO, where libsvm does not stall)
+        sel = get_selector(name, {"scale": "none"})
         t_ours, ours = _cpu(sel.select, X, y, random_state=0)
         current = _svm_solver._smo_iteration_cap
         _svm_solver._smo_iteration_cap = _old_cap
@@ -392,7 +414,9 @@ def _svc_rfe_tied(X, y, step_rule: str):
 def _rfe_repeated_rows(svm, kernel, X, y, rows, rule):
     """The shared route before the distinct-row solve: the resample's kernel gathered with
     its rows repeated, every libsvm fit over all ``n`` rows (no weights)."""
-    with svm._one_blas_thread(), svm._fast_sklearn():
+    from modelmine.selectors import _svm_solver
+
+    with _svm_solver._one_blas_thread(), _svm_solver._fast_sklearn():
         return svm._svm_rfe(X[rows], y[rows], 0.5, 0.1, rule, 1, 1e-3, K0=kernel.of_rows(rows))
 
 
@@ -402,6 +426,7 @@ def bench_svm_text(b: int, b_ref: int) -> None:
     from sklearn.svm import SVC
 
     from modelmine.selectors import _svm_rfe as svm
+    from modelmine.selectors import _svm_rows
 
     warnings.simplefilter("ignore", ConvergenceWarning)
     print(
@@ -421,9 +446,11 @@ def bench_svm_text(b: int, b_ref: int) -> None:
         distinct = np.mean([np.unique(r).size / r.size for r in resamples])
         for rule in ("original", "remaining"):
             t0 = time.process_time()
-            kernel = svm.linear_kernel(Xf)
+            kernel = _svm_rows.linear_kernel(Xf)
+            assert kernel is not None  # the text folds are sparse
             shared = [
-                svm.svm_rfe_rows(kernel, Xf, yf, r, step=0.1, step_rule=rule) for r in resamples
+                _svm_rows.svm_rfe_rows(kernel, Xf, yf, r, step=0.1, step_rule=rule)
+                for r in resamples
             ]
             t_shared = (time.process_time() - t0) / b
             t_res, t_rep, t_ref, equal, same = 0.0, 0.0, 0.0, True, []
@@ -490,7 +517,7 @@ def bench_other_selectors(b: int, cfs_columns: int) -> None:
                 r = resamples[0]
                 t_ref, _ = _cpu(SVC(kernel="linear", C=0.5).fit, Xf[r], yf[r])
                 t_res, plain = _cpu(sel.select, Xf[r], yf[r], random_state=0)
-                assert np.array_equal(plain.scores, outs[0].scores)
+                assert np.array_equal(plain.scores, _scores(outs[0]))
                 extra = f"{t_res:>9.3f}{t_ref:>12.3f}{t_ref / t_fit:>9.1f}"
             print(f"{name:<9}{label:<16}{t_fit:>8.3f}{extra}")
 
