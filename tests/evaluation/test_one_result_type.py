@@ -8,27 +8,19 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from outcome_data import regression_data, survival_data
 
 import modelmine as mm
-from modelmine.outcomes import SURVIVAL_DTYPE
 
 pytest.importorskip("sksurv")
 
 
 def _regression(n=60, p=15, seed=0):
-    rng = np.random.default_rng(seed)
-    X = rng.normal(size=(n, p))
-    return X, 2 * X[:, 0] - X[:, 1] + rng.normal(size=n)
+    return regression_data(n, p, seed)
 
 
 def _survival(n=80, p=12, seed=0):
-    rng = np.random.default_rng(seed)
-    X = rng.normal(size=(n, p))
-    t = rng.exponential(1.0, n) / np.exp(X[:, 0] - X[:, 1])
-    c = rng.exponential(2.0, n)
-    y = np.empty(n, dtype=SURVIVAL_DTYPE)
-    y["event"], y["time"] = t <= c, np.minimum(t, c)
-    return X, y
+    return survival_data(n, p, seed)
 
 
 @pytest.fixture(scope="module")

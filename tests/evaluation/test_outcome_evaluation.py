@@ -9,29 +9,22 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from outcome_data import regression_data, survival_data
 from sklearn.metrics import mean_squared_error, r2_score
 
 import modelmine as mm
 from modelmine.operators import aggregate
-from modelmine.outcomes import SURVIVAL_DTYPE, check_outcome
+from modelmine.outcomes import check_outcome
 
 pytest.importorskip("sksurv")
 
 
 def _regression(n=80, p=30, seed=0):
-    rng = np.random.default_rng(seed)
-    X = rng.normal(size=(n, p))
-    return X, 2 * X[:, 0] - X[:, 1] + rng.normal(size=n)
+    return regression_data(n, p, seed)
 
 
 def _survival(n=100, p=25, seed=0):
-    rng = np.random.default_rng(seed)
-    X = rng.normal(size=(n, p))
-    t = rng.exponential(1.0, n) / np.exp(X[:, 0] - X[:, 1])
-    c = rng.exponential(2.0, n)
-    y = np.empty(n, dtype=SURVIVAL_DTYPE)
-    y["event"], y["time"] = t <= c, np.minimum(t, c)
-    return X, y
+    return survival_data(n, p, seed)
 
 
 def test_regression_measures_equal_scikit_learn_on_the_predictions():
