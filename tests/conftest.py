@@ -28,6 +28,17 @@ def leukemia():
 
 
 @pytest.fixture(scope="session")
+def colon_raw():
+    """Colon as raw intensities (thousands to tens of thousands), text labels and patient
+    ids: (X, labels, feature names, ids)."""
+    X, y, names = mm.datasets.load_colon(return_names=True)
+    raw = np.round(2.0 ** (X + 12.0))
+    ids = np.array([f"P{i:03d}" for i in range(X.shape[0])])
+    labels = np.where(y == 1, "normal", "tumour")
+    return raw, labels, np.asarray(names, dtype=str), ids
+
+
+@pytest.fixture(scope="session")
 def leukemia_raw_run():
     """A run on leukemia as raw intensities (400 genes, labels ALL / AML, sample names):
     what the report of a microarray user shows (tests/report/test_report_biodata.py and

@@ -13,22 +13,11 @@ import json
 
 import numpy as np
 import pytest
+from group_oracles import whole_groups
 
 import modelmine as mm
 from modelmine.base_models import _rundir
 from modelmine.pipeline import resume as resume_bootstrap
-
-
-def _whole_groups(idx, groups):
-    """The multiplicity of each drawn group, asserting every row of it came as often."""
-    counts = np.bincount(idx, minlength=groups.size)
-    drawn = {}
-    for g in np.unique(groups):
-        rows = counts[groups == g]
-        assert (rows == rows[0]).all(), f"group {g} drawn in part: {rows}"
-        if rows[0]:
-            drawn[int(g)] = int(rows[0])
-    return drawn
 
 
 def test_bootstrap_records_the_groups_pads_the_indices_and_resumes(tmp_path, colon,
@@ -46,7 +35,7 @@ def test_bootstrap_records_the_groups_pads_the_indices_and_resumes(tmp_path, col
     for i in range(base.n_models):
         row = base.sample_indices[i]
         assert (row[row < 0] == -1).all() and (row[: base.resample(i).size] >= 0).all()
-        _whole_groups(base.resample(i), codes)
+        whole_groups(base.resample(i), codes)
         oob = base.oob_indices(i)
         assert not set(groups[oob]) & set(groups[base.resample(i)])
     # workers and checkpoints change nothing; a killed grouped run resumes bit-identical
@@ -127,7 +116,7 @@ def test_evaluate_keeps_groups_whole_across_folds_and_bootstraps(tmp_path, colon
         for i in range(base.n_models):
             rows = train[base.resample(i)]  # the fold's rows in the data's numbering
             assert not set(groups[rows]) & set(groups[test])
-            _whole_groups(base.resample(i), np.unique(groups[train], return_inverse=True)[1])
+            whole_groups(base.resample(i), np.unique(groups[train], return_inverse=True)[1])
     with pytest.raises(ValueError, match=r"groups.*at least n_folds=5 groups"):
         mm.evaluate(X, y, selectors=["anova"], n_folds=5, n_bootstraps=3,
                     groups=np.arange(y.size) % 4)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from group_oracles import whole_groups
 
 import modelmine as mm
 from modelmine.base_models._artificial import add_artificial_features
@@ -21,18 +22,6 @@ from modelmine.base_models._design import SampleDesign, check_design
 from modelmine.base_models._resampling import complementary_pair, resample_indices
 from modelmine.evaluation._null import permuted_labels
 from modelmine.exceptions import DataError
-
-
-def _whole_groups(idx, groups):
-    """The multiplicity of each drawn group, asserting every row of it came as often."""
-    counts = np.bincount(idx, minlength=groups.size)
-    drawn = {}
-    for g in np.unique(groups):
-        rows = counts[groups == g]
-        assert (rows == rows[0]).all(), f"group {g} drawn in part: {rows}"
-        if rows[0]:
-            drawn[int(g)] = int(rows[0])
-    return drawn
 
 
 def test_resampling_schemes(rng):
@@ -139,7 +128,7 @@ def test_resamples_are_unions_of_whole_groups(method, fraction, stratify):
         idx = resample_indices(y, np.random.default_rng(seed), method=method,
                                fraction=fraction, stratify=stratify, design=design)
         assert (np.diff(idx) >= 0).all()
-        drawn = _whole_groups(idx, groups)
+        drawn = whole_groups(idx, groups)
         # the number of group draws follows the scheme (with multiplicity)
         if stratify:
             for c in (0, 1):
@@ -158,7 +147,7 @@ def test_complementary_pairs_split_groups_in_disjoint_halves(stratify):
     for seed in range(30):
         a, b = complementary_pair(y, np.random.default_rng(seed), stratify=stratify,
                                   design=design)
-        ga, gb = _whole_groups(a, groups), _whole_groups(b, groups)
+        ga, gb = whole_groups(a, groups), whole_groups(b, groups)
         assert not set(ga) & set(gb)
         assert set(ga.values()) | set(gb.values()) == {1}
         if stratify:
@@ -199,7 +188,7 @@ def test_weighted_resampling_draws_in_proportion_to_the_weights():
     gdesign = check_design(groups, w, n, func="test", weighted_resampling=True)
     gcounts = np.zeros(4)
     for _ in range(3000):
-        drawn = _whole_groups(resample_indices(y, rng, method="bootstrap", fraction=1.0,
+        drawn = whole_groups(resample_indices(y, rng, method="bootstrap", fraction=1.0,
                                                stratify=False, design=gdesign), groups)
         for g, k in drawn.items():
             gcounts[g] += k
