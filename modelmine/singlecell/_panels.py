@@ -112,6 +112,23 @@ def panel_memory(n_groups: int, n_bootstraps: int, n_genes: int, n_cells: int,
                + 4 * n_bootstraps * max(1, round(fraction * drawn)))
 
 
+
+def _obs_column(obs: pd.DataFrame, given: Any, param: str, examples: str, each: str) -> Any:
+    """The column of ``adata.obs`` that ``given`` names (``obs:COL`` or ``COL``), refused
+    by ``param`` when it is not there or leaves a cell without ``each`` (a cluster, a
+    group)."""
+    from ..datasets._biodata import split_obs_target
+
+    column = split_obs_target(given) if isinstance(given, str) else given
+    if column not in obs.columns:
+        raise param_error(param, _FUNC, f"a column of adata.obs ({examples}"
+                          f"{', '.join(map(str, list(obs.columns)[:8]))})", given)
+    if obs[column].isna().any():
+        raise param_error(param, _FUNC, f"a column with {each} for every cell",
+                          f"{column!r} with {int(obs[column].isna().sum())} cell(s) without "
+                          "one", show=False)
+    return column
+
 def marker_panels(
     adata: Any,
     groupby: str,
@@ -211,21 +228,14 @@ def marker_panels(
     """
     from ..base_models import check_run_data, fit_class_models
     from ..base_models._checks import available_memory
-    from ..datasets._biodata import from_anndata, split_obs_target
+    from ..datasets._biodata import from_anndata
     from ..spec import RunSpec
 
     n_features = renamed_keyword(_FUNC, "panel_size", "n_features", panel_size, n_features, 10)
     max_per_class = renamed_keyword(_FUNC, "max_cells_per_group", "max_per_class",
                                     max_cells_per_group, max_per_class, 500)
-    column = split_obs_target(groupby) if isinstance(groupby, str) else groupby
     obs = adata.obs
-    if column not in obs.columns:
-        raise param_error("groupby", _FUNC, "a column of adata.obs "
-                          f"({', '.join(map(str, list(obs.columns)[:8]))})", column)
-    if obs[column].isna().any():
-        raise param_error("groupby", _FUNC, "a column with a cluster for every cell",
-                          f"{column!r} with {int(obs[column].isna().sum())} cell(s) without "
-                          "one", show=False)
+    column = _obs_column(obs, groupby, "groupby", "", "a cluster")
     counts = obs[column].value_counts()
     # empty categories (left by subsetting a categorical column) are no clusters: dropped,
     # as modelmine.run drops them, and named in a note
@@ -239,16 +249,8 @@ def marker_panels(
         raise param_error("groupby", _FUNC, f"clusters of at least {MIN_CELLS_PER_GROUP} "
                           "cells", f"cluster(s) {', '.join(map(_label, small.index[:5]))} with "
                           f"{', '.join(map(str, small.to_numpy()[:5]))} cell(s)", show=False)
-    group_col = None
-    if groups is not None:
-        group_col = split_obs_target(groups) if isinstance(groups, str) else groups
-        if group_col not in obs.columns:
-            raise param_error("groups", _FUNC, "a column of adata.obs (donor, sample: "
-                              f"{', '.join(map(str, list(obs.columns)[:8]))})", groups)
-        if obs[group_col].isna().any():
-            raise param_error("groups", _FUNC, "a column with a group for every cell",
-                              f"{group_col!r} with {int(obs[group_col].isna().sum())} "
-                              "cell(s) without one", show=False)
+    group_col = (None if groups is None else
+                 _obs_column(obs, groups, "groups", "donor, sample: ", "a group"))
     if not isinstance(use_raw, bool | np.bool_):
         raise param_error("use_raw", _FUNC, "True or False", use_raw)
     if use_raw and getattr(adata, "raw", None) is None:
