@@ -25,3 +25,18 @@ def survival_data(n, p, seed=0):
     y = np.empty(n, dtype=SURVIVAL_DTYPE)
     y["event"], y["time"] = t <= c, np.minimum(t, c)
     return X, y
+
+
+def assert_harrell_c_equals_scikit_survival(ev, y):
+    """Each fold's Harrell's C of an outcome evaluation equals scikit-survival's
+    ``concordance_index_censored`` on that fold's test predictions."""
+    import pytest
+    from sksurv.metrics import concordance_index_censored
+
+    for row in ev.folds.itertuples():
+        part = ev.predictions[(ev.predictions.operator == row.operator)
+                              & (ev.predictions.fold == row.fold)]
+        rows = part["sample"].to_numpy()
+        ref = concordance_index_censored(y["event"][rows], y["time"][rows],
+                                         part.prediction.to_numpy())[0]
+        assert row.harrell_c == pytest.approx(ref, rel=1e-12)
