@@ -134,6 +134,10 @@ def test_the_defaults_the_data_decide_are_equal_at_every_door(tmp_path):
         assert bootstrap(X, y, selector="anova", n_bootstraps=4, n_features=20,
                          progress=False).n_features == 14
     assert RunSpec(selector="anova", n_features=20).for_data(14).n_features == 20
+    # the estimator's plain-value spelling of the table's default, and nothing else
+    with pytest.raises(ValueError, match=r"'n_features' parameter of ModelMiningSelector "
+                                         r"must be an integer >= 1 or 'auto'. Got 'all'"):
+        ModelMiningSelector(selector="anova", n_bootstraps=4, n_features="all").fit(X, y)
 
 
 def test_docs_hold_the_table():
