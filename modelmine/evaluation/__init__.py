@@ -36,6 +36,7 @@ from ._outcomes import (
     OUTCOME_MODELS,  # noqa: F401 (internal)
     evaluate_outcome,
 )
+from ._pooling import pool_differences
 from ._protocol import KDD12_SELECTORS, evaluate
 from ._result import (
     EvaluationResult,
@@ -75,6 +76,7 @@ __all__ = [
     "grouping_effect",
     "leave_one_group_out",
     "make_classifier",
+    "pool_differences",
     "register_classifier",
     "selection_null",
 ]

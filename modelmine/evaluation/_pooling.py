@@ -1,0 +1,139 @@
+"""Pool paired error differences over datasets and selectors, with the power of the test.
+
+KDD 2012 (section 3) counts McNemar points per dataset and selector and averages them;
+a tie there can mean "no difference" or "too few samples to see one". The per-sample
+paired differences of :meth:`EvaluationResult.paired_differences` give each comparison's
+size with its interval; :func:`pool_differences` combines them into one estimate per
+comparison, with the power it had to see a given effect and the smallest effect it could
+see, so that a finding can be called reproduced, refuted at a stated power, or untestable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..validation import check_real, param_error
+
+__all__ = ["pool_differences"]
+
+_NEEDED = ("dataset", "selector", "error_difference", "ci_low", "ci_high")
+
+
+def pool_differences(
+    table: Any, *, by: Sequence[str] = ("operator", "strategy", "baseline"),
+    effect: float = 0.01, alpha: float = 0.05, power: float = 0.8,
+    confidence_level: float = 0.95,
+) -> pd.DataFrame:
+    """One estimate per comparison from per-(dataset, selector) paired error differences.
+
+    For each group of ``by`` (a comparison such as closedApr - mostFreq in one reading):
+
+    - within a dataset, the selectors' differences are averaged. They are measured on the
+      same samples, so they are correlated; the standard error of their mean is bounded
+      by the mean of their standard errors (perfect correlation, Cauchy-Schwarz), and
+      that bound is used: the interval is conservative, the power a lower bound;
+    - over datasets, which are independent, the datasets' means are averaged with equal
+      weights (KDD 2012 averages its points over datasets and selectors the same way), so
+      ``se = sqrt(sum se_d^2) / D``.
+
+    The test is the two-sided z test of a zero mean difference at level ``alpha``;
+    ``power_at_effect`` is its power against a true difference of ``effect`` in either
+    direction, ``detectable`` the smallest difference it detects with probability
+    ``power`` (``(z_{1-alpha/2} + z_power) se``). A difference of 0.01 is one percentage
+    point of cross-validated error. Where every difference of a comparison is exactly 0
+    (the two operators chose the same signatures in every fold, as closedApr in the
+    paper's reading does with mostFreq up to ties) ``se`` is 0 and the power is NaN:
+    there is nothing to test.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Rows of :meth:`EvaluationResult.paired_differences` with a ``dataset`` column (as
+        in the ``paired_differences.csv`` of ``examples/reproduce_kdd12.py``): ``dataset``,
+        ``selector``, ``error_difference``, ``ci_low``, ``ci_high`` and the ``by`` columns.
+    by : sequence of str, default=("operator", "strategy", "baseline")
+        The columns that name a comparison (those absent from ``table`` are ignored).
+        Add ``"dataset"`` for one row per dataset.
+    effect : float, default=0.01
+        The true difference (in error rate) whose power is reported.
+    alpha : float, default=0.05
+    power : float, default=0.8
+        The power at which ``detectable`` is computed.
+    confidence_level : float, default=0.95
+        The level of the intervals in ``table`` (that of ``paired_differences``), from
+        which each row's standard error is recovered.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per comparison: the ``by`` columns, ``n_datasets``, ``n_selectors`` (per
+        dataset, at most), ``error_difference``, ``se``, ``ci_low``, ``ci_high`` (at
+        ``1 - alpha``), ``p_value``, ``power_at_effect`` and ``detectable``.
+
+    Raises
+    ------
+    ValueError
+        ``table`` lacks a needed column, or a row's interval is not around its estimate.
+
+    References
+    ----------
+    Woznica, Nguyen and Kalousis, "Model mining for robust feature selection", KDD 2012,
+    section 3 (the comparison protocol whose points these estimates complement).
+    """
+    from scipy.stats import norm
+
+    func = "pool_differences"
+    if not isinstance(table, pd.DataFrame):
+        raise param_error("table", func, "a pandas DataFrame of paired differences",
+                          type(table).__name__, exc=TypeError, show=False)
+    missing = [c for c in _NEEDED if c not in table.columns]
+    if missing:
+        raise param_error("table", func, f"the columns {', '.join(_NEEDED)}",
+                          f"a table without {', '.join(missing)}", show=False)
+    effect = check_real(effect, "effect", func, low=0.0, closed="neither")
+    alpha = check_real(alpha, "alpha", func, low=0.0, high=1.0, closed="neither")
+    power = check_real(power, "power", func, low=0.0, high=1.0, closed="neither")
+    level = check_real(confidence_level, "confidence_level", func, low=0.0, high=1.0,
+                       closed="neither")
+    keys = [c for c in by if c in table.columns and c != "selector"]
+    df = table.copy()
+    if keys:
+        df[keys] = df[keys].fillna("")
+    half = (df.ci_high - df.ci_low) / 2
+    centre = (df.ci_high + df.ci_low) / 2
+    if (half < -1e-12).any() or not np.allclose(centre, df.error_difference, atol=1e-9):
+        raise param_error("table", func, "intervals ci_low <= error_difference <= ci_high "
+                          "centred on the estimate (normal intervals)",
+                          "a row whose interval is not", show=False)
+    df["_se"] = half.clip(lower=0) / float(norm.ppf(0.5 + level / 2))
+    per_dataset = (df.groupby([*keys, "dataset"], sort=False)
+                   .agg(diff=("error_difference", "mean"), se=("_se", "mean"),
+                        n_selectors=("selector", "nunique"))
+                   .reset_index())
+    z_test = float(norm.ppf(1 - alpha / 2))
+    z_power = float(norm.ppf(power))
+    rows = []
+    groups = per_dataset.groupby(keys, sort=False) if keys else [((), per_dataset)]
+    for key, part in groups:
+        n = len(part)
+        est = float(part["diff"].mean())
+        se = float(np.sqrt((part.se ** 2).sum()) / n)
+        if se > 0:
+            p = float(2 * norm.sf(abs(est) / se))
+            pw = float(norm.sf(z_test - effect / se) + norm.cdf(-z_test - effect / se))
+        else:  # every difference is exactly 0 (identical signatures) or constant: no test
+            p = 1.0 if est == 0 else 0.0
+            pw = float("nan")
+        key = key if isinstance(key, tuple) else (key,)
+        rows.append({**dict(zip(keys, key, strict=True)), "n_datasets": n,
+                     "n_selectors": int(part.n_selectors.max()), "error_difference": est,
+                     "se": se, "ci_low": est - z_test * se, "ci_high": est + z_test * se,
+                     "p_value": p, "power_at_effect": pw,
+                     "detectable": (z_test + z_power) * se})
+    return pd.DataFrame(rows, columns=[*keys, "n_datasets", "n_selectors",
+                                       "error_difference", "se", "ci_low", "ci_high",
+                                       "p_value", "power_at_effect", "detectable"])
