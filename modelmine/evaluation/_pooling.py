@@ -20,13 +20,10 @@ from ..validation import check_real, param_error
 
 __all__ = ["pool_differences"]
 
-_NEEDED = ("dataset", "selector", "error_difference", "ci_low", "ci_high")
-
-
 def pool_differences(
     table: Any, *, by: Sequence[str] = ("operator", "strategy", "baseline"),
     effect: float = 0.01, alpha: float = 0.05, power: float = 0.8,
-    confidence_level: float = 0.95,
+    confidence_level: float = 0.95, value: str = "error_difference",
 ) -> pd.DataFrame:
     """One estimate per comparison from per-(dataset, selector) paired error differences.
 
@@ -66,12 +63,16 @@ def pool_differences(
     confidence_level : float, default=0.95
         The level of the intervals in ``table`` (that of ``paired_differences``), from
         which each row's standard error is recovered.
+    value : str, default="error_difference"
+        The column of the differences; any paired difference with a normal interval
+        (``ci_low``, ``ci_high``) pools the same way, a difference of stabilities for
+        instance.
 
     Returns
     -------
     pandas.DataFrame
         One row per comparison: the ``by`` columns, ``n_datasets``, ``n_selectors`` (per
-        dataset, at most), ``error_difference``, ``se``, ``ci_low``, ``ci_high`` (at
+        dataset, at most), ``value`` (``error_difference``), ``se``, ``ci_low``, ``ci_high`` (at
         ``1 - alpha``), ``p_value``, ``power_at_effect`` and ``detectable``.
 
     Raises
@@ -90,9 +91,12 @@ def pool_differences(
     if not isinstance(table, pd.DataFrame):
         raise param_error("table", func, "a pandas DataFrame of paired differences",
                           type(table).__name__, exc=TypeError, show=False)
-    missing = [c for c in _NEEDED if c not in table.columns]
+    if not isinstance(value, str):
+        raise param_error("value", func, "a column name", value, exc=TypeError)
+    needed = ("dataset", "selector", value, "ci_low", "ci_high")
+    missing = [c for c in needed if c not in table.columns]
     if missing:
-        raise param_error("table", func, f"the columns {', '.join(_NEEDED)}",
+        raise param_error("table", func, f"the columns {', '.join(needed)}",
                           f"a table without {', '.join(missing)}", show=False)
     effect = check_real(effect, "effect", func, low=0.0, closed="neither")
     alpha = check_real(alpha, "alpha", func, low=0.0, high=1.0, closed="neither")
@@ -105,13 +109,13 @@ def pool_differences(
         df[keys] = df[keys].fillna("")
     half = (df.ci_high - df.ci_low) / 2
     centre = (df.ci_high + df.ci_low) / 2
-    if (half < -1e-12).any() or not np.allclose(centre, df.error_difference, atol=1e-9):
-        raise param_error("table", func, "intervals ci_low <= error_difference <= ci_high "
+    if (half < -1e-12).any() or not np.allclose(centre, df[value], atol=1e-9):
+        raise param_error("table", func, f"intervals ci_low <= {value} <= ci_high "
                           "centred on the estimate (normal intervals)",
-                          "a row whose interval is not", show=False)
+                          f"a row whose interval is not around its {value}", show=False)
     df["_se"] = half.clip(lower=0) / float(norm.ppf(0.5 + level / 2))
-    per_dataset = (df.groupby([*keys, "dataset"], sort=False)
-                   .agg(diff=("error_difference", "mean"), se=("_se", "mean"),
+    per_dataset = (df.groupby(list(dict.fromkeys([*keys, "dataset"])), sort=False)
+                   .agg(diff=(value, "mean"), se=("_se", "mean"),
                         n_selectors=("selector", "nunique"))
                    .reset_index())
     z_test = float(norm.ppf(1 - alpha / 2))
@@ -130,10 +134,9 @@ def pool_differences(
             pw = float("nan")
         key = key if isinstance(key, tuple) else (key,)
         rows.append({**dict(zip(keys, key, strict=True)), "n_datasets": n,
-                     "n_selectors": int(part.n_selectors.max()), "error_difference": est,
+                     "n_selectors": int(part.n_selectors.max()), value: est,
                      "se": se, "ci_low": est - z_test * se, "ci_high": est + z_test * se,
                      "p_value": p, "power_at_effect": pw,
                      "detectable": (z_test + z_power) * se})
-    return pd.DataFrame(rows, columns=[*keys, "n_datasets", "n_selectors",
-                                       "error_difference", "se", "ci_low", "ci_high",
+    return pd.DataFrame(rows, columns=[*keys, "n_datasets", "n_selectors", value, "se", "ci_low", "ci_high",
                                        "p_value", "power_at_effect", "detectable"])

@@ -103,6 +103,21 @@ def test_on_the_rows_of_a_real_evaluation(colon_raw):
         assert row.n_selectors == 2 and row.n_datasets == 1
 
 
+def test_per_dataset_rows_and_another_value_column():
+    """``by`` with ``dataset`` gives one row per dataset, equal to pooling that dataset
+    alone; ``value`` pools any paired difference with a normal interval."""
+    table = simulated_table(np.random.default_rng(3), 0.01).rename(
+        columns={"error_difference": "stability_difference"})
+    per = mm.evaluation.pool_differences(table, by=("dataset", "operator"),
+                                         value="stability_difference")
+    assert list(per.dataset) == [f"d{i}" for i in range(len(SIZES))]
+    alone = mm.evaluation.pool_differences(table[table.dataset == "d4"],
+                                           value="stability_difference")
+    row = per.set_index("dataset").loc["d4"]
+    assert row.stability_difference == pytest.approx(alone.stability_difference[0])
+    assert row.se == pytest.approx(alone.se[0])
+
+
 @pytest.mark.parametrize("bad, message", [
     ("not a table", "table"),
     (pd.DataFrame({"dataset": ["a"], "selector": ["s"]}), "error_difference"),
