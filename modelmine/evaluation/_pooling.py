@@ -138,5 +138,6 @@ def pool_differences(
                      "se": se, "ci_low": est - z_test * se, "ci_high": est + z_test * se,
                      "p_value": p, "power_at_effect": pw,
                      "detectable": (z_test + z_power) * se})
-    return pd.DataFrame(rows, columns=[*keys, "n_datasets", "n_selectors", value, "se", "ci_low", "ci_high",
-                                       "p_value", "power_at_effect", "detectable"])
+    return pd.DataFrame(rows, columns=[*keys, "n_datasets", "n_selectors", value, "se",
+                                       "ci_low", "ci_high", "p_value", "power_at_effect",
+                                       "detectable"])
