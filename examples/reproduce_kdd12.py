@@ -318,6 +318,158 @@ def findings(t2: dict[str, pd.DataFrame], t4: dict[str, pd.DataFrame]) -> str:
     return "\n".join(lines)
 
 
+#: The paper's claims as paired comparisons (KDD 2012, section 4; PAPER_FIGURES.md, section
+#: 2): (measure, operator, strategy, baseline, what the paper says). Error differences are
+#: operator - baseline (negative: fewer errors); stability differences likewise (positive:
+#: more stable). "better" / "worse" / "equal" is the paper's verdict, read from its points.
+CLAIMS = [
+    ("error", "closedApr", "literal", "nobagg", "better"),
+    ("error", "closedApr", "area", "nobagg", "better"),
+    ("error", "closedApr", "literal", "mostFreq", "better"),
+    ("error", "closedApr", "area", "mostFreq", "better"),
+    ("error", "maxApr", "literal", "nobagg", "equal"),
+    ("error", "avgRank", "", "nobagg", "equal"),
+    ("error", "mostFreq", "", "nobagg", "equal"),
+    ("error", "medMaxApr", "", "nobagg", "worse"),
+    ("error", "medClosedApr", "", "nobagg", "worse"),
+    ("stability", "avgRank", "", "nobagg", "better"),
+    ("stability", "mostFreq", "", "nobagg", "better"),
+    ("stability", "closedApr", "literal", "nobagg", "better"),
+    ("stability", "closedApr", "area", "nobagg", "better"),
+    ("stability", "maxApr", "literal", "nobagg", "equal"),
+    ("stability", "medMaxApr", "", "nobagg", "worse"),
+    ("stability", "medClosedApr", "", "nobagg", "worse"),
+    ("stability", "largeMed", "", "nobagg", "worse"),
+    ("stability", "mostRep", "", "nobagg", "worse"),
+]
+#: The effects the verdicts are powered for: one percentage point of error, 0.05 of
+#: Nogueira's stability (about a tenth of the spread between the operators).
+EFFECTS = {"error": 0.01, "stability": 0.05}
+
+
+def stability_differences(stability: dict[str, pd.DataFrame],
+                          confidence_level: float = 0.95) -> pd.DataFrame:
+    """Nogueira stability differences (operator - baseline) per dataset and selector, with
+    a conservative normal interval: the two estimates share the folds, so the standard
+    error of their difference is bounded by the sum of their standard errors (Nogueira,
+    Sechidis and Brown, JMLR 2018, Theorem 9 gives each variance)."""
+    from scipy.stats import norm
+
+    z = float(norm.ppf(0.5 + confidence_level / 2))
+    rows = []
+    for ds, st in stability.items():
+        st = st.assign(strategy=[("area" if o in AREA else "literal")
+                                 if AREA.get(o, o) in ("closedApr", "maxApr") else ""
+                                 for o in st.operator],
+                       operator=[AREA.get(o, o) for o in st.operator])
+        idx = st.set_index(["selector", "operator", "strategy"])
+        for measure, op, strategy, base, _ in CLAIMS:
+            if measure != "stability":
+                continue
+            for sel in st.selector.unique():
+                try:
+                    a, b = idx.loc[(sel, op, strategy)], idx.loc[(sel, base, "")]
+                except KeyError:
+                    continue
+                diff = float(a.nogueira - b.nogueira)
+                half = z * (np.sqrt(a.nogueira_var) + np.sqrt(b.nogueira_var))
+                rows.append({"dataset": ds, "selector": sel, "operator": op,
+                             "strategy": strategy, "baseline": base,
+                             "stability_difference": diff, "ci_low": diff - half,
+                             "ci_high": diff + half})
+    return pd.DataFrame(rows)
+
+
+def verdict(claim: str, measure: str, row: pd.Series) -> str:
+    """Reproduced, refuted at the stated power, or untestable, for one pooled comparison.
+
+    The paper's "better" is a significant difference in its direction (fewer errors, more
+    stability); "equal" an interval inside +- the effect (equivalence); a claim is refuted
+    when the opposite is significant, or when nothing is significant although the test had
+    at least 80 % power to see the effect; otherwise it is untestable at this power."""
+    value = row[f"{measure}_difference"]
+    sign = -1.0 if measure == "error" else 1.0  # the direction of "better"
+    effect = EFFECTS[measure]
+    significant = row.p_value < 0.05
+    powered = bool(row.power_at_effect >= 0.8) if np.isfinite(row.power_at_effect) else False
+    if np.isnan(row.power_at_effect) and value == 0:
+        return "identical signatures: nothing to test"
+    if claim == "equal":
+        if -effect < row.ci_low and row.ci_high < effect:
+            return "reproduced (equivalent within the effect)"
+        if significant:
+            return "refuted (a significant difference)"
+        return "untestable at this power" if not powered else "inconclusive"
+    wanted = sign if claim == "better" else -sign
+    if significant and np.sign(value) == wanted:
+        return "reproduced"
+    if significant:
+        return "refuted (significant, the other way)"
+    return "refuted at the stated power" if powered else "untestable at this power"
+
+
+def power_findings(pairs: pd.DataFrame, stability: dict[str, pd.DataFrame],
+                   domains: dict[str, list[str]]) -> pd.DataFrame:
+    """Every claim of :data:`CLAIMS`, pooled over every dataset and per domain
+    (:func:`modelmine.evaluation.pool_differences`), with its power and verdict."""
+    from modelmine.evaluation import pool_differences
+
+    stab = stability_differences(stability)
+    err = pairs.assign(strategy=pairs.strategy.fillna(""))
+    out = []
+    for scope, sets in [("all", [d for ds in domains.values() for d in ds]), *domains.items()]:
+        for measure, table in (("error", err), ("stability", stab)):
+            part = table[table.dataset.isin(sets)]
+            if part.empty:
+                continue
+            pooled = pool_differences(part, value=f"{measure}_difference",
+                                      effect=EFFECTS[measure]).set_index(
+                ["operator", "strategy", "baseline"])
+            for m, op, strategy, base, claim in CLAIMS:
+                if m != measure or (op, strategy, base) not in pooled.index:
+                    continue
+                row = pooled.loc[(op, strategy, base)]
+                out.append({"scope": scope, "measure": measure, "operator": op,
+                            "strategy": strategy, "baseline": base, "paper": claim,
+                            "n_datasets": int(row.n_datasets),
+                            "difference": row[f"{measure}_difference"],
+                            "ci_low": row.ci_low, "ci_high": row.ci_high,
+                            "p_value": row.p_value, "effect": EFFECTS[measure],
+                            "power_at_effect": row.power_at_effect,
+                            "detectable": row.detectable,
+                            "verdict": verdict(claim, measure, row)})
+    return pd.DataFrame(out)
+
+
+def write_findings(table: pd.DataFrame, out: Path) -> None:
+    """``findings_power.csv`` and its markdown page."""
+    table.to_csv(out / "findings_power.csv", index=False)
+    shown = table.assign(**{c: table[c].map(lambda v: f"{v:.3f}") for c in
+                            ("difference", "ci_low", "ci_high", "power_at_effect",
+                             "detectable")},
+                         p_value=table.p_value.map(lambda v: f"{v:.2g}"))
+    (out / "findings_power.md").write_text(
+        "# The findings of KDD'12 as paired comparisons, with their power\n\n"
+        "Pooled over the datasets of each scope (selectors averaged within a dataset, with "
+        "a conservative standard error; `modelmine.evaluation.pool_differences`). Error: "
+        "the SVM's per-sample error difference (negative: fewer errors); stability: "
+        "Nogueira's (positive: more stable). `power_at_effect`: the power of the two-sided "
+        "test (alpha 0.05) against a true difference of `effect`; `detectable`: the "
+        "difference seen with 80 % power.\n\n" + markdown_table(shown.set_index("scope")))
+
+
+def findings_from(out: Path) -> pd.DataFrame:
+    """:func:`power_findings` from a finished run's files (``paired_differences.csv`` and
+    ``<dataset>_stability.csv``), without refitting anything."""
+    pairs = pd.read_csv(out / "paired_differences.csv", keep_default_na=False,
+                        na_values=[""])
+    stability = {ds: pd.read_csv(out / f"{ds}_stability.csv", index_col=0)
+                 for dom in DOMAINS.values() for ds in dom
+                 if (out / f"{ds}_stability.csv").exists()}
+    present = {dom: [d for d in sets if d in stability] for dom, sets in DOMAINS.items()}
+    return power_findings(pairs, stability, {d: s for d, s in present.items() if s})
+
+
 def combine(dirs: list[Path]) -> pd.DataFrame:
     """Table 2 averaged over every domain, from the per-domain tables of separate runs.
 
@@ -470,6 +622,10 @@ def main() -> None:
     parser.add_argument("--log", type=Path, default=None,
                         help="run log, appended as each dataset finishes (default: "
                         "OUT/run.log): commit, command, machine, wall time per dataset")
+    parser.add_argument("--findings", type=Path, default=None,
+                        help="only recompute findings_power.{csv,md} (each claim of the "
+                        "paper pooled, with its power and verdict) from this finished "
+                        "run's directory, into --out")
     saeys = parser.add_mutually_exclusive_group()
     saeys.add_argument("--no-saeys", action="store_true", help="skip the PKDD'08 runs")
     saeys.add_argument("--only-saeys", action="store_true",
@@ -479,6 +635,10 @@ def main() -> None:
         args.selectors = ["ig", "svm-rfe", "cfs"] if args.fast else KDD_SELECTORS
     if args.fast and args.datasets is None:
         args.datasets = ["colon"]  # the smoke run: one embedded dataset
+    if args.findings:
+        args.out.mkdir(parents=True, exist_ok=True)
+        write_findings(findings_from(args.findings), args.out)
+        return
     if args.combine:
         args.out.mkdir(parents=True, exist_ok=True)
         write(combine(args.combine), args.out, "table2", "KDD'12 Table 2: points (SVM), "
@@ -572,6 +732,8 @@ def main() -> None:
         write(t4, args.out, "table4", "KDD'12 Table 4, leukemia: ours vs published")
     if t2s:
         (args.out / "findings.md").write_text(findings(t2s, t4s))
+    if pairs:
+        write_findings(findings_from(args.out), args.out)
 
     saeys_sets = [d for d in ("leukemia", "colon") if "microarray" in args.domains
                   and (args.datasets is None or d in args.datasets)]

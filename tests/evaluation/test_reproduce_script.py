@@ -174,3 +174,48 @@ def test_paired_differences_csv_agrees_with_the_per_fold_results(tmp_path, monke
     pd.testing.assert_frame_equal(
         pd.read_csv(tmp_path / "all" / "paired_differences.csv"),
         pd.read_csv(out / "paired_differences.csv"))
+
+
+def test_findings_power_pools_the_claims_and_is_recomputed_from_the_files(tmp_path,
+                                                                         monkeypatch):
+    """Issue 37, item 4: every finding restated with its power. findings_power.csv pools
+    each claim of the paper over the datasets (here one), equal to the mean of the
+    selectors' paired rows, and ``--findings`` recomputes it from the run's files alone."""
+    out, again = tmp_path / "out", tmp_path / "again"
+    _run_script(monkeypatch, *TINY, "--out", str(out))
+    power = pd.read_csv(out / "findings_power.csv").fillna({"strategy": ""})
+    script = runpy.run_path(str(SCRIPT), run_name="reproduce_kdd12")
+    claims = {(m, op, st, base) for m, op, st, base, _ in script["CLAIMS"]}
+    assert {(r.measure, r.operator, r.strategy, r.baseline)
+            for r in power[power.scope == "all"].itertuples()} == claims
+    paired = pd.read_csv(out / "paired_differences.csv", keep_default_na=False,
+                         na_values=[""])
+    row = power[(power.scope == "all") & (power.operator == "closedApr")
+                & (power.strategy == "area") & (power.baseline == "mostFreq")].iloc[0]
+    part = paired[(paired.operator == "closedApr") & (paired.strategy == "area")
+                  & (paired.baseline == "mostFreq")]
+    assert row.difference == pytest.approx(part.error_difference.mean())
+    assert row.ci_low <= row.difference <= row.ci_high
+    assert power.verdict.str.len().gt(0).all()
+    _run_script(monkeypatch, "--findings", str(out), "--out", str(again))
+    pd.testing.assert_frame_equal(
+        power, pd.read_csv(again / "findings_power.csv").fillna({"strategy": ""}))
+
+
+@pytest.mark.parametrize("claim, measure, diff, half, p, power, expected", [
+    ("better", "error", -0.02, 0.01, 0.001, 0.9, "reproduced"),
+    ("better", "error", 0.02, 0.01, 0.001, 0.9, "refuted (significant, the other way)"),
+    ("better", "error", -0.002, 0.006, 0.5, 0.85, "refuted at the stated power"),
+    ("better", "error", -0.002, 0.02, 0.8, 0.2, "untestable at this power"),
+    ("better", "stability", 0.1, 0.03, 0.001, 0.9, "reproduced"),
+    ("worse", "stability", -0.1, 0.03, 0.001, 0.9, "reproduced"),
+    ("equal", "error", 0.001, 0.004, 0.6, 0.99, "reproduced (equivalent within the effect)"),
+    ("equal", "error", 0.03, 0.01, 0.001, 0.99, "refuted (a significant difference)"),
+    ("equal", "error", 0.0, 0.02, 1.0, 0.2, "untestable at this power"),
+])
+def test_a_claims_verdict_follows_its_interval_and_power(claim, measure, diff, half, p,
+                                                          power, expected):
+    verdict = runpy.run_path(str(SCRIPT), run_name="reproduce_kdd12")["verdict"]
+    row = pd.Series({f"{measure}_difference": diff, "ci_low": diff - half,
+                     "ci_high": diff + half, "p_value": p, "power_at_effect": power})
+    assert verdict(claim, measure, row) == expected
