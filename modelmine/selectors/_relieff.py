@@ -3,9 +3,11 @@
 ReliefF (Kononenko 1994; Robnik-Sikonja & Kononenko 2003) is one of the selectors of the
 KDD'12 model-mining study (Woznica, Nguyen & Kalousis 2012, Section 5: "ReliefF with 10
 neighbours") and of the ensemble-stability study of Saeys et al. (PKDD 2008, Section 3).
-:func:`relieff_scores` reproduces ``skrebate.ReliefF(n_neighbors=10).feature_importances_``
-(scikit-rebate 0.8) to rounding error, including its quirks (listed in the docstring), but
-replaces its per-instance, per-feature Python loops by a handful of array operations:
+:func:`relieff_scores` (the "relieff" selector with ``variant="skrebate"``; WEKA's is the
+default, :mod:`._relieff_weka`) reproduces
+``skrebate.ReliefF(n_neighbors=10).feature_importances_`` (scikit-rebate 0.8) to rounding
+error, including its quirks (listed in the docstring), but replaces its per-instance,
+per-feature Python loops by a handful of array operations:
 
 1. feature types and ranges, by column blocks (a CSR matrix is never densified whole);
 2. the n x n distance matrix: ``scipy.spatial.distance.pdist`` (city-block) over the

@@ -3,8 +3,9 @@
 Pes (2019, Section 3.1) ranks with WEKA's ReliefF "in its distance-weighted form": the
 influence of the j-th nearest neighbour (j = 0, 1, ...) decreases as
 ``exp(-(j / sigma)^2)`` (Robnik-Sikonja and Kononenko 2003, Section 2.3; WEKA's ``-W``,
-``sigma = 2`` by default). WEKA's ReliefF also differs from scikit-rebate's (our default
-"relieff", :func:`modelmine.selectors.relieff_scores`) without the weighting:
+``sigma = 2`` by default). WEKA's ReliefF, the default of the "relieff" selector since
+issue 37, also differs from scikit-rebate's (``variant="skrebate"``,
+:func:`modelmine.selectors.relieff_scores`) without the weighting:
 
 - every feature is numeric: ``diff = |a - b| / (max - min)`` (0 for a constant feature),
   and the distance between two records is the sum of the diffs (Manhattan);
