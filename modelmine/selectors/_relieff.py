@@ -303,13 +303,15 @@ def _pair_update(
 def relieff_scores(
     X: NDArray[np.float64] | sp.spmatrix, y: NDArray[np.int64], *, n_neighbors: int = 10
 ) -> NDArray[np.float64]:
-    """ReliefF feature weights, equal to ``skrebate.ReliefF(n_neighbors=...)``.
+    """ReliefF weights equal to ``skrebate.ReliefF``: "relieff" with variant="skrebate".
 
-    ReliefF (Kononenko 1994; Robnik-Sikonja & Kononenko 2003, Section 2.2) rewards a
-    feature that differs between an instance and its nearest misses and penalises one that
-    differs between an instance and its nearest hits. It is the "ReliefF (10 neighbours)"
-    selector of Woznica, Nguyen & Kalousis (KDD 2012, Section 5) and of Saeys et al.
-    (PKDD 2008, Section 3). Every instance is used (m = n), as in skrebate.
+    The scores of the "relieff" selector with ``variant="skrebate"`` (its default until issue
+    37; WEKA's :func:`relieff_weka_scores` since), equal to
+    ``skrebate.ReliefF(n_neighbors=...)``. ReliefF (Kononenko 1994; Robnik-Sikonja & Kononenko
+    2003, Section 2.2) rewards a feature that differs between an instance and its nearest misses
+    and penalises one that differs between an instance and its nearest hits. It is the "ReliefF
+    (10 neighbours)" selector of Woznica, Nguyen & Kalousis (KDD 2012, Section 5) and of Saeys
+    et al. (PKDD 2008, Section 3). Every instance is used (m = n), as in skrebate.
 
     Parameters
     ----------

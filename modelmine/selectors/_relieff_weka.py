@@ -473,14 +473,15 @@ def relieff_weka_scores(
     weight_by_distance: bool = True,
     sigma: float = 2.0,
 ) -> NDArray[np.float64]:
-    """ReliefF weights as WEKA's ReliefFAttributeEval (all records sampled).
+    """ReliefF weights as WEKA's ReliefFAttributeEval: the "relieff" selector's default.
 
-    Kononenko (1994); Robnik-Sikonja and Kononenko (2003, Section 2.3) for the distance
-    weighting; the "ReliefF" ranker of Pes (2019, Section 3.1). For every record: its
-    ``n_neighbors`` nearest hits and nearest misses of every other class (Manhattan
-    distance of range-scaled features, the record itself excluded; ties in distance
-    resolved as WEKA's scan resolves them); the weight of a feature falls by the hits' diffs and
-    rises by the misses' diffs; the sum is divided by n.
+    All records sampled; the scores of the "relieff" selector by default (``variant="weka"``,
+    since issue 37). Kononenko (1994); Robnik-Sikonja and Kononenko (2003, Section 2.3) for the
+    distance weighting; the "ReliefF" ranker of Pes (2019, Section 3.1). For every record: its
+    ``n_neighbors`` nearest hits and nearest misses of every other class (Manhattan distance of
+    range-scaled features, the record itself excluded; ties in distance resolved as WEKA's scan
+    resolves them); the weight of a feature falls by the hits' diffs and rises by the misses'
+    diffs; the sum is divided by n.
 
     Parameters
     ----------

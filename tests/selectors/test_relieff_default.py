@@ -24,7 +24,8 @@ import modelmine as mm
 from modelmine import RunSpec
 from modelmine.pipeline import resume as resume_bootstrap
 from modelmine.selectors import get_selector
-from modelmine.selectors._builtin import ReliefFSelector
+
+ReliefFSelector = type(get_selector("relieff"))
 
 #: What ``ReliefFSelector.get_params`` wrote for the default before issue 37.
 OLD_DEFAULT = {"n_neighbors": 10}
