@@ -333,8 +333,18 @@ class ReliefFSelector(Selector):
             from ._relieff_weka import WekaReliefFFold
 
             return WekaReliefFFold.of(X)
-        from ._relieff import ReliefFFold
+        from ._relieff import FOLD_BUDGET, ReliefFFold, fold_bytes
 
+        need = fold_bytes(X.shape[0])
+        if need > FOLD_BUDGET:  # bounded before anything is allocated (issue 37)
+            import warnings
+
+            warnings.warn(
+                f"ReliefF (variant='skrebate'): the mismatch counts its resamples would share "
+                f"take {need / 2**20:,.0f} MiB for {X.shape[0]:,} rows, above the budget of "
+                f"{FOLD_BUDGET / 2**20:,.0f} MiB; each resample computes its own distances "
+                "instead (the same scores, more time).", RuntimeWarning, stacklevel=2)
+            return None
         return ReliefFFold(X, y)
 
     def select_rows(

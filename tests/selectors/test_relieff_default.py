@@ -195,3 +195,22 @@ def test_a_cache_of_skrebate_models_is_not_reused_for_the_weka_default(
     again = mm.evaluate(X, y, selectors=["relieff"], cache_dir=tmp_path, **kw)
     assert not again.tasks.cached.any()
     assert again.folds.equals(weka.folds) and old.folds.equals(skrebate.folds)
+
+
+def test_skrebate_shared_counts_beyond_the_budget_fall_back_with_the_figures():
+    """Issue 37, memory: scikit-rebate's shared route keeps n x n mismatch counts (28 n^2
+    bytes while built). For 4,500 rows that is 541 MiB, above the 512 MiB budget: the
+    resamples fall back, with a warning that gives the figures, to computing their own
+    distances, and every base model equals ReliefF fitted on its resample alone."""
+    rng = np.random.default_rng(0)
+    n = 4500
+    X = rng.integers(0, 4, size=(n, 4)).astype(np.float64)
+    y = (X[:, 0] + rng.integers(0, 2, size=n) > 2).astype(np.int64)
+    selector = mm.selectors.get_selector("relieff", {"variant": "skrebate"})
+    with pytest.warns(RuntimeWarning, match=r"541 MiB for 4,500 rows.*512 MiB"):
+        base = mm.bootstrap(X, y, selector=selector, n_bootstraps=2, n_features=2,
+                            random_state=0, progress=False)
+    for b in range(2):
+        rows = base.sample_indices[b]
+        alone = selector.select(X[rows], y[rows], random_state=0).scores
+        np.testing.assert_array_equal(base.scores[b], alone.astype(np.float32))
