@@ -39,8 +39,11 @@ def main(argv: list[str] | None = None) -> int:
     for ds in datasets:
         X, y = getattr(mm.datasets, f"load_{ds}")()
         for sel in selectors:
+            # ReliefF as scikit-rebate's, as the committed log was made (the default until
+            # issue 37; WEKA's since)
             base = mm.bootstrap(X, y, selector=sel, n_bootstraps=b, n_features=20,
-                                random_state=0, fit_full=False, progress=False)
+                                selector_params={"variant": "skrebate"} if sel == "relieff"
+                                else None, random_state=0, fit_full=False, progress=False)
             dist = jaccard_distances(base)
             for k in range(2, 11):
                 ref = reference_loss(dist, k)

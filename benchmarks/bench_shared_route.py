@@ -223,7 +223,9 @@ def selectors_part(args: argparse.Namespace, rows_out: list[dict]) -> None:
         X, y = load(name, args.min_df)
         Xf, yf, resamples = fold_and_resamples(X, y, args.b_selectors, seed=1)
         for sname in KDD12:
+            # "relieff" is scikit-rebate's (the default before issue 37), "relieff-weka" WEKA's
             sel = (get_selector("relieff", {"variant": "weka"}) if sname == "relieff-weka"
+                   else get_selector("relieff", {"variant": "skrebate"}) if sname == "relieff"
                    else get_selector(sname))
             prepared, prep_cpu, prep_wall = timed(sel.prepare, Xf, yf)
             cpu, wall = [], []

@@ -6,9 +6,10 @@ random into three and four classes), the number of features whose score differs 
 beyond its printed precision (6 decimals), the top-20 overlap of the rankings and the time
 of one WEKA run (JVM start included) against ours, for
 
-* ``relieff`` (skrebate's ReliefF, the default of the "relieff" selector) against WEKA's
-  default (equal neighbour influence);
-* ``relieff_weka_scores(weight_by_distance=False)`` against WEKA's default;
+* ``relieff`` (skrebate's ReliefF: the "relieff" selector with ``variant="skrebate"``, its
+  default before issue 37) against WEKA's default (equal neighbour influence);
+* ``relieff_weka_scores(weight_by_distance=False)`` (the "relieff" selector's default since
+  issue 37) against WEKA's default;
 * ``relieff_weka_scores()`` (the "relieff" selector with ``weight_by_distance=True``, Pes
   2019) against WEKA's ``-W`` (sigma 2).
 

@@ -47,7 +47,10 @@ error_difference, ci_low, ci_high``; ``--combine`` joins those of separate runs)
 (selector, fold) tasks of each dataset (``<dataset>_tasks.csv``: cached or fitted, seconds)
 and appends to a run log (``--log``, default ``OUT/run.log``) the commit, the command, the
 machine (CPU model, cores, memory) and each dataset's wall time as it finishes.
-``--relieff weka`` runs ReliefF as WEKA 3.6's ReliefFAttributeEval (the papers' tool).
+``--relieff weka`` runs ReliefF as WEKA 3.6's ReliefFAttributeEval (the papers' tool), the
+library's default since issue 37 (so also without ``--relieff``); ``--relieff skrebate``
+runs scikit-rebate's, the default before, with which the committed reduced-setting tables
+(``docs/kdd12``, ``docs/reproduction.md`` of 2026-11-23) were made.
 
 Run: ``.venv/bin/python examples/reproduce_kdd12.py --out results/kdd12 --cache cache``
 (``--domains microarray`` for one domain). With ``--cache``, the base models of each
@@ -522,6 +525,11 @@ def combine_paired(dirs: list[Path]) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True)[PAIRED_COLUMNS]
 
 
+def _default_relieff() -> str:
+    """What the run log says for ReliefF without ``--relieff``: the library's variant."""
+    return f"library default ({get_selector('relieff').get_params()['variant']})"
+
+
 def selector_specs(names: list[str], relieff: str | None) -> list[Any] | dict[str, Any]:
     """The selectors as ``evaluate`` takes them: ``relieff`` as the chosen variant
     (``"weka"``: WEKA 3.6's ReliefFAttributeEval, the papers' tool) under its own label."""
@@ -592,8 +600,10 @@ def main() -> None:
     parser.add_argument("--selectors", nargs="+", default=None,
                         help="default: the paper's seven (--fast: ig, svm-rfe, cfs)")
     parser.add_argument("--relieff", choices=["skrebate", "weka"], default=None,
-                        help="ReliefF's variant (default: the library's relieff); weka: "
-                        "WEKA 3.6's ReliefFAttributeEval, the papers' tool")
+                        help="ReliefF's variant (default: the library's relieff, weka "
+                        "since issue 37); weka: WEKA 3.6's ReliefFAttributeEval, the papers' "
+                        "tool; skrebate: scikit-rebate's, the default before (the committed "
+                        "reduced-setting tables)")
     parser.add_argument("--n-folds", "--folds", dest="folds", type=int, default=10,
                         help="folds on the microarrays (full setting)")
     parser.add_argument("--n-bootstraps", "--bootstraps", dest="bootstraps", type=int,
@@ -657,7 +667,7 @@ def main() -> None:
                f"command: {shlex.join([sys.executable, *sys.argv])}\n"
                f"machine: {machine()}\n"
                f"setting: {'fast' if args.fast else 'full'} {cfg}, selectors "
-               f"{args.selectors}, relieff {args.relieff or 'library default'}, min_df "
+               f"{args.selectors}, relieff {args.relieff or _default_relieff()}, min_df "
                f"{args.min_df}, n_jobs {args.n_jobs}, cache {args.cache}")
     selectors = selector_specs(args.selectors, args.relieff)
     log = [f"# Run log\n\n{datetime.now().isoformat(timespec='seconds')}, "

@@ -612,6 +612,27 @@ def _unchanged(value: Any, default: Any) -> bool:
     return value is default or (type(value) is type(default) and value == default)
 
 
+def _params_from_record(names: Sequence[Any], params: Any) -> Any:
+    """The stored ``selector_params`` of the selectors ``names`` (a mapping name ->
+    parameters) as they are meant (:func:`modelmine.selectors.params_from_record`: a
+    record from before a default changed keeps its meaning); anything else as it is, for
+    the specification to refuse."""
+    from .selectors import params_from_record
+
+    if params is None:
+        params = {}
+    if not isinstance(params, Mapping) or not all(
+            isinstance(params.get(n) or {}, Mapping) for n in names if isinstance(n, str)):
+        return params
+    out = dict(params)
+    for n in names:
+        if isinstance(n, str):
+            meant = params_from_record(n, params.get(n))
+            if meant or n in out:
+                out[n] = meant
+    return out
+
+
 def _frozen_params(value: Any, name: str, func: str, *, nested: bool) -> dict[str, Any]:
     if value is None:
         return {}
@@ -813,6 +834,30 @@ class RunSpec:
         self._check_operators(func)
 
     # ------------------------------------------------------------------ checks
+    def _record_defaults(self, built: list[Any], own: list[dict[str, Any] | None],
+                         func: str) -> None:
+        """State in :attr:`selector_params` the parameters each selector given by name
+        records even at their default (``Selector.always_recorded``: ReliefF's
+        ``variant``), so that ``run.json`` says what ran whatever the default becomes."""
+        filled = False
+        for sel, params in zip(built, own):
+            if params is None:
+                continue
+            recorded = sel.get_params()
+            for key in type(sel).always_recorded:
+                if key not in params and key in recorded:
+                    params[key], filled = recorded[key], True
+        if not filled:
+            return
+        if isinstance(self.selector, tuple):
+            value: dict[str, Any] = dict(self.selector_params)
+            value.update({sel.name: params for sel, params in zip(built, own)
+                          if params is not None and (params or sel.name in value)})
+        else:
+            value = dict(own[0] or {})
+        object.__setattr__(self, "selector_params", _frozen_params(
+            value, "selector_params", func, nested=False))
+
     def _check_selectors(self, func: str) -> None:
         from .selectors import default_registry, get_selector
 
@@ -858,6 +903,7 @@ class RunSpec:
             built = [get_selector(self.selector, dict(self.selector_params) or None,
                                   func=func)]
             own = [dict(self.selector_params) if isinstance(self.selector, str) else None]
+        self._record_defaults(built, own, func)
         for sel in built:
             if self.outcome not in sel.outcomes:
                 from .selectors import selectors_for
@@ -1076,8 +1122,11 @@ class RunSpec:
         if isinstance(name, str) and "+" in name:  # a heterogeneous ensemble, as stored
             given["selector"] = name.split("+")
             if isinstance(params, Mapping) and "selectors" in params:  # run.json's records
-                given["selector_params"] = {str(r["name"]): dict(r.get("params") or {})
-                                            for r in params["selectors"]}
+                params = {str(r["name"]): dict(r.get("params") or {})
+                          for r in params["selectors"]}
+            given["selector_params"] = _params_from_record(given["selector"], params)
+        elif isinstance(name, str):
+            given["selector_params"] = _params_from_record([name], {name: params})[name]
         if given.get("scale") is None:
             given.pop("scale", None)  # runs from before it: None stands for "none"
         seed = given.get("random_state")

@@ -28,7 +28,7 @@ from .. import _schema as schema
 from .._files import umask_mode, write_error
 from .._utils import frozen, jsonable
 from ..exceptions import DataError
-from ..selectors import FeatureModel, average_ranks
+from ..selectors import FeatureModel, average_ranks, record_from_file
 from ..selectors._scaling import SCALE_METHODS
 from ..spec import RunSpec
 
@@ -249,7 +249,7 @@ class BaseModels:
         self.__dict__.update(state)
 
     def _spec_from_records(self) -> RunSpec:
-        sel = dict(self.selector)
+        sel = record_from_file(self.selector)  # as loaded; also for a record made by hand
         params = dict(sel.get("params") or {})
         if sel.get("kind") == "heterogeneous":
             records = list(params.get("selectors", ()))
@@ -746,7 +746,8 @@ class BaseModels:
             full = FeatureModel(scores=full_scores, ranks=full_ranks, subset=full_subset)
         return cls(
             subsets=subsets, ranks=ranks, scores=scores, sample_indices=idx,
-            feature_names=names, selector=meta["selector"], n_features=m,
+            # a record from before a default changed keeps its meaning (ReliefF's variant)
+            feature_names=names, selector=record_from_file(meta["selector"]), n_features=m,
             resampling=meta["resampling"], random_state=int(meta["random_state"]),
             classes=meta["classes"], n_samples=n_samples, data_sha256=meta["data_sha256"],
             full_model=full, extra=meta.get("extra", {}),

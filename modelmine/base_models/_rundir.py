@@ -30,6 +30,7 @@ import numpy as np
 from .. import _schema as schema
 from .._files import confined, regular_file, umask_mode
 from ..exceptions import DataError
+from ..selectors import record_from_file
 from ..selectors._scaling import SCALE_METHODS
 
 __all__ = ["RunDirectory", "RunDirectoryError", "check_chunk"]
@@ -199,6 +200,8 @@ class RunDirectory:
                 f"{manifest.get('modelmine_version')}; this is modelmine {_version()}. "
                 "Results of different versions are not mixed: finish it with that version "
                 "or start a new run.")
+        # a selector recorded before a default changed keeps its meaning (ReliefF's variant)
+        manifest["settings"]["selector"] = record_from_file(manifest["settings"]["selector"])
         return manifest
 
     def open(self, *, resume: bool) -> None:

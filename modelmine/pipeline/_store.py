@@ -643,11 +643,32 @@ def evaluation_command(run: MiningRun) -> str:
         return " ".join(shlex.quote(c) for c in [*command, *extra])
     settings = run.settings
     ops = ", ".join(repr(str(o)) for o in run.signatures)
-    return (f"result = mm.evaluate(X, y, selectors=[{str(settings['selector'])!r}], "
+    name = str(settings["selector"])
+    params = {k: _plain(v) for k, v in dict(settings.get("selector_params") or {}).items()}
+    # the selector as it ran: its parameters (ReliefF's variant, say) are part of it
+    selectors = (f"{{{name!r}: mm.selectors.get_selector({name!r}, {params!r})}}" if params
+                 else f"[{name!r}]")
+    op_params = {k: _plain(v) for k, v in dict(settings.get("operator_params") or {}).items()}
+    more = f", operator_params={op_params!r}" if op_params else ""
+    seed = str(settings.get("random_state", ""))
+    more += f", random_state={int(seed)}" if seed.isdigit() else ""
+    scale = str(settings.get("scale", "none"))
+    note = (f"# the run scaled X ({scale!r}): evaluate the same scaled X\n"
+            if scale != "none" else "")
+    return (f"{note}result = mm.evaluate(X, y, selectors={selectors}, "
             f"operators=[{ops}], n_bootstraps={settings['n_bootstraps']}, "
             f"n_features={settings.get('signature_size', settings['n_features'])}, "
-            f"n_signatures={settings['n_signatures']})\n"
+            f"n_signatures={settings['n_signatures']}{more})\n"
             "run.report('report.html', evaluation=result.to_frame('table2').reset_index())")
+
+
+def _plain(value: Any) -> Any:
+    """A settings value (frozen mappings and tuples) as plain Python for a snippet."""
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    return value
 
 
 # ----------------------------------------------------------------- checkpoints

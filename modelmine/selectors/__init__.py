@@ -29,6 +29,8 @@ from ._builtin import (
     chi2_contingency_scores,  # noqa: F401 (internal)
     default_registry,
     get_selector,
+    params_from_record,  # noqa: F401 (internal)
+    record_from_file,  # noqa: F401 (internal)
     refresh,
     register_selector,
     selectors_for,

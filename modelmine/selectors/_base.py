@@ -18,7 +18,7 @@ import inspect
 import numbers
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -246,6 +246,11 @@ class Selector(ABC):
     #: Whether the methods take a float32 CSR matrix as it is (they compute in float64 on
     #: the slices they read): a single-cell atlas is then never copied whole to float64.
     takes_float32: bool = False
+    #: Parameters every record states even at their default (:meth:`get_params`, and the
+    #: ``selector_params`` of a :class:`~modelmine.RunSpec`, hence of ``run.json``): their
+    #: default changed once, and a record must say what it ran. :meth:`params_from_record`
+    #: reads the records written before.
+    always_recorded: tuple[str, ...] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -309,6 +314,27 @@ class Selector(ABC):
     def get_params(self) -> dict[str, Any]:
         """The selector's parameters, JSON-serialisable, for the provenance record."""
         return {}
+
+    @classmethod
+    def params_from_record(cls, params: Mapping[str, Any]) -> dict[str, Any]:
+        """The parameters a stored record of this selector means (``run.json``,
+        ``checkpoint.json``, a BaseModels file or bootstrap manifest, an evaluation cache).
+
+        Default: ``params`` as they are. A selector whose default changed overrides it, so
+        that a record written before the change, which left the parameter out, still
+        builds the selector that made it.
+
+        Parameters
+        ----------
+        params : mapping
+            The recorded parameters (what :meth:`get_params` wrote, then or now).
+
+        Returns
+        -------
+        dict
+            Parameters for the selector's class.
+        """
+        return dict(params)
 
     def describe(self) -> dict[str, Any]:
         """Name, kind and parameters, as stored in :class:`modelmine.BaseModels`."""

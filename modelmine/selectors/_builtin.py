@@ -7,6 +7,7 @@ section 3) and Saeys, Abeel and Van de Peer (PKDD 2008, section 3): "chi2", "ano
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -279,17 +280,21 @@ def weighted_f_classif(X: Any, y: np.ndarray, sample_weight: np.ndarray) -> np.n
 class ReliefFSelector(Selector):
     """ReliefF (Kononenko 1994; Robnik-Sikonja and Kononenko 2003), as in KDD 2012.
 
-    Weights equal to :class:`skrebate.ReliefF` with the same number of neighbours, from a
-    vectorised implementation (see ``docs/selectors_relieff_info.md``). ``variant="weka"``
-    gives WEKA 3.6's ``ReliefFAttributeEval`` instead (class priors weight the misses of
-    each class; ``weight_by_distance=True``, WEKA's ``-W``, always uses WEKA's rules), equal
-    to WEKA's printed scores (``docs/weka_relieff_svm.md``).
+    By default (``variant="weka"``) WEKA 3.6's ``ReliefFAttributeEval``, the tool of the
+    KDD 2012, Pes (2019) and Saeys (2008) studies: class priors weight the misses of each
+    class, distances use WEKA's ranges; equal to WEKA's scores (``docs/weka_relieff_svm.md``).
+    ``weight_by_distance=True`` is WEKA's ``-W`` (Pes 2019). ``variant="skrebate"`` gives
+    :class:`skrebate.ReliefF`'s weights with the same number of neighbours (the default
+    before issue 37), from a vectorised implementation (``docs/selectors_relieff_info.md``).
+    Records always state the variant; a record written before it did (no ``variant``)
+    means scikit-rebate's, or WEKA's when distance-weighted (:meth:`params_from_record`).
     """
 
     name = "relieff"
+    always_recorded = ("variant",)
 
     def __init__(self, n_neighbors: int = 10, weight_by_distance: bool = False,
-                 sigma: float = 2.0, variant: str = "skrebate"):
+                 sigma: float = 2.0, variant: str = "weka"):
         self.n_neighbors = check_int(n_neighbors, "n_neighbors", "ReliefFSelector", min_value=1)
         if not isinstance(weight_by_distance, bool | np.bool_):
             raise param_error("weight_by_distance", "ReliefFSelector", "a bool",
@@ -297,11 +302,15 @@ class ReliefFSelector(Selector):
         self.weight_by_distance = bool(weight_by_distance)
         self.sigma = check_real(sigma, "sigma", "ReliefFSelector", low=0, closed="neither")
         self.variant = check_choice(variant, "variant", "ReliefFSelector",
-                                    ("skrebate", "weka"))
+                                    ("weka", "skrebate"))
+        if self.weight_by_distance and self.variant != "weka":
+            raise param_error("variant", "ReliefFSelector", "'weka' with "
+                              "weight_by_distance=True (WEKA's -W: scikit-rebate's ReliefF "
+                              "has no distance weighting)", variant)
 
     @property
     def _weka(self) -> bool:
-        return self.weight_by_distance or self.variant == "weka"
+        return self.variant == "weka"
 
     def select(self, X: Any, y: np.ndarray, *, random_state: int) -> SelectorOutput:
         if self._weka:  # WEKA's ReliefFAttributeEval, -W when weighted (Pes 2019)
@@ -324,8 +333,18 @@ class ReliefFSelector(Selector):
             from ._relieff_weka import WekaReliefFFold
 
             return WekaReliefFFold.of(X)
-        from ._relieff import ReliefFFold
+        from ._relieff import FOLD_BUDGET, ReliefFFold, fold_bytes
 
+        need = fold_bytes(X.shape[0])
+        if need > FOLD_BUDGET:  # bounded before anything is allocated (issue 37)
+            import warnings
+
+            warnings.warn(
+                f"ReliefF (variant='skrebate'): the mismatch counts its resamples would share "
+                f"take {need / 2**20:,.0f} MiB for {X.shape[0]:,} rows, above the budget of "
+                f"{FOLD_BUDGET / 2**20:,.0f} MiB; each resample computes its own distances "
+                "instead (the same scores, more time).", RuntimeWarning, stacklevel=2)
+            return None
         return ReliefFFold(X, y)
 
     def select_rows(
@@ -348,12 +367,32 @@ class ReliefFSelector(Selector):
         )
 
     def get_params(self) -> dict[str, Any]:
+        # The variant always (its default changed, issue 37); sigma only when it is used.
         if self.weight_by_distance:
-            return {"n_neighbors": self.n_neighbors, "weight_by_distance": True,
-                    "sigma": self.sigma}
-        if self.variant == "weka":
-            return {"n_neighbors": self.n_neighbors, "variant": "weka"}
-        return {"n_neighbors": self.n_neighbors}
+            return {"n_neighbors": self.n_neighbors, "variant": self.variant,
+                    "weight_by_distance": True, "sigma": self.sigma}
+        return {"n_neighbors": self.n_neighbors, "variant": self.variant}
+
+    @classmethod
+    def params_from_record(cls, params: Mapping[str, Any]) -> dict[str, Any]:
+        """The parameters of a stored record: one without ``variant`` was written when
+        scikit-rebate's ReliefF was the default, so it means ``variant="skrebate"``, or
+        ``"weka"`` when distance-weighted (``weight_by_distance`` always ran WEKA's ``-W``).
+
+        Parameters
+        ----------
+        params : mapping
+            The recorded parameters.
+
+        Returns
+        -------
+        dict
+            ``params`` with ``variant`` stated.
+        """
+        out = dict(params)
+        if "variant" not in out:
+            out["variant"] = "weka" if out.get("weight_by_distance") is True else "skrebate"
+        return out
 
 
 class L1LogisticSelector(Selector):
@@ -573,6 +612,38 @@ def selectors_for(outcome: str) -> list[str]:
 def refresh() -> None:
     """Rescan the ``modelmine.selectors`` entry points of the default registry."""
     _DEFAULT.refresh()
+
+
+def params_from_record(name: Any, params: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The parameters a stored record of the selector ``name`` means: what
+    :meth:`Selector.params_from_record` of its registered class makes of ``params``
+    (a record written before a default changed keeps its meaning). A name not registered
+    here (a plugin not installed, a custom selector) keeps its parameters as they are.
+
+    The one reading of stored selector parameters: :meth:`modelmine.RunSpec.from_settings`
+    (``run.json``, ``checkpoint.json``, a BaseModels file's settings), :func:`record_from_file`
+    (a BaseModels file's selector record, a bootstrap manifest) call it.
+    """
+    if isinstance(name, str) and name in _DEFAULT:
+        return _DEFAULT.entry(name).obj.params_from_record(dict(params or {}))
+    return dict(params or {})
+
+
+def record_from_file(record: Mapping[str, Any]) -> dict[str, Any]:
+    """A stored selector record (``{"name", "kind", "params", ...}``, as
+    :meth:`Selector.describe` writes it) with its parameters as they are meant
+    (:func:`params_from_record`); a heterogeneous ensemble's records each."""
+    out = dict(record)
+    params = out.get("params")
+    if not isinstance(params, Mapping):
+        return out
+    if out.get("kind") == "heterogeneous" and isinstance(params.get("selectors"), list):
+        out["params"] = {**params, "selectors": [
+            record_from_file(r) if isinstance(r, Mapping) else r
+            for r in params["selectors"]]}
+    else:
+        out["params"] = params_from_record(out.get("name"), params)
+    return out
 
 
 def get_selector(spec: Any, params: dict[str, Any] | None = None, *,

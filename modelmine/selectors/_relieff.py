@@ -3,9 +3,11 @@
 ReliefF (Kononenko 1994; Robnik-Sikonja & Kononenko 2003) is one of the selectors of the
 KDD'12 model-mining study (Woznica, Nguyen & Kalousis 2012, Section 5: "ReliefF with 10
 neighbours") and of the ensemble-stability study of Saeys et al. (PKDD 2008, Section 3).
-:func:`relieff_scores` reproduces ``skrebate.ReliefF(n_neighbors=10).feature_importances_``
-(scikit-rebate 0.8) to rounding error, including its quirks (listed in the docstring), but
-replaces its per-instance, per-feature Python loops by a handful of array operations:
+:func:`relieff_scores` (the "relieff" selector with ``variant="skrebate"``; WEKA's is the
+default, :mod:`._relieff_weka`) reproduces
+``skrebate.ReliefF(n_neighbors=10).feature_importances_`` (scikit-rebate 0.8) to rounding
+error, including its quirks (listed in the docstring), but replaces its per-instance,
+per-feature Python loops by a handful of array operations:
 
 1. feature types and ranges, by column blocks (a CSR matrix is never densified whole);
 2. the n x n distance matrix: ``scipy.spatial.distance.pdist`` (city-block) over the
@@ -301,13 +303,15 @@ def _pair_update(
 def relieff_scores(
     X: NDArray[np.float64] | sp.spmatrix, y: NDArray[np.int64], *, n_neighbors: int = 10
 ) -> NDArray[np.float64]:
-    """ReliefF feature weights, equal to ``skrebate.ReliefF(n_neighbors=...)``.
+    """ReliefF weights equal to ``skrebate.ReliefF``: "relieff" with variant="skrebate".
 
-    ReliefF (Kononenko 1994; Robnik-Sikonja & Kononenko 2003, Section 2.2) rewards a
-    feature that differs between an instance and its nearest misses and penalises one that
-    differs between an instance and its nearest hits. It is the "ReliefF (10 neighbours)"
-    selector of Woznica, Nguyen & Kalousis (KDD 2012, Section 5) and of Saeys et al.
-    (PKDD 2008, Section 3). Every instance is used (m = n), as in skrebate.
+    The scores of the "relieff" selector with ``variant="skrebate"`` (its default until issue
+    37; WEKA's :func:`relieff_weka_scores` since), equal to
+    ``skrebate.ReliefF(n_neighbors=...)``. ReliefF (Kononenko 1994; Robnik-Sikonja & Kononenko
+    2003, Section 2.2) rewards a feature that differs between an instance and its nearest misses
+    and penalises one that differs between an instance and its nearest hits. It is the "ReliefF
+    (10 neighbours)" selector of Woznica, Nguyen & Kalousis (KDD 2012, Section 5) and of Saeys
+    et al. (PKDD 2008, Section 3). Every instance is used (m = n), as in skrebate.
 
     Parameters
     ----------
@@ -365,6 +369,18 @@ def relieff_scores(
 # ------------------------------------------------------------------------------------------
 # Shared work across the resamples of one data set (issue 15)
 # ------------------------------------------------------------------------------------------
+
+
+#: The most memory the shared mismatch counts of :class:`ReliefFFold` may take while they are
+#: built (512 MiB: a fold of about 4,300 rows; madelon's 2,340 take 146 MiB); beyond it
+#: each resample computes its own distances, blockwise, with the same scores.
+FOLD_BUDGET = 1 << 29
+
+
+def fold_bytes(n_rows: int) -> int:
+    """Peak bytes of :class:`ReliefFFold` on ``n_rows`` rows: the two int64 co-occurrence
+    products and their int64 difference (``_mismatch_counts``), then the int32 copy kept."""
+    return 28 * n_rows * n_rows
 
 
 class ReliefFFold:

@@ -3,8 +3,9 @@
 Pes (2019, Section 3.1) ranks with WEKA's ReliefF "in its distance-weighted form": the
 influence of the j-th nearest neighbour (j = 0, 1, ...) decreases as
 ``exp(-(j / sigma)^2)`` (Robnik-Sikonja and Kononenko 2003, Section 2.3; WEKA's ``-W``,
-``sigma = 2`` by default). WEKA's ReliefF also differs from scikit-rebate's (our default
-"relieff", :func:`modelmine.selectors.relieff_scores`) without the weighting:
+``sigma = 2`` by default). WEKA's ReliefF, the default of the "relieff" selector since
+issue 37, also differs from scikit-rebate's (``variant="skrebate"``,
+:func:`modelmine.selectors.relieff_scores`) without the weighting:
 
 - every feature is numeric: ``diff = |a - b| / (max - min)`` (0 for a constant feature),
   and the distance between two records is the sum of the diffs (Manhattan);
@@ -472,14 +473,15 @@ def relieff_weka_scores(
     weight_by_distance: bool = True,
     sigma: float = 2.0,
 ) -> NDArray[np.float64]:
-    """ReliefF weights as WEKA's ReliefFAttributeEval (all records sampled).
+    """ReliefF weights as WEKA's ReliefFAttributeEval: the "relieff" selector's default.
 
-    Kononenko (1994); Robnik-Sikonja and Kononenko (2003, Section 2.3) for the distance
-    weighting; the "ReliefF" ranker of Pes (2019, Section 3.1). For every record: its
-    ``n_neighbors`` nearest hits and nearest misses of every other class (Manhattan
-    distance of range-scaled features, the record itself excluded; ties in distance
-    resolved as WEKA's scan resolves them); the weight of a feature falls by the hits' diffs and
-    rises by the misses' diffs; the sum is divided by n.
+    All records sampled; the scores of the "relieff" selector by default (``variant="weka"``,
+    since issue 37). Kononenko (1994); Robnik-Sikonja and Kononenko (2003, Section 2.3) for the
+    distance weighting; the "ReliefF" ranker of Pes (2019, Section 3.1). For every record: its
+    ``n_neighbors`` nearest hits and nearest misses of every other class (Manhattan distance of
+    range-scaled features, the record itself excluded; ties in distance resolved as WEKA's scan
+    resolves them); the weight of a feature falls by the hits' diffs and rises by the misses'
+    diffs; the sum is divided by n.
 
     Parameters
     ----------

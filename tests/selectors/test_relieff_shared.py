@@ -203,6 +203,7 @@ def test_bootstrap_uses_shared_route_equals_plain_loop_and_any_n_jobs():
             X,
             y,
             "relieff",
+            selector_params={"variant": "skrebate"},  # scikit-rebate's shared route
             n_bootstraps=4,
             n_features=20,
             random_state=5,
@@ -213,7 +214,7 @@ def test_bootstrap_uses_shared_route_equals_plain_loop_and_any_n_jobs():
     )
     np.testing.assert_array_equal(base.scores, base2.scores)
     np.testing.assert_array_equal(base.ranks, base2.ranks)
-    sel = get_selector("relieff")
+    sel = get_selector("relieff", {"variant": "skrebate"})
     assert isinstance(sel.prepare(X, y), ReliefFFold)
     for i, rows in enumerate(base.sample_indices):
         plain = sel.select(X[rows], y[rows], random_state=0).scores
@@ -227,7 +228,7 @@ def test_weka_variants_take_their_own_shared_route():
     from modelmine.selectors._relieff_weka import WekaReliefFFold
 
     X, y = mm.datasets.load_colon()[:2]
-    for params in ({"weight_by_distance": True}, {"variant": "weka"}):
+    for params in ({"weight_by_distance": True}, {"variant": "weka"}, {}):  # {}: default
         sel = get_selector("relieff", params)
         assert isinstance(sel.prepare(np.asarray(X), _codes(np.asarray(y))), WekaReliefFFold)
 
