@@ -6,7 +6,7 @@ BIN     = $(VENV)/bin
 STAMP   = $(VENV)/.modelmine-installed
 OUT    ?= modelmine-demo
 
-.PHONY: install browser weka demo test lint typecheck bench reproduce reproduce-full clean
+.PHONY: install browser weka demo test lint typecheck bench reproduce reproduce-full publish-kdd12 clean
 
 install: $(STAMP)
 
@@ -93,6 +93,17 @@ reproduce-full: install
 	  --folds 10 --bootstraps 150 --large-folds 10 --large-bootstraps 150 --min-df 1 \
 	  --relieff weka --no-saeys --require-data --n-jobs $(REPRO_FULL_JOBS) --cache $(REPRO_FULL_OUT)/cache \
 	  --log $(REPRO_FULL_OUT)/run.log --out $(REPRO_FULL_OUT)
+
+# Publish a finished `make reproduce-full` as the committed tables of docs/reproduction.md
+# (docs/kdd12/): Tables 2-4, the findings with their power, the paired differences, each
+# dataset's stability and (selector, fold) tasks, the run log, and the per-fold results
+# gzipped (tests/test_published_kdd12.py recomputes a slice of them).
+publish-kdd12:
+	@test -f $(REPRO_FULL_OUT)/findings_power.csv || { echo "no finished run in $(REPRO_FULL_OUT)"; exit 1; }
+	cd $(REPRO_FULL_OUT) && cp table*.csv table*.md findings.md findings_power.csv \
+	  findings_power.md paired_differences.csv *_stability.csv *_stability.md *_tasks.csv \
+	  run.log $(CURDIR)/docs/kdd12/
+	for f in $(REPRO_FULL_OUT)/*_folds.csv; do gzip -9 -n -c $$f > docs/kdd12/$$(basename $$f).gz; done
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache $(OUT)
