@@ -644,11 +644,11 @@ def evaluation_command(run: MiningRun) -> str:
     settings = run.settings
     ops = ", ".join(repr(str(o)) for o in run.signatures)
     name = str(settings["selector"])
-    params = {k: _plain(v) for k, v in dict(settings.get("selector_params") or {}).items()}
+    params = jsonable(settings.get("selector_params") or {})
     # the selector as it ran: its parameters (ReliefF's variant, say) are part of it
     selectors = (f"{{{name!r}: mm.selectors.get_selector({name!r}, {params!r})}}" if params
                  else f"[{name!r}]")
-    op_params = {k: _plain(v) for k, v in dict(settings.get("operator_params") or {}).items()}
+    op_params = jsonable(settings.get("operator_params") or {})
     more = f", operator_params={op_params!r}" if op_params else ""
     seed = str(settings.get("random_state", ""))
     more += f", random_state={int(seed)}" if seed.isdigit() else ""
@@ -660,15 +660,6 @@ def evaluation_command(run: MiningRun) -> str:
             f"n_features={settings.get('signature_size', settings['n_features'])}, "
             f"n_signatures={settings['n_signatures']}{more})\n"
             "run.report('report.html', evaluation=result.to_frame('table2').reset_index())")
-
-
-def _plain(value: Any) -> Any:
-    """A settings value (frozen mappings and tuples) as plain Python for a snippet."""
-    if isinstance(value, Mapping):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, tuple | list):
-        return [_plain(v) for v in value]
-    return value
 
 
 # ----------------------------------------------------------------- checkpoints
