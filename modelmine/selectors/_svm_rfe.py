@@ -129,8 +129,10 @@ from ._svm_solver import (
     _fast_sklearn,
     _feature_major,
     _fit_dual,
+    _fit_dual_warm,
     _gram,
     _one_blas_thread,
+    _warm_solver,
     _weights,
 )
 
@@ -244,6 +246,7 @@ def svm_rfe(
     n_features_to_select: int = 1,
     tol: float = 1e-3,
     sample_weight: NDArray[Any] | None = None,
+    solver: str = "libsvm",
 ) -> SVMRFEResult:
     """Recursive feature elimination with a linear SVM (SVM-RFE), on a down-dated kernel.
 
@@ -278,6 +281,14 @@ def svm_rfe(
         Non-negative weights: row i gets the box ``C_i = C w_i``, as
         ``SVC.fit(X, y, sample_weight=w)`` (rows of weight 0 are left out). Integer
         weights fit the same SVM as the rows repeated that many times.
+    solver : {"libsvm", "warm"}, default="libsvm"
+        ``"libsvm"``: each step's SVM by scikit-learn's ``SVC(kernel="precomputed")``,
+        from zero. ``"warm"``: by modelmine's SMO (``_smo.c``: libsvm's working-set
+        rule, update and stopping rule, no shrinking), each step started from the
+        previous step's multipliers, which stay feasible when features are removed. The
+        same SVM to the tolerance ``tol``; the two stop at different points within it, so
+        rankings can differ by swaps of features whose importances are that close
+        ("Warm starts" in the module docstring; ``docs/selectors_svm_rfe.md``).
 
     Returns
     -------
@@ -300,9 +311,21 @@ def svm_rfe(
     to within the solver's tolerance ("Distinct rows" in the module docstring).
     """
     args = _check_rfe(X, C, step, step_rule, n_features_to_select, tol, "svm_rfe")
+    solver = _check_solver(solver, "svm_rfe")
     with _one_blas_thread(), _fast_sklearn():
         Xd, yd, weights = _merged(*_weighted_rows(X, np.asarray(y), sample_weight))
-        return _svm_rfe(Xd, yd, *args, weights=weights)
+        return _svm_rfe(Xd, yd, *args, weights=weights, solver=solver)
+
+
+#: The ``solver`` values of :func:`svm_rfe` and the "svm-rfe" selector.
+SVM_RFE_SOLVERS = ("libsvm", "warm")
+
+
+def _check_solver(solver: Any, func: str) -> str:
+    solver = check_choice(solver, "solver", func, list(SVM_RFE_SOLVERS))
+    if solver == "warm":
+        _warm_solver()  # refuse now, by name, where the compiled SMO did not build
+    return solver
 
 
 def _weighted_rows(
@@ -343,10 +366,12 @@ def _svm_rfe(
     tol: float,
     K0: NDArray[np.float64] | None = None,
     weights: NDArray[np.float64] | None = None,
+    solver: str = "libsvm",
 ) -> SVMRFEResult:
     """The elimination loop of :func:`svm_rfe`, on validated arguments; ``K0`` is the
     kernel of ``X`` when it is known already (a fresh array the loop may overwrite), and
-    ``weights`` the multiplicity of each row (see :func:`_fit_dual`)."""
+    ``weights`` the multiplicity of each row (see :func:`_fit_dual`); ``solver="warm"``
+    starts each step's SMO from the previous step's multipliers (:func:`_fit_dual_warm`)."""
     n_features = X.shape[1]
     Xt, sq, constant = _feature_major(X)
     ranking = np.zeros(n_features, dtype=np.int64)
@@ -367,11 +392,16 @@ def _svm_rfe(
     # agree once few words are left, while on dense microarrays (n < 200, real values)
     # the search buys nothing and whole data sets keep exactly their unweighted fits.
     sparse_input = sp.issparse(Xt)
+    warm = solver == "warm"
+    start: list[NDArray[np.float64]] | None = None
 
     while remaining.shape[0] > n_select:
         n_rem = remaining.shape[0]
         per_step.append(n_rem)
-        D = _fit_dual(K, y, C, tol, weights)
+        if warm:
+            D, start = _fit_dual_warm(K, y, C, tol, weights, start)
+        else:
+            D = _fit_dual(K, y, C, tol, weights)
         imp = _squared_importance(_weights(Ft, D, const_block)[rows])
         n_out = min(_n_to_remove(step, step_rule, n_features, n_rem), n_rem - n_select)
         out_local = _smallest_stable(imp, n_out)
@@ -406,6 +436,7 @@ def _svm_rfe(
             merged = _merge_on_features(Fs, y, weights)
         if merged is not None:
             Ft, y, weights, sq_in_play = merged
+            start = None  # other rows: the next SMO starts from zero
             const_block, rows = const_block[rows], np.arange(rows.shape[0])
             sq = np.zeros_like(sq)
             sq[remaining] = sq_in_play
@@ -421,7 +452,8 @@ def _svm_rfe(
 
     if remaining.shape[0] > 1 or not per_step:
         # Order the survivors by a final SVM on them alone (RFE's estimator_).
-        D = _fit_dual(K, y, C, tol, weights)
+        D = _fit_dual_warm(K, y, C, tol, weights, start)[0] if warm else \
+            _fit_dual(K, y, C, tol, weights)
         imp = _squared_importance(_weights(Ft, D, const_block)[rows])
         best_first = np.lexsort((remaining, -imp))
         importances[remaining] = imp
@@ -454,6 +486,7 @@ def svm_rfe_ranking(
     n_features_to_select: int = 1,
     tol: float = 1e-3,
     sample_weight: NDArray[Any] | None = None,
+    solver: str = "libsvm",
 ) -> NDArray[np.int64]:
     """Full SVM-RFE ranking of the features, a permutation of ``1..p`` (1 = best).
 
@@ -476,6 +509,7 @@ def svm_rfe_ranking(
         n_features_to_select=n_features_to_select,
         tol=tol,
         sample_weight=sample_weight,
+        solver=solver,
     ).ranking
 
 

@@ -18,7 +18,14 @@ from numpy.typing import NDArray
 from .._utils import readonly as _readonly
 from ..validation import param_error
 from ._distinct_rows import _distinct_rows, _first_occurrences
-from ._svm_rfe import SVMRFEResult, _check_common, _check_rfe, _svm_rfe, _svm_weights
+from ._svm_rfe import (
+    SVMRFEResult,
+    _check_common,
+    _check_rfe,
+    _check_solver,
+    _svm_rfe,
+    _svm_weights,
+)
 from ._svm_solver import _fast_sklearn, _feature_major, _gram, _one_blas_thread
 
 __all__ = ["LinearKernel", "linear_kernel", "svm_rfe_rows", "svm_weights_rows"]
@@ -135,6 +142,7 @@ def svm_rfe_rows(
     step_rule: str = "original",
     n_features_to_select: int = 1,
     tol: float = 1e-3,
+    solver: str = "libsvm",
 ) -> SVMRFEResult:
     """SVM-RFE on the resample ``X[rows], y[rows]``, its kernel taken from ``kernel``.
 
@@ -156,7 +164,7 @@ def svm_rfe_rows(
         Class codes of all the rows of ``X``.
     rows : ndarray of int, 1-D
         The resample's row indices (repeats allowed).
-    C, step, step_rule, n_features_to_select, tol
+    C, step, step_rule, n_features_to_select, tol, solver
         As :func:`svm_rfe`.
 
     Returns
@@ -167,9 +175,10 @@ def svm_rfe_rows(
     func = "svm_rfe_rows"
     idx = _check_rows(kernel, X, rows, func)
     args = _check_rfe(X, C, step, step_rule, n_features_to_select, tol, func)
+    solver = _check_solver(solver, func)
     with _one_blas_thread(), _fast_sklearn():
         _, K0, Xd, yd, weights = _distinct_resample(kernel, X, np.asarray(y), idx)
-        return _svm_rfe(Xd, yd, *args, K0=K0, weights=weights)
+        return _svm_rfe(Xd, yd, *args, K0=K0, weights=weights, solver=solver)
 
 
 def svm_weights_rows(

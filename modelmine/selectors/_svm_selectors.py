@@ -30,7 +30,9 @@ class SVMRFESelector(_SVMScaled):
     classes, ``multiclass="sum"`` ranks by ``w^2`` summed over the one-vs-one SVMs (as
     scikit-learn's ``RFE(SVC)``); ``"weka"`` runs one binary elimination per class (that
     class against the rest) and deals the features from the top of each class's ranking in
-    turn, as WEKA 3.6's SVMAttributeEval. See ``docs/selectors_svm_rfe.md``.
+    turn, as WEKA 3.6's SVMAttributeEval. ``solver="warm"`` starts each step's SVM from
+    the previous step's solution (modelmine's compiled SMO; :func:`svm_rfe`), the same SVM
+    to the tolerance ``tol``. See ``docs/selectors_svm_rfe.md``.
     """
 
     name = "svm-rfe"
@@ -38,7 +40,7 @@ class SVMRFESelector(_SVMScaled):
 
     def __init__(self, C: float = 0.5, step: float = 0.1, step_rule: str = "remaining",
                  tol: float = 1e-3, scale: str = "minmax", multiclass: str = "sum",
-                 class_weight: str | None = None):
+                 class_weight: str | None = None, solver: str = "libsvm"):
         self.C = check_real(C, "C", "SVMRFESelector", low=0, closed="neither")
         if isinstance(step, numbers.Integral) and not isinstance(step, bool):
             self.step: float = check_int(step, "step", "SVMRFESelector", min_value=1)
@@ -52,6 +54,9 @@ class SVMRFESelector(_SVMScaled):
         self.multiclass = check_choice(multiclass, "multiclass", "SVMRFESelector",
                                        ["sum", "weka"])
         self._set_class_weight(class_weight)
+        from ._svm_rfe import _check_solver
+
+        self.solver = _check_solver(solver, "SVMRFESelector")
 
     def select(self, X: Any, y: np.ndarray, *, random_state: int,
                sample_weight: np.ndarray | None = None) -> SelectorOutput:
@@ -59,7 +64,7 @@ class SVMRFESelector(_SVMScaled):
 
         Xs = self._scaled(X, y)
         kwargs: dict[str, Any] = {"C": self.C, "step": self.step, "step_rule": self.step_rule,
-                                  "tol": self.tol}
+                                  "tol": self.tol, "solver": self.solver}
         classes = np.unique(y)
         if self.multiclass == "sum" or classes.size <= 2:
             return SelectorOutput(ranking=svm_rfe_ranking(
@@ -86,13 +91,15 @@ class SVMRFESelector(_SVMScaled):
 
         return SelectorOutput(ranking=svm_rfe_rows(
             prepared, X, y, rows, C=self.C, step=self.step, step_rule=self.step_rule,
-            tol=self.tol).ranking)
+            tol=self.tol, solver=self.solver).ranking)
 
     def get_params(self) -> dict[str, Any]:
         params = {"C": self.C, "step": self.step, "step_rule": self.step_rule, "tol": self.tol,
                   "scale": self.scale, "multiclass": self.multiclass}
         if self.class_weight is not None:  # only then: earlier records stay the same
             params["class_weight"] = self.class_weight
+        if self.solver != "libsvm":  # likewise
+            params["solver"] = self.solver
         return params
 
 

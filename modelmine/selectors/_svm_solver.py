@@ -23,6 +23,8 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import SVC
 from threadpoolctl import ThreadpoolController
 
+from ..validation import param_error
+
 # Recompute the kernel from scratch once the surviving mass is below this fraction of the
 # mass at the last recomputation (see the module docstring for the error bound).
 _RECOMPUTE_MASS_RATIO = 1.0 / 16.0
@@ -242,6 +244,61 @@ def _fit_dual(
             D[:, k] = 0.0
             D[rows, k] = sign * ypm * alpha
     return D
+
+
+def _warm_solver() -> Any:
+    """modelmine's compiled SMO (``_smo.c``), or a clear error naming ``solver``."""
+    try:
+        from . import _smo
+    except ImportError as exc:  # an install without a C compiler
+        raise param_error(
+            "solver", "svm_rfe", "'libsvm' on an install without modelmine's compiled SMO "
+            "(modelmine/selectors/_smo.c did not build)", "warm", exc=ImportError) from exc
+    return _smo
+
+
+def _fit_dual_warm(
+    K: NDArray[np.float64],
+    y: NDArray[Any],
+    C: float,
+    tol: float,
+    weights: NDArray[np.float64] | None,
+    start: list[NDArray[np.float64]] | None,
+) -> tuple[NDArray[np.float64], list[NDArray[np.float64]]]:
+    """:func:`_fit_dual` by modelmine's SMO (``_smo.c``), each binary dual started from
+    ``start`` (the multipliers of the previous SVM-RFE step on the same rows, one array
+    per pair of classes; None: from zero). Returns ``D`` as :func:`_fit_dual` does and the
+    multipliers, for the next step.
+
+    The same problem as libsvm's (the dual of ``SVC(kernel="precomputed")`` with boxes
+    ``C_i = C weights_i``, one-vs-one over the sorted classes, the same working-set rule
+    and the same stopping rule ``m(a) - M(a) < tol``), solved from a feasible point that
+    is usually near the new optimum: removing the least important features changes the
+    kernel a little. A pair that has not converged after :func:`_smo_iteration_cap`
+    iterations is solved by :func:`_dual_interior_point`, as in :func:`_fit_dual`.
+    """
+    smo = _warm_solver()
+    labels = np.unique(y)
+    n, n_classes = K.shape[0], labels.size
+    box_all = np.full(n, C) if weights is None else C * np.asarray(weights, dtype=np.float64)
+    pairs = [(a, b) for a in range(n_classes) for b in range(a + 1, n_classes)]
+    sign = -1.0 if n_classes == 2 else 1.0  # as scikit-learn's dual_coef_ (see _fit_dual)
+    D = np.zeros((n, len(pairs)))
+    alphas: list[NDArray[np.float64]] = []
+    for k, (c1, c2) in enumerate(pairs):
+        if n_classes == 2:
+            rows, Kp, box = np.arange(n), K, box_all
+        else:
+            rows = np.flatnonzero((y == labels[c1]) | (y == labels[c2]))
+            Kp, box = K[np.ix_(rows, rows)], box_all[rows]
+        ypm = np.where(y[rows] == labels[c1], 1.0, -1.0)
+        alpha = np.zeros(rows.size) if start is None else start[k].copy()
+        if smo.solve(Kp, ypm, box, alpha, tol, _smo_iteration_cap(rows.size)) < 0:
+            alpha = _dual_interior_point(
+                np.ascontiguousarray(Kp), ypm, C, None if weights is None else weights[rows])
+        alphas.append(alpha)
+        D[rows, k] = sign * ypm * alpha
+    return D, alphas
 
 
 def _dual_interior_point(

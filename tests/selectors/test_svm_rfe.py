@@ -1260,3 +1260,154 @@ def test_text_rfe_merges_rows_at_its_low_dimensional_steps(monkeypatch):
     assert all(p <= svm_rfe_module._MERGE_MAX_FEATURES for p, _, _ in sizes)
     assert sum(m is not None for _, _, m in sizes) >= 2
     assert res.n_kernel_computations >= 1 + sum(m is not None for _, _, m in sizes)
+
+
+# ---------------------------------------------------------------------------------------
+# solver="warm": modelmine's SMO (_smo.c), each RFE step started from the previous one's
+# multipliers (issue 37). Oracles: the KKT conditions of the dual (computed here, in numpy),
+# the exact interior-point optimum, libsvm, and scikit-learn's RFE(SVC).
+
+smo = pytest.importorskip("modelmine.selectors._smo")
+
+
+def _kkt_violation(K, ypm, C, alpha):
+    """libsvm's optimality measure m(alpha) - M(alpha) of the dual, from its definition
+    (Fan, Chen and Lin, JMLR 2005, eq. (6)): the largest -y_t G_t over I_up minus the
+    smallest over I_low, with G = Q alpha - 1."""
+    G = ypm * (K @ (ypm * alpha)) - 1.0
+    up = ((ypm > 0) & (alpha < C)) | ((ypm < 0) & (alpha > 0))
+    low = ((ypm > 0) & (alpha > 0)) | ((ypm < 0) & (alpha < C))
+    return (-ypm * G)[up].max() - (-ypm * G)[low].min()
+
+
+def _minmax(X):
+    span = X.max(axis=0) - X.min(axis=0)
+    return (X - X.min(axis=0)) / np.where(span > 0, span, 1.0)
+
+
+@pytest.mark.parametrize("name", ["colon", "leukemia"])
+def test_smo_from_zero_and_from_a_warm_start_reaches_the_optimum(name):
+    X, y = _load(name)
+    Z = _minmax(X)
+    ypm = np.where(y == 0, 1.0, -1.0)
+    C = np.full(y.size, 0.5)
+    K = np.ascontiguousarray(Z @ Z.T)
+    exact = svm_solver._dual_interior_point(K, ypm, 0.5)
+    w_exact = Z.T @ (ypm * exact)
+    cold = np.zeros(y.size)
+    assert smo.solve(K, ypm, C, cold, 1e-3, 10**6) > 0
+    # the stopping rule holds, alpha is feasible, and w is as close to the optimum as
+    # libsvm's at the same tolerance
+    assert _kkt_violation(K, ypm, C, cold) < 1e-3
+    assert np.all(cold >= 0) and np.all(cold <= C) and abs(ypm @ cold) < 1e-12
+    svc = SVC(kernel="precomputed", C=0.5, tol=1e-3).fit(K, y)
+    w_libsvm = Z.T @ np.bincount(svc.support_, np.abs(svc.dual_coef_[0]) * ypm[svc.support_],
+                                 minlength=y.size)
+    error_libsvm = np.abs(w_libsvm - w_exact).max()
+    assert np.abs(Z.T @ (ypm * cold) - w_exact).max() <= max(2 * error_libsvm,
+                                                            1e-3 * np.abs(w_exact).max())
+    # from the optimum of the data without its last 10 % of genes: feasible, not optimal
+    Zs = Z[:, : int(0.9 * Z.shape[1])]
+    start = np.zeros(y.size)
+    smo.solve(np.ascontiguousarray(Zs @ Zs.T), ypm, C, start, 1e-3, 10**6)
+    assert _kkt_violation(K, ypm, C, start) > 1e-3
+    warm = start.copy()
+    smo.solve(K, ypm, C, warm, 1e-9, 10**7)
+    assert _kkt_violation(K, ypm, C, warm) < 1e-9
+    np.testing.assert_allclose(Z.T @ (ypm * warm), w_exact, rtol=0,
+                               atol=1e-6 * np.abs(w_exact).max())
+
+
+def test_smo_refuses_inconsistent_buffers_and_reports_the_cap():
+    K = np.eye(4)
+    with pytest.raises(ValueError, match="K must be n x n"):
+        smo.solve(np.eye(3), np.ones(4), np.ones(4), np.zeros(4), 1e-3, 10)
+    ypm = np.array([1.0, 1.0, -1.0, -1.0])
+    alpha = np.zeros(4)
+    assert smo.solve(K, ypm, np.ones(4), alpha, 1e-3, 0) == -1  # not converged at the cap
+    assert smo.solve(K, ypm, np.ones(4), alpha, 1e-3, 100) >= 1
+    assert _kkt_violation(K, ypm, 1.0, alpha) < 1e-3
+
+
+@pytest.mark.parametrize("name", ["colon", "leukemia"])
+@pytest.mark.parametrize("scale", [False, True])
+def test_warm_ranking_equals_sklearn_rfe_at_tight_tolerance(name, scale):
+    # at tol 1e-8 both solvers stop next to the one optimum: the same elimination as
+    # RFE(SVC(kernel="linear")), up to swaps of importances equal to 1e-5 of the largest
+    X, y = _load(name)
+    X = _minmax(X) if scale else X
+    ours = svm_rfe(X, y, step=0.1, tol=1e-8, solver="warm")
+    _, ref = _rfe_and_reference(X, y, step=0.1, tol=1e-8)
+    assert_within_solver_tolerance(ours, ref, rel=1e-5)
+    assert np.mean(ours.ranking_tied == ref.ranking_tied) > 0.95
+    assert_total_order_refines_tied(ours)
+
+
+@pytest.mark.parametrize("name", ["colon", "leukemia"])
+def test_warm_ranking_within_libsvms_tolerance_at_the_default(name):
+    # at tol 1e-3 the warm SMO stops elsewhere within the tolerance than libsvm does, as
+    # the distinct-row route does: swaps of importances within 1e-3 of the largest
+    X, y = _load(name)
+    ours = svm_rfe(X, y, step=0.1, step_rule="remaining", solver="warm")
+    assert_within_solver_tolerance(
+        ours, reference_rfe(X, y, step=0.1, step_rule="remaining"), rel=1e-3)
+
+
+@pytest.mark.parametrize("n_classes", [3, 4])
+def test_warm_multiclass_equals_sklearn_at_tight_tolerance(n_classes):
+    X, y = _multiclass(0, n_classes)
+    ours = svm_rfe(X, y, step=0.1, tol=1e-8, solver="warm")
+    assert_within_solver_tolerance(ours, _rfe_and_reference(X, y, step=0.1, tol=1e-8)[1],
+                                   rel=1e-5)
+
+
+def test_warm_weights_equal_repeated_rows():
+    # integer weights are repeated rows (C_i = C m_i), whichever solver
+    X, y = _load("colon")
+    X = _minmax(X)[:, :300]
+    m = np.random.default_rng(0).integers(1, 4, y.size)
+    weighted = svm_rfe(X, y, step=0.1, tol=1e-8, sample_weight=m, solver="warm")
+    rows = np.repeat(np.arange(y.size), m)
+    _, ref = _rfe_and_reference(X[rows], y[rows], step=0.1, tol=1e-8)
+    assert_within_solver_tolerance(weighted, ref, rel=1e-5)
+
+
+@pytest.mark.parametrize("name", ["basehock", "pcmac"])
+def test_warm_shared_kernel_equals_warm_on_the_resample_and_sklearn(name):
+    # the shared route gathers the same kernel bit for bit, so the warm SMO walks the same
+    # path: equal results; and the merged low-dimensional steps restart it from zero
+    X, y = _text_slice(name)
+    kernel = svm_rows.linear_kernel(X)
+    rows = _resamples(X.shape[0], seed=1)[0]
+    shared = svm_rows.svm_rfe_rows(kernel, X, y, rows, step=0.1, solver="warm", tol=1e-8)
+    alone = svm_rfe(X[rows], y[rows], step=0.1, solver="warm", tol=1e-8)
+    for field in ("ranking", "ranking_tied", "importances", "n_features_per_step"):
+        np.testing.assert_array_equal(getattr(shared, field), getattr(alone, field))
+    assert_within_solver_tolerance(
+        shared, _rfe_and_reference(X[rows], y[rows], step=0.1, tol=1e-8)[1], rel=1e-5)
+
+
+def test_warm_selector_records_its_solver_and_refuses_bad_values(monkeypatch):
+    from modelmine.selectors import get_selector
+
+    assert "solver" not in get_selector("svm-rfe").get_params()  # earlier records unchanged
+    warm = get_selector("svm-rfe", {"solver": "warm"})
+    assert warm.get_params()["solver"] == "warm"
+    X, y = _load("colon")
+    a = warm.select(X, y, random_state=0).ranking
+    np.testing.assert_array_equal(a, warm.select(X, y, random_state=1).ranking)  # deterministic
+    with pytest.raises(ValueError, match="solver"):
+        get_selector("svm-rfe", {"solver": "smo"})
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_smo(name, globals=None, locals=None, fromlist=(), level=0):
+        if fromlist and "_smo" in fromlist:
+            raise ImportError("not built")
+        return real_import(name, globals, locals, fromlist, level)
+
+    monkeypatch.setattr(builtins, "__import__", no_smo)
+    monkeypatch.delitem(__import__("sys").modules, "modelmine.selectors._smo")
+    with pytest.raises(ImportError, match=r"solver.*'libsvm'"):
+        svm_rfe(X[:, :50], y, solver="warm")
