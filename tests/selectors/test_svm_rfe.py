@@ -1311,11 +1311,33 @@ def test_smo_from_zero_and_from_a_warm_start_reaches_the_optimum(name):
     start = np.zeros(y.size)
     smo.solve(np.ascontiguousarray(Zs @ Zs.T), ypm, C, start, 1e-3, 10**6)
     assert _kkt_violation(K, ypm, C, start) > 1e-3
-    warm = start.copy()
-    smo.solve(K, ypm, C, warm, 1e-9, 10**7)
-    assert _kkt_violation(K, ypm, C, warm) < 1e-9
-    np.testing.assert_allclose(Z.T @ (ypm * warm), w_exact, rtol=0,
-                               atol=1e-6 * np.abs(w_exact).max())
+    for shrinking in (True, False):  # libsvm's shrinking changes the path, not the optimum
+        warm = start.copy()
+        smo.solve(K, ypm, C, warm, 1e-9, 10**7, shrinking)
+        assert _kkt_violation(K, ypm, C, warm) < 1e-9
+        np.testing.assert_allclose(Z.T @ (ypm * warm), w_exact, rtol=0,
+                                   atol=1e-6 * np.abs(w_exact).max())
+
+
+def test_smo_shrinking_on_a_thousand_rows_reaches_the_optimum():
+    # past min(n, 1000) iterations libsvm's shrinking takes rows out of the search and
+    # rebuilds their gradient from G_bar at the end: a madelon slice, where most
+    # multipliers sit at their bound, checked against the definition of optimality
+    X, y = datasets.load("madelon")[:2]
+    X = _minmax(np.asarray(X, dtype=np.float64)[:1200, :60])
+    y = np.unique(y[:1200], return_inverse=True)[1]
+    ypm = np.where(y == 0, 1.0, -1.0)
+    C = np.full(y.size, 0.5)
+    K = np.ascontiguousarray(X @ X.T)
+    alphas = []
+    for shrinking in (True, False):
+        alpha = np.zeros(y.size)
+        assert smo.solve(K, ypm, C, alpha, 1e-6, 10**8, shrinking) > 1200
+        assert _kkt_violation(K, ypm, C, alpha) < 1e-6
+        alphas.append(alpha)
+    assert np.mean(alphas[0] == 0.5) > 0.3  # many rows at the bound: shrinking has work
+    w = [X.T @ (ypm * a) for a in alphas]
+    np.testing.assert_allclose(w[0], w[1], rtol=0, atol=1e-4 * np.abs(w[1]).max())
 
 
 def test_smo_refuses_inconsistent_buffers_and_reports_the_cap():
