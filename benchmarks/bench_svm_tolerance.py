@@ -20,7 +20,15 @@ Printed per dataset and route: CPU seconds per resample (``time.process_time``,
 single-threaded), and the top-20 (the KDD'12 signature size m) against the truth's: the
 mean overlap |S ∩ S*| / 20 and the fraction of resamples with the same 20 features.
 
-Run: ``.venv/bin/python benchmarks/bench_svm_tolerance.py --out
+With ``--weka``, also against WEKA 3.6's ``SVMAttributeEval`` (the papers' tool: SMO at
+its default tolerance ``-T 1e-10``, attributes normalised to [0, 1] on the data it is
+given), per resample: the first ``--weka-b`` bootstraps of colon and leukemia written as
+ARFF (repeated rows kept), ``-C 0.5 -X 50`` (50 attributes removed per step, which
+isolates the SVM from WEKA's percent rule, see ``docs/selectors_svm_rfe.md``) against the
+selector with ``step=50``, per (solver, tol); the top-20 overlap with WEKA's
+(``svm_tolerance_weka.csv`` beside ``--out``).
+
+Run: ``.venv/bin/python benchmarks/bench_svm_tolerance.py --weka --out
 benchmarks/results/svm_tolerance.csv | tee benchmarks/results/svm_tolerance.log``
 (``--quick``: colon only, 2 resamples, for ``make bench``).
 """
@@ -94,6 +102,42 @@ def measure(name: str, b: int) -> list[dict]:
     return rows
 
 
+WEKA_ROUTES = {"libsvm 1e-3": ("libsvm", 1e-3), "warm 1e-3": ("warm", 1e-3),
+               "libsvm 1e-9": ("libsvm", 1e-9), "warm 1e-7": ("warm", 1e-7)}
+
+
+def against_weka(name: str, b: int) -> list[dict]:
+    """Top-20 overlap with WEKA's SVMAttributeEval -C 0.5 -X 50, per bootstrap."""
+    import tempfile
+
+    from bench_weka_relieff_svm import _weka_rank, _write_arff
+
+    X, y, _ = load(name)
+    train, boots = resamples(y, b)
+    X, y = np.asarray(X[train], dtype=np.float64), y[train]
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        arff = Path(tmp, "resample.arff")
+        for i, idx in enumerate(boots):
+            _write_arff(arff, X[idx], y[idx])
+            weka, weka_s = _weka_rank("SVMAttributeEval", ["-C", "0.5", "-X", "50"], arff,
+                                      X.shape[1])
+            top_weka = set(np.argsort(-weka, kind="stable")[:M].tolist())
+            for label, (solver, tol) in WEKA_ROUTES.items():
+                sel = get_selector("svm-rfe", {"solver": solver, "tol": tol, "step": 50})
+                ranking = sel.select_rows(sel.prepare(X, y), X, y, idx,
+                                          random_state=0).ranking
+                top = set(np.argsort(ranking, kind="stable")[:M].tolist())
+                rows.append({"dataset": name, "resample": i, "route": label,
+                             "solver": solver, "tol": tol,
+                             "top20_overlap_weka": len(top & top_weka) / M,
+                             "weka_seconds": round(weka_s, 2)})
+            print(f"- WEKA, {name} resample {i}: " + ", ".join(
+                f"{r['route']} {r['top20_overlap_weka']:.2f}" for r in rows[-len(WEKA_ROUTES):]),
+                flush=True)
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--b", type=int, default=10, help="bootstraps per microarray")
@@ -101,6 +145,9 @@ def main() -> None:
                         help="bootstraps per text set and madelon")
     parser.add_argument("--datasets", nargs="+", default=list(DATASETS))
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--weka", action="store_true",
+                        help="also against WEKA's SVMAttributeEval (needs java and weka.jar)")
+    parser.add_argument("--weka-b", type=int, default=5)
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
     names = ["colon"] if args.quick else args.datasets
@@ -117,6 +164,15 @@ def main() -> None:
     table = finish(rows, args.out, commit)
     print(table.pivot(index="dataset", columns="route", values="top20_overlap")
           .reindex(names).to_string())
+    if args.weka:
+        weka_rows: list[dict] = []
+        with threadpool_limits(1):
+            for name in ("colon", "leukemia"):
+                weka_rows += against_weka(name, 2 if args.quick else args.weka_b)
+        out = None if args.out is None else args.out.replace(".csv", "_weka.csv")
+        weka = finish(weka_rows, out, commit)
+        print(weka.groupby(["dataset", "route"], sort=False).top20_overlap_weka.agg(
+            ["mean", "min", "size"]).to_string())
     print(f"# benchmark wall time {time.perf_counter() - wall:.0f} s")
 
 
