@@ -152,8 +152,9 @@ def main() -> None:
     args = parser.parse_args()
     names = ["colon"] if args.quick else args.datasets
     commit = head_commit()
-    print(f"# commit {commit}; {platform.machine()}, {platform.python_version()}; "
-          "single-threaded, CPU seconds")
+    print(f"# commit {commit}; command: .venv/bin/python {' '.join(sys.argv)}; "
+          f"{platform.machine()}, Python {platform.python_version()}; single-threaded, "
+          "CPU seconds")
     wall = time.perf_counter()
     rows: list[dict] = []
     with threadpool_limits(1):
