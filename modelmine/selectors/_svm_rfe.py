@@ -112,11 +112,12 @@ Every step of RFE fits the SVM on the same rows with the same labels and boxes
 feasible for the next dual, and usually close to its optimum. ``solver="warm"`` solves each
 step with modelmine's SMO (``_smo.c``: libsvm's working-set selection of Fan, Chen and Lin,
 JMLR 2005, its two-variable update with per-row ``C_i`` and its stopping rule
-``m(a) - M(a) < tol``; no shrinking, no float32 cache) started from them
+``m(a) - M(a) < tol`` and its shrinking; a float64 kernel, no float32 cache) started from them
 (:func:`._svm_solver._fit_dual_warm`); merged rows restart it from zero. Each fit stops
 within the same tolerance as libsvm's, at another point. The cost is the number of SMO
 iterations, which the warm start cuts on microarrays and text and does not on madelon
-(noisy, most multipliers at their bound: about 18,000 iterations per fit either way).
+(noisy, most multipliers at their bound: about 19,000 iterations per fit either way;
+there the float64 rows without libsvm's per-fit overhead still make it 1.2x faster).
 Which features SVM-RFE keeps depends on that tolerance more than on the solver: at
 ``tol = 1e-3`` the top 20 of two correct solvers overlap by about two thirds
 (``docs/selectors_svm_rfe.md``, "Solver tolerance").
@@ -300,7 +301,7 @@ def svm_rfe(
     solver : {"libsvm", "warm"}, default="libsvm"
         ``"libsvm"``: each step's SVM by scikit-learn's ``SVC(kernel="precomputed")``,
         from zero. ``"warm"``: by modelmine's SMO (``_smo.c``: libsvm's working-set
-        rule, update and stopping rule, no shrinking), each step started from the
+        rule, update, stopping rule and shrinking), each step started from the
         previous step's multipliers, which stay feasible when features are removed. The
         same SVM to the tolerance ``tol``; the two stop at different points within it, so
         rankings can differ by swaps of features whose importances are that close
