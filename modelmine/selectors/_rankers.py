@@ -129,6 +129,50 @@ def _distinct_counts(
     return counts.reshape(b, width, n_classes), values, n_groups
 
 
+def _pass_one(
+    counts: NDArray[np.int64], values: NDArray[np.float64], n_groups: NDArray[np.int64],
+    bsize: int,
+) -> tuple[NDArray[np.int64], NDArray[np.float64], NDArray[np.int64], NDArray[np.int64]]:
+    """WEKA 3.6's first merging pass over the distinct values (see :func:`oner_rules`), all
+    columns at once: the class counts of each pass-1 bucket ``(b, width, k)``, the
+    breakpoint after each (+inf after the last), their number per column, and the pass-1
+    bucket of each distinct value ``(b, width)``."""
+    b, width, k = counts.shape
+    # columns by decreasing number of values: at step g the columns still advancing are
+    # a prefix, so every step works on views (the results are put back in column order)
+    order = np.argsort(-n_groups, kind="stable")
+    n_sorted = n_groups[order]
+    # value-major copies: the columns of one value are contiguous
+    by_value = np.ascontiguousarray(counts[order].transpose(1, 0, 2))
+    vals = np.ascontiguousarray(values[order].T)
+    rows = np.arange(b)
+    acc = by_value[0].copy() if width else np.zeros((b, k), dtype=np.int64)
+    h_counts = np.zeros((b, max(width, 1), k), dtype=np.int64)  # pass-1 buckets
+    h_bp = np.full((b, max(width, 1)), np.inf)  # breakpoint after each pass-1 bucket
+    n_h = np.zeros(b, dtype=np.int64)
+    member = np.zeros((max(width, 1), b), dtype=np.int64)
+    for g in range(1, width):
+        live = int(np.count_nonzero(n_sorted > g))
+        if live == 0:
+            break
+        new = by_value[g, :live]
+        old = acc[:live]
+        top = np.argmax(old, axis=1)
+        old_top = np.take_along_axis(old, top[:, None], axis=1)[:, 0]
+        merge = (np.argmax(new, axis=1) == top) | (old_top < bsize)
+        c = np.flatnonzero(~merge)  # a bucket closes before value g
+        h_counts[c, n_h[c]] = old[c]
+        h_bp[c, n_h[c]] = (vals[g - 1, c] + vals[g, c]) / 2.0
+        n_h[c] += 1
+        acc[:live] = np.where(merge[:, None], old + new, new)
+        member[g, :live] = n_h[:live]
+    h_counts[rows, n_h] = acc
+    n_h += 1
+    back = np.empty_like(order)
+    back[order] = rows
+    return h_counts[back], h_bp[back], n_h[back], member.T[back]
+
+
 def _rules_block(
     counts: NDArray[np.int64], values: NDArray[np.float64], n_groups: NDArray[np.int64],
     bsize: int,
@@ -137,29 +181,8 @@ def _rules_block(
     """WEKA 3.6's two merging passes over the distinct values (see :func:`oner_rules`),
     all columns at once; per column its breakpoints and bucket classes, and the bucket
     counts and the number of training records classified correctly."""
-    b, width, k = counts.shape
-    rows = np.arange(b)
-    # pass 1: one state per column, advanced one distinct value per step
-    acc = counts[:, 0, :].copy() if width else np.zeros((b, k), dtype=np.int64)
-    h_counts = np.zeros((b, max(width, 1), k), dtype=np.int64)  # pass-1 buckets
-    h_bp = np.full((b, max(width, 1)), np.inf)  # breakpoint after each pass-1 bucket
-    n_h = np.zeros(b, dtype=np.int64)
-    for g in range(1, width):
-        f = np.flatnonzero(n_groups > g)
-        if f.size == 0:
-            break
-        new = counts[f, g, :]
-        old = acc[f]
-        old_top = old[np.arange(f.size), np.argmax(old, axis=1)]
-        merge = (np.argmax(new, axis=1) == np.argmax(old, axis=1)) | (old_top < bsize)
-        m, c = f[merge], f[~merge]
-        acc[m] += counts[m, g, :]
-        h_counts[c, n_h[c]] = acc[c]
-        h_bp[c, n_h[c]] = (values[c, g - 1] + values[c, g]) / 2.0
-        n_h[c] += 1
-        acc[c] = counts[c, g, :]
-    h_counts[rows, n_h] = acc
-    n_h += 1
+    h_counts, h_bp, n_h, _ = _pass_one(counts, values, n_groups, bsize)
+    b = counts.shape[0]
     # pass 2: consecutive buckets of the same class (Utils.maxIndex: first maximum) merge
     h_cls = np.argmax(h_counts, axis=2)
     n_correct = np.take_along_axis(h_counts, h_cls[:, :, None], axis=2)[:, :, 0]

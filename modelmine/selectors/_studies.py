@@ -83,6 +83,25 @@ class OneRSelector(Selector):
             )
         )
 
+    prepare_uses_labels = False  # the columns sorted once
+
+    def prepare(self, X: Any, y: np.ndarray) -> Any:
+        """Each column sorted once (:class:`._information.SortedColumns`, as the MDL
+        selectors): :meth:`select_rows` then counts instead of sorting (issue 37)."""
+        from ._information import SortedColumns
+
+        return SortedColumns(X)
+
+    def select_rows(self, prepared: Any, X: Any, y: np.ndarray, rows: np.ndarray, *,
+                    random_state: int) -> SelectorOutput:
+        """:meth:`select` on ``X[rows], y[rows]``, bit for bit, from the sorted columns
+        (:func:`._oner_rows.resample_oner_scores`)."""
+        from ._oner_rows import resample_oner_scores
+
+        return SelectorOutput(scores=resample_oner_scores(
+            prepared, y, rows, min_bucket_size=self.min_bucket_size, folds=self.folds,
+            random_state=random_state))
+
     def get_params(self) -> dict[str, Any]:
         return {"min_bucket_size": self.min_bucket_size, "folds": self.folds}
 
