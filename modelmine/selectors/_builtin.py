@@ -66,12 +66,12 @@ class _Discretising(Selector):
                 "better_encoding": self.better_encoding}
 
     def prepare(self, X: Any, y: np.ndarray) -> Any:
-        """Each column sorted once (MDL only): see :class:`._information.SortedColumns`."""
+        """Each column sorted once (MDL only): see :func:`._information.sorted_columns`."""
         if self.discretization != "mdl":
             return None
-        from ._information import SortedColumns
+        from ._information import sorted_columns
 
-        return SortedColumns(X)
+        return sorted_columns(X)
 
     def select_rows(self, prepared: Any, X: Any, y: np.ndarray, rows: np.ndarray, *,
                     random_state: int) -> SelectorOutput:

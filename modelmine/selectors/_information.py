@@ -635,6 +635,21 @@ class SortedColumns:
         )
 
 
+#: Dense data with at most this fraction of non-zeros are sorted as sparse (same counts).
+_SPARSE_DENSITY = 0.1
+
+
+def sorted_columns(X: NDArray[np.float64] | sp.spmatrix) -> SortedColumns:
+    """:class:`SortedColumns` of ``X``, dense data that are mostly zeros (PCMAC is read as
+    a dense array) taken by their non-zeros: the same distinct values and counts, so the
+    same scores, for a fraction of the work (issue 37)."""
+    if not sp.issparse(X):
+        dense = np.asarray(X, dtype=np.float64)
+        if np.count_nonzero(dense) <= _SPARSE_DENSITY * dense.size:
+            return SortedColumns(sp.csr_matrix(dense))
+    return SortedColumns(X)
+
+
 def _resample_tables(
     fold: SortedColumns, rows: NDArray[np.intp], y: NDArray[np.int64], n_classes: int,
     better_encoding: bool = True,

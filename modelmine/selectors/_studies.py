@@ -88,9 +88,9 @@ class OneRSelector(Selector):
     def prepare(self, X: Any, y: np.ndarray) -> Any:
         """Each column sorted once (:class:`._information.SortedColumns`, as the MDL
         selectors): :meth:`select_rows` then counts instead of sorting (issue 37)."""
-        from ._information import SortedColumns
+        from ._information import sorted_columns
 
-        return SortedColumns(X)
+        return sorted_columns(X)
 
     def select_rows(self, prepared: Any, X: Any, y: np.ndarray, rows: np.ndarray, *,
                     random_state: int) -> SelectorOutput:

@@ -113,3 +113,20 @@ def test_folds_above_the_resample_size_are_refused_by_name():
     prepared = sel.prepare(X, _codes(np.asarray(y)))
     with pytest.raises(ValueError, match=r"'folds'.*at most the number of samples"):
         sel.select_rows(prepared, X, _codes(np.asarray(y)), np.arange(5), random_state=0)
+
+
+@pytest.mark.parametrize("name", ["oner", "ig", "chi2", "su"])
+def test_mostly_zero_dense_data_are_sorted_by_their_non_zeros(name):
+    # PCMAC is read as a dense array: its columns are sorted as sparse ones (the same
+    # values and counts), and the scores stay those of select on the dense resample
+    X, y = mm.datasets.load("basehock")[:2]
+    rows = np.random.default_rng(4).choice(X.shape[0], 300, replace=False)
+    dense = sp.csr_matrix(X[rows], dtype=np.float64).toarray()
+    yc = _codes(np.asarray(y)[rows])
+    sel = get_selector(name)
+    prepared = sel.prepare(dense, yc)
+    assert prepared.sparse
+    for seed, idx in enumerate(_resamples(dense.shape[0])):
+        shared = sel.select_rows(prepared, dense, yc, idx, random_state=seed)
+        alone = sel.select(dense[idx], yc[idx], random_state=seed)
+        np.testing.assert_array_equal(shared.scores, alone.scores)
