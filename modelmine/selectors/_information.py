@@ -14,6 +14,7 @@ with a single ``bincount``.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -650,17 +651,16 @@ def sorted_columns(X: NDArray[np.float64] | sp.spmatrix) -> SortedColumns:
     return SortedColumns(X)
 
 
-def _resample_tables(
+def _present_levels(
     fold: SortedColumns, rows: NDArray[np.intp], y: NDArray[np.int64], n_classes: int,
     better_encoding: bool = True,
-) -> NDArray[np.float64]:
-    """The (feature, MDL level, class) counts of the resample ``rows`` (``y`` = its labels).
-
-    Per column block: class counts per distinct value present in the resample (one
-    ``bincount``), WEKA's MDL search over them (:func:`_mdl_search`), and the level of
-    each value = number of cuts below it. The table has the width of
-    :func:`_contingency` on the resample's codes, so every later sum is the same.
-    """
+) -> Iterator[tuple[int, NDArray[np.intp], NDArray[np.intp], NDArray[np.int64],
+                    NDArray[Any], NDArray[np.int64]]]:
+    """Per column block of the resample ``rows`` (``y`` = its labels): WEKA's MDL search
+    over the class counts of the values present (:func:`_mdl_search`), yielded as
+    ``(a, jj, gg, level, counts, n_cuts)``: for each (column ``a + jj``, value index
+    ``gg``) present, its level (the number of cuts below it) and its class counts; and the
+    number of cuts of each column of the block."""
     n, p = fold.shape
     multiplicity = totals = y_full = None
     if fold.sparse:
@@ -674,8 +674,6 @@ def _resample_tables(
     if not fold.sparse:
         per_column = max(rows.shape[0], per_column)
     step = max(1, _BLOCK_ELEMENTS // per_column)
-    level_blocks: list[tuple[NDArray[np.intp], NDArray[np.int64], NDArray[Any]]] = []
-    max_levels = 1
     for a in range(0, p, step):
         b = min(p, a + step)
         cols = b - a
@@ -708,8 +706,28 @@ def _resample_tables(
         above = (values[cut_feat] > cut_val[:, None]).ravel()
         cell = (cut_feat[:, None] * w2 + np.arange(w2)).ravel()[above]
         levels = np.bincount(cell, minlength=cols * w2).reshape(cols, w2)
-        max_levels = max(max_levels, 1 + int(np.bincount(cut_feat, minlength=1).max()))
-        level_blocks.append((a + jj, levels[jj, new], present_counts))
+        yield (a, jj, gg, levels[jj, new], present_counts,
+               np.bincount(cut_feat, minlength=cols).astype(np.int64))
+
+
+def _resample_tables(
+    fold: SortedColumns, rows: NDArray[np.intp], y: NDArray[np.int64], n_classes: int,
+    better_encoding: bool = True,
+) -> NDArray[np.float64]:
+    """The (feature, MDL level, class) counts of the resample ``rows`` (``y`` = its labels).
+
+    Per column block: class counts per distinct value present in the resample (one
+    ``bincount``), WEKA's MDL search over them (:func:`_mdl_search`), and the level of
+    each value = number of cuts below it (:func:`_present_levels`). The table has the
+    width of :func:`_contingency` on the resample's codes, so every later sum is the same.
+    """
+    p = fold.shape[1]
+    level_blocks: list[tuple[NDArray[np.intp], NDArray[np.int64], NDArray[Any]]] = []
+    max_levels = 1
+    for a, jj, _, level, present_counts, n_cuts in _present_levels(
+            fold, rows, y, n_classes, better_encoding):
+        max_levels = max(max_levels, 1 + int(n_cuts.max(initial=0)))
+        level_blocks.append((a + jj, level, present_counts))
     # the (feature, level, class) table: one bincount over the present values' counts
     flat = (
         np.concatenate(
@@ -728,6 +746,49 @@ def _resample_tables(
         .reshape(p, max_levels, n_classes)
     )
     return table
+
+
+def resample_codes(
+    fold: SortedColumns, y: NDArray[np.int64], rows: NDArray[np.intp],
+    better_encoding: bool = True,
+) -> tuple[NDArray[np.int32], NDArray[np.int64]]:
+    """:func:`discretize` (MDL) of the resample ``X[rows], y[rows]``, from ``fold``.
+
+    Equal to ``discretize(X[rows], y[rows], method="mdl")`` (the codes and the number of
+    levels of each feature, as WEKA's supervised Discretize gives CfsSubsetEval; KDD 2012,
+    Section 5, "CFS"), without sorting the resample: the cuts come from the class counts
+    of the values present (:func:`_present_levels`), and each record takes the level of
+    its value. Issue 37: the CFS selector's shared route.
+    """
+    y_r = y[rows]
+    n_classes = int(y_r.max()) + 1
+    n, p = rows.shape[0], fold.shape[1]
+    codes = np.zeros((n, p), dtype=np.int32)
+    n_levels = np.ones(p, dtype=np.int64)
+    distinct, record_of = np.unique(rows, return_inverse=True)
+    for a, jj, gg, level, _, n_cuts in _present_levels(fold, rows, y_r, n_classes,
+                                                        bool(better_encoding)):
+        cols = n_cuts.shape[0]
+        n_levels[a : a + cols] += n_cuts
+        by_group = np.zeros((cols, int(fold.n_groups[a : a + cols].max(initial=1))),
+                            dtype=np.int32)
+        by_group[jj, gg] = level
+        if fold.sparse:
+            # every row of the resample holds 0 where nothing is stored, then its entries
+            zero = np.minimum(fold.zero_group[a : a + cols], by_group.shape[1] - 1)
+            block = np.repeat(by_group[np.arange(cols), zero][None, :], distinct.size, axis=0)
+            lo, hi = fold.indptr[a], fold.indptr[a + cols]
+            r = fold.rows[lo:hi]
+            col = np.repeat(np.arange(cols), np.diff(fold.indptr[a : a + cols + 1]))
+            pos = np.searchsorted(distinct, r)
+            drawn = (pos < distinct.size) & (distinct[np.minimum(pos, distinct.size - 1)] == r)
+            block[pos[drawn], col[drawn]] = by_group[col[drawn], fold.entry_group[lo:hi][drawn]]
+            codes[:, a : a + cols] = block[record_of]
+        else:
+            assert fold.group is not None
+            codes[:, a : a + cols] = np.take_along_axis(
+                by_group.T, fold.group[rows, a : a + cols], axis=0)
+    return codes, n_levels
 
 
 def _sparse_counts(

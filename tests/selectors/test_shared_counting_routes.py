@@ -1,8 +1,9 @@
-"""OneR's shared route (issue 37): ``prepare`` once (the columns sorted once), then
-``select_rows`` per resample, against ``select`` on ``X[rows], y[rows]`` itself
-(``oner_scores``, equal to WEKA 3.6's OneRAttributeEval in ``test_weka_information.py``):
-equal bit for bit, on dense and sparse data, two and more classes, with the resamples
-``mm.bootstrap`` draws and with awkward ones."""
+"""The shared routes of OneR and CFS (issue 37): ``prepare`` once (the columns sorted
+once, as the MDL selectors), then ``select_rows`` per resample, against ``select`` on
+``X[rows], y[rows]`` itself (``oner_scores`` and CFS, equal to WEKA 3.6's
+OneRAttributeEval and CfsSubsetEval in ``test_weka_information.py``; ``discretize`` for
+the resample's MDL codes): equal bit for bit, on dense and sparse data, two and more
+classes, with the resamples ``mm.bootstrap`` draws and with awkward ones."""
 
 from __future__ import annotations
 
@@ -130,3 +131,45 @@ def test_mostly_zero_dense_data_are_sorted_by_their_non_zeros(name):
         shared = sel.select_rows(prepared, dense, yc, idx, random_state=seed)
         alone = sel.select(dense[idx], yc[idx], random_state=seed)
         np.testing.assert_array_equal(shared.scores, alone.scores)
+
+
+# ------------------------------------------------------------------ CFS's shared route
+@pytest.mark.parametrize("case", ["colon", "basehock", "sparse-negative", "many-classes"])
+def test_cfs_shared_route_equals_select_on_the_resample(case):
+    # the resample's MDL codes from the sorted columns (resample_codes) equal
+    # discretize(X[rows], y[rows]); so do CFS's subset and ranking
+    from modelmine.selectors._information import discretize, resample_codes
+
+    rng = np.random.default_rng(11)
+    if case == "colon":
+        X, y = mm.datasets.load("colon")[:2]
+        X, y = np.asarray(X, dtype=np.float64)[:, :400], _codes(np.asarray(y))
+    elif case == "basehock":
+        X, y = mm.datasets.load("basehock")[:2]
+        rows = rng.choice(X.shape[0], 300, replace=False)
+        X, y = sp.csr_matrix(X[rows], dtype=np.float64), _codes(np.asarray(y)[rows])
+    elif case == "sparse-negative":
+        dense = np.where(rng.random((80, 60)) < 0.3, rng.normal(size=(80, 60)).round(1), 0.0)
+        y = rng.integers(0, 2, 80)
+        dense[:, :5] += y[:, None] * 1.5 * (dense[:, :5] != 0)
+        X = sp.csr_matrix(dense)
+    else:
+        y = np.repeat(np.arange(5), [9, 8, 7, 6, 5])
+        X = rng.gamma(2.0, 5000.0, size=(y.size, 40)) + y[:, None] * 4000.0 * rng.random(40)
+        X[:, 2] = 3.0
+        X[:, 8] = X[:, 9]
+        X = np.round(X, -2)
+    sel = get_selector("cfs")
+    prepared = sel.prepare(X, y)
+    for seed, idx in enumerate(_resamples(X.shape[0], seed=2)):
+        codes, levels = resample_codes(prepared, y, idx)
+        want_codes, want_levels = discretize(X[idx], y[idx], method="mdl")
+        np.testing.assert_array_equal(levels, want_levels)
+        np.testing.assert_array_equal(codes, want_codes)
+        assert codes.dtype == want_codes.dtype
+        if not (levels > 1).any():
+            continue
+        shared = sel.select_rows(prepared, X, y, idx, random_state=seed)
+        alone = sel.select(X[idx], y[idx], random_state=seed)
+        np.testing.assert_array_equal(shared.ranking, alone.ranking)
+        np.testing.assert_array_equal(shared.support, alone.support)
