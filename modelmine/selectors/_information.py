@@ -599,6 +599,20 @@ class SortedColumns:
             self.values[col : col + vals.shape[0], : vals.shape[1]] = vals
             col += vals.shape[0]
 
+    def blocks(self, n_rows: int, n_classes: int) -> Iterator[tuple[int, int, int]]:
+        """Column blocks ``(start, stop, width)`` for counting ``n_rows`` rows: ``width``
+        the block's largest number of distinct values. Dense data: a block's value indices
+        are (rows x columns); sparse: its work arrays are (columns x distinct values x
+        classes), the stored entries counted once; either way about ``_BLOCK_ELEMENTS``."""
+        p = self.shape[1]
+        per_column = self.values.shape[1] * (n_classes + 2)
+        if not self.sparse:
+            per_column = max(n_rows, per_column)
+        step = max(1, _BLOCK_ELEMENTS // per_column)
+        for a in range(0, p, step):
+            b = min(p, a + step)
+            yield a, b, int(self.n_groups[a:b].max()) if b > a else 0
+
     def _init_sparse(self, X: sp.spmatrix) -> None:
         """Sparse input: only the stored entries are sorted, O(nnz log nnz), never n x p.
 
@@ -661,23 +675,15 @@ def _present_levels(
     ``(a, jj, gg, level, counts, n_cuts)``: for each (column ``a + jj``, value index
     ``gg``) present, its level (the number of cuts below it) and its class counts; and the
     number of cuts of each column of the block."""
-    n, p = fold.shape
+    n = fold.shape[0]
     multiplicity = totals = y_full = None
     if fold.sparse:
         multiplicity = np.bincount(rows, minlength=n).astype(np.float64)
         y_full = np.zeros(n, dtype=np.int64)
         y_full[rows] = y
         totals = np.bincount(y_full, weights=multiplicity, minlength=n_classes)
-    # dense: a block's value indices are (rows x columns); sparse: its work arrays are
-    # (columns x distinct values x classes), the stored entries counted once per resample
-    per_column = fold.values.shape[1] * (n_classes + 2)
-    if not fold.sparse:
-        per_column = max(rows.shape[0], per_column)
-    step = max(1, _BLOCK_ELEMENTS // per_column)
-    for a in range(0, p, step):
-        b = min(p, a + step)
+    for a, b, width in fold.blocks(rows.shape[0], n_classes):
         cols = b - a
-        width = int(fold.n_groups[a:b].max()) if cols else 0
         counts: NDArray[Any]
         if fold.sparse:
             counts = _sparse_counts(fold, a, b, width, multiplicity, y_full, totals)

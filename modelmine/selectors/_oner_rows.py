@@ -19,7 +19,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..validation import check_int, param_error
-from ._information import _BLOCK_ELEMENTS, SortedColumns, _sparse_counts
+from ._information import SortedColumns, _sparse_counts
 from ._rankers import _pass_one, weka_cv_folds
 
 __all__ = ["resample_oner_scores"]
@@ -156,13 +156,7 @@ def resample_oner_scores(fold: SortedColumns, y: NDArray[np.int64], rows: NDArra
     hits = np.zeros(p)
     for train_rows, test_rows in parts:
         n_classes = int(y[train_rows].max()) + 1  # as oner_rules on the training part
-        per_column = fold.values.shape[1] * (n_classes + 2)
-        if not fold.sparse:
-            per_column = max(train_rows.shape[0], per_column)
-        step = max(1, _BLOCK_ELEMENTS // per_column)
-        for a in range(0, p, step):
-            b = min(p, a + step)
-            width = int(fold.n_groups[a:b].max()) if b > a else 0
+        for a, b, width in fold.blocks(train_rows.shape[0], n_classes):
             counts = _value_counts(fold, train_rows, y, n_classes, a, b, width)
             predicted, n_correct = _bucket_classes(fold, a, b, width, counts, bsize)
             if test_rows is None:

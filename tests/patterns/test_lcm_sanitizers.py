@@ -12,14 +12,10 @@ found, never under ``MODELMINE_REQUIRE_SANITIZER=1`` (set in CI).
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-import sys
-import sysconfig
 from pathlib import Path
 
 import pytest
+from c_sanitizers import run_sanitized
 
 import modelmine
 
@@ -133,40 +129,8 @@ print("ok", cases)
 '''
 
 
-def _compiler() -> str | None:
-    return shutil.which(os.environ.get("CC", "gcc")) or shutil.which("cc")
-
-
-def _runtime(cc: str) -> str | None:
-    out = subprocess.run([cc, "-print-file-name=libasan.so"], capture_output=True, text=True)
-    path = out.stdout.strip()
-    return path if path and Path(path).exists() else None
-
-
 @pytest.mark.slow
 def test_the_c_miner_is_memory_safe_and_exact_under_sanitizers(tmp_path):
-    cc = _compiler()
-    runtime = _runtime(cc) if cc else None
-    if cc is None or runtime is None:
-        if os.environ.get("MODELMINE_REQUIRE_SANITIZER") == "1":
-            pytest.fail("no C compiler with AddressSanitizer here (MODELMINE_REQUIRE_"
-                        "SANITIZER=1)")
-        pytest.skip("no C compiler with AddressSanitizer here")
-    suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
-    target = tmp_path / f"_lcm{suffix}"
-    build = subprocess.run(
-        [cc, "-shared", "-fPIC", "-O1", "-g", "-fno-omit-frame-pointer",
-         "-fsanitize=address,undefined", "-fno-sanitize-recover=undefined",
-         f"-I{sysconfig.get_paths()['include']}", str(SOURCE), "-o", str(target)],
-        capture_output=True, text=True)
-    assert build.returncode == 0, build.stderr
-    env = {**os.environ, "LD_PRELOAD": runtime,
-           # CPython's own allocations are not ours to judge: leaks are not checked.
-           "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1",
-           "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1"}
-    child = tmp_path / "child.py"
-    child.write_text(_CHILD)
-    run = subprocess.run([sys.executable, str(child), str(target), "7", "300"],
-                         capture_output=True, text=True, env=env, timeout=600)
+    run = run_sanitized(SOURCE, "_lcm", _CHILD, ["7", "300"], tmp_path)
     assert run.returncode == 0, run.stderr[-4000:]
     assert "ok 300" in run.stdout

@@ -14,18 +14,12 @@ under ``MODELMINE_REQUIRE_SANITIZER=1`` (set in CI).
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import sysconfig
 from pathlib import Path
 
 import pytest
+from c_sanitizers import run_sanitized
 
 import modelmine
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "patterns"))
-from test_lcm_sanitizers import _compiler, _runtime
 
 SOURCE = Path(modelmine.__file__).parent / "selectors" / "_smo.c"
 
@@ -99,27 +93,6 @@ print("ok", case + 1, "largest", max(sizes))
 
 @pytest.mark.slow
 def test_the_c_smo_is_memory_safe_and_optimal_under_sanitizers(tmp_path):
-    cc = _compiler()
-    runtime = _runtime(cc) if cc else None
-    if cc is None or runtime is None:
-        if os.environ.get("MODELMINE_REQUIRE_SANITIZER") == "1":
-            pytest.fail("no C compiler with AddressSanitizer here (MODELMINE_REQUIRE_"
-                        "SANITIZER=1)")
-        pytest.skip("no C compiler with AddressSanitizer here")
-    suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
-    target = tmp_path / f"_smo{suffix}"
-    build = subprocess.run(
-        [cc, "-shared", "-fPIC", "-O1", "-g", "-fno-omit-frame-pointer",
-         "-fsanitize=address,undefined", "-fno-sanitize-recover=undefined",
-         f"-I{sysconfig.get_paths()['include']}", str(SOURCE), "-o", str(target)],
-        capture_output=True, text=True)
-    assert build.returncode == 0, build.stderr
-    env = {**os.environ, "LD_PRELOAD": runtime,
-           "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1",
-           "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1"}
-    child = tmp_path / "child.py"
-    child.write_text(_CHILD)
-    run = subprocess.run([sys.executable, str(child), str(target), "5", "28"],
-                         capture_output=True, text=True, env=env, timeout=600)
+    run = run_sanitized(SOURCE, "_smo", _CHILD, ["5", "28"], tmp_path)
     assert run.returncode == 0, run.stderr[-4000:]
     assert "ok 28 largest 1200" in run.stdout
