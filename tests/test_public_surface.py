@@ -141,7 +141,15 @@ KERNEL_TESTS = {
         "partition; the scalar ReliefF oracle orders ties with _weka_sort",
     "tests/selectors/test_svm_rfe.py":
         "the SVM-RFE kernels (down-dated kernel, interior-point solver, distinct rows, "
-        "shared row kernel, merged rows) against scikit-learn's RFE and SVC and libsvm",
+        "shared row kernel, merged rows, the warm-started C SMO) against scikit-learn's "
+        "RFE and SVC, libsvm and the dual's optimality conditions",
+    "tests/selectors/test_shared_counting_routes.py":
+        "the resample's MDL codes from the sorted columns (resample_codes) against "
+        "discretize on the resample; bootstrap against select on the same resamples "
+        "(resample_indices, seed_sequence, model_from_output)",
+    "tests/test_published_svm_tolerance.py":
+        "skipped without the C SMO (modelmine.selectors._smo), whose solver='warm' routes "
+        "the committed benchmarks/results/svm_tolerance*.csv recompute",
     "tests/selectors/test_weka_relieff.py":
         "_weka_sort against weka.core.Utils.sort run in the WEKA jar",
     "tests/test_published_stuart.py":

@@ -247,14 +247,17 @@ def _fit_dual(
 
 
 def _warm_solver() -> Any:
-    """modelmine's compiled SMO (``_smo.c``), or a clear error naming ``solver``."""
-    try:
-        from . import _smo
+    """``solve`` of modelmine's compiled SMO (``_smo.c``), or a clear error naming
+    ``solver``."""
+    import importlib
+
+    try:  # by name: a compiled module, not a source file of this package
+        solve = importlib.import_module(f"{__package__}._smo").solve
     except ImportError as exc:  # an install without a C compiler
         raise param_error(
             "solver", "svm_rfe", "'libsvm' on an install without modelmine's compiled SMO "
             "(modelmine/selectors/_smo.c did not build)", "warm", exc=ImportError) from exc
-    return _smo
+    return solve
 
 
 def _fit_dual_warm(
@@ -277,7 +280,7 @@ def _fit_dual_warm(
     kernel a little. A pair that has not converged after :func:`_smo_iteration_cap`
     iterations is solved by :func:`_dual_interior_point`, as in :func:`_fit_dual`.
     """
-    smo = _warm_solver()
+    solve = _warm_solver()
     labels = np.unique(y)
     n, n_classes = K.shape[0], labels.size
     box_all = np.full(n, C) if weights is None else C * np.asarray(weights, dtype=np.float64)
@@ -293,7 +296,7 @@ def _fit_dual_warm(
             Kp, box = K[np.ix_(rows, rows)], box_all[rows]
         ypm = np.where(y[rows] == labels[c1], 1.0, -1.0)
         alpha = np.zeros(rows.size) if start is None else start[k].copy()
-        if smo.solve(Kp, ypm, box, alpha, tol, _smo_iteration_cap(rows.size)) < 0:
+        if solve(Kp, ypm, box, alpha, tol, _smo_iteration_cap(rows.size)) < 0:
             alpha = _dual_interior_point(
                 np.ascontiguousarray(Kp), ypm, C, None if weights is None else weights[rows])
         alphas.append(alpha)

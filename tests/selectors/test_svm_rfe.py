@@ -1420,16 +1420,15 @@ def test_warm_selector_records_its_solver_and_refuses_bad_values(monkeypatch):
     np.testing.assert_array_equal(a, warm.select(X, y, random_state=1).ranking)  # deterministic
     with pytest.raises(ValueError, match="solver"):
         get_selector("svm-rfe", {"solver": "smo"})
-    import builtins
+    import importlib
 
-    real_import = builtins.__import__
+    real_import_module = importlib.import_module
 
-    def no_smo(name, globals=None, locals=None, fromlist=(), level=0):
-        if fromlist and "_smo" in fromlist:
+    def no_smo(name, package=None):
+        if name.endswith("._smo"):
             raise ImportError("not built")
-        return real_import(name, globals, locals, fromlist, level)
+        return real_import_module(name, package)
 
-    monkeypatch.setattr(builtins, "__import__", no_smo)
-    monkeypatch.delitem(__import__("sys").modules, "modelmine.selectors._smo")
+    monkeypatch.setattr(importlib, "import_module", no_smo)
     with pytest.raises(ImportError, match=r"solver.*'libsvm'"):
         svm_rfe(X[:, :50], y, solver="warm")
