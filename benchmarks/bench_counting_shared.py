@@ -43,7 +43,8 @@ from modelmine.selectors import get_selector
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--b", type=int, default=5)
-    parser.add_argument("--selectors", nargs="+", default=["oner", "cfs", "ig", "chi2", "su"])
+    parser.add_argument("--selectors", nargs="+",
+                        default=["oner", "cfs", "ig", "chi2", "su", "gainratio"])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--out", default=None)
     args = parser.parse_args()

@@ -836,11 +836,13 @@ def resample_scores(
     fold: SortedColumns, y: NDArray[np.int64], rows: NDArray[np.intp], score: str,
     better_encoding: bool = True,
 ) -> NDArray[np.float64]:
-    """IG, SU or chi2 after MDL discretisation of the resample ``X[rows]``, ``y[rows]``.
+    """IG, SU, chi2 or gain ratio after MDL discretisation of the resample ``X[rows]``,
+    ``y[rows]``.
 
-    Equal, bit for bit, to :func:`information_gain`, :func:`symmetrical_uncertainty` or
-    the chi2 selector (WEKA's InfoGain / SymmetricalUncert / ChiSquared attribute
-    evaluators, KDD'12 Section 5) called on the resample, without sorting it.
+    Equal, bit for bit, to :func:`information_gain`, :func:`symmetrical_uncertainty`, the
+    chi2 selector (WEKA's InfoGain / SymmetricalUncert / ChiSquared attribute evaluators,
+    KDD'12 Section 5) or :func:`modelmine.selectors.gain_ratio` (GainRatioAttributeEval,
+    Pes 2019, Section 3.1) called on the resample, without sorting it.
 
     Parameters
     ----------
@@ -850,11 +852,11 @@ def resample_scores(
         Int64 class codes of the full data.
     rows : ndarray of int
         The resample's rows (repeats allowed).
-    score : {"ig", "su", "chi2"}
+    score : {"ig", "su", "chi2", "gainratio"}
     better_encoding : bool, default=True
         As in :func:`discretize`.
     """
-    score = check_choice(score, "score", "resample_scores", ["ig", "su", "chi2"])
+    score = check_choice(score, "score", "resample_scores", ["ig", "su", "chi2", "gainratio"])
     y_r = y[rows]
     n_classes = int(y_r.max()) + 1
     table = _resample_tables(fold, rows, y_r, n_classes, bool(better_encoding))
@@ -863,4 +865,18 @@ def resample_scores(
     ig, h_c, h_f = _ig_from_table(table, y_r)
     if score == "ig":
         return ig / _LN2
+    if score == "gainratio":
+        return gain_ratio_of(ig, h_f)
     return _su(ig, h_c, h_f)
+
+
+# WEKA's Utils.eq tolerance: a split entropy within 1e-6 bits of 0 gives a gain ratio of 0.
+_WEKA_EPS = 1e-6
+
+
+def gain_ratio_of(ig: NDArray[np.float64], h_f: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``IG / H(F)`` (both in nats), 0 where the split information ``H(F)`` is 0 to WEKA's
+    tolerance of 1e-6 bits (``ContingencyTables.gainRatio``; Pes 2019, Section 3.1)."""
+    split = h_f / _LN2  # bits, for WEKA's tolerance
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(split > _WEKA_EPS, ig / np.where(h_f > 0, h_f, 1.0), 0.0)

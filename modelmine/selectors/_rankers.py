@@ -22,14 +22,11 @@ import scipy.sparse as sp
 from numpy.typing import NDArray
 
 from ..validation import check_int, param_error
-from ._information import _discretized_ig, doc_discretized
+from ._information import _discretized_ig, doc_discretized, gain_ratio_of
 from ._relieff import _column_blocks
 
 __all__ = ["JavaRandom", "OneRRules", "gain_ratio", "oner_rules", "oner_scores", "weka_cv_folds"]
 
-# WEKA's Utils.eq tolerance: a split entropy within 1e-6 of 0 gives a gain ratio of 0.
-_WEKA_EPS = 1e-6
-_LN2 = float(np.log(2.0))
 # Elements of (test rows x features x breakpoints) compared at once when predicting.
 _PREDICT_ELEMENTS = 1 << 22
 
@@ -61,9 +58,7 @@ def gain_ratio(
         Gain ratio in [0, 1].
     """
     ig, _, h_f = _discretized_ig(X, y, discretization, n_bins, "gain_ratio", better_encoding)
-    split = h_f / _LN2  # bits, for WEKA's tolerance
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(split > _WEKA_EPS, ig / np.where(h_f > 0, h_f, 1.0), 0.0)
+    return gain_ratio_of(ig, h_f)
 
 
 class OneRRules:

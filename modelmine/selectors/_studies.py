@@ -17,29 +17,24 @@ from typing import Any
 
 import numpy as np
 
-from ..validation import check_choice, check_flag, check_int, check_real
+from ..validation import check_choice, check_int, check_real
 from ._base import Selector, SelectorKind, SelectorOutput
+from ._discretising import _Discretising
 from ._svm_selectors import SVMRFESelector
 
 __all__ = ["GainRatioSelector", "MRMRSelector", "OneRSelector", "SVMRFE50Selector"]
 
 
-class GainRatioSelector(Selector):
+class GainRatioSelector(_Discretising):
     """Gain ratio IG(C; F) / H(F) of MDL-discretised features (WEKA GainRatioAttributeEval).
 
-    Pes (2019, Section 3.1, "GainR"); see :func:`modelmine.selectors.gain_ratio`.
+    Pes (2019, Section 3.1, "GainR"); see :func:`modelmine.selectors.gain_ratio`. Through
+    :func:`modelmine.bootstrap` the resamples share the fold's sorted columns, as the
+    MDL selectors of KDD 2012 (issue 37).
     """
 
     name = "gainratio"
-
-    def __init__(self, discretization: str = "mdl", n_bins: int = 10,
-                 better_encoding: bool = True):
-        self.discretization = check_choice(
-            discretization, "discretization", "GainRatioSelector", ["mdl", "quantile", "uniform"]
-        )
-        self.n_bins = check_int(n_bins, "n_bins", "GainRatioSelector", min_value=2)
-        self.better_encoding = check_flag(better_encoding, "better_encoding",
-                                          "GainRatioSelector")
+    _score = "gainratio"
 
     def select(self, X: Any, y: np.ndarray, *, random_state: int) -> SelectorOutput:
         from ._rankers import gain_ratio
@@ -48,10 +43,6 @@ class GainRatioSelector(Selector):
             scores=gain_ratio(X, y, discretization=self.discretization, n_bins=self.n_bins,
                               better_encoding=self.better_encoding)
         )
-
-    def get_params(self) -> dict[str, Any]:
-        return {"discretization": self.discretization, "n_bins": self.n_bins,
-                "better_encoding": self.better_encoding}
 
 
 class OneRSelector(Selector):

@@ -1,9 +1,9 @@
-"""The shared routes of OneR and CFS (issue 37): ``prepare`` once (the columns sorted
-once, as the MDL selectors), then ``select_rows`` per resample, against ``select`` on
-``X[rows], y[rows]`` itself (``oner_scores`` and CFS, equal to WEKA 3.6's
-OneRAttributeEval and CfsSubsetEval in ``test_weka_information.py``; ``discretize`` for
-the resample's MDL codes): equal bit for bit, on dense and sparse data, two and more
-classes, with the resamples ``mm.bootstrap`` draws and with awkward ones."""
+"""The shared routes of OneR, CFS and gain ratio (issue 37): ``prepare`` once (the columns
+sorted once, as the MDL selectors), then ``select_rows`` per resample, against ``select``
+on ``X[rows], y[rows]`` itself (``oner_scores`` and CFS, equal to WEKA 3.6's
+OneRAttributeEval and CfsSubsetEval in ``test_weka_information.py``; ``gain_ratio``;
+``discretize`` for the resample's MDL codes): equal bit for bit, on dense and sparse data,
+two and more classes, with the resamples ``mm.bootstrap`` draws and with awkward ones."""
 
 from __future__ import annotations
 
@@ -116,7 +116,7 @@ def test_folds_above_the_resample_size_are_refused_by_name():
         sel.select_rows(prepared, X, _codes(np.asarray(y)), np.arange(5), random_state=0)
 
 
-@pytest.mark.parametrize("name", ["oner", "ig", "chi2", "su"])
+@pytest.mark.parametrize("name", ["oner", "ig", "chi2", "su", "gainratio"])
 def test_mostly_zero_dense_data_are_sorted_by_their_non_zeros(name):
     # PCMAC is read as a dense array: its columns are sorted as sparse ones (the same
     # values and counts), and the scores stay those of select on the dense resample
@@ -131,6 +131,32 @@ def test_mostly_zero_dense_data_are_sorted_by_their_non_zeros(name):
         shared = sel.select_rows(prepared, dense, yc, idx, random_state=seed)
         alone = sel.select(dense[idx], yc[idx], random_state=seed)
         np.testing.assert_array_equal(shared.scores, alone.scores)
+
+
+@pytest.mark.parametrize("data", ["colon", "basehock", "many-classes"])
+def test_gainratio_shared_route_equals_select_on_the_resample(data):
+    # gain ratio from the resample's MDL table (resample_scores), as the KDD'12 MDL
+    # selectors, against gain_ratio on X[rows]
+    rng = np.random.default_rng(13)
+    if data == "colon":
+        X, y = mm.datasets.load("colon")[:2]
+        X, y = np.asarray(X, dtype=np.float64)[:, :500], _codes(np.asarray(y))
+    elif data == "basehock":
+        X, y = mm.datasets.load("basehock")[:2]
+        rows = rng.choice(X.shape[0], 300, replace=False)
+        X, y = sp.csr_matrix(X[rows], dtype=np.float64), _codes(np.asarray(y)[rows])
+    else:
+        y = np.repeat(np.arange(6), [9, 8, 7, 6, 5, 5])
+        X = np.round(rng.gamma(2.0, 8000.0, size=(y.size, 40)), -3)
+        X[:, 0] = 1.0
+    sel = get_selector("gainratio")
+    prepared = sel.prepare(X, y)
+    assert prepared is not None
+    for seed, idx in enumerate(_resamples(X.shape[0], seed=5)):
+        np.testing.assert_array_equal(
+            sel.select_rows(prepared, X, y, idx, random_state=seed).scores,
+            sel.select(X[idx], y[idx], random_state=seed).scores)
+    assert get_selector("gainratio", {"discretization": "uniform"}).prepare(X, y) is None
 
 
 # ------------------------------------------------------------------ CFS's shared route
