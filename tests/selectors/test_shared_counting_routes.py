@@ -133,22 +133,35 @@ def test_mostly_zero_dense_data_are_sorted_by_their_non_zeros(name):
         np.testing.assert_array_equal(shared.scores, alone.scores)
 
 
+def _data(case, seed):
+    """The awkward shapes the routes must handle: a microarray slice, a text slice (sparse),
+    sparse values with negatives and explicit structure, and six small classes of raw
+    intensities with ties and constant and duplicated columns."""
+    rng = np.random.default_rng(seed)
+    if case == "colon":
+        X, y = mm.datasets.load("colon")[:2]
+        return np.asarray(X, dtype=np.float64)[:, :400], _codes(np.asarray(y))
+    if case == "basehock":
+        X, y = mm.datasets.load("basehock")[:2]
+        rows = rng.choice(X.shape[0], 300, replace=False)
+        return sp.csr_matrix(X[rows], dtype=np.float64), _codes(np.asarray(y)[rows])
+    if case == "sparse-negative":
+        dense = np.where(rng.random((80, 60)) < 0.3, rng.normal(size=(80, 60)).round(1), 0.0)
+        y = rng.integers(0, 2, 80)
+        dense[:, :5] += y[:, None] * 1.5 * (dense[:, :5] != 0)
+        return sp.csr_matrix(dense), y
+    y = np.repeat(np.arange(5), [9, 8, 7, 6, 5])
+    X = rng.gamma(2.0, 5000.0, size=(y.size, 40)) + y[:, None] * 4000.0 * rng.random(40)
+    X[:, 2] = 3.0
+    X[:, 8] = X[:, 9]
+    return np.round(X, -2), y
+
+
 @pytest.mark.parametrize("data", ["colon", "basehock", "many-classes"])
 def test_gainratio_shared_route_equals_select_on_the_resample(data):
     # gain ratio from the resample's MDL table (resample_scores), as the KDD'12 MDL
     # selectors, against gain_ratio on X[rows]
-    rng = np.random.default_rng(13)
-    if data == "colon":
-        X, y = mm.datasets.load("colon")[:2]
-        X, y = np.asarray(X, dtype=np.float64)[:, :500], _codes(np.asarray(y))
-    elif data == "basehock":
-        X, y = mm.datasets.load("basehock")[:2]
-        rows = rng.choice(X.shape[0], 300, replace=False)
-        X, y = sp.csr_matrix(X[rows], dtype=np.float64), _codes(np.asarray(y)[rows])
-    else:
-        y = np.repeat(np.arange(6), [9, 8, 7, 6, 5, 5])
-        X = np.round(rng.gamma(2.0, 8000.0, size=(y.size, 40)), -3)
-        X[:, 0] = 1.0
+    X, y = _data(data, 13)
     sel = get_selector("gainratio")
     prepared = sel.prepare(X, y)
     assert prepared is not None
@@ -166,25 +179,7 @@ def test_cfs_shared_route_equals_select_on_the_resample(case):
     # discretize(X[rows], y[rows]); so do CFS's subset and ranking
     from modelmine.selectors._information import discretize, resample_codes
 
-    rng = np.random.default_rng(11)
-    if case == "colon":
-        X, y = mm.datasets.load("colon")[:2]
-        X, y = np.asarray(X, dtype=np.float64)[:, :400], _codes(np.asarray(y))
-    elif case == "basehock":
-        X, y = mm.datasets.load("basehock")[:2]
-        rows = rng.choice(X.shape[0], 300, replace=False)
-        X, y = sp.csr_matrix(X[rows], dtype=np.float64), _codes(np.asarray(y)[rows])
-    elif case == "sparse-negative":
-        dense = np.where(rng.random((80, 60)) < 0.3, rng.normal(size=(80, 60)).round(1), 0.0)
-        y = rng.integers(0, 2, 80)
-        dense[:, :5] += y[:, None] * 1.5 * (dense[:, :5] != 0)
-        X = sp.csr_matrix(dense)
-    else:
-        y = np.repeat(np.arange(5), [9, 8, 7, 6, 5])
-        X = rng.gamma(2.0, 5000.0, size=(y.size, 40)) + y[:, None] * 4000.0 * rng.random(40)
-        X[:, 2] = 3.0
-        X[:, 8] = X[:, 9]
-        X = np.round(X, -2)
+    X, y = _data(case, 11)
     sel = get_selector("cfs")
     prepared = sel.prepare(X, y)
     for seed, idx in enumerate(_resamples(X.shape[0], seed=2)):
