@@ -692,19 +692,9 @@ def _present_levels(
             cell = (np.arange(cols)[None, :] * width + fold.group[rows, a:b]) * n_classes
             counts = np.bincount((cell + y[:, None]).ravel(), minlength=cols * width * n_classes)
             counts = counts.reshape(cols, width, n_classes)
-        present = counts[:, :, 0] > 0
-        for k in range(1, n_classes):
-            present |= counts[:, :, k] > 0
-        # compact each column to the values present in the resample, in increasing order
-        jj, gg = np.nonzero(present)
-        n_present = np.bincount(jj, minlength=cols)
-        new = np.arange(jj.size) - (np.cumsum(n_present) - n_present)[jj]
-        w2 = int(n_present.max()) if cols else 0
+        jj, gg, new, _, n_present, compact, values = _compact_present(fold, a, counts)
         present_counts = counts[jj, gg]
-        compact = np.zeros((cols, w2, n_classes))
-        compact[jj, new] = present_counts
-        values = np.zeros((cols, w2))
-        values[jj, new] = fold.values[a + jj, gg]
+        w2 = compact.shape[1]
         cum = np.zeros((cols, w2 + 1, n_classes))
         cum[:, 1:, :] = np.cumsum(compact, axis=1)
         cut_feat, cut_val = _mdl_search(cum, values, n_present, better_encoding)
@@ -714,6 +704,39 @@ def _present_levels(
         levels = np.bincount(cell, minlength=cols * w2).reshape(cols, w2)
         yield (a, jj, gg, levels[jj, new], present_counts,
                np.bincount(cut_feat, minlength=cols).astype(np.int64))
+
+
+def _compact_present(fold: SortedColumns, a: int, counts: NDArray[Any]) -> tuple[
+        NDArray[np.intp], NDArray[np.intp], NDArray[np.intp], NDArray[np.bool_],
+        NDArray[np.int64], NDArray[Any], NDArray[np.float64]]:
+    """Each column of a block (columns ``a:``, class counts per value index ``counts``)
+    reduced to the values its rows hold, in increasing order: ``(jj, gg, new, present,
+    n_present, compact, values)``: value index ``gg`` of column ``jj`` is present and
+    becomes its ``new``-th; the present mask; the number present per column; their counts
+    (``counts``' dtype) and values, left-aligned."""
+    cols = counts.shape[0]
+    present: NDArray[np.bool_] = np.asarray((counts > 0).any(axis=2))
+    jj, gg = np.nonzero(present)
+    n_present = np.bincount(jj, minlength=cols).astype(np.int64)
+    new = (np.arange(jj.size) - (np.cumsum(n_present) - n_present)[jj]).astype(np.intp)
+    w2 = int(n_present.max()) if cols else 0
+    compact = np.zeros((cols, w2, counts.shape[2]), dtype=counts.dtype)
+    compact[jj, new] = counts[jj, gg]
+    values = np.zeros((cols, w2))
+    values[jj, new] = fold.values[a + jj, gg]
+    return jj, gg, new, present, n_present, compact, values
+
+
+def record_weights(fold: SortedColumns, records: NDArray[np.intp], y_full: NDArray[np.int64]
+                   ) -> tuple[NDArray[np.float64], NDArray[np.float64]] | None:
+    """For sparse ``fold``: how often each row of the data is among ``records`` (float64)
+    and the class totals over them, once per set of records (:func:`_sparse_counts`
+    takes them for every column block); None for dense ``fold``."""
+    if not fold.sparse:
+        return None
+    multiplicity = np.bincount(records, minlength=fold.shape[0]).astype(np.float64)
+    totals = np.bincount(y_full, weights=multiplicity, minlength=int(y_full.max()) + 1)
+    return multiplicity, totals.astype(np.float64)
 
 
 def _resample_tables(

@@ -19,29 +19,27 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..validation import check_int, param_error
-from ._information import SortedColumns, _sparse_counts
+from ._information import SortedColumns, _compact_present, _sparse_counts, record_weights
 from ._rankers import _pass_one, weka_cv_folds
 
 __all__ = ["resample_oner_scores"]
 
 
 def _value_counts(fold: SortedColumns, records: NDArray[np.intp], y_full: NDArray[np.int64],
+                  weights: tuple[NDArray[np.float64], NDArray[np.float64]] | None,
                   n_classes: int, a: int, b: int, width: int) -> NDArray[np.int64]:
     """Class counts per (column, value index) of columns ``a:b`` over ``records`` (rows of
-    the data, repeats counted), shape ``(b - a, width, n_classes)``: the classes up to the
-    largest among the records, as :func:`._rankers.oner_rules` counts them."""
-    cols = b - a
-    n_all = int(y_full.max()) + 1
-    if fold.sparse:
-        multiplicity = np.bincount(records, minlength=fold.shape[0]).astype(np.float64)
-        totals = np.bincount(y_full, weights=multiplicity, minlength=n_all)
-        counts = _sparse_counts(fold, a, b, width, multiplicity, y_full, totals)
+    the data, repeats counted; ``weights``: their :func:`._information.record_weights`),
+    shape ``(b - a, width, n_classes)``: the classes up to the largest among the records,
+    as :func:`._rankers.oner_rules` counts them."""
+    if weights is not None:
+        counts = _sparse_counts(fold, a, b, width, weights[0], y_full, weights[1])
         return counts[:, :, :n_classes].astype(np.int64)
     assert fold.group is not None
-    cell = (np.arange(cols)[None, :] * width + fold.group[records, a:b]) * n_classes
+    cell = (np.arange(b - a)[None, :] * width + fold.group[records, a:b]) * n_classes
     flat = np.bincount((cell + y_full[records][:, None]).ravel(),
-                       minlength=cols * width * n_classes)
-    return flat.reshape(cols, width, n_classes)
+                       minlength=(b - a) * width * n_classes)
+    return flat.reshape(b - a, width, n_classes)
 
 
 def _bucket_classes(fold: SortedColumns, a: int, b: int, width: int,
@@ -57,16 +55,8 @@ def _bucket_classes(fold: SortedColumns, a: int, b: int, width: int,
     bucket the first pass put it in; an absent one lies between two present values, and
     only the breakpoint right after the bucket of the lower one can separate them (WEKA:
     ``while (v >= breakpoint[i]) i++``)."""
-    cols = b - a
-    present = counts.sum(axis=2) > 0
-    jj, gg = np.nonzero(present)
-    n_present = np.bincount(jj, minlength=cols)
-    new = np.arange(jj.size) - (np.cumsum(n_present) - n_present)[jj]
-    w2 = int(n_present.max()) if cols else 0
-    compact = np.zeros((cols, w2, counts.shape[2]), dtype=np.int64)
-    compact[jj, new] = counts[jj, gg]
-    values = np.zeros((cols, w2))
-    values[jj, new] = fold.values[a + jj, gg]
+    _, _, _, present, n_present, compact, values = _compact_present(fold, a, counts)
+    w2 = compact.shape[1]
     h_counts, h_bp, n_h, member = _pass_one(compact, values, n_present, bsize)
     h_cls = np.argmax(h_counts, axis=2)
     n_correct = np.take_along_axis(h_counts, h_cls[:, :, None], axis=2)[:, :, 0]
@@ -84,16 +74,18 @@ def _bucket_classes(fold: SortedColumns, a: int, b: int, width: int,
 
 
 def _hits(fold: SortedColumns, records: NDArray[np.intp], y_full: NDArray[np.int64],
-          n_classes: int, a: int, b: int, predicted: NDArray[np.int64]) -> NDArray[np.int64]:
-    """Records (repeats counted) whose class the rule of each column of ``a:b`` predicts,
-    ``predicted`` being each rule's class per value index."""
+          weights: tuple[NDArray[np.float64], NDArray[np.float64]] | None,
+          a: int, b: int, predicted: NDArray[np.int64]) -> NDArray[np.int64]:
+    """Records (repeats counted; ``weights``: their
+    :func:`._information.record_weights`) whose class the rule of each column of ``a:b``
+    predicts, ``predicted`` being each rule's class per value index."""
     cols = b - a
-    if not fold.sparse:
+    if weights is None:
         assert fold.group is not None
         pred = np.take_along_axis(predicted.T, fold.group[records, a:b], axis=0)
         return (pred == y_full[records][:, None]).sum(axis=0)
-    n = fold.shape[0]
-    multiplicity = np.bincount(records, minlength=n)
+    multiplicity, totals = weights
+    n_classes = totals.shape[0]
     lo, hi = fold.indptr[a], fold.indptr[b]
     r = fold.rows[lo:hi]
     col = np.repeat(np.arange(cols), np.diff(fold.indptr[a : b + 1]))
@@ -101,7 +93,6 @@ def _hits(fold: SortedColumns, records: NDArray[np.intp], y_full: NDArray[np.int
     hits = np.bincount(col, weights=multiplicity[r] * (stored_pred == y_full[r]),
                        minlength=cols)
     # the rows not stored hold 0: the class totals minus what the stored entries took
-    totals = np.bincount(y_full, weights=multiplicity, minlength=n_classes)
     stored = np.bincount(col * n_classes + y_full[r], weights=multiplicity[r],
                          minlength=cols * n_classes).reshape(cols, n_classes)
     zero = np.minimum(fold.zero_group[a:b], predicted.shape[1] - 1)
@@ -156,12 +147,15 @@ def resample_oner_scores(fold: SortedColumns, y: NDArray[np.int64], rows: NDArra
     hits = np.zeros(p)
     for train_rows, test_rows in parts:
         n_classes = int(y[train_rows].max()) + 1  # as oner_rules on the training part
+        # each part's row weights once, not once per column block
+        train_w = record_weights(fold, train_rows, y)
+        test_w = None if test_rows is None else record_weights(fold, test_rows, y)
         for a, b, width in fold.blocks(train_rows.shape[0], n_classes):
-            counts = _value_counts(fold, train_rows, y, n_classes, a, b, width)
+            counts = _value_counts(fold, train_rows, y, train_w, n_classes, a, b, width)
             predicted, n_correct = _bucket_classes(fold, a, b, width, counts, bsize)
             if test_rows is None:
                 hits[a:b] = n_correct
             else:
-                hits[a:b] += _hits(fold, test_rows, y, int(y.max()) + 1, a, b, predicted)
+                hits[a:b] += _hits(fold, test_rows, y, test_w, a, b, predicted)
     # Evaluation.errorRate() = incorrect / n, and OneRAttributeEval returns (1 - it) * 100
     return (1.0 - (n - hits) / float(n)) * 100.0

@@ -164,15 +164,18 @@ class SVMRFE50Selector(SVMRFESelector):
     kind: SelectorKind = "ranking"
 
     def __init__(self, C: float = 0.5, step: float = 0.5, tol: float = 1e-3,
-                 scale: str = "minmax", class_weight: str | None = None):
+                 scale: str = "minmax", class_weight: str | None = None,
+                 solver: str = "libsvm"):
         check_real(C, "C", "SVMRFE50Selector", low=0, closed="neither")
         check_real(step, "step", "SVMRFE50Selector", low=0, high=1, closed="neither")
         check_real(tol, "tol", "SVMRFE50Selector", low=0, closed="neither")
         super().__init__(C=C, step=step, step_rule="remaining", tol=tol, scale=scale,
-                         class_weight=class_weight)
+                         class_weight=class_weight, solver=solver)
 
     def get_params(self) -> dict[str, Any]:
         params = {"C": self.C, "step": self.step, "tol": self.tol, "scale": self.scale}
         if self.class_weight is not None:
             params["class_weight"] = self.class_weight
+        if self.solver != "libsvm":  # only then: earlier records stay the same
+            params["solver"] = self.solver
         return params

@@ -231,19 +231,35 @@ def _fit_dual(
                 D[support[sv2], pair] = dual[c1, sv2]
                 pair += 1
     if stalled.any():
-        labels = clf.classes_
-        pairs = [(a, b) for a in range(n_classes) for b in range(a + 1, n_classes)]
-        sign = -1.0 if n_classes == 2 else 1.0  # sklearn negates the binary dual_coef_
+        pairs = _pairs(n_classes)
         for k in np.flatnonzero(stalled):
-            c1, c2 = pairs[k]
-            rows = np.flatnonzero((y == labels[c1]) | (y == labels[c2]))
-            ypm = np.where(y[rows] == labels[c1], 1.0, -1.0)
+            rows, ypm = _pair_problem(y, clf.classes_, *pairs[k])
             alpha = _dual_interior_point(
                 K[np.ix_(rows, rows)], ypm, C, None if weights is None else weights[rows]
             )
             D[:, k] = 0.0
-            D[rows, k] = sign * ypm * alpha
+            D[rows, k] = _dual_column(ypm, alpha, n_classes)
     return D
+
+
+def _pairs(n_classes: int) -> list[tuple[int, int]]:
+    """The binary problems of the one-vs-one SVMs, in libsvm's (and ``dual_coef_``'s)
+    order: class indices ``(c1, c2)``, ``c1 < c2``."""
+    return [(a, b) for a in range(n_classes) for b in range(a + 1, n_classes)]
+
+
+def _pair_problem(y: NDArray[Any], labels: NDArray[Any], c1: int, c2: int
+                  ) -> tuple[NDArray[np.intp], NDArray[np.float64]]:
+    """The rows of the pair ``(c1, c2)`` and their labels, +1 for ``labels[c1]``."""
+    rows = np.flatnonzero((y == labels[c1]) | (y == labels[c2]))
+    return rows, np.where(y[rows] == labels[c1], 1.0, -1.0)
+
+
+def _dual_column(ypm: NDArray[np.float64], alpha: NDArray[np.float64],
+                 n_classes: int) -> NDArray[np.float64]:
+    """The pair's column of ``D`` from its multipliers, signed as scikit-learn's
+    ``dual_coef_`` (negated for two classes)."""
+    return (-1.0 if n_classes == 2 else 1.0) * ypm * alpha
 
 
 def _warm_solver() -> Any:
@@ -284,23 +300,20 @@ def _fit_dual_warm(
     labels = np.unique(y)
     n, n_classes = K.shape[0], labels.size
     box_all = np.full(n, C) if weights is None else C * np.asarray(weights, dtype=np.float64)
-    pairs = [(a, b) for a in range(n_classes) for b in range(a + 1, n_classes)]
-    sign = -1.0 if n_classes == 2 else 1.0  # as scikit-learn's dual_coef_ (see _fit_dual)
+    pairs = _pairs(n_classes)
     D = np.zeros((n, len(pairs)))
     alphas: list[NDArray[np.float64]] = []
     for k, (c1, c2) in enumerate(pairs):
-        if n_classes == 2:
-            rows, Kp, box = np.arange(n), K, box_all
-        else:
-            rows = np.flatnonzero((y == labels[c1]) | (y == labels[c2]))
-            Kp, box = K[np.ix_(rows, rows)], box_all[rows]
-        ypm = np.where(y[rows] == labels[c1], 1.0, -1.0)
+        rows, ypm = _pair_problem(y, labels, c1, c2)
+        # two classes: every row, the kernel as it is (no n x n gather)
+        Kp = K if rows.size == n else K[np.ix_(rows, rows)]
+        box = box_all[rows]
         alpha = np.zeros(rows.size) if start is None else start[k].copy()
         if solve(Kp, ypm, box, alpha, tol, _smo_iteration_cap(rows.size)) < 0:
             alpha = _dual_interior_point(
                 np.ascontiguousarray(Kp), ypm, C, None if weights is None else weights[rows])
         alphas.append(alpha)
-        D[rows, k] = sign * ypm * alpha
+        D[rows, k] = _dual_column(ypm, alpha, n_classes)
     return D, alphas
 
 

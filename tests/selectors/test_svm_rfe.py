@@ -1432,3 +1432,33 @@ def test_warm_selector_records_its_solver_and_refuses_bad_values(monkeypatch):
     monkeypatch.setattr(importlib, "import_module", no_smo)
     with pytest.raises(ImportError, match=r"solver.*'libsvm'"):
         svm_rfe(X[:, :50], y, solver="warm")
+
+
+@pytest.mark.parametrize("n_classes", [2, 4])
+def test_warm_on_raw_intensities_equals_sklearn_rfe(n_classes):
+    # raw intensities up to 3.4e4: the almost hard-margin fits stall SMO, warm or not, and
+    # go to the interior point at the cap; the elimination is RFE(SVC(kernel="linear"))'s
+    # up to the solvers' tolerance
+    y = _load("leukemia")[1]
+    Xr = _raw("leukemia")[:, :1500]
+    if n_classes == 4:
+        y = _four_classes(Xr, y)
+    ours = svm_rfe(Xr, y, step=0.1, solver="warm")
+    assert_within_solver_tolerance(ours, _rfe_and_reference(Xr, y, step=0.1)[1], rel=1e-3)
+
+
+def test_svm_rfe50_takes_the_warm_solver_too():
+    # the one declaration of the SVM-RFE selectors' solver reaches svm-rfe50 (Pes 2019):
+    # recorded, refused by name when wrong, the same fits as svm-rfe with step 0.5
+    from modelmine.selectors import get_selector
+
+    X, y = _load("colon")
+    sel = get_selector("svm-rfe50", {"solver": "warm"})
+    assert sel.get_params()["solver"] == "warm"
+    assert "solver" not in get_selector("svm-rfe50").get_params()
+    np.testing.assert_array_equal(
+        sel.select(X, y, random_state=0).ranking,
+        get_selector("svm-rfe", {"solver": "warm", "step": 0.5}).select(
+            X, y, random_state=0).ranking)
+    with pytest.raises(ValueError, match="solver"):
+        get_selector("svm-rfe50", {"solver": "fast"})
