@@ -16,6 +16,7 @@ import pytest
 import modelmine as mm
 from modelmine.cli import main
 from modelmine.operators import aggregate
+from modelmine.selectors import get_selector
 
 SEED = 11
 FAST = ["--selector", "anova", "-b", "12", "-m", "15", "--seed", str(SEED)]
@@ -507,3 +508,55 @@ def test_itemset_strategy_reaches_closed_and_max_apr(tmp_path):
     assert sig.features.tolist() == expected.features.tolist()
     default = aggregate(base, "closedApr", n_features=15)
     assert default.provenance["strategy"] == "literal"
+
+
+#: The same kill after the first chunk, for SVM-RFE on modelmine's warm-started SMO at a
+#: tight tolerance: a selector parameter that is not a default must survive the kill,
+#: the resume and the evaluation the resumed run adds (issue 37).
+_KILLED_WARM_RUN = _KILLED_RUN.replace(
+    '"--selector", "random-forest", "-b", "40"',
+    '"--selector", "svm-rfe", "--selector-param", "solver=warm", "--selector-param", '
+    '"tol=1e-7", "-b", "24"')
+
+
+@pytest.mark.slow
+def test_warm_svm_rfe_run_killed_resumed_and_evaluated(tmp_path, capsys, wait_for_file):
+    import signal
+
+    pytest.importorskip("modelmine.selectors._smo")
+    assert _KILLED_WARM_RUN != _KILLED_RUN
+    out = tmp_path / "run"
+    stopped = tmp_path / "stopped"
+    proc = subprocess.Popen([sys.executable, "-c", _KILLED_WARM_RUN, str(out), str(stopped)])
+    wait_for_file(stopped, proc)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert not out.exists()
+    assert main(["run", "--resume", str(out), "--evaluate", "--folds", "3", "-q"]) == 0
+    capsys.readouterr()
+    settings = json.loads((out / "run.json").read_text())["settings"]
+    assert settings["selector_params"]["solver"] == "warm"
+    assert settings["selector_params"]["tol"] == 1e-7
+    X, y, names = mm.datasets.load_colon(return_names=True)
+    params = {"solver": "warm", "tol": 1e-7}
+    # Independent truth: the same resamples from Python, and (for the solver itself) the
+    # exact SVM: libsvm at 1e-9 ranks every resample's top 10 the same way.
+    truth = mm.bootstrap(X, y, selector="svm-rfe", selector_params=params, n_bootstraps=24,
+                         n_features=10, random_state=4, feature_names=names)
+    resumed = mm.BaseModels.load(out)
+    assert resumed == truth
+    exact = mm.bootstrap(X, y, selector="svm-rfe",
+                         selector_params={"solver": "libsvm", "tol": 1e-9}, n_bootstraps=24,
+                         n_features=10, random_state=4, feature_names=names)
+    assert [set(s) for s in resumed.subsets] == [set(s) for s in exact.subsets]
+    evaluation = pd.read_csv(out / "evaluation.csv")
+    python = mm.evaluate(X, y, selectors={"svm-rfe": get_selector("svm-rfe", params)},
+                         operators=list(evaluation["operator"]), n_folds=3,
+                         n_bootstraps=24, n_features=10,
+                         n_signatures=int(settings["n_signatures"]),
+                         feature_names=names, random_state=4, progress=False)
+    table = python.to_frame("table2")
+    np.testing.assert_allclose(evaluation["error"], table.loc[evaluation["operator"], "error"])
+    np.testing.assert_allclose(evaluation["stability"],
+                               table.loc[evaluation["operator"], "stability"])
+    assert (out / "report.html").exists()
