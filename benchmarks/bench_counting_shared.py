@@ -5,8 +5,8 @@ The selectors whose resamples share the fold's sorted columns
 (``_information.sorted_columns``): "oner" (WEKA's OneRAttributeEval, Pes 2019, Section 3.1:
 10-fold cross-validation of Holte's rule on each feature), "cfs" (WEKA's CfsSubsetEval with
 BestFirst, KDD 2012, Section 5: the resample's MDL codes from counts), "ig", "chi2", "su"
-(MDL, KDD 2012) and "gainratio" (MDL, Pes 2019). Per resample of one training fold (a random 90 %) of each KDD'12
-dataset, bootstraps drawn as :func:`modelmine.bootstrap` draws them
+(MDL, KDD 2012) and "gainratio" (MDL, Pes 2019). Per resample of one training fold (a
+random 90 %) of each KDD'12 dataset, bootstraps drawn as :func:`modelmine.bootstrap` draws them
 (``bench_shared_route.fold_and_resamples``):
 
 * "select": the per-resample route, ``selector.select(X[rows], y[rows])`` (the code of

@@ -160,6 +160,9 @@ KERNEL_TESTS = {
 #: forged, a declaration table extended, a size limit shrunk (issue 38 item 6). What each
 #: reaches, and why no public name reaches it.
 WHITE_BOX_TESTS = {
+    "tests/base_models/test_shared_memory.py":
+        "a machine with 1 MiB available (_bootstrap.available_memory, read from "
+        "/proc/meminfo; no public name sets it) to put the shared work over the budget",
     "tests/cli/test_cli_finished_runs.py":
         "an unreachable scheduler refused after one second, not the ten of "
         "_executors.CONNECT_TIMEOUT that no public name sets",

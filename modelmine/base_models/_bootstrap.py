@@ -38,7 +38,7 @@ from ..spec import ARTIFICIAL_FEATURES, RESAMPLING_METHODS, RunSpec, defaults, s
 from ..validation import check_int, param_error
 from ._artificial import add_artificial_features
 from ._base_models import BaseModels, data_fingerprint
-from ._checks import CheckedRun, check_run_data
+from ._checks import CheckedRun, _gib, available_memory, check_run_data
 from ._design import NO_DESIGN, SampleDesign
 from ._executors import Runner
 from ._resampling import complementary_pair, resample_indices, seed_sequence
@@ -58,16 +58,58 @@ _SETTINGS = defaults("selector", "n_bootstraps", "n_features", "resampling",
 
 
 def fit_rows(selector: Selector, prepared: Any, X: Any, y: np.ndarray, rows: np.ndarray, *,
-             random_state: int, weights: np.ndarray | None = None) -> Any:
+             random_state: int, weights: np.ndarray | None = None,
+             shared: bool = True) -> Any:
     """The selector on the resample ``rows``: :meth:`Selector.select_rows` with the shared
-    ``prepared`` work, or, with sample weights, ``select`` on the rows with their weights
-    (selectors with ``supports_weights``, checked at the door). One place for the
+    ``prepared`` work; ``select`` on ``X[rows]`` when the work is not shared (``shared``
+    False: see :func:`shared_route`) or, with sample weights, on the rows with their
+    weights (selectors with ``supports_weights``, checked at the door). One place for the
     bootstraps and the permutation null."""
-    if weights is None:
+    if weights is None and shared:
         return selector.select_rows(prepared, X, y, rows, random_state=random_state)
+    if weights is None:
+        return selector.select(X[rows], y[rows], random_state=random_state)
     weighted: Any = selector  # select takes sample_weight
     return weighted.select(X[rows], y[rows], random_state=random_state,
                            sample_weight=weights[rows])
+
+
+def shared_route(selector: Selector, X: Any, y: Any, *, workers: int,
+                 design: SampleDesign = NO_DESIGN, copies: int = 1,
+                 func: str = _FUNC) -> bool:
+    """Whether the chunks of a run compute the work their resamples share.
+
+    :meth:`Selector.prepare` runs once per chunk in every worker, and a chunk holds
+    ``copies`` of it (one per class when a per-class run's ``prepare`` uses the labels).
+    When :meth:`Selector.prepare_nbytes` says that all the workers' copies would take more
+    than half of the memory available now (issue 37: "refuse or tile beyond the run's
+    memory budget"), the resamples fit on their own rows instead: :meth:`Selector.select`
+    on ``X[rows]``, which :meth:`Selector.select_rows` equals by contract, so the base
+    models are the same and only the time grows. A warning gives the figures. (Sample
+    weights given to the selector share nothing: True.)
+    """
+    if design.sample_weight is not None and not design.weighted_resampling:
+        return True
+    need = int(selector.prepare_nbytes(X, y)) * max(1, copies)
+    if need <= 0:
+        return True
+    available = available_memory()
+    if available is None:
+        return True
+    budget = available // (2 * max(1, workers))
+    if need <= budget:
+        return True
+    import warnings
+
+    n, p = X.shape
+    warnings.warn(
+        f"{func}: the work the resamples of the {selector.name!r} selector would share "
+        f"(Selector.prepare) takes about {_gib(need)} per worker on these {n:,} x {p:,} "
+        f"data; {workers} worker(s) at once would take more than half of the "
+        f"{_gib(available)} of memory available (at most {_gib(budget)} each). Each "
+        "resample fits on its own rows instead: the same base models, more time (fewer "
+        "workers, n_jobs, keep the shared route).", RuntimeWarning, stacklevel=3)
+    return False
 
 
 def _fit_chunk(
@@ -75,7 +117,7 @@ def _fit_chunk(
     method: str, fraction: float, stratify: bool, n_features: int | None,
     n_real: int | None = None, design: SampleDesign = NO_DESIGN,
     one_vs_rest: tuple[int, ...] | None = None, min_classes: int = 2,
-    target: Any = None, max_per_class: int | None = None,
+    target: Any = None, max_per_class: int | None = None, shared: bool = True,
 ) -> list[tuple[np.ndarray, Any]]:
     """Fit the selector on the resamples of a chunk of bootstraps, single-threaded.
 
@@ -93,7 +135,8 @@ def _fit_chunk(
     classes' models; ``min_classes`` is how many classes a resample must hold (every one
     for the per-class runs). ``target``: what the selector fits when the outcome is not
     the classes (regression values or the survival array); ``y`` is then its strata,
-    which only draw the resamples.
+    which only draw the resamples. ``shared`` False (:func:`shared_route`): no
+    :meth:`Selector.prepare`; each resample fits on its own rows.
     """
     weights = (design.sample_weight if design.sample_weight is not None
                and not design.weighted_resampling else None)
@@ -112,7 +155,7 @@ def _fit_chunk(
         # What all resamples of the data share (for example each column sorted once for
         # MDL), computed once per chunk; select_rows equals select on X[idx] exactly.
         try:
-            if weights is not None:
+            if weights is not None or not shared:
                 prepared: list[Any] = [None] * len(codes)
             elif one_vs_rest is not None and not selector.prepare_uses_labels:
                 prepared = [selector.prepare(X, y_fits[0])] * len(codes)  # shared
@@ -137,12 +180,13 @@ def _fit_chunk(
                                        min_classes=min_classes, max_per_class=max_per_class)
             selector_seed = int(rng.integers(0, 2**31 - 1))
             try:
-                if one_vs_rest is not None and weights is None:
+                if one_vs_rest is not None and weights is None and shared:
                     outputs = selector.select_rows_one_vs_rest(
                         prepared, X, y, idx, one_vs_rest, random_state=selector_seed)
                 else:
                     outputs = [fit_rows(selector, prepared[i], X, yf, idx,
-                                        random_state=selector_seed, weights=weights)
+                                        random_state=selector_seed, weights=weights,
+                                        shared=shared)
                                for i, yf in enumerate(y_fits)]
             except Exception as exc:
                 if not augmented:
@@ -391,7 +435,10 @@ def fit_class_models(checked: CheckedRun, *, executor: Any = None,
                   fraction=float(spec.sample_fraction or 1.0), stratify=spec.stratify,
                   n_features=m, n_real=p, design=checked.design,
                   one_vs_rest=tuple(range(K)), min_classes=K,
-                  max_per_class=spec.max_per_class)
+                  max_per_class=spec.max_per_class,
+                  shared=shared_route(sel, X_fit, data.y, workers=runner.workers,
+                                      design=checked.design,
+                                      copies=1 if not sel.prepare_uses_labels else K))
     bar = progress_bar(b, f"{sel.name}, each class against the rest", "fit", progress)
     try:
         tasks = {cid: [seeds[i] for i in chunks[cid]] for cid in range(len(chunks))}
@@ -602,7 +649,9 @@ def _fit_selector(sel: Selector, X: Any, X_fit: Any, y: np.ndarray, seeds: list[
                   fraction=float(spec.sample_fraction or 1.0), stratify=spec.stratify,
                   n_features=m, n_real=p, design=design,
                   min_classes=int(y.max()) + 1 if spec.per_class else min(2, int(y.max()) + 1),
-                  target=target, max_per_class=spec.max_per_class)
+                  target=target, max_per_class=spec.max_per_class,
+                  shared=shared_route(sel, X_fit, y if target is None else target,
+                                      workers=runner.workers, design=design))
     bar = progress_bar(b, f"bootstrap {sel.name}", "fit", progress)
     bar.update(sum(len(chunks[c]) for c in done))
     try:

@@ -27,7 +27,7 @@ from .._deprecation import renamed_accessor
 from .._progress import progress_bar
 from .._utils import readonly
 from ..base_models import BaseModels, add_artificial_features, bootstrap, data_fingerprint
-from ..base_models._bootstrap import fit_rows
+from ..base_models._bootstrap import fit_rows, shared_route
 from ..base_models._design import NO_DESIGN, SampleDesign, check_design
 from ..base_models._executors import Runner
 from ..diagnostics._significance import bh_qvalues
@@ -243,8 +243,11 @@ def _null_chunk(
     n_real: int,
     itemsets: tuple[tuple[int, ...], ...],
     design: SampleDesign = NO_DESIGN,
+    shared: bool = True,
 ) -> list[tuple[int, np.ndarray, np.ndarray]]:
-    """Selection counts of the real features and itemsets for a chunk of permutations."""
+    """Selection counts of the real features and itemsets for a chunk of permutations
+    (``shared`` False: no :meth:`Selector.prepare`, see
+    :func:`modelmine.base_models._bootstrap.shared_route`)."""
     out = []
     rows_of = [idx[idx >= 0] for idx in sample_indices]  # -1 pads resamples of groups
     weights = (design.sample_weight if design.sample_weight is not None
@@ -265,7 +268,8 @@ def _null_chunk(
                 # As bootstrap's chunks: the work the resamples share, once per permutation
                 # of the labels (on the augmented X when the base models had artificial
                 # features); select_rows equals select on (X[idx], yp[idx]) exactly.
-                prepared = None if weights is not None else selector.prepare(X, yp)
+                prepared = (None if weights is not None or not shared
+                            else selector.prepare(X, yp))
             except Exception as exc:
                 raise DataError(
                     f"selection_null: the selector {selector.name!r} failed "
@@ -275,7 +279,7 @@ def _null_chunk(
                 try:
                     output = fit_rows(selector, prepared, X, yp, idx,
                                       random_state=int(rng.integers(0, 2**31 - 1)),
-                                      weights=weights)
+                                      weights=weights, shared=shared)
                 except Exception as exc:
                     raise DataError(
                         f"selection_null: the selector {selector.name!r} failed "
@@ -479,6 +483,9 @@ def selection_null(
         c: [(k, children[k]) for k in range(s, min(n_perm, s + per))]
         for c, s in enumerate(range(0, n_perm, per))
     }
+    # a regression target as the base models fit it (bootstrap standardises it; the
+    # permutation of the standardised values is the standardised permutation)
+    fitted = data.y if target is None else standardized_target(target)
     kwargs = dict(
         selector=sel,
         sample_indices=np.asarray(base.sample_indices),
@@ -486,14 +493,13 @@ def selection_null(
         n_real=p,
         itemsets=sets,
         design=design,
+        shared=shared_route(sel, X_fit, fitted, workers=runner.workers, design=design,
+                            func=_FUNC),
     )
     null_counts = np.zeros((n_perm, p), dtype=np.int64)
     null_sets = np.zeros((n_perm, len(sets)), dtype=np.int64)
     bar = progress_bar(n_perm, f"null {sel.name}", "permutation", progress, log=log)
     try:
-        # a regression target as the base models fit it (bootstrap standardises it; the
-        # permutation of the standardised values is the standardised permutation)
-        fitted = data.y if target is None else standardized_target(target)
         for _cid, result in runner.run(_null_chunk, X_fit, fitted, tasks, kwargs):
             for k, counts, set_counts in result:
                 null_counts[k] = counts

@@ -292,6 +292,33 @@ class Selector(ABC):
         """
         return None
 
+    def prepare_nbytes(self, X: Any, y: np.ndarray) -> int:
+        """Bytes :meth:`prepare` of ``(X, y)`` takes at its peak, estimated without doing it.
+
+        Woznica, Nguyen and Kalousis (KDD 2012, Section 5) fit the selector on b bootstraps
+        of the same rows; :meth:`prepare` computes what they share once per chunk of them
+        (issue 37). :func:`modelmine.bootstrap` asks for this estimate before the first fit:
+        when every worker's copy would take more than half of the memory available, the
+        resamples fit on their own rows instead (:meth:`select` on ``X[rows]``, the same
+        base models by :meth:`select_rows`' contract, more time) and a warning gives the
+        figures. An upper bound is what the check needs; the built-in selectors bound
+        their arrays by the data's shape and non-zeros.
+
+        Parameters
+        ----------
+        X : ndarray or scipy.sparse matrix of shape (n_samples, n_features_in)
+            The data the resamples will be drawn from.
+        y : ndarray of shape (n_samples,)
+            Its labels (or target), as :meth:`prepare` receives them.
+
+        Returns
+        -------
+        int
+            Bytes; 0 (the default): nothing shared, or a plugin that gives no estimate
+            (its :meth:`prepare` then always runs).
+        """
+        return 0
+
     def select_rows(self, prepared: Any, X: Any, y: np.ndarray, rows: np.ndarray, *,
                     random_state: int) -> SelectorOutput:
         """Fit on the resample ``X[rows], y[rows]`` (rows may repeat), reusing ``prepared``

@@ -310,6 +310,29 @@ class ReliefFSelector(Selector):
             return None
         return ReliefFFold(X, y)
 
+    def prepare_nbytes(self, X: Any, y: np.ndarray) -> int:
+        """WEKA's: a CSR copy of sparse (or mostly-zero dense) data; scikit-rebate's: the
+        mismatch counts (:func:`._relieff.fold_bytes`) and what builds them, or 0 above its
+        own budget (each resample then computes its own distances)."""
+        n = X.shape[0]
+        if self._weka:
+            from ._relieff_weka import _SPARSE_DENSITY
+
+            if sp.issparse(X):
+                return 24 * int(X.nnz) + 8 * (n + X.shape[1] + 2)  # a CSR copy
+            nnz = int(np.count_nonzero(X))
+            if nnz <= _SPARSE_DENSITY * X.size:  # a mask, the indices, the CSR arrays
+                return X.size + 40 * nnz + 8 * (n + 1)
+            return 0
+        from ._relieff import FOLD_BUDGET, fold_bytes
+
+        if fold_bytes(n) > FOLD_BUDGET:
+            return 0
+        # the counts, their two sparse products (at most n^2 entries each) and the
+        # per-entry coding of the (feature, value) pairs
+        entries = int(X.nnz) if sp.issparse(X) else X.size
+        return fold_bytes(n) + 24 * n * n + 120 * entries
+
     def select_rows(
         self, prepared: Any, X: Any, y: np.ndarray, rows: np.ndarray, *, random_state: int
     ) -> SelectorOutput:

@@ -288,6 +288,12 @@ class CFSSelector(Selector):
 
         return sorted_columns(X)
 
+    def prepare_nbytes(self, X: Any, y: np.ndarray) -> int:
+        """:func:`._information.sorted_columns_nbytes`."""
+        from ._information import sorted_columns_nbytes
+
+        return sorted_columns_nbytes(X)
+
     def select_rows(self, prepared: Any, X: Any, y: np.ndarray, rows: np.ndarray, *,
                     random_state: int) -> SelectorOutput:
         """:meth:`select` on ``X[rows], y[rows]``, bit for bit: the resample's MDL codes

@@ -43,6 +43,14 @@ class _Discretising(Selector):
 
         return sorted_columns(X)
 
+    def prepare_nbytes(self, X: Any, y: np.ndarray) -> int:
+        """:func:`._information.sorted_columns_nbytes` (MDL only; 0 otherwise)."""
+        if self.discretization != "mdl":
+            return 0
+        from ._information import sorted_columns_nbytes
+
+        return sorted_columns_nbytes(X)
+
     def select_rows(self, prepared: Any, X: Any, y: np.ndarray, rows: np.ndarray, *,
                     random_state: int) -> SelectorOutput:
         if prepared is None:

@@ -665,6 +665,39 @@ def sorted_columns(X: NDArray[np.float64] | sp.spmatrix) -> SortedColumns:
     return SortedColumns(X)
 
 
+def sorted_columns_nbytes(X: NDArray[np.float64] | sp.spmatrix) -> int:
+    """Peak bytes of :func:`sorted_columns` on ``X``, bounded from its shape and non-zeros
+    (checked against ``tracemalloc`` in ``tests/base_models/test_shared_memory.py``).
+
+    Dense: the ``n x p`` int32 value indices and the ``p x width`` float64 distinct values
+    (``width``, the most distinct values of a column, at most ``n``), ``12 n p``, plus one
+    block's sort (about :data:`_BLOCK_ELEMENTS` values, 40 bytes each). Sparse (and dense
+    data that are mostly zeros, converted first): the CSC copy, each entry's row and value
+    index (int64), the transient sort of the entries plus one per column, and the distinct
+    values, ``width`` at most one more than the most non-zeros of a column.
+    """
+    n, p = X.shape
+    convert = 0
+    if not sp.issparse(X):
+        dense = np.asarray(X)
+        nnz = int(np.count_nonzero(dense))
+        if nnz > _SPARSE_DENSITY * dense.size:
+            return 12 * n * p + 40 * min(n * p, max(n, _BLOCK_ELEMENTS))
+        most = int(np.count_nonzero(dense, axis=0).max()) if p else 0
+        convert = n * p + 28 * nnz + 8 * (n + 1)  # csr_matrix(dense): a mask, the indices
+    else:
+        S: Any = X
+        nnz = int(S.nnz)
+        if S.format == "csc":
+            counts = np.diff(S.indptr)
+        else:
+            counts = np.bincount(S.indices if S.format == "csr" else S.tocoo().col, minlength=p)
+        most = int(counts.max()) if p else 0
+    width = min(n, most + 1)
+    entries = nnz + p
+    return convert + 28 * nnz + 8 * (p + 1) + 96 * entries + 8 * p * width + 48 * p
+
+
 def _present_levels(
     fold: SortedColumns, rows: NDArray[np.intp], y: NDArray[np.int64], n_classes: int,
     better_encoding: bool = True,

@@ -153,3 +153,12 @@ class _SVMScaled(Selector):
         from ._svm_rows import linear_kernel
 
         return linear_kernel(X)
+
+    def prepare_nbytes(self, X: Any, y: np.ndarray) -> int:
+        """What :meth:`prepare` builds for sparse ``X`` at ``scale="none"`` (0 otherwise):
+        the feature-major copy, the kernel's sparse product (at most ``n^2`` entries) and
+        its dense ``n x n`` float64 copy: at most ``16 nnz + 8 p + 28 n^2`` bytes."""
+        if self.scale != "none" or self.class_weight is not None or not sp.issparse(X):
+            return 0
+        n, p = X.shape
+        return 16 * int(X.nnz) + 8 * (p + 1) + 28 * n * n

@@ -82,6 +82,9 @@ class SVMRFESelector(_SVMScaled):
         its own (one binary elimination per class)."""
         return None if self.multiclass == "weka" else super().prepare(X, y)
 
+    def prepare_nbytes(self, X: Any, y: np.ndarray) -> int:
+        return 0 if self.multiclass == "weka" else super().prepare_nbytes(X, y)
+
     def select_rows(self, prepared: Any, X: Any, y: np.ndarray, rows: np.ndarray, *,
                     random_state: int) -> SelectorOutput:
         if prepared is None:
