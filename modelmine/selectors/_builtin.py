@@ -311,7 +311,8 @@ class ReliefFSelector(Selector):
         return ReliefFFold(X, y)
 
     def prepare_nbytes(self, X: Any, y: np.ndarray) -> int:
-        """WEKA's: a CSR copy of sparse (or mostly-zero dense) data; scikit-rebate's: the
+        """WEKA's: a CSR copy of sparse (or mostly-zero dense) data unless it is canonical
+        float64 CSR already; scikit-rebate's: the
         mismatch counts (:func:`._relieff.fold_bytes`) and what builds them, or 0 above its
         own budget (each resample then computes its own distances)."""
         n = X.shape[0]
@@ -319,7 +320,11 @@ class ReliefFSelector(Selector):
             from ._relieff_weka import _SPARSE_DENSITY
 
             if sp.issparse(X):
-                return 24 * int(X.nnz) + 8 * (n + X.shape[1] + 2)  # a CSR copy
+                S: Any = X
+                if (S.format == "csr" and S.dtype == np.float64 and S.has_canonical_format
+                        and S.data.all()):
+                    return 0  # held as it is
+                return 24 * int(S.nnz) + 8 * (n + X.shape[1] + 2)  # a CSR copy
             nnz = int(np.count_nonzero(X))
             if nnz <= _SPARSE_DENSITY * X.size:  # a mask, the indices, the CSR arrays
                 return X.size + 40 * nnz + 8 * (n + 1)
