@@ -175,3 +175,28 @@ def test_sample_weights_share_nothing_and_do_not_warn(no_memory, recwarn):
     mm.bootstrap(X, y, selector="svm-rfe", selector_params={"scale": "none"}, n_bootstraps=2,
                  n_features=5, random_state=0, sample_weight=w, progress=False)
     assert not [w for w in recwarn if "own rows" in str(w.message)]
+
+
+def test_published_estimates_recomputed():
+    """A cheap slice of ``benchmarks/results/shared_memory.csv`` (quoted in
+    docs/performance.md): colon's training fold, and the dense 10^5 x 2 x 10^4 matrix that
+    is never allocated."""
+    from pathlib import Path
+
+    import pandas as pd
+
+    table = pd.read_csv(Path(__file__).resolve().parents[2] / "benchmarks" / "results"
+                        / "shared_memory.csv")
+    X, y = mm.datasets.load("colon")
+    train = np.sort(np.random.default_rng(0).choice(y.size, round(0.9 * y.size),
+                                                    replace=False))
+    X, y = np.asarray(X, dtype=np.float64)[train], np.asarray(y)[train]
+    dense = np.broadcast_to(np.random.default_rng(0).uniform(1.0, 2.0, 20_000),
+                            (100_000, 20_000))
+    for data, X_, y_ in [("colon", X, y), ("dense continuous (never allocated)", dense,
+                                           np.arange(100_000) % 2)]:
+        for name, params in [("ig", {}), ("relieff", {"variant": "skrebate"})]:
+            label = name + "".join(f" {k}={v}" for k, v in params.items())
+            row = table[(table.data == data) & (table.selector == label)]
+            estimate = get_selector(name, params).prepare_nbytes(X_, y_) / 2**20
+            assert round(estimate, 2) == pytest.approx(float(row.estimate_mib.iloc[0]))
