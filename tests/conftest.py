@@ -78,6 +78,24 @@ def wait_for_file():
     return wait
 
 
+@pytest.fixture
+def killed_when_written(wait_for_file):
+    """Run a Python script in a child (``script`` as ``python -c``, then ``args``), wait
+    until it writes ``marker``, and SIGKILL it there: a run killed at a known moment."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    def kill(script, *args, marker):
+        proc = subprocess.Popen([sys.executable, "-c", script, *map(str, args)])
+        wait_for_file(marker, proc)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+    return kill
+
+
 #: Where figures are rendered: the tests of the report and its figures, of the strings drawn
 #: in them, of the single-cell dot plot, of the examples, and any test marked
 #: ``@pytest.mark.rendered``. Everywhere else a report's figures are built (every plotting

@@ -4,10 +4,6 @@ from __future__ import annotations
 
 import errno
 import json
-import os
-import signal
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -132,13 +128,10 @@ mm.bootstrap(X, y, selector="random-forest", selector_params={"n_estimators": 15
 
 
 @pytest.mark.slow
-def test_sigkill_midway_then_resume(tmp_path, wait_for_file):
+def test_sigkill_midway_then_resume(tmp_path, killed_when_written):
     run = tmp_path / "run"
     stopped = tmp_path / "stopped"
-    proc = subprocess.Popen([sys.executable, "-c", _CHILD, str(run), str(stopped)])
-    wait_for_file(stopped, proc)
-    os.kill(proc.pid, signal.SIGKILL)
-    proc.wait()
+    killed_when_written(_CHILD, run, stopped, marker=stopped)
     state = json.loads((run / "manifest.json").read_text())
     assert not state["complete"] and len(state["chunks"]) == 2
     X, y = mm.datasets.load_colon()

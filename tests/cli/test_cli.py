@@ -218,16 +218,11 @@ sys.exit(main(["run", "embedded:colon", "--selector", "random-forest", "-b", "40
 
 
 @pytest.mark.slow
-def test_run_killed_midway_then_resumed(tmp_path, capsys, wait_for_file):
-    import signal
-
+def test_run_killed_midway_then_resumed(tmp_path, capsys, killed_when_written):
     out = tmp_path / "run"
     partial = tmp_path / ".run.partial"
     stopped = tmp_path / "stopped"
-    proc = subprocess.Popen([sys.executable, "-c", _KILLED_RUN, str(out), str(stopped)])
-    wait_for_file(stopped, proc)
-    os.kill(proc.pid, signal.SIGKILL)
-    proc.wait()
+    killed_when_written(_KILLED_RUN, out, stopped, marker=stopped)
     assert not out.exists()  # nothing that looks complete
     _bad(["run", "embedded:colon", "--out", str(out)], capsys, "--resume")
     assert main(["run", "--resume", str(out), "-q"]) == 0
@@ -520,17 +515,13 @@ _KILLED_WARM_RUN = _KILLED_RUN.replace(
 
 
 @pytest.mark.slow
-def test_warm_svm_rfe_run_killed_resumed_and_evaluated(tmp_path, capsys, wait_for_file):
-    import signal
-
+def test_warm_svm_rfe_run_killed_resumed_and_evaluated(tmp_path, capsys,
+                                                      killed_when_written):
     pytest.importorskip("modelmine.selectors._smo")
     assert _KILLED_WARM_RUN != _KILLED_RUN
     out = tmp_path / "run"
     stopped = tmp_path / "stopped"
-    proc = subprocess.Popen([sys.executable, "-c", _KILLED_WARM_RUN, str(out), str(stopped)])
-    wait_for_file(stopped, proc)
-    os.kill(proc.pid, signal.SIGKILL)
-    proc.wait()
+    killed_when_written(_KILLED_WARM_RUN, out, stopped, marker=stopped)
     assert not out.exists()
     assert main(["run", "--resume", str(out), "--evaluate", "--folds", "3", "-q"]) == 0
     capsys.readouterr()
