@@ -27,7 +27,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ._base import Selector, SelectorKind, SelectorOutput
+from ._base import SelectorKind, SelectorOutput
+from ._discretising import _SortedColumnsShared
 from ._information import discretize
 
 __all__ = ["CFSSelector", "cfs_search", "su_matrix_row"]
@@ -253,7 +254,7 @@ def reference_merit(subset: list[int], rcf: NDArray[np.float64],
     return k * r_cf / float(np.sqrt(k + k * (k - 1) * r_ff))
 
 
-class CFSSelector(Selector):
+class CFSSelector(_SortedColumnsShared):
     """CFS (Hall 1999) as WEKA 3.6's ``CfsSubsetEval`` with ``BestFirst`` (KDD 2012,
     section 3.3, "CFS"); it chooses its own subset.
 
@@ -275,24 +276,10 @@ class CFSSelector(Selector):
         self.locally_predictive = check_flag(locally_predictive, "locally_predictive",
                                              "CFSSelector")
 
-    prepare_uses_labels = False  # the columns sorted once; the labels come with each resample
 
     def select(self, X: Any, y: np.ndarray, *, random_state: int) -> SelectorOutput:
         codes, levels = discretize(X, y, method="mdl")
         return self._from_codes(codes, levels, y)
-
-    def prepare(self, X: Any, y: np.ndarray) -> Any:
-        """Each column sorted once (:func:`._information.sorted_columns`, as the MDL
-        selectors): a resample's MDL codes then come from counts (issue 37)."""
-        from ._information import sorted_columns
-
-        return sorted_columns(X)
-
-    def prepare_nbytes(self, X: Any, y: np.ndarray) -> int:
-        """:func:`._information.sorted_columns_nbytes`."""
-        from ._information import sorted_columns_nbytes
-
-        return sorted_columns_nbytes(X)
 
     def select_rows(self, prepared: Any, X: Any, y: np.ndarray, rows: np.ndarray, *,
                     random_state: int) -> SelectorOutput:

@@ -15,11 +15,39 @@ from ._base import Selector, SelectorOutput
 __all__: list[str] = []
 
 
-class _Discretising(Selector):
+class _SortedColumnsShared(Selector):
+    """A selector whose resamples share the data's columns sorted once
+    (:func:`._information.sorted_columns`, issue 37): MDL's information measures, OneR
+    and CFS. :meth:`select_rows` then counts instead of sorting."""
+
+    prepare_uses_labels = False  # SortedColumns(X): the labels come with each resample
+
+    def _sorts(self) -> bool:
+        """Whether this configuration uses the sorted columns (MDL only, for the
+        discretising selectors)."""
+        return True
+
+    def prepare(self, X: Any, y: np.ndarray) -> Any:
+        """Each column sorted once: see :func:`._information.sorted_columns`."""
+        if not self._sorts():
+            return None
+        from ._information import sorted_columns
+
+        return sorted_columns(X)
+
+    def prepare_nbytes(self, X: Any, y: np.ndarray) -> int:
+        """:func:`._information.sorted_columns_nbytes` (0 when nothing is sorted)."""
+        if not self._sorts():
+            return 0
+        from ._information import sorted_columns_nbytes
+
+        return sorted_columns_nbytes(X)
+
+
+class _Discretising(_SortedColumnsShared):
     """Shared parameters of the selectors that score discretised features."""
 
     _score: str  # the score resample_scores computes: "ig", "su", "chi2" or "gainratio"
-    prepare_uses_labels = False  # SortedColumns(X): the labels come with each resample
 
     def __init__(self, discretization: str = "mdl", n_bins: int = 10,
                  better_encoding: bool = True):
@@ -35,21 +63,8 @@ class _Discretising(Selector):
         return {"discretization": self.discretization, "n_bins": self.n_bins,
                 "better_encoding": self.better_encoding}
 
-    def prepare(self, X: Any, y: np.ndarray) -> Any:
-        """Each column sorted once (MDL only): see :func:`._information.sorted_columns`."""
-        if self.discretization != "mdl":
-            return None
-        from ._information import sorted_columns
-
-        return sorted_columns(X)
-
-    def prepare_nbytes(self, X: Any, y: np.ndarray) -> int:
-        """:func:`._information.sorted_columns_nbytes` (MDL only; 0 otherwise)."""
-        if self.discretization != "mdl":
-            return 0
-        from ._information import sorted_columns_nbytes
-
-        return sorted_columns_nbytes(X)
+    def _sorts(self) -> bool:
+        return self.discretization == "mdl"
 
     def select_rows(self, prepared: Any, X: Any, y: np.ndarray, rows: np.ndarray, *,
                     random_state: int) -> SelectorOutput:

@@ -708,18 +708,16 @@ def _present_levels(
     ``(a, jj, gg, level, counts, n_cuts)``: for each (column ``a + jj``, value index
     ``gg``) present, its level (the number of cuts below it) and its class counts; and the
     number of cuts of each column of the block."""
-    n = fold.shape[0]
-    multiplicity = totals = y_full = None
+    weights = y_full = None
     if fold.sparse:
-        multiplicity = np.bincount(rows, minlength=n).astype(np.float64)
-        y_full = np.zeros(n, dtype=np.int64)
+        y_full = np.zeros(fold.shape[0], dtype=np.int64)
         y_full[rows] = y
-        totals = np.bincount(y_full, weights=multiplicity, minlength=n_classes)
+        weights = record_weights(fold, rows, y_full, n_classes)
     for a, b, width in fold.blocks(rows.shape[0], n_classes):
         cols = b - a
         counts: NDArray[Any]
-        if fold.sparse:
-            counts = _sparse_counts(fold, a, b, width, multiplicity, y_full, totals)
+        if weights is not None:
+            counts = _sparse_counts(fold, a, b, width, weights[0], y_full, weights[1])
         else:
             assert fold.group is not None
             cell = (np.arange(cols)[None, :] * width + fold.group[rows, a:b]) * n_classes
@@ -760,15 +758,18 @@ def _compact_present(fold: SortedColumns, a: int, counts: NDArray[Any]) -> tuple
     return jj, gg, new, present, n_present, compact, values
 
 
-def record_weights(fold: SortedColumns, records: NDArray[np.intp], y_full: NDArray[np.int64]
+def record_weights(fold: SortedColumns, records: NDArray[np.intp], y_full: NDArray[np.int64],
+                   n_classes: int | None = None
                    ) -> tuple[NDArray[np.float64], NDArray[np.float64]] | None:
     """For sparse ``fold``: how often each row of the data is among ``records`` (float64)
-    and the class totals over them, once per set of records (:func:`_sparse_counts`
-    takes them for every column block); None for dense ``fold``."""
+    and the class totals over them (``n_classes`` of them at least; default: up to the
+    largest label of ``y_full``), once per set of records (:func:`_sparse_counts` takes
+    them for every column block); None for dense ``fold``."""
     if not fold.sparse:
         return None
     multiplicity = np.bincount(records, minlength=fold.shape[0]).astype(np.float64)
-    totals = np.bincount(y_full, weights=multiplicity, minlength=int(y_full.max()) + 1)
+    totals = np.bincount(y_full, weights=multiplicity,
+                         minlength=int(y_full.max()) + 1 if n_classes is None else n_classes)
     return multiplicity, totals.astype(np.float64)
 
 

@@ -19,7 +19,7 @@ import numpy as np
 
 from ..validation import check_choice, check_int, check_real
 from ._base import Selector, SelectorKind, SelectorOutput
-from ._discretising import _Discretising
+from ._discretising import _Discretising, _SortedColumnsShared
 from ._svm_selectors import SVMRFESelector
 
 __all__ = ["GainRatioSelector", "MRMRSelector", "OneRSelector", "SVMRFE50Selector"]
@@ -45,7 +45,7 @@ class GainRatioSelector(_Discretising):
         )
 
 
-class OneRSelector(Selector):
+class OneRSelector(_SortedColumnsShared):
     """Accuracy of Holte's OneR rule on each feature (WEKA OneRAttributeEval, bucket size 6).
 
     Pes (2019, Section 3.1, "OneR"); see :func:`modelmine.selectors.oner_scores`: scores
@@ -74,20 +74,6 @@ class OneRSelector(Selector):
             )
         )
 
-    prepare_uses_labels = False  # the columns sorted once
-
-    def prepare(self, X: Any, y: np.ndarray) -> Any:
-        """Each column sorted once (:class:`._information.SortedColumns`, as the MDL
-        selectors): :meth:`select_rows` then counts instead of sorting (issue 37)."""
-        from ._information import sorted_columns
-
-        return sorted_columns(X)
-
-    def prepare_nbytes(self, X: Any, y: np.ndarray) -> int:
-        """:func:`._information.sorted_columns_nbytes`."""
-        from ._information import sorted_columns_nbytes
-
-        return sorted_columns_nbytes(X)
 
     def select_rows(self, prepared: Any, X: Any, y: np.ndarray, rows: np.ndarray, *,
                     random_state: int) -> SelectorOutput:
