@@ -200,3 +200,21 @@ def test_published_estimates_recomputed():
             row = table[(table.data == data) & (table.selector == label)]
             estimate = get_selector(name, params).prepare_nbytes(X_, y_) / 2**20
             assert round(estimate, 2) == pytest.approx(float(row.estimate_mib.iloc[0]))
+
+
+def test_the_fallback_keeps_repeated_patients_together(monkeypatch):
+    """Resamples of whole groups (repeated samples of one patient): the fallback changes
+    the route only, not which rows each resample holds nor its model."""
+    X, y = SHAPES["raw"]
+    groups = np.repeat(np.arange(30), 2)  # two samples per patient, one class each
+    y = np.repeat(np.arange(30) % 2, 2)
+    kwargs = dict(selector="ig", n_bootstraps=4, n_features=5, random_state=8, groups=groups,
+                  progress=False)
+    shared = mm.bootstrap(X, y, **kwargs)
+    monkeypatch.setattr(_bootstrap, "available_memory", lambda: 2**20)
+    with pytest.warns(RuntimeWarning, match="own rows"):
+        alone = mm.bootstrap(X, y, **kwargs)
+    assert alone == shared
+    for i in range(alone.n_models):  # whole patients in every resample
+        rows = alone.resample(i)
+        assert all(np.isin(np.flatnonzero(groups == g), rows).all() for g in groups[rows])
