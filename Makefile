@@ -12,7 +12,7 @@ install: $(STAMP)
 
 # scikit-learn-extra's 0.3.0 wheels do not import with numpy 2: build it from source
 # against the numpy and cython already in the environment (no build isolation).
-$(STAMP): pyproject.toml Makefile modelmine/patterns/_lcm.c modelmine/selectors/_smo.c $(wildcard plugins/*/pyproject.toml)
+$(STAMP): pyproject.toml Makefile modelmine/patterns/_lcm.c modelmine/selectors/_smo.c modelmine/selectors/_mdl.c $(wildcard plugins/*/pyproject.toml)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip setuptools wheel
 	$(BIN)/python -m pip install --quiet "numpy>=2" cython scipy "scikit-learn>=1.8"
@@ -22,7 +22,7 @@ $(STAMP): pyproject.toml Makefile modelmine/patterns/_lcm.c modelmine/selectors/
 	@for p in plugins/*/; do \
 	  if [ -f "$$p/pyproject.toml" ]; then $(BIN)/python -m pip install --quiet -e "$$p" || exit 1; fi; \
 	done
-	$(BIN)/python -c "import modelmine, modelmine.patterns._lcm, modelmine.selectors._smo, sklearn_extra.cluster, fim; print('modelmine', modelmine.__version__, 'installed')"
+	$(BIN)/python -c "import modelmine, modelmine.patterns._lcm, modelmine.selectors._smo, modelmine.selectors._mdl, sklearn_extra.cluster, fim; print('modelmine', modelmine.__version__, 'installed')"
 	touch $(STAMP)
 
 demo: install

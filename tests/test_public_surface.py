@@ -122,8 +122,9 @@ KERNEL_TESTS = {
         "su_matrix_row) against the dense joint counts",
     "tests/selectors/test_information.py":
         "the MDL cuts and entropies (_mdl_cuts_block, the integer-count entropies, "
-        "SortedColumns, resample_scores, blocks shrunk) against WEKA's worked values, the "
-        "float formulas and the per-resample route",
+        "SortedColumns, resample_scores, blocks shrunk, the compiled search _mdl.c and its "
+        "numpy fallback) against WEKA's worked values and its scalar port, the float "
+        "formulas and the per-resample route",
     "tests/selectors/test_relieff_shared.py":
         "the shared ReliefF route (ReliefFFold, resample_relieff_scores, the neighbour "
         "search, blocks shrunk) against per-resample relieff_scores and exact rationals",
@@ -147,6 +148,9 @@ KERNEL_TESTS = {
         "the resample's MDL codes from the sorted columns (resample_codes) against "
         "discretize on the resample; bootstrap against select on the same resamples "
         "(resample_indices, seed_sequence, model_from_output)",
+    "tests/selectors/test_mdl_sanitizers.py":
+        "the compiled MDL search (_mdl.c: search, dense_counts, level_table) built with "
+        "AddressSanitizer and UBSan, against the numpy search, numpy.add.at and bincount",
     "tests/test_published_svm_tolerance.py":
         "skipped without the C SMO (modelmine.selectors._smo), whose solver='warm' routes "
         "the committed benchmarks/results/svm_tolerance*.csv recompute",

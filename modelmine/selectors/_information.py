@@ -13,6 +13,8 @@ with a single ``bincount``.
 
 from __future__ import annotations
 
+import functools
+import importlib
 import math
 from collections.abc import Iterator
 from typing import Any
@@ -152,12 +154,11 @@ def _mdl_cuts_block(
     width = int(n_groups.max()) if b else 0
     cell = (np.arange(b)[:, None] * width + group) * n_classes + ys
     counts = np.bincount(cell.ravel(), minlength=b * width * n_classes)
-    cum = np.zeros((b, width + 1, n_classes))
-    cum[:, 1:, :] = np.cumsum(counts.reshape(b, width, n_classes), axis=1)
     values = np.zeros((b, width))
     values[np.arange(b)[:, None], group] = xs
-
-    return _mdl_search(cum, values, n_groups, better_encoding)
+    _, _, cut_feat, cut_val = _search_levels(
+        counts.reshape(b, width, n_classes), values, n, better_encoding)
+    return cut_feat, cut_val
 
 
 def _weka_conditional_entropy_counts(
@@ -282,6 +283,95 @@ def _mdl_search(
     if not cut_feat:
         return np.empty(0, dtype=np.intp), np.empty(0)
     return np.concatenate(cut_feat), np.concatenate(cut_val)
+
+
+@functools.lru_cache(maxsize=1)
+def _mdl_kernel() -> Any | None:
+    """modelmine's compiled MDL search (``_mdl.c``), or None on an install without a C
+    compiler (the numpy search, :func:`_mdl_search`, gives the same cuts)."""
+    try:  # by name: a compiled module, not a source file of this package
+        return importlib.import_module(f"{__package__}._mdl")
+    except ImportError:
+        return None
+
+
+def _kernel_tables(n_max: int, n_classes: int) -> tuple[NDArray[np.float64], ...]:
+    """The tables the compiled search reads its transcendentals from, made by numpy as
+    :func:`_mdl_search` makes them: ``x ln x`` and ``ln x`` of 0 .. ``n_max`` and
+    ``ln(3^k - 2)`` of k = 0 .. ``n_classes`` (so its floats are numpy's, bit for bit)."""
+    counts = np.arange(n_max + 1, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log_n = np.log(counts)
+        log_3k = np.log(3.0 ** np.arange(n_classes + 1, dtype=np.float64) - 2.0)
+    return _xlnx(counts), log_3k, log_n
+
+
+def _search_levels(
+    counts: NDArray[np.int64], values: NDArray[np.float64], n_max: int, better_encoding: bool
+) -> tuple[NDArray[np.int32], NDArray[np.int64], NDArray[np.intp], NDArray[np.float64]]:
+    """WEKA's MDL search of every column of a block from its class counts per distinct value.
+
+    ``counts`` (cols, width, K) int64: the class counts of each value index of each
+    column (0 for a value absent); ``values`` (cols, >= width) float64: the distinct values
+    in increasing order; ``n_max`` at least every column's total. Returns ``(levels,
+    n_cuts, cut_feat, cut_val)``: the level of each value index present (the number of its
+    column's cuts below it; 0 for the others), the number of cuts of each column and the
+    cuts as (column, value) pairs. The compiled kernel (``_mdl.c``) when it is built, else
+    :func:`_mdl_search` over the values present; the same cuts, bit for bit
+    (``tests/selectors/test_mdl_kernel.py``).
+    """
+    cols, width, n_classes = counts.shape
+    kernel = _mdl_kernel()
+    if kernel is None or cols == 0 or width == 0:
+        return _search_levels_numpy(counts, values[:, :width], better_encoding)
+    counts = np.ascontiguousarray(counts, dtype=np.int64)
+    values = np.ascontiguousarray(values, dtype=np.float64)
+    xlnx, log_3k, log_n = _kernel_tables(n_max, n_classes)
+    levels = np.empty((cols, width), dtype=np.int32)
+    n_cuts = np.empty(cols, dtype=np.int64)
+    cap = cols * max(width - 1, 0)
+    cut_feat = np.empty(cap, dtype=np.int64)
+    cut_val = np.empty(cap)
+    total = kernel.search(counts, values, values.shape[1], n_classes, bool(better_encoding),
+                          xlnx, log_3k, log_n, _LN2, levels, n_cuts, cut_feat, cut_val)
+    return levels, n_cuts, cut_feat[:total].astype(np.intp, copy=False), cut_val[:total]
+
+
+def _search_levels_numpy(
+    counts: NDArray[np.int64], values: NDArray[np.float64], better_encoding: bool
+) -> tuple[NDArray[np.int32], NDArray[np.int64], NDArray[np.intp], NDArray[np.float64]]:
+    """:func:`_search_levels` by numpy: the columns reduced to their values present
+    (:func:`_compact`), :func:`_mdl_search`, and each value's level from the cuts."""
+    cols, width, _ = counts.shape
+    jj, gg, new, n_present, compact, vals = _compact(counts, values)
+    w2 = compact.shape[1]
+    cum = np.zeros((cols, w2 + 1, counts.shape[2]))
+    cum[:, 1:, :] = np.cumsum(compact, axis=1)
+    cut_feat, cut_val = _mdl_search(cum, vals, n_present, better_encoding)
+    above = (vals[cut_feat] > cut_val[:, None]).ravel()
+    cell = (cut_feat[:, None] * w2 + np.arange(w2)).ravel()[above]
+    level = np.bincount(cell, minlength=cols * w2).reshape(cols, w2)
+    levels = np.zeros((cols, width), dtype=np.int32)
+    levels[jj, gg] = level[jj, new]
+    return levels, np.bincount(cut_feat, minlength=cols).astype(np.int64), cut_feat, cut_val
+
+
+def _level_table(
+    counts: NDArray[Any], levels: NDArray[np.int32], n_levels: int
+) -> NDArray[np.float64]:
+    """The (column, level, class) counts of a block: each value's class counts added at its
+    level (integer sums held in float64: any order gives the same floats)."""
+    cols, width, n_classes = counts.shape
+    kernel = _mdl_kernel()
+    if kernel is not None and cols and width:
+        table = np.zeros((cols, n_levels, n_classes))
+        kernel.level_table(np.ascontiguousarray(counts, dtype=np.int64),
+                           np.ascontiguousarray(levels, dtype=np.int32), n_levels, table)
+        return table
+    flat = ((np.arange(cols)[:, None] * n_levels + levels)[:, :, None] * n_classes
+            + np.arange(n_classes)).ravel()
+    return (np.bincount(flat, weights=counts.ravel(), minlength=cols * n_levels * n_classes)
+            .astype(np.float64, copy=False).reshape(cols, n_levels, n_classes))
 
 
 def _codes_from_cuts(
@@ -698,53 +788,58 @@ def sorted_columns_nbytes(X: NDArray[np.float64] | sp.spmatrix) -> int:
     return convert + 28 * nnz + 8 * (p + 1) + 96 * entries + 8 * p * width + 48 * p
 
 
-def _present_levels(
+def _block_levels(
     fold: SortedColumns, rows: NDArray[np.intp], y: NDArray[np.int64], n_classes: int,
     better_encoding: bool = True,
-) -> Iterator[tuple[int, NDArray[np.intp], NDArray[np.intp], NDArray[np.int64],
-                    NDArray[Any], NDArray[np.int64]]]:
+) -> Iterator[tuple[int, NDArray[np.int64], NDArray[np.int32], NDArray[np.int64]]]:
     """Per column block of the resample ``rows`` (``y`` = its labels): WEKA's MDL search
-    over the class counts of the values present (:func:`_mdl_search`), yielded as
-    ``(a, jj, gg, level, counts, n_cuts)``: for each (column ``a + jj``, value index
-    ``gg``) present, its level (the number of cuts below it) and its class counts; and the
-    number of cuts of each column of the block."""
+    over the class counts of the values present (:func:`_search_levels`), yielded as
+    ``(a, counts, levels, n_cuts)``: the class counts of each value index of columns
+    ``a:``, the level of each (the number of cuts below it) and each column's number of
+    cuts."""
     weights = y_full = None
     if fold.sparse:
         y_full = np.zeros(fold.shape[0], dtype=np.int64)
         y_full[rows] = y
         weights = record_weights(fold, rows, y_full, n_classes)
     for a, b, width in fold.blocks(rows.shape[0], n_classes):
-        cols = b - a
-        counts: NDArray[Any]
         if weights is not None:
-            counts = _sparse_counts(fold, a, b, width, weights[0], y_full, weights[1])
+            counts = _sparse_counts(fold, a, b, width, weights[0], y_full,
+                                    weights[1]).astype(np.int64)
         else:
-            assert fold.group is not None
-            cell = (np.arange(cols)[None, :] * width + fold.group[rows, a:b]) * n_classes
-            counts = np.bincount((cell + y[:, None]).ravel(), minlength=cols * width * n_classes)
-            counts = counts.reshape(cols, width, n_classes)
-        jj, gg, new, _, n_present, compact, values = _compact_present(fold, a, counts)
-        present_counts = counts[jj, gg]
-        w2 = compact.shape[1]
-        cum = np.zeros((cols, w2 + 1, n_classes))
-        cum[:, 1:, :] = np.cumsum(compact, axis=1)
-        cut_feat, cut_val = _mdl_search(cum, values, n_present, better_encoding)
-        # level of each present value = number of its column's cuts below it
-        above = (values[cut_feat] > cut_val[:, None]).ravel()
-        cell = (cut_feat[:, None] * w2 + np.arange(w2)).ravel()[above]
-        levels = np.bincount(cell, minlength=cols * w2).reshape(cols, w2)
-        yield (a, jj, gg, levels[jj, new], present_counts,
-               np.bincount(cut_feat, minlength=cols).astype(np.int64))
+            counts = _dense_counts(fold, a, b, width, rows, y, n_classes)
+        levels, n_cuts, _, _ = _search_levels(counts, fold.values[a:b], rows.shape[0],
+                                              better_encoding)
+        yield a, counts, levels, n_cuts
 
 
-def _compact_present(fold: SortedColumns, a: int, counts: NDArray[Any]) -> tuple[
-        NDArray[np.intp], NDArray[np.intp], NDArray[np.intp], NDArray[np.bool_],
-        NDArray[np.int64], NDArray[Any], NDArray[np.float64]]:
-    """Each column of a block (columns ``a:``, class counts per value index ``counts``)
-    reduced to the values its rows hold, in increasing order: ``(jj, gg, new, present,
-    n_present, compact, values)``: value index ``gg`` of column ``jj`` is present and
-    becomes its ``new``-th; the present mask; the number present per column; their counts
-    (``counts``' dtype) and values, left-aligned."""
+def _dense_counts(fold: SortedColumns, a: int, b: int, width: int, rows: NDArray[np.intp],
+                  y: NDArray[np.int64], n_classes: int) -> NDArray[np.int64]:
+    """Class counts per (column, value index) of columns ``a:b`` of dense ``fold`` among
+    ``rows`` (a row drawn twice counts twice): one pass over the resample's value indices
+    (compiled, or one ``bincount``)."""
+    assert fold.group is not None
+    cols = b - a
+    kernel = _mdl_kernel()
+    if kernel is not None and cols and width:
+        counts = np.zeros((cols, width, n_classes), dtype=np.int64)
+        kernel.dense_counts(fold.group, fold.shape[1], a,
+                            np.ascontiguousarray(rows, dtype=np.int64),
+                            np.ascontiguousarray(y, dtype=np.int64), width, n_classes, counts)
+        return counts
+    cell = (np.arange(cols)[None, :] * width + fold.group[rows, a:b]) * n_classes
+    flat = np.bincount((cell + y[:, None]).ravel(), minlength=cols * width * n_classes)
+    return flat.astype(np.int64, copy=False).reshape(cols, width, n_classes)
+
+
+def _compact(counts: NDArray[Any], values: NDArray[np.float64]) -> tuple[
+        NDArray[np.intp], NDArray[np.intp], NDArray[np.intp], NDArray[np.int64],
+        NDArray[Any], NDArray[np.float64]]:
+    """Each column of a block (class counts per value index ``counts``, the values
+    ``values``) reduced to the values its rows hold, in increasing order: ``(jj, gg, new,
+    n_present, compact, vals)``: value index ``gg`` of column ``jj`` is present and becomes
+    its ``new``-th; the number present per column; their counts (``counts``' dtype) and
+    values, left-aligned."""
     cols = counts.shape[0]
     present: NDArray[np.bool_] = np.asarray((counts > 0).any(axis=2))
     jj, gg = np.nonzero(present)
@@ -753,8 +848,21 @@ def _compact_present(fold: SortedColumns, a: int, counts: NDArray[Any]) -> tuple
     w2 = int(n_present.max()) if cols else 0
     compact = np.zeros((cols, w2, counts.shape[2]), dtype=counts.dtype)
     compact[jj, new] = counts[jj, gg]
-    values = np.zeros((cols, w2))
-    values[jj, new] = fold.values[a + jj, gg]
+    vals = np.zeros((cols, w2))
+    vals[jj, new] = values[jj, gg]
+    return jj, gg, new, n_present, compact, vals
+
+
+def _compact_present(fold: SortedColumns, a: int, counts: NDArray[Any]) -> tuple[
+        NDArray[np.intp], NDArray[np.intp], NDArray[np.intp], NDArray[np.bool_],
+        NDArray[np.int64], NDArray[Any], NDArray[np.float64]]:
+    """:func:`_compact` of columns ``a:`` of ``fold`` (class counts per value index
+    ``counts``), with the present mask: ``(jj, gg, new, present, n_present, compact,
+    values)``."""
+    cols, width, _ = counts.shape
+    jj, gg, new, n_present, compact, values = _compact(counts, fold.values[a:a + cols, :width])
+    present = np.zeros((cols, width), dtype=bool)
+    present[jj, gg] = True
     return jj, gg, new, present, n_present, compact, values
 
 
@@ -779,35 +887,22 @@ def _resample_tables(
 ) -> NDArray[np.float64]:
     """The (feature, MDL level, class) counts of the resample ``rows`` (``y`` = its labels).
 
-    Per column block: class counts per distinct value present in the resample (one
-    ``bincount``), WEKA's MDL search over them (:func:`_mdl_search`), and the level of
-    each value = number of cuts below it (:func:`_present_levels`). The table has the
+    Per column block: class counts per distinct value present in the resample (one pass
+    over its value indices), WEKA's MDL search over them (:func:`_search_levels`), the
+    level of each value = number of cuts below it (:func:`_block_levels`), and each
+    value's counts added at its level (:func:`_level_table`). The table has the
     width of :func:`_contingency` on the resample's codes, so every later sum is the same.
     """
     p = fold.shape[1]
-    level_blocks: list[tuple[NDArray[np.intp], NDArray[np.int64], NDArray[Any]]] = []
+    blocks: list[tuple[int, NDArray[np.float64]]] = []
     max_levels = 1
-    for a, jj, _, level, present_counts, n_cuts in _present_levels(
-            fold, rows, y, n_classes, better_encoding):
-        max_levels = max(max_levels, 1 + int(n_cuts.max(initial=0)))
-        level_blocks.append((a + jj, level, present_counts))
-    # the (feature, level, class) table: one bincount over the present values' counts
-    flat = (
-        np.concatenate(
-            [
-                ((col * max_levels + lev)[:, None] * n_classes + np.arange(n_classes)).ravel()
-                for col, lev, _ in level_blocks
-            ]
-        )
-        if level_blocks
-        else np.empty(0, dtype=np.int64)
-    )
-    weights = np.concatenate([c.ravel() for _, _, c in level_blocks]) if level_blocks else None
-    table: NDArray[np.float64] = (
-        np.bincount(flat, weights=weights, minlength=p * max_levels * n_classes)
-        .astype(np.float64, copy=False)
-        .reshape(p, max_levels, n_classes)
-    )
+    for a, counts, levels, n_cuts in _block_levels(fold, rows, y, n_classes, better_encoding):
+        n_levels = 1 + int(n_cuts.max(initial=0))
+        max_levels = max(max_levels, n_levels)
+        blocks.append((a, _level_table(counts, levels, n_levels)))
+    table = np.zeros((p, max_levels, n_classes))
+    for a, part in blocks:
+        table[a : a + part.shape[0], : part.shape[1]] = part
     return table
 
 
@@ -820,7 +915,7 @@ def resample_codes(
     Equal to ``discretize(X[rows], y[rows], method="mdl")`` (the codes and the number of
     levels of each feature, as WEKA's supervised Discretize gives CfsSubsetEval; KDD 2012,
     Section 5, "CFS"), without sorting the resample: the cuts come from the class counts
-    of the values present (:func:`_present_levels`), and each record takes the level of
+    of the values present (:func:`_block_levels`), and each record takes the level of
     its value. Issue 37: the CFS selector's shared route.
     """
     y_r = y[rows]
@@ -829,13 +924,10 @@ def resample_codes(
     codes = np.zeros((n, p), dtype=np.int32)
     n_levels = np.ones(p, dtype=np.int64)
     distinct, record_of = np.unique(rows, return_inverse=True)
-    for a, jj, gg, level, _, n_cuts in _present_levels(fold, rows, y_r, n_classes,
-                                                        bool(better_encoding)):
+    for a, _, by_group, n_cuts in _block_levels(fold, rows, y_r, n_classes,
+                                                 bool(better_encoding)):
         cols = n_cuts.shape[0]
         n_levels[a : a + cols] += n_cuts
-        by_group = np.zeros((cols, int(fold.n_groups[a : a + cols].max(initial=1))),
-                            dtype=np.int32)
-        by_group[jj, gg] = level
         if fold.sparse:
             # every row of the resample holds 0 where nothing is stored, then its entries
             zero = np.minimum(fold.zero_group[a : a + cols], by_group.shape[1] - 1)

@@ -568,3 +568,94 @@ def test_scores_of_discretised_features_name_themselves_in_errors(func):
     with pytest.raises(ValueError, match=rf"'n_bins' parameter of {func} must be an integer "
                                          r">= 2\. Got 1 instead"):
         score(X, y, discretization="uniform", n_bins=1)
+
+
+# ------------------- the compiled search (_mdl.c) against WEKA's port and the numpy search
+def _kernel_or_skip():
+    from modelmine.selectors import _information
+
+    if _information._mdl_kernel() is None:
+        pytest.skip("modelmine/selectors/_mdl.c did not build here (the numpy search runs)")
+    return _information
+
+
+def _random_block(rng, n, p, k, n_values):
+    y = rng.integers(0, k, n)
+    X = rng.integers(0, n_values, size=(n, p)).astype(np.float64)
+    X[:, : p // 2] += (rng.random(p // 2) * 3)[None, :] * y[:, None]  # informative half
+    X[:, -1] = 2.5  # a constant column
+    return X, y
+
+
+@pytest.mark.parametrize("better_encoding", [True, False])
+@pytest.mark.parametrize("k", [2, 3, 5])
+def test_compiled_search_equals_weka_port_column_by_column(better_encoding, k):
+    """The compiled kernel (``discretize`` and ``_mdl_cuts_block`` run it when it is built)
+    gives WEKA's cuts exactly (the scalar port of ``cutPointsForSubset`` above), on ties,
+    constant columns, many classes and both encodings."""
+    _kernel_or_skip()
+    rng = np.random.default_rng(SEED + k)
+    for n, n_values in ((12, 3), (60, 8), (150, 1000)):
+        X, y = _random_block(rng, n, 25, k, n_values)
+        _check_against_weka(X, y, better_encoding)
+
+
+@pytest.mark.parametrize("better_encoding", [True, False])
+def test_compiled_search_equals_numpy_search_on_resamples(better_encoding):
+    """On resamples (values absent from the resample have zero counts, rows drawn twice
+    count twice) the kernel's levels, numbers of cuts and cuts are the numpy search's, bit
+    for bit; and the resample's cuts are WEKA's on ``X[rows]``."""
+    inf = _kernel_or_skip()
+    rng = np.random.default_rng(SEED)
+    X, y = mm.datasets.load_leukemia()[:2]
+    X, y = np.asarray(X, dtype=np.float64)[:, :600], _codes(np.asarray(y))
+    y = y.copy()
+    y[(y == 0) & (rng.random(y.size) < 0.4)] = 2  # three classes
+    fold = inf.SortedColumns(X)
+    for rows in (rng.choice(y.size, y.size), rng.choice(30, 20)):
+        yr = y[rows]
+        k = int(yr.max()) + 1
+        for a, b, width in fold.blocks(rows.size, k):
+            counts = inf._dense_counts(fold, a, b, width, rows, yr, k)
+            ref = np.zeros_like(counts)
+            np.add.at(ref, (np.arange(b - a)[None, :], fold.group[rows, a:b], yr[:, None]), 1)
+            np.testing.assert_array_equal(counts, ref)  # the compiled counting
+            ours = inf._search_levels(counts, fold.values[a:b], rows.size, better_encoding)
+            numpy_route = inf._search_levels_numpy(counts, fold.values[a:b, :width],
+                                                   better_encoding)
+            np.testing.assert_array_equal(ours[0], numpy_route[0])
+            np.testing.assert_array_equal(ours[1], numpy_route[1])
+            for j in range(b - a):
+                cuts = np.sort(ours[3][ours[2] == j]).tolist()
+                assert cuts == np.sort(numpy_route[3][numpy_route[2] == j]).tolist()
+                assert cuts == _weka_mdl_cuts(X[rows, a + j], yr, k, better_encoding)
+
+
+def test_scores_without_the_compiled_search_are_the_same_floats(monkeypatch):
+    """An install where ``_mdl.c`` did not build runs the numpy search: every score of the
+    four MDL selectors and every CFS code is the same float, dense, sparse and shared."""
+    import scipy.sparse as sp
+
+    from modelmine.selectors import _information as inf
+
+    X, y = mm.datasets.load_colon()[:2]
+    X, y = np.asarray(X, dtype=np.float64)[:, :400], _codes(np.asarray(y))
+    Xt, yt = _text("basehock")
+    keep = np.random.default_rng(SEED).choice(Xt.shape[0], 300, replace=False)
+    cases = [(X, y), (sp.csr_matrix(Xt[keep][:, :500]), yt[keep])]
+    rows = [np.random.default_rng(SEED).choice(d[1].size, d[1].size) for d in cases]
+
+    def everything():
+        out = []
+        for (data, labels), r in zip(cases, rows):
+            fold = inf.sorted_columns(data)
+            out += [inf.resample_scores(fold, labels, r, s) for s in ("ig", "su", "chi2",
+                                                                       "gainratio")]
+            out += list(inf.resample_codes(fold, labels, r))
+            out += list(discretize(data, labels))
+        return out
+
+    compiled = everything()
+    monkeypatch.setattr(inf, "_mdl_kernel", lambda: None)
+    for a, b in zip(compiled, everything()):
+        np.testing.assert_array_equal(a, b)
