@@ -147,10 +147,11 @@ KERNEL_TESTS = {
     "tests/selectors/test_shared_counting_routes.py":
         "the resample's MDL codes from the sorted columns (resample_codes) against "
         "discretize on the resample; bootstrap against select on the same resamples "
-        "(resample_indices, seed_sequence, model_from_output)",
+        "(resample_indices, seed_sequence, model_from_output); OneR's compiled rules "
+        "against its numpy passes (_mdl_kernel switched off)",
     "tests/selectors/test_mdl_sanitizers.py":
-        "the compiled MDL search (_mdl.c: search, dense_counts, level_table) built with "
-        "AddressSanitizer and UBSan, against the numpy search, numpy.add.at and bincount",
+        "the compiled MDL search and OneR rules (_mdl.c) built with AddressSanitizer and "
+        "UBSan, against the numpy search and passes, numpy.add.at and bincount",
     "tests/test_published_svm_tolerance.py":
         "skipped without the C SMO (modelmine.selectors._smo), whose solver='warm' routes "
         "the committed benchmarks/results/svm_tolerance*.csv recompute",

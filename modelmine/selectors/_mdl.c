@@ -373,16 +373,272 @@ done:
     return result;
 }
 
+/* ---------------------------------------------------------------------------------------
+ * Holte's OneR rule of a column (WEKA 3.6's OneR.newNumericRule, the "OneR" ranker of Pes
+ * 2019, Section 3.1): the compiled kernel of _rankers._pass_one and _oner_rows._bucket_classes.
+ * Integer counts and comparisons only, and the breakpoints the same midpoints, so the rules
+ * are those of the numpy passes exactly.
+ * ------------------------------------------------------------------------------------- */
+
+/* the first class of largest count (numpy's argmax, WEKA's Utils.maxIndex) */
+static Py_ssize_t first_max(const int64_t *c, Py_ssize_t K) {
+    Py_ssize_t best = 0;
+    for (Py_ssize_t k = 1; k < K; k++)
+        if (c[k] > c[best]) best = k;
+    return best;
+}
+
+/* WEKA's first merging pass over the m distinct values of one column (counts c, m x K;
+   values v): the class counts of each bucket (hc, zeroed), the breakpoint after each (hbp,
+   +inf-filled by the caller), the number of buckets and the bucket of each value. */
+static int64_t pass_one_column(const int64_t *c, const double *v, Py_ssize_t m, Py_ssize_t K,
+                               int64_t bsize, int64_t *hc, double *hbp, int64_t *member,
+                               int64_t *acc) {
+    int64_t n_h = 0;
+    if (m == 0) return 1; /* numpy's: one empty bucket */
+    for (Py_ssize_t k = 0; k < K; k++) acc[k] = c[k];
+    member[0] = 0;
+    for (Py_ssize_t g = 1; g < m; g++) {
+        const int64_t *next = c + g * K;
+        const Py_ssize_t top = first_max(acc, K);
+        const int merge = first_max(next, K) == top || acc[top] < bsize;
+        if (!merge) { /* a bucket closes before value g */
+            for (Py_ssize_t k = 0; k < K; k++) hc[n_h * K + k] = acc[k];
+            hbp[n_h] = (v[g - 1] + v[g]) / 2.0;
+            n_h++;
+            for (Py_ssize_t k = 0; k < K; k++) acc[k] = next[k];
+        } else {
+            for (Py_ssize_t k = 0; k < K; k++) acc[k] = acc[k] + next[k];
+        }
+        member[g] = n_h;
+    }
+    for (Py_ssize_t k = 0; k < K; k++) hc[n_h * K + k] = acc[k];
+    return n_h + 1;
+}
+
+PyDoc_STRVAR(pass_one_doc,
+"pass_one(counts, values, vstride, n_groups, bsize, h_counts, h_bp, n_h, member) -> None\n"
+"--\n\n"
+"_rankers._pass_one, compiled: counts int64 (cols, width, K) of each column's n_groups\n"
+"distinct values (left-aligned), values float64 (row j at j * vstride). Writes h_counts\n"
+"(int64 (cols, W, K), zeroed), h_bp (float64 (cols, W), +inf-filled), n_h (int64 (cols))\n"
+"and member (int64 (cols, W), zeroed), W = max(width, 1).");
+
+static PyObject *pass_one(PyObject *Py_UNUSED(self), PyObject *args) {
+    Py_buffer counts, values, groups, hcount, hbp, nh, member;
+    Py_ssize_t vstride;
+    long long bsize;
+    if (!PyArg_ParseTuple(args, "y*y*ny*Lw*w*w*w*", &counts, &values, &vstride, &groups,
+                          &bsize, &hcount, &hbp, &nh, &member))
+        return NULL;
+    PyObject *result = NULL;
+    const Py_ssize_t cols = groups.len / (Py_ssize_t)sizeof(int64_t);
+    const Py_ssize_t W = cols > 0 ? hbp.len / (Py_ssize_t)sizeof(double) / cols : 0;
+    const Py_ssize_t K = cols > 0 && W > 0
+        ? hcount.len / (Py_ssize_t)sizeof(int64_t) / (cols * W) : 0;
+    const Py_ssize_t width = cols > 0 && K > 0
+        ? counts.len / (Py_ssize_t)sizeof(int64_t) / (cols * K) : 0;
+    const int64_t *NG = (const int64_t *)groups.buf;
+    int bad = cols < 1 || K < 1 || W != (width > 1 ? width : 1) || vstride < width
+        || counts.len != cols * width * K * (Py_ssize_t)sizeof(int64_t)
+        || hcount.len != cols * W * K * (Py_ssize_t)sizeof(int64_t)
+        || nh.len != groups.len || member.len != cols * W * (Py_ssize_t)sizeof(int64_t)
+        || values.len < ((cols - 1) * vstride + width) * (Py_ssize_t)sizeof(double);
+    for (Py_ssize_t j = 0; j < cols && !bad; j++) bad = NG[j] < 0 || NG[j] > width;
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "pass_one: inconsistent buffer sizes");
+        goto done;
+    }
+    int64_t *acc = malloc(sizeof(int64_t) * (size_t)K);
+    if (!acc) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t j = 0; j < cols; j++)
+        ((int64_t *)nh.buf)[j] = pass_one_column(
+            (const int64_t *)counts.buf + j * width * K, (const double *)values.buf + j * vstride,
+            NG[j], K, bsize, (int64_t *)hcount.buf + j * W * K, (double *)hbp.buf + j * W,
+            (int64_t *)member.buf + j * W, acc);
+    free(acc);
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    PyBuffer_Release(&counts);
+    PyBuffer_Release(&values);
+    PyBuffer_Release(&groups);
+    PyBuffer_Release(&hcount);
+    PyBuffer_Release(&hbp);
+    PyBuffer_Release(&nh);
+    PyBuffer_Release(&member);
+    return result;
+}
+
+PyDoc_STRVAR(oner_predict_doc,
+"oner_predict(counts, values, vstride, bsize, predicted, n_correct) -> None\n"
+"--\n\n"
+"_oner_rows._bucket_classes, compiled: the rule built on counts (int64 (cols, width, K),\n"
+"zero for a value index absent from the training records; values float64, row j at\n"
+"j * vstride) as the class it predicts for every value index (predicted, int64 (cols,\n"
+"width)) and the training records it classifies correctly (n_correct, int64 (cols)).");
+
+static PyObject *oner_predict(PyObject *Py_UNUSED(self), PyObject *args) {
+    Py_buffer counts, values, pred, correct;
+    Py_ssize_t vstride;
+    long long bsize;
+    if (!PyArg_ParseTuple(args, "y*y*nLw*w*", &counts, &values, &vstride, &bsize, &pred,
+                          &correct))
+        return NULL;
+    PyObject *result = NULL;
+    const Py_ssize_t cols = correct.len / (Py_ssize_t)sizeof(int64_t);
+    const Py_ssize_t width = cols > 0 ? pred.len / (Py_ssize_t)sizeof(int64_t) / cols : 0;
+    const Py_ssize_t K = cols > 0 && width > 0
+        ? counts.len / (Py_ssize_t)sizeof(int64_t) / (cols * width) : 0;
+    if (cols < 1 || width < 1 || K < 1 || vstride < width
+        || pred.len != cols * width * (Py_ssize_t)sizeof(int64_t)
+        || counts.len != cols * width * K * (Py_ssize_t)sizeof(int64_t)
+        || values.len < ((cols - 1) * vstride + width) * (Py_ssize_t)sizeof(double)) {
+        PyErr_SetString(PyExc_ValueError, "oner_predict: inconsistent buffer sizes");
+        goto done;
+    }
+    int64_t *cc = malloc(sizeof(int64_t) * (size_t)(width * K));
+    int64_t *hc = malloc(sizeof(int64_t) * (size_t)(width * K));
+    int64_t *member = malloc(sizeof(int64_t) * (size_t)width);
+    int64_t *acc = malloc(sizeof(int64_t) * (size_t)K);
+    int64_t *cls = malloc(sizeof(int64_t) * (size_t)width);
+    double *v = malloc(sizeof(double) * (size_t)width);
+    double *hbp = malloc(sizeof(double) * (size_t)width);
+    if (!cc || !hc || !member || !acc || !cls || !v || !hbp) {
+        PyErr_NoMemory();
+        goto freed;
+    }
+    const int64_t *C = (const int64_t *)counts.buf;
+    const double *V = (const double *)values.buf;
+    int64_t *P = (int64_t *)pred.buf, *NC = (int64_t *)correct.buf;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t j = 0; j < cols; j++) {
+        const int64_t *cj = C + j * width * K;
+        const double *vj = V + j * vstride;
+        Py_ssize_t m = 0;
+        for (Py_ssize_t g = 0; g < width; g++) { /* the values present, left-aligned */
+            int on = 0;
+            for (Py_ssize_t k = 0; k < K; k++) on |= cj[g * K + k] > 0;
+            if (!on) continue;
+            for (Py_ssize_t k = 0; k < K; k++) cc[m * K + k] = cj[g * K + k];
+            v[m++] = vj[g];
+        }
+        memset(hc, 0, sizeof(int64_t) * (size_t)(width * K));
+        for (Py_ssize_t g = 0; g < width; g++) hbp[g] = INFINITY;
+        memset(member, 0, sizeof(int64_t) * (size_t)width);
+        const int64_t n_h = pass_one_column(cc, v, m, K, bsize, hc, hbp, member, acc);
+        int64_t n_correct = 0;
+        for (Py_ssize_t h = 0; h < width; h++) {
+            cls[h] = first_max(hc + h * K, K);
+            if (h < n_h) n_correct += hc[h * K + cls[h]];
+        }
+        NC[j] = n_correct;
+        /* each value index: the bucket of the last present value at or below it, and
+           the next one when the value reaches that bucket's breakpoint */
+        Py_ssize_t below = -1;
+        for (Py_ssize_t g = 0; g < width; g++) {
+            int on = 0;
+            for (Py_ssize_t k = 0; k < K; k++) on |= cj[g * K + k] > 0;
+            below += on;
+            int64_t bucket = member[below >= 0 ? below : 0];
+            if (below >= 0 && !on && vj[g] >= hbp[bucket]) bucket++;
+            P[j * width + g] = bucket < width ? cls[bucket] : 0;
+        }
+    }
+    Py_END_ALLOW_THREADS
+    result = Py_None;
+    Py_INCREF(result);
+freed:
+    free(cc);
+    free(hc);
+    free(member);
+    free(acc);
+    free(cls);
+    free(v);
+    free(hbp);
+done:
+    PyBuffer_Release(&counts);
+    PyBuffer_Release(&values);
+    PyBuffer_Release(&pred);
+    PyBuffer_Release(&correct);
+    return result;
+}
+
+PyDoc_STRVAR(dense_hits_doc,
+"dense_hits(group, n_features, a, rows, y, predicted, hits) -> None\n"
+"--\n\n"
+"The records (rows, int64, repeats count again; labels y int64) whose class the rule of\n"
+"each column a .. a + cols predicts (predicted: int64 (cols, width), the class per value\n"
+"index; group: int32 value indices, rows x n_features): hits (int64 (cols)) incremented.");
+
+static PyObject *dense_hits(PyObject *Py_UNUSED(self), PyObject *args) {
+    Py_buffer group, rows, y, pred, hits;
+    Py_ssize_t p, a;
+    if (!PyArg_ParseTuple(args, "y*nny*y*y*w*", &group, &p, &a, &rows, &y, &pred, &hits))
+        return NULL;
+    PyObject *result = NULL;
+    const Py_ssize_t n_rows = rows.len / (Py_ssize_t)sizeof(int64_t);
+    const Py_ssize_t n_all = p > 0 ? group.len / (Py_ssize_t)sizeof(int32_t) / p : 0;
+    const Py_ssize_t cols = hits.len / (Py_ssize_t)sizeof(int64_t);
+    const Py_ssize_t width = cols > 0 ? pred.len / (Py_ssize_t)sizeof(int64_t) / cols : 0;
+    if (p < 1 || a < 0 || cols < 1 || a + cols > p || width < 1 || y.len != rows.len
+        || group.len != n_all * p * (Py_ssize_t)sizeof(int32_t)
+        || pred.len != cols * width * (Py_ssize_t)sizeof(int64_t)) {
+        PyErr_SetString(PyExc_ValueError, "dense_hits: inconsistent buffer sizes");
+        goto done;
+    }
+    const int32_t *G = (const int32_t *)group.buf;
+    const int64_t *R = (const int64_t *)rows.buf, *Y = (const int64_t *)y.buf;
+    const int64_t *P = (const int64_t *)pred.buf;
+    int64_t *H = (int64_t *)hits.buf;
+    int bad = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n_rows && !bad; i++) {
+        if (R[i] < 0 || R[i] >= n_all) {
+            bad = 1;
+            break;
+        }
+        const int32_t *g = G + R[i] * p + a;
+        for (Py_ssize_t j = 0; j < cols; j++) {
+            if (g[j] < 0 || g[j] >= width) {
+                bad = 1;
+                break;
+            }
+            H[j] += P[j * width + g[j]] == Y[i];
+        }
+    }
+    Py_END_ALLOW_THREADS
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "dense_hits: a row or value index is out of range");
+        goto done;
+    }
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    PyBuffer_Release(&group);
+    PyBuffer_Release(&rows);
+    PyBuffer_Release(&y);
+    PyBuffer_Release(&pred);
+    PyBuffer_Release(&hits);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS, search_doc},
     {"dense_counts", dense_counts, METH_VARARGS, dense_counts_doc},
     {"level_table", level_table, METH_VARARGS, level_table_doc},
+    {"pass_one", pass_one, METH_VARARGS, pass_one_doc},
+    {"oner_predict", oner_predict, METH_VARARGS, oner_predict_doc},
+    {"dense_hits", dense_hits, METH_VARARGS, dense_hits_doc},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_mdl",
-    "WEKA's MDL discretisation search, compiled (issue 37).", -1,
+    "WEKA's MDL discretisation search and OneR's rules, compiled (issue 37).", -1,
     methods, NULL, NULL, NULL, NULL,
 };
 

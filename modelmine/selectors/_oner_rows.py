@@ -19,7 +19,14 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..validation import check_int, param_error
-from ._information import SortedColumns, _compact_present, _sparse_counts, record_weights
+from ._information import (
+    SortedColumns,
+    _compact_present,
+    _dense_counts,
+    _mdl_kernel,
+    _sparse_counts,
+    record_weights,
+)
 from ._rankers import _pass_one, weka_cv_folds
 
 __all__ = ["resample_oner_scores"]
@@ -35,11 +42,7 @@ def _value_counts(fold: SortedColumns, records: NDArray[np.intp], y_full: NDArra
     if weights is not None:
         counts = _sparse_counts(fold, a, b, width, weights[0], y_full, weights[1])
         return counts[:, :, :n_classes].astype(np.int64)
-    assert fold.group is not None
-    cell = (np.arange(b - a)[None, :] * width + fold.group[records, a:b]) * n_classes
-    flat = np.bincount((cell + y_full[records][:, None]).ravel(),
-                       minlength=(b - a) * width * n_classes)
-    return flat.reshape(b - a, width, n_classes)
+    return _dense_counts(fold, a, b, width, records, y_full[records], n_classes)
 
 
 def _bucket_classes(fold: SortedColumns, a: int, b: int, width: int,
@@ -54,7 +57,15 @@ def _bucket_classes(fold: SortedColumns, a: int, b: int, width: int,
     is that of its first-pass bucket. A value present in the training records lies in the
     bucket the first pass put it in; an absent one lies between two present values, and
     only the breakpoint right after the bucket of the lower one can separate them (WEKA:
-    ``while (v >= breakpoint[i]) i++``)."""
+    ``while (v >= breakpoint[i]) i++``). Compiled (``_mdl.c``'s ``oner_predict``) when it is
+    built: the same integers and midpoints, so the same rules."""
+    kernel = _mdl_kernel()
+    if kernel is not None and b > a and width:
+        predicted = np.empty((b - a, width), dtype=np.int64)
+        n_correct = np.empty(b - a, dtype=np.int64)
+        kernel.oner_predict(np.ascontiguousarray(counts, dtype=np.int64), fold.values[a:b],
+                            fold.values.shape[1], int(bsize), predicted, n_correct)
+        return predicted, n_correct
     _, _, _, present, n_present, compact, values = _compact_present(fold, a, counts)
     w2 = compact.shape[1]
     h_counts, h_bp, n_h, member = _pass_one(compact, values, n_present, bsize)
@@ -82,6 +93,14 @@ def _hits(fold: SortedColumns, records: NDArray[np.intp], y_full: NDArray[np.int
     cols = b - a
     if weights is None:
         assert fold.group is not None
+        kernel = _mdl_kernel()
+        if kernel is not None and cols and predicted.shape[1]:
+            hits = np.zeros(cols, dtype=np.int64)
+            kernel.dense_hits(fold.group, fold.shape[1], a,
+                              np.ascontiguousarray(records, dtype=np.int64),
+                              np.ascontiguousarray(y_full[records], dtype=np.int64),
+                              np.ascontiguousarray(predicted, dtype=np.int64), hits)
+            return hits
         pred = np.take_along_axis(predicted.T, fold.group[records, a:b], axis=0)
         return (pred == y_full[records][:, None]).sum(axis=0)
     multiplicity, totals = weights

@@ -22,7 +22,7 @@ import scipy.sparse as sp
 from numpy.typing import NDArray
 
 from ..validation import check_int, param_error
-from ._information import _discretized_ig, doc_discretized, gain_ratio_of
+from ._information import _discretized_ig, _mdl_kernel, doc_discretized, gain_ratio_of
 from ._relieff import _column_blocks
 
 __all__ = ["JavaRandom", "OneRRules", "gain_ratio", "oner_rules", "oner_scores", "weka_cv_folds"]
@@ -131,7 +131,29 @@ def _pass_one(
     """WEKA 3.6's first merging pass over the distinct values (see :func:`oner_rules`), all
     columns at once: the class counts of each pass-1 bucket ``(b, width, k)``, the
     breakpoint after each (+inf after the last), their number per column, and the pass-1
-    bucket of each distinct value ``(b, width)``."""
+    bucket of each distinct value ``(b, width)``. Compiled (``_mdl.c``) when it is built,
+    else :func:`_pass_one_numpy`: the same integers and midpoints."""
+    b, width, k = counts.shape
+    kernel = _mdl_kernel()
+    if kernel is None or b == 0 or k == 0:
+        return _pass_one_numpy(counts, values, n_groups, bsize)
+    w = max(width, 1)
+    h_counts = np.zeros((b, w, k), dtype=np.int64)
+    h_bp = np.full((b, w), np.inf)
+    n_h = np.empty(b, dtype=np.int64)
+    member = np.zeros((b, w), dtype=np.int64)
+    values = np.ascontiguousarray(values, dtype=np.float64)
+    kernel.pass_one(np.ascontiguousarray(counts, dtype=np.int64), values, values.shape[1],
+                    np.ascontiguousarray(n_groups, dtype=np.int64), int(bsize), h_counts,
+                    h_bp, n_h, member)
+    return h_counts, h_bp, n_h, member
+
+
+def _pass_one_numpy(
+    counts: NDArray[np.int64], values: NDArray[np.float64], n_groups: NDArray[np.int64],
+    bsize: int,
+) -> tuple[NDArray[np.int64], NDArray[np.float64], NDArray[np.int64], NDArray[np.int64]]:
+    """:func:`_pass_one` by numpy, one distinct value at a time for all columns."""
     b, width, k = counts.shape
     # columns by decreasing number of values: at step g the columns still advancing are
     # a prefix, so every step works on views (the results are put back in column order)

@@ -1,13 +1,14 @@
-"""modelmine's compiled MDL search (``selectors/_mdl.c``, the MDL selectors' search, issue
-37) under AddressSanitizer and UndefinedBehaviorSanitizer.
+"""modelmine's compiled MDL search and OneR rules (``selectors/_mdl.c``, issue 37) under
+AddressSanitizer and UndefinedBehaviorSanitizer.
 
 The source is built again with ``-fsanitize=address,undefined`` into a temporary directory
 and run in a child Python (the ASan runtime preloaded) on random blocks: one to 300 rows,
 one to 40 columns, two to six classes, values absent from the resample (zero counts),
 constant columns and a single row. Each result is checked against the numpy search
 (``_search_levels_numpy``, itself checked against WEKA in ``test_information.py``), the
-counts against ``numpy.add.at`` and the level tables against ``numpy.bincount``: any wrong
-cut fails the test, and any out-of-bounds access or undefined behaviour aborts the child.
+counts against ``numpy.add.at``, the level tables against ``numpy.bincount``, and OneR's
+first pass, rule classes and hits against its numpy passes: any wrong cut or rule fails the
+test, and any out-of-bounds access or undefined behaviour aborts the child.
 Inconsistent buffers and out-of-range indices must be refused, not read. Skipped only
 where no C compiler with the sanitizers is found, never under
 ``MODELMINE_REQUIRE_SANITIZER=1`` (set in CI).
@@ -31,10 +32,17 @@ spec = importlib.util.spec_from_file_location("_mdl", sys.argv[1])
 mdl = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(mdl)
 
-from modelmine.selectors import _information as inf
+from modelmine.selectors import _information as inf, _oner_rows, _rankers
 
 compiled = lambda: mdl
 numpy_only = lambda: None
+
+
+def use(kernel):
+    for module in (inf, _oner_rows, _rankers):
+        module._mdl_kernel = kernel
+
+
 rng = np.random.default_rng(int(sys.argv[2]))
 n_cuts = 0
 for case in range(int(sys.argv[3])):
@@ -50,11 +58,11 @@ for case in range(int(sys.argv[3])):
     kr = int(yr.max()) + 1
     for be in (True, False):
         for a, b, width in fold.blocks(rows.size, kr):
-            inf._mdl_kernel = compiled
+            use(compiled)
             counts = inf._dense_counts(fold, a, b, width, rows, yr, kr)
             ours = inf._search_levels(counts, fold.values[a:b], rows.size, be)
             table = inf._level_table(counts, ours[0], 1 + int(ours[1].max(initial=0)))
-            inf._mdl_kernel = numpy_only
+            use(numpy_only)
             ref_counts = inf._dense_counts(fold, a, b, width, rows, yr, kr)
             ref = inf._search_levels(ref_counts, fold.values[a:b], rows.size, be)
             ref_table = inf._level_table(ref_counts, ref[0], 1 + int(ref[1].max(initial=0)))
@@ -65,6 +73,22 @@ for case in range(int(sys.argv[3])):
                 assert (np.sort(ours[3][ours[2] == j]).tolist()
                         == np.sort(ref[3][ref[2] == j]).tolist()), (case, j)
             n_cuts += ours[2].size
+            # OneR: the first pass, each value index's class, the hits
+            bsize = int(rng.integers(1, 8))
+            _, _, _, _, n_present, compact, vals = inf._compact_present(fold, a, counts)
+            ref_pass = _rankers._pass_one_numpy(compact, vals, n_present, bsize)
+            use(compiled)
+            got_pass = _rankers._pass_one(compact, vals, n_present, bsize)
+            for u, v in zip(got_pass, ref_pass):
+                assert np.array_equal(u, v), case
+            got = _oner_rows._bucket_classes(fold, a, b, width, counts, bsize)
+            got_hits = _oner_rows._hits(fold, rows[::-1], y, None, a, b, got[0])
+            use(numpy_only)
+            ref = _oner_rows._bucket_classes(fold, a, b, width, counts, bsize)
+            ref_hits = _oner_rows._hits(fold, rows[::-1], y, None, a, b, ref[0])
+            assert np.array_equal(got[1], ref[1]), case
+            assert np.array_equal(got[0], ref[0]), case
+            assert np.array_equal(got_hits, ref_hits), case
 
 i64, f64, i32 = np.int64, np.float64, np.int32
 t = np.zeros(11), np.zeros(3), np.zeros(11)
@@ -111,6 +135,22 @@ for rows, labels, grp in (([0, 3], [0, 0], group), ([0, 1], [0, 2], group),
         print("refused:", exc)
         continue
     raise AssertionError("dense_counts read out of range")
+for args in (  # pass_one, oner_predict, dense_hits: inconsistent sizes
+        lambda: mdl.pass_one(np.ones((2, 3, 2), i64), np.zeros((2, 3)), 3,
+                             np.array([3, 4], i64), 6, np.zeros((2, 3, 2), i64),
+                             np.zeros((2, 3)), np.zeros(2, i64), np.zeros((2, 3), i64)),
+        lambda: mdl.oner_predict(np.ones((2, 3, 2), i64), np.zeros((2, 2)), 2, 6,
+                                 np.zeros((2, 3), i64), np.zeros(2, i64)),
+        lambda: mdl.dense_hits(group, 2, 0, np.array([0, 1], i64), np.array([0], i64),
+                               np.zeros((2, 2), i64), np.zeros(2, i64)),
+        lambda: mdl.dense_hits(group + 3, 2, 0, np.array([0, 1], i64), np.array([0, 1], i64),
+                               np.zeros((2, 2), i64), np.zeros(2, i64))):
+    try:
+        args()
+    except ValueError as exc:
+        print("refused:", exc)
+        continue
+    raise AssertionError("a OneR kernel accepted inconsistent buffers")
 try:
     mdl.level_table(np.ones((1, 2, 2), i64), np.array([[0, 3]], i32), 2, np.zeros((1, 2, 2)))
 except ValueError:
@@ -125,5 +165,5 @@ def test_the_c_mdl_search_is_memory_safe_and_exact_under_sanitizers(tmp_path):
     run = run_sanitized(SOURCE, "_mdl", _CHILD, ["7", "60"], tmp_path)
     assert run.returncode == 0, run.stderr[-4000:]
     assert "ok 60 cuts" in run.stdout, run.stdout
-    assert run.stdout.count("refused:") == 10, run.stdout
+    assert run.stdout.count("refused:") == 14, run.stdout
     assert int(run.stdout.split()[-1]) > 50  # the blocks were not all cut-free

@@ -194,3 +194,49 @@ def test_cfs_shared_route_equals_select_on_the_resample(case):
         alone = sel.select(X[idx], y[idx], random_state=seed)
         np.testing.assert_array_equal(shared.ranking, alone.ranking)
         np.testing.assert_array_equal(shared.support, alone.support)
+
+
+def _without_compiled_kernels(monkeypatch):
+    """The numpy routes of an install where ``_mdl.c`` did not build."""
+    from modelmine.selectors import _information, _oner_rows, _rankers
+
+    for module in (_information, _oner_rows, _rankers):
+        monkeypatch.setattr(module, "_mdl_kernel", lambda: None)
+
+
+@pytest.mark.parametrize("case", ["leukemia", "text", "six-classes"])
+def test_oner_compiled_and_numpy_routes_are_the_same_floats(case, monkeypatch):
+    """OneR's compiled rules (``_mdl.c``: the first pass, each value index's class, the
+    hits) against the numpy passes, on both routes; the numpy passes are the code the
+    WEKA oracle (``test_weka_information.py``) checked before they were compiled."""
+    from modelmine.selectors import _information
+
+    if _information._mdl_kernel() is None:
+        pytest.skip("modelmine/selectors/_mdl.c did not build here (the numpy passes run)")
+    rng = np.random.default_rng(11)
+    if case == "leukemia":  # raw intensities, every value distinct
+        X, y = mm.datasets.load("leukemia")[:2]
+        X, y = np.asarray(X, dtype=np.float64)[:, :1500], _codes(np.asarray(y))
+    elif case == "text":
+        X, y = mm.datasets.load("pcmac")[:2]
+        rows = rng.choice(X.shape[0], 300, replace=False)
+        X, y = sp.csr_matrix(X[rows], dtype=np.float64)[:, :600], _codes(np.asarray(y)[rows])
+    else:
+        y = np.repeat(np.arange(6), [9, 8, 7, 6, 5, 5])
+        X = np.round(rng.gamma(2.0, 8000.0, size=(y.size, 60))
+                     + y[:, None] * 3000.0 * rng.random(60), -2)
+        X[:, 3] = 17.0
+    sel = get_selector("oner")
+
+    def scores():
+        prepared = sel.prepare(X, y)
+        out = [sel.select(X, y, random_state=1).scores]
+        for seed, rows in enumerate(_resamples(X.shape[0], 4)):
+            out.append(sel.select_rows(prepared, X, y, rows, random_state=seed).scores)
+            out.append(sel.select(X[rows], y[rows], random_state=seed).scores)
+        return out
+
+    compiled = scores()
+    _without_compiled_kernels(monkeypatch)
+    for a, b in zip(compiled, scores(), strict=True):
+        np.testing.assert_array_equal(a, b)
