@@ -22,6 +22,7 @@ def finish(rows: list[dict], out: str | None, commit: str) -> pd.DataFrame:
     print(table.to_string(index=False))
     if out:
         table.to_csv(out, index=False)
-        script = Path(sys.argv[0]).as_posix()
-        print(f"# commit {commit}; command: .venv/bin/python {script} --out {out}")
+        # the whole command line, --out included, as it was typed
+        command = " ".join([Path(sys.argv[0]).as_posix(), *sys.argv[1:]])
+        print(f"# commit {commit}; command: .venv/bin/python {command}")
     return table

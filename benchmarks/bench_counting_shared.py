@@ -40,6 +40,35 @@ from bench_shared_route import DATASETS, fold_and_resamples, load, timed
 from modelmine.selectors import get_selector
 
 
+def measure(name: str, b: int, selectors: list[str]) -> list[dict]:
+    """One training fold of ``name`` and its ``b`` bootstraps: per selector, the mean CPU
+    seconds of the two routes per resample, ``prepare``'s, and whether every score,
+    ranking and subset was equal (``tests/test_published_counting_shared.py`` recomputes
+    colon's rows)."""
+    X, y = load(name, 1)
+    Xf, yf, resamples = fold_and_resamples(X, y, b)
+    rows = []
+    for selector in selectors:
+        sel = get_selector(selector)
+        prepared, prep_s, _ = timed(sel.prepare, Xf, yf)
+        select_s = shared_s = 0.0
+        equal = True
+        for i, idx in enumerate(resamples):
+            a, s_a, _ = timed(sel.select, Xf[idx], yf[idx], random_state=i)
+            c, s_c, _ = timed(sel.select_rows, prepared, Xf, yf, idx, random_state=i)
+            select_s += s_a
+            shared_s += s_c
+            for field in ("scores", "ranking", "support"):
+                u, v = getattr(a, field), getattr(c, field)
+                equal &= (u is None and v is None) or bool(np.array_equal(u, v))
+        rows.append({"dataset": name, "selector": selector, "n_train": Xf.shape[0],
+                     "n_features": Xf.shape[1], "b": b,
+                     "select_s": round(select_s / b, 4), "shared_s": round(shared_s / b, 4),
+                     "prepare_s": round(prep_s, 4),
+                     "select_over_shared": round(select_s / shared_s, 2), "equal": equal})
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--b", type=int, default=5)
@@ -57,30 +86,11 @@ def main() -> None:
     rows = []
     with threadpool_limits(1):
         for name in names:
-            X, y = load(name, 1)
-            Xf, yf, resamples = fold_and_resamples(X, y, b)
-            for selector in args.selectors:
-                sel = get_selector(selector)
-                prepared, prep_s, _ = timed(sel.prepare, Xf, yf)
-                select_s = shared_s = 0.0
-                equal = True
-                for i, idx in enumerate(resamples):
-                    a, s_a, _ = timed(sel.select, Xf[idx], yf[idx], random_state=i)
-                    c, s_c, _ = timed(sel.select_rows, prepared, Xf, yf, idx, random_state=i)
-                    select_s += s_a
-                    shared_s += s_c
-                    for field in ("scores", "ranking", "support"):
-                        u, v = getattr(a, field), getattr(c, field)
-                        equal &= (u is None and v is None) or bool(np.array_equal(u, v))
-                row = {"dataset": name, "selector": selector, "n_train": Xf.shape[0],
-                       "n_features": Xf.shape[1], "b": b,
-                       "select_s": round(select_s / b, 4), "shared_s": round(shared_s / b, 4),
-                       "prepare_s": round(prep_s, 4),
-                       "select_over_shared": round(select_s / shared_s, 2), "equal": equal}
+            for row in measure(name, b, args.selectors):
                 rows.append(row)
-                print(f"- {name}, {selector}: select {row['select_s']} s, shared "
+                print(f"- {name}, {row['selector']}: select {row['select_s']} s, shared "
                       f"{row['shared_s']} s per resample (prepare {row['prepare_s']} s once): "
-                      f"{row['select_over_shared']}x, equal {equal}", flush=True)
+                      f"{row['select_over_shared']}x, equal {row['equal']}", flush=True)
     finish(rows, args.out, commit)
     print(f"# benchmark wall time {time.perf_counter() - wall:.0f} s")
 
