@@ -256,66 +256,6 @@ done:
     return result;
 }
 
-PyDoc_STRVAR(dense_counts_doc,
-"dense_counts(group, n_features, a, rows, y, counts) -> None\n"
-"--\n\n"
-"Class counts per (column, distinct value) of columns a .. a + cols of dense data, from\n"
-"the value index of every row and column (group: int32, C order, rows x n_features) and a\n"
-"resample's rows (int64, repeats count again) with their labels y (int64, 0 .. K - 1):\n"
-"counts (int64 (cols, width, K), zeroed by the caller) is incremented in place.");
-
-static PyObject *dense_counts(PyObject *Py_UNUSED(self), PyObject *args) {
-    Py_buffer group, rows, y, counts;
-    Py_ssize_t p, a, width, K;
-    if (!PyArg_ParseTuple(args, "y*nny*y*nnw*", &group, &p, &a, &rows, &y, &width, &K,
-                          &counts))
-        return NULL;
-    PyObject *result = NULL;
-    const Py_ssize_t n_rows = rows.len / (Py_ssize_t)sizeof(int64_t);
-    const Py_ssize_t n_all = p > 0 ? group.len / (Py_ssize_t)sizeof(int32_t) / p : 0;
-    const Py_ssize_t cols = (width > 0 && K > 0)
-        ? counts.len / (Py_ssize_t)sizeof(int64_t) / (width * K) : 0;
-    if (p < 1 || a < 0 || a + cols > p || K < 1 || width < 1 || y.len != rows.len
-        || group.len != n_all * p * (Py_ssize_t)sizeof(int32_t)
-        || counts.len != cols * width * K * (Py_ssize_t)sizeof(int64_t)) {
-        PyErr_SetString(PyExc_ValueError, "dense_counts: inconsistent buffer sizes");
-        goto done;
-    }
-    const int32_t *G = (const int32_t *)group.buf;
-    const int64_t *R = (const int64_t *)rows.buf, *Y = (const int64_t *)y.buf;
-    int64_t *out = (int64_t *)counts.buf;
-    int bad = 0;
-    Py_BEGIN_ALLOW_THREADS
-    for (Py_ssize_t i = 0; i < n_rows && !bad; i++) {
-        if (R[i] < 0 || R[i] >= n_all || Y[i] < 0 || Y[i] >= K) {
-            bad = 1;
-            break;
-        }
-        const int32_t *g = G + R[i] * p + a;
-        int64_t *o = out + Y[i];
-        for (Py_ssize_t j = 0; j < cols; j++) {
-            if (g[j] < 0 || g[j] >= width) {
-                bad = 1;
-                break;
-            }
-            o[(j * width + g[j]) * K] += 1;
-        }
-    }
-    Py_END_ALLOW_THREADS
-    if (bad) {
-        PyErr_SetString(PyExc_ValueError, "dense_counts: a row, label or value index is out of range");
-        goto done;
-    }
-    result = Py_None;
-    Py_INCREF(result);
-done:
-    PyBuffer_Release(&group);
-    PyBuffer_Release(&rows);
-    PyBuffer_Release(&y);
-    PyBuffer_Release(&counts);
-    return result;
-}
-
 PyDoc_STRVAR(level_table_doc,
 "level_table(counts, levels, n_levels, table) -> None\n"
 "--\n\n"
@@ -567,6 +507,85 @@ done:
     return result;
 }
 
+/* ---------------------------------------------------------------------------------------
+ * One pass over a resample's rows of dense data, by their value indices (SortedColumns.group:
+ * int32, rows x n_features, C order), for the columns a .. a + cols: the class counts of each
+ * value (dense_counts) or the hits of each column's rule (dense_hits).
+ * ------------------------------------------------------------------------------------- */
+
+typedef struct {
+    Py_buffer group, rows, y, out;
+    Py_ssize_t p, a, cols, width, n_all, n_rows;
+} pass_t;
+
+/* Releases the buffers; with bad set, raises ValueError naming what. */
+static PyObject *pass_done(pass_t *w, int bad, const char *what) {
+    PyBuffer_Release(&w->group);
+    PyBuffer_Release(&w->rows);
+    PyBuffer_Release(&w->y);
+    PyBuffer_Release(&w->out);
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, what);
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+/* The sizes common to both passes; then every row and value index is checked before any
+   is read. Returns 0 when all are in range. */
+static int pass_check(pass_t *w) {
+    w->n_rows = w->rows.len / (Py_ssize_t)sizeof(int64_t);
+    w->n_all = w->p > 0 ? w->group.len / (Py_ssize_t)sizeof(int32_t) / w->p : 0;
+    if (w->p < 1 || w->a < 0 || w->cols < 1 || w->a + w->cols > w->p || w->width < 1
+        || w->y.len != w->rows.len
+        || w->group.len != w->n_all * w->p * (Py_ssize_t)sizeof(int32_t))
+        return 1;
+    const int32_t *G = (const int32_t *)w->group.buf;
+    const int64_t *R = (const int64_t *)w->rows.buf;
+    for (Py_ssize_t i = 0; i < w->n_rows; i++) {
+        if (R[i] < 0 || R[i] >= w->n_all) return 1;
+        const int32_t *g = G + R[i] * w->p + w->a;
+        for (Py_ssize_t j = 0; j < w->cols; j++)
+            if (g[j] < 0 || g[j] >= w->width) return 1;
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(dense_counts_doc,
+"dense_counts(group, n_features, a, rows, y, width, K, counts) -> None\n"
+"--\n\n"
+"Class counts per (column, distinct value) of columns a .. a + cols of dense data, from\n"
+"the value index of every row and column (group: int32, C order, rows x n_features) and a\n"
+"resample's rows (int64, repeats count again) with their labels y (int64, 0 .. K - 1):\n"
+"counts (int64 (cols, width, K), zeroed by the caller) is incremented in place.");
+
+static PyObject *dense_counts(PyObject *Py_UNUSED(self), PyObject *args) {
+    pass_t w = {0};
+    Py_ssize_t K;
+    if (!PyArg_ParseTuple(args, "y*nny*y*nnw*", &w.group, &w.p, &w.a, &w.rows, &w.y, &w.width,
+                          &K, &w.out))
+        return NULL;
+    w.cols = (w.width > 0 && K > 0) ? w.out.len / (Py_ssize_t)sizeof(int64_t) / (w.width * K) : 0;
+    int bad = K < 1 || w.out.len != w.cols * w.width * K * (Py_ssize_t)sizeof(int64_t)
+              || pass_check(&w);
+    const int64_t *Y = (const int64_t *)w.y.buf;
+    for (Py_ssize_t i = 0; i < w.n_rows && !bad; i++) bad = Y[i] < 0 || Y[i] >= K;
+    if (!bad) {
+        const int32_t *G = (const int32_t *)w.group.buf;
+        const int64_t *R = (const int64_t *)w.rows.buf;
+        int64_t *out = (int64_t *)w.out.buf;
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t i = 0; i < w.n_rows; i++) {
+            const int32_t *g = G + R[i] * w.p + w.a;
+            int64_t *o = out + Y[i];
+            for (Py_ssize_t j = 0; j < w.cols; j++) o[(j * w.width + g[j]) * K] += 1;
+        }
+        Py_END_ALLOW_THREADS
+    }
+    return pass_done(&w, bad, "dense_counts: inconsistent sizes, or a row, label or value "
+                              "index out of range");
+}
+
 PyDoc_STRVAR(dense_hits_doc,
 "dense_hits(group, n_features, a, rows, y, predicted, hits) -> None\n"
 "--\n\n"
@@ -575,55 +594,29 @@ PyDoc_STRVAR(dense_hits_doc,
 "index; group: int32 value indices, rows x n_features): hits (int64 (cols)) incremented.");
 
 static PyObject *dense_hits(PyObject *Py_UNUSED(self), PyObject *args) {
-    Py_buffer group, rows, y, pred, hits;
-    Py_ssize_t p, a;
-    if (!PyArg_ParseTuple(args, "y*nny*y*y*w*", &group, &p, &a, &rows, &y, &pred, &hits))
+    pass_t w = {0};
+    Py_buffer pred;
+    if (!PyArg_ParseTuple(args, "y*nny*y*y*w*", &w.group, &w.p, &w.a, &w.rows, &w.y, &pred,
+                          &w.out))
         return NULL;
-    PyObject *result = NULL;
-    const Py_ssize_t n_rows = rows.len / (Py_ssize_t)sizeof(int64_t);
-    const Py_ssize_t n_all = p > 0 ? group.len / (Py_ssize_t)sizeof(int32_t) / p : 0;
-    const Py_ssize_t cols = hits.len / (Py_ssize_t)sizeof(int64_t);
-    const Py_ssize_t width = cols > 0 ? pred.len / (Py_ssize_t)sizeof(int64_t) / cols : 0;
-    if (p < 1 || a < 0 || cols < 1 || a + cols > p || width < 1 || y.len != rows.len
-        || group.len != n_all * p * (Py_ssize_t)sizeof(int32_t)
-        || pred.len != cols * width * (Py_ssize_t)sizeof(int64_t)) {
-        PyErr_SetString(PyExc_ValueError, "dense_hits: inconsistent buffer sizes");
-        goto done;
-    }
-    const int32_t *G = (const int32_t *)group.buf;
-    const int64_t *R = (const int64_t *)rows.buf, *Y = (const int64_t *)y.buf;
-    const int64_t *P = (const int64_t *)pred.buf;
-    int64_t *H = (int64_t *)hits.buf;
-    int bad = 0;
-    Py_BEGIN_ALLOW_THREADS
-    for (Py_ssize_t i = 0; i < n_rows && !bad; i++) {
-        if (R[i] < 0 || R[i] >= n_all) {
-            bad = 1;
-            break;
+    w.cols = w.out.len / (Py_ssize_t)sizeof(int64_t);
+    w.width = w.cols > 0 ? pred.len / (Py_ssize_t)sizeof(int64_t) / w.cols : 0;
+    int bad = pred.len != w.cols * w.width * (Py_ssize_t)sizeof(int64_t) || pass_check(&w);
+    if (!bad) {
+        const int32_t *G = (const int32_t *)w.group.buf;
+        const int64_t *R = (const int64_t *)w.rows.buf, *Y = (const int64_t *)w.y.buf;
+        const int64_t *P = (const int64_t *)pred.buf;
+        int64_t *H = (int64_t *)w.out.buf;
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t i = 0; i < w.n_rows; i++) {
+            const int32_t *g = G + R[i] * w.p + w.a;
+            for (Py_ssize_t j = 0; j < w.cols; j++) H[j] += P[j * w.width + g[j]] == Y[i];
         }
-        const int32_t *g = G + R[i] * p + a;
-        for (Py_ssize_t j = 0; j < cols; j++) {
-            if (g[j] < 0 || g[j] >= width) {
-                bad = 1;
-                break;
-            }
-            H[j] += P[j * width + g[j]] == Y[i];
-        }
+        Py_END_ALLOW_THREADS
     }
-    Py_END_ALLOW_THREADS
-    if (bad) {
-        PyErr_SetString(PyExc_ValueError, "dense_hits: a row or value index is out of range");
-        goto done;
-    }
-    result = Py_None;
-    Py_INCREF(result);
-done:
-    PyBuffer_Release(&group);
-    PyBuffer_Release(&rows);
-    PyBuffer_Release(&y);
     PyBuffer_Release(&pred);
-    PyBuffer_Release(&hits);
-    return result;
+    return pass_done(&w, bad, "dense_hits: inconsistent sizes, or a row or value index out "
+                              "of range");
 }
 
 static PyMethodDef methods[] = {
