@@ -5,8 +5,10 @@ Nguyen & Kalousis 2012, Section 5), and symmetrical uncertainty is the "SU" sele
 Saeys et al. (PKDD 2008, Section 3). Both papers ran WEKA's InfoGainAttributeEval and
 SymmetricalUncertAttributeEval, which first discretise every numeric feature with the
 supervised MDL method of Fayyad & Irani (1993). :func:`discretize` reproduces that
-discretisation (weka.filters.supervised.attribute.Discretize with its defaults), processing
-all features at once, one level of the recursion at a time; :func:`information_gain` and
+discretisation (weka.filters.supervised.attribute.Discretize with its defaults): the search
+runs column by column in the compiled kernel ``_mdl.c`` when it is built, else in numpy
+over all features at once, one level of the recursion at a time (the same cuts, bit for
+bit); :func:`information_gain` and
 :func:`symmetrical_uncertainty` then build all the (feature, level, class) contingency tables
 with a single ``bincount``.
 """
@@ -318,7 +320,7 @@ def _search_levels(
     column's cuts below it; 0 for the others), the number of cuts of each column and the
     cuts as (column, value) pairs. The compiled kernel (``_mdl.c``) when it is built, else
     :func:`_mdl_search` over the values present; the same cuts, bit for bit
-    (``tests/selectors/test_mdl_kernel.py``).
+    (``tests/selectors/test_information.py``).
     """
     cols, width, n_classes = counts.shape
     kernel = _mdl_kernel()
