@@ -276,7 +276,6 @@ class CFSSelector(_SortedColumnsShared):
         self.locally_predictive = check_flag(locally_predictive, "locally_predictive",
                                              "CFSSelector")
 
-
     def select(self, X: Any, y: np.ndarray, *, random_state: int) -> SelectorOutput:
         codes, levels = discretize(X, y, method="mdl")
         return self._from_codes(codes, levels, y)

@@ -297,15 +297,21 @@ def _mdl_kernel() -> Any | None:
         return None
 
 
+@functools.lru_cache(maxsize=8)
 def _kernel_tables(n_max: int, n_classes: int) -> tuple[NDArray[np.float64], ...]:
     """The tables the compiled search reads its transcendentals from, made by numpy as
     :func:`_mdl_search` makes them: ``x ln x`` and ``ln x`` of 0 .. ``n_max`` and
-    ``ln(3^k - 2)`` of k = 0 .. ``n_classes`` (so its floats are numpy's, bit for bit)."""
+    ``ln(3^k - 2)`` of k = 0 .. ``n_classes`` (so its floats are numpy's, bit for bit).
+    Read-only, made once per (resample size, classes) and shared by every block and
+    resample of that size."""
     counts = np.arange(n_max + 1, dtype=np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
         log_n = np.log(counts)
         log_3k = np.log(3.0 ** np.arange(n_classes + 1, dtype=np.float64) - 2.0)
-    return _xlnx(counts), log_3k, log_n
+    tables = (_xlnx(counts), log_3k, log_n)
+    for table in tables:
+        table.flags.writeable = False
+    return tables
 
 
 def _search_levels(

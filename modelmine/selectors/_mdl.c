@@ -531,8 +531,9 @@ static PyObject *pass_done(pass_t *w, int bad, const char *what) {
     Py_RETURN_NONE;
 }
 
-/* The sizes common to both passes; then every row and value index is checked before any
-   is read. Returns 0 when all are in range. */
+/* The sizes common to both passes, and every row in range, checked before any is read
+   (the value indices are checked as the passes read them: a second sweep of the n x cols
+   indices would cost as much as the pass). Returns 0 when all are in range. */
 static int pass_check(pass_t *w) {
     w->n_rows = w->rows.len / (Py_ssize_t)sizeof(int64_t);
     w->n_all = w->p > 0 ? w->group.len / (Py_ssize_t)sizeof(int32_t) / w->p : 0;
@@ -540,15 +541,15 @@ static int pass_check(pass_t *w) {
         || w->y.len != w->rows.len
         || w->group.len != w->n_all * w->p * (Py_ssize_t)sizeof(int32_t))
         return 1;
-    const int32_t *G = (const int32_t *)w->group.buf;
     const int64_t *R = (const int64_t *)w->rows.buf;
-    for (Py_ssize_t i = 0; i < w->n_rows; i++) {
+    for (Py_ssize_t i = 0; i < w->n_rows; i++)
         if (R[i] < 0 || R[i] >= w->n_all) return 1;
-        const int32_t *g = G + R[i] * w->p + w->a;
-        for (Py_ssize_t j = 0; j < w->cols; j++)
-            if (g[j] < 0 || g[j] >= w->width) return 1;
-    }
     return 0;
+}
+
+/* A value index outside 0 .. width - 1 (one unsigned comparison) */
+static inline int out_of_range(int32_t g, Py_ssize_t width) {
+    return (uint64_t)(uint32_t)g >= (uint64_t)width;
 }
 
 PyDoc_STRVAR(dense_counts_doc,
@@ -575,10 +576,13 @@ static PyObject *dense_counts(PyObject *Py_UNUSED(self), PyObject *args) {
         const int64_t *R = (const int64_t *)w.rows.buf;
         int64_t *out = (int64_t *)w.out.buf;
         Py_BEGIN_ALLOW_THREADS
-        for (Py_ssize_t i = 0; i < w.n_rows; i++) {
+        for (Py_ssize_t i = 0; i < w.n_rows && !bad; i++) {
             const int32_t *g = G + R[i] * w.p + w.a;
             int64_t *o = out + Y[i];
-            for (Py_ssize_t j = 0; j < w.cols; j++) o[(j * w.width + g[j]) * K] += 1;
+            for (Py_ssize_t j = 0; j < w.cols; j++) {
+                bad |= out_of_range(g[j], w.width);
+                if (!bad) o[(j * w.width + g[j]) * K] += 1;
+            }
         }
         Py_END_ALLOW_THREADS
     }
@@ -608,9 +612,12 @@ static PyObject *dense_hits(PyObject *Py_UNUSED(self), PyObject *args) {
         const int64_t *P = (const int64_t *)pred.buf;
         int64_t *H = (int64_t *)w.out.buf;
         Py_BEGIN_ALLOW_THREADS
-        for (Py_ssize_t i = 0; i < w.n_rows; i++) {
+        for (Py_ssize_t i = 0; i < w.n_rows && !bad; i++) {
             const int32_t *g = G + R[i] * w.p + w.a;
-            for (Py_ssize_t j = 0; j < w.cols; j++) H[j] += P[j * w.width + g[j]] == Y[i];
+            for (Py_ssize_t j = 0; j < w.cols; j++) {
+                bad |= out_of_range(g[j], w.width);
+                if (!bad) H[j] += P[j * w.width + g[j]] == Y[i];
+            }
         }
         Py_END_ALLOW_THREADS
     }

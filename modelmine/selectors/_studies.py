@@ -74,7 +74,6 @@ class OneRSelector(_SortedColumnsShared):
             )
         )
 
-
     def select_rows(self, prepared: Any, X: Any, y: np.ndarray, rows: np.ndarray, *,
                     random_state: int) -> SelectorOutput:
         """:meth:`select` on ``X[rows], y[rows]``, bit for bit, from the sorted columns
