@@ -14,6 +14,7 @@ from ._biodata import (
     check_target,  # noqa: F401 (internal)
     from_anndata,
 )
+from ._genesets import gene_sets_of, read_gmt  # noqa: F401 (internal: gene_sets_of)
 from ._loaders import (
     SHARED_FILES,  # noqa: F401 (internal)
     DatasetInfo,
@@ -47,5 +48,6 @@ __all__ = [
     "load_leukemia",
     "load_prostate",
     "read_data",
+    "read_gmt",
     "write_arff",
 ]

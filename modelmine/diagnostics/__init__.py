@@ -19,6 +19,8 @@ from ._agreement import (
     rpt,
     signature_performance,
 )
+from ._effects import effect_table
+from ._enrichment import enrichment
 from ._itemset_null import (
     curveball,  # noqa: F401 (internal)
     itemset_significance,
@@ -105,6 +107,8 @@ __all__ = [
     "cox_univariate",
     "dice_stability",
     "diversity",
+    "effect_table",
+    "enrichment",
     "get_measure",
     "itemset_significance",
     "jaccard_stability",

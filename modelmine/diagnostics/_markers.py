@@ -63,8 +63,11 @@ def marker_table(
     (Hedges' g: the difference of the means over the pooled standard deviation, times
     ``1 - 3 / (4 (n - 2) - 1)``), named in ``effect_measure``; ``auroc``, the probability
     that a sample of the class has the larger value (ties counted one half: the
-    Mann-Whitney U over ``n_class x n_rest``); ``rank_in_class``, the gene's rank among
-    the table's genes by ``|auroc - 0.5|`` within the class (1: the best separator); and,
+    Mann-Whitney U over ``n_class x n_rest``); ``p_value``, the two-sided Mann-Whitney
+    test of that U (normal approximation, tie-corrected, without continuity correction:
+    scipy's ``mannwhitneyu(method="asymptotic", use_continuity=False)``);
+    ``rank_in_class``, the gene's rank among the table's genes by ``|auroc - 0.5|``
+    within the class (1: the best separator); and,
     when given, the selection ``frequency`` with its Wilson interval over the b models
     (Wilson 1927; the models' resamples overlap, so the interval is a lower bound on the
     uncertainty) and the ``q_value`` of a permutation null.
@@ -91,7 +94,7 @@ def marker_table(
     -------
     pandas.DataFrame
         Columns ``class``, ``feature``, ``direction``, ``effect_size``, ``effect_measure``,
-        ``auroc``, ``mean_in_class``, ``mean_rest``, ``n_in_class``, ``rank_in_class``,
+        ``auroc``, ``p_value``, ``mean_in_class``, ``mean_rest``, ``n_in_class``, ``rank_in_class``,
         then ``frequency``, ``frequency_low``, ``frequency_high`` and ``q_value`` when given;
         sorted by class, then ``rank_in_class``.
     """
@@ -123,7 +126,7 @@ def marker_table(
         "log2_fold_change" if _looks_raw(block) else "standardized_mean_difference")
     # the AUROC of each class against the rest: the Mann-Whitney U (ties: average ranks)
     # over n1 n0, from the one rank-sum kernel
-    _, aurocs = wilcoxon_by_group(block, codes)
+    zs, aurocs = wilcoxon_by_group(block, codes)
     n = block.shape[0]
     freq = None if frequency is None else np.asarray(frequency, dtype=np.float64)
     if freq is not None and (freq.shape != (p,) or n_models is None):
@@ -153,6 +156,9 @@ def marker_table(
             "class": label, "feature": names[cols],
             "direction": np.where(m1 > m0, "up", np.where(m1 < m0, "down", "none")),
             "effect_size": size, "effect_measure": measure, "auroc": auroc,
+            # the two-sided test of the same U: z tie-corrected, no continuity correction
+            # (scipy's mannwhitneyu(method="asymptotic", use_continuity=False))
+            "p_value": np.minimum(1.0, 2.0 * norm.sf(np.abs(zs[c]))),
             "mean_in_class": m1, "mean_rest": m0, "n_in_class": n1, "rank_in_class": rank})
         if freq is not None:
             assert n_models is not None

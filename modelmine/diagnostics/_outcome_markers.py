@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy.stats import chi2, norm, pearsonr, spearmanr
+from scipy.stats import chi2, norm
 
 from ..validation import check_real, param_error
 from ._markers import _wilson
@@ -117,11 +117,63 @@ def _adjusted_regression(values: np.ndarray, target: np.ndarray, Z: np.ndarray,
     return rows
 
 
-def _harrell(risk: np.ndarray, event: np.ndarray, time: np.ndarray) -> float:
-    """Harrell's concordance of a risk score (scikit-survival's)."""
-    from sksurv.metrics import concordance_index_censored
+def harrell_columns(risks: np.ndarray, event: np.ndarray, time: np.ndarray,
+                    tied_tol: float = 1e-8) -> np.ndarray:
+    """Harrell's concordance of every column of ``risks`` (n x q), as scikit-survival's
+    ``concordance_index_censored`` computes it for one, from one list of comparable pairs.
 
-    return float(concordance_index_censored(event, time, risk)[0])
+    A pair (i, j) is comparable when i had an event and j's time is later, or the same
+    with j censored; it is concordant when i's risk is the larger, half when the risks are
+    within ``tied_tol``. The pairs are taken in slices, so that memory stays bounded.
+    """
+    risks = np.asarray(risks, dtype=np.float64)
+    event = np.asarray(event, dtype=bool)
+    time = np.asarray(time, dtype=np.float64)
+    later = (time[None, :] > time[:, None]) | (
+        (time[None, :] == time[:, None]) & ~event[None, :])
+    first, second = np.nonzero(later & event[:, None])
+    if first.size == 0:
+        return np.full(risks.shape[1], np.nan)
+    score = np.zeros(risks.shape[1])
+    step = max(1, (1 << 22) // max(1, risks.shape[1]))
+    for a in range(0, first.size, step):
+        diff = risks[first[a:a + step]] - risks[second[a:a + step]]
+        tie = np.abs(diff) <= tied_tol
+        score += ((diff > 0) & ~tie).sum(axis=0) + 0.5 * tie.sum(axis=0)
+    return score / first.size
+
+
+def _regression_columns(values: np.ndarray, target: np.ndarray,
+                        names: list[str]) -> list[dict[str, Any]]:
+    """Spearman's rho (with scipy's t-test p-value), Pearson's r and the least-squares
+    slope of every column against y, all columns at once (``scipy.stats.spearmanr``,
+    ``pearsonr`` and ``numpy.polyfit`` per column give the same numbers)."""
+    from scipy.stats import rankdata
+    from scipy.stats import t as student
+
+    n = target.size
+    flat = np.ptp(values, axis=0) == 0
+    xc = values - values.mean(axis=0)
+    yc = target - target.mean()
+    sxx = (xc * xc).sum(axis=0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = np.clip((xc * yc[:, None]).sum(axis=0) / np.sqrt(sxx * (yc @ yc)), -1, 1)
+        slope = (xc * yc[:, None]).sum(axis=0) / sxx
+        rx = rankdata(values, axis=0)
+        rxc = rx - rx.mean(axis=0)
+        ry = rankdata(target)
+        ryc = ry - ry.mean()
+        rho = np.clip((rxc * ryc[:, None]).sum(axis=0)
+                      / np.sqrt((rxc * rxc).sum(axis=0) * (ryc @ ryc)), -1, 1)
+        dof = n - 2
+        tstat = rho * np.sqrt((dof / ((rho + 1.0) * (1.0 - rho))).clip(0))
+        p = 2 * student.sf(np.abs(tstat), dof)
+    rho, p, r, slope = (np.where(flat, d, v) for v, d in
+                        ((rho, 0.0), (p, 1.0), (r, 0.0), (slope, 0.0)))
+    return [{"feature": name, "direction": "up" if rho[j] >= 0 else "down",
+             "effect_size": float(rho[j]), "effect_measure": "spearman_rho",
+             "p_value": float(p[j]), "pearson_r": float(r[j]), "slope": float(slope[j])}
+            for j, name in enumerate(names)]
 
 
 def _adjusted_fit(x: np.ndarray, Z: np.ndarray, fit: Any, *args: Any) -> tuple[float, float]:
@@ -246,23 +298,13 @@ def outcome_marker_table(
     if outcome == "regression" and Z is not None:
         rows = _adjusted_regression(values, np.asarray(y, dtype=np.float64), Z, names)
     elif outcome == "regression":
-        target = np.asarray(y, dtype=np.float64)
-        for j, name in enumerate(names):
-            x = values[:, j]
-            if np.ptp(x) == 0:
-                rho, p, r, slope = 0.0, 1.0, 0.0, 0.0
-            else:
-                rho, p = spearmanr(x, target)
-                r = pearsonr(x, target)[0]
-                slope = float(np.polyfit(x, target, 1)[0])
-            rows.append({"feature": name, "direction": "up" if rho >= 0 else "down",
-                         "effect_size": float(rho), "effect_measure": "spearman_rho",
-                         "p_value": float(p), "pearson_r": float(r), "slope": slope})
+        rows = _regression_columns(values, np.asarray(y, dtype=np.float64), names)
     else:
         event = np.asarray(y["event"], dtype=bool)
         time = np.asarray(y["time"], dtype=np.float64)
         from ..outcomes import cox_fit
 
+        betas = []
         for j, name in enumerate(names):
             x = values[:, j]
             sd = x.std()
@@ -279,9 +321,13 @@ def outcome_marker_table(
                              "_adjusted" if Z is not None else ""),
                          "hazard_ratio": float(np.exp(beta)),
                          "hr_low": float(np.exp(beta - z * se)),
-                         "hr_high": float(np.exp(beta + z * se)), "p_value": wald_p,
-                         # oriented: the gene as a risk score in its own direction
-                         "concordance": _harrell(x if beta >= 0 else -x, event, time)})
+                         "hr_high": float(np.exp(beta + z * se)), "p_value": wald_p})
+            betas.append(beta)
+        # oriented: each gene as a risk score in its own direction
+        sign = np.where(np.asarray(betas) >= 0, 1.0, -1.0)
+        concordance = harrell_columns(values * sign, event, time)
+        for row, c in zip(rows, concordance, strict=True):
+            row["concordance"] = float(c)
     out = pd.DataFrame(rows)
     if frequency is not None:
         f = np.asarray(frequency, dtype=np.float64)

@@ -95,6 +95,9 @@ class MiningRun:
     covariates : DataFrame or None
         With ``covariates=``: their encoded values per sample (a categorical covariate as
         indicators of its levels but the first), which :meth:`markers` adjusts for.
+    effects_table : DataFrame or None
+        Every tested feature's effect, p-value and q-value (:meth:`effects`); None for a
+        run read from a directory written before ``effects.csv`` existed.
     """
 
     base_models: BaseModels
@@ -110,6 +113,7 @@ class MiningRun:
     class_frequencies: pd.DataFrame | None = field(default=None, repr=False)
     spec: RunSpec | None = field(default=None, repr=False)
     covariates: pd.DataFrame | None = field(default=None, repr=False)
+    effects_table: pd.DataFrame | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.base_models, BaseModels):
@@ -141,6 +145,8 @@ class MiningRun:
                               type(self.spec).__name__, exc=TypeError, show=False)
         if self.covariates is not None:
             object.__setattr__(self, "covariates", self.covariates.copy())
+        if self.effects_table is not None:
+            object.__setattr__(self, "effects_table", self.effects_table.copy())
 
     # ------------------------------------------------------------------ views
     @property
@@ -266,6 +272,7 @@ class MiningRun:
         """
         from ..diagnostics import marker_table
 
+        effect = self._effect_measure(effect)
         if per_class is None:
             per_class = bool(self.class_signatures)
         if per_class:
@@ -314,6 +321,72 @@ class MiningRun:
         frame.insert(1, "panel", "pooled")
         return frame
 
+    def effects(self) -> pd.DataFrame:
+        """Every tested feature's effect, p-value and q-value: the table of a volcano plot.
+
+        The markers' columns (:meth:`markers`: the same functions, so a signature gene's
+        effect and p-value are its markers' ones) for every feature of the data, with
+        ``q_value`` the Benjamini-Hochberg q-value over all of them (within each class):
+        each class against the rest (log2 fold change or Hedges' g, AUROC, Mann-Whitney
+        p), or Spearman's rho (regression), or the Cox hazard ratio per SD (survival);
+        adjusted for the run's covariates as the markers are.
+        (:func:`modelmine.diagnostics.effect_table`; ``effects.csv`` in the run
+        directory.) A multi-omic run adds ``modality``.
+
+        Returns
+        -------
+        pandas.DataFrame
+            A copy.
+        """
+        if self.effects_table is None:
+            raise DataError("This run directory predates effects.csv (every tested "
+                            "feature's effect); run it again.")
+        return self.effects_table.copy()
+
+    def gene_lists(self) -> dict[str, list[str]]:
+        """Every signature and per-class panel as a gene list, under the names of
+        ``signatures.gmt`` and ``markers.gmt``: the operator (a consensus),
+        ``OPERATOR_alt<i>`` (the i-th alternative), ``OPERATOR_CLASS`` (a class's panel)."""
+        from ..report import signature_sets
+
+        lists = {name: [str(g) for g in sig.names]
+                 for name, sig in signature_sets(self.signatures)}
+        for cls, ops in self.class_signatures.items():
+            for name, sig in signature_sets(ops):
+                lists[f"{name}_{cls}"] = [str(g) for g in sig.names]
+        return lists
+
+    def enrichment(self, gene_sets: Any, *, min_size: int = 1) -> pd.DataFrame:
+        """Over-representation of each gene set in every signature and per-class panel.
+
+        The universe is the features the run tested (its base models' features), and each
+        set is restricted to it: hypergeometric p-value of the overlap, Benjamini-Hochberg
+        q-value over the sets tested against each signature
+        (:func:`modelmine.diagnostics.enrichment`; ``docs/biology.md``).
+
+        Parameters
+        ----------
+        gene_sets : path-like or mapping of str to sequence of str
+            A GMT file (MSigDB's hallmarks, a GO export: nothing is downloaded) or set
+            name -> genes.
+        min_size : int, default=1
+            Sets with fewer genes among the tested ones are not tested.
+
+        Returns
+        -------
+        pandas.DataFrame
+            ``signature``, ``gene_set``, ``overlap``, ``signature_size``, ``set_size``,
+            ``universe``, ``expected``, ``fold_enrichment``, ``p_value``, ``q_value``,
+            ``genes``.
+        """
+        from ..datasets._genesets import gene_sets_of
+        from ..diagnostics import enrichment
+
+        sets = gene_sets_of(gene_sets, "MiningRun.enrichment")
+        return enrichment(self.gene_lists(), sets,
+                          [str(f) for f in self.base_models.feature_names],
+                          min_size=min_size)
+
     def marker_grid(self, operator: str | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
         """The per-class panels as two genes x classes matrices, the data of a dot plot.
 
@@ -342,7 +415,8 @@ class MiningRun:
                                            self.covariates.to_numpy(np.float64))
             table["effect_size"] = np.log(table["adjusted_odds_ratio"].astype(float))
         else:
-            table = marker_table(self.expression[genes], labels)
+            table = marker_table(self.expression[genes], labels,
+                                 effect=self._effect_measure("auto"))
         effect = table.pivot_table(index="feature", columns="class", values="effect_size",
                                    sort=False).reindex(genes)
         frequency = self.class_frequencies.loc[genes]
@@ -381,6 +455,16 @@ class MiningRun:
         frame.insert(0, "signature", name)
         frame.insert(1, "panel", "per_class")
         return frame
+
+    def _effect_measure(self, effect: str) -> str:
+        """The effect size of the class markers: the one asked, else (``"auto"``) the one
+        the run decided on all its values (:meth:`effects`), so that a gene's markers and
+        effects rows agree; the markers' own rule for runs without effects."""
+        table = self.effects_table
+        if (effect == "auto" and table is not None and len(table)
+                and "auroc" in table.columns):
+            return str(table["effect_measure"].iloc[0])
+        return effect
 
     def _markers_operator(self, operator: str | None) -> str:
         """The operator whose markers are asked (default: the first), checked, and the
@@ -1144,12 +1228,13 @@ def _mine(X: Any, y: Any, checked: CheckedRun, execution: Execution, *,
             [str(f) for f in base.feature_names], name="feature"))
     from ..report import run_diagnostics
 
+    target = y if checked.data.target is None else checked.data.target
     result = MiningRun(base_models=base, signatures=signatures, settings=settings,
                        data=described, diagnostics_table=run_diagnostics(base, signatures),
                        command=None if execution.command is None else tuple(execution.command),
                        versions=library_versions(),
                        expression=signature_expression(
-                           X, y if checked.data.target is None else checked.data.target,
+                           X, target,
                            base, {**signatures, **{
                                f"{c}:{op}": sig for c, ops in class_signatures.items()
                                for op, sig in ops.items()}},
@@ -1158,12 +1243,29 @@ def _mine(X: Any, y: Any, checked: CheckedRun, execution: Execution, *,
                        class_signatures=class_signatures,
                        class_frequencies=class_frequencies,
                        covariates=_covariate_frame(checked, source),
+                       effects_table=run_effects(X, target, base, spec.outcome,
+                                                 checked.covariates),
                        # the settings as resolved (the selector's parameters, the signature
                        # size), as run.json stores them: the same spec after MiningRun.load
                        spec=_store.spec_of_settings(settings, _FUNC) or spec)
     if directory is not None:
         _store.finish_checkpoint(result, directory)
     return result
+
+
+def run_effects(X: Any, y: Any, base: BaseModels, outcome: str,
+                covariates: Any = None) -> pd.DataFrame:
+    """Every feature's effect, p- and q-value (:func:`modelmine.diagnostics.effect_table`)
+    on the run's data, under the base models' feature names."""
+    from ..diagnostics import effect_table
+
+    if isinstance(X, LoadedData):
+        X, y = X.X, X.y
+    labels = y.to_numpy() if isinstance(y, pd.Series) else y
+    matrix = X.to_numpy(dtype=np.float64) if isinstance(X, pd.DataFrame) else X
+    return effect_table(matrix, labels, outcome,
+                        feature_names=[str(f) for f in base.feature_names],
+                        covariates=None if covariates is None else covariates.values)
 
 
 def _covariate_frame(checked: CheckedRun, source: LoadedData | None) -> pd.DataFrame | None:

@@ -11,6 +11,7 @@ One format for both doors (``docs/DEVELOPING.md`` lists the files)::
     signatures.gmt           every signature as a gene set (GSEA, enrichment tools)
     markers.csv              per operator, gene and class: direction, effect, AUROC, frequency
     markers.gmt              per operator and class, the genes up and down in the class
+    effects.csv              every tested feature: effect, p-value, q-value (volcano plot)
     class_signatures.json    per_class=True: each class's signatures against the rest
     class_frequencies.csv    per_class=True: selection frequencies per class
     expression.csv.gz        class and values of the signature genes per sample (report)
@@ -64,6 +65,7 @@ EXPRESSION = "expression.csv.gz"
 COVARIATES = "covariates.csv.gz"
 CLASS_SIGNATURES = "class_signatures.json"
 CLASS_FREQUENCIES = "class_frequencies.csv"
+EFFECTS = "effects.csv"
 CLASS_SIGNATURES_FORMAT = "modelmine.class_signatures"
 _DIAGNOSTIC_COLUMNS = ["scope", "measure", "value", "ci_low", "ci_high", "note"]
 
@@ -300,6 +302,9 @@ def _write_run(run: MiningRun, directory: Path, *, with_report: bool,
         if markers is not None:
             safe_frame(markers, safe).to_csv(directory / "markers.csv", index=False)
             _write_text(directory / "markers.gmt", report.markers_gmt(markers))
+    if run.effects_table is not None:
+        # read back by _read_effects (names as written: spreadsheet-safe or not)
+        safe_frame(run.effects_table, safe).to_csv(directory / EFFECTS, index=False)
     table = run.diagnostics
     safe_frame(table, safe).to_csv(directory / "diagnostics.csv", index=False)
     _write_json(directory / "diagnostics.json", table.to_dict(orient="records"))
@@ -384,12 +389,14 @@ def read_run(directory: Path, cls: type[MiningRun]) -> MiningRun:
     diag = schema.check(_read_json(diag_path, "a modelmine run directory"),
                         _DIAGNOSTICS_SCHEMA, repr(str(diag_path)))
     expression = _read_expression(directory / EXPRESSION, base)
+    effects = _read_effects(directory / EFFECTS, base, expression)
     return cls(base_models=base, signatures=signatures, settings=meta["settings"],
                data=meta["data"], diagnostics_table=diagnostics_from_records(diag),
                command=meta.get("command"), versions=meta.get("versions") or {},
                expression=expression, class_signatures=class_signatures,
                class_frequencies=class_frequencies, spec=spec,
-               covariates=_read_covariates(directory / COVARIATES, base))
+               covariates=_read_covariates(directory / COVARIATES, base),
+               effects_table=effects)
 
 
 def spec_of_settings(settings: Mapping[str, Any], func: str = "MiningRun") -> RunSpec | None:
@@ -433,6 +440,63 @@ def stored_spec(settings: dict[str, Any], path: Path) -> RunSpec | None:
             key = setting(key).stored
         raise DataError(f"{str(path)!r} is corrupt: field 'settings.{key}' "
                         f"{text[found.end():]}") from None
+
+
+#: The numeric columns of effects.csv that every row must hold, finite; p- and q-values
+#: in [0, 1].
+_EFFECT_NUMBERS = ("effect_size", "p_value", "q_value")
+
+
+def _read_effects(path: Path, base: BaseModels,
+                  expression: pd.DataFrame | None) -> pd.DataFrame | None:
+    """``effects.csv`` (every tested feature's effect), checked against the base models:
+    its features are theirs (each once per class), its effects finite, its p- and
+    q-values in [0, 1]. The class labels take the type the expression table gives them
+    (``expression.csv.gz``). None when absent (a directory from before the file)."""
+    if not path.exists() and not path.is_symlink():
+        return None
+    where = repr(str(path))
+    regular_file(path)
+    try:
+        frame = pd.read_csv(path, keep_default_na=False, na_values={
+            c: [""] for c in ("effect_size", "p_value", "q_value", "auroc", "hazard_ratio",
+                              "hr_low", "hr_high", "concordance", "pearson_r", "slope",
+                              "adjusted_odds_ratio", "adjusted_or_low", "adjusted_or_high",
+                              "adjusted_p_value", "mean_in_class", "mean_rest")},
+                            dtype={"feature": str, "class": str, "modality": str})
+    except (OSError, UnicodeDecodeError, ValueError, pd.errors.ParserError,
+            pd.errors.EmptyDataError) as exc:
+        raise DataError(f"{where} is corrupt: it is not a CSV table ({exc}).") from None
+    missing = [c for c in ("feature", "direction", "effect_measure", *_EFFECT_NUMBERS)
+               if c not in frame.columns]
+    if missing:
+        raise DataError(f"{where} is corrupt: it has no column {missing[0]!r}.")
+    names = [str(f) for f in base.feature_names]
+    known = set(names) | {str(safe_cell(n)) for n in names}
+    back = {str(safe_cell(n)): n for n in names}
+    if not frame["feature"].isin(known).all():
+        bad = frame.loc[~frame["feature"].isin(known), "feature"].iloc[0]
+        raise DataError(f"{where} is corrupt: {schema.describe(bad)} is not a feature of "
+                        "base_models.npz.")
+    frame["feature"] = [n if n in set(names) else back.get(n, n) for n in frame["feature"]]
+    groups = frame.groupby("class", sort=False) if "class" in frame.columns else [(None, frame)]
+    for _, part in groups:
+        if len(part) != len(names) or part["feature"].nunique() != len(names):
+            raise DataError(f"{where} is corrupt: it must hold every feature of "
+                            f"base_models.npz once{' per class' if 'class' in frame else ''}.")
+    for col in _EFFECT_NUMBERS:
+        try:
+            values = frame[col].to_numpy(dtype=np.float64)
+        except ValueError:
+            values = np.full(len(frame), np.nan)
+        if not np.isfinite(values).all() or (col != "effect_size" and not (
+                (values >= 0) & (values <= 1)).all()):
+            raise DataError(f"{where} is corrupt: field {col!r} must hold finite numbers"
+                            + ("" if col == "effect_size" else " in [0, 1]") + ".")
+    if "class" in frame.columns and expression is not None and "class" in expression:
+        labels = {str(v): v for v in expression["class"].to_numpy()}
+        frame["class"] = [labels.get(c, c) for c in frame["class"]]
+    return frame
 
 
 def _read_covariates(path: Path, base: BaseModels) -> pd.DataFrame | None:

@@ -23,6 +23,7 @@ _HOME = {
     "POOR_STABILITY": "_trust", "trust_warnings": "_trust",
     "build_marker_report": "_singlecell", "write_marker_report": "_singlecell",
     "panel_dot_data": "_singlecell",
+    "plot_volcano": "_biology", "volcano_data": "_biology",
 }
 
 
@@ -52,6 +53,7 @@ __all__ = [
     "plot_stability",
     "plot_stability_path",
     "plot_support_distribution",
+    "plot_volcano",
     "run_diagnostics",
     "signature_sets",
     "signatures_gmt",

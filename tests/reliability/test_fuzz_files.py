@@ -275,6 +275,7 @@ _RUN_FILES = [
     "diagnostics.json",
     "base_models.npz",
     "expression.csv.gz",
+    "effects.csv",
 ]
 
 
@@ -296,6 +297,9 @@ def test_mining_run_load_on_damaged_run_directories(name, finished_run, tmp_path
                 loaded.diagnostics  # noqa: B018
                 loaded._repr_html_()
                 assert loaded.base_models.n_models == 12
+                if loaded.effects_table is not None:  # what loads has every feature
+                    assert set(loaded.effects().feature) == {
+                        str(f) for f in loaded.base_models.feature_names}
     finally:
         path.write_bytes(original)
 

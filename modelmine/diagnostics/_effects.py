@@ -1,0 +1,178 @@
+"""Every tested gene's effect, p-value and q-value: the table behind a volcano plot.
+
+The markers (:func:`~modelmine.diagnostics.marker_table`,
+:func:`~modelmine.diagnostics.outcome_marker_table`) describe the genes of a signature.
+:func:`effect_table` gives the same columns for **every** feature the run tested, computed
+by the same functions (one implementation: a signature gene's row here equals its row in
+the markers), with the Benjamini-Hochberg (1995) q-value over all the tested features
+(within each class for class labels), the family a differential-expression table uses
+(limma's ``topTable``, scanpy's ``rank_genes_groups``): q-values over the signature's genes
+alone would be over a family chosen by the selection.
+
+The effect, by outcome:
+
+- classes (each against the rest): the log2 fold change of the class means with a
+  pseudocount of 1 for counts and raw intensities, else Hedges' g (``effect_measure``
+  names it, decided once on all the data), the AUROC, and the two-sided Mann-Whitney
+  p-value of the same U;
+- regression: Spearman's rho with its p-value, Pearson's r and the slope;
+- survival: the log hazard ratio per SD of the univariate Cox model (Breslow ties) with
+  its Wald p-value; with covariates, each of these adjusted as the markers adjust them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+
+from ..validation import check_choice, param_error
+from ._markers import EFFECT_MEASURES, marker_table
+from ._significance import bh_qvalues
+
+__all__ = ["effect_table", "modality_of"]
+
+#: Columns taken at a time (dense, float64): the largest block is n x 512 values.
+_CHUNK = 512
+
+#: What separates a modality from a feature's own name in a multi-omic run
+#: (``rna:TP53``, ``prot:CD4``; MuData's own ``mod:name`` convention for its columns).
+MODALITY_SEPARATOR = ":"
+
+
+def modality_of(names: Any, modalities: Any) -> np.ndarray:
+    """The modality of each feature name of a multi-omic run (``"rna:TP53"`` -> ``"rna"``),
+    the text before the first separator when it is one of ``modalities``, else ``""``."""
+    known = {str(m) for m in modalities}
+    out = []
+    for name in names:
+        head, sep, _ = str(name).partition(MODALITY_SEPARATOR)
+        out.append(head if sep and head in known else "")
+    return np.asarray(out, dtype=object)
+
+
+def data_effect_measure(X: Any) -> str:
+    """The effect size a class comparison reports for these values: the log2 fold change
+    for counts and raw intensities (non-negative with a maximum above 100, the rule of
+    :func:`~modelmine.diagnostics.marker_table`), else the standardised mean difference."""
+    if sp.issparse(X):
+        stored = sp.csr_matrix(X).data
+        low = min(float(stored.min()), 0.0) if stored.size else 0.0
+        high = max(float(stored.max()), 0.0) if stored.size else 0.0
+    else:
+        arr = np.asarray(X, dtype=np.float64)
+        low, high = (float(arr.min()), float(arr.max())) if arr.size else (0.0, 0.0)
+    return "log2_fold_change" if low >= 0 and high > 100 else "standardized_mean_difference"
+
+
+def effect_table(X: Any, y: Any, outcome: str = "classification", *,
+                 feature_names: Any = None, covariates: Any = None,
+                 effect: str = "auto") -> pd.DataFrame:
+    """The effect, p-value and q-value of every feature: one row per feature (and class).
+
+    The columns of the markers (:func:`~modelmine.diagnostics.marker_table` for classes,
+    :func:`~modelmine.diagnostics.outcome_marker_table` for a continuous or survival
+    outcome), computed by them on blocks of columns, with ``q_value`` the
+    Benjamini-Hochberg q-value of ``p_value`` over every feature of X (within each class)
+    and ``rank_in_class`` / ``rank`` over all of them. Classes: the effect measure is
+    decided once on all the values (``effect="auto"``), so every block reports the same
+    one. With ``covariates`` the classes' rows add the adjusted odds ratio columns and the
+    outcomes' effects are adjusted, as in the markers.
+
+    Parameters
+    ----------
+    X : array-like, sparse matrix or DataFrame of shape (n_samples, p)
+    y : array-like
+        Class labels, numbers (regression) or the structured array of ``event`` and
+        ``time`` (survival).
+    outcome : {"classification", "regression", "survival"}, default="classification"
+    feature_names : sequence of str, optional
+        Default: the DataFrame's columns, else ``x0``, ``x1``, ...
+    covariates : ndarray of shape (n_samples, q), optional
+        Encoded covariates to adjust for (:class:`modelmine.outcomes.Covariates` values).
+    effect : {"auto", "log2_fold_change", "standardized_mean_difference"}, default="auto"
+        Classes only.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Classes: ``class``, ``feature``, ``direction``, ``effect_size``,
+        ``effect_measure``, ``auroc``, ``p_value``, ``q_value``, ``mean_in_class``,
+        ``mean_rest``, ``n_in_class``, ``rank_in_class`` (and the adjusted columns),
+        sorted by class then rank. Outcomes: the columns of ``outcome_marker_table`` with
+        ``q_value`` after ``p_value``, sorted by ``rank``.
+    """
+    func = "effect_table"
+    if outcome not in ("classification", "regression", "survival"):
+        raise param_error("outcome", func, "one of 'classification', 'regression', "
+                          "'survival'", outcome)
+    effect = check_choice(effect, "effect", func, EFFECT_MEASURES)
+    if isinstance(X, pd.DataFrame):
+        names = [str(c) for c in X.columns] if feature_names is None else None
+        X = X.to_numpy(dtype=np.float64)
+    else:
+        names = None
+    p = X.shape[1]
+    if names is None:
+        names = ([str(v) for v in feature_names] if feature_names is not None
+                 else [f"x{j}" for j in range(p)])
+    if len(names) != p:
+        raise param_error("feature_names", func, f"{p} names, one per column",
+                          len(names), show=False)
+    matrix = sp.csc_matrix(X) if sp.issparse(X) else np.asarray(X)
+    Z = None if covariates is None else np.asarray(covariates, dtype=np.float64)
+    parts = []
+    if outcome == "classification":
+        measure = data_effect_measure(matrix) if effect == "auto" else effect
+        for a in range(0, p, _CHUNK):
+            block = _dense(matrix, a, min(a + _CHUNK, p))
+            frame = pd.DataFrame(block, columns=names[a:a + _CHUNK])
+            part = marker_table(frame, y, effect=measure)
+            if Z is not None:
+                from ._outcome_markers import adjusted_class_effects
+
+                part = part.merge(adjusted_class_effects(frame, y, Z),
+                                  on=["feature", "class"], how="left", sort=False)
+            parts.append(part)
+        table = pd.concat(parts, ignore_index=True)
+        return _by_class(table, names)
+    from ._outcome_markers import outcome_marker_table
+
+    for a in range(0, p, _CHUNK):
+        frame = pd.DataFrame(_dense(matrix, a, min(a + _CHUNK, p)),
+                             columns=names[a:a + _CHUNK])
+        parts.append(outcome_marker_table(frame, y, outcome, covariates=Z))
+    table = pd.concat(parts, ignore_index=True)
+    table.insert(list(table.columns).index("p_value") + 1, "q_value",
+                 bh_qvalues(table["p_value"].to_numpy()))
+    order = np.lexsort((np.arange(len(table)), -np.abs(table["effect_size"].to_numpy())))
+    table = table.iloc[order].reset_index(drop=True)
+    table["rank"] = np.arange(1, len(table) + 1)
+    return table
+
+
+def _dense(matrix: Any, a: int, b: int) -> np.ndarray:
+    block = matrix[:, a:b]
+    return (block.toarray() if sp.issparse(block) else np.asarray(block)).astype(np.float64)
+
+
+def _by_class(table: pd.DataFrame, names: list[str]) -> pd.DataFrame:
+    """The blocks' rows, per class: q-values and ranks over every feature, sorted by rank
+    (ties: the column order)."""
+    position = {n: j for j, n in enumerate(names)}
+    out = []
+    for _, part in table.groupby("class", sort=False):
+        part = part.copy()
+        part["q_value"] = bh_qvalues(part["p_value"].to_numpy())
+        column = part["feature"].map(position).to_numpy()
+        order = np.lexsort((column, -np.abs(part["auroc"].to_numpy() - 0.5)))
+        part = part.iloc[order]
+        part["rank_in_class"] = np.arange(1, len(part) + 1)
+        out.append(part)
+    frame = pd.concat(out, ignore_index=True)
+    cols = list(frame.columns)
+    cols.remove("q_value")
+    cols.insert(cols.index("p_value") + 1, "q_value")
+    return frame[cols]
