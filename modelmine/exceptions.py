@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from ._registry import PluginWarning
 
-__all__ = ["DataError", "MissingExtraError", "ModelmineError", "NotApplicableError",
-           "OperatorError", "PluginWarning", "RunStateError", "SizeCappedWarning"]
+__all__ = ["DataError", "DatasetNotFoundError", "MissingExtraError", "ModelmineError",
+           "NotApplicableError", "OperatorError", "PluginWarning", "RunStateError",
+           "SizeCappedWarning"]
 
 
 class ModelmineError(Exception):
@@ -37,6 +38,14 @@ class NotApplicableError(ModelmineError, ValueError):
 
 class OperatorError(ModelmineError, ValueError):
     """An operator (usually a plugin) returned something that breaks the operator protocol."""
+
+
+class DatasetNotFoundError(ModelmineError, FileNotFoundError):
+    """A dataset that modelmine does not embed (:data:`modelmine.datasets.SHARED_FILES`) was
+    not found where it was looked for; the message names the folders and how to point to
+    another (``data_home=`` or ``MODELMINE_DATA_HOME``). A ``FileNotFoundError``, so
+    ``except FileNotFoundError`` keeps working; the test suite skips a test that raises it,
+    with its message as the reason."""
 
 
 class SizeCappedWarning(UserWarning):

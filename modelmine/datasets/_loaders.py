@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from ..exceptions import DataError
+from ..exceptions import DataError, DatasetNotFoundError
 from ..validation import check_choice
 from ._matlab import read_mat
 
@@ -115,6 +115,11 @@ def shared_path(name: str, data_home: str | os.PathLike[str] | None = None) -> P
     -------
     pathlib.Path
         The file, which exists.
+
+    Raises
+    ------
+    DatasetNotFoundError
+        A ``FileNotFoundError`` naming the folders looked in, when the file is in none.
     """
     name = check_choice(name, "name", "modelmine.datasets.shared_path", list(SHARED_FILES))
     if data_home is None:
@@ -128,7 +133,7 @@ def shared_path(name: str, data_home: str | os.PathLike[str] | None = None) -> P
         if path.is_file():
             return path
     where = ", ".join(str(c) for c in candidates)
-    raise FileNotFoundError(
+    raise DatasetNotFoundError(
         f"The dataset {name!r} is not embedded in modelmine: its file "
         f"{SHARED_FILES[name]!r} was looked for in {where} and not found. Pass "
         f"data_home=FOLDER or set {DATA_HOME_ENV}."
