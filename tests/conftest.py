@@ -6,8 +6,12 @@ import os
 
 import numpy as np
 import pytest
+from shared_data import pytest_runtest_call, pytest_runtest_setup  # noqa: F401 (hooks)
 
 import modelmine as mm
+
+# pytester: the test of the shared-data hooks runs a small suite of its own.
+pytest_plugins = ("pytester",)
 
 # Printed so a failing randomised test can be replayed with the same seed.
 SEED = int(os.environ.get("MODELMINE_TEST_SEED", "0"))
@@ -136,24 +140,3 @@ def _figures_built_not_drawn(request, monkeypatch):
 
     monkeypatch.setattr(Figure, "savefig", _write_nothing)
 
-
-# A clone made anywhere has no shared folder beside it (issue 52 item 5): a test that reaches
-# a dataset modelmine does not embed skips, with the loader's message as the reason, instead
-# of failing. MODELMINE_REQUIRE_SHARED_DATA=1 (the developers' machines) makes it fail.
-def _skip_without_shared_data(call):
-    try:
-        return (yield)
-    except mm.exceptions.DatasetNotFoundError as exc:
-        if os.environ.get("MODELMINE_REQUIRE_SHARED_DATA") == "1":
-            raise
-        pytest.skip(f"a dataset of the shared folder is absent: {exc}")
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_setup(item):
-    return (yield from _skip_without_shared_data(item))
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_call(item):
-    return (yield from _skip_without_shared_data(item))

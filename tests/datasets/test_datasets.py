@@ -88,6 +88,25 @@ def test_shared_file_missing_names_the_file_and_the_remedy(tmp_path):
         mm.datasets.load("pcmac", data_home=tmp_path)
 
 
+def test_a_test_reaching_an_absent_shared_dataset_skips_with_the_reason(pytester, monkeypatch):
+    # the suite's own hooks (tests/conftest.py), run on a test that loads PCMAC from an empty
+    # folder: skipped with the loader's message, not failed; failed again when asked to
+    # require the data (the developers' machines)
+    pytester.makeconftest("from shared_data import pytest_runtest_call, pytest_runtest_setup\n")
+    pytester.makepyfile(f"""
+import modelmine as mm
+
+def test_needs_pcmac():
+    mm.datasets.load("pcmac", data_home={str(pytester.path)!r})
+""")
+    monkeypatch.delenv("MODELMINE_REQUIRE_SHARED_DATA", raising=False)
+    result = pytester.runpytest_inprocess("-rs", "-p", "no:cacheprovider")
+    result.assert_outcomes(skipped=1)
+    result.stdout.fnmatch_lines(["*a dataset of the shared folder is absent*'PCMAC.mat'*"])
+    monkeypatch.setenv("MODELMINE_REQUIRE_SHARED_DATA", "1")
+    pytester.runpytest_inprocess("-p", "no:cacheprovider").assert_outcomes(failed=1)
+
+
 def test_min_df_keeps_the_words_of_enough_documents():
     X, _, names = mm.datasets.load("basehock", return_names=True)
     Xf, _, kept = mm.datasets.load("basehock", return_names=True, min_df=20)
