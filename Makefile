@@ -6,7 +6,7 @@ BIN     = $(VENV)/bin
 STAMP   = $(VENV)/.modelmine-installed
 OUT    ?= modelmine-demo
 
-.PHONY: install browser weka demo test lint typecheck bench reproduce reproduce-full publish-kdd12 clean
+.PHONY: install browser weka limma demo test lint typecheck bench reproduce reproduce-full publish-kdd12 clean
 
 install: $(STAMP)
 
@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml Makefile modelmine/patterns/_lcm.c modelmine/selectors/
 	$(BIN)/python -m pip install --quiet --upgrade pip setuptools wheel
 	$(BIN)/python -m pip install --quiet "numpy>=2" cython scipy "scikit-learn>=1.8"
 	$(BIN)/python -m pip install --quiet --no-build-isolation --no-binary scikit-learn-extra "scikit-learn-extra>=0.3"
-	$(BIN)/python -m pip install --quiet -e ".[test,dev,kmedoids,fasterpam,errorcontrol,parquet,distributed,anndata,survival,singlecell]"
+	$(BIN)/python -m pip install --quiet -e ".[test,dev,kmedoids,fasterpam,errorcontrol,parquet,distributed,anndata,mudata,survival,singlecell]"
 	$(BIN)/python -m pip install --quiet --no-build-isolation "pymrmr>=0.1.11"
 	@for p in plugins/*/; do \
 	  if [ -f "$$p/pyproject.toml" ]; then $(BIN)/python -m pip install --quiet -e "$$p" || exit 1; fi; \
@@ -47,7 +47,16 @@ weka:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq weka default-jre-headless >/dev/null; \
 	else echo "weka not found and cannot be installed here: the WEKA tests will be skipped"; fi
 
-test: install browser weka
+# limma itself, the reference of the gene map's "mean" collapse (avereps): Debian's R and
+# r-bioc-limma, about 40 s to install (measured on the 2-core machine under load).
+limma:
+	@if command -v Rscript >/dev/null 2>&1 && Rscript -e 'suppressMessages(library(limma))' >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  echo "installing Debian's r-bioc-limma for the gene map's test against limma"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends r-base-core r-bioc-limma >/dev/null; \
+	else echo "R's limma not found and cannot be installed here: its test will be skipped"; fi
+
+test: install browser weka limma
 	$(BIN)/python -m pytest tests plugins -q -n $(PYTEST_WORKERS) --durations=15
 
 lint: install

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import functools
 import numbers
+import os
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import InitVar, dataclass, fields, replace
@@ -348,6 +349,73 @@ class Setting:
         return "/".join(shorts[:1] + longs[:1])
 
 
+@dataclass(frozen=True)
+class FeatureMap(Constraint):
+    """A probe -> symbol map: a table file (read when the spec is made, with the columns
+    of ``feature_map_columns``), a DataFrame or a mapping; held and stored as the mapping,
+    so that a resumed run maps its data again without the file."""
+
+    def describe(self) -> str:
+        return "a two-column table of probes and symbols (a file, a DataFrame or a mapping)"
+
+    def check(self, value: Any, name: str, func: str) -> Any:
+        if value is None:
+            return None
+        if isinstance(value, Mapping):
+            from ._utils import frozen
+
+            if not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
+                raise param_error(name, func, "a mapping of probe IDs to symbols (text)",
+                                  "other values", exc=TypeError, show=False)
+            return frozen(dict(value))
+        if isinstance(value, str | os.PathLike) or type(value).__name__ == "DataFrame":
+            return value  # read by RunSpec with feature_map_columns
+        raise param_error(name, func, self.describe(), type(value).__name__, exc=TypeError,
+                          show=False)
+
+    def schema(self) -> Any:
+        return (dict, type(None))
+
+
+@dataclass(frozen=True)
+class ColumnPair(Constraint):
+    """Two column names (probe, symbol), or None; ``PROBE,SYMBOL`` on the command line."""
+
+    def describe(self) -> str:
+        return "two column names (probe, symbol) or None"
+
+    def check(self, value: Any, name: str, func: str) -> Any:
+        if value is None:
+            return None
+        if (isinstance(value, str) or not isinstance(value, Sequence) or len(value) != 2
+                or not all(isinstance(c, str) and c for c in value)):
+            raise param_error(name, func, self.describe(), value, exc=TypeError)
+        return tuple(value)
+
+    def parse(self, text: str) -> Any:
+        parts = [t.strip() for t in text.split(",")]
+        if len(parts) != 2 or not all(parts):
+            raise ValueError(text)
+        return tuple(parts)
+
+    def schema(self) -> Any:
+        from ._schema import ListOf
+
+        return (ListOf(str), type(None))
+
+
+def _collapse_rules() -> list[str]:
+    from .datasets._genemap import COLLAPSE_RULES
+
+    return list(COLLAPSE_RULES)
+
+
+def _unmapped_choices() -> list[str]:
+    from .datasets._genemap import UNMAPPED_CHOICES
+
+    return list(UNMAPPED_CHOICES)
+
+
 def _scales() -> list[str]:
     from .selectors._scaling import SCALE_METHODS
 
@@ -461,6 +529,18 @@ SETTINGS: tuple[Setting, ...] = (
             "clinical covariates (columns of the data) adjusted for where the model allows"),
     Setting("fit_full", True, Boolean(),
             "also fit the selector once on all the data (KDD 2012's nobagg baseline)"),
+    Setting("feature_map", None, FeatureMap(),
+            "map probe IDs to gene symbols before selection, collapsing the probes of a "
+            "gene (docs/biology.md)", ("--gene-map",), metavar="FILE"),
+    Setting("feature_map_columns", None, ColumnPair(),
+            "the probe and symbol columns of the gene map (default: its first two)",
+            ("--gene-map-columns",), metavar="PROBE,SYMBOL"),
+    Setting("collapse", "max-mean", Choice(_collapse_rules),
+            "probes of one gene: the one of highest mean (WGCNA's MaxMean) or their mean "
+            "(limma's avereps)", ("--collapse",)),
+    Setting("unmapped", "keep", Choice(_unmapped_choices),
+            "probes the gene map gives no single symbol: kept under their IDs, or dropped",
+            ("--unmapped",)),
 )
 
 
@@ -828,6 +908,14 @@ class RunSpec:
             if one.name not in own:
                 extra[one.name] = one.constraint.check(extra.get(one.name, one.default),
                                                        one.name, func)
+        gene_map = extra.get("feature_map")
+        if gene_map is not None and not isinstance(gene_map, Mapping):
+            # a file or a table: read once, here, and held (and stored) as the mapping
+            from ._utils import frozen
+            from .datasets._genemap import read_feature_map
+
+            extra["feature_map"] = frozen(read_feature_map(
+                gene_map, extra.get("feature_map_columns"), func=func))
         check_fraction_or_count(self.min_support, "min_support", func, total=b)
         put("random_state", resolve_seed(self.random_state, func))
         self._check_selectors(func)

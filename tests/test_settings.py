@@ -34,7 +34,10 @@ NOT_TAKEN = {
                   "signature_size", "per_class",
                   # clinical covariates are columns of the data that mm.run reads and
                   # takes out of X; bootstrap is given the features alone
-                  "covariates"},
+                  "covariates",
+                  # the gene map renames and collapses the columns mm.run reads;
+                  # bootstrap is given the features as they are
+                  "feature_map", "feature_map_columns", "collapse", "unmapped"},
     # a scikit-learn selector of one operator (operator, operator_params of its own), on
     # classes, with the resampling it documents
     "ModelMiningSelector": {"operators", "min_support", "signature_size",
@@ -42,7 +45,11 @@ NOT_TAKEN = {
                             "weighted_resampling", "per_class", "outcome", "max_per_class",
                             "fit_full",
                             # covariates adjust regression and survival fits only
-                            "covariates"},
+                            "covariates",
+                            # a scikit-learn selector keeps the columns it is given
+                            # (transform must return them): no gene map
+                            "feature_map", "feature_map_columns", "collapse",
+                            "unmapped"},
 }
 #: Defaults a door states on purpose (see the comment above ModelMiningSelector.__init__).
 OWN_DEFAULTS = {"run": {"covariates": None},  # None: those read with the data, if any

@@ -217,7 +217,7 @@ def _summary(run: MiningRun, out: Path, quiet: bool, null: Any = None,
 #: resumed run (interrupted, or finished and missing one of them) may ask for them.
 _RESUME_OPTIONS = {"resume", "quiet", "debug", "n_jobs", "executor", "help", "force",
                    "annotate", "annotate_full", "evaluate", "n_folds", "pfer", "fdr", "null",
-                   "figures"}
+                   "figures", "gene_sets"}
 
 
 def _annotating(args: argparse.Namespace) -> bool:
@@ -247,6 +247,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     # Cheap checks first, so that bad input fails before any long work.
     check_output_target(out, force=args.force or resume)
     _refuse_unadjusted_extras(args, out, partial, resume)
+    if getattr(args, "gene_sets", None) is not None:  # a bad GMT fails before the run
+        from ..datasets import read_gmt
+
+        read_gmt(args.gene_sets)
     figures = _figures_dir(args)
     with directory_lock(out):
         # Under the lock no other run writes DIR: what a killed one left is stale.
@@ -455,13 +459,14 @@ def _load_finished(args: argparse.Namespace, out: Path) -> tuple[MiningRun, Load
 
 #: The option that asks for each extra output, for the message when one fails.
 _EXTRA_OPTION = {"annotate": "--annotate", "evaluate": "--evaluate",
+                 "enrichment": "--gene-sets",
                  "error control": "--pfer/--fdr", "null": "--null", "report": "--figures"}
 
 
 def _extras(run: MiningRun, data: LoadedData, out: Path, args: argparse.Namespace,
             figures: Path | None) -> tuple[Any, Any]:
-    """The outputs added to the finished run in DIR (--annotate, --evaluate, --pfer/--fdr,
-    --null, --figures), each written aside and moved into DIR when it is complete.
+    """The outputs added to the finished run in DIR (--annotate, --gene-sets, --evaluate,
+    --pfer/--fdr, --null, --figures), each written aside and moved into DIR when it is complete.
 
     A step that fails leaves DIR as it was (the run, and the steps that finished before
     it), and its message names DIR and the command that adds the step later."""
@@ -477,6 +482,11 @@ def _extras(run: MiningRun, data: LoadedData, out: Path, args: argparse.Namespac
             with _staged(out) as stage:
                 annotate_anndata(run, data, full=bool(getattr(args, "annotate_full", False))
                                  ).write_h5ad(stage / "annotated.h5ad")
+        if getattr(args, "gene_sets", None) is not None:
+            step = "enrichment"
+            with _staged(out) as stage:
+                safe_frame(run.enrichment(args.gene_sets)).to_csv(stage / "enrichment.csv",
+                                                                   index=False)
         if getattr(args, "evaluate", False):
             step = "evaluate"
             with _staged(out) as stage:

@@ -519,6 +519,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--annotate-full", action="store_true",
                    help="with --annotate: a full copy of the data (the matrix, and an "
                    ".h5ad's layers) instead of the annotations only")
+    p.add_argument("--gene-sets", metavar="FILE.gmt", default=None,
+                   help="also write DIR/enrichment.csv: the over-representation of each "
+                   "gene set of FILE (GMT: MSigDB, GO) in every signature and panel, the "
+                   "features tested as the universe (docs/biology.md)")
     p.add_argument("--evaluate", action="store_true",
                    help="also run the cross-validation protocol on the same selector and "
                    "operators (DIR/evaluation.csv), so the report shows error vs stability")

@@ -14,6 +14,7 @@ from ._biodata import (
     check_target,  # noqa: F401 (internal)
     from_anndata,
 )
+from ._genemap import collapse_features, read_feature_map
 from ._genesets import gene_sets_of, read_gmt  # noqa: F401 (internal: gene_sets_of)
 from ._loaders import (
     SHARED_FILES,  # noqa: F401 (internal)
@@ -41,6 +42,7 @@ __all__ = [
     "ManyClassesWarning",
     "MetadataColumnsWarning",
     "available",
+    "collapse_features",
     "from_anndata",
     "load",
     "load_basehock",
@@ -48,6 +50,7 @@ __all__ = [
     "load_leukemia",
     "load_prostate",
     "read_data",
+    "read_feature_map",
     "read_gmt",
     "write_arff",
 ]

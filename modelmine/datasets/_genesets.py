@@ -39,7 +39,7 @@ def read_gmt(path: str | os.PathLike[str]) -> dict[str, list[str]]:
     """
     file = Path(path)
     if not file.is_file():
-        raise DataError(f"No gene-set file at {str(file)!r}.")
+        raise DataError(f"No gene sets file (GMT) at {str(file)!r}.")
     sets: dict[str, list[str]] = {}
     with open(file, encoding="utf-8", errors="replace") as fh:
         for number, line in enumerate(fh, start=1):

@@ -806,6 +806,10 @@ def run(
     fit_full: bool = _D["fit_full"],
     spec: RunSpec | None = None,
     covariates: Any = None,
+    feature_map: Any = _D["feature_map"],
+    feature_map_columns: Sequence[str] | None = _D["feature_map_columns"],
+    collapse: str = _D["collapse"],
+    unmapped: str = _D["unmapped"],
 ) -> MiningRun:
     """Mine the models of a feature selector: base models, signatures, itemsets, diagnostics.
 
@@ -914,6 +918,22 @@ def run(
         replaced by their residuals on them); not the classification selectors. The
         markers report effects adjusted for them (hazard ratio, regression slope, odds
         ratio per SD). Recorded in ``run.json``; ``docs/outcomes.md``.
+    feature_map : path-like, DataFrame or mapping, optional
+        Probe IDs -> gene symbols, applied to the feature names before selection
+        (a two-column table; a GEO platform annotation with ``feature_map_columns=("ID",
+        "Gene Symbol")``). The probes of one gene become one feature by ``collapse``;
+        probes without a single symbol are kept or dropped by ``unmapped``. The mapping
+        is stored in ``run.json`` (``settings.feature_map``) with what it did
+        (``data.feature_map``), named in the report; ``docs/biology.md``.
+    feature_map_columns : (str, str), optional
+        The probe and symbol columns of a table (default: its first two).
+    collapse : {"max-mean", "mean"}, default="max-mean"
+        The probe of highest mean stands for its gene (WGCNA's ``collapseRows``
+        "MaxMean"), or the gene is the mean of its probes in each sample (limma's
+        ``avereps``).
+    unmapped : {"keep", "drop"}, default="keep"
+        Probes the map gives no single symbol (missing, or several genes as GEO's
+        ``A /// B``): kept under their own IDs, or dropped.
 
     Returns
     -------
@@ -936,7 +956,9 @@ def run(
              "random_state": random_state, "artificial_features": artificial_features,
              "scale": scale, "signature_size": signature_size,
              "weighted_resampling": weighted_resampling, "per_class": per_class,
-             "outcome": outcome, "max_per_class": max_per_class, "fit_full": fit_full}
+             "outcome": outcome, "max_per_class": max_per_class, "fit_full": fit_full,
+             "feature_map": feature_map, "feature_map_columns": feature_map_columns,
+             "collapse": collapse, "unmapped": unmapped}
     groups, sample_weight = _design_columns(X, groups, sample_weight)
     X, y, source, feature_names = _data(X, y, feature_names,
                                         spec.outcome if spec is not None else outcome)
@@ -949,11 +971,35 @@ def run(
         spec_alone(spec, given, _D, _FUNC)
         if covs is not None and tuple(spec.covariates) != covs.sources:
             spec = spec.replace(func=_FUNC, covariates=covs.sources)
+    X, feature_names, mapped = map_features(X, feature_names, spec, source)
     return _execute(X, y, spec, Execution(n_jobs=n_jobs, executor=executor,
                                           run_dir=run_dir, checkpoint_every=checkpoint_every,
                                           progress=progress, command=command),
                     source=source, feature_names=feature_names, resuming=False,
-                    groups=groups, sample_weight=sample_weight, covariates=covs)
+                    groups=groups, sample_weight=sample_weight, covariates=covs,
+                    mapped=mapped)
+
+
+def map_features(X: Any, feature_names: Any, spec: RunSpec, source: LoadedData | None,
+                 func: str = _FUNC) -> tuple[Any, Any, str | None]:
+    """The data with their probes mapped to genes and collapsed (the spec's
+    ``feature_map``, ``collapse``, ``unmapped``), and what was done, in words (None
+    without a map)."""
+    gene_map = spec.feature_map
+    if gene_map is None:
+        return X, feature_names, None
+    from ..datasets._genemap import collapse_features, feature_map_statement
+
+    names = feature_names
+    if names is None:
+        names = ([str(c) for c in X.columns] if isinstance(X, pd.DataFrame)
+                 else [f"x{j}" for j in range(X.shape[1])])
+    out, genes, record = collapse_features(X, names, gene_map, rule=spec.collapse,
+                                           unmapped=spec.unmapped, func=func)
+    where = ("the map given" if spec.feature_map_columns is None else
+             f"the map's columns {spec.feature_map_columns[0]!r} -> "
+             f"{spec.feature_map_columns[1]!r}")
+    return out, genes, feature_map_statement(record, where)
 
 
 def take_covariates(X: Any, covariates: Any, names: Sequence[str],
@@ -1089,7 +1135,7 @@ def _data(X: Any, y: Any, feature_names: Any, outcome: str = "classification"
 def _execute(X: Any, y: Any, spec: RunSpec, execution: Execution, *,
              source: LoadedData | None, feature_names: Any, resuming: bool,
              groups: Any = None, sample_weight: Any = None,
-             covariates: Any = None) -> MiningRun:
+             covariates: Any = None, mapped: str | None = None) -> MiningRun:
     if not spec.operators:
         raise param_error("operators", _FUNC, "at least one operator name", "none",
                           show=False)
@@ -1116,6 +1162,8 @@ def _execute(X: Any, y: Any, spec: RunSpec, execution: Execution, *,
                           "nearly every variable in every model)")
     if covariates is not None:
         described["covariates"] = covariates_statement(checked, covariates)
+    if mapped is not None:
+        described["feature_map"] = mapped
     directory = None if execution.run_dir is None else Path(execution.run_dir)
     if directory is None:
         return _mine(X, y, checked, execution, directory=None, resuming=resuming,
@@ -1328,8 +1376,10 @@ def resume(run_dir: str | os.PathLike[str], X: Any, y: Any = None, *, selector: 
     X, y, source, feature_names = _data(X, y, feature_names, spec.outcome)
     X, feature_names, covs = take_covariates(X, covariates, spec.covariates, source,
                                              feature_names, func="resume")
+    X, feature_names, mapped = map_features(X, feature_names, spec, source, "resume")
     return _execute(X, y, spec, Execution(
         n_jobs=n_jobs, executor=executor, run_dir=directory,
         checkpoint_every=settings["checkpoint_every"], progress=progress,
         command=record.get("command")), source=source, feature_names=feature_names,
-        resuming=True, groups=groups, sample_weight=sample_weight, covariates=covs)
+        resuming=True, groups=groups, sample_weight=sample_weight, covariates=covs,
+        mapped=mapped)

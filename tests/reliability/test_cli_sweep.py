@@ -52,6 +52,7 @@ _NOWHERE = {
     "event": "no_column",
     "keep_columns": "no_such_*",
     "figures": "/dev/null/figures",
+    "gene_sets": "/nonexistent/sets.gmt",
 }
 
 #: Options that take any value or none (flags), or whose "bad" value is legitimately used.
