@@ -821,6 +821,16 @@ class RunSpec:
         Resolved here to the run's seed, an integer (:func:`resolve_seed`).
     fit_full : bool, default=True
         Also fit the selector once on all the data (the "nobagg" baseline of KDD 2012).
+    feature_map : path-like, DataFrame or mapping, optional
+        Probe IDs -> gene symbols, applied by :func:`modelmine.run` before selection
+        (read here from a file or table, held and stored as the mapping).
+    feature_map_columns : (str, str), optional
+        The probe and symbol columns of a table (default: its first two).
+    collapse : {"max-mean", "mean"}, default="max-mean"
+        The probes of one gene: the one of highest mean (WGCNA's ``collapseRows``
+        "MaxMean") or their mean per sample (limma's ``avereps``).
+    unmapped : {"keep", "drop"}, default="keep"
+        Probes the map gives no single symbol: kept under their IDs, or dropped.
     func : str, default="RunSpec"
         The public function the user called, named in error messages (not stored).
 
@@ -854,6 +864,10 @@ class RunSpec:
     min_support: float = _DEFAULTS["min_support"]
     random_state: Any = _DEFAULTS["random_state"]
     fit_full: bool = _DEFAULTS["fit_full"]
+    feature_map: Any = _DEFAULTS["feature_map"]
+    feature_map_columns: Sequence[str] | None = _DEFAULTS["feature_map_columns"]
+    collapse: str = _DEFAULTS["collapse"]
+    unmapped: str = _DEFAULTS["unmapped"]
     func: InitVar[str] = "RunSpec"
 
     def __post_init__(self, func: str) -> None:
@@ -902,20 +916,26 @@ class RunSpec:
         put("artificial_features", checked("artificial_features"))
         put("n_signatures", checked("n_signatures"))
         put("signature_size", checked("signature_size"))
+        put("collapse", checked("collapse"))
+        put("unmapped", checked("unmapped"))
+        put("feature_map_columns", checked("feature_map_columns"))
+        gene_map = checked("feature_map")
+        if gene_map is not None and not isinstance(gene_map, Mapping):
+            # a file or a table: read once, here, and held (and stored) as the mapping, so
+            # that a resumed run maps its data again without the file
+            from ._utils import frozen
+            from .datasets._genemap import read_feature_map
+
+            gene_map = frozen(read_feature_map(gene_map, self.feature_map_columns,
+                                               func=func))
+        put("feature_map", gene_map)
         own = {f.name for f in fields(self)}
         extra = self._extra
         for one in SETTINGS:  # settings declared in the table without a field of their own
             if one.name not in own:
                 extra[one.name] = one.constraint.check(extra.get(one.name, one.default),
                                                        one.name, func)
-        gene_map = extra.get("feature_map")
-        if gene_map is not None and not isinstance(gene_map, Mapping):
-            # a file or a table: read once, here, and held (and stored) as the mapping
-            from ._utils import frozen
-            from .datasets._genemap import read_feature_map
 
-            extra["feature_map"] = frozen(read_feature_map(
-                gene_map, extra.get("feature_map_columns"), func=func))
         check_fraction_or_count(self.min_support, "min_support", func, total=b)
         put("random_state", resolve_seed(self.random_state, func))
         self._check_selectors(func)
