@@ -214,6 +214,9 @@ WHITE_BOX_TESTS = {
     "tests/reliability/test_reliability_round4.py":
         "the chunking's memory bounds (_bootstrap._chunks, chunk_ids), a spy on "
         "_fit_chunk, a run killed after its bootstraps, model_from_output as an oracle",
+    "tests/reliability/test_reliability_round5.py":
+        "a child stopped after its third chunk (RunDirectory.write_chunk) to be killed at "
+        "a known moment",
     "tests/singlecell/test_marker_panels.py":
         "too little memory (_checks.available_memory), Wilcoxon blocks shrunk "
         "(_wilcoxon._BLOCK_NNZ), the dot-plot data (report.panel_dot_data) against "

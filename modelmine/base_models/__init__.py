@@ -21,6 +21,7 @@ from ._resampling import (
     seed_sequence,  # noqa: F401 (internal)
 )
 from ._rundir import (
+    DamagedCheckpointError,
     RunDirectory,  # noqa: F401 (internal)
     RunDirectoryError,
 )
@@ -29,6 +30,7 @@ from ._rundir import (
 #: other modules of the project import them from here (issue 38).
 __all__ = [
     "BaseModels",
+    "DamagedCheckpointError",
     "RunDirectoryError",
     "bootstrap",
 ]

@@ -12,6 +12,13 @@ directory never executes code. Each file is written under a temporary name, flus
 renamed into place, and the manifest is rewritten the same way after each chunk, so a run
 killed at any instant (SIGKILL included) leaves only complete files, which resuming checks
 against the checksums of the manifest.
+
+Every chunk (and the full-data model) is determined by the recorded seed: base model i
+depends only on (seed, i) (:mod:`._bootstrap`). A resume therefore refits a chunk that is
+missing, changed or unreadable instead of refusing the run (issue 50): the damaged chunks
+are named in a warning, and the finished run is bit-identical to an uninterrupted one.
+What a resume cannot refit is refused (a manifest naming files outside the directory, a
+chunk that is a link, a run of another version, other data or settings).
 """
 
 from __future__ import annotations
@@ -33,7 +40,7 @@ from ..exceptions import DataError
 from ..selectors import record_from_file
 from ..selectors._scaling import SCALE_METHODS
 
-__all__ = ["RunDirectory", "RunDirectoryError", "check_chunk"]
+__all__ = ["DamagedCheckpointError", "RunDirectory", "RunDirectoryError", "check_chunk"]
 
 _FORMAT = "modelmine.run"
 _FORMAT_VERSION = 1
@@ -48,6 +55,14 @@ class RunDirectoryError(DataError):
     """A run directory that cannot be used: not a run, other data or settings, corrupt.
 
     A :class:`~modelmine.exceptions.DataError` (so a ModelmineError and a ValueError)."""
+
+
+class DamagedCheckpointError(RunDirectoryError):
+    """A checkpointed file that is missing, changed or unreadable (a truncated chunk, a
+    manifest that is not JSON): nothing a resume could trust, and nothing it needs, since
+    every chunk is determined by the recorded seed. A resume refits such chunks; a
+    :class:`RunDirectoryError` of another kind (another version, other data or settings, a
+    path leaving the directory) is refused."""
 
 
 def _positive(v: Any) -> bool:
@@ -88,7 +103,7 @@ def check_chunk(arrays: Mapping[str, np.ndarray], rows: int, p: int, n_samples: 
     """Check the arrays of a checkpointed chunk of ``rows`` bootstraps of ``p`` features
     against what the run expects (names, dtypes, shapes, ranks 1..p, indices < n)."""
     def bad(what: str) -> RunDirectoryError:
-        return RunDirectoryError(f"{where} is corrupt: {what}.")
+        return DamagedCheckpointError(f"{where} is corrupt: {what}.")
 
     missing = [k for k in ("sample_indices", "subsets", "ranks") if k not in arrays]
     if missing:
@@ -161,6 +176,8 @@ class RunDirectory:
         self.settings = settings
         self.data_sha256 = data_sha256
         self.manifest: dict[str, Any] = {}
+        #: The checkpointed files found damaged and fitted again (file -> why).
+        self.damaged: dict[str, str] = {}
 
     # ------------------------------------------------------------------ opening
     @staticmethod
@@ -177,23 +194,24 @@ class RunDirectory:
             manifest = json.loads(regular_file(file, "a manifest").read_text(encoding="utf-8"),
                                   parse_constant=_no_constant)
         except DataError as exc:
-            raise RunDirectoryError(str(exc)) from None
+            raise DamagedCheckpointError(str(exc)) from None
         except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError, the int digit limit
-            raise RunDirectoryError(f"The manifest of {str(path)!r} is corrupt "
-                                    f"({str(file)!r}: {exc}).") from None
+            raise DamagedCheckpointError(f"The manifest of {str(path)!r} is corrupt "
+                                         f"({str(file)!r}: {exc}).") from None
         except OSError as exc:
             raise RunDirectoryError(f"Cannot read {str(file)!r} ({exc.strerror or exc})."
                                     ) from None
         if not isinstance(manifest, dict) or manifest.get("format") != _FORMAT:
-            raise RunDirectoryError(f"{str(path)!r} is not a modelmine run directory.")
+            raise DamagedCheckpointError(f"{str(path)!r} is not a modelmine run directory "
+                                         f"({MANIFEST} is not a run's manifest).")
         try:
             schema.check(manifest, _MANIFEST_SCHEMA, f"The manifest {str(file)!r}")
         except DataError as exc:
-            raise RunDirectoryError(str(exc)) from None
+            raise DamagedCheckpointError(str(exc)) from None
         for cid in manifest["chunks"]:
             if not (cid.isascii() and cid.isdigit()):
-                raise RunDirectoryError(f"The manifest {str(file)!r} is corrupt: chunk id "
-                                        f"{cid!r} is not a number.")
+                raise DamagedCheckpointError(f"The manifest {str(file)!r} is corrupt: chunk "
+                                             f"id {cid!r} is not a number.")
         if manifest.get("modelmine_version") != _version():
             raise RunDirectoryError(
                 f"The run in {str(path)!r} was written by modelmine "
@@ -244,42 +262,76 @@ class RunDirectory:
 
     # ------------------------------------------------------------------ chunks
     def _load_checked(self, name: str, sha: str) -> dict[str, np.ndarray]:
+        """The arrays of a checkpointed file; :class:`DamagedCheckpointError` when it is
+        missing, not a regular file, changed (checksum) or unreadable."""
         try:
             file = confined(self.path, name, f"The manifest of {str(self.path)!r}")
         except DataError as exc:
             raise RunDirectoryError(str(exc)) from None
         if not file.exists():
-            raise RunDirectoryError(
-                f"{name} of the run in {str(self.path)!r} is missing; the run is corrupt.")
-        data = file.read_bytes()
+            raise DamagedCheckpointError(f"{name} of the run in {str(self.path)!r} is missing.")
+        try:
+            data = regular_file(file, "a checkpoint").read_bytes()
+        except DataError as exc:
+            raise DamagedCheckpointError(str(exc)) from None
+        except OSError as exc:
+            raise RunDirectoryError(f"Cannot read {str(file)!r} ({exc.strerror or exc})."
+                                    ) from None
         if _sha256(data) != sha:
-            raise RunDirectoryError(
+            raise DamagedCheckpointError(
                 f"{name} of the run in {str(self.path)!r} was changed or is corrupt "
                 "(its checksum does not match the manifest).")
         try:
             with np.load(io.BytesIO(data), allow_pickle=False) as arch:
                 return {k: arch[k] for k in arch.files}
         except Exception as exc:  # a file with a matching checksum that numpy cannot read
-            raise RunDirectoryError(f"{name} of the run in {str(self.path)!r} is not a "
-                                    f"readable .npz file ({type(exc).__name__}).") from None
+            raise DamagedCheckpointError(f"{name} of the run in {str(self.path)!r} is not a "
+                                         f"readable .npz file ({type(exc).__name__}).") from None
 
     def finished_chunks(self, sizes: list[int] | None = None, p: int | None = None,
                         n_samples: int | None = None) -> dict[int, dict[str, np.ndarray]]:
         """The chunks already finished, checked against their checksums and, given the
-        ``sizes`` of the chunks, ``p`` and ``n_samples``, against the run's shapes."""
+        ``sizes`` of the chunks, ``p`` and ``n_samples``, against the run's shapes.
+
+        A chunk that is missing, changed or unreadable (:class:`DamagedCheckpointError`)
+        is left out, so that the caller fits it again from the recorded seed, and named in
+        :attr:`damaged` (file -> what is wrong with it) and in a ``RuntimeWarning``."""
         out = {}
-        for cid, entry in self.manifest["chunks"].items():
+        damaged: dict[str, str] = {}
+        refitted = 0
+        for cid, entry in list(self.manifest["chunks"].items()):
             number = int(cid)
             if sizes is not None and number >= len(sizes):
                 raise RunDirectoryError(
                     f"The manifest of {str(self.path)!r} is corrupt: chunk {number} is beyond "
                     f"the {len(sizes)} chunks of this run.")
-            arrays = self._load_checked(entry["file"], entry["sha256"])
-            if sizes is not None and p is not None and n_samples is not None:
-                check_chunk(arrays, sizes[number], p, n_samples,
-                            f"{entry['file']} of the run in {str(self.path)!r}")
+            try:
+                arrays = self._load_checked(entry["file"], entry["sha256"])
+                if sizes is not None and p is not None and n_samples is not None:
+                    check_chunk(arrays, sizes[number], p, n_samples,
+                                f"{entry['file']} of the run in {str(self.path)!r}")
+            except DamagedCheckpointError as exc:
+                damaged[entry["file"]] = _reason(str(exc))
+                del self.manifest["chunks"][cid]  # refitted, then recorded again
+                refitted += 0 if sizes is None else sizes[number]
+                continue
             out[number] = arrays
+        self.damaged.update(damaged)
+        if damaged:
+            self._warn_refit(damaged, refitted if sizes is not None else None)
         return out
+
+    def _warn_refit(self, damaged: Mapping[str, str], n_models: int | None) -> None:
+        import warnings
+
+        shown = "; ".join(f"{name} ({why})" for name, why in damaged.items())
+        what = (f"their {n_models} base models are" if n_models is not None
+                else "it is" if len(damaged) == 1 else "they are")
+        warnings.warn(
+            f"The checkpoint of the run in {str(self.path)!r} is damaged: {shown}. Every "
+            f"chunk is determined by the recorded seed {self.settings.get('random_state')}, "
+            f"so {what} fitted again from it: the run ends as an uninterrupted one would.",
+            RuntimeWarning, stacklevel=4)
 
     def write_chunk(self, chunk_id: int, arrays: Mapping[str, np.ndarray]) -> None:
         """Save one finished chunk, then record it in the manifest (both atomically)."""
@@ -292,14 +344,24 @@ class RunDirectory:
         self.manifest = updated  # only once it is on disk
 
     def full_model(self) -> dict[str, np.ndarray] | None:
+        """The checkpointed full-data model, or None when there is none yet or it is
+        damaged (then named in a warning, and fitted again by the caller)."""
         entry = self.manifest.get("full_model")
         if entry is None:
             return None
-        arrays = self._load_checked(entry["file"], entry["sha256"])
-        ranks, subset = arrays.get("ranks"), arrays.get("subset")
-        if ranks is None or subset is None or ranks.ndim != 1 or subset.shape != ranks.shape:
-            raise RunDirectoryError(f"{entry['file']} of the run in {str(self.path)!r} is "
-                                    "corrupt: it lacks 'ranks' or 'subset' of one shape.")
+        try:
+            arrays = self._load_checked(entry["file"], entry["sha256"])
+            ranks, subset = arrays.get("ranks"), arrays.get("subset")
+            if (ranks is None or subset is None or ranks.ndim != 1
+                    or subset.shape != ranks.shape):
+                raise DamagedCheckpointError(
+                    f"{entry['file']} of the run in {str(self.path)!r} is corrupt: it lacks "
+                    "'ranks' or 'subset' of one shape.")
+        except DamagedCheckpointError as exc:
+            self.damaged[entry["file"]] = _reason(str(exc))
+            self.manifest["full_model"] = None
+            self._warn_refit({entry["file"]: _reason(str(exc))}, None)
+            return None
         return arrays
 
     def write_full_model(self, arrays: Mapping[str, np.ndarray]) -> None:
@@ -333,6 +395,21 @@ class RunDirectory:
             f"({exc.strerror or exc}). The run stopped; the {done} chunk(s) finished before "
             "are saved. Free space or fix permissions, then resume it (mm.resume(DIR, X, y) "
             "or `modelmine run --resume DIR`).")
+
+
+def _reason(message: str) -> str:
+    """What is wrong with a damaged file, from its message, in a few words."""
+    for marker, reason in ((" is missing", "missing"),
+                           ("checksum does not match", "its checksum does not match the "
+                            "manifest"),
+                           (" is not a readable .npz", "not a readable .npz file"),
+                           (" is a symbolic link", "a symbolic link"),
+                           (" is not a regular file", "not a regular file")):
+        if marker in message:
+            return reason
+    if " is corrupt: " in message:
+        return message.split(" is corrupt: ", 1)[1].rstrip(".")
+    return message.rstrip(".")
 
 
 def _differences(stored: Any, given: Any, prefix: str = "") -> list[str]:

@@ -226,7 +226,6 @@ def _annotating(args: argparse.Namespace) -> bool:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from ..pipeline import _store
 
     resume = args.resume is not None
     if resume and (args.data is not None or args.out is not None):
@@ -263,15 +262,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             try:
                 run, data = _run_or_resume(args, out, partial, resume)
             except BaseException as exc:
-                if (partial / _store.CHECKPOINT).exists() and _resumable(partial):
-                    saved = _store.saved_bootstraps(partial)
-                    exc.__notes__ = [f"The run stopped; {saved} bootstraps are saved in "
-                                     f"{str(partial)!r}: continue it with `modelmine run "
-                                     f"--resume {out}`."]
-                elif (partial / _store.CHECKPOINT).exists() or partial.is_symlink():
-                    # The checkpoint itself is the problem: --resume would only fail again.
-                    exc.__notes__ = [f"{str(partial)!r} cannot be resumed; remove it (or "
-                                     "run with --force) to start over."]
+                _stopped_note(exc, out, partial)
                 raise
             # The run is finished: DIR holds it before any extra step runs, so that an
             # extra that fails never hides or deletes it (docs/reliability.md).
@@ -279,6 +270,49 @@ def cmd_run(args: argparse.Namespace) -> int:
         null, check = _extras(run, data, out, args, figures)
     _summary(run, out, args.quiet, null, check)
     return 0
+
+
+def _stopped_note(exc: BaseException, out: Path, partial: Path) -> None:
+    """The note of a run that stopped: how many bootstraps are saved and the command that
+    continues it; or, when the checkpoint itself is what fails (`--resume` would fail the
+    same way again: another version, other data, a manifest naming files elsewhere), the
+    command that starts over (issue 50: advice that works)."""
+    from ..base_models import RunDirectoryError
+    from ..pipeline import _store
+
+    checkpoint = (partial / _store.CHECKPOINT).exists()
+    if checkpoint and _resumable(partial) and not isinstance(exc, RunDirectoryError):
+        saved = _store.saved_bootstraps(partial)
+        exc.__notes__ = [f"The run stopped; {saved} bootstraps are saved in "
+                         f"{str(partial)!r}: continue it with `modelmine run --resume "
+                         f"{out}`."]
+    elif checkpoint or partial.is_symlink():
+        exc.__notes__ = [f"{str(partial)!r} cannot be resumed (--resume would fail the same "
+                         f"way); start over with {_restart_command(partial, out)}, which "
+                         "replaces it."]
+
+
+def _restart_command(partial: Path, out: Path) -> str:
+    """The recorded command of the run in ``partial`` with --force (quoted for a shell),
+    or, when it cannot be read, the advice to run the command again with --force."""
+    import shlex
+
+    from ..pipeline import _store
+
+    try:
+        command = _store.read_checkpoint(partial).get("command")
+    except (DataError, OSError, ValueError):
+        command = None
+    if not command or command[0] != "modelmine" or "run" not in command:
+        return (f"the run's own command (`modelmine run DATA ... --out {out}`) and --force "
+                f"(or remove {str(partial)!r} and run it again)")
+    argv = [str(a) for a in command]
+    for i, arg in enumerate(argv):  # the DIR resumed, wherever the run was started from
+        if arg == "--out" and i + 1 < len(argv):
+            argv[i + 1] = str(out)
+        elif arg.startswith("--out="):
+            argv[i] = f"--out={out}"
+    return "`" + shlex.join([*argv, *([] if "--force" in argv else ["--force"])]) + "`"
 
 
 def _refuse_unadjusted_extras(args: argparse.Namespace, out: Path, partial: Path,

@@ -30,6 +30,7 @@ from .._utils import frozen, jsonable, library_versions
 from ..base_models import (
     BaseModels,
     CheckedRun,
+    RunDirectoryError,
     check_run_data,
     fit_base_models,
     fit_class_models,
@@ -1183,6 +1184,8 @@ def _execute(X: Any, y: Any, spec: RunSpec, execution: Execution, *,
                 if not existed:  # even the record could not be written: leave nothing
                     shutil.rmtree(directory, ignore_errors=True)
                 raise
+        else:  # a damaged bootstrap manifest: its chunks are refitted from the seed
+            _store.damaged_bootstraps(directory)
         try:
             return _mine(X, y, checked, execution, directory=directory, resuming=resuming,
                          described=described, source=source)
@@ -1190,7 +1193,11 @@ def _execute(X: Any, y: Any, spec: RunSpec, execution: Execution, *,
             if not resuming and _store.discard_unstarted(directory, existed):
                 raise
             saved = _store.saved_bootstraps(directory)
-            if (directory / _store.CHECKPOINT).exists():
+            if isinstance(exc, RunDirectoryError):  # the checkpoint itself: resume fails again
+                _add_note(exc, f"The checkpoint in {str(directory)!r} cannot be continued "
+                          "(modelmine.resume would fail the same way); remove it and run "
+                          "again to start over.")
+            elif (directory / _store.CHECKPOINT).exists():
                 _add_note(exc, f"The run stopped; {saved} of {spec.n_bootstraps} bootstraps "
                           f"are saved in {str(directory)!r}: continue it with "
                           f"modelmine.resume({str(directory)!r}, X, y).")

@@ -45,7 +45,7 @@ from .._csv import safe_cell, safe_frame
 from .._files import regular_file, write_error
 from .._files import write_text_atomic as _write_text
 from .._utils import jsonable
-from ..base_models import BaseModels, RunDirectory
+from ..base_models import BaseModels, DamagedCheckpointError, RunDirectory
 from ..exceptions import DataError, RunStateError
 from ..operators import Signature, SignatureSet
 from ..selectors._scaling import SCALE_METHODS
@@ -766,11 +766,51 @@ def read_checkpoint(directory: Path) -> dict[str, Any]:
     _check_operator_params(record["settings"], path)
     recorded = record["settings"]["random_state"]
     seed = None if recorded is None else int(recorded)
-    if (directory / BOOTSTRAPS / "manifest.json").exists():
-        seed = int(RunDirectory.read_manifest(directory / BOOTSTRAPS)["settings"]
-                   ["random_state"])
+    manifest = directory / BOOTSTRAPS / "manifest.json"
+    if manifest.exists() or manifest.is_symlink():
+        try:
+            seed = int(RunDirectory.read_manifest(directory / BOOTSTRAPS)["settings"]
+                       ["random_state"])
+        except DamagedCheckpointError:
+            if seed is None:  # nothing else records the seed: the chunks cannot be refitted
+                raise
+            # the seed of checkpoint.json, recorded before any chunk: a resume refits the
+            # chunks from it (damaged_bootstraps)
     record["random_state"] = seed
     return record
+
+
+def damaged_bootstraps(directory: Path) -> None:
+    """Before a resume (under the run's lock): when the manifest of the checkpointed
+    bootstraps is damaged or missing, none of their chunks can be checked, so they are
+    removed and fitted again from the seed that ``checkpoint.json`` recorded before the
+    first chunk (a warning names the manifest); a run fitted from that seed is the
+    uninterrupted one. A readable manifest is left to the bootstrap stage, which refits
+    its damaged chunks one by one (:class:`~modelmine.base_models.RunDirectory`)."""
+    import warnings
+
+    folder = directory / BOOTSTRAPS
+    if folder.is_symlink() or not folder.is_dir():
+        return
+    manifest = folder / "manifest.json"
+    try:
+        if not (manifest.exists() or manifest.is_symlink()):
+            if not any(folder.iterdir()):
+                return
+            why = "manifest.json is missing"
+        else:
+            RunDirectory.read_manifest(folder)
+            return
+    except DamagedCheckpointError as exc:
+        why = " ".join(str(exc).split()).rstrip(".")
+    chunks = sorted(p.name for p in folder.glob("chunk-*.npz"))
+    seed = read_checkpoint(directory)["random_state"]
+    shutil.rmtree(folder)
+    warnings.warn(
+        f"The checkpoint of the run in {str(directory)!r} is damaged: {why}. Its "
+        f"{len(chunks)} chunk file(s) cannot be checked without it and every bootstrap is "
+        f"fitted again from the recorded seed {seed}: the run ends as an uninterrupted one "
+        "would.", RuntimeWarning, stacklevel=3)
 
 
 def finish_checkpoint(run: MiningRun, directory: Path) -> None:

@@ -1,0 +1,131 @@
+"""Regression tests of round five (issue 50, docs/reliability.md), one section per item.
+
+Each test was written against the defect and failed before its fix.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import warnings
+
+import numpy as np
+import pytest
+from reliability_helpers import bad, copy_tree, small_frame
+
+import modelmine as mm
+from modelmine.base_models import DamagedCheckpointError, RunDirectoryError
+from modelmine.cli import main
+
+# ----------------------------------------------------------- 1. damaged checkpoints refitted
+#: The child stops itself once its third chunk is checkpointed (it says so in a file and
+#: waits to be killed), so the kill lands at a known moment: chunks 0-2 of 4 saved.
+_KILLED_RUN = """
+import sys, time
+from modelmine.base_models import _rundir
+from modelmine.cli import main
+
+write_chunk = _rundir.RunDirectory.write_chunk
+
+def write_and_stop(self, cid, arrays):
+    write_chunk(self, cid, arrays)
+    if cid == 2:
+        with open(sys.argv[2], "w") as fh:
+            fh.write("1")
+        time.sleep(600)
+
+_rundir.RunDirectory.write_chunk = write_and_stop
+sys.exit(main(["run", sys.argv[3], "-t", "y", "-s", "anova", "-b", "40", "-m", "5",
+               "--seed", "4", "--out", sys.argv[1], "-q"]))
+"""
+
+
+def test_a_killed_run_with_damaged_chunks_resumes_bit_identical(
+    tmp_path, capsys, killed_when_written, data_csv
+):
+    out, stopped = tmp_path / "run", tmp_path / "stopped"
+    killed_when_written(_KILLED_RUN, out, stopped, data_csv, marker=stopped)
+    boot = tmp_path / ".run.partial" / "bootstraps"
+    assert sorted(p.name for p in boot.glob("chunk-*")) == [
+        "chunk-00000.npz", "chunk-00001.npz", "chunk-00002.npz"]
+    data = (boot / "chunk-00000.npz").read_bytes()
+    (boot / "chunk-00000.npz").write_bytes(data[: len(data) // 2])  # truncated
+    (boot / "chunk-00001.npz").unlink()  # deleted
+    assert main(["run", "--resume", str(out), "-q"]) == 0
+    err = capsys.readouterr().err
+    note = [line for line in err.splitlines() if "damaged" in line]
+    assert len(note) == 1, err
+    assert "chunk-00000.npz (its checksum does not match" in note[0], note
+    assert "chunk-00001.npz (missing)" in note[0] and "their 20 base models" in note[0]
+    data = mm.datasets.read_data(data_csv, "y")
+    truth = mm.bootstrap(data.X, data.y, selector="anova", n_bootstraps=40, n_features=5,
+                         random_state=4, feature_names=data.feature_names)
+    assert mm.BaseModels.load(out) == truth
+
+
+def test_a_chunk_with_wrong_content_is_refitted_not_refused(tmp_path):
+    # A chunk whose checksum matches (the manifest was rewritten) but lacks an array: it
+    # was refused (issue 14, "the run is corrupt"); every chunk is determined by the seed.
+    frame = small_frame()
+    X, y = frame.drop(columns="y").to_numpy(), frame["y"].to_numpy()
+    kw = dict(selector="anova", n_bootstraps=12, n_features=5, random_state=3)
+    run = tmp_path / "run"
+    truth = mm.bootstrap(X, y, run_dir=run, checkpoint_every=4, **kw)
+    chunk = run / "chunk-00002.npz"
+    with np.load(chunk) as arch:
+        arrays = {k: arch[k] for k in arch.files if k != "ranks"}
+    np.savez_compressed(chunk, **arrays)
+    manifest = json.loads((run / "manifest.json").read_text())
+    import hashlib
+
+    manifest["chunks"]["2"]["sha256"] = hashlib.sha256(chunk.read_bytes()).hexdigest()
+    (run / "full_model.npz").unlink()
+    (run / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.warns(RuntimeWarning, match=r"chunk-00002.npz \(it lacks the array"):
+        resumed = mm.resume(run, X, y)
+    assert resumed == truth
+    # ... and the refitted files are recorded again: a second resume reads them as they are
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        assert mm.resume(run, X, y) == truth
+
+
+def test_a_damaged_bootstrap_manifest_refits_every_chunk_from_the_seed(
+    tmp_path, capsys, interrupted_run, finished_run
+):
+    # the seed is recorded twice (checkpoint.json, then the bootstraps' manifest): a
+    # manifest that is not JSON stranded the run ("the manifest is corrupt", forever)
+    partial = copy_tree(interrupted_run, tmp_path / ".run.partial")
+    manifest = partial / "bootstraps" / "manifest.json"
+    manifest.write_bytes(manifest.read_bytes()[:50])  # truncated
+    out = tmp_path / "run"
+    assert main(["run", "--resume", str(out), "-q"]) == 0
+    err = capsys.readouterr().err
+    assert "is damaged" in err and "fitted again from the recorded seed 1" in err, err
+    assert mm.BaseModels.load(out) == mm.BaseModels.load(finished_run)
+
+
+def test_a_checkpoint_that_cannot_be_continued_names_a_command_that_works(
+    tmp_path, capsys, interrupted_run
+):
+    # a manifest naming a file outside the run is refused (never read), and --resume would
+    # fail the same way forever: the message names the command that starts over
+    partial = copy_tree(interrupted_run, tmp_path / ".run.partial")
+    manifest_path = partial / "bootstraps" / "manifest.json"
+    manifest = json.loads(manifest_path.read_text())
+    manifest["chunks"]["0"]["file"] = "../../elsewhere.npz"
+    manifest_path.write_text(json.dumps(manifest))
+    out = tmp_path / "run"
+    err = bad(["run", "--resume", out], capsys, "leaves the run directory",
+              "cannot be resumed", "--force")
+    assert "continue it with `modelmine run --resume" not in err
+    command = err.split("start over with `", 1)[1].split("`", 1)[0]
+    argv = shlex.split(command)
+    assert argv[:2] == ["modelmine", "run"] and argv[-1] == "--force"
+    assert main(argv[1:]) == 0  # the command named works
+    assert mm.BaseModels.load(out).n_models == 12
+
+
+def test_damage_is_a_run_directory_error_of_its_own():
+    assert issubclass(DamagedCheckpointError, RunDirectoryError)
+    assert issubclass(DamagedCheckpointError, mm.exceptions.DataError)
