@@ -123,6 +123,18 @@ def write_files(where: Path) -> None:
     days = np.round(np.exp(5 + (signal - signal.mean()) / signal.std()) + 1)
     event = rng.random(len(y)) < 0.7
     survival = frame.assign(days=days, relapse=event)
+    # a GEO layout of probes (two per gene), its platform annotation and gene sets
+    # (docs/biology.md)
+    probes = [f"{1007 + j}_s_at" for j in range(frame.shape[1])]
+    frame.set_axis(probes, axis=1).assign(**{"class": label}).to_csv(
+        where / "geo_probes.csv", index=False)
+    (where / "GPL570.txt").write_text(
+        "#ID = the probe\nID\tGene Symbol\n" + "".join(
+            f"{p}\tGENE{j // 2}\n" for j, p in enumerate(probes)), encoding="utf-8")
+    (where / "hallmarks.gmt").write_text(
+        "MADE_UP_A\tna\t" + "\t".join(f"GENE{j}" for j in range(5)) + "\n"
+        "MADE_UP_B\tna\t" + "\t".join(f"GENE{j}" for j in range(5, 12)) + "\n",
+        encoding="utf-8")
     survival.to_csv(where / "bc.csv", index=False)
     survival.to_csv(where / "cohort.csv", index=False)
     # clinical covariates beside the genes (the --covariate lines)
