@@ -224,16 +224,6 @@ def write_run(run: MiningRun, directory: Path, *, with_report: bool = True,
         raise write_error(directory, exc) from exc
 
 
-def _grid(run: MiningRun) -> tuple[pd.DataFrame, pd.DataFrame] | None:
-    """The dot plot's data of a per-class run (None otherwise)."""
-    if not run.class_signatures or run.expression is None:
-        return None
-    try:
-        return run.marker_grid()
-    except (DataError, ValueError):
-        return None
-
-
 def write_null_tables(run: MiningRun, directory: Path, null: Any) -> None:
     """After a permutation null of a finished run: its signature tables and markers with
     each gene's p- and q-value (``signatures/OPERATOR.csv``, ``markers.csv``)."""
@@ -255,17 +245,10 @@ def _signatures_record(signatures: Any) -> dict[str, Any]:
 
 
 def _markers(run: MiningRun, null: Any = None) -> pd.DataFrame | None:
-    """Every operator's markers table (:meth:`MiningRun.markers`), stacked: the pooled
-    signatures' (with the q-values of ``null`` when given) and, for a per-class run, the
-    per-class panels'."""
-    parts = []
-    for name in run.signatures:
-        with contextlib.suppress(DataError):  # no gene of it among the kept values
-            parts.append(run.markers(name, null=null, per_class=False))
-        if run.class_signatures:
-            with contextlib.suppress(DataError, ValueError):
-                parts.append(run.markers(name, per_class=True))
-    return pd.concat(parts, ignore_index=True) if parts else None
+    """Every operator's markers table (:func:`modelmine.report.run_markers`)."""
+    from ..report import run_markers
+
+    return run_markers(run, null)
 
 
 def _write_run(run: MiningRun, directory: Path, *, with_report: bool,
@@ -664,66 +647,12 @@ def write_report(run: MiningRun, path: Path, *,
                  stability_path: Any = None, error_control: Any = None,
                  figures_dir: Any = None, markers: pd.DataFrame | None = None) -> Path:
     """Write the HTML report of ``run`` to ``path`` atomically (``markers``: the run's
-    markers tables when the caller has them already, else computed here)."""
-    from ..report import operator_result
-    from ..report import write_report as write_page
+    markers tables when the caller has them already, else computed by the report)."""
+    from ..report import write_run_report
 
-    settings = run.settings
-    results = [operator_result(name, sig, {"n_features": settings["n_features"]}
-                               if isinstance(sig, Signature)
-                               else {"n_signatures": len(sig)})
-               for name, sig in run.signatures.items()]
-    shown = {"operators": ", ".join(run.signatures),
-             "signature size": settings.get("signature_size", settings["n_features"]),
-             "k (alternatives)": settings["n_signatures"],
-             "minimum support": settings["min_support"]}
-    return write_page(path, run.base_models, results, diagnostics=run.diagnostics,
-                      itemsets=run.itemsets, itemsets_note=run.itemsets_note,
-                      evaluation=evaluation, settings=shown,
-                      data_description={k: v for k, v in run.data.items()
-                                        if k not in ("n_samples", "n_features_in")},
-                      title=f"modelmine report: {Path(str(run.data.get('source'))).name}",
-                      expression=run.expression, command=run.command,
-                      evaluation_command=evaluation_command(run),
-                      null=null, stability_path=stability_path,
-                      markers=(markers if markers is not None or run.expression is None
-                               else _markers(run, null)),
-                      error_control=error_control, figures_dir=figures_dir,
-                      marker_grid=_grid(run))
-
-
-def evaluation_command(run: MiningRun) -> str:
-    """The exact command that adds error vs stability (KDD 2012, Table 2) to the report.
-
-    For a run of ``modelmine run``: its own command line with ``--evaluate`` (the same
-    data, selector, scaling and operators, cross-validated). For a run of :func:`modelmine.run`:
-    the Python lines of :func:`modelmine.evaluate` and :meth:`MiningRun.report`.
-    """
-    import shlex
-
-    command = list(run.command or ())
-    if command:
-        extra = [a for a in ("--evaluate", "--force") if a not in command]
-        return " ".join(shlex.quote(c) for c in [*command, *extra])
-    settings = run.settings
-    ops = ", ".join(repr(str(o)) for o in run.signatures)
-    name = str(settings["selector"])
-    params = jsonable(settings.get("selector_params") or {})
-    # the selector as it ran: its parameters (ReliefF's variant, say) are part of it
-    selectors = (f"{{{name!r}: mm.selectors.get_selector({name!r}, {params!r})}}" if params
-                 else f"[{name!r}]")
-    op_params = jsonable(settings.get("operator_params") or {})
-    more = f", operator_params={op_params!r}" if op_params else ""
-    seed = str(settings.get("random_state", ""))
-    more += f", random_state={int(seed)}" if seed.isdigit() else ""
-    scale = str(settings.get("scale", "none"))
-    note = (f"# the run scaled X ({scale!r}): evaluate the same scaled X\n"
-            if scale != "none" else "")
-    return (f"{note}result = mm.evaluate(X, y, selectors={selectors}, "
-            f"operators=[{ops}], n_bootstraps={settings['n_bootstraps']}, "
-            f"n_features={settings.get('signature_size', settings['n_features'])}, "
-            f"n_signatures={settings['n_signatures']}{more})\n"
-            "run.report('report.html', evaluation=result.to_frame('table2').reset_index())")
+    return write_run_report(path, run, evaluation=evaluation, null=null,
+                            stability_path=stability_path, error_control=error_control,
+                            figures_dir=figures_dir, given_markers=markers)
 
 
 # ----------------------------------------------------------------- checkpoints

@@ -11,7 +11,8 @@ from typing import Any
 #: first use only, so that ``mm.run`` without a report never imports matplotlib.
 _HOME = {
     "NOTES": "_diagnostics", "run_diagnostics": "_diagnostics",
-    "build_report": "_html", "write_report": "_html",
+    "build_report": "_html", "write_report": "_html", "write_run_report": "_html",
+    "run_markers": "_context",
     "annotate_anndata": "_outputs", "signature_sets": "_outputs",
     "signatures_gmt": "_outputs", "markers_gmt": "_outputs",
     "figure_to_png": "_plots", "plot_error_vs_stability": "_plots",

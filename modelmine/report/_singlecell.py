@@ -82,7 +82,11 @@ def build_marker_report(result: Any, adata: Any, *, title: str = "modelmine mark
     """
     from ..diagnostics import nogueira_stability
     from ..diagnostics._markers import _wilson
-    from ._html import _CSS, _e, _img, _kv_table, _table
+    from ._format import CSS as _CSS
+    from ._format import e as _e
+    from ._format import img as _img
+    from ._format import kv_table as _kv_table
+    from ._format import table as _table
     from ._plots import plot_marker_dots
 
     layer = result.settings.get("layer") if layer is None else layer

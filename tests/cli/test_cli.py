@@ -324,7 +324,7 @@ def test_failure_midway_leaves_nothing_that_looks_complete(tmp_path, monkeypatch
     def boom(*args, **kwargs):
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(modelmine.report._html, "build_report", boom)
+    monkeypatch.setattr(modelmine.report._html, "render", boom)
     out = tmp_path / "run"
     assert main(["run", "embedded:colon", *FAST, "--out", str(out)]) == 1
     err = capsys.readouterr().err

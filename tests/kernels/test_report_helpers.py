@@ -21,13 +21,10 @@ import modelmine as mm
 from modelmine.diagnostics import itemset_significance
 from modelmine.patterns import mine_itemsets
 from modelmine.report import build_report, operator_result
-from modelmine.report._html import (
-    PANEL_GENES_SHOWN,
-    _table,
-    _top_panel_genes,
-    cooccurrence_verdict,
-    p_text,
-)
+from modelmine.report._expression import PANEL_GENES_SHOWN, top_panel_genes
+from modelmine.report._format import p_text
+from modelmine.report._format import table as html_table
+from modelmine.report._itemset_sections import cooccurrence_verdict
 from modelmine.report._plots import (
     expression_scale,
     natural_key,
@@ -77,7 +74,7 @@ def test_the_cooccurrence_verdict_follows_planted_and_independent_co_selection()
 def test_small_p_values_do_not_print_as_zero():
     frame = pd.DataFrame({"feature": ["a", "b", "c"], "p_value": [1e-12, 0.0423, np.nan],
                           "q_value": [0.0004, 0.5, 1.0], "effect_size": [1e-12, 0.5, 2.0]})
-    html = _table(frame)
+    html = html_table(frame)
     assert html.count("&lt; 0.001") == 2  # the p- and q-value, not the effect size
     assert html.count(">0.000<") == 1  # the effect size of 1e-12 keeps its decimals
     assert "0.042" in html
@@ -90,7 +87,7 @@ def test_the_dot_plot_keeps_the_top_genes_of_each_class():
         for g in range(10):
             rows.append({"class": f"c{k}", "feature": f"g{k}_{g}",
                          "frequency": 1.0 - g / 10})
-    kept = _top_panel_genes(pd.DataFrame(rows))
+    kept = top_panel_genes(pd.DataFrame(rows))
     assert len(kept) == 18 * PANEL_GENES_SHOWN
     assert {f"g{k}_{g}" for k in range(18) for g in range(PANEL_GENES_SHOWN)} == kept
 
@@ -145,14 +142,14 @@ def test_heatmap_groups_samples_by_class_and_shows_z_scores_of_log2(run):
 
 def test_report_explorer_keeps_the_top_itemsets_above_its_cap(monkeypatch):
     # the cap, LATTICE_REPORT_MAX_ITEMSETS (10,000), shrunk to 50 for small data
-    import modelmine.report._html as report_html
+    import modelmine.report._itemset_sections as report_itemsets
 
     rng = np.random.default_rng(1)
     X, y = rng.normal(size=(40, 14)), np.repeat([0, 1], 20)
     base = mm.bootstrap(X, y, selector="anova", n_bootstraps=30, n_features=7, random_state=1)
     closed = mine_itemsets(base, itemset_type="closed", min_support=0.1)
     assert len(closed) > 50
-    monkeypatch.setattr(report_html, "LATTICE_REPORT_MAX_ITEMSETS", 50)
+    monkeypatch.setattr(report_itemsets, "LATTICE_REPORT_MAX_ITEMSETS", 50)
     text = build_report(base, (), itemsets=closed)
     data = page_data(text)
     cut = data["kept_min_count"]
