@@ -45,6 +45,7 @@ from ._rankings import (
     spearman_stability,
 )
 from ._results import FrequencyResult, NogueiraResult, NogueiraTestResult, StabilityResult
+from ._self_sufficient import productivity_pvalue, self_sufficient_itemsets
 from ._significance import (
     McNemarResult,
     PairedTestResult,
@@ -123,11 +124,13 @@ __all__ = [
     "paired_ttest",
     "pearson_stability",
     "points_ranking",
+    "productivity_pvalue",
     "register_measure",
     "rpt",
     "score_pearson_stability",
     "score_std_stability",
     "selection_frequency",
+    "self_sufficient_itemsets",
     "signature_performance",
     "spearman_stability",
     "stability",
