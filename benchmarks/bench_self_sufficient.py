@@ -87,6 +87,23 @@ def colon_models(rng: np.random.Generator, run: int) -> np.ndarray:
     return np.asarray(base.subsets, dtype=bool)
 
 
+SCENARIOS = ("rasch", "rasch-strong", "fixed-m", "colon", "planted")
+
+
+def draw(scenario: str, f0: float, rate: float, run: int, sigma: float = 0.5) -> np.ndarray:
+    """The base models of one run of one design, seeded by the design and the run only."""
+    key = [run, SCENARIOS.index(scenario), 0 if np.isnan(f0) else round(1000 * f0),
+           round(1000 * rate), 49]
+    rng = np.random.default_rng(key)
+    if scenario == "colon":
+        return colon_models(rng, run)
+    if scenario == "fixed-m":
+        return fixed_m_models(rng)
+    if scenario == "planted":
+        return rasch_models(rng, sigma, f0, rate)
+    return rasch_models(rng, 0.8 if scenario == "rasch-strong" else sigma, None, 0.0)
+
+
 def judge(table: pd.DataFrame, planted: bool) -> dict:
     found = table[table["q_value"] <= Q]
     group = set(GROUP)
@@ -124,16 +141,9 @@ def main() -> None:
         else:
             designs.append((scenario, np.nan, 0.0))
     rows = []
-    for k, (scenario, f0, rate) in enumerate(designs):
+    for scenario, f0, rate in designs:
         for run in range(args.runs):
-            rng = np.random.default_rng([run, k, 49])
-            if scenario == "colon":
-                M = colon_models(rng, run)
-            elif scenario == "fixed-m":
-                M = fixed_m_models(rng)
-            else:
-                sigma = 0.8 if scenario == "rasch-strong" else args.sigma
-                M = rasch_models(rng, sigma, None if scenario != "planted" else f0, rate)
+            M = draw(scenario, f0, rate, run, args.sigma)
             planted = scenario == "planted"
             oracle = (productivity_pvalue(M, GROUP)["p_value"] if planted else np.nan)
             for method in args.methods.split(","):

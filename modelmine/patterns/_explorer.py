@@ -135,9 +135,13 @@ def explorer_data(
     budget : int
         The most itemsets the page draws at once (level of detail).
     significance : DataFrame, optional
-        :func:`modelmine.diagnostics.itemset_significance` of (some of) the itemsets: their
-        ``lift`` and ``q_value`` are shown in the details panel and exported with the
-        selection (None for an itemset not tested).
+        :func:`modelmine.diagnostics.itemset_significance` or
+        :func:`modelmine.diagnostics.self_sufficient_itemsets` of (some of) the itemsets:
+        their ``lift`` and ``q_value`` are shown in the details panel and exported with the
+        selection (None for an itemset not tested); with the latter, the itemsets that
+        pass are marked (a green ring: self-sufficient; dashed: passes, explained by a
+        passing superset), and a self-sufficient itemset that is not closed in these
+        models is named on the node of its closure.
 
     Returns
     -------
@@ -236,27 +240,58 @@ def explorer_data(
 
 def _significance_columns(significance: Any, closed: Any, index: np.ndarray,
                           func: str) -> dict[str, Any]:
-    """``lift`` and ``q`` of each node in drawing order (None where not tested)."""
+    """``lift`` and ``q`` of each node in drawing order (None where not tested); with a
+    table of :func:`modelmine.diagnostics.self_sufficient_itemsets`, also ``verdict``
+    (``"self-sufficient"``, ``"passes"``, ``"fails"`` or None) and ``inside`` (the
+    self-sufficient itemsets that are not closed, on the node of their closure)."""
     if significance is None:
         return {}
     try:
         items = significance["items"]
         lift, q = significance["lift"], significance["q_value"]
     except (KeyError, TypeError, IndexError):
-        raise param_error("significance", func, "a table of itemset_significance (columns "
-                          "items, lift, q_value)", type(significance).__name__,
-                          show=False) from None
+        raise param_error("significance", func, "a table of itemset_significance or "
+                          "self_sufficient_itemsets (columns items, lift, q_value)",
+                          type(significance).__name__, show=False) from None
     by_items = {tuple(sorted(int(i) for i in t)): (float(a), float(b))
                 for t, a, b in zip(items, lift, q)}
     indptr, indices = closed.indptr, closed.indices
+    keys = [() if i < 0 else tuple(sorted(indices[indptr[i]:indptr[i + 1]].tolist()))
+            for i in index]
     out_lift: list[float | None] = []
     out_q: list[float | None] = []
-    for i in index:
-        key = () if i < 0 else tuple(sorted(indices[indptr[i]:indptr[i + 1]].tolist()))
+    for key in keys:
         hit = by_items.get(key)
         out_lift.append(None if hit is None else hit[0])
         out_q.append(None if hit is None else hit[1])
-    return {"lift": out_lift, "q": out_q}
+    out: dict[str, Any] = {"lift": out_lift, "q": out_q}
+    if "self_sufficient" not in getattr(significance, "columns", ()):
+        return out
+    verdict = {tuple(sorted(int(i) for i in t)): ("self-sufficient" if s else
+                                                  "passes" if ok else "fails")
+               for t, ok, s in zip(items, significance["passes"],
+                                   significance["self_sufficient"])}
+    out["verdict"] = [verdict.get(key) for key in keys]
+    # a self-sufficient itemset that is not closed here: shown on its closure's node
+    node_of = {key: n for n, key in enumerate(keys)}
+    tx = closed._transactions.matrix.tocsc()
+    names = closed.feature_names
+    inside: list[list[str] | None] = [None] * len(keys)
+    for key, word in verdict.items():
+        if word != "self-sufficient" or key in node_of:
+            continue
+        rows = np.ones(tx.shape[0], bool)
+        for i in key:
+            rows &= np.asarray(tx[:, i].toarray()).ravel() != 0
+        if not rows.any():
+            continue
+        closure = tuple(np.flatnonzero(np.asarray(tx[rows].sum(axis=0)).ravel()
+                                       == rows.sum()).tolist())
+        n = node_of.get(closure)
+        if n is not None:
+            inside[n] = [*(inside[n] or []), ", ".join(str(names[i]) for i in key)]
+    out["inside"] = inside
+    return out
 
 
 def _json_for_script(data: Mapping[str, Any]) -> str:
@@ -295,7 +330,11 @@ _CONTROLS = """\
 </span>inside the first signature only <span class="mmL-sw" style="background:#e66101">
 </span>inside the second only <span class="mmL-sw" style="background:#7b3294"></span>inside
 both (a shared fragment) <span class="mmL-sw" style="background:#d9d9d9"></span>inside
-neither</span></div>
+neither</span>
+<span id="lattice-legend-verdict" hidden>Co-selection test: <span class="mmL-sw"
+ style="border:3px solid #1b7837"></span>self-sufficient (beats every split of it, q &le;
+ the test's FDR) <span class="mmL-sw" style="border:2px dashed #1b7837"></span>passes,
+ explained by a passing superset.</span></div>
 """
 
 

@@ -224,6 +224,8 @@
     var out = ['<style>.mmL-e{stroke:#9e9e9e;stroke-width:.6;fill:none}',
       '.mmL-es{stroke:#111;stroke-width:1.6;fill:none}',
       '.mmL-n{stroke:#333;stroke-width:.5;cursor:pointer}',
+      '.mmL-ss{stroke:#1b7837;stroke-width:3}.mmL-ps{stroke:#1b7837;stroke-width:2;' +
+      'stroke-dasharray:3 2}',
       '.mmL-m{stroke:#d62728;stroke-width:2.6}.mmL-r{stroke:#ff9896;stroke-width:1.8}',
       '.mmL-f{opacity:.25}.mmL-s{stroke:#000;stroke-width:3.2}',
       '.mmL-t{font:10px sans-serif;fill:#222;pointer-events:none}',
@@ -246,7 +248,7 @@
     var searching = nMatch > 0 || S.query.trim() !== "";
     for (k = 0; k < drawn.length; k++) {
       n = drawn[k];
-      var fn = featNames(n), cls = "mmL-n";
+      var fn = featNames(n), cls = "mmL-n" + verdictClass(n);
       if (searching) { cls += match[n] === 2 ? " mmL-m" : match[n] === 1 ? " mmL-r" : " mmL-f"; }
       if (n === S.selected) { cls += " mmL-s"; }
       out.push('<circle class="' + cls + '" data-i="' + n + '" data-itemset="' +
@@ -396,12 +398,36 @@
       "<h4>Signatures containing it (" + inSig.length + ")</h4><p data-field=\"signatures\">" +
       (inSig.length ? inSig.map(esc).join("<br>") : "<i>none</i>") + "</p>";
   }
+  function verdictClass(n) {
+    // the co-selection test of self_sufficient_itemsets (issue 49): a ring on what passes
+    if (!D.verdict) { return ""; }
+    if (D.verdict[n] === "self-sufficient" || (D.inside && D.inside[n])) { return " mmL-ss"; }
+    return D.verdict[n] === "passes" ? " mmL-ps" : "";
+  }
+  var VERDICT_WORDS = {
+    "self-sufficient": "self-sufficient: co-selected beyond every split of it",
+    "passes": "passes every split, explained by a passing superset",
+    "fails": "tested, does not pass"
+  };
   function significanceRows(n) {
-    // lift and q-value against base models randomised with their margins kept (issue 25)
-    if (!D.lift || D.lift[n] === null || D.lift[n] === undefined) { return ""; }
-    return "<tr><th>lift</th><td data-field=\"lift\">" + fmt(D.lift[n]) + "</td></tr>" +
-      "<tr><th>q-value</th><td data-field=\"q\">" + D.q[n].toPrecision(3) +
-      "</td></tr>";
+    // lift and q-value against base models randomised with their margins kept (issue 25),
+    // or of the test of every split (self_sufficient_itemsets, issue 49)
+    var out = "";
+    if (D.lift && D.lift[n] !== null && D.lift[n] !== undefined) {
+      out += "<tr><th>lift</th><td data-field=\"lift\">" + fmt(D.lift[n]) + "</td></tr>" +
+        "<tr><th>q-value</th><td data-field=\"q\">" + D.q[n].toPrecision(3) + "</td></tr>";
+    }
+    if (D.verdict && D.verdict[n]) {
+      out += "<tr><th>co-selection</th><td data-field=\"verdict\">" +
+        esc(VERDICT_WORDS[D.verdict[n]]) + "</td></tr>";
+    }
+    if (D.inside && D.inside[n]) {
+      out += "<tr><th>holds</th><td data-field=\"inside\">the self-sufficient itemset" +
+        (D.inside[n].length > 1 ? "s " : " ") + D.inside[n].map(function (t) {
+          return "{" + esc(t) + "}";
+        }).join(", ") + " (not closed in these models)</td></tr>";
+    }
+    return out;
   }
   function select(n, centre) {
     S.selected = n;
@@ -432,6 +458,7 @@
   function csv() {
     var head = ["itemset", "length", "count", "support", "signatures"];
     if (D.lift) { head.push("lift", "q_value"); }
+    if (D.verdict) { head.push("co_selection"); }
     var rows = [head.join(",")];
     selection().forEach(function (n) {
       var inSig = [];
@@ -440,6 +467,9 @@
         csvField(inSig.join(";"))];
       if (D.lift) {
         row.push(D.lift[n] === null ? "" : D.lift[n], D.q[n] === null ? "" : D.q[n]);
+      }
+      if (D.verdict) {
+        row.push(D.verdict[n] || (D.inside && D.inside[n] ? "holds self-sufficient" : ""));
       }
       rows.push(row.join(","));
     });
@@ -574,10 +604,12 @@
     S.cmpA = +inp.a.value; S.cmpB = +inp.b.value;
     $("#lattice-legend-compare").hidden = S.cmpA < 0 && S.cmpB < 0;
     $("#lattice-legend-support").hidden = !(S.cmpA < 0 && S.cmpB < 0);
+    $("#lattice-legend-verdict").hidden = !D.verdict;
     schedule();
   }
   inp.a.addEventListener("change", onCompare);
   inp.b.addEventListener("change", onCompare);
+  $("#lattice-legend-verdict").hidden = !D.verdict;
   inp.search.addEventListener("input", function () { S.query = inp.search.value; applySearch(); schedule(); });
   $("#lattice-zoom-in").addEventListener("click", function () { geometry(); zoomAt(view.W / 2, 2); });
   $("#lattice-zoom-out").addEventListener("click", function () { geometry(); zoomAt(view.W / 2, 0.5); });

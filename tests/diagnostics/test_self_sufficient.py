@@ -1,0 +1,187 @@
+"""self_sufficient_itemsets (issue 49, item 4): co-selection that beats every split.
+
+Checked against independent truths: the productivity p-value against scipy's Fisher exact
+test over every split enumerated by bitmask, and its stratified form against the exact
+conditional distribution enumerated by brute force (every arrangement of one part's models
+inside each stratum); invariants (the models' order, the features' labels); a planted
+triple reported itself, not its pairs nor a superset; and a slice of the committed
+benchmark (``benchmarks/results/self_sufficient.csv``) recomputed.
+"""
+
+from __future__ import annotations
+
+import itertools
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from modelmine.diagnostics import productivity_pvalue, self_sufficient_itemsets
+from modelmine.diagnostics._self_sufficient import _strata, _tail
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _brute_productivity(M, items):
+    """Largest one-sided Fisher p-value over every split of ``items`` into two non-empty
+    parts, the splits enumerated as bitmasks (each unordered split once)."""
+    k = len(items)
+    worst = 0.0
+    for mask in range(1, 2 ** k - 1):
+        if not mask & 1:  # the part holding items[0] is the left one: each split once
+            continue
+        left = [items[i] for i in range(k) if mask >> i & 1]
+        right = [items[i] for i in range(k) if not mask >> i & 1]
+        x, y = M[:, left].all(axis=1), M[:, right].all(axis=1)
+        table = [[int((x & y).sum()), int((x & ~y).sum())],
+                 [int((~x & y).sum()), int((~x & ~y).sum())]]
+        worst = max(worst, stats.fisher_exact(table, alternative="greater").pvalue)
+    return worst
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_productivity_is_fisher_over_every_split(seed):
+    rng = np.random.default_rng(seed)
+    M = rng.random((30, 6)) < 0.45
+    M[rng.random(30) < 0.3, :3] = True
+    for items in [(0, 1), (0, 1, 2), (1, 2, 4), (0, 1, 2, 3), (0, 2, 3, 4, 5)]:
+        got = productivity_pvalue(M, items)
+        assert got["p_value"] == pytest.approx(_brute_productivity(M, list(items)),
+                                               rel=1e-9, abs=1e-15), (seed, items)
+        assert got["count"] == int(M[:, list(items)].all(axis=1).sum())
+        left, right = got["split"]
+        assert sorted(left + right) == sorted(items)
+
+
+def test_stratified_tail_is_the_exact_conditional_distribution():
+    """Two strata of five models: the null keeps, in each stratum, how many models hold
+    each part, and places the models holding Y among those of the stratum uniformly. All
+    C(5, n_Y) placements per stratum enumerated: P(both >= observed)."""
+    rng = np.random.default_rng(4)
+    for _ in range(5):
+        M = rng.random((10, 3)) < 0.5
+        M[:5, 0] |= True  # five big models, five small: sizes split the strata
+        M[:5, 1] |= rng.random(5) < 0.5
+        strata = _strata(M, 2)
+        x, y = M[:, 0], M[:, [1, 2]].all(axis=1)
+        observed = int((x & y).sum())
+        per_stratum = []
+        for s in (0, 1):
+            rows = np.flatnonzero(strata == s)
+            ny = int(y[rows].sum())
+            per_stratum.append([int(x[list(c)].sum())
+                                for c in itertools.combinations(rows, ny)])
+        both = [a + b for a in per_stratum[0] for b in per_stratum[1]]
+        brute = np.mean(np.array(both) >= observed)
+        assert _tail(observed, strata, x, y) == pytest.approx(brute, rel=1e-9, abs=1e-15)
+        # the itemset (0, 1, 2) has three splits, {0} | {1, 2} one of them
+        got = productivity_pvalue(M, (0, 1, 2), n_strata=2)
+        assert got["p_value"] >= brute - 1e-12
+
+
+def test_strata_keep_equal_sizes_together_and_one_size_is_one_stratum():
+    M = np.zeros((12, 20), bool)
+    sizes = [3, 3, 3, 3, 3, 5, 5, 8, 8, 8, 9, 12]
+    for i, s in enumerate(sizes):
+        M[i, :s] = True
+    strata = _strata(M, 4)
+    for s in set(sizes):
+        assert len(set(strata[np.array(sizes) == s])) == 1
+    assert list(strata) == sorted(strata)  # bins follow size
+    assert set(_strata(np.tile(M[:1], (9, 1)), 4)) == {0}
+
+
+def test_invariant_to_the_models_order_and_the_features_labels():
+    rng = np.random.default_rng(5)
+    M = rng.random((40, 8)) < 0.4
+    M[rng.random(40) < 0.3, 2:5] = True
+    items = (2, 3, 4)
+    rows, cols = rng.permutation(40), rng.permutation(8)
+    moved = M[rows][:, cols]
+    where = tuple(int(np.flatnonzero(cols == i)[0]) for i in items)
+    for n_strata in (1, 3):
+        a = productivity_pvalue(M, items, n_strata=n_strata)
+        b = productivity_pvalue(moved, where, n_strata=n_strata)
+        assert a["p_value"] == pytest.approx(b["p_value"], rel=1e-12)
+        assert a["count"] == b["count"] and a["expected"] == pytest.approx(b["expected"])
+
+
+def _planted(seed, b=100, p=40, rate=0.25):
+    rng = np.random.default_rng(seed)
+    M = rng.random((b, p)) < rng.uniform(0.1, 0.4, p)
+    M[rng.choice(b, round(rate * b), replace=False)[:, None], [3, 7, 11]] = True
+    return M
+
+
+def test_a_planted_triple_is_reported_itself_not_its_pairs_nor_a_superset():
+    hits = 0
+    for seed in range(4):
+        table = self_sufficient_itemsets(_planted(seed), random_state=seed)
+        assert table.attrs["family"] == "split" and table.attrs["test"] == "productive"
+        passed = [set(t) for t in table.loc[table["passes"], "items"]]
+        sufficient = [set(t) for t in table.loc[table["self_sufficient"], "items"]]
+        assert all(s <= {3, 7, 11} for s in passed), passed  # nothing else passes
+        assert all(s == {3, 7, 11} for s in sufficient), sufficient  # pairs explained
+        hits += {3, 7, 11} in sufficient
+        assert (table["q_value"] >= table["p_value"] * 0).all()
+        assert table["p_value"].is_monotonic_increasing
+    assert hits >= 3
+
+
+def test_a_noise_superset_fails_its_split():
+    """{3, 7, 11, j} with j independent: the split {3, 7, 11} | {j} is not rejected."""
+    M = _planted(7, b=200)
+    whole = productivity_pvalue(M, (3, 7, 11))
+    assert whole["p_value"] < 1e-6
+    noisy = productivity_pvalue(M, (3, 7, 11, 20))
+    assert noisy["p_value"] > 0.05 and set(noisy["split"][1]) | set(noisy["split"][0]) \
+        == {3, 7, 11, 20}
+
+
+def test_given_family_names_and_bad_input():
+    M = _planted(1)
+    table = self_sufficient_itemsets(M, [(3, 7, 11), (0, 1)])
+    assert table.attrs["family"] == "given" and table.attrs["n_test"] == 100
+    assert np.isnan(table["selection_p"]).all() and (table["weight"] == 1).all()
+    top = table.iloc[0]
+    assert top["items"] == (3, 7, 11) and top["passes"] and top["self_sufficient"]
+    assert top["p_value"] == pytest.approx(productivity_pvalue(M, (3, 7, 11))["p_value"])
+    with pytest.raises(ValueError, match="'itemsets' parameter of self_sufficient_itemsets"):
+        self_sufficient_itemsets(M, [(3,)])
+    with pytest.raises(ValueError, match="'n_tested' parameter"):
+        self_sufficient_itemsets(M, n_tested=0)
+    with pytest.raises(ValueError, match="'max_len' parameter"):
+        self_sufficient_itemsets(M, max_len=1)
+    with pytest.raises(ValueError, match=r"'n_strata' parameter.*\"auto\""):
+        self_sufficient_itemsets(M, n_strata="many")
+    with pytest.raises(ValueError, match="'fdr' parameter"):
+        self_sufficient_itemsets(M, fdr=0)
+    with pytest.raises(ValueError, match="'items' parameter of productivity_pvalue"):
+        productivity_pvalue(M, (3,))
+    assert self_sufficient_itemsets(M, random_state=3).equals(
+        self_sufficient_itemsets(M, random_state=3))
+
+
+def test_committed_benchmark_slice_recomputed():
+    """Three runs of two designs of ``benchmarks/results/self_sufficient.csv`` (a planted
+    triple, the fixed-m null) recomputed row for row."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import bench_self_sufficient as bench
+
+    table = pd.read_csv(ROOT / "benchmarks" / "results" / "self_sufficient.csv")
+    table = table[table["method"] == "productive"]
+    for scenario, f0, rate in [("fixed-m", np.nan, 0.0), ("planted", 0.05, 0.12)]:
+        rows = table[(table["scenario"] == scenario) & (table["rate"] == rate)]
+        if not np.isnan(f0):
+            rows = rows[rows["f0"] == f0]
+        rows = rows.set_index("run")
+        for run in range(3):
+            M = bench.draw(scenario, f0, rate, run)
+            got = bench.judge(self_sufficient_itemsets(M, random_state=run),
+                              scenario == "planted")
+            row = rows.loc[run]
+            for column in ("tested", "discoveries", "false_discoveries", "power", "exact"):
+                assert got[column] == row[column], (scenario, run, column)
