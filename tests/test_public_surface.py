@@ -107,6 +107,9 @@ KERNEL_TESTS = {
     "tests/kernels/test_scaled_selector.py":
         "ScaledSelector against the plain selector on the resample scaled by "
         "scikit-learn's StandardScaler and MinMaxScaler",
+    "tests/kernels/test_self_sufficient_kernels.py":
+        "the stratified exact tail of self_sufficient_itemsets against every placement of "
+        "one part's models inside each stratum, enumerated; the strata of model size",
     "tests/kernels/test_significance_kernels.py":
         "curveball and global_curveball against every matrix of the margins, enumerated "
         "(uniform, chi-square); bh_qvalues against a worked example",

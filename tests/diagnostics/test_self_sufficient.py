@@ -2,15 +2,14 @@
 
 Checked against independent truths: the productivity p-value against scipy's Fisher exact
 test over every split enumerated by bitmask, and its stratified form against the exact
-conditional distribution enumerated by brute force (every arrangement of one part's models
-inside each stratum); invariants (the models' order, the features' labels); a planted
-triple reported itself, not its pairs nor a superset; and a slice of the committed
-benchmark (``benchmarks/results/self_sufficient.csv``) recomputed.
+conditional distribution enumerated by brute force
+(``tests/kernels/test_self_sufficient_kernels.py``); invariants (the models' order, the
+features' labels); a planted triple reported itself, not its pairs nor a superset; and a
+slice of the committed benchmark (``benchmarks/results/self_sufficient.csv``) recomputed.
 """
 
 from __future__ import annotations
 
-import itertools
 import sys
 from pathlib import Path
 
@@ -20,7 +19,6 @@ import pytest
 from scipy import stats
 
 from modelmine.diagnostics import productivity_pvalue, self_sufficient_itemsets
-from modelmine.diagnostics._self_sufficient import _strata, _tail
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -54,44 +52,6 @@ def test_productivity_is_fisher_over_every_split(seed):
         assert got["count"] == int(M[:, list(items)].all(axis=1).sum())
         left, right = got["split"]
         assert sorted(left + right) == sorted(items)
-
-
-def test_stratified_tail_is_the_exact_conditional_distribution():
-    """Two strata of five models: the null keeps, in each stratum, how many models hold
-    each part, and places the models holding Y among those of the stratum uniformly. All
-    C(5, n_Y) placements per stratum enumerated: P(both >= observed)."""
-    rng = np.random.default_rng(4)
-    for _ in range(5):
-        M = rng.random((10, 3)) < 0.5
-        M[:5, 0] |= True  # five big models, five small: sizes split the strata
-        M[:5, 1] |= rng.random(5) < 0.5
-        strata = _strata(M, 2)
-        x, y = M[:, 0], M[:, [1, 2]].all(axis=1)
-        observed = int((x & y).sum())
-        per_stratum = []
-        for s in (0, 1):
-            rows = np.flatnonzero(strata == s)
-            ny = int(y[rows].sum())
-            per_stratum.append([int(x[list(c)].sum())
-                                for c in itertools.combinations(rows, ny)])
-        both = [a + b for a in per_stratum[0] for b in per_stratum[1]]
-        brute = np.mean(np.array(both) >= observed)
-        assert _tail(observed, strata, x, y) == pytest.approx(brute, rel=1e-9, abs=1e-15)
-        # the itemset (0, 1, 2) has three splits, {0} | {1, 2} one of them
-        got = productivity_pvalue(M, (0, 1, 2), n_strata=2)
-        assert got["p_value"] >= brute - 1e-12
-
-
-def test_strata_keep_equal_sizes_together_and_one_size_is_one_stratum():
-    M = np.zeros((12, 20), bool)
-    sizes = [3, 3, 3, 3, 3, 5, 5, 8, 8, 8, 9, 12]
-    for i, s in enumerate(sizes):
-        M[i, :s] = True
-    strata = _strata(M, 4)
-    for s in set(sizes):
-        assert len(set(strata[np.array(sizes) == s])) == 1
-    assert list(strata) == sorted(strata)  # bins follow size
-    assert set(_strata(np.tile(M[:1], (9, 1)), 4)) == {0}
 
 
 def test_invariant_to_the_models_order_and_the_features_labels():

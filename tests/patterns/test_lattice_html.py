@@ -247,3 +247,40 @@ def test_lift_and_q_values_reach_the_page():
     with pytest.raises(ValueError, match=r"The 'significance' parameter of "
                                          r"ItemsetLattice.to_html must be a table"):
         lattice.to_html_text(significance=[1, 2, 3])
+
+
+def test_the_itemsets_that_pass_the_co_selection_test_are_marked():
+    # issue 49: self_sufficient_itemsets' verdict on each tested node; a self-sufficient
+    # itemset that is not closed here is named on the node of its closure
+    from modelmine.diagnostics import self_sufficient_itemsets
+
+    rng = np.random.default_rng(1)
+    M = rng.random((100, 12)) < rng.uniform(0.1, 0.4, 12)
+    M[rng.choice(100, 20, replace=False)[:, None], [2, 5, 8]] = True
+    closed = mine_itemsets(M, itemset_type="closed", min_support=0.1)
+    table = self_sufficient_itemsets(M, random_state=0)
+    verdicts = {tuple(t): ("self-sufficient" if s else "passes" if ok else "fails")
+                for t, ok, s in zip(table["items"], table["passes"], table["self_sufficient"])}
+    assert verdicts[(2, 5, 8)] == "self-sufficient" and verdicts[(2, 5)] == "passes"
+    data = page_data(ItemsetLattice(closed).to_html_text(significance=table))
+    seen = 0
+    for node, i in enumerate(data["index"]):
+        items = () if i < 0 else tuple(sorted(closed.itemsets[i]))
+        assert data["verdict"][node] == verdicts.get(items)
+        seen += items in verdicts
+    assert seen >= 1 and all(v is None for v in data["inside"])
+    # (2, 5) made non-closed: every model holding both holds 8 as well
+    M2 = M.copy()
+    M2[M2[:, 2] & M2[:, 5], 8] = True
+    closed2 = mine_itemsets(M2, itemset_type="closed", min_support=0.1)
+    assert (2, 5) not in {tuple(sorted(s)) for s in closed2.itemsets}
+    given = self_sufficient_itemsets(M2, [(2, 5)])
+    assert bool(given["self_sufficient"].iloc[0])
+    data = page_data(ItemsetLattice(closed2).to_html_text(significance=given))
+    holder = [n for n, v in enumerate(data["inside"]) if v]
+    assert len(holder) == 1
+    i = data["index"][holder[0]]
+    assert tuple(sorted(closed2.itemsets[i])) == (2, 5, 8)
+    names = [str(closed2.feature_names[k]) for k in (2, 5)]
+    assert data["inside"][holder[0]] == [", ".join(names)]
+    assert data["verdict"][holder[0]] is None
