@@ -149,7 +149,8 @@ def _productivity(M: np.ndarray, its: np.ndarray, strata: np.ndarray) -> dict[st
     worst: dict[str, Any] = {"p_value": -1.0}
     expected = 0.0
     for left, right in _splits(its.size):
-        x, y = cols[:, left].all(axis=1), cols[:, right].all(axis=1)
+        x = np.asarray(cols[:, left].all(axis=1))
+        y = np.asarray(cols[:, right].all(axis=1))
         p = _tail(t, strata, x, y)
         expected = max(expected, float(x.sum()) * float(y.sum()) / b if b else 0.0)
         if p > worst["p_value"]:
@@ -276,8 +277,11 @@ def self_sufficient_itemsets(
     fdr: float = 0.05,
     random_state: Any = 0,
 ) -> pd.DataFrame:
-    """Test which groups of features the base models select together for real: itemsets
-    co-selected more often than every split of them into two parts explains.
+    """Test which feature groups are co-selected beyond every split of them (Webb, held out).
+
+    An itemset counts when the base models select it together more often than every split
+    of it into two parts explains (a productive itemset), and a self-sufficient one when no
+    passing superset explains it either.
 
     By default (``family="split"``) the base models are split at random in two halves
     (Webb's holdout evaluation, "Discovering significant patterns", Machine Learning 68,
