@@ -39,6 +39,7 @@ __all__ = [
     "is_anndata",
     "join_labels",
     "read_labels",
+    "read_sample_sheet",
     "split_obs_target",
 ]
 
@@ -291,20 +292,20 @@ def transpose_table(frame: pd.DataFrame, index_col: str | None, where: str) -> p
 
 
 # ----------------------------------------------------------------- labels in another file
-def read_labels(path: str | Path, column: str | None) -> pd.Series:
-    """Read a label file: sample IDs in the first column, labels in ``column``.
+def read_sample_sheet(path: str | Path) -> pd.DataFrame:
+    """Read a sample sheet (the ``--labels`` file): sample IDs in the first column, one
+    column per attribute (the label, the patient, the age...), every value as text.
 
     Parameters
     ----------
     path : path-like
         A ``.csv``, ``.tsv``/``.tab`` or ``.txt`` (separator sniffed) file with a header.
-    column : str, optional
-        The label column; default: the only column besides the IDs.
 
     Returns
     -------
-    pandas.Series
-        Labels indexed by sample ID (as text), named after the column.
+    pandas.DataFrame
+        The sheet's columns besides the IDs, indexed by sample ID (text, stripped; unique),
+        values as text (stripped; missing cells NaN).
     """
     file = Path(path)
     where = str(file)
@@ -337,19 +338,6 @@ def read_labels(path: str | Path, column: str | None) -> pd.Series:
             f"--labels {where!r} has {len(columns)} column(s); expected sample IDs "
             "in the first column and labels in another (is the separator right?)."
         )
-    if column is None:
-        if len(columns) != 2:
-            raise DataError(
-                f"--labels {where!r} has {len(columns) - 1} columns besides the "
-                f"sample IDs: name the label column with --labels-column "
-                f"(columns: {_listing(columns[1:])})."
-            )
-        column = columns[1]
-    elif column not in columns[1:]:
-        raise DataError(
-            f"--labels-column {column!r} is not a column of {where!r} "
-            f"(columns: {_listing(columns[1:])})."
-        )
     ids = table[columns[0]].astype(str).str.strip()
     duplicated = ids[ids.duplicated()].unique().tolist()
     if duplicated:
@@ -357,12 +345,68 @@ def read_labels(path: str | Path, column: str | None) -> pd.Series:
             f"Duplicate sample IDs in the first column of --labels {where!r}: "
             f"{_listing(duplicated, 5)}; each sample needs one label."
         )
-    labels = table[column]
-    labels = labels.where(labels.isna(), labels.astype(str).str.strip())
+    sheet = table.drop(columns=[columns[0]])
+    sheet = sheet.apply(lambda c: c.where(c.isna(), c.astype(str).str.strip()))
+    sheet.index = pd.Index(ids.to_numpy(), name="sample")
+    return sheet
+
+
+def read_labels(path: str | Path, column: str | None,
+                sheet: pd.DataFrame | None = None) -> pd.Series:
+    """Read a label file: sample IDs in the first column, labels in ``column``.
+
+    Parameters
+    ----------
+    path : path-like
+        A ``.csv``, ``.tsv``/``.tab`` or ``.txt`` (separator sniffed) file with a header.
+    column : str, optional
+        The label column; default: the only column besides the IDs.
+    sheet : DataFrame, optional
+        The file as :func:`read_sample_sheet` read it already.
+
+    Returns
+    -------
+    pandas.Series
+        Labels indexed by sample ID (as text), named after the column.
+    """
+    where = str(Path(path))
+    if sheet is None:
+        sheet = read_sample_sheet(path)
+    columns = [str(c) for c in sheet.columns]
+    if column is None:
+        if len(columns) != 1:
+            raise DataError(
+                f"--labels {where!r} has {len(columns)} columns besides the "
+                f"sample IDs: name the label column with --labels-column "
+                f"(columns: {_listing(columns)})."
+            )
+        column = columns[0]
+    elif column not in columns:
+        raise DataError(
+            f"--labels-column {column!r} is not a column of {where!r} "
+            f"(columns: {_listing(columns)})."
+        )
+    labels = sheet[column]
     converted = pd.to_numeric(labels, errors="coerce")
     if converted.notna().sum() == labels.notna().sum():  # numeric codes stay numeric
         labels = converted
-    return pd.Series(labels.to_numpy(), index=pd.Index(ids.to_numpy(), name="sample"), name=column)
+    return pd.Series(labels.to_numpy(), index=sheet.index.copy(), name=column)
+
+
+def sheet_values(sheet: pd.DataFrame, column: str, ids: Sequence[str], option: str,
+                 labels_where: str) -> pd.Series:
+    """The values of a sample sheet's ``column`` for the samples ``ids`` (joined by ID):
+    numbers when every value is a number, else text; a sample without a value is refused,
+    named (``option`` names the command-line option, ``labels_where`` the sheet)."""
+    values = sheet[column].reindex(pd.Index([str(i).strip() for i in ids]))
+    missing = values.index[values.isna()].tolist()
+    if missing:
+        raise DataError(
+            f"{option} {column!r} of the --labels sheet {labels_where!r} has no value for "
+            f"{len(missing)} of the {len(values)} labelled samples: {_listing(missing, 5)}; "
+            "every sample needs one (fill them in the sheet, or leave those samples out).")
+    numbers = pd.to_numeric(values, errors="coerce")
+    return numbers if numbers.notna().all() else values
 
 
 def join_labels(
@@ -641,8 +685,15 @@ def read_h5ad(
     groups: str | None = None,
     weights: str | None = None,
     event: str | None = None,
+    sheet: pd.DataFrame | None = None,
+    sheet_where: str = "",
 ) -> Any:
-    """Read an ``.h5ad`` file into a LoadedData (see :func:`from_anndata`)."""
+    """Read an ``.h5ad`` file into a LoadedData (see :func:`from_anndata`).
+
+    ``sheet``: the ``--labels`` sample sheet (:func:`read_sample_sheet`); a groups or
+    weights column the obs lack and the sheet has is left to the caller (who joins the
+    sheet by ``obs_names``): the LoadedData's ``groups`` / ``sample_weight`` are then None.
+    """
     anndata = import_anndata()
     where = str(path)
     try:
@@ -650,6 +701,21 @@ def read_h5ad(
     except Exception as exc:  # h5py and anndata raise many types on a foreign file
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise DataError(f"Cannot read AnnData file {where!r}: {first}") from None
+    if sheet is not None:
+        found = []
+        for option, name in (("groups", groups), ("weights", weights)):
+            col = split_obs_target(name)
+            if col is None or col in adata.obs.columns:
+                found.append(name)
+            elif col in sheet.columns:
+                found.append(None)  # read from the sheet, by obs_names
+            else:
+                raise DataError(
+                    f"{design_flag(option)} obs:{col} is not a column of the obs of {where!r} "
+                    f"(obs columns: {_listing(list(adata.obs.columns)) or 'none'}) nor of "
+                    f"the --labels sheet {sheet_where!r} (its columns: "
+                    f"{_listing(list(sheet.columns))}).")
+        groups, weights = found
     try:
         return from_anndata(
             adata, target, layer=layer, source=where, fmt="h5ad", unlabelled=unlabelled,

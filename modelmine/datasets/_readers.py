@@ -148,6 +148,7 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
         join_labels,
         read_h5ad,
         read_labels,
+        read_sample_sheet,
         set_sample_index,
         survival_target,
         transpose_table,
@@ -223,7 +224,11 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
                          **(h5ad_only if kind != "h5ad" else {})}.items():
         if used:
             raise DataError(f"{option} does not apply to the {kind} file {text!r}.")
-    label_series = None if labels is None else read_labels(Path(labels), labels_column)
+    # The --labels file is the sample sheet: the labels, and the columns of the samples'
+    # groups, weights and covariates that the data lack (joined by sample ID, issue 50)
+    sheet = None if labels is None else read_sample_sheet(Path(labels))
+    label_series = (None if labels is None
+                    else read_labels(Path(labels), labels_column, sheet=sheet))
     if labels is not None and target is not None and kind != "mat":
         raise DataError("Give the labels either with --target (a column of the data) or "
                         "with --labels FILE, not both.")
@@ -234,17 +239,27 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
     elif kind == "h5ad":
         data = read_h5ad(path, target, layer=layer, backed=backed,
                          unlabelled=label_series is not None, groups=groups, weights=weights,
-                         event=event)
+                         event=event, sheet=sheet, sheet_where=str(labels))
         if label_series is not None:
             rows, y, joined = join_labels(data.sample_names, label_series, where=text,
                                           labels_where=str(labels))
             X = data.X[rows] if rows.size < data.shape[0] else data.X
+            kept = np.asarray(data.sample_names)[rows]
+            assert sheet is not None
+            from ._biodata import split_obs_target
+
+            from_sheet = {option: _sheet_design(sheet, option, str(split_obs_target(column)),
+                                                kept, str(labels))
+                          for option, column in (("groups", groups), ("weights", weights))
+                          if column is not None and getattr(
+                              data, "groups" if option == "groups" else "sample_weight") is None}
             data = dataclasses.replace(
                 data, X=X, y=y, target=str(label_series.name), labels=str(labels),
-                sample_names=np.asarray(data.sample_names)[rows], notes=tuple(joined),
-                groups=None if data.groups is None else data.groups[rows],
-                sample_weight=None if data.sample_weight is None
-                else data.sample_weight[rows])
+                sample_names=kept, notes=tuple(joined),
+                groups=from_sheet["groups"] if "groups" in from_sheet
+                else None if data.groups is None else data.groups[rows],
+                sample_weight=from_sheet["weights"] if "weights" in from_sheet
+                else None if data.sample_weight is None else data.sample_weight[rows])
     else:
         frame = _read_table(path, kind)
         notes: list[str] = []
@@ -258,11 +273,15 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
             notes.append(f"left out {len(drop)} column(s) of {text!r}: {_quoted(list(drop))}")
         if transpose:
             frame = transpose_table(frame, index_col, text)
-            frame, design = _pop_design(frame, groups, weights, target, text, event)
-            frame, covariate_frame = _pop_covariates(frame, covariates, target, text)
-        else:  # the groups column is never mistaken for the sample IDs
-            frame, design = _pop_design(frame, groups, weights, target, text, event)
-            frame, covariate_frame = _pop_covariates(frame, covariates, target, text)
+        # the columns the data lack, read from the sample sheet after the join
+        in_sheet = _sheet_columns(frame, sheet, groups, weights, covariates, text, labels)
+        frame, design = _pop_design(
+            frame, None if "groups" in in_sheet else groups,
+            None if "weights" in in_sheet else weights, target, text, event)
+        frame, covariate_frame = _pop_covariates(
+            frame, [c for c in covariates or () if c not in in_sheet.get("covariates", ())],
+            target, text)
+        if not transpose:  # the groups column is never mistaken for the sample IDs
             frame, note = set_sample_index(frame, index_col,
                                            None if label_series is not None else target, text)
             notes += [note] if note else []
@@ -279,6 +298,15 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
             design = {k: v[rows] for k, v in design.items()}
             if covariate_frame is not None:
                 covariate_frame = covariate_frame.iloc[rows]
+            assert sheet is not None and labels is not None
+            kept = [str(i) for i in frame.index]
+            for option in ("groups", "weights"):
+                if option in in_sheet:
+                    design[option] = _sheet_design(sheet, option, in_sheet[option], kept,
+                                                   str(labels))
+            covariate_frame = _sheet_covariates(covariate_frame, sheet, covariates,
+                                                in_sheet.get("covariates", ()), kept,
+                                                str(labels))
             target = str(label_series.name)
             while target in frame.columns:  # a label column named like a feature
                 target += "_label"
@@ -353,6 +381,63 @@ def _pop_design(frame: pd.DataFrame, groups: str | None, weights: str | None,
                                        numeric=option == "weights")
         frame = frame.drop(columns=[column])
     return frame, design
+
+
+def _sheet_columns(frame: pd.DataFrame, sheet: pd.DataFrame | None, groups: str | None,
+                   weights: str | None, covariates: Sequence[str] | None, text: str,
+                   labels: Any) -> dict[str, Any]:
+    """Which of the --groups, --sample-weight and --covariate columns come from the sample
+    sheet (``--labels``): those the table lacks and the sheet has. One the table has is
+    read from the table. A column in neither is refused, naming both places looked in."""
+    from ._biodata import design_flag
+
+    columns = [str(c) for c in frame.columns]
+    out: dict[str, Any] = {}
+    wanted = [("groups", groups), ("weights", weights),
+              *(("covariates", c) for c in dict.fromkeys(str(c) for c in covariates or ()))]
+    for option, column in wanted:
+        if column is None or column in columns:
+            continue
+        flag = "--covariate" if option == "covariates" else design_flag(option)
+        if sheet is not None and column in sheet.columns:
+            if option == "covariates":
+                out.setdefault("covariates", []).append(column)
+            else:
+                out[option] = column
+            continue
+        where = (f"nor of the --labels sheet {str(labels)!r} (its columns: "
+                 f"{_quoted(list(sheet.columns[:8]))})" if sheet is not None else
+                 "(a column of a sample sheet is read from --labels FILE, joined by sample ID)")
+        raise DataError(f"{flag} {column!r} is not a column of {text!r} (its first columns: "
+                        f"{_quoted(columns[:6])}) {where}.")
+    return out
+
+
+def _sheet_design(sheet: pd.DataFrame, option: str, column: str, ids: Sequence[str],
+                  labels: str) -> np.ndarray:
+    """A groups or weights column of the sample sheet for the samples ``ids``."""
+    from ._biodata import design_column, design_flag, sheet_values
+
+    flag = design_flag(option)
+    values = sheet_values(sheet, column, ids, flag, labels)
+    return design_column(values, f"{flag} {column!r}", labels, numeric=option == "weights")
+
+
+def _sheet_covariates(frame: pd.DataFrame | None, sheet: pd.DataFrame,
+                      covariates: Sequence[str] | None, from_sheet: Sequence[str],
+                      ids: Sequence[str], labels: str) -> pd.DataFrame | None:
+    """The covariates of the labelled samples, the table's and the sheet's, in the order
+    the --covariate options named them."""
+    if not from_sheet:
+        return frame
+    from ._biodata import sheet_values
+
+    index = frame.index if frame is not None else pd.Index(ids)
+    parts = {c: pd.Series(sheet_values(sheet, c, ids, "--covariate", labels).to_numpy(),
+                          index=index, name=c) for c in from_sheet}
+    order = list(dict.fromkeys(str(c) for c in covariates or ()))
+    return pd.DataFrame({c: parts[c] if c in parts else frame[c]  # type: ignore[index]
+                         for c in order}, index=index)
 
 
 def _pop_covariates(frame: pd.DataFrame, covariates: Sequence[str] | None, target: Any,

@@ -11,7 +11,7 @@ import warnings
 
 import numpy as np
 import pytest
-from reliability_helpers import bad, copy_tree, small_frame
+from reliability_helpers import FAST, bad, copy_tree, small_frame
 
 import modelmine as mm
 from modelmine.base_models import DamagedCheckpointError, RunDirectoryError
@@ -129,3 +129,85 @@ def test_a_checkpoint_that_cannot_be_continued_names_a_command_that_works(
 def test_damage_is_a_run_directory_error_of_its_own():
     assert issubclass(DamagedCheckpointError, RunDirectoryError)
     assert issubclass(DamagedCheckpointError, mm.exceptions.DataError)
+
+
+# ------------------------------------------------ 2. the sample sheet's metadata columns
+@pytest.fixture
+def expression_and_sheet(tmp_path):
+    """An expression table (sample IDs first) and a sample sheet in another order, with
+    one sample the table lacks and one table sample without a label (docs/cli.md)."""
+    import pandas as pd
+
+    rng = np.random.default_rng(5)
+    ids = [f"S{i:02d}" for i in range(24)]
+    frame = pd.DataFrame(rng.normal(size=(24, 6)), columns=[f"g{j}" for j in range(6)],
+                         index=pd.Index(ids, name="sample"))
+    frame.to_csv(tmp_path / "expr.tsv", sep="\t")
+    sheet = pd.DataFrame({"sample": ids, "class": np.where(np.arange(24) % 2, "T", "N"),
+                          "patient": [f"P{i // 2}" for i in range(24)],
+                          "age": rng.integers(30, 80, 24), "w": rng.uniform(0.5, 2, 24)})
+    sheet.loc[3, "class"] = None  # S03 has no label: left out
+    sheet = pd.concat([sheet, pd.DataFrame({"sample": ["X99"], "class": ["T"],
+                                            "patient": ["P99"], "age": [50], "w": [1.0]})])
+    sheet = sheet.iloc[::-1]  # the sheet's order is not the table's
+    sheet.to_csv(tmp_path / "samples.tsv", sep="\t", index=False)
+    return tmp_path / "expr.tsv", tmp_path / "samples.tsv", sheet.set_index("sample")
+
+
+def test_groups_covariates_and_weights_are_read_from_the_sample_sheet(expression_and_sheet):
+    expr, sheet_path, sheet = expression_and_sheet
+    data = mm.datasets.read_data(expr, labels=sheet_path, labels_column="class",
+                                 groups="patient", covariates=["age"], sample_weight="w")
+    kept = [f"S{i:02d}" for i in range(24) if i != 3]
+    assert list(data.sample_names) == kept
+    assert list(data.groups) == list(sheet.loc[kept, "patient"])
+    np.testing.assert_allclose(data.sample_weight, sheet.loc[kept, "w"].to_numpy(float),
+                               rtol=1e-15)
+    assert data.covariates["age"].dtype.kind in "iuf"  # a number, not text to one-hot
+    assert list(data.covariates["age"]) == list(sheet.loc[kept, "age"])
+    assert list(data.feature_names) == [f"g{j}" for j in range(6)]
+
+
+def test_the_sample_sheet_columns_reach_the_run(tmp_path, capsys, expression_and_sheet):
+    expr, sheet_path, _ = expression_and_sheet
+    out = tmp_path / "run"
+    assert main(["run", str(expr), "--labels", str(sheet_path), "--labels-column", "class",
+                 "--groups", "patient", *FAST, "--out", str(out)]) == 0
+    record = json.loads((out / "run.json").read_text())
+    assert record["settings"]["design"]["groups"]["n_groups"] == 12
+    assert record["data"]["read_options"]["groups"] == "patient"
+
+
+def test_a_sheet_column_missing_a_value_or_in_neither_file_is_refused_by_name(
+    tmp_path, capsys, expression_and_sheet
+):
+    expr, sheet_path, sheet = expression_and_sheet
+    common = [expr, "--labels", sheet_path, "--labels-column", "class", *FAST, "--out",
+              tmp_path / "o"]
+    err = bad(["run", *common, "--covariate", "stage"], capsys, "--covariate 'stage'",
+              f"not a column of {str(expr)!r}", "nor of the --labels sheet", "'patient'")
+    sheet.loc["S07", "patient"] = None
+    sheet.reset_index().to_csv(sheet_path, sep="\t", index=False)
+    err = bad(["run", *common, "--groups", "patient"], capsys, "--groups 'patient'",
+              "no value for 1 of the 23 labelled samples: 'S07'")
+    err = bad(["run", expr, "--target", "class", "--groups", "patient", *FAST, "--out",
+               tmp_path / "o"], capsys, "--groups 'patient' is not a column",
+              "read from --labels FILE")
+    assert "Traceback" not in err
+
+
+def test_an_anndata_takes_its_donors_from_the_sample_sheet(tmp_path, expression_and_sheet):
+    anndata = pytest.importorskip("anndata")
+    import pandas as pd
+
+    expr, sheet_path, sheet = expression_and_sheet
+    frame = pd.read_csv(expr, sep="\t", index_col=0)
+    anndata.AnnData(X=frame.to_numpy(), obs=pd.DataFrame(index=frame.index),
+                    var=pd.DataFrame(index=frame.columns)).write_h5ad(tmp_path / "a.h5ad")
+    data = mm.datasets.read_data(tmp_path / "a.h5ad", labels=sheet_path,
+                                 labels_column="class", groups="obs:patient")
+    assert list(data.groups) == list(sheet.loc[list(data.sample_names), "patient"])
+    with pytest.raises(mm.exceptions.DataError, match=r"obs:donor is not a column of the obs "
+                       r".* nor of the --labels sheet"):
+        mm.datasets.read_data(tmp_path / "a.h5ad", labels=sheet_path, labels_column="class",
+                              groups="obs:donor")
