@@ -4,6 +4,7 @@ from ._artificial import add_artificial_features  # noqa: F401 (internal)
 from ._base_models import (
     BaseModels,
     data_fingerprint,  # noqa: F401 (internal)
+    equal_scores_statement,  # noqa: F401 (internal)
 )
 from ._bootstrap import (
     bootstrap,

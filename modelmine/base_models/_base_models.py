@@ -32,7 +32,7 @@ from ..selectors import FeatureModel, average_ranks, record_from_file
 from ..selectors._scaling import SCALE_METHODS
 from ..spec import RunSpec
 
-__all__ = ["BaseModels", "data_fingerprint"]
+__all__ = ["BaseModels", "data_fingerprint", "equal_score_models", "equal_scores_statement"]
 
 _FORMAT = "modelmine.BaseModels"
 _FORMAT_VERSION = 2
@@ -64,6 +64,32 @@ def data_fingerprint(X: Any, y: np.ndarray, design: Any = None, target: Any = No
     if target is not None:  # a continuous or survival outcome (its strata are y)
         h.update(np.ascontiguousarray(target).tobytes())
     return h.hexdigest()
+
+
+def equal_score_models(base: BaseModels) -> np.ndarray:
+    """The base models whose scores are all equal (the selector told no feature from
+    another on that resample), as indices: their ranking and subset are the column order
+    (ties go to the lower index), not the data (issue 50). Models without scores (a
+    selector that gives none, NaN in a pooled ensemble) are not counted."""
+    scores = base.scores
+    if scores is None or scores.shape[1] < 2:
+        return np.empty(0, dtype=np.intp)
+    with np.errstate(invalid="ignore"):
+        equal = np.all(scores == scores[:, :1], axis=1) & np.isfinite(scores[:, 0])
+    return np.flatnonzero(equal)
+
+
+def equal_scores_statement(base: BaseModels, where: str = "") -> str | None:
+    """The caution about :func:`equal_score_models`, in words with the figures, or None."""
+    tied = equal_score_models(base)
+    if not tied.size:
+        return None
+    first = ", ".join(str(int(i)) for i in tied[:5]) + (" ..." if tied.size > 5 else "")
+    return (f"{where}{tied.size} of the {base.n_models} base models scored every feature "
+            f"equally (models {first}): the selector told no feature from another on "
+            "those resamples, so their rankings and subsets are the column order, not the "
+            "data. Look at what these resamples hold (sample weights that swamp the others, "
+            "constant features in a resample, a selector that saturates).")
 
 
 def _update_by_chunks(h: Any, a: np.ndarray, dtype: Any, step: int = 1 << 20) -> None:

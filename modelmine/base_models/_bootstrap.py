@@ -37,7 +37,7 @@ from ..selectors import FeatureModel, Selector, model_from_output
 from ..spec import ARTIFICIAL_FEATURES, RESAMPLING_METHODS, RunSpec, defaults, spec_alone
 from ..validation import check_int, param_error
 from ._artificial import add_artificial_features
-from ._base_models import BaseModels, data_fingerprint
+from ._base_models import BaseModels, data_fingerprint, equal_scores_statement
 from ._checks import CheckedRun, _gib, available_memory, check_run_data
 from ._design import NO_DESIGN, SampleDesign
 from ._executors import Runner
@@ -394,11 +394,18 @@ def fit_base_models(checked: CheckedRun, *, executor: Any = None,
     every = check_int(checkpoint_every, "checkpoint_every", _FUNC, min_value=1)
     assert every is not None
     if run_dir is None:
-        return _fit(checked, executor=executor, store_dir=None, resume=False,
+        base = _fit(checked, executor=executor, store_dir=None, resume=False,
                     every=every, progress=progress)
-    with directory_lock(run_dir, what="bootstrap"):
-        return _fit(checked, executor=executor, store_dir=run_dir, resume=resume,
-                    every=every, progress=progress)
+    else:
+        with directory_lock(run_dir, what="bootstrap"):
+            base = _fit(checked, executor=executor, store_dir=run_dir, resume=resume,
+                        every=every, progress=progress)
+    tied = equal_scores_statement(base, f"{_FUNC}: ")
+    if tied is not None:  # never ranked by column order silently (issue 50)
+        import warnings
+
+        warnings.warn(tied, RuntimeWarning, stacklevel=2)
+    return base
 
 
 def fit_class_models(checked: CheckedRun, *, executor: Any = None,

@@ -29,7 +29,8 @@ import pandas as pd
 
 from ..validation import param_error
 
-__all__ = ["SampleDesign", "check_design", "refuse_unweighted", "relative_weights"]
+__all__ = ["SampleDesign", "check_design", "refuse_unweighted", "relative_weights",
+           "weight_range_limit"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -228,7 +229,37 @@ def _check_weights(sample_weight: Any, n: int, func: str) -> np.ndarray:
     if not (w > 0).any():
         raise param_error("sample_weight", func, "at least one positive weight",
                           "all weights zero", show=False)
+    _check_weight_range(w, func)
     return relative_weights(w)
+
+
+def weight_range_limit(n_positive: int) -> float:
+    """The largest ratio of the largest to the smallest positive weight that the float64
+    sums of ``n_positive`` weights carry: beyond ``1 / (n_positive * eps)`` the smallest
+    weight is below the rounding unit of their sum (at most ``n_positive`` times the
+    largest) and vanishes from it, and so from every weighted mean, sum of squares and
+    resampling probability computed with it (issue 50: one weight of 1e20 among ones made
+    every weighted ANOVA F of the resamples holding it 0 or noise)."""
+    return 1.0 / (max(1, n_positive) * float(np.finfo(np.float64).eps))
+
+
+def _check_weight_range(w: np.ndarray, func: str) -> None:
+    """Refuse weights whose range the float64 arithmetic cannot carry, with the figures."""
+    positive = w[w > 0]
+    largest, smallest = float(positive.max()), float(positive.min())
+    limit = weight_range_limit(positive.size)
+    with np.errstate(over="ignore"):
+        ratio = largest / smallest
+    if ratio <= limit:
+        return
+    raise param_error(
+        "sample_weight", func, f"weights whose range float64 sums can carry: the largest "
+        f"positive weight at most {limit:.3g} times the smallest ({positive.size} positive "
+        "weights; a smaller one vanishes from their sums, and from every weighted statistic)",
+        f"a largest weight of {largest:.3g} and a smallest positive one of {smallest:.3g}, "
+        f"{ratio:.3g} times smaller", show=False,
+        hint="Give the samples that should not count a weight of 0, or bound the weights "
+        f"(the largest at most {limit:.3g} times the smallest).")
 
 
 def relative_weights(w: np.ndarray) -> np.ndarray:

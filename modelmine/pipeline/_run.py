@@ -1253,6 +1253,9 @@ def _mine(X: Any, y: Any, checked: CheckedRun, execution: Execution, *,
     spec = checked.spec
     with warnings.catch_warnings():  # run() has warned already (n_jobs above the cores)
         warnings.filterwarnings("ignore", category=UserWarning, message="n_jobs=")
+        # equal scores are the run's caution (MiningRun.warnings), said once
+        warnings.filterwarnings("ignore", category=RuntimeWarning,
+                                message=r"bootstrap: \d+ of the \d+ base models scored")
         base = fit_base_models(
             checked, executor=execution.executor,
             run_dir=None if directory is None else directory / _store.BOOTSTRAPS,

@@ -7,7 +7,8 @@ Shown at the top of the HTML report and of ``modelmine run``'s summary:
 - an error-controlled operator (``stabilitySelection``, ``stabl``) lets fewer features
   through than the other signatures hold, or none;
 - a permutation null (:func:`modelmine.evaluation.selection_null`) finds features of a
-  signature selected no more often than under permuted labels.
+  signature selected no more often than under permuted labels;
+- base models whose scores are all equal: their rankings are the column order.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..base_models import BaseModels
+from ..base_models import BaseModels, equal_scores_statement
 from ..operators import Signature, SignatureSet
 
 __all__ = ["ERROR_CONTROLLED", "POOR_STABILITY", "UNINFORMATIVE_SHARE", "model_share",
@@ -102,6 +103,9 @@ def trust_warnings(
     """
     out: list[str] = []
     sigs = dict(signatures or {})
+    tied = equal_scores_statement(base)
+    if tied is not None:  # rankings by column order (issue 50)
+        out.append(tied)
     value, lo, hi = _nogueira(base, diagnostics)
     note = stability_note(base)
     if note is not None:  # a "poor stability" caution would be an artefact of m close to p

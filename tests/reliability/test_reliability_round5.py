@@ -211,3 +211,64 @@ def test_an_anndata_takes_its_donors_from_the_sample_sheet(tmp_path, expression_
                        r".* nor of the --labels sheet"):
         mm.datasets.read_data(tmp_path / "a.h5ad", labels=sheet_path, labels_column="class",
                               groups="obs:donor")
+
+
+# ------------------------------------------------------ 3. extreme weights, equal scores
+def _weighted_table(tmp_path, big: float):
+    frame = small_frame(n=60, p=12)
+    frame["w"] = 1.0
+    frame.loc[5, "w"] = big
+    path = tmp_path / "weighted.csv"
+    frame.to_csv(path, index=False)
+    return frame, path
+
+
+@pytest.mark.parametrize("big", [1e20, 1e308])
+def test_a_weight_the_arithmetic_cannot_carry_is_refused_with_the_figures(tmp_path, capsys,
+                                                                           big):
+    # one weight of 1e20 among ones: every weighted ANOVA F of the 65 % of resamples
+    # holding it was 0 or noise, and 70 % of the models were the first columns, silently
+    frame, path = _weighted_table(tmp_path, big)
+    err = bad(["run", path, "-t", "y", *FAST, "--sample-weight", "w", "--out",
+               tmp_path / "o"], capsys, "--sample-weight", "largest weight of", f"{big:.3g}",
+              "smallest positive one of 1", "times smaller", "a weight of 0")
+    limit = 1 / (60 * np.finfo(float).eps)
+    assert f"{limit:.3g}" in err
+    X, y = frame.drop(columns=["y", "w"]).to_numpy(), frame["y"].to_numpy()
+    w = frame["w"].to_numpy()
+    with pytest.raises(ValueError, match=r"'sample_weight' parameter of bootstrap .* range"):
+        mm.bootstrap(X, y, selector="anova", n_bootstraps=4, sample_weight=w)
+    # within the limit, the same sample at its largest weight is fitted, not refused, and
+    # the informative feature is still found
+    w[5] = limit / 2
+    base = mm.bootstrap(X, y, selector="anova", n_bootstraps=20, n_features=3,
+                        sample_weight=w, random_state=0)
+    assert base.subsets[:, 0].mean() > 0.8
+
+
+def _flat_when_unbalanced(X, y):
+    """Scores of a selector that tells nothing apart on some resamples: F of ANOVA, or
+    all zeros when the resample holds more of class 1 than of class 0."""
+    from sklearn.feature_selection import f_classif
+
+    if (y == 1).sum() > (y == 0).sum():
+        return np.zeros(X.shape[1])
+    return np.nan_to_num(f_classif(X, y)[0])
+
+
+def test_resamples_whose_scores_are_all_equal_are_reported():
+    frame = small_frame(n=30, p=8)
+    X, y = frame.drop(columns="y").to_numpy(), frame["y"].to_numpy()
+    with pytest.warns(RuntimeWarning, match=r"bootstrap: \d+ of the 20 base models scored "
+                                            r"every feature equally"):
+        base = mm.bootstrap(X, y, selector=_flat_when_unbalanced, n_bootstraps=20,
+                            n_features=3, random_state=0)
+    flat = [i for i in range(20) if (y[base.resample(i)] == 1).sum()
+            > (y[base.resample(i)] == 0).sum()]
+    assert flat and len(flat) < 20
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)  # said once: as the run's caution
+        run = mm.run(X, y, selector=_flat_when_unbalanced, n_bootstraps=20, n_features=3,
+                     operators=["mostFreq"], random_state=0)
+    cautions = [w for w in run.warnings() if "scored every feature equally" in w]
+    assert len(cautions) == 1 and cautions[0].startswith(f"{len(flat)} of the 20 base models")
