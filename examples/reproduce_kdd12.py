@@ -200,14 +200,17 @@ def table2(results: dict[str, EvaluationResult]) -> pd.DataFrame:
     return t.join(PAPER_TABLE2).round(2)
 
 
-def table3(results: dict[str, EvaluationResult]) -> pd.DataFrame:
-    """Table 3: itemsets closedApr / maxApr used (number, mean size, mean support) per selector.
+def itemset_counts(results: dict[str, EvaluationResult]) -> pd.DataFrame:
+    """Table 3's inputs: per dataset, selector, operator, reading and fold, the itemsets
+    closedApr / maxApr used to reach m features (``n``, mean ``size``, mean ``support``).
 
-    Read from the signatures' provenance, averaged over the folds and the domain's datasets:
-    ``n_itemsets_used``, ``mean_itemset_size``, ``mean_itemset_support`` (the itemsets that
-    contributed features) for both readings, and for the paper's (literal) reading also the
-    paper's way, every itemset scanned down to the stopping support
-    (``n_itemsets_scanned``, ``mean_scanned_size``, ``mean_scanned_support``: "scanned")."""
+    Read from the signatures' provenance: ``n_itemsets_used``, ``mean_itemset_size``,
+    ``mean_itemset_support`` (the itemsets that contributed features) for both readings
+    (``strategy`` "literal" and "area"), and for the paper's (literal) reading also the
+    paper's count, every itemset scanned down to the stopping support
+    (``n_itemsets_scanned``, ``mean_scanned_size``, ``mean_scanned_support``: "scanned").
+    Written per dataset as ``<dataset>_itemsets.csv``; :func:`table3_from_counts` makes
+    Table 3 from it."""
     rows = []
     for ds, res in results.items():
         for (sel, op, fold), sig in res.signatures.items():
@@ -225,7 +228,13 @@ def table3(results: dict[str, EvaluationResult]) -> pd.DataFrame:
                              "n": prov["n_itemsets_scanned"],
                              "size": prov["mean_scanned_size"],
                              "support": prov["mean_scanned_support"]})
-    df = pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=["dataset", "selector", "operator", "strategy", "fold",
+                                       "n", "size", "support"])
+
+
+def table3_from_counts(df: pd.DataFrame) -> pd.DataFrame:
+    """Table 3 from the per-fold itemset counts (:func:`itemset_counts`): the mean over the
+    folds, then over the datasets, per selector, operator and reading, beside the paper's."""
     per_ds = df.groupby(["selector", "operator", "strategy", "dataset"], sort=False)[
         ["n", "size", "support"]].mean()
     mean = per_ds.groupby(level=["selector", "operator", "strategy"], sort=False).mean()
@@ -236,6 +245,33 @@ def table3(results: dict[str, EvaluationResult]) -> pd.DataFrame:
     wide = wide[[c for c in order if c in wide.columns]]
     paper = PAPER_TABLE3.rename(columns=lambda c: f"paper_{c}")
     return wide.join(paper).round(2)
+
+
+def table3(results: dict[str, EvaluationResult]) -> pd.DataFrame:
+    """Table 3: itemsets closedApr / maxApr used (number, mean size, mean support) per selector.
+
+    Averaged over the folds and the domain's datasets, for both readings, and for the
+    paper's (literal) reading also counted the paper's way ("scanned"):
+    :func:`table3_from_counts` of :func:`itemset_counts`."""
+    return table3_from_counts(itemset_counts(results))
+
+
+def wide_predictions(res: EvaluationResult) -> pd.DataFrame:
+    """Every test prediction of a run, one row per sample (Table 2's and Table 4's inputs).
+
+    Columns ``sample`` (row of the data), ``fold`` (the fold that tested it), ``y_true``,
+    then one column per (selector, operator, classifier, signature) named
+    ``selector/operator/classifier/signature`` (signature 0 for a single-model operator,
+    0 to k - 1 for a multi-model one) holding the predicted label. McNemar's error points
+    and the paired differences follow from it (``tests/test_published_kdd12.py``).
+    Written per dataset as ``<dataset>_predictions.csv``."""
+    p = res.predictions
+    key = (p.selector.astype(str) + "/" + p.operator.astype(str) + "/"
+           + p.classifier.astype(str) + "/" + p.signature.astype(str))
+    order = list(dict.fromkeys(key))
+    wide = p.assign(column=key).pivot(index="sample", columns="column", values="y_pred")
+    first = p.drop_duplicates("sample").set_index("sample")[["fold", "y_true"]].sort_index()
+    return first.join(wide[order]).reset_index()
 
 
 def paired(results: dict[str, EvaluationResult]) -> pd.DataFrame:
@@ -705,6 +741,8 @@ def main() -> None:
             log.append(line + "\n")
             append_log(log_path, line)
             res.folds.to_csv(args.out / f"{ds}_folds.csv", index=False)
+            wide_predictions(res).to_csv(args.out / f"{ds}_predictions.csv", index=False)
+            itemset_counts({ds: res}).to_csv(args.out / f"{ds}_itemsets.csv", index=False)
             res.tasks.to_csv(args.out / f"{ds}_tasks.csv", index=False)
             write(res.stability(), args.out, f"{ds}_stability", f"Stability across folds, {ds}")
             if not res.skipped.empty:
