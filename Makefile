@@ -103,17 +103,18 @@ reproduce-full: install
 	  --log $(REPRO_FULL_OUT)/run.log --out $(REPRO_FULL_OUT)
 
 # Publish a finished `make reproduce-full` as the committed tables of docs/reproduction.md
-# (docs/kdd12/): Tables 2-4, the findings with their power, the paired differences, each
+# (docs/kdd12/): Tables 2-4, the paired differences, each
 # dataset's stability and (selector, fold) tasks, the run log, and gzipped the per-fold results,
-# every test prediction and the per-fold itemset counts (Tables 2-3's inputs;
-# tests/test_published_kdd12.py recomputes a slice of them).
+# every test prediction and the per-fold itemset counts (Tables 2-3's inputs), and the claims
+# of the paper with their power (findings.{csv,md}), generated from the published files
+# (tests/test_published_kdd12.py recomputes a slice of them).
 publish-kdd12:
-	@test -f $(REPRO_FULL_OUT)/findings_power.csv || { echo "no finished run in $(REPRO_FULL_OUT)"; exit 1; }
-	cd $(REPRO_FULL_OUT) && cp table*.csv table*.md findings.md findings_power.csv \
-	  findings_power.md paired_differences.csv *_stability.csv *_stability.md *_tasks.csv \
-	  run.log $(CURDIR)/docs/kdd12/
+	@test -f $(REPRO_FULL_OUT)/findings.csv || { echo "no finished run in $(REPRO_FULL_OUT)"; exit 1; }
+	cd $(REPRO_FULL_OUT) && cp table*.csv table*.md paired_differences.csv *_stability.csv \
+	  *_stability.md *_tasks.csv run.log $(CURDIR)/docs/kdd12/
 	for f in $(REPRO_FULL_OUT)/*_folds.csv $(REPRO_FULL_OUT)/*_predictions.csv \
 	  $(REPRO_FULL_OUT)/*_itemsets.csv; do gzip -9 -n -c $$f > docs/kdd12/$$(basename $$f).gz; done
+	$(BIN)/python examples/kdd12_findings.py docs/kdd12 --out docs/kdd12
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache $(OUT)

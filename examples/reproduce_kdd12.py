@@ -23,7 +23,10 @@ below), one table per domain and their average:
 - ``table4_<domain>.{csv,md}``: KDD'12 Table 4, agreement, error and similarity of the
   k = 10 alternative models of the multi-model operators (``table4.{csv,md}``: leukemia,
   the paper's dataset, beside the published figures);
-- ``findings.md``: each finding of the paper, whether it holds per domain, with the numbers;
+- ``findings.csv`` and ``findings.md`` (``examples/kdd12_findings.py``): every claim of the
+  paper's sections 4.1-4.2 per domain, in the paper's direction, with the difference, its
+  p- and Benjamini-Hochberg q-value, the power to see the paper's own effect and the verdict
+  (holds, refuted, opposite, untestable);
 - ``saeys_table2.{csv,md}``: PKDD'08 Table 2 (robustness: Spearman, Jaccard of the top 5 %
   and 1 %) and the accuracy of the top 1 % features, single selector versus the mean-rank
   ensemble, with their setting (40 bags, SU, ReliefF, SVM-RFE, random forest), on colon
@@ -80,6 +83,9 @@ from modelmine.evaluation import EvaluationResult, average_points, evaluate
 from modelmine.operators import get_operator
 from modelmine.report import markdown_table
 from modelmine.selectors import get_selector
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import kdd12_findings  # examples/kdd12_findings.py: the claims and their tests
 
 # ------------------------------------------------------------- published figures
 #: KDD'12 Table 2 (average over all datasets and selectors, SVM): error and stability points.
@@ -303,212 +309,6 @@ def table4(results: dict[str, EvaluationResult]) -> pd.DataFrame:
             .groupby(level=["operator", "selector"], sort=False).mean().round(2))
 
 
-def findings(t2: dict[str, pd.DataFrame], t4: dict[str, pd.DataFrame]) -> str:
-    """The paper's findings (PAPER_FIGURES.md, section 2), checked per domain with the numbers."""
-    lines = ["# The findings of KDD'12, checked per domain", ""]
-    for dom, t in t2.items():
-        e, s = t["error_points"], t["stability_points"]
-        aggr = ["avgRank", "mostFreq", "maxApr", "closedApr"]
-        exact = ["medMaxApr", "medClosedApr", "largeMed", "mostRep"]
-        checks = [
-            ("closedApr has more error points than nobagg",
-             e["closedApr"] > e["nobagg"], f"{e['closedApr']:.2f} vs {e['nobagg']:.2f}"),
-            ("closedApr is the only operator with more error points than nobagg",
-             bool((e.drop(["nobagg", "closedApr"]) <= e["nobagg"]).all()
-                  and e["closedApr"] > e["nobagg"]),
-             ", ".join(f"{o} {e[o]:.2f}" for o in e.index)),
-            ("closedApr is near the top on stability (within 0.5 of the best)",
-             s["closedApr"] >= s.max() - 0.5, f"{s['closedApr']:.2f}, best {s.max():.2f}"),
-            ("closedApr (the paper's reading) differs from modelmine's area reading on error "
-             "or stability",
-             abs(e["closedApr"] - t.loc["closedApr", "area_error_points"]) > 0.05
-             or abs(s["closedApr"] - t.loc["closedApr", "area_stability_points"]) > 0.05,
-             f"error {e['closedApr']:.2f} vs {t.loc['closedApr', 'area_error_points']:.2f}, "
-             f"stability {s['closedApr']:.2f} vs "
-             f"{t.loc['closedApr', 'area_stability_points']:.2f}"),
-            ("the aggregating operators are more stable than nobagg",
-             bool((s[aggr] > s["nobagg"]).all()),
-             ", ".join(f"{o} {s[o]:.2f}" for o in aggr) + f"; nobagg {s['nobagg']:.2f}"),
-            ("the exact-structure operators lose on stability to nobagg and the aggregations",
-             bool(s[exact].max() < min(s["nobagg"], s[aggr].min())),
-             ", ".join(f"{o} {s[o]:.2f}" for o in exact)),
-            ("the exact-structure operators do not win on error against nobagg",
-             bool((e[exact] <= e["nobagg"] + 0.05).all()),
-             ", ".join(f"{o} {e[o]:.2f}" for o in exact)),
-        ]
-        if dom in t4 and not t4[dom].empty:
-            m4 = t4[dom]
-            med = m4.loc["allMed"]
-            cl = m4.loc["allClosedApr"]
-            checks += [
-                ("allMed's alternatives are diverse (similarity 0.2 to 0.45) yet agree "
-                 "(SVM agreement >= 0.9)",
-                 bool(med.similarity.between(0.15, 0.5).all()
-                      and (med.svm_agreement >= 0.9).all()),
-                 f"similarity {med.similarity.min():.2f} to {med.similarity.max():.2f}, "
-                 f"agreement {med.svm_agreement.min():.2f} to {med.svm_agreement.max():.2f}"),
-                ("allClosedApr's alternatives have a higher error than allMed's",
-                 bool(cl.svm_error.mean() > med.svm_error.mean()),
-                 f"{cl.svm_error.mean():.2f} vs {med.svm_error.mean():.2f}"),
-            ]
-        lines += [f"## {dom}", "", "| finding | holds | numbers |", "|---|---|---|"]
-        lines += [f"| {text} | {'yes' if ok else 'no'} | {num} |" for text, ok, num in checks]
-        lines.append("")
-    return "\n".join(lines)
-
-
-#: The paper's claims as paired comparisons (KDD 2012, section 4; PAPER_FIGURES.md, section
-#: 2): (measure, operator, strategy, baseline, what the paper says). Error differences are
-#: operator - baseline (negative: fewer errors); stability differences likewise (positive:
-#: more stable). "better" / "worse" / "equal" is the paper's verdict, read from its points.
-CLAIMS = [
-    ("error", "closedApr", "literal", "nobagg", "better"),
-    ("error", "closedApr", "area", "nobagg", "better"),
-    ("error", "closedApr", "literal", "mostFreq", "better"),
-    ("error", "closedApr", "area", "mostFreq", "better"),
-    ("error", "maxApr", "literal", "nobagg", "equal"),
-    ("error", "avgRank", "", "nobagg", "equal"),
-    ("error", "mostFreq", "", "nobagg", "equal"),
-    ("error", "medMaxApr", "", "nobagg", "worse"),
-    ("error", "medClosedApr", "", "nobagg", "worse"),
-    ("stability", "avgRank", "", "nobagg", "better"),
-    ("stability", "mostFreq", "", "nobagg", "better"),
-    ("stability", "closedApr", "literal", "nobagg", "better"),
-    ("stability", "closedApr", "area", "nobagg", "better"),
-    ("stability", "maxApr", "literal", "nobagg", "equal"),
-    ("stability", "medMaxApr", "", "nobagg", "worse"),
-    ("stability", "medClosedApr", "", "nobagg", "worse"),
-    ("stability", "largeMed", "", "nobagg", "worse"),
-    ("stability", "mostRep", "", "nobagg", "worse"),
-]
-#: The effects the verdicts are powered for: one percentage point of error, 0.05 of
-#: Nogueira's stability (about a tenth of the spread between the operators).
-EFFECTS = {"error": 0.01, "stability": 0.05}
-
-
-def stability_differences(stability: dict[str, pd.DataFrame],
-                          confidence_level: float = 0.95) -> pd.DataFrame:
-    """Nogueira stability differences (operator - baseline) per dataset and selector, with
-    a conservative normal interval: the two estimates share the folds, so the standard
-    error of their difference is bounded by the sum of their standard errors (Nogueira,
-    Sechidis and Brown, JMLR 2018, Theorem 9 gives each variance)."""
-    from scipy.stats import norm
-
-    z = float(norm.ppf(0.5 + confidence_level / 2))
-    rows = []
-    for ds, st in stability.items():
-        st = st.assign(strategy=[("area" if o in AREA else "literal")
-                                 if AREA.get(o, o) in ("closedApr", "maxApr") else ""
-                                 for o in st.operator],
-                       operator=[AREA.get(o, o) for o in st.operator])
-        idx = st.set_index(["selector", "operator", "strategy"])
-        for measure, op, strategy, base, _ in CLAIMS:
-            if measure != "stability":
-                continue
-            for sel in st.selector.unique():
-                try:
-                    a, b = idx.loc[(sel, op, strategy)], idx.loc[(sel, base, "")]
-                except KeyError:
-                    continue
-                diff = float(a.nogueira - b.nogueira)
-                half = z * (np.sqrt(a.nogueira_var) + np.sqrt(b.nogueira_var))
-                rows.append({"dataset": ds, "selector": sel, "operator": op,
-                             "strategy": strategy, "baseline": base,
-                             "stability_difference": diff, "ci_low": diff - half,
-                             "ci_high": diff + half})
-    return pd.DataFrame(rows)
-
-
-def verdict(claim: str, measure: str, row: pd.Series) -> str:
-    """Reproduced, refuted at the stated power, or untestable, for one pooled comparison.
-
-    The paper's "better" is a significant difference in its direction (fewer errors, more
-    stability); "equal" an interval inside +- the effect (equivalence); a claim is refuted
-    when the opposite is significant, or when nothing is significant although the test had
-    at least 80 % power to see the effect; otherwise it is untestable at this power."""
-    value = row[f"{measure}_difference"]
-    sign = -1.0 if measure == "error" else 1.0  # the direction of "better"
-    effect = EFFECTS[measure]
-    significant = row.p_value < 0.05
-    powered = bool(row.power_at_effect >= 0.8) if np.isfinite(row.power_at_effect) else False
-    if np.isnan(row.power_at_effect) and value == 0:
-        return "identical signatures: nothing to test"
-    if claim == "equal":
-        if -effect < row.ci_low and row.ci_high < effect:
-            return "reproduced (equivalent within the effect)"
-        if significant:
-            return "refuted (a significant difference)"
-        return "untestable at this power" if not powered else "inconclusive"
-    wanted = sign if claim == "better" else -sign
-    if significant and np.sign(value) == wanted:
-        return "reproduced"
-    if significant:
-        return "refuted (significant, the other way)"
-    return "refuted at the stated power" if powered else "untestable at this power"
-
-
-def power_findings(pairs: pd.DataFrame, stability: dict[str, pd.DataFrame],
-                   domains: dict[str, list[str]]) -> pd.DataFrame:
-    """Every claim of :data:`CLAIMS`, pooled over every dataset and per domain
-    (:func:`modelmine.evaluation.pool_differences`), with its power and verdict."""
-    from modelmine.evaluation import pool_differences
-
-    stab = stability_differences(stability)
-    err = pairs.assign(strategy=pairs.strategy.fillna(""))
-    out = []
-    for scope, sets in [("all", [d for ds in domains.values() for d in ds]), *domains.items()]:
-        for measure, table in (("error", err), ("stability", stab)):
-            part = table[table.dataset.isin(sets)]
-            if part.empty:
-                continue
-            pooled = pool_differences(part, value=f"{measure}_difference",
-                                      effect=EFFECTS[measure]).set_index(
-                ["operator", "strategy", "baseline"])
-            for m, op, strategy, base, claim in CLAIMS:
-                if m != measure or (op, strategy, base) not in pooled.index:
-                    continue
-                row = pooled.loc[(op, strategy, base)]
-                out.append({"scope": scope, "measure": measure, "operator": op,
-                            "strategy": strategy, "baseline": base, "paper": claim,
-                            "n_datasets": int(row.n_datasets),
-                            "difference": row[f"{measure}_difference"],
-                            "ci_low": row.ci_low, "ci_high": row.ci_high,
-                            "p_value": row.p_value, "effect": EFFECTS[measure],
-                            "power_at_effect": row.power_at_effect,
-                            "detectable": row.detectable,
-                            "verdict": verdict(claim, measure, row)})
-    return pd.DataFrame(out)
-
-
-def write_findings(table: pd.DataFrame, out: Path) -> None:
-    """``findings_power.csv`` and its markdown page."""
-    table.to_csv(out / "findings_power.csv", index=False)
-    shown = table.assign(**{c: table[c].map(lambda v: f"{v:.3f}") for c in
-                            ("difference", "ci_low", "ci_high", "power_at_effect",
-                             "detectable")},
-                         p_value=table.p_value.map(lambda v: f"{v:.2g}"))
-    (out / "findings_power.md").write_text(
-        "# The findings of KDD'12 as paired comparisons, with their power\n\n"
-        "Pooled over the datasets of each scope (selectors averaged within a dataset, with "
-        "a conservative standard error; `modelmine.evaluation.pool_differences`). Error: "
-        "the SVM's per-sample error difference (negative: fewer errors); stability: "
-        "Nogueira's (positive: more stable). `power_at_effect`: the power of the two-sided "
-        "test (alpha 0.05) against a true difference of `effect`; `detectable`: the "
-        "difference seen with 80 % power.\n\n" + markdown_table(shown.set_index("scope")))
-
-
-def findings_from(out: Path) -> pd.DataFrame:
-    """:func:`power_findings` from a finished run's files (``paired_differences.csv`` and
-    ``<dataset>_stability.csv``), without refitting anything."""
-    pairs = pd.read_csv(out / "paired_differences.csv", keep_default_na=False,
-                        na_values=[""])
-    stability = {ds: pd.read_csv(out / f"{ds}_stability.csv", index_col=0)
-                 for dom in DOMAINS.values() for ds in dom
-                 if (out / f"{ds}_stability.csv").exists()}
-    present = {dom: [d for d in sets if d in stability] for dom, sets in DOMAINS.items()}
-    return power_findings(pairs, stability, {d: s for d, s in present.items() if s})
-
-
 def combine(dirs: list[Path]) -> pd.DataFrame:
     """Table 2 averaged over every domain, from the per-domain tables of separate runs.
 
@@ -610,6 +410,21 @@ def machine() -> str:
     return f"{platform.node()}, {model}, {cores}, {memory}, {platform.platform()}"
 
 
+def blas() -> str:
+    """The BLAS numpy runs on, its kernels and ``OPENBLAS_CORETYPE``: ReliefF's WEKA scores
+    of two genes can tie exactly in exact arithmetic, and the kernel decides the last bit
+    of their sums, so which one ranks first (docs/reproduction.md, "Where we differ")."""
+    try:
+        from threadpoolctl import threadpool_info
+        libs = [f"{i.get('internal_api')} {i.get('version')} ({i.get('architecture')} "
+                f"kernels)" for i in threadpool_info() if i.get("user_api") == "blas"]
+    except Exception:  # threadpoolctl missing or failing: say so rather than stop the run
+        libs = []
+    core = os.environ.get("OPENBLAS_CORETYPE")
+    return (", ".join(libs) or "unknown") + (f", OPENBLAS_CORETYPE={core}" if core
+                                             else ", OPENBLAS_CORETYPE unset")
+
+
 def append_log(path: Path, line: str) -> None:
     """Append one line to the run log at once (a killed run keeps what it logged)."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -669,9 +484,10 @@ def main() -> None:
                         help="run log, appended as each dataset finishes (default: "
                         "OUT/run.log): commit, command, machine, wall time per dataset")
     parser.add_argument("--findings", type=Path, default=None,
-                        help="only recompute findings_power.{csv,md} (each claim of the "
-                        "paper pooled, with its power and verdict) from this finished "
-                        "run's directory, into --out")
+                        help="only recompute findings.{csv,md} (every claim of the paper's "
+                        "sections 4.1-4.2 per domain, with its p- and q-value, power and "
+                        "verdict: examples/kdd12_findings.py) from this finished run's "
+                        "directory (or docs/kdd12), into --out")
     saeys = parser.add_mutually_exclusive_group()
     saeys.add_argument("--no-saeys", action="store_true", help="skip the PKDD'08 runs")
     saeys.add_argument("--only-saeys", action="store_true",
@@ -682,8 +498,7 @@ def main() -> None:
     if args.fast and args.datasets is None:
         args.datasets = ["colon"]  # the smoke run: one embedded dataset
     if args.findings:
-        args.out.mkdir(parents=True, exist_ok=True)
-        write_findings(findings_from(args.findings), args.out)
+        kdd12_findings.write_findings(args.findings, args.out)
         return
     if args.combine:
         args.out.mkdir(parents=True, exist_ok=True)
@@ -702,6 +517,7 @@ def main() -> None:
                f"commit: {git_commit()}\n"
                f"command: {shlex.join([sys.executable, *sys.argv])}\n"
                f"machine: {machine()}\n"
+               f"blas: {blas()}\n"
                f"setting: {'fast' if args.fast else 'full'} {cfg}, selectors "
                f"{args.selectors}, relieff {args.relieff or _default_relieff()}, min_df "
                f"{args.min_df}, n_jobs {args.n_jobs}, cache {args.cache}")
@@ -749,7 +565,6 @@ def main() -> None:
                 res.skipped.to_csv(args.out / f"{ds}_skipped.csv", index=False)
 
     t2s: dict[str, pd.DataFrame] = {}
-    t4s: dict[str, pd.DataFrame] = {}
     pairs: list[pd.DataFrame] = []
     for dom, res in results.items():
         note = (f"Setting: {', '.join(res)}; selectors {', '.join(args.selectors)}; "
@@ -761,8 +576,7 @@ def main() -> None:
               "used to reach m features, ours (literal, literal counted as the paper "
               "counts, area) vs published (alt text)",
               note)
-        t4s[dom] = table4(res)
-        write(t4s[dom], args.out, f"table4_{dom}", f"KDD'12 Table 4 layout, {dom}", note)
+        write(table4(res), args.out, f"table4_{dom}", f"KDD'12 Table 4 layout, {dom}", note)
         pairs.append(paired(res))
         pairs[-1].to_csv(args.out / f"paired_differences_{dom}.csv", index=False)
         print(f"\n## {dom}\n" + markdown_table(t2s[dom]), flush=True)
@@ -778,10 +592,8 @@ def main() -> None:
     if leuk is not None:
         t4 = table4({"leukemia": leuk}).join(PAPER_TABLE4)
         write(t4, args.out, "table4", "KDD'12 Table 4, leukemia: ours vs published")
-    if t2s:
-        (args.out / "findings.md").write_text(findings(t2s, t4s))
     if pairs:
-        write_findings(findings_from(args.out), args.out)
+        kdd12_findings.write_findings(args.out, args.out)
 
     saeys_sets = [d for d in ("leukemia", "colon") if "microarray" in args.domains
                   and (args.datasets is None or d in args.datasets)]

@@ -40,18 +40,27 @@ def pool_differences(
     The test is the two-sided z test of a zero mean difference at level ``alpha``;
     ``power_at_effect`` is its power against a true difference of ``effect`` in either
     direction, ``detectable`` the smallest difference it detects with probability
-    ``power`` (``(z_{1-alpha/2} + z_power) se``). A difference of 0.01 is one percentage
-    point of cross-validated error. Where every difference of a comparison is exactly 0
-    (the two operators chose the same signatures in every fold, as closedApr in the
-    paper's reading does with mostFreq up to ties) ``se`` is 0 and the power is NaN:
-    there is nothing to test.
+    ``power`` (``(z_{1-alpha/2} + z_power) se``, from the observed ``se``). A difference of
+    0.01 is one percentage point of cross-validated error.
+
+    The power is computed under the alternative, not from the observed spread alone: a
+    per-sample error difference (values -1, 0, 1) whose true mean is ``effect`` has a
+    variance of at least ``effect - effect^2`` (at least that fraction of the samples
+    disagree), so with an ``n_samples`` column each row's standard error is floored at
+    ``sqrt((effect - effect^2) / n_samples)`` for the power (issue 49: two operators that
+    never disagreed on 62 samples must not give a power of 1). Without ``n_samples``, or
+    for another ``value``, the observed standard errors are used; where every difference
+    of a comparison is then exactly 0 (the two operators chose the same signatures in
+    every fold, as closedApr in the paper's reading does with mostFreq up to ties) ``se``
+    is 0 and the power is NaN: there is nothing to test.
 
     Parameters
     ----------
     table : pandas.DataFrame
         Rows of :meth:`EvaluationResult.paired_differences` with a ``dataset`` column (as
         in the ``paired_differences.csv`` of ``examples/reproduce_kdd12.py``): ``dataset``,
-        ``selector``, ``error_difference``, ``ci_low``, ``ci_high`` and the ``by`` columns.
+        ``selector``, ``error_difference``, ``ci_low``, ``ci_high`` and the ``by`` columns;
+        ``n_samples`` (optional) floors the power's standard errors (above).
     by : sequence of str, default=("operator", "strategy", "baseline")
         The columns that name a comparison (those absent from ``table`` are ignored).
         Add ``"dataset"`` for one row per dataset.
@@ -114,8 +123,12 @@ def pool_differences(
                           "centred on the estimate (normal intervals)",
                           f"a row whose interval is not around its {value}", show=False)
     df["_se"] = half.clip(lower=0) / float(norm.ppf(0.5 + level / 2))
+    df["_se_alt"] = df["_se"]
+    if value == "error_difference" and "n_samples" in df.columns:
+        n_rows = df["n_samples"].astype(float)
+        df["_se_alt"] = np.sqrt(np.maximum(df["_se"] ** 2, (effect - effect ** 2) / n_rows))
     per_dataset = (df.groupby(list(dict.fromkeys([*keys, "dataset"])), sort=False)
-                   .agg(diff=(value, "mean"), se=("_se", "mean"),
+                   .agg(diff=(value, "mean"), se=("_se", "mean"), se_alt=("_se_alt", "mean"),
                         n_selectors=("selector", "nunique"))
                    .reset_index())
     z_test = float(norm.ppf(1 - alpha / 2))
@@ -126,12 +139,11 @@ def pool_differences(
         n = len(part)
         est = float(part["diff"].mean())
         se = float(np.sqrt((part.se ** 2).sum()) / n)
-        if se > 0:
-            p = float(2 * norm.sf(abs(est) / se))
-            pw = float(norm.sf(z_test - effect / se) + norm.cdf(-z_test - effect / se))
-        else:  # every difference is exactly 0 (identical signatures) or constant: no test
-            p = 1.0 if est == 0 else 0.0
-            pw = float("nan")
+        se_alt = float(np.sqrt((part.se_alt ** 2).sum()) / n)
+        # every difference exactly 0 (identical signatures) or constant: no test
+        p = float(2 * norm.sf(abs(est) / se)) if se > 0 else (1.0 if est == 0 else 0.0)
+        pw = (float(norm.sf(z_test - effect / se_alt) + norm.cdf(-z_test - effect / se_alt))
+              if se_alt > 0 else float("nan"))
         key = key if isinstance(key, tuple) else (key,)
         rows.append({**dict(zip(keys, key, strict=True)), "n_datasets": n,
                      "n_selectors": int(part.n_selectors.max()), value: est,

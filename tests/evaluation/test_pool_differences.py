@@ -132,3 +132,28 @@ def test_an_interval_not_around_its_estimate_is_refused():
                          "ci_low": -0.1, "ci_high": 0.1}])
     with pytest.raises(ValueError, match=r"table.*centred"):
         mm.evaluation.pool_differences(row)
+
+
+def test_operators_that_never_disagree_do_not_give_full_power():
+    """Issue 49: closedApr and mostFreq chose the same signatures in 20 of 21 microarray
+    cells (every per-sample difference 0); with ``n_samples`` the power is that of the
+    alternative (at least ``effect`` of the samples disagree), small on 62-102 samples, and
+    not the plug-in power of a zero standard error. The power is the z test's at the
+    floored standard errors."""
+    sizes = {"colon": 62, "leukemia": 72, "prostate": 102}
+    rows = [{"dataset": ds, "selector": s, "operator": "closedApr", "baseline": "mostFreq",
+             "n_samples": n, "error_difference": 0.0, "ci_low": 0.0, "ci_high": 0.0}
+            for ds, n in sizes.items()
+            for s in ("ig", "chi2", "su", "relieff", "svm", "svm-rfe", "cfs")]
+    rows[0].update(error_difference=1 / 62, ci_low=1 / 62 - 0.0311, ci_high=1 / 62 + 0.0311)
+    table = pd.DataFrame(rows)
+    out = mm.evaluation.pool_differences(table, effect=0.01)
+    floor = {ds: np.sqrt((0.01 - 0.01 ** 2) / n) for ds, n in sizes.items()}
+    colon = (max(0.0311 / norm.ppf(0.975), floor["colon"]) + 6 * floor["colon"]) / 7
+    se_alt = np.sqrt(colon ** 2 + floor["leukemia"] ** 2 + floor["prostate"] ** 2) / 3
+    z = norm.ppf(0.975)
+    expected = norm.sf(z - 0.01 / se_alt) + norm.cdf(-z - 0.01 / se_alt)
+    assert out.power_at_effect[0] == pytest.approx(expected)
+    assert out.power_at_effect[0] < 0.5
+    without = mm.evaluation.pool_differences(table.drop(columns="n_samples"), effect=0.01)
+    assert without.power_at_effect[0] > 0.99  # the plug-in figure the floor replaces

@@ -72,8 +72,14 @@ def test_fast_setting_writes_tables_beside_published_figures(tmp_path):
     assert (paired.n_samples == 62).all()
     assert (paired.ci_low <= paired.error_difference).all()
     assert (paired.error_difference <= paired.ci_high).all()
-    findings = (out / "findings.md").read_text()
-    assert "## microarray" in findings and "| closedApr has more error points" in findings
+    findings = pd.read_csv(out / "findings.csv")
+    assert set(findings.domain) == {"microarray", "all"}
+    assert "## microarray" in (out / "findings.md").read_text()
+    # the fast run's predictions and itemset counts: Tables 2-3's inputs
+    preds = pd.read_csv(out / "colon_predictions.csv")
+    assert len(preds) == 62 and preds["sample"].tolist() == list(range(62))
+    counts = pd.read_csv(out / "colon_itemsets.csv")
+    assert set(counts.strategy) == {"literal", "scanned", "area"}
     # --combine weights each domain by its (dataset, selector) pairs: one domain is itself
     subprocess.run([sys.executable, str(SCRIPT), "--combine", str(out), "--out",
                     str(tmp_path / "all")], check=True, capture_output=True, text=True,
@@ -176,46 +182,53 @@ def test_paired_differences_csv_agrees_with_the_per_fold_results(tmp_path, monke
         pd.read_csv(out / "paired_differences.csv"))
 
 
-def test_findings_power_pools_the_claims_and_is_recomputed_from_the_files(tmp_path,
-                                                                         monkeypatch):
-    """Issue 37, item 4: every finding restated with its power. findings_power.csv pools
-    each claim of the paper over the datasets (here one), equal to the mean of the
-    selectors' paired rows, and ``--findings`` recomputes it from the run's files alone."""
+def test_findings_test_every_claim_the_run_can_and_are_recomputed_from_the_files(
+        tmp_path, monkeypatch):
+    """Issue 49, item 1: the run ends with findings.csv (every claim of the paper's sections
+    4.1-4.2 whose selectors, operators and classifiers it ran, per domain), and
+    ``--findings`` recomputes it from the run's files alone. Here the run predicts every
+    sample, so the error cells are exact: each one's difference is the difference of the
+    two operators' cross-validated errors in the per-fold results."""
     out, again = tmp_path / "out", tmp_path / "again"
     _run_script(monkeypatch, *TINY, "--out", str(out))
-    power = pd.read_csv(out / "findings_power.csv").fillna({"strategy": ""})
-    script = runpy.run_path(str(SCRIPT), run_name="reproduce_kdd12")
-    claims = {(m, op, st, base) for m, op, st, base, _ in script["CLAIMS"]}
-    assert {(r.measure, r.operator, r.strategy, r.baseline)
-            for r in power[power.scope == "all"].itertuples()} == claims
-    paired = pd.read_csv(out / "paired_differences.csv", keep_default_na=False,
-                         na_values=[""])
-    row = power[(power.scope == "all") & (power.operator == "closedApr")
-                & (power.strategy == "area") & (power.baseline == "mostFreq")].iloc[0]
-    part = paired[(paired.operator == "closedApr") & (paired.strategy == "area")
-                  & (paired.baseline == "mostFreq")]
-    assert row.difference == pytest.approx(part.error_difference.mean())
-    assert row.ci_low <= row.difference <= row.ci_high
-    assert power.verdict.str.len().gt(0).all()
+    findings = pd.read_csv(out / "findings.csv")
+    kf = runpy.run_path(str(SCRIPT.with_name("kdd12_findings.py")), run_name="kdd12_findings")
+    ran = {"ig", "relieff"}
+    expected = {c["claim"] for c in kf["CLAIMS"] if set(c["selectors"]) <= ran
+                and "1nn" not in c["classifiers"]}
+    assert set(findings.claim) == expected
+    assert set(findings.domain) == {"microarray", "all"}
+    folds = pd.read_csv(out / "colon_folds.csv")
+    svm = (folds[folds.classifier == "svm"].set_index(["selector", "operator", "fold"])
+           .error.sort_index())
+    n_test = pd.read_csv(out / "colon_tasks.csv").groupby("fold").n_test.first()
+    row = findings[(findings.domain == "microarray")
+                   & (findings.claim == "avgRank has a lower error than nobagg with IG")]
+    wrong = ((svm.loc[("ig", "avgRank")] - svm.loc[("ig", "nobagg")]) * n_test).sum()
+    assert row.difference.iloc[0] == pytest.approx(wrong / 62, abs=1e-12)
     _run_script(monkeypatch, "--findings", str(out), "--out", str(again))
-    pd.testing.assert_frame_equal(
-        power, pd.read_csv(again / "findings_power.csv").fillna({"strategy": ""}))
+    pd.testing.assert_frame_equal(findings, pd.read_csv(again / "findings.csv"))
 
 
-@pytest.mark.parametrize("claim, measure, diff, half, p, power, expected", [
-    ("better", "error", -0.02, 0.01, 0.001, 0.9, "reproduced"),
-    ("better", "error", 0.02, 0.01, 0.001, 0.9, "refuted (significant, the other way)"),
-    ("better", "error", -0.002, 0.006, 0.5, 0.85, "refuted at the stated power"),
-    ("better", "error", -0.002, 0.02, 0.8, 0.2, "untestable at this power"),
-    ("better", "stability", 0.1, 0.03, 0.001, 0.9, "reproduced"),
-    ("worse", "stability", -0.1, 0.03, 0.001, 0.9, "reproduced"),
-    ("equal", "error", 0.001, 0.004, 0.6, 0.99, "reproduced (equivalent within the effect)"),
-    ("equal", "error", 0.03, 0.01, 0.001, 0.99, "refuted (a significant difference)"),
-    ("equal", "error", 0.0, 0.02, 1.0, 0.2, "untestable at this power"),
+@pytest.mark.parametrize("direction, quantity, diff, p, p_diff, power, expected", [
+    ("better", "error", -0.02, 0.001, 0.001, 0.9, "holds"),
+    ("better", "error", 0.02, 0.001, 0.001, 0.9, "opposite"),
+    ("worse", "error", -0.015, 6e-5, 6e-5, 0.35, "opposite"),
+    ("better", "error", -0.002, 0.5, 0.5, 0.85, "refuted"),
+    ("better", "error", -0.002, 0.8, 0.8, 0.2, "untestable"),
+    ("better", "stability", 0.1, 0.001, 0.001, 0.9, "holds"),
+    ("worse", "stability", -0.1, 0.001, 0.001, 0.9, "holds"),
+    ("better", "similarity", -0.05, 0.001, 0.001, 0.9, "holds"),
+    ("equal", "error", 0.001, 0.01, 0.6, 0.1, "holds"),
+    ("equal", "stability", 0.04, 1.0, 1e-11, 0.0, "refuted"),
+    ("equal", "error", 0.0, 0.3, 1.0, 0.9, "refuted"),
+    ("equal", "error", 0.0, 0.3, 1.0, 0.2, "untestable"),
 ])
-def test_a_claims_verdict_follows_its_interval_and_power(claim, measure, diff, half, p,
-                                                          power, expected):
-    verdict = runpy.run_path(str(SCRIPT), run_name="reproduce_kdd12")["verdict"]
-    row = pd.Series({f"{measure}_difference": diff, "ci_low": diff - half,
-                     "ci_high": diff + half, "p_value": p, "power_at_effect": power})
-    assert verdict(claim, measure, row) == expected
+def test_a_claims_verdict_follows_its_tests_and_power(direction, quantity, diff, p, p_diff,
+                                                       power, expected):
+    """holds / refuted / opposite / untestable (issue 49): significant in the paper's
+    direction, significant the other way, not significant at power >= 0.8 (or, for an
+    "equal", a significant difference), not significant at lower power."""
+    verdict = runpy.run_path(str(SCRIPT.with_name("kdd12_findings.py")),
+                             run_name="kdd12_findings")["verdict"]
+    assert verdict(direction, quantity, diff, p, p_diff, power) == expected
