@@ -119,3 +119,34 @@ def test_the_findings_are_recomputed_from_the_committed_files():
         assert line in page, line
         assert line.replace(f" | {len(part)} |", " | 46 |") in (
             ROOT / "docs" / "reproduction.md").read_text(), line
+
+
+def test_the_data_table_states_the_papers_datasets_and_ours():
+    """Issue 49, item 2: docs/reproduction.md's table of the paper's eight datasets (KDD'12
+    Table 1, the sample sizes the findings' power is read with) against ours, whose shapes
+    are those the shared files load to (the text sets with their whole vocabulary, as the
+    full run)."""
+    import modelmine as mm
+
+    kf = _findings()
+    text = (ROOT / "docs" / "reproduction.md").read_text()
+    rows = {}
+    for line in text.split("## The data: the paper's eight datasets and ours")[1].split(
+            "## The protocol")[0].splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if len(cells) == 7 and re.fullmatch(r"\d+ x \d+", cells[1]):
+            rows[cells[0]] = cells
+    paper_p = {"prostate": 390, "ovarian": 385, "stroke": 172, "leukemia": 7129,
+               "colon": 2000, "nervous": 7129, "alt": 2112, "disease": 2376}
+    assert {k: v[1] for k, v in rows.items()} == {
+        name: f"{n} x {paper_p[name]}" for name, n in kf.PAPER_N.items()}
+    ours = {"prostate": "prostate", "leukemia": "leukemia", "colon": "colon",
+            "alt": "basehock", "disease": "pcmac"}
+    for paper, name in ours.items():
+        try:
+            X, _ = mm.datasets.load(name)
+        except FileNotFoundError as exc:
+            pytest.skip(f"shared dataset {name} absent: {exc}")
+        assert rows[paper][4] == f"{X.shape[0]} x {X.shape[1]}", paper
+    for absent in ("ovarian", "stroke", "nervous"):
+        assert rows[absent][3].startswith("none"), absent
