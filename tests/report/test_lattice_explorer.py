@@ -389,6 +389,40 @@ def test_explorer_level_of_detail(chromium, tmp_path):
         assert watched.errors() == []
 
 
+def test_explorer_rings_the_itemsets_that_pass(chromium, tmp_path):
+    # issue 49: self_sufficient_itemsets' verdicts drawn as rings, said in the details
+    # panel and exported; the legend says what the rings mean
+    from modelmine.diagnostics import self_sufficient_itemsets
+
+    rng = np.random.default_rng(1)
+    M = rng.random((100, 12)) < rng.uniform(0.1, 0.4, 12)
+    M[rng.choice(100, 20, replace=False)[:, None], [2, 5, 8]] = True
+    table = self_sufficient_itemsets(M, random_state=0)
+    lattice = ItemsetLattice(mine_itemsets(M, itemset_type="closed", min_support=0.1))
+    page_path = lattice.to_html(tmp_path / "rings.html", significance=table)
+    names = lattice.closed.feature_names
+    key = ",".join(str(names[i]) for i in (2, 5, 8))
+    pair = ",".join(str(names[i]) for i in (2, 5))
+    with _open(chromium, page_path, width=1280, height=820) as watched:
+        page = watched.page
+        _settle(page)
+        ringed = page.evaluate("Array.from(document.querySelectorAll('#lattice .mmL-ss'))"
+                               ".map(e => e.dataset.itemset)")
+        dashed = page.evaluate("Array.from(document.querySelectorAll('#lattice .mmL-ps'))"
+                               ".map(e => e.dataset.itemset)")
+        assert ringed == [key] and pair in dashed
+        assert not page.evaluate("document.getElementById('lattice-legend-verdict').hidden")
+        page.mouse.click(*_centre(page, f'#lattice circle[data-itemset="{key}"]'))
+        _settle(page)
+        verdict = page.evaluate("document.querySelector('#lattice-details "
+                                "[data-field=verdict]').textContent")
+        assert verdict.startswith("self-sufficient")
+        csv_text = page.evaluate("modelmineLattice.csv()")
+        assert csv_text.splitlines()[0].endswith(",co_selection")
+        assert any(line.endswith(",self-sufficient") for line in csv_text.splitlines())
+        assert watched.errors() == []
+
+
 def test_explorer_inside_the_run_report(chromium, colon_lattice, tmp_path):
     from modelmine.report import operator_result, write_report
 
