@@ -174,6 +174,13 @@ def itemset_significance(
         ``family`` (``"split"`` or ``"given"``), ``n_selection`` and ``n_test`` (models
         used to choose and to test the itemsets).
 
+    See Also
+    --------
+    self_sufficient_itemsets : which groups are co-selected for real: an itemset counts only
+        if it beats every split of it into two parts, so a co-selected group is reported
+        itself, not a superset that adds a feature chance put in the same models (the
+        split family here chooses such long itemsets; issue 49, docs/diagnostics.md).
+
     Examples
     --------
     >>> import modelmine as mm
