@@ -19,6 +19,7 @@ $(STAMP): pyproject.toml Makefile modelmine/patterns/_lcm.c modelmine/selectors/
 	$(BIN)/python -m pip install --quiet --no-build-isolation --no-binary scikit-learn-extra "scikit-learn-extra>=0.3"
 	$(BIN)/python -m pip install --quiet -e ".[test,dev,kmedoids,fasterpam,errorcontrol,parquet,distributed,anndata,mudata,survival,singlecell]"
 	$(BIN)/python -m pip install --quiet --no-build-isolation "pymrmr>=0.1.11"
+	$(BIN)/python -m pip install --quiet --no-deps --ignore-requires-python "firthlogist==0.5.0"
 	@for p in plugins/*/; do \
 	  if [ -f "$$p/pyproject.toml" ]; then $(BIN)/python -m pip install --quiet -e "$$p" || exit 1; fi; \
 	done

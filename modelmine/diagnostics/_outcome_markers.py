@@ -4,16 +4,18 @@ The counterpart of :func:`modelmine.diagnostics.marker_table` for runs whose out
 not a class (``mm.run(..., outcome="regression" | "survival")``):
 
 - regression: Spearman's rho of each gene with y (the direction and the strength, robust
-  to the scale of raw intensities), its p-value, Pearson's r and the least-squares slope;
+  to the scale of raw intensities), its p-value, Pearson's r and the least-squares slope
+  per standard deviation of the gene (the change of y for one SD of the gene);
 - survival: the hazard ratio per standard deviation of each gene from the univariate Cox
   model (Breslow ties; Cox 1972), its Wald 95 % interval and p-value, and Harrell's
   concordance of the gene alone, oriented by the direction (of x for a risk gene, of -x
   for a protective one, so 0.5 is none and 1 perfect either way).
 
 With covariates (age, sex, stage: ``mm.run(covariates=...)``) the effects are adjusted:
-the gene and the covariates in one model (Cox; least squares; logistic regression of a
-class against the rest, :func:`adjusted_class_effects`), the gene's coefficient per SD with
-its Wald interval and p-value.
+the gene and the covariates in one model (Cox and least squares: the gene's coefficient
+per SD with its Wald interval and p-value; Firth's penalised logistic regression of a class
+against the rest, :func:`adjusted_class_effects`: the odds ratio per SD with its profile
+penalised-likelihood interval and penalised likelihood ratio p-value).
 
 Both carry the selection frequency with its Wilson interval and the q-value of a
 permutation null when given, as the class markers do.
@@ -104,11 +106,12 @@ def _adjusted_regression(values: np.ndarray, target: np.ndarray, Z: np.ndarray,
             slope, p, r = 0.0, 1.0, 0.0
         else:
             # Frisch-Waugh-Lovell: the gene's coefficient and standard error in y ~ 1 + x + Z
-            slope = float(rx @ ry) / sxx
-            rss = float(((ry - slope * rx) ** 2).sum())
+            raw = float(rx @ ry) / sxx
+            rss = float(((ry - raw * rx) ** 2).sum())
             se = np.sqrt(rss / dof / sxx)
-            p = float(2 * student.sf(abs(slope / se), dof)) if se > 0 else 0.0
+            p = float(2 * student.sf(abs(raw / se), dof)) if se > 0 else 0.0
             r = float(rx @ ry / np.sqrt(sxx * float(ry @ ry))) if ry @ ry > 0 else 0.0
+            slope = raw * float(values[:, j].std())  # per SD of the gene, as documented
         x = values[:, j]
         raw_r = float(np.corrcoef(x, target)[0, 1]) if np.ptp(x) > 0 else 0.0
         rows.append({"feature": name, "direction": "up" if slope >= 0 else "down",
@@ -146,8 +149,9 @@ def harrell_columns(risks: np.ndarray, event: np.ndarray, time: np.ndarray,
 def _regression_columns(values: np.ndarray, target: np.ndarray,
                         names: list[str]) -> list[dict[str, Any]]:
     """Spearman's rho (with scipy's t-test p-value), Pearson's r and the least-squares
-    slope of every column against y, all columns at once (``scipy.stats.spearmanr``,
-    ``pearsonr`` and ``numpy.polyfit`` per column give the same numbers)."""
+    slope per SD of every column against y (the coefficient of the standardised column,
+    SD with ddof 0), all columns at once (``scipy.stats.spearmanr``, ``pearsonr`` and
+    ``numpy.polyfit`` times the SD per column give the same numbers)."""
     from scipy.stats import rankdata
     from scipy.stats import t as student
 
@@ -158,7 +162,8 @@ def _regression_columns(values: np.ndarray, target: np.ndarray,
     sxx = (xc * xc).sum(axis=0)
     with np.errstate(divide="ignore", invalid="ignore"):
         r = np.clip((xc * yc[:, None]).sum(axis=0) / np.sqrt(sxx * (yc @ yc)), -1, 1)
-        slope = (xc * yc[:, None]).sum(axis=0) / sxx
+        # per SD of the gene, as documented: the raw slope times the gene's SD
+        slope = (xc * yc[:, None]).sum(axis=0) / sxx * np.sqrt(sxx / n)
         rx = rankdata(values, axis=0)
         rxc = rx - rx.mean(axis=0)
         ry = rankdata(target)
@@ -177,27 +182,28 @@ def _regression_columns(values: np.ndarray, target: np.ndarray,
 
 
 def _adjusted_fit(x: np.ndarray, Z: np.ndarray, fit: Any, *args: Any) -> tuple[float, float]:
-    """The coefficient of the standardised x (first column) and its standard error in a
-    model of x and the covariates Z (``fit``: :func:`~modelmine.outcomes.cox_fit` or the
-    intercept-first :func:`~modelmine.outcomes.logistic_fit`)."""
+    """The coefficient of the standardised x (first column) and its standard error in the
+    Cox model of x and the covariates Z (``fit``: :func:`~modelmine.outcomes.cox_fit`)."""
     sd = x.std()
     if sd == 0:
         return 0.0, np.inf
     Zv = Z[:, Z.std(axis=0) > 0]
     beta, cov = fit(np.column_stack([(x - x.mean()) / sd, Zv]), *args)
-    j = 1 if fit.__name__ == "logistic_fit" else 0
-    se = float(np.sqrt(cov[j, j])) if np.isfinite(cov[j, j]) and cov[j, j] > 0 else np.inf
-    return float(beta[j]), se
+    se = float(np.sqrt(cov[0, 0])) if np.isfinite(cov[0, 0]) and cov[0, 0] > 0 else np.inf
+    return float(beta[0]), se
 
 
 def adjusted_class_effects(X: Any, y: Any, covariates: Any, *,
                            confidence_level: float = 0.95,
-                           classes: Any = None) -> pd.DataFrame:
+                           classes: Any = None, intervals: bool = True) -> pd.DataFrame:
     """Each gene's effect on each class against the rest, adjusted for covariates.
 
-    The logistic regression of "in the class" on the gene (standardised) and the
-    covariates (:func:`modelmine.outcomes.logistic_fit`): the gene's log odds ratio per
-    SD, its Wald interval and p-value.
+    Firth's penalised logistic regression of "in the class" on the gene (standardised)
+    and the covariates (:func:`modelmine.outcomes.firth_logistic`; Heinze and Schemper
+    2002, as R's ``logistf``): the gene's odds ratio per SD, its profile penalised-
+    likelihood interval and penalised likelihood ratio p-value. Unlike the maximum
+    likelihood fit, the estimate is finite when the gene separates the class from the rest
+    (the maximum likelihood odds ratio is then 0 or infinite, its interval [0, inf]).
 
     Parameters
     ----------
@@ -210,6 +216,9 @@ def adjusted_class_effects(X: Any, y: Any, covariates: Any, *,
     classes : sequence, optional
         The classes to report (default: every class of y); a per-class panel gives its
         own class against the rest.
+    intervals : bool, default=True
+        False: the odds ratios only (their interval and p-value NaN), for a plot that
+        shows the estimates (each interval costs about twenty constrained fits).
 
     Returns
     -------
@@ -217,24 +226,34 @@ def adjusted_class_effects(X: Any, y: Any, covariates: Any, *,
         ``feature``, ``class``, ``adjusted_odds_ratio``, ``adjusted_or_low``,
         ``adjusted_or_high``, ``adjusted_p_value``.
     """
-    from ..outcomes import logistic_fit
+    from ..outcomes import firth_logistic
 
     frame = X if isinstance(X, pd.DataFrame) else pd.DataFrame(np.asarray(X, dtype=float))
     labels = np.asarray(y)
     Z = np.asarray(covariates, dtype=np.float64)
-    z = norm.ppf(0.5 + confidence_level / 2)
+    if Z.ndim == 1:
+        Z = Z[:, None]
+    Zv = Z[:, Z.std(axis=0) > 0]
     rows = []
     for cls in np.unique(labels) if classes is None else classes:
         inside = (labels == cls).astype(np.float64)
         for name in frame.columns:
-            beta, se = _adjusted_fit(frame[name].to_numpy(np.float64), Z, logistic_fit,
-                                     inside)
+            x = frame[name].to_numpy(np.float64)
+            sd = x.std()
+            if sd == 0:
+                beta, low, high, p = 0.0, -np.inf, np.inf, 1.0
+            else:
+                fit = firth_logistic(np.column_stack([np.ones(x.size), (x - x.mean()) / sd,
+                                                      Zv]), inside,
+                                     tested=[1] if intervals else [],
+                                     confidence_level=confidence_level)
+                beta, low, high = fit.coef[1], fit.ci_low[1], fit.ci_high[1]
+                p = fit.p_value[1]
             rows.append({"feature": str(name), "class": cls,
                          "adjusted_odds_ratio": float(np.exp(beta)),
-                         "adjusted_or_low": float(np.exp(beta - z * se)),
-                         "adjusted_or_high": float(np.exp(beta + z * se)),
-                         "adjusted_p_value": float(chi2.sf((beta / se) ** 2, 1))
-                         if np.isfinite(se) else 1.0})
+                         "adjusted_or_low": float(np.exp(low)),
+                         "adjusted_or_high": float(np.exp(high)),
+                         "adjusted_p_value": float(p)})
     return pd.DataFrame(rows)
 
 
@@ -263,16 +282,19 @@ def outcome_marker_table(
     covariates : ndarray of shape (n_samples, q), optional
         Encoded covariates to adjust for. Regression: ``effect_size`` is then the partial
         correlation (of the residuals of the gene and of y on the covariates),
-        ``slope`` and ``p_value`` those of the gene in the least-squares model of y on
-        the gene and the covariates (t test). Survival: the hazard ratio, its interval
-        and p-value are those of the Cox model of the gene (per SD) and the covariates.
+        ``slope`` (per SD of the gene) and ``p_value`` those of the gene in the
+        least-squares model of y on the gene and the covariates (t test). Survival: the
+        hazard ratio, its interval and p-value are those of the Cox model of the gene (per
+        SD) and the covariates.
 
     Returns
     -------
     pandas.DataFrame
         Regression: ``feature``, ``direction`` ("up": higher with the outcome),
         ``effect_size`` (Spearman's rho; with covariates the partial correlation),
-        ``effect_measure``, ``p_value``, ``pearson_r``, ``slope``, ``rank``. Survival:
+        ``effect_measure``, ``p_value``, ``pearson_r``, ``slope`` (the least-squares
+        coefficient of the standardised gene: y's change per SD of the gene, the SD with
+        ddof 0 as for the hazard ratios), ``rank``. Survival:
         ``feature``, ``direction`` ("risk": higher values, higher hazard; "protective"),
         ``effect_size`` (log hazard ratio per SD), ``effect_measure``, ``hazard_ratio``,
         ``hr_low``, ``hr_high``, ``p_value`` (Wald), ``concordance`` (Harrell's C of the

@@ -4,11 +4,13 @@ The target of a run (:class:`Outcome`, checked by :func:`check_outcome`), its st
 resampling, and the survival statistics the selectors, the evaluation and the report share
 (:func:`cox_score_statistics`, the univariate Cox score test of every feature), and the
 clinical covariates a run adjusts for (:func:`check_covariates`, :func:`cox_fit`,
-:func:`logistic_fit`).
+:func:`logistic_fit`, and Firth's penalised :func:`firth_logistic` of the adjusted odds
+ratios).
 """
 
 from ._covariates import Covariates, check_covariates, cox_fit, logistic_fit
 from ._cox import cox_score_statistics
+from ._firth import FirthFit, firth_logistic
 from ._target import (
     OUTCOMES,  # noqa: F401 (internal)
     SURVIVAL_DTYPE,
@@ -25,10 +27,12 @@ from ._target import (
 __all__ = [
     "SURVIVAL_DTYPE",
     "Covariates",
+    "FirthFit",
     "Outcome",
     "check_covariates",
     "check_outcome",
     "cox_fit",
     "cox_score_statistics",
+    "firth_logistic",
     "logistic_fit",
 ]

@@ -35,8 +35,8 @@ import scipy.sparse as sp
 
 from ..validation import param_error
 
-__all__ = ["ADJUSTED_SELECTORS", "Covariates",
-           "check_covariates", "cox_fit", "logistic_fit", "residualise"]
+__all__ = ["ADJUSTED_SELECTORS", "Covariates", "check_covariates",
+           "check_not_explained", "cox_fit", "logistic_fit", "residualise"]
 
 #: The selectors whose fit takes covariates, by outcome (regression: every selector, on
 #: residuals). Classification selectors do not: the markers are adjusted instead.
@@ -159,6 +159,89 @@ def check_covariates(covariates: Any, n: int, *, func: str,
     values = np.hstack(blocks)
     return Covariates(values=values, columns=tuple(names),
                       sources=tuple(str(c) for c in frame.columns))
+
+
+#: A residual sum of squares below this fraction of y's total is rounding noise: y is
+#: then a linear function of the covariates (float64 rounding leaves about 1e-30 of it).
+EXPLAINED_RSS = 1e-12
+
+
+def check_not_explained(Z: np.ndarray, y: Any, outcome: str, *, func: str) -> None:
+    """Refuse an outcome the covariates explain exactly: nothing is left for the genes,
+    whose selection would then follow rounding noise.
+
+    - regression: the residual sum of squares of y on ``[1, Z]`` is at most
+      :data:`EXPLAINED_RSS` of its total sum of squares (R2 = 1 to rounding);
+    - classification: a linear function of the covariates classifies every sample
+      correctly (the classes are linearly separable in the covariates: the maximum
+      likelihood coefficients of the covariates are infinite; a linear programme decides
+      it, scores ``w_k . [1, z_i] >= w_l . [1, z_i] + 1`` for every sample i of class k
+      and every other class l);
+    - survival: a linear function of the covariates ranks every event above every sample
+      still at risk after it (the Cox partial likelihood reaches its supremum 0 at
+      infinity; the same linear programme over those pairs).
+
+    Parameters
+    ----------
+    Z : ndarray of shape (n, q)
+        Encoded covariates.
+    y : ndarray
+        Class codes, values, or the structured array of event and time.
+    outcome : {"classification", "regression", "survival"}
+    func : str
+        The public function, named in the message.
+    """
+    Z = np.asarray(Z, dtype=np.float64)
+    sd = Z.std(axis=0)
+    Zs = (Z[:, sd > 0] - Z[:, sd > 0].mean(axis=0)) / sd[sd > 0]
+    if outcome == "regression":
+        v = np.asarray(y, dtype=np.float64)
+        total = float(((v - v.mean()) ** 2).sum())
+        rss = float((residualise(v, Zs).ravel() ** 2).sum())
+        if total > 0 and rss <= EXPLAINED_RSS * total:
+            raise param_error(
+                "covariates", func, "covariates that leave part of y unexplained (the "
+                "genes are selected on what the covariates do not explain)", "covariates "
+                f"that explain y exactly (residual sum of squares {rss:.3g} of a total "
+                f"{total:.3g}, R2 = 1 to rounding): the selection would follow rounding "
+                "noise", show=False)
+        return
+    design = np.column_stack([np.ones(Z.shape[0]), Zs])
+    if outcome == "classification":
+        codes = np.unique(np.asarray(y), return_inverse=True)[1].ravel()
+        k = int(codes.max()) + 1
+        r = design.shape[1]
+        blocks = []
+        for other in range(k):
+            rows = np.flatnonzero(codes != other)
+            # w_other . d_i - w_own . d_i <= -1 for every sample i not of class `other`
+            block = np.zeros((rows.size, k * r))
+            at = np.arange(rows.size)[:, None]
+            block[at, codes[rows][:, None] * r + np.arange(r)] = -design[rows]
+            block[:, other * r:(other + 1) * r] = design[rows]
+            blocks.append(block)
+        A = np.vstack(blocks)
+        what = "classify every sample correctly (the classes are linearly separable in them)"
+    else:
+        event = np.asarray(y["event"], dtype=bool)
+        time = np.asarray(y["time"], dtype=np.float64)
+        first, later = np.nonzero(event[:, None] & (time[None, :] > time[:, None]))
+        # w . (z_later - z_event) <= -1: the event's risk above everyone after it
+        A = Zs[later] - Zs[first]
+        what = "rank every event above every sample still at risk after it"
+        if A.shape[0] == 0 or A.shape[1] == 0:
+            return
+    from scipy.optimize import linprog
+
+    result = linprog(np.zeros(A.shape[1]), A_ub=A, b_ub=-np.ones(A.shape[0]),
+                     bounds=(None, None), method="highs")
+    if result.status == 0:
+        raise param_error(
+            "covariates", func, "covariates that leave part of the outcome unexplained "
+            "(the genes are selected on what the covariates do not explain)", "covariates "
+            f"that explain it exactly: a linear function of them can {what}, so their "
+            "coefficients are infinite and the selection would follow rounding noise",
+            show=False)
 
 
 def residualise(A: Any, Z: np.ndarray) -> np.ndarray:

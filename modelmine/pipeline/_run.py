@@ -396,7 +396,8 @@ class MiningRun:
         each class against the rest (:func:`~modelmine.diagnostics.marker_table`);
         ``frequency``: how often the base models of each class selected it. A run adjusted
         for covariates gives the adjusted effect instead: the gene's log odds ratio per SD
-        of being in the class, the covariates held fixed (as ``markers()`` reports it,
+        of being in the class, the covariates held fixed (Firth's estimate, as
+        ``markers()`` reports it,
         ``diagnostics._outcome_markers.adjusted_class_effects``).
 
         Returns
@@ -413,7 +414,8 @@ class MiningRun:
             from ..diagnostics._outcome_markers import adjusted_class_effects
 
             table = adjusted_class_effects(self.expression[genes], labels,
-                                           self.covariates.to_numpy(np.float64))
+                                           self.covariates.to_numpy(np.float64),
+                                           intervals=False)
             table["effect_size"] = np.log(table["adjusted_odds_ratio"].astype(float))
         else:
             table = marker_table(self.expression[genes], labels,
@@ -1210,12 +1212,16 @@ def _with_covariates(checked: CheckedRun, covariates: Any) -> CheckedRun:
     import dataclasses
 
     design = checked.design
-    if (design.sample_weight is not None and not design.weighted_resampling
-            and checked.spec.outcome != "classification"):
+    if design.sample_weight is not None and not design.weighted_resampling:
         raise param_error("covariates", _FUNC, "no covariates with sample weights given to "
                           "the selector (pass weighted_resampling=True to draw the "
                           "resamples by weight instead)", list(covariates.sources),
                           show=False)
+    from ..outcomes._covariates import check_not_explained
+
+    outcome = checked.spec.outcome
+    check_not_explained(covariates.values, checked.data.y if outcome == "classification"
+                        else checked.data.target, outcome, func=_FUNC)
     checked = dataclasses.replace(checked, covariates=covariates)
     checked.selectors  # noqa: B018  (refuses a selector that cannot take them, now)
     return checked
@@ -1231,11 +1237,18 @@ def covariates_statement(checked: CheckedRun, covariates: Any) -> str:
     sel = ", ".join(names_of)
     how = {"cox-score": "cox-score's score test of each gene", "coxnet": "coxnet, "
            "unpenalised, so in every model of its path"}
+    from ..selectors._covariates import CLASS_ADJUSTMENT
+
+    ways = {"unpenalised": "the covariates unpenalised in its penalised logistic "
+                           "regression", "ancova": "the analysis of covariance of each "
+                           "gene on the classes and them", "residuals": "each gene "
+                           "replaced by its residuals on them, in each resample"}
+    classes = [f"{n} ({ways[CLASS_ADJUSTMENT[n][0]]})" if n in CLASS_ADJUSTMENT else
+               f"not {n} (a selector modelmine cannot adjust)" for n in names_of]
     where = {"survival": "in every fit of " + "; ".join(how.get(n, n) for n in names_of),
              "regression": f"in every fit of {sel} (y and each gene replaced by their "
                            "residuals on them, in each resample)",
-             "classification": f"not in the fits of {sel} (a classifier's selector does "
-                               "not take them)"}[outcome]
+             "classification": "in every fit of " + "; ".join(classes)}[outcome]
     effect = {"survival": "hazard ratios", "regression": "slopes",
               "classification": "odds ratios"}[outcome]
     return (f"{names}{encoded}: adjusted for {where}, and in the markers' {effect} per SD "

@@ -126,7 +126,7 @@ def _dot_data(chosen: pd.DataFrame, per_class: pd.DataFrame, first: str,
     if grid is not None:
         effect, size = grid
         if "adjusted_odds_ratio" in chosen.columns:  # a run adjusted for covariates
-            measure = "log odds ratio per SD, adjusted for the covariates"
+            measure = "log odds ratio per SD, adjusted for the covariates (Firth)"
     else:
         size = chosen.pivot_table(index="feature", columns="class", values="frequency",
                                   sort=False)
@@ -192,7 +192,7 @@ def _outcome_markers(markers_: pd.DataFrame) -> str:
                 "(risk); blue: protective")
         figure = img(plot_hazard_ratios(chosen), "Hazard ratios of the signature genes")
     else:
-        what = (("the partial correlation and the least-squares slope of each gene of the "
+        what = (("the partial correlation and the least-squares slope (per SD) of each gene of the "
                  f"{e(first)} signature in the model of the outcome on the gene and the "
                  "covariates") if adjusted else
                 ("Spearman's rho of each gene of the "
