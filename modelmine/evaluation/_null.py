@@ -9,6 +9,20 @@ Smyth 2010: ``(1 + #{null >= observed}) / (1 + n_permutations)``, never 0) and
 Benjamini-Hochberg (1995) q-values over the features (the itemsets). The same idea as
 Boruta's shadow features (Kursa and Rudnicki 2010) and Stabl's decoys (Hedou et al. 2024),
 applied to the labels instead of the features.
+
+With clinical covariates (base models of a run adjusted for them) the outcome is not
+exchangeable: it depends on the covariates, and permuting it would break that dependence
+too. The null then keeps the covariates' part of the outcome and randomises only what they
+do not explain (:class:`CovariateNull`): for a continuous outcome, Freedman and Lane's
+(1983) permutation of the residuals of y on the covariates, added back to the fitted values
+(asymptotically exact, and the best of the permutation schemes for partial regression tests
+in Anderson and Robinson's comparison, 2001); for classes, new labels drawn from the
+logistic (multinomial) model of the classes on the covariates alone, the labels' own
+analogue: under the null a gene adds nothing to the covariates, so the labels given the
+covariates follow that model, whatever the genes (a parametric bootstrap of the null
+model, Efron and Tibshirani 1993, chapter 16; the conditional randomisation of Candes et
+al. 2018 applied to the outcome). ``benchmarks/bench_covariate_null.py`` measures the
+calibration of both against the alternatives (docs/outcomes.md).
 """
 
 from __future__ import annotations
@@ -34,6 +48,7 @@ from ..diagnostics._significance import bh_qvalues
 from ..exceptions import DataError
 from ..selectors import get_selector, model_from_output
 from ..spec import DEFAULT_RANDOM_STATE
+from ..outcomes import standardized_target
 from ..validation import check_choice, check_int, param_error
 
 __all__ = ["MIN_PERMUTATIONS", "SelectionNullResult", "selection_null"]
@@ -208,6 +223,99 @@ def _itemsets(itemsets: Any, names: np.ndarray) -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
+#: The schemes of :class:`CovariateNull`; the first of each outcome is the default, the
+#: others are there for the calibration benchmark (``benchmarks/bench_covariate_null.py``).
+COVARIATE_NULLS = {"regression": ("freedman-lane", "raw", "strata"),
+                   "classification": ("parametric", "raw", "strata")}
+
+
+@dataclass(frozen=True, eq=False)
+class CovariateNull:
+    """How a null outcome is drawn when the base models were adjusted for covariates.
+
+    Attributes
+    ----------
+    scheme : str
+        ``"freedman-lane"`` (regression): ``fitted + residuals[permutation]``, the fitted
+        values and residuals of y on ``[1, Z]`` (Freedman and Lane 1983);
+        ``"parametric"`` (classification): each sample's class drawn from its fitted
+        probabilities under the multinomial logistic model of the classes on ``[1, Z]``;
+        ``"strata"``: y permuted within the strata of the covariates (the levels of the
+        categorical ones crossed with the quintiles of the continuous ones' first
+        principal axis; exact for categorical covariates only); ``"raw"``: y permuted as
+        if there were no covariates (Manly's scheme).
+    fitted, residuals : ndarray or None
+        Freedman-Lane's parts (regression).
+    probabilities : ndarray of shape (n, K) or None
+        The null model's fitted class probabilities (classification).
+    strata : ndarray of int or None
+    """
+
+    scheme: str
+    fitted: np.ndarray | None = None
+    residuals: np.ndarray | None = None
+    probabilities: np.ndarray | None = None
+    strata: np.ndarray | None = None
+
+    def draw(self, y: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """One null outcome (of the same kind as ``y``: values or class codes)."""
+        n = y.shape[0]
+        if self.scheme == "freedman-lane":
+            assert self.fitted is not None and self.residuals is not None
+            return self.fitted + self.residuals[rng.permutation(n)]
+        if self.scheme == "parametric":
+            assert self.probabilities is not None
+            cum = np.cumsum(self.probabilities, axis=1)
+            u = rng.random(n)
+            return np.minimum((u[:, None] > cum).sum(axis=1),
+                              self.probabilities.shape[1] - 1).astype(y.dtype)
+        if self.scheme == "strata":
+            assert self.strata is not None
+            out = y.copy()
+            for s in np.unique(self.strata):
+                rows = np.flatnonzero(self.strata == s)
+                out[rows] = y[rows[rng.permutation(rows.size)]]
+            return out
+        return y[rng.permutation(n)]
+
+
+def make_covariate_null(Z: np.ndarray, y: np.ndarray, outcome: str,
+                   scheme: str | None = None) -> CovariateNull:
+    """The :class:`CovariateNull` of outcome ``y`` (values, or class codes) given the
+    encoded covariates Z (the default scheme of the outcome unless ``scheme``)."""
+    from ..outcomes._covariates import residualise
+
+    scheme = COVARIATE_NULLS[outcome][0] if scheme is None else scheme
+    Z = np.asarray(Z, dtype=np.float64)
+    sd = Z.std(axis=0)
+    Zs = (Z[:, sd > 0] - Z[:, sd > 0].mean(axis=0)) / sd[sd > 0]
+    if scheme == "freedman-lane":
+        v = np.asarray(y, dtype=np.float64)
+        residuals = residualise(v, Zs).ravel()
+        return CovariateNull(scheme, fitted=v - residuals, residuals=residuals)
+    if scheme == "parametric":
+        from sklearn.linear_model import LogisticRegression
+
+        # the unpenalised multinomial model of the classes on the covariates (a huge C:
+        # scikit-learn's lbfgs; for two classes, the binary logistic regression)
+        model = LogisticRegression(C=1e10, max_iter=10000, tol=1e-10).fit(Zs, y)
+        probabilities = np.zeros((y.size, int(y.max()) + 1))
+        probabilities[:, model.classes_] = model.predict_proba(Zs)
+        return CovariateNull(scheme, probabilities=probabilities)
+    if scheme == "strata":
+        binary = np.all((Z == Z.min(axis=0)) | (Z == Z.max(axis=0)), axis=0)
+        keys = [Z[:, j] for j in np.flatnonzero(binary)]
+        continuous = Zs[:, ~binary[sd > 0]] if Zs.shape[1] else Zs
+        if continuous.shape[1]:
+            axis = np.linalg.svd(continuous, full_matrices=False)[2][0]
+            score = continuous @ axis
+            keys.append(np.searchsorted(np.quantile(score, [0.2, 0.4, 0.6, 0.8]), score))
+        strata = (np.unique(np.column_stack(keys), axis=0, return_inverse=True)[1].ravel()
+                  if keys else np.zeros(y.size, dtype=np.int64))
+        return CovariateNull(scheme, strata=strata)
+    return CovariateNull("raw")
+
+
 def permuted_labels(y: np.ndarray, rng: np.random.Generator,
                     design: SampleDesign = NO_DESIGN) -> np.ndarray:
     """The labels permuted as the sampling design allows.
@@ -244,6 +352,7 @@ def _null_chunk(
     itemsets: tuple[tuple[int, ...], ...],
     design: SampleDesign = NO_DESIGN,
     shared: bool = True,
+    null_draw: CovariateNull | None = None,
 ) -> list[tuple[int, np.ndarray, np.ndarray]]:
     """Selection counts of the real features and itemsets for a chunk of permutations
     (``shared`` False: no :meth:`Selector.prepare`, see
@@ -256,7 +365,9 @@ def _null_chunk(
         for k, seed in payload:
             rng = np.random.default_rng(seed)
             for _ in range(1000):  # a permutation leaving one class in a resample is
-                yp = permuted_labels(y, rng, design)  # drawn again (at most 1000 times)
+                # drawn again (at most 1000 times)
+                yp = (permuted_labels(y, rng, design) if null_draw is None
+                      else null_draw.draw(y, rng))
                 if all(np.unique(yp[idx]).size >= 2 for idx in rows_of):
                     break
             else:
@@ -320,6 +431,8 @@ def selection_null(
     sample_weight: Any = None,
     log: Any = None,
     outcome: str | None = None,
+    covariates: Any = None,
+    covariate_null: str | None = None,
 ) -> SelectionNullResult:
     """Permutation null of the selection frequencies (and itemset supports).
 
@@ -368,6 +481,16 @@ def selection_null(
     outcome : {"classification", "regression", "survival"}, optional
         What y is when ``base`` is None (default: classification); with ``base``, the
         outcome its selector recorded. The values (or event / time pairs) are permuted.
+    covariates : DataFrame, mapping or 2-D array-like, optional
+        The clinical covariates of the samples (their values, as :func:`modelmine.run`
+        takes them, or the run's encoded ``MiningRun.covariates``): required when ``base``
+        was adjusted for covariates, and then its covariates. The selector is refitted
+        adjusted for them, and the null outcomes keep their effect (:class:`CovariateNull`:
+        Freedman-Lane for regression, draws from the classes' logistic model on the
+        covariates for classes). Survival has no such scheme and is refused.
+    covariate_null : {"freedman-lane", "parametric", "strata", "raw"}, optional
+        The scheme with covariates (default: the outcome's first, see above); the others
+        are what ``benchmarks/bench_covariate_null.py`` compares them with.
 
     Returns
     -------
@@ -379,20 +502,19 @@ def selection_null(
     if isinstance(base, BaseModels):
         outcome = base.outcome
         record = base.selector if isinstance(base.selector, Mapping) else {}
-        adjusted_for = record.get("covariates")
-        if adjusted_for:  # before any fit: the refits would not be adjusted
+        adjusted_for = [str(c) for c in record.get("covariates") or ()]
+        if adjusted_for and covariates is None:  # before any fit
             raise param_error(
-                "base", _FUNC, "base models whose selector was not adjusted for covariates "
-                "(the permutation null refits the selector on permuted outcomes without "
-                "the covariates, which is not the null of the adjusted selection)",
-                f"base models of {record.get('name', 'a selector')!r} adjusted "
-                f"for {', '.join(map(str, adjusted_for))}", show=False)
+                "covariates", _FUNC, "the covariates the base models were adjusted for "
+                f"({', '.join(adjusted_for)}: their values, for example the run's "
+                "MiningRun.covariates), so that the null refits the selector adjusted",
+                None, show=False)
     else:
         outcome = check_choice(outcome or "classification", "outcome", _FUNC,
                                ("classification", "regression", "survival"))
     target = None
     if outcome != "classification":  # permute the values (or event / time pairs)
-        from ..outcomes import check_outcome, standardized_target
+        from ..outcomes import check_outcome
 
         checked_y = check_outcome(y, outcome, func=_FUNC)
         target = checked_y.values
@@ -404,11 +526,21 @@ def selection_null(
     drawn_by_weight = isinstance(base, BaseModels) and base.weighted_resampling
     design = check_design(groups, sample_weight, data.n_samples, func=_FUNC,
                           weighted_resampling=drawn_by_weight and sample_weight is not None)
+    covs = None
+    if covariates is not None:
+        covs = _null_covariates(covariates, base, outcome, data, design, target)
     if base is None:
+        chosen: Any = "svm-rfe" if selector is None else selector
+        if covs is not None:  # the adjusted selector, as mm.run(covariates=...) fits it
+            from ..selectors._covariates import adjusted
+
+            chosen = adjusted(get_selector(chosen, selector_params, func=_FUNC)
+                              .for_outcome(outcome, _FUNC), covs, func=_FUNC)
+            selector, selector_params = chosen, None
         base = bootstrap(
             X,
             y,
-            "svm-rfe" if selector is None else selector,
+            chosen,
             n_bootstraps=n_bootstraps,
             n_features=n_features,
             resampling=resampling,
@@ -459,6 +591,16 @@ def selection_null(
         sel = base.spec.replace(_FUNC).selectors[0]
     else:
         sel = get_selector(selector, selector_params, func=_FUNC).for_outcome(outcome, _FUNC)
+    null_draw = None
+    if covs is not None:
+        from ..selectors._covariates import CovariateAdjustedSelector, adjusted
+
+        if not isinstance(sel, CovariateAdjustedSelector):
+            sel = adjusted(sel, covs, func=_FUNC)
+        null_draw = make_covariate_null(
+            covs.values, data.y if target is None else standardized_target(target),
+            outcome, check_choice(covariate_null or COVARIATE_NULLS[outcome][0],
+                                  "covariate_null", _FUNC, COVARIATE_NULLS[outcome]))
     sets = _itemsets(itemsets, base.feature_names)
     if random_state is not None:
         ss = seed_sequence(random_state, func=_FUNC)
@@ -495,6 +637,7 @@ def selection_null(
         design=design,
         shared=shared_route(sel, X_fit, fitted, workers=runner.workers, design=design,
                             func=_FUNC),
+        null_draw=null_draw,
     )
     null_counts = np.zeros((n_perm, p), dtype=np.int64)
     null_sets = np.zeros((n_perm, len(sets)), dtype=np.int64)
@@ -534,3 +677,44 @@ def selection_null(
         selector=sel.describe(),
         random_state=int(ss.entropy),  # type: ignore[arg-type]
     )
+
+
+def _null_covariates(covariates: Any, base: Any, outcome: str, data: Any, design: Any,
+                     target: Any) -> Any:
+    """The covariates of a null, checked: those of ``base`` when it was adjusted (by name:
+    as given to :func:`modelmine.run`, or the run's encoded columns), for an outcome that
+    has a covariate null, and an outcome they do not explain exactly."""
+    from ..outcomes import check_covariates
+    from ..outcomes._covariates import check_not_explained
+
+    if outcome not in COVARIATE_NULLS:
+        raise param_error("covariates", _FUNC, "covariates for a classification or "
+                          "regression outcome (censored survival times have no "
+                          "Freedman-Lane scheme: their residuals are not exchangeable)",
+                          f"covariates with outcome={outcome!r}", show=False)
+    if design.grouped:
+        raise param_error("covariates", _FUNC, "no covariates with groups (the null of "
+                          "a grouped design permutes whole groups; with covariates it "
+                          "draws each sample's outcome)", "both", show=False)
+    covs = check_covariates(covariates, data.n_samples, func=_FUNC)
+    if isinstance(base, BaseModels):
+        record = base.selector if isinstance(base.selector, Mapping) else {}
+        wanted = [str(c) for c in record.get("covariates") or ()]
+        given = list(covs.columns)
+
+        def has(name: str) -> bool:
+            return any(c == name or c.startswith(f"{name}=") for c in given)
+
+        if not wanted:
+            raise param_error("covariates", _FUNC, "None for base models whose selector "
+                              "was not adjusted for covariates", list(covs.sources),
+                              show=False)
+        extra = [c for c in covs.sources
+                 if not any(c == w or c.startswith(f"{w}=") for w in wanted)]
+        if not all(has(w) for w in wanted) or extra:
+            raise param_error("covariates", _FUNC, "the covariates the base models were "
+                              f"adjusted for ({', '.join(wanted)})", list(covs.sources),
+                              show=False)
+    check_not_explained(covs.values, data.y if target is None else target, outcome,
+                        func=_FUNC)
+    return covs
