@@ -6,7 +6,7 @@ noise: confounded, no effect of their own), the last 10 noise. Regression: y = a
 0.8 sex + N(0, 1), selector ``pearson``; classification: P(class 1) = expit(1.5 age +
 0.8 sex - 0.4), selector ``anova`` (each with ``covariates=[age, sex]``, b = 10 subsamples
 of half the samples, m = 3). No gene has an effect given the covariates, so a calibrated
-null gives each gene's p-value (``pooled=False``, 39 draws: p in steps of 1/40) at most
+null gives each gene's p-value (``pooled=False``, 19 draws: p in steps of 1/20) at most
 alpha with probability at most alpha.
 
 Schemes (``modelmine.evaluation._null.COVARIATE_NULLS``): ``freedman-lane`` (regression,
@@ -18,7 +18,7 @@ selector refitted), and ``unadjusted`` (the selector without covariates, labels 
 what ignoring the covariates gives). Per seed, the share of the confounded and of the
 noise genes with p <= 0.05 and <= 0.10.
 
-    python benchmarks/bench_covariate_null.py --seeds 100 \\
+    python benchmarks/bench_covariate_null.py --seeds 40 \\
         --out benchmarks/results/covariate_null.csv
 """
 
@@ -57,7 +57,7 @@ def one(outcome: str, scheme: str, seed: int) -> dict:
 
     X, y, covs = simulate(outcome, seed)
     selector = "pearson" if outcome == "regression" else "anova"
-    kw = dict(n_permutations=39, pooled=False, random_state=seed, n_jobs=1,
+    kw = dict(n_permutations=19, pooled=False, random_state=seed, n_jobs=1,
               progress=False)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -82,7 +82,7 @@ def one(outcome: str, scheme: str, seed: int) -> dict:
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", type=int, default=100)
+    parser.add_argument("--seeds", type=int, default=40)
     parser.add_argument("--out", default=None)
     return parser.parse_args(argv)
 

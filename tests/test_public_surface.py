@@ -77,6 +77,13 @@ KERNEL_TESTS = {
         "the per-class base models (check_run_data, fit_class_models) share the pooled "
         "resamples and equal scikit-learn's f_classif (or the selector fitted alone) on "
         "each resample's one-vs-rest labels",
+    "tests/kernels/test_firth.py":
+        "Firth's logistic regression against logistf's published values and firthlogist; "
+        "adjusted_class_effects (what markers() reports) on a separating gene",
+    "tests/kernels/test_class_covariates.py":
+        "the classification selectors' covariate adjustment (CLASS_ADJUSTMENT, "
+        "ancova_scores, CovariateAdjustedSelector on residualise) against statsmodels OLS "
+        "and Logit.fit_regularized, and by simulation with a known truth",
     "tests/kernels/test_covariate_adjustment.py":
         "cox_adjusted_scores against statsmodels PHReg's score and Hessian; "
         "CovariateAdjustedSelector against it on each resample's rows",

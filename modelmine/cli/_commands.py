@@ -245,7 +245,6 @@ def cmd_run(args: argparse.Namespace) -> int:
     partial = _partial_dir(out)
     # Cheap checks first, so that bad input fails before any long work.
     check_output_target(out, force=args.force or resume)
-    _refuse_unadjusted_extras(args, out, partial, resume)
     if getattr(args, "gene_sets", None) is not None:  # a bad GMT fails before the run
         from ..datasets import read_gmt
 
@@ -313,39 +312,6 @@ def _restart_command(partial: Path, out: Path) -> str:
         elif arg.startswith("--out="):
             argv[i] = f"--out={out}"
     return "`" + shlex.join([*argv, *([] if "--force" in argv else ["--force"])]) + "`"
-
-
-def _refuse_unadjusted_extras(args: argparse.Namespace, out: Path, partial: Path,
-                              resume: bool) -> None:
-    """--null and --evaluate with covariates are refused before any fit: the permutation
-    null and the evaluation's folds refit the selector without the covariates, which would
-    answer another question than the adjusted run (docs/outcomes.md, "Clinical
-    covariates")."""
-    asked = [flag for flag, on in (("--null", getattr(args, "null", None) is not None),
-                                   ("--evaluate", bool(getattr(args, "evaluate", False))))
-             if on]
-    if not asked:
-        return
-    covariates = list(getattr(args, "covariates", None) or ())
-    if resume:  # the covariates the run recorded
-        from ..pipeline import _store
-
-        try:
-            if (partial / _store.CHECKPOINT).exists():
-                settings = _store.read_checkpoint(partial)["settings"]
-            else:
-                settings = json.loads((out / "run.json").read_text(encoding="utf-8")
-                                      )["settings"]
-        except (DataError, OSError, ValueError, KeyError):
-            return  # the run's own reading reports what is wrong with the directory
-        covariates = list(settings.get("covariates") or ())
-    if covariates:
-        raise DataError(
-            f"{' and '.join(asked)} cannot be used with --covariate "
-            f"({', '.join(covariates)}): the permutation null and the cross-validated "
-            "evaluation refit the selector without the covariates, so their answer would "
-            "not be adjusted for them. Run the adjusted analysis without "
-            f"{' and '.join(asked)}, or run them on a run without --covariate.")
 
 
 def _figures_dir(args: argparse.Namespace) -> Path | None:
@@ -594,7 +560,10 @@ def _null(run: MiningRun, data: LoadedData, directory: Path, args: argparse.Name
                           itemsets=itemsets, random_state=int(run.base_models.random_state),
                           n_jobs=args.n_jobs,
                           executor=args.executor, progress=False if args.quiet else None,
-                          groups=data.groups, sample_weight=data.sample_weight, log=log)
+                          groups=data.groups, sample_weight=data.sample_weight, log=log,
+                          # adjusted runs: the null keeps the covariates' effect
+                          # (Freedman-Lane; the classes' logistic model on them)
+                          covariates=run.covariates)
     safe_frame(null.to_frame()).to_csv(directory / "null.csv")
     _store.write_null_tables(run, directory, null)
     if len(null.itemsets):
@@ -670,7 +639,8 @@ def _evaluate_run(run: MiningRun, data: LoadedData, args: argparse.Namespace,
         random_state=int(run.base_models.random_state) % 2**32, n_jobs=args.n_jobs,
         executor=args.executor, progress=False if args.quiet else None,
         groups=data.groups, sample_weight=data.sample_weight,
-        weighted_resampling=spec.weighted_resampling, outcome=outcome)
+        weighted_resampling=spec.weighted_resampling, outcome=outcome,
+        covariates=run.covariates)  # each fold's fits adjusted, as the run's
     if outcome == "classification":
         table = result.to_frame("table2").reset_index()[["operator", "error", "stability",
                                                "error_points", "stability_points"]]
@@ -785,10 +755,6 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     check_output_target(out, force=args.force)
     if args.operator:
         operator_kinds(args.operator)
-    if getattr(args, "covariates", None):  # never ignored silently
-        raise DataError("--covariate adjusts the fits of `modelmine run`; the evaluation's "
-                        "classifiers and models do not take covariates yet (--drop the "
-                        "column, or leave it as a feature).")
     data = _read_input(args, args.data, args.target)
     if args.n_features > data.shape[1]:  # refused, not clamped: as `modelmine run`
         raise DataError(f"-m/--n-features must be at most the {data.shape[1]} features of "
@@ -804,7 +770,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         n_signatures=args.n_signatures, feature_names=data.feature_names, random_state=seed,
         n_jobs=args.n_jobs, executor=args.executor, cache_dir=args.cache,
         progress=False if args.quiet else None, groups=data.groups,
-        sample_weight=data.sample_weight)
+        sample_weight=data.sample_weight, covariates=data.covariates)
     table2 = result.to_frame("table2")
     multi = [op for op, kind in result.operator_kinds.items() if kind == "multi"]
     with atomic_directory(out, force=args.force) as tmp:
@@ -845,7 +811,8 @@ def _evaluate_outcome(args: argparse.Namespace, data: LoadedData, outcome: str, 
         random_state=seed, n_jobs=args.n_jobs, executor=args.executor,
         cache_dir=args.cache, progress=False if args.quiet else None, groups=data.groups,
         sample_weight=data.sample_weight,
-        weighted_resampling=bool(getattr(args, "weighted_resampling", False)))
+        weighted_resampling=bool(getattr(args, "weighted_resampling", False)),
+        covariates=data.covariates)
     summary = result.summary()
     with atomic_directory(out, force=args.force) as tmp:
         safe_frame(result.folds).to_csv(tmp / "folds.csv", index=False)

@@ -46,9 +46,9 @@ from ..base_models._design import NO_DESIGN, SampleDesign, check_design
 from ..base_models._executors import Runner
 from ..diagnostics._significance import bh_qvalues
 from ..exceptions import DataError
+from ..outcomes import standardized_target
 from ..selectors import get_selector, model_from_output
 from ..spec import DEFAULT_RANDOM_STATE
-from ..outcomes import standardized_target
 from ..validation import check_choice, check_int, param_error
 
 __all__ = ["MIN_PERMUTATIONS", "SelectionNullResult", "selection_null"]
@@ -266,7 +266,7 @@ class CovariateNull:
         if self.scheme == "parametric":
             assert self.probabilities is not None
             cum = np.cumsum(self.probabilities, axis=1)
-            u = rng.random(n)
+            u = np.asarray(rng.random(n))
             return np.minimum((u[:, None] > cum).sum(axis=1),
                               self.probabilities.shape[1] - 1).astype(y.dtype)
         if self.scheme == "strata":
@@ -303,7 +303,8 @@ def make_covariate_null(Z: np.ndarray, y: np.ndarray, outcome: str,
         probabilities[:, model.classes_] = model.predict_proba(Zs)
         return CovariateNull(scheme, probabilities=probabilities)
     if scheme == "strata":
-        binary = np.all((Z == Z.min(axis=0)) | (Z == Z.max(axis=0)), axis=0)
+        lowest, highest = Z.min(axis=0), Z.max(axis=0)
+        binary = np.all((lowest == Z) | (highest == Z), axis=0)
         keys = [Z[:, j] for j in np.flatnonzero(binary)]
         continuous = Zs[:, ~binary[sd > 0]] if Zs.shape[1] else Zs
         if continuous.shape[1]:

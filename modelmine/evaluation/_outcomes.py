@@ -90,8 +90,15 @@ def _outcome_task(X: Any, values: np.ndarray, payload: dict[str, Any], *, outcom
         path, key = payload["cache_path"], payload["key"]
         base = BaseModelCache.load(path, key)
         if base is None:
+            selector = payload["selector"]
+            if payload.get("covariates") is not None:  # the training part's covariates
+                from ..selectors import get_selector
+                from ..selectors._covariates import adjusted
+
+                selector = adjusted(get_selector(selector, None, func=_FUNC).for_outcome(
+                    outcome, _FUNC), payload["covariates"], func=_FUNC)
             base = bootstrap(X[train], values[train], outcome=outcome,
-                             selector=payload["selector"], n_bootstraps=n_bootstraps,
+                             selector=selector, n_bootstraps=n_bootstraps,
                              n_features=n_features, random_state=key["seed"], n_jobs=1,
                              progress=False, groups=payload.get("groups"),
                              sample_weight=payload.get("sample_weight"),
@@ -137,7 +144,7 @@ def evaluate_outcome(X: Any, y: Any, outcome: str, selectors: Sequence[Any] | Ma
                      operator_params: Mapping[str, Mapping[str, Any]] | None = None,
                      progress: bool | None = None, sample_weight: Any = None,
                      weighted_resampling: bool = False, executor: Any = None,
-                     cache_dir: Any = None) -> EvaluationResult:
+                     cache_dir: Any = None, covariates: Any = None) -> EvaluationResult:
     """Cross-validate signatures of a continuous or survival outcome (KDD 2012, sec. 3).
 
     In each of ``n_folds`` folds (stratified by the outcome's strata; grouped with
@@ -169,6 +176,9 @@ def evaluate_outcome(X: Any, y: Any, outcome: str, selectors: Sequence[Any] | Ma
     sample_weight, weighted_resampling, executor, cache_dir :
         As in :func:`modelmine.evaluate`: the weights reach each fold's selectors (or
         draw its resamples), never the models that measure the signatures.
+    covariates : DataFrame, mapping or 2-D array-like, optional
+        As in :func:`modelmine.evaluate`: each fold's selectors adjusted for those of its
+        training part; the models fitted on the signature's genes alone.
 
     Returns
     -------
@@ -206,6 +216,12 @@ def evaluate_outcome(X: Any, y: Any, outcome: str, selectors: Sequence[Any] | Ma
                  else [(v if isinstance(v, str) else None, v) for v in selectors])
         built = [(label, get_selector(v, None, func=_FUNC)) for label, v in given]
         refuse_unweighted({label or sel.name: sel for label, sel in built}, _FUNC)
+    from ._protocol import fold_covariates
+
+    covs = fold_covariates(covariates, data.n_samples, target.values, outcome, design,
+                           [get_selector(v, None, func=_FUNC) for v in (
+                               selectors.values() if isinstance(selectors, Mapping)
+                               else selectors)])
     cache = BaseModelCache(cache_dir, _FUNC)
     seeds = seed_plan(random_state, n_folds=k, n_units=len(selectors), derivation="outcome",
                       func=_FUNC)
@@ -223,12 +239,16 @@ def evaluate_outcome(X: Any, y: Any, outcome: str, selectors: Sequence[Any] | Ma
         for f, fold in enumerate(folds):
             described = sel if isinstance(sel, str) else (
                 sel.describe() if hasattr(sel, "describe") else repr(sel))
+            if covs is not None:  # adjusted fits: another cache entry
+                described = {"selector": described, "covariates": covs.checksums()}
             key = cache.key(fingerprint=fingerprint, fold=f, train=fold.train,
                             selector=described, n_bootstraps=n_bootstraps,
                             n_features=n_features, seed=seeds.units[f][s], outcome=outcome)
             task: dict[str, Any] = {"selector": sel, "label": label, "train": fold.train,
                                     "test": fold.test, "fold": f, "key": key,
                                     "cache_path": cache.path(str(label or sel), key)}
+            if covs is not None:
+                task["covariates"] = covs.subset(fold.train)
             if not design.empty:
                 task["groups"] = None if design.groups is None else design.groups[fold.train]
                 task["sample_weight"] = (None if design.sample_weight is None

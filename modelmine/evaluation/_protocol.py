@@ -19,6 +19,7 @@ how: every random choice is seeded from ``numpy.random.SeedSequence(random_state
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 import time
@@ -242,10 +243,14 @@ def _run_task(X: Any, y: np.ndarray, payload: dict[str, Any], *, operators: list
                            n_features=key["n_features"], random_state=key["seed"],
                            weighted_resampling=payload.get("weighted_resampling", False),
                            operators=(), func=_FUNC)
-            base = fit_base_models(check_run_data(
+            checked = check_run_data(
                 X_tr, y_tr, spec, feature_names=feature_names, n_jobs=1, func=_FUNC,
-                groups=payload.get("groups"), sample_weight=payload.get("sample_weight")),
-                progress=False)
+                groups=payload.get("groups"), sample_weight=payload.get("sample_weight"))
+            if payload.get("covariates") is not None:  # the training part's covariates
+                checked = dataclasses.replace(checked, covariates=payload["covariates"])
+            with warnings.catch_warnings():  # evaluate has named such a selector already
+                warnings.filterwarnings("ignore", message="The covariates .* did not enter")
+                base = fit_base_models(checked, progress=False)
             BaseModelCache.store(path, base)
         rows: list[dict[str, Any]] = []
         preds: list[dict[str, Any]] = []
@@ -331,6 +336,7 @@ def evaluate(
     sample_weight: Any = None,
     weighted_resampling: bool = False,
     outcome: str = "classification",
+    covariates: Any = None,
 ) -> Any:
     """Run the evaluation protocol of Woznica, Nguyen and Kalousis (KDD 2012, section 3).
 
@@ -411,6 +417,12 @@ def evaluate(
         classifiers that measure the error are fitted unweighted, as in the paper.
     weighted_resampling : bool, default=False
         As in :func:`modelmine.bootstrap`.
+    covariates : DataFrame, mapping or 2-D array-like, optional
+        Clinical covariates of the samples (their values, one row per sample, as
+        :func:`modelmine.run` takes them): each fold's selectors are fitted adjusted for
+        those of its training part, as a run with ``covariates=`` fits them
+        (``docs/outcomes.md``, "Clinical covariates"). The classifiers and models that
+        measure a signature are fitted on its genes alone: the error is the genes'.
     outcome : {"classification", "regression", "survival"}, default="classification"
         For a continuous or survival ``y`` (``docs/outcomes.md``): the folds are
         stratified by its strata, ``selectors`` must fit it (default: the outcome's,
@@ -447,7 +459,7 @@ def evaluate(
             operator_params=operator_params, random_state=random_state, groups=groups,
             n_jobs=n_jobs, executor=executor, cache_dir=cache_dir,
             sample_weight=sample_weight, weighted_resampling=weighted_resampling,
-            feature_names=feature_names, progress=progress)
+            feature_names=feature_names, progress=progress, covariates=covariates)
     if selectors is None:
         selectors = KDD12_SELECTORS
     if classifiers is None:
@@ -467,6 +479,8 @@ def evaluate(
                           weighted_resampling=bool(weighted_resampling))
     if design.sample_weight is not None and not design.weighted_resampling:
         refuse_unweighted(sels, _FUNC)  # before any fold is fitted
+    covs = fold_covariates(covariates, data.n_samples, data.y, "classification", design,
+                           list(sels.values()))
     if design.grouped and design.n_groups < folds_k:
         raise param_error("groups", _FUNC, f"at least n_folds={folds_k} groups (grouped "
                           "folds hold whole groups)", f"{design.n_groups} groups",
@@ -495,11 +509,16 @@ def evaluate(
     sel_labels = list(sels)
     for s, label in enumerate(sel_labels):
         for f, fold in enumerate(folds):
+            described = sels[label].describe()
+            if covs is not None:  # adjusted fits: another cache entry
+                described = {**described, "covariates": covs.checksums()}
             key = cache.key(fingerprint=fingerprint, fold=f, train=fold.train,
-                            selector=sels[label].describe(), n_bootstraps=b, n_features=m,
+                            selector=described, n_bootstraps=b, n_features=m,
                             seed=seeds.units[f][s])
             task = {"selector": sels[label], "train": fold.train, "test": fold.test,
                     "key": key, "cache_path": cache.path(label, key)}
+            if covs is not None:
+                task["covariates"] = covs.subset(fold.train)
             if not design.empty:  # the fold's part of the design (in the data's fingerprint)
                 task["groups"] = None if design.groups is None else design.groups[fold.train]
                 task["sample_weight"] = (None if design.sample_weight is None
@@ -604,3 +623,28 @@ def _sorted(df: pd.DataFrame, order: dict[str, list[str]], by: list[str]) -> pd.
     return df.loc[idx].reset_index(drop=True)
 
 
+
+
+def fold_covariates(covariates: Any, n: int, y: Any, outcome: str, design: Any,
+                    selectors: list[Any]) -> Any:
+    """The covariates of an evaluation, checked before any fold is fitted: encoded (as
+    :func:`modelmine.run` encodes them), not explaining the outcome exactly, without
+    weights given to the selectors, and each selector able to take them (a classification
+    selector outside ``CLASS_ADJUSTMENT`` is named in a warning; a survival selector that
+    cannot take them is refused)."""
+    if covariates is None:
+        return None
+    from ..outcomes import check_covariates
+    from ..outcomes._covariates import check_not_explained
+    from ..selectors._covariates import adjusted
+
+    covs = check_covariates(covariates, n, func=_FUNC)
+    check_not_explained(covs.values, y, outcome, func=_FUNC)
+    if design.sample_weight is not None and not design.weighted_resampling:
+        raise param_error("covariates", _FUNC, "no covariates with sample weights given to "
+                          "the selectors (pass weighted_resampling=True to draw the "
+                          "resamples by weight instead)", list(covs.sources), show=False)
+    for sel in selectors:
+        adjusted(sel.for_outcome(outcome, _FUNC) if hasattr(sel, "for_outcome") else sel,
+                 covs, func=_FUNC)
+    return covs

@@ -65,6 +65,11 @@ class Covariates:
     def take(self, rows: np.ndarray) -> np.ndarray:
         return self.values[rows]
 
+    def subset(self, rows: np.ndarray) -> Covariates:
+        """The covariates of ``rows`` (a fold's training part), as a Covariates."""
+        return Covariates(values=self.values[rows], columns=self.columns,
+                          sources=self.sources)
+
     def checksums(self) -> dict[str, str]:
         """Per covariate as named by the user, a sha256 of its encoded columns' names and
         values: what a checkpoint records, so that a resume names the covariate whose
