@@ -312,7 +312,8 @@ def _add_input_options(p: argparse.ArgumentParser) -> None:
                    default=None,
                    help="a clinical covariate column (age, sex, stage, batch; text is "
                    "one-hot encoded), repeatable: taken out of the features and adjusted "
-                   "for in the Cox and regression fits and in the markers' effects "
+                   "for in every selector's fits (a selector that cannot take it is "
+                   "named), the markers' effects, --null and --evaluate "
                    "(docs/outcomes.md)")
     g.add_argument("--sample-weight", dest="weights", metavar="COL", default=None,
                    help="the column of each sample's weight (obs:COL for .h5ad), given to "

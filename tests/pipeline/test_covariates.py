@@ -347,54 +347,84 @@ def test_a_resume_with_other_covariate_values_is_refused_naming_the_covariate(
     assert resumed == whole
 
 
-def test_the_permutation_null_of_an_adjusted_selection_is_refused_before_any_fit(
+def test_the_null_of_an_adjusted_selection_needs_the_covariates_and_keeps_their_effect(
         monkeypatch):
     from modelmine.evaluation import selection_null
+    from modelmine.evaluation._null import make_covariate_null
 
     rng = np.random.default_rng(4)
     n = 50
     X = rng.normal(size=(n, 10))
-    y = X[:, 0] + rng.normal(size=n)
-    run = mm.run(X, y, outcome="regression", selector="lasso",
-                 covariates=pd.DataFrame({"age": rng.normal(size=n)}), n_bootstraps=4,
-                 n_features=3, operators=["mostFreq"], progress=False, n_jobs=1)
+    age = rng.normal(size=n)
+    y = X[:, 0] + age + rng.normal(size=n)
+    covariates = pd.DataFrame({"age": age})
+    run = mm.run(X, y, outcome="regression", selector="lasso", covariates=covariates,
+                 n_bootstraps=4, n_features=3, operators=["mostFreq"], progress=False,
+                 n_jobs=1)
     import modelmine.evaluation._null as null_module
 
-    monkeypatch.setattr(null_module, "bootstrap", None)  # any fit would fail otherwise
-    with pytest.raises(ValueError, match=r"'base' parameter of selection_null.*"
-                                         r"adjusted for age"):
-        selection_null(X, y, base=run.base_models, n_permutations=20)
+    with monkeypatch.context() as m:
+        m.setattr(null_module, "bootstrap", None)  # any fit would fail otherwise
+        with pytest.raises(ValueError, match=r"'covariates' parameter of selection_null.*"
+                                             r"adjusted for \(age"):
+            selection_null(X, y, base=run.base_models, n_permutations=20)
+        with pytest.raises(ValueError, match=r"'covariates' parameter of selection_null.*"
+                                             r"\(age\)"):
+            selection_null(X, y, base=run.base_models, n_permutations=20,
+                           covariates=pd.DataFrame({"height": age}))
+    # Freedman-Lane: the draws keep y's fitted part on the covariates and permute the rest
+    draw = make_covariate_null(age[:, None], y, "regression")
+    fit = sm.OLS(y, sm.add_constant(age)).fit()
+    np.testing.assert_allclose(draw.fitted, fit.fittedvalues, rtol=1e-10)
+    one = draw.draw(y, np.random.default_rng(0))
+    np.testing.assert_allclose(np.sort(one - fit.fittedvalues), np.sort(fit.resid),
+                               rtol=1e-9, atol=1e-12)
+    # classes: each drawn from the logistic model of the classes on the covariates
+    labels = (age + rng.normal(size=n) > 0).astype(np.int64)
+    parametric = make_covariate_null(age[:, None], labels, "classification")
+    ref = sm.Logit(labels, sm.add_constant((age - age.mean()) / age.std())).fit(disp=0)
+    np.testing.assert_allclose(parametric.probabilities[:, 1], ref.predict(), atol=1e-6)
+    null = selection_null(X, y, base=run.base_models, n_permutations=10,
+                          covariates=run.covariates)
+    assert null.selector["covariates"] == ["age"]
+    X2, y2 = _whas500()
+    with pytest.raises(ValueError, match=r"'covariates'.*classification or regression"):
+        selection_null(X2.drop(columns=["age"]), y2, "cox-score", outcome="survival",
+                       covariates=X2[["age"]], n_permutations=10)
 
 
-@pytest.mark.parametrize("extra", [["--null", "20"], ["--evaluate"]])
-def test_cli_null_and_evaluate_with_covariates_are_refused_before_any_fit(
-        extra, tmp_path, monkeypatch, capsys):
+def test_cli_null_and_evaluate_with_covariates_run_adjusted(tmp_path, capsys):
     from modelmine.cli import main
 
-    X, y = _whas500()
-    table = X.copy()
-    table["time"], table["dead"] = y["lenfol"], y["fstat"].astype(int)
-    table.to_csv(tmp_path / "whas.csv", index=False)
-    args = ["run", str(tmp_path / "whas.csv"), "--outcome", "survival", "--time", "time",
-            "--event", "dead", "-s", "cox-score", "-b", "4", "--quiet"]
-    import modelmine.pipeline as pipeline
-
-    def no_fit(*a, **k):
-        raise AssertionError("a fit was started")
-
-    with monkeypatch.context() as m:
-        m.setattr(pipeline, "run", no_fit)
-        assert main([*args, "--covariate", "age", "--out", str(tmp_path / "a"),
-                     *extra]) != 0
-    assert f"{extra[0]} cannot be used with --covariate (age)" in capsys.readouterr().err
-    assert not (tmp_path / "a").exists()
-    # a finished adjusted run: adding them later with --resume is refused the same way
-    assert main([*args, "--covariate", "age", "--out", str(tmp_path / "b")]) == 0
-    before = sorted(p.name for p in (tmp_path / "b").iterdir())
-    capsys.readouterr()
-    assert main(["run", "--resume", str(tmp_path / "b"), "--quiet", *extra]) != 0
-    assert f"{extra[0]} cannot be used with --covariate (age)" in capsys.readouterr().err
-    assert sorted(p.name for p in (tmp_path / "b").iterdir()) == before
+    rng = np.random.default_rng(5)
+    n = 48
+    age = rng.normal(size=n)
+    table = pd.DataFrame(rng.normal(size=(n, 16)), columns=[f"g{j}" for j in range(16)])
+    table["g7"] = age + 0.2 * rng.normal(size=n)  # mirrors age only
+    table["age"] = age
+    table["cls"] = np.where(1.5 * age + 1.5 * table.g0 + rng.normal(size=n) > 0, "a", "b")
+    table.to_csv(tmp_path / "t.csv", index=False)
+    out = tmp_path / "run"
+    assert main(["run", str(tmp_path / "t.csv"), "--target", "cls", "--covariate", "age",
+                 "-s", "anova", "-b", "6", "-m", "2", "--operator", "mostFreq",
+                 "--null", "10", "--evaluate", "--n-folds", "3", "--out", str(out),
+                 "--quiet"]) == 0
+    null = pd.read_csv(out / "null.csv", index_col="feature")
+    assert set(null.index) == {f"g{j}" for j in range(16)}  # age is not a gene
+    evaluation = pd.read_csv(out / "evaluation.csv")
+    assert {"mostFreq", "nobagg"} <= set(evaluation.operator)
+    frequency = mm.MiningRun.load(out).frequencies()["frequency"]
+    assert frequency["g7"] < 0.2 and frequency["g0"] == 1.0  # g7 adjusted away
+    # modelmine evaluate --covariate: the folds' selections adjusted too (without it,
+    # age is a column and g7 is chosen in most folds)
+    args = ["evaluate", str(tmp_path / "t.csv"), "--target", "cls", "-s", "anova", "-b",
+            "4", "-m", "2", "--operator", "mostFreq", "--n-folds", "3", "--quiet"]
+    assert main([*args, "--covariate", "age", "--out", str(tmp_path / "ev")]) == 0
+    assert main([*args, "--drop", "age", "--out", str(tmp_path / "plain")]) == 0
+    adjusted = pd.read_csv(tmp_path / "ev" / "folds.csv")
+    plain = pd.read_csv(tmp_path / "plain" / "folds.csv")
+    assert plain.features.str.contains("g7").mean() > 0.5
+    assert not adjusted.features.str.contains("g7").any()
 
 
 def test_the_error_control_check_of_an_adjusted_run_is_adjusted_and_names_x():
@@ -411,3 +441,27 @@ def test_the_error_control_check_of_an_adjusted_run_is_adjusted_and_names_x():
     for bad in (X.drop(columns=["age"]), X.to_numpy(dtype=float)):
         with pytest.raises(ValueError, match=r"'X' parameter of check_error_control.*'age'"):
             check_error_control(run, bad, y, pfer=1.0)
+
+
+def test_evaluate_fits_each_fold_adjusted_for_its_covariates():
+    rng = np.random.default_rng(6)
+    n = 60
+    age = rng.normal(size=n)
+    X = rng.normal(size=(n, 12))
+    X[:, 11] = age + 0.2 * rng.normal(size=n)  # mirrors age only
+    y = age + X[:, 0] + 0.5 * rng.normal(size=n)
+    kw = dict(outcome="regression", selectors=["pearson"], operators=["mostFreq"],
+              n_folds=3, n_bootstraps=4, n_features=2)
+    plain = mm.evaluate(X, y, **kw).signatures
+    adjusted = mm.evaluate(X, y, covariates=pd.DataFrame({"age": age}), **kw).signatures
+    assert all("x11" in sig.names for sig in plain.values())
+    # adjusted, x11 is noise: at most the chance of one of 11 noise genes for the
+    # second place (it takes it once in the 6 signatures of this seed)
+    assert sum("x11" in sig.names for sig in adjusted.values()) <= 1
+    assert all("x0" in sig.names for sig in adjusted.values())
+    # a selector that cannot take them is refused before the first fold, naming it
+    X2, y2 = _whas500()
+    with pytest.raises(ValueError, match=r"covariates.*cox-score, coxnet.*boosted-cox"):
+        mm.evaluate(X2.drop(columns=["age"]), y2, outcome="survival",
+                    selectors=["boosted-cox"], covariates=X2[["age"]], n_folds=3,
+                    n_bootstraps=4)
