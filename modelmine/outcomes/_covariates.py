@@ -166,6 +166,10 @@ def check_covariates(covariates: Any, n: int, *, func: str,
                       sources=tuple(str(c) for c in frame.columns))
 
 
+#: The largest linear programme :func:`check_not_explained` solves (its constraint
+#: matrix's cells); beyond, the check is skipped (an atlas of cells, a cohort of thousands).
+LP_CELLS = 50_000_000
+
 #: A residual sum of squares below this fraction of y's total is rounding noise: y is
 #: then a linear function of the covariates (float64 rounding leaves about 1e-30 of it).
 EXPLAINED_RSS = 1e-12
@@ -185,6 +189,8 @@ def check_not_explained(Z: np.ndarray, y: Any, outcome: str, *, func: str) -> No
     - survival: a linear function of the covariates ranks every event above every sample
       still at risk after it (the Cox partial likelihood reaches its supremum 0 at
       infinity; the same linear programme over those pairs).
+
+    The linear programmes are skipped beyond :data:`LP_CELLS` cells.
 
     Parameters
     ----------
@@ -216,6 +222,8 @@ def check_not_explained(Z: np.ndarray, y: Any, outcome: str, *, func: str) -> No
         codes = np.unique(np.asarray(y), return_inverse=True)[1].ravel()
         k = int(codes.max()) + 1
         r = design.shape[1]
+        if codes.size * (k - 1) * k * r > LP_CELLS:  # an atlas: a perfect linear
+            return  # classification by a few covariates of so many cells is not checked
         blocks = []
         for other in range(k):
             rows = np.flatnonzero(codes != other)
@@ -230,6 +238,8 @@ def check_not_explained(Z: np.ndarray, y: Any, outcome: str, *, func: str) -> No
     else:
         event = np.asarray(y["event"], dtype=bool)
         time = np.asarray(y["time"], dtype=np.float64)
+        if int(event.sum()) * event.size * max(Zs.shape[1], 1) > LP_CELLS:
+            return  # too many pairs to check (a cohort of thousands)
         first, later = np.nonzero(event[:, None] & (time[None, :] > time[:, None]))
         # w . (z_later - z_event) <= -1: the event's risk above everyone after it
         A = Zs[later] - Zs[first]

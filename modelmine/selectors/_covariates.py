@@ -86,12 +86,17 @@ UNPENALISED_SCALE = 1e4
 
 
 class CovariateAdjustedSelector(Selector):
-    """A regression or survival selector whose every fit is adjusted for covariates.
+    """A selector whose every fit is adjusted for covariates.
+
+    Regression: y and the genes replaced by their residuals on the covariates; survival:
+    ``cox-score``'s efficient score test, ``coxnet`` with the covariates unpenalised;
+    classification: as :data:`CLASS_ADJUSTMENT` says for the selector.
 
     Parameters
     ----------
     selector : Selector
-        The run's selector (``cox-score``, ``coxnet``, or any regression selector).
+        The run's selector (``cox-score``, ``coxnet``, any regression selector, or a
+        classification selector of :data:`CLASS_ADJUSTMENT`).
     covariates : Covariates
         Of all n samples; each resample takes its own rows.
     """
