@@ -78,8 +78,10 @@ def effect_table(X: Any, y: Any, outcome: str = "classification", *,
     Benjamini-Hochberg q-value of ``p_value`` over every feature of X (within each class)
     and ``rank_in_class`` / ``rank`` over all of them. Classes: the effect measure is
     decided once on all the values (``effect="auto"``), so every block reports the same
-    one. With ``covariates`` the classes' rows add the adjusted odds ratio columns and the
-    outcomes' effects are adjusted, as in the markers.
+    one. With ``covariates`` the classes' rows add the adjusted odds ratio columns (Firth's
+    estimate and penalised likelihood ratio p-value, as in the markers; the profile
+    intervals, twenty constrained fits a gene, are the markers' only and NaN here) and
+    the outcomes' effects are adjusted, as in the markers.
 
     Parameters
     ----------
@@ -133,7 +135,9 @@ def effect_table(X: Any, y: Any, outcome: str = "classification", *,
             if Z is not None:
                 from ._outcome_markers import adjusted_class_effects
 
-                part = part.merge(adjusted_class_effects(frame, y, Z),
+                # every gene: Firth's odds ratio and test; the profile intervals are
+                # the markers' (twenty constrained fits a gene)
+                part = part.merge(adjusted_class_effects(frame, y, Z, intervals=False),
                                   on=["feature", "class"], how="left", sort=False)
             parts.append(part)
         table = pd.concat(parts, ignore_index=True)

@@ -123,8 +123,9 @@ def _fit(design: np.ndarray, y: np.ndarray, start: np.ndarray, free: np.ndarray,
 
 
 def firth_logistic(design: np.ndarray, y: np.ndarray, *, tested: object = None,
-                   confidence_level: float = 0.95, max_iter: int = 200,
-                   max_step: float = 5.0, tol: float = 1e-10) -> FirthFit:
+                   intervals: bool = True, confidence_level: float = 0.95,
+                   max_iter: int = 200, max_step: float = 5.0,
+                   tol: float = 1e-10) -> FirthFit:
     """Firth's logistic regression of a 0/1 outcome on the columns of ``design``.
 
     Heinze and Schemper (2002), sections 2-3; R's ``logistf(pl = TRUE)``: the penalised
@@ -138,8 +139,9 @@ def firth_logistic(design: np.ndarray, y: np.ndarray, *, tested: object = None,
     y : ndarray of shape (n,)
         0 / 1.
     tested : sequence of int, optional
-        The coefficients whose interval and test to compute (default: all of them); each
-        costs about twenty constrained fits.
+        The coefficients whose test (and interval) to compute (default: all of them).
+    intervals : bool, default=True
+        Their profile intervals too (about twenty constrained fits each; the test is one).
     confidence_level : float, default=0.95
     max_iter, max_step, tol :
         Newton-Raphson's limits: iterations, the largest change of a coefficient in one
@@ -180,6 +182,8 @@ def firth_logistic(design: np.ndarray, y: np.ndarray, *, tested: object = None,
 
         stat = max(profile(0.0), 0.0)
         pv[j] = float(chi2.sf(stat, 1))
+        if not intervals:
+            continue
         scale = se[j] if np.isfinite(se[j]) and se[j] > 0 else 1.0
         for sign, out in ((-1.0, low), (1.0, high)):
             # walk out from the estimate until the profile passes the cut-off, then find

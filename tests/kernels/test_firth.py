@@ -119,3 +119,19 @@ def test_a_separating_gene_gets_a_finite_odds_ratio_equal_to_firthlogist_s():
     assert 1 < table["adjusted_or_low"] < table["adjusted_odds_ratio"] \
         < table["adjusted_or_high"] < np.inf
     assert table["adjusted_p_value"] < 1e-3  # the separating gene is significant
+
+
+def test_two_classes_are_fitted_once_and_mirrored_exactly():
+    # Firth's penalty is invariant to y -> 1 - y: the second class's odds ratios are the
+    # first's inverted, its p-values the same (what adjusted_class_effects uses)
+    rng = np.random.default_rng(3)
+    n = 50
+    X = pd.DataFrame(rng.normal(size=(n, 2)), columns=["a", "b"])
+    y = np.where(X.a + rng.normal(size=n) > 0, "p", "q")
+    Z = rng.normal(size=(n, 1))
+    both = adjusted_class_effects(X, y, Z).set_index(["class", "feature"])
+    for cls in ("p", "q"):
+        alone = adjusted_class_effects(X, y, Z, classes=[cls]).set_index(
+            ["class", "feature"])
+        np.testing.assert_allclose(both.loc[cls].to_numpy(float),
+                                   alone.loc[cls].to_numpy(float), rtol=1e-6)
