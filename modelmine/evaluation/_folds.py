@@ -289,3 +289,28 @@ class BaseModelCache:
 def fold_parts(sequence: Sequence[Fold]) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
     """The folds as (train, test) pairs of copies, as results keep them."""
     return tuple((f.train.copy(), f.test.copy()) for f in sequence)
+
+
+def fold_covariates(covariates: Any, n: int, y: Any, outcome: str, design: Any,
+                    selectors: list[Any], *, func: str) -> Any:
+    """The covariates of an evaluation, checked before any fold is fitted: encoded (as
+    :func:`modelmine.run` encodes them), not explaining the outcome exactly, without
+    weights given to the selectors, and each selector able to take them (a classification
+    selector outside ``CLASS_ADJUSTMENT`` is named in a warning; a survival selector that
+    cannot take them is refused)."""
+    if covariates is None:
+        return None
+    from ..outcomes import check_covariates
+    from ..outcomes._covariates import check_not_explained
+    from ..selectors._covariates import adjusted
+
+    covs = check_covariates(covariates, n, func=func)
+    check_not_explained(covs.values, y, outcome, func=func)
+    if design.sample_weight is not None and not design.weighted_resampling:
+        raise param_error("covariates", func, "no covariates with sample weights given to "
+                          "the selectors (pass weighted_resampling=True to draw the "
+                          "resamples by weight instead)", list(covs.sources), show=False)
+    for sel in selectors:
+        adjusted(sel.for_outcome(outcome, func) if hasattr(sel, "for_outcome") else sel,
+                 covs, func=func)
+    return covs

@@ -216,12 +216,12 @@ def evaluate_outcome(X: Any, y: Any, outcome: str, selectors: Sequence[Any] | Ma
                  else [(v if isinstance(v, str) else None, v) for v in selectors])
         built = [(label, get_selector(v, None, func=_FUNC)) for label, v in given]
         refuse_unweighted({label or sel.name: sel for label, sel in built}, _FUNC)
-    from ._protocol import fold_covariates
+    from ._folds import fold_covariates
 
     covs = fold_covariates(covariates, data.n_samples, target.values, outcome, design,
                            [get_selector(v, None, func=_FUNC) for v in (
                                selectors.values() if isinstance(selectors, Mapping)
-                               else selectors)])
+                               else selectors)], func=_FUNC)
     cache = BaseModelCache(cache_dir, _FUNC)
     seeds = seed_plan(random_state, n_folds=k, n_units=len(selectors), derivation="outcome",
                       func=_FUNC)

@@ -56,7 +56,7 @@ from ..selectors import Selector, average_ranks, get_selector
 from ..spec import DataDefault, RunSpec, capped, defaults
 from ..validation import check_int, param_error
 from ._classifiers import resolve_classifiers
-from ._folds import BaseModelCache, fold_parts, make_folds, run_tasks, seed_plan
+from ._folds import BaseModelCache, fold_covariates, fold_parts, make_folds, run_tasks, seed_plan
 from ._result import EvaluationResult
 
 _D = defaults("n_bootstraps", "n_features", "n_signatures", "random_state")
@@ -480,7 +480,7 @@ def evaluate(
     if design.sample_weight is not None and not design.weighted_resampling:
         refuse_unweighted(sels, _FUNC)  # before any fold is fitted
     covs = fold_covariates(covariates, data.n_samples, data.y, "classification", design,
-                           list(sels.values()))
+                           list(sels.values()), func=_FUNC)
     if design.grouped and design.n_groups < folds_k:
         raise param_error("groups", _FUNC, f"at least n_folds={folds_k} groups (grouped "
                           "folds hold whole groups)", f"{design.n_groups} groups",
@@ -624,27 +624,3 @@ def _sorted(df: pd.DataFrame, order: dict[str, list[str]], by: list[str]) -> pd.
 
 
 
-
-def fold_covariates(covariates: Any, n: int, y: Any, outcome: str, design: Any,
-                    selectors: list[Any]) -> Any:
-    """The covariates of an evaluation, checked before any fold is fitted: encoded (as
-    :func:`modelmine.run` encodes them), not explaining the outcome exactly, without
-    weights given to the selectors, and each selector able to take them (a classification
-    selector outside ``CLASS_ADJUSTMENT`` is named in a warning; a survival selector that
-    cannot take them is refused)."""
-    if covariates is None:
-        return None
-    from ..outcomes import check_covariates
-    from ..outcomes._covariates import check_not_explained
-    from ..selectors._covariates import adjusted
-
-    covs = check_covariates(covariates, n, func=_FUNC)
-    check_not_explained(covs.values, y, outcome, func=_FUNC)
-    if design.sample_weight is not None and not design.weighted_resampling:
-        raise param_error("covariates", _FUNC, "no covariates with sample weights given to "
-                          "the selectors (pass weighted_resampling=True to draw the "
-                          "resamples by weight instead)", list(covs.sources), show=False)
-    for sel in selectors:
-        adjusted(sel.for_outcome(outcome, _FUNC) if hasattr(sel, "for_outcome") else sel,
-                 covs, func=_FUNC)
-    return covs
