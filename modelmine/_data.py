@@ -25,6 +25,9 @@ class Dataset:
     #: The outcome the selectors fit when it is not the classes (regression values, or
     #: the survival structured array); ``y`` and ``classes`` are then its strata.
     target: Any = None
+    #: Multi-omic data: each modality's name and number of features, in column order
+    #: (:attr:`modelmine.datasets.LoadedData.modalities`); empty for one block.
+    modalities: tuple[tuple[str, int], ...] = ()
 
     @property
     def n_samples(self) -> int:
@@ -37,7 +40,7 @@ class Dataset:
 
 def check_dataset(
     X: Any, y: Any, *, func: str, feature_names: Any = None, min_classes: int = 2,
-    sparse_dtype: Any = np.float64,
+    sparse_dtype: Any = np.float64, modalities: Any = (),
 ) -> Dataset:
     """Validate and normalise a classification dataset.
 
@@ -57,13 +60,28 @@ def check_dataset(
     sparse_dtype : numpy dtype, default=float64
         The dtype of a sparse X (float32 halves an atlas's memory; single-cell panels keep
         a float32 matrix float32, see :func:`modelmine.singlecell.marker_panels`).
+    modalities : sequence of (str, int), optional
+        The modality blocks of multi-omic data, in column order (a MuData or a mapping of
+        tables brings its own: :func:`modelmine.datasets.from_mudata`).
     """
     names = None
     from .datasets._biodata import from_anndata, is_anndata
+    from .datasets._multiomic import (
+        check_modalities,
+        from_modalities,
+        from_mudata,
+        is_modality_mapping,
+        is_mudata,
+    )
 
     if is_anndata(X):  # observations = samples, var_names = feature names
         loaded = from_anndata(X, y)
         X, y = loaded.X, loaded.y
+        feature_names = loaded.feature_names if feature_names is None else feature_names
+    elif is_mudata(X) or is_modality_mapping(X):  # the blocks joined by sample ID
+        loaded = (from_mudata if is_mudata(X) else from_modalities)(
+            X, y, sparse_dtype=sparse_dtype)
+        X, y, modalities = loaded.X, loaded.y, loaded.modalities
         feature_names = loaded.feature_names if feature_names is None else feature_names
     if isinstance(X, pd.DataFrame):
         bad = [c for c in X.columns if not pd.api.types.is_numeric_dtype(X[c])]
@@ -136,4 +154,6 @@ def check_dataset(
         names = np.array([f"x{j}" for j in range(p)])
     if len(set(names.tolist())) != p:
         raise param_error("feature_names", func, "unique", "duplicated names", show=False)
-    return Dataset(X=X, y=codes.astype(np.int64), classes=classes, feature_names=names)
+    blocks = check_modalities(modalities, p) if modalities else ()
+    return Dataset(X=X, y=codes.astype(np.int64), classes=classes, feature_names=names,
+                   modalities=blocks)

@@ -348,6 +348,21 @@ class BaseModels:
         return cached
 
     @property
+    def modalities(self) -> tuple[tuple[str, int], ...]:
+        """Base models of multi-omic data: each modality's name and number of features, in
+        column order (``extra["modalities"]``, from
+        :func:`modelmine.datasets.from_mudata` or a mapping of tables); empty otherwise."""
+        return tuple((str(k), int(v)) for k, v in self.extra.get("modalities", ()))
+
+    def feature_modalities(self) -> np.ndarray:
+        """The modality of each feature, shape (p,) (``""`` for all without modalities)."""
+        blocks = self.modalities
+        if not blocks:
+            return np.full(self.n_features_in, "", dtype=object)
+        return np.repeat(np.asarray([k for k, _ in blocks], dtype=object),
+                         [v for _, v in blocks])
+
+    @property
     def has_artificial(self) -> bool:
         """True when the models also selected among artificial features."""
         return self.artificial_subsets is not None
@@ -427,6 +442,7 @@ class BaseModels:
             resampling=dict(self.resampling), random_state=self.random_state,
             classes=list(self.classes), n_samples=self.n_samples,
             data_sha256=self.data_sha256, settings=settings,
+            extra={"modalities": self.extra["modalities"]} if self.modalities else {},
         )
 
     def subset_sizes(self) -> np.ndarray:
@@ -770,6 +786,15 @@ class BaseModels:
             full_scores = (matrix("full_scores", "f", (p,)) if "full_scores" in arrays
                            else None)
             full = FeatureModel(scores=full_scores, ranks=full_ranks, subset=full_subset)
+        blocks = (meta.get("extra") or {}).get("modalities")
+        if blocks is not None:
+            from ..datasets._multiomic import check_modalities
+
+            try:
+                check_modalities(blocks, p, where="base_models.npz")
+            except (DataError, TypeError, ValueError) as exc:
+                raise corrupt(f"'extra.modalities' is not a list of [name, features] "
+                              f"covering the {p} features ({exc})") from None
         return cls(
             subsets=subsets, ranks=ranks, scores=scores, sample_indices=idx,
             # a record from before a default changed keeps its meaning (ReliefF's variant)

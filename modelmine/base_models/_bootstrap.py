@@ -479,7 +479,8 @@ def fit_class_models(checked: CheckedRun, *, executor: Any = None,
             feature_names=data.feature_names, n_features=m, resampling=resampling_record,
             random_state=int(ss.entropy), classes=["rest", label], n_samples=data.n_samples,
             data_sha256=fingerprint, artificial=artificial_record,
-            extra={"one_vs_rest": label}, settings=kept.to_settings())._kept(kept)
+            extra={"one_vs_rest": label, **modality_record(data)},
+            settings=kept.to_settings())._kept(kept)
     return out
 
 
@@ -577,11 +578,18 @@ def _fit(checked: CheckedRun, *, executor: Any, store_dir: str | os.PathLike[str
         base = BaseModels(subsets=part.subsets, ranks=part.ranks, scores=part.scores,
                           sample_indices=part.sample_indices,
                           selector=part.selector.describe(), full_model=part.full_model,
-                          artificial_subsets=part.artificial_subsets, **common)._kept(kept)
+                          artificial_subsets=part.artificial_subsets,
+                          extra=modality_record(data), **common)._kept(kept)
         if part.store is not None:
             part.store.finish(base)
         return base
-    return _pool(parts, common)._kept(kept)
+    return _pool(parts, common, modality_record(data))._kept(kept)
+
+
+def modality_record(data: Any) -> dict[str, Any]:
+    """The base models' record of multi-omic data's blocks (``extra["modalities"]``:
+    name and number of features per modality, in column order); empty for one block."""
+    return {"modalities": [[k, v] for k, v in data.modalities]} if data.modalities else {}
 
 
 class _Fitted:
@@ -723,7 +731,8 @@ def _fit_selector(sel: Selector, X: Any, X_fit: Any, y: np.ndarray, seeds: list[
                    artificial_subsets, store)
 
 
-def _pool(parts: list[_Fitted], common: dict[str, Any]) -> BaseModels:
+def _pool(parts: list[_Fitted], common: dict[str, Any],
+          record: dict[str, Any] | None = None) -> BaseModels:
     """Pool the selectors' models (Salman 2022, Section 3.2.2): the same b resamples for
     every selector, since a resample depends only on (seed, i)."""
     outcome = parts[0].selector.outcome
@@ -736,7 +745,8 @@ def _pool(parts: list[_Fitted], common: dict[str, Any]) -> BaseModels:
             else np.full(part.subsets.shape, np.nan, dtype=np.float32) for part in parts])
     b = parts[0].subsets.shape[0]
     names = [part.selector.name for part in parts]
-    extra: dict[str, Any] = {"model_selectors": [n for n in names for _ in range(b)]}
+    extra: dict[str, Any] = {"model_selectors": [n for n in names for _ in range(b)],
+                             **(record or {})}
     if without and scores is not None:
         extra["selectors_without_scores"] = without
     artificial = (None if parts[0].artificial_subsets is None else

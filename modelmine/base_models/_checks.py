@@ -64,8 +64,8 @@ class CheckedRun:
 def check_run_data(X: Any, y: Any, spec: RunSpec, *, feature_names: Any = None,
                    n_jobs: int | None = None, func: str = "bootstrap",
                    groups: Any = None, sample_weight: Any = None,
-                   sparse_dtype: Any = np.float64, one_vs_rest: bool = False
-                   ) -> CheckedRun:
+                   sparse_dtype: Any = np.float64, one_vs_rest: bool = False,
+                   modalities: Any = ()) -> CheckedRun:
     """Check a specification against its data, before the first fit.
 
     Parameters
@@ -85,6 +85,9 @@ def check_run_data(X: Any, y: Any, spec: RunSpec, *, feature_names: Any = None,
     one_vs_rest : bool, default=False
         Only the models of each class against the rest are fitted
         (:func:`fit_class_models`, for marker_panels): binary selectors are accepted.
+    modalities : sequence of (str, int), optional
+        The modality blocks of multi-omic data (a MuData brings its own), kept by the
+        base models (:attr:`BaseModels.modalities`).
 
     Returns
     -------
@@ -97,10 +100,11 @@ def check_run_data(X: Any, y: Any, spec: RunSpec, *, feature_names: Any = None,
     """
     if spec.outcome == "classification":
         data = check_dataset(X, y, func=func, feature_names=feature_names,
-                             sparse_dtype=sparse_dtype)
+                             sparse_dtype=sparse_dtype, modalities=modalities)
     else:
         outcome = check_outcome(y, spec.outcome, func=func)
-        data = check_dataset(X, outcome.strata, func=func, feature_names=feature_names)
+        data = check_dataset(X, outcome.strata, func=func, feature_names=feature_names,
+                             modalities=modalities)
         data = dataclasses.replace(data, classes=outcome.strata_labels,
                                    target=outcome.values)
     p, n = data.n_features_in, data.n_samples

@@ -47,6 +47,7 @@ def _read_input(args: argparse.Namespace, source: str, target: str | None = None
 
     from ..datasets import ManyClassesWarning, MetadataColumnsWarning
 
+    recorded = options is not None  # --resume: the run's own record of how it read
     if options is None:
         options = {key: getattr(args, key, None) for key in _INPUT_OPTIONS}
         time = getattr(args, "time", None)
@@ -62,6 +63,11 @@ def _read_input(args: argparse.Namespace, source: str, target: str | None = None
             options["outcome"] = None  # read_data's default: not recorded
         if options.get("labels"):
             options["labels"] = str(Path(options["labels"]).resolve())
+        if options.get("modalities"):  # --modality NAME=FILE: where the file is, for --resume
+            options["modalities"] = [
+                item if "=" not in item else
+                f"{item.partition('=')[0]}={Path(item.partition('=')[2]).resolve()}"
+                for item in options["modalities"]]
     kwargs = {k: v for k, v in options.items() if v not in (None, False)}
     from ..datasets._biodata import cli_door
 
@@ -71,6 +77,7 @@ def _read_input(args: argparse.Namespace, source: str, target: str | None = None
         # run.json's read_options keep the key "weights" (files as they were); read_data's
         # keyword is sample_weight (issue 38)
         call = {("sample_weight" if k == "weights" else k): v for k, v in kwargs.items()}
+        source, call = _modality_tables(source, call, recorded)
         data = read_data(source, target, **call)
     cautions = [f"warning: {w.message}" for w in caught
                 if issubclass(w.category, ManyClassesWarning | MetadataColumnsWarning)]
@@ -80,10 +87,32 @@ def _read_input(args: argparse.Namespace, source: str, target: str | None = None
     return dataclasses.replace(data, read_options=kwargs)
 
 
+def _modality_tables(source: Any, call: dict[str, Any],
+                     recorded: bool = False) -> tuple[Any, dict[str, Any]]:
+    """--modality NAME=FILE (repeatable): the tables of a multi-omic run, as read_data's
+    mapping of modality names to files (DATA then omitted; a resumed run's recorded
+    source is their description); --modality NAME chooses modalities of an .h5mu DATA."""
+    items = call.pop("modalities", None)
+    if not items:
+        return source, call
+    pairs = [item.partition("=") for item in items]
+    if all(sep for _, sep, _ in pairs):
+        names = [name for name, _, _ in pairs]
+        if (source is not None and not recorded) or len(set(names)) != len(names):
+            raise DataError("--modality NAME=FILE gives the tables of a multi-omic run, each "
+                            "modality once, without DATA" + (
+                                "" if source is None else f" (got DATA {source!r} too)") + ".")
+        return {name: file for name, _, file in pairs}, call
+    if any(sep for _, sep, _ in pairs):
+        raise DataError("--modality takes either NAME=FILE (the tables of a multi-omic run) "
+                        "or NAME (a modality of an .h5mu DATA), not both kinds.")
+    return source, {**call, "modalities": [name for name, _, _ in pairs]}
+
+
 #: The options of `_add_input_options` (cli/_main.py), as read_data's keyword arguments.
 _INPUT_OPTIONS = ("labels", "labels_column", "index_col", "transpose", "layer", "backed",
                   "drop", "groups", "weights", "keep_columns", "outcome", "event",
-                  "covariates")
+                  "covariates", "modalities", "intersect")
 
 
 def _selector_params(args: argparse.Namespace, selector: str) -> dict[str, Any]:
@@ -238,8 +267,10 @@ def cmd_run(args: argparse.Namespace) -> int:
             raise DataError(f"--resume DIR continues the run with its recorded settings; "
                             f"{shown} cannot change them (start a new run with --out to use "
                             "other settings).")
-    if not resume and args.data is None:
-        raise DataError("DATA is required (a data file or embedded:NAME), unless --resume.")
+    if not resume and args.data is None and not any(
+            "=" in m for m in getattr(args, "modalities", None) or ()):
+        raise DataError("DATA is required (a data file or embedded:NAME), unless --resume "
+                        "or --modality NAME=FILE tables.")
     out = Path(args.resume or args.out or (
         f"modelmine-run-{args.random_state if args.random_state is not None else 'latest'}"))
     partial = _partial_dir(out)
@@ -403,7 +434,8 @@ def _run_or_resume(args: argparse.Namespace, out: Path, partial: Path,
         # change its resampling or its features (issue 26)
         spec = run_spec(args, operators=operators, operator_params=op_params)
         data = _read_input(args, args.data, args.target)
-        data = dataclasses.replace(data, source=_absolute_source(data.source))
+        if not data.read_options.get("modalities") or args.data is not None:
+            data = dataclasses.replace(data, source=_absolute_source(data.source))
         if "n_features" not in getattr(args, "given", ()):  # the default m adapts to p
             from ..constants import default_n_features
 

@@ -329,8 +329,19 @@ def _add_input_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--event", metavar="COL", default=None,
                    help="with --outcome survival: the column of the event indicator, 0/1 "
                    "or true/false (1: the event happened, 0: censored)")
+    g.add_argument("--modality", dest="modalities", metavar="NAME=FILE", action="append",
+                   default=None,
+                   help="multi-omic data as one table per omic, repeatable and without "
+                   "DATA: each FILE (a table or .h5ad, rows = samples) read as DATA would be, "
+                   "its features named NAME:FEATURE, joined by sample ID, the labels from "
+                   "--labels; with an .h5mu DATA, --modality NAME chooses its modalities "
+                   "(docs/biology.md)")
+    g.add_argument("--intersect", action="store_true",
+                   help="multi-omic data whose modalities hold different samples: keep the "
+                   "samples common to all (default: an error naming the counts)")
     g.add_argument("--layer", metavar="NAME", default=None,
-                   help="for .h5ad: the layer to read instead of .X")
+                   help="for .h5ad (and every modality of an .h5mu): the layer to read "
+                   "instead of .X")
     g.add_argument("--backed", action="store_true",
                    help="for .h5ad: open the file in backed mode, reading only the chosen "
                    "matrix into memory (not the other layers, obsm, uns)")

@@ -4,8 +4,10 @@ Embedded: colon, leukemia, prostate (microarrays), basehock (text); see
 ``modelmine/datasets/data/PROVENANCE.md`` for where each comes from. Files: CSV, TSV,
 Parquet, MATLAB ``.mat`` and AnnData ``.h5ad`` through :func:`read_data` (with sample-ID
 columns, genes-by-samples tables and labels in a separate file), and in-memory AnnData
-objects through :func:`from_anndata`; both return a :class:`LoadedData` that
-:func:`modelmine.run` takes as it is. :func:`write_arff` writes data for WEKA.
+objects through :func:`from_anndata`; several omics of the same samples as a MuData
+(``.h5mu``, :func:`from_mudata`) or as tables joined by sample ID
+(:func:`from_modalities`); all return a :class:`LoadedData` that :func:`modelmine.run`
+takes as it is. :func:`write_arff` writes data for WEKA.
 """
 
 from ._arff import write_arff
@@ -27,6 +29,7 @@ from ._loaders import (
     load_prostate,
     shared_path,  # noqa: F401 (internal)
 )
+from ._multiomic import from_modalities, from_mudata
 from ._readers import (
     EMBEDDED_PREFIX,  # noqa: F401 (internal)
     LoadedData,
@@ -44,6 +47,8 @@ __all__ = [
     "available",
     "collapse_features",
     "from_anndata",
+    "from_modalities",
+    "from_mudata",
     "load",
     "load_basehock",
     "load_colon",

@@ -15,7 +15,7 @@ import os
 import re
 import zipfile
 import zlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -52,13 +52,16 @@ def _kind(path: Path) -> str:
         return "mat"
     if last == ".h5ad":
         return "h5ad"
+    if last == ".h5mu":
+        return "h5mu"
     raise DataError(
         f"Cannot tell the format of {str(path)!r} from its extension; use .csv, .tsv, "
-        ".parquet, .mat or .h5ad (optionally compressed .gz/.bz2/.xz/.zip for tables)."
+        ".parquet, .mat, .h5ad or .h5mu (optionally compressed .gz/.bz2/.xz/.zip for "
+        "tables)."
     )
 
 
-def read_data(source: str | os.PathLike[str], target: Any = None, *,
+def read_data(source: str | os.PathLike[str] | Mapping[str, Any], target: Any = None, *,
               labels: str | os.PathLike[str] | None = None, labels_column: str | None = None,
               index_col: str | None = None, transpose: bool = False,
               layer: str | None = None, backed: bool = False,
@@ -68,6 +71,7 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
               outcome: str = "classification",
               event: str | None = None,
               covariates: Sequence[str] | None = None,
+              modalities: Sequence[str] | None = None, intersect: bool = False,
               weights: Any = UNSET) -> LoadedData:
     """Read a dataset for ``modelmine run`` / ``modelmine lattice``.
 
@@ -127,9 +131,21 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
         Columns of a table holding clinical covariates (age, sex, stage, batch; text
         allowed), taken out of the features into ``LoadedData.covariates``:
         :func:`modelmine.run` adjusts for them (``--covariate COL``).
+    modalities : sequence of str, optional
+        For ``.h5mu``: the modalities to read, in this order (default: all).
+    intersect : bool, default=False
+        Multi-omic data (an ``.h5mu``, or a mapping as ``source``) whose modalities hold
+        different samples: keep those common to all (a note names what was left out)
+        instead of an error naming the counts.
     weights : str, optional
         The old name of ``sample_weight``, deprecated (a FutureWarning; it goes in the next
         release).
+
+    Several omics of the same samples (``docs/biology.md``): ``source`` a MuData ``.h5mu``
+    file (``target="obs:COLUMN"``), or a mapping of modality names to table files, each
+    read as above and joined by sample ID, the labels from a ``labels`` sample sheet; the
+    features are named ``"MODALITY:FEATURE"`` and ``LoadedData.modalities`` records the
+    blocks (:func:`modelmine.datasets.from_mudata`).
 
     Returns
     -------
@@ -143,6 +159,16 @@ def read_data(source: str | os.PathLike[str], target: Any = None, *,
     """
     weights = renamed_keyword("read_data", "weights", "sample_weight", weights,
                               sample_weight, None)
+    if (isinstance(source, Mapping) or str(source).lower().endswith(".h5mu")
+            or modalities is not None or intersect):
+        from ._multiomic import read_multiomic
+
+        return read_multiomic(
+            source, target, modalities=modalities, intersect=intersect, labels=labels,
+            labels_column=labels_column, index_col=index_col, transpose=transpose,
+            layer=layer, backed=backed, drop=drop, groups=groups, sample_weight=weights,
+            keep_columns=keep_columns, outcome=outcome, event=event, covariates=covariates,
+            read_table=read_data)
     from ._biodata import (
         check_target,
         join_labels,

@@ -55,6 +55,10 @@ class LoadedData:
     covariates : DataFrame or None
         The clinical covariates of each sample (``read_data(covariates=[COLUMN, ...])``),
         as read (text kept): :func:`modelmine.run` adjusts for them.
+    modalities : tuple of (str, int)
+        Multi-omic data (a MuData, or tables joined by sample ID): each modality's name and
+        number of features, in column order; its features are named
+        ``"MODALITY:FEATURE"`` (:func:`modelmine.datasets.from_mudata`). Empty otherwise.
     """
 
     X: Any
@@ -71,6 +75,7 @@ class LoadedData:
     groups: np.ndarray | None = None
     sample_weight: np.ndarray | None = None
     covariates: Any = None
+    modalities: tuple[tuple[str, int], ...] = ()
 
     @property
     def shape(self) -> tuple[int, int]:

@@ -32,26 +32,10 @@ from ..validation import check_choice, param_error
 from ._markers import EFFECT_MEASURES, marker_table
 from ._significance import bh_qvalues
 
-__all__ = ["effect_table", "modality_of"]
+__all__ = ["effect_table"]
 
 #: Columns taken at a time (dense, float64): the largest block is n x 512 values.
 _CHUNK = 512
-
-#: What separates a modality from a feature's own name in a multi-omic run
-#: (``rna:TP53``, ``prot:CD4``; MuData's own ``mod:name`` convention for its columns).
-MODALITY_SEPARATOR = ":"
-
-
-def modality_of(names: Any, modalities: Any) -> np.ndarray:
-    """The modality of each feature name of a multi-omic run (``"rna:TP53"`` -> ``"rna"``),
-    the text before the first separator when it is one of ``modalities``, else ``""``."""
-    known = {str(m) for m in modalities}
-    out = []
-    for name in names:
-        head, sep, _ = str(name).partition(MODALITY_SEPARATOR)
-        out.append(head if sep and head in known else "")
-    return np.asarray(out, dtype=object)
-
 
 def data_effect_measure(X: Any) -> str:
     """The effect size a class comparison reports for these values: the log2 fold change
@@ -69,7 +53,7 @@ def data_effect_measure(X: Any) -> str:
 
 def effect_table(X: Any, y: Any, outcome: str = "classification", *,
                  feature_names: Any = None, covariates: Any = None,
-                 effect: str = "auto") -> pd.DataFrame:
+                 effect: str = "auto", modalities: Any = None) -> pd.DataFrame:
     """The effect, p-value and q-value of every feature: one row per feature (and class).
 
     The columns of the markers (:func:`~modelmine.diagnostics.marker_table` for classes,
@@ -77,11 +61,12 @@ def effect_table(X: Any, y: Any, outcome: str = "classification", *,
     outcome), computed by them on blocks of columns, with ``q_value`` the
     Benjamini-Hochberg q-value of ``p_value`` over every feature of X (within each class)
     and ``rank_in_class`` / ``rank`` over all of them. Classes: the effect measure is
-    decided once on all the values (``effect="auto"``), so every block reports the same
-    one. With ``covariates`` the classes' rows add the adjusted odds ratio columns (Firth's
-    estimate and penalised likelihood ratio p-value, as in the markers; the profile
-    intervals, twenty constrained fits a gene, are the markers' only and NaN here) and
-    the outcomes' effects are adjusted, as in the markers.
+    decided once on all the values (``effect="auto"``; on each modality's values with
+    ``modalities``), so every block of columns reports the same one. With ``covariates``
+    the classes' rows add the adjusted odds ratio columns (Firth's estimate and penalised
+    likelihood ratio p-value, as in the markers; the profile intervals, twenty constrained
+    fits a gene, are the markers' only and NaN here) and the outcomes' effects are
+    adjusted, as in the markers.
 
     Parameters
     ----------
@@ -96,6 +81,12 @@ def effect_table(X: Any, y: Any, outcome: str = "classification", *,
         Encoded covariates to adjust for (:class:`modelmine.outcomes.Covariates` values).
     effect : {"auto", "log2_fold_change", "standardized_mean_difference"}, default="auto"
         Classes only.
+    modalities : sequence of (str, int), optional
+        Multi-omic data (:attr:`modelmine.BaseModels.modalities`): each modality's name and
+        number of columns, in column order. Adds a ``modality`` column after ``feature``;
+        with ``effect="auto"`` the effect measure is decided on each modality's own values
+        (raw protein intensities get a log2 fold change, log-scale transcripts Hedges' g),
+        while the q-values and ranks stay over every feature.
 
     Returns
     -------
@@ -125,22 +116,15 @@ def effect_table(X: Any, y: Any, outcome: str = "classification", *,
                           len(names), show=False)
     matrix = sp.csc_matrix(X) if sp.issparse(X) else np.asarray(X)
     Z = None if covariates is None else np.asarray(covariates, dtype=np.float64)
+    segments = _segments(modalities, p, func)
     parts = []
     if outcome == "classification":
-        measure = data_effect_measure(matrix) if effect == "auto" else effect
-        for a in range(0, p, _CHUNK):
-            block = _dense(matrix, a, min(a + _CHUNK, p))
-            frame = pd.DataFrame(block, columns=names[a:a + _CHUNK])
-            part = marker_table(frame, y, effect=measure)
-            if Z is not None:
-                from ._outcome_markers import adjusted_class_effects
-
-                # every gene: Firth's odds ratio and test; the profile intervals are
-                # the markers' (twenty constrained fits a gene)
-                part = part.merge(adjusted_class_effects(frame, y, Z, intervals=False),
-                                  on=["feature", "class"], how="left", sort=False)
-            parts.append(part)
-        table = pd.concat(parts, ignore_index=True)
+        whole = data_effect_measure(matrix) if effect == "auto" else effect
+        for _, start, stop in segments:
+            measure = whole if effect != "auto" or len(segments) == 1 else (
+                data_effect_measure(matrix[:, start:stop]))
+            parts += _class_blocks(matrix, y, names, start, stop, measure, Z)
+        table = _with_modality(pd.concat(parts, ignore_index=True), segments, names)
         return _by_class(table, names)
     from ._outcome_markers import outcome_marker_table
 
@@ -148,13 +132,62 @@ def effect_table(X: Any, y: Any, outcome: str = "classification", *,
         frame = pd.DataFrame(_dense(matrix, a, min(a + _CHUNK, p)),
                              columns=names[a:a + _CHUNK])
         parts.append(outcome_marker_table(frame, y, outcome, covariates=Z))
-    table = pd.concat(parts, ignore_index=True)
+    table = _with_modality(pd.concat(parts, ignore_index=True), segments, names)
     table.insert(list(table.columns).index("p_value") + 1, "q_value",
                  bh_qvalues(table["p_value"].to_numpy()))
     order = np.lexsort((np.arange(len(table)), -np.abs(table["effect_size"].to_numpy())))
     table = table.iloc[order].reset_index(drop=True)
     table["rank"] = np.arange(1, len(table) + 1)
     return table
+
+
+def _segments(modalities: Any, p: int, func: str) -> list[tuple[str, int, int]]:
+    """The column blocks ``(modality, start, stop)``: one unnamed block without
+    modalities."""
+    if modalities is None or len(modalities) == 0:
+        return [("", 0, p)]
+    from ..datasets._multiomic import check_modalities
+
+    try:
+        blocks = check_modalities(modalities, p)
+    except Exception as exc:
+        raise param_error("modalities", func, f"(name, columns) pairs covering the {p} "
+                          "columns", str(exc), show=False) from None
+    out, start = [], 0
+    for name, size in blocks:
+        out.append((name, start, start + size))
+        start += size
+    return out
+
+
+def _with_modality(table: pd.DataFrame, segments: list[tuple[str, int, int]],
+                   names: list[str]) -> pd.DataFrame:
+    """The table with a ``modality`` column after ``feature`` (multi-omic data only)."""
+    if len(segments) == 1 and not segments[0][0]:
+        return table
+    of = {names[j]: name for name, a, b in segments for j in range(a, b)}
+    table.insert(list(table.columns).index("feature") + 1, "modality",
+                 table["feature"].map(of).to_numpy())
+    return table
+
+
+def _class_blocks(matrix: Any, y: Any, names: list[str], start: int, stop: int,
+                  measure: str, Z: Any) -> list[pd.DataFrame]:
+    """The markers' rows of columns ``start:stop``, ``_CHUNK`` columns at a time."""
+    parts = []
+    for a in range(start, stop, _CHUNK):
+        b = min(a + _CHUNK, stop)
+        frame = pd.DataFrame(_dense(matrix, a, b), columns=names[a:b])
+        part = marker_table(frame, y, effect=measure)
+        if Z is not None:
+            from ._outcome_markers import adjusted_class_effects
+
+            # every gene: Firth's odds ratio and test; the profile intervals are the
+            # markers' (twenty constrained fits a gene)
+            part = part.merge(adjusted_class_effects(frame, y, Z, intervals=False),
+                              on=["feature", "class"], how="left", sort=False)
+        parts.append(part)
+    return parts
 
 
 def _dense(matrix: Any, a: int, b: int) -> np.ndarray:

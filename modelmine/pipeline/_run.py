@@ -37,6 +37,7 @@ from ..base_models import (
 )
 from ..constants import LOW_DIMENSIONAL_P, default_n_features
 from ..datasets import LoadedData
+from ..datasets._multiomic import as_loaded
 from ..exceptions import DataError
 from ..operators import Signature, SignatureSet, apply_operators
 from ..patterns import ItemsetLattice, Itemsets, TooManyItemsetsError, mine_itemsets
@@ -273,6 +274,7 @@ class MiningRun:
         """
         from ..diagnostics import marker_table
 
+        auto = effect == "auto"
         effect = self._effect_measure(effect)
         if per_class is None:
             per_class = bool(self.class_signatures)
@@ -281,7 +283,7 @@ class MiningRun:
                 raise param_error("null", "MiningRun.markers", "None for the per-class "
                                   "panels (the null is of the pooled selection; pass "
                                   "per_class=False)", type(null).__name__, show=False)
-            return self._class_markers(operator, effect)
+            return self._class_markers(operator, effect, auto=auto)
         name = self._markers_operator(operator)
         assert self.expression is not None
         lead = OUTCOME_COLUMNS[self.outcome]
@@ -304,6 +306,7 @@ class MiningRun:
                 frequency=self._kept_values(base.subsets.mean(axis=0), kept),
                 n_models=base.n_models,
                 q_values=None if q is None else self._kept_values(q, kept), covariates=Z)
+            frame = self._modality_markers(frame, None, None, auto=False)
             frame.insert(0, "signature", name)
             frame.insert(1, "panel", "pooled")
             return frame
@@ -312,6 +315,8 @@ class MiningRun:
                              n_models=base.n_models,
                              q_values=None if q is None else self._kept_values(q, kept),
                              effect=effect)
+        frame = self._modality_markers(frame, self.expression[kept],
+                                       self.expression["class"].to_numpy(), auto=auto)
         if Z is not None:
             from ..diagnostics._outcome_markers import adjusted_class_effects
 
@@ -426,7 +431,8 @@ class MiningRun:
         frequency.columns = list(effect.columns)
         return effect, frequency
 
-    def _class_markers(self, operator: str | None, effect: str) -> pd.DataFrame:
+    def _class_markers(self, operator: str | None, effect: str, *,
+                       auto: bool = False) -> pd.DataFrame:
         from ..diagnostics import marker_table
 
         if not self.class_signatures or self.class_frequencies is None:
@@ -445,6 +451,7 @@ class MiningRun:
             table = marker_table(self.expression[kept], inside,
                                  frequency=self.class_frequencies.loc[kept, cls].to_numpy(),
                                  n_models=self.base_models.n_models, effect=effect)
+            table = self._modality_markers(table, self.expression[kept], inside, auto=auto)
             part = table[table["class"] == cls].copy()
             if self.covariates is not None:  # the class against the rest, adjusted
                 from ..diagnostics._outcome_markers import adjusted_class_effects
@@ -457,6 +464,39 @@ class MiningRun:
         frame = pd.concat(parts, ignore_index=True)
         frame.insert(0, "signature", name)
         frame.insert(1, "panel", "per_class")
+        return frame
+
+    def _modality_markers(self, frame: pd.DataFrame, values: pd.DataFrame | None,
+                          labels: Any, *, auto: bool) -> pd.DataFrame:
+        """Markers of a multi-omic run: each gene's ``modality`` (after ``feature``) and,
+        for ``effect="auto"``, its effect in the measure its modality's values call for
+        (the one :meth:`effects` reports: a log2 fold change for raw intensities, Hedges'
+        g for log-scale values). Other runs' markers as they are."""
+        blocks = self.base_models.modalities
+        if not blocks:
+            return frame
+        from ..datasets._multiomic import modality_of
+
+        frame = frame.copy()
+        frame.insert(list(frame.columns).index("feature") + 1, "modality",
+                     modality_of(frame["feature"], [k for k, _ in blocks]))
+        table = self.effects_table
+        if not auto or values is None or table is None or "effect_measure" not in table:
+            return frame
+        from ..diagnostics import marker_table
+
+        measure_of = dict(zip(table["feature"].astype(str), table["effect_measure"],
+                              strict=True))
+        for measure in sorted({measure_of[f] for f in frame["feature"]} -
+                              set(frame["effect_measure"])):
+            genes = list(dict.fromkeys(f for f in frame["feature"] if measure_of[f] == measure))
+            redo = marker_table(values[genes], labels, effect=measure).set_index(
+                ["class", "feature"])
+            rows = frame["feature"].isin(genes).to_numpy()
+            keys = pd.MultiIndex.from_arrays([frame.loc[rows, "class"], frame.loc[rows,
+                                                                                  "feature"]])
+            frame.loc[rows, "effect_size"] = redo.loc[keys, "effect_size"].to_numpy()
+            frame.loc[rows, "effect_measure"] = measure
         return frame
 
     def _effect_measure(self, effect: str) -> str:
@@ -703,11 +743,19 @@ def _describe(X: Any, y: Any, source: LoadedData | None) -> dict[str, Any]:
             described["labels"] = source.labels
         if source.read_options:
             described["read_options"] = dict(source.read_options)
+        if source.modalities:  # multi-omic: the blocks, in column order
+            described["modalities"] = {k: v for k, v in source.modalities}
     else:
         described = {"source": type(X).__name__, "format": "python", "target": None}
     described["storage"] = "sparse" if sp.issparse(X) else "dense"
     described["n_samples"], described["n_features_in"] = (int(s) for s in X.shape)
     described["values"] = values_statement(X)
+    if source is not None and len(source.modalities) > 1:  # each block on its own scale
+        start, parts = 0, []
+        for name, size in source.modalities:
+            parts.append(f"{name}: {values_statement(X[:, start:start + size])}")
+            start += size
+        described["values"] = "; ".join(parts)
     return described
 
 
@@ -962,6 +1010,8 @@ def run(
              "outcome": outcome, "max_per_class": max_per_class, "fit_full": fit_full,
              "feature_map": feature_map, "feature_map_columns": feature_map_columns,
              "collapse": collapse, "unmapped": unmapped}
+    # a MuData, or a mapping of modality names to tables: one LoadedData (issue 51)
+    X, y, groups, sample_weight = as_loaded(X, y, groups, sample_weight)
     groups, sample_weight = _design_columns(X, groups, sample_weight)
     X, y, source, feature_names = _data(X, y, feature_names,
                                         spec.outcome if spec is not None else outcome)
@@ -1146,7 +1196,8 @@ def _execute(X: Any, y: Any, spec: RunSpec, execution: Execution, *,
     # written: a run refused here leaves nothing behind.
     checked = check_run_data(X, y, spec, feature_names=feature_names,
                              n_jobs=execution.n_jobs, func=_FUNC, groups=groups,
-                             sample_weight=sample_weight)
+                             sample_weight=sample_weight,
+                             modalities=() if source is None else source.modalities)
     taken = sorted(set(OUTCOME_COLUMNS[spec.outcome]) & {
         str(f) for f in checked.data.feature_names})
     if taken:  # the expression table leads with these columns (expression.csv.gz)
@@ -1336,7 +1387,8 @@ def run_effects(X: Any, y: Any, base: BaseModels, outcome: str,
     matrix = X.to_numpy(dtype=np.float64) if isinstance(X, pd.DataFrame) else X
     return effect_table(matrix, labels, outcome,
                         feature_names=[str(f) for f in base.feature_names],
-                        covariates=None if covariates is None else covariates.values)
+                        covariates=None if covariates is None else covariates.values,
+                        modalities=base.modalities or None)
 
 
 def _covariate_frame(checked: CheckedRun, source: LoadedData | None) -> pd.DataFrame | None:
@@ -1395,6 +1447,8 @@ def resume(run_dir: str | os.PathLike[str], X: Any, y: Any = None, *, selector: 
     settings = dict(record["settings"])
     settings["random_state"] = record["random_state"]
     spec = RunSpec.from_settings(settings, selector=selector, func="resume")
+    # a MuData, or a mapping of modality names to tables: one LoadedData (issue 51)
+    X, y, groups, sample_weight = as_loaded(X, y, groups, sample_weight)
     groups, sample_weight = _design_columns(X, groups, sample_weight)
     X, y, source, feature_names = _data(X, y, feature_names, spec.outcome)
     X, feature_names, covs = take_covariates(X, covariates, spec.covariates, source,

@@ -115,7 +115,7 @@ _SUPPORT = schema.Where(float, lambda v: (0 < v <= 1) if isinstance(v, float) el
 #: data again with these keyword arguments, so no other key is accepted.
 _READ_OPTION_NAMES = ("labels", "labels_column", "index_col", "transpose", "layer", "backed",
                       "drop", "groups", "weights", "keep_columns", "outcome", "event",
-                      "covariates")
+                      "covariates", "modalities", "intersect")
 _READ_OPTIONS = schema.Where(
     {"labels": schema.Optional(str), "labels_column": schema.Optional(str),
      "index_col": schema.Optional(str), "transpose": schema.Optional(bool),
@@ -126,14 +126,19 @@ _READ_OPTIONS = schema.Where(
      "outcome": schema.Optional(schema.Where(
          str, lambda v: v in ("classification", "regression", "survival"),
          "classification, regression or survival")),
-     "event": schema.Optional(str), "covariates": schema.Optional(schema.ListOf(str))},
+     "event": schema.Optional(str), "covariates": schema.Optional(schema.ListOf(str)),
+     # multi-omic input: --modality NAME or NAME=FILE (absolute), --intersect
+     "modalities": schema.Optional(schema.ListOf(str)),
+     "intersect": schema.Optional(bool)},
     lambda v: set(v) <= set(_READ_OPTION_NAMES),
     "an object of the options " + ", ".join(_READ_OPTION_NAMES))
 _DATA = {"source": str, "format": str, "target": (str, type(None)),
          "storage": schema.Optional(str), "n_samples": schema.Optional(_POSITIVE),
          "n_features_in": schema.Optional(_POSITIVE),
          "layer": schema.Optional(str), "labels": schema.Optional(str),
-         "read_options": schema.Optional(_READ_OPTIONS)}
+         "read_options": schema.Optional(_READ_OPTIONS),
+         # multi-omic data: each modality's number of features, in column order
+         "modalities": schema.Optional(schema.MapOf(_POSITIVE))}
 #: ``scale`` of :func:`modelmine.run` (selectors/_scaling.py SCALE_METHODS).
 _SCALE = schema.Where(str, lambda v: v in SCALE_METHODS,
                       "one of " + ", ".join(repr(m) for m in SCALE_METHODS))

@@ -53,12 +53,13 @@ _NOWHERE = {
     "keep_columns": "no_such_*",
     "figures": "/dev/null/figures",
     "gene_sets": "/nonexistent/sets.gmt",
+    "modalities": "rna=/nonexistent/rna.csv",
 }
 
 #: Options that take any value or none (flags), or whose "bad" value is legitimately used.
 _SKIP = {"help", "version", "quiet", "debug", "force", "executor", "command", "action",
          "transpose", "backed", "stratify", "annotate", "evaluate", "weighted_resampling",
-         "per_class", "annotate_full"}
+         "per_class", "annotate_full", "intersect"}
 
 
 def _commands(tmp, data_csv, finished_run):
