@@ -271,9 +271,23 @@ def fdp_plus(
     return (n_art / ratio + 1.0) / np.maximum(1, n_real)
 
 
+def _stabl_threshold(freq: np.ndarray, art: np.ndarray, target: float | None
+                     ) -> tuple[float, float, np.ndarray, int]:
+    """Stabl's rule on one block of features: (threshold, FDP+ at it, the passing real
+    features' positions, the grid index of the minimum)."""
+    fdp = fdp_plus(freq, art)
+    best = int(np.argmin(fdp))
+    estimate = float(fdp[best])
+    if estimate > (1.0 if target is None else target):
+        return 1.0, estimate, np.array([], dtype=np.int64), best
+    threshold = float(STABL_GRID[best])
+    return threshold, estimate, np.flatnonzero(freq > threshold), best
+
+
 @declare_operator("stabl", kind="single", variable_size=True, requires=("artificial-features",))
 def stabl(
-    base: BaseModels, *, n_features: int | None = None, fdr: float | None = None
+    base: BaseModels, *, n_features: int | None = None, fdr: float | None = None,
+    per_modality: bool | None = None,
 ) -> Signature:
     """stabl: the features whose frequency exceeds the threshold minimising Stabl's FDP+.
 
@@ -283,21 +297,38 @@ def stabl(
     and the reliability threshold is the t of the grid 0, 0.01, ..., 0.99 minimising it.
     As in Stabl, when the minimum exceeds 1 nothing is selected.
 
+    Multi-omic base models (:attr:`BaseModels.modalities`) get one threshold per modality
+    (Hedou et al. 2024, "Multi-omic" Methods, as the Stabl package's
+    ``multi_omic_stabl``: each omic has its own reliability threshold and the features
+    passing them are merged): FDP+ is computed on each modality's real features and their
+    own artificial copies (the copy of feature j belongs to j's modality), so a small block
+    with strong signal is not held to the threshold of a large noisy one
+    (``benchmarks/bench_multiomic.py``; ``docs/biology.md``).
+
     Parameters
     ----------
     fdr : float in (0, 1), optional
         A target: when FDP+ at the chosen threshold exceeds it, nothing is selected (the
-        target cannot be met with these base models). None keeps Stabl's own rule.
+        target cannot be met with these base models); per modality, for that modality.
+        None keeps Stabl's own rule.
+    per_modality : bool, optional
+        One threshold per modality (default, None: when the base models have two or more
+        modalities) or one over all the features (False).
 
     Needs base models built with ``bootstrap(..., artificial_features=...)``. Scores: the
     selection frequency. Provenance: ``threshold``, ``fdp_plus`` (the estimate at the
-    threshold), ``fdr_target``, ``n_passing``, ``statement``.
+    threshold), ``fdr_target``, ``n_passing``, ``statement``; per modality,
+    ``modalities``: each modality's ``threshold``, ``fdp_plus``, ``n_passing``,
+    ``n_features`` (``threshold`` and ``fdp_plus`` are then the largest of them).
     """
     target = (
         None
         if fdr is None
         else check_real(fdr, "fdr", "stabl", low=0.0, high=1.0, closed="neither")
     )
+    if per_modality is not None and not isinstance(per_modality, bool | np.bool_):
+        raise param_error("per_modality", "stabl", "a bool or None", per_modality,
+                          exc=TypeError)
     if base.artificial_subsets is None:
         raise NotApplicableError(
             "The operator 'stabl' needs artificial features: build the base models with "
@@ -305,30 +336,57 @@ def stabl(
         )
     freq = base.subsets.mean(axis=0)
     art = base.artificial_frequencies()
-    fdp = fdp_plus(freq, art)
-    best = int(np.argmin(fdp))
-    estimate = float(fdp[best])
-    limit = 1.0 if target is None else target
-    if estimate > limit:
-        threshold, passing = 1.0, np.array([], dtype=np.int64)
-        statement = (
-            f"No feature selected: the lowest FDP+ estimate is {estimate:.3g} "
-            f"(at threshold {STABL_GRID[best]:.2f}), above "
-            + ("1 (Stabl's rule)." if target is None else f"the target {target:g}.")
-        )
+    blocks = base.modalities
+    split = len(blocks) >= 2 if per_modality is None else bool(per_modality)
+    if split and len(blocks) < 2:
+        raise param_error("per_modality", "stabl", "False or None for base models of one "
+                          "block (multi-omic data: a MuData or a mapping of tables)", True,
+                          exc=NotApplicableError)
+    if split and art.size != freq.size:
+        raise NotApplicableError(
+            f"stabl per modality needs one artificial copy per feature; these base models "
+            f"have {art.size} artificial features for {freq.size} real ones.")
+    limit = "1 (Stabl's rule)." if target is None else f"the target {target:g}."
+    per_block: dict[str, Any] = {}
+    if split:
+        modality = base.feature_modalities()
+        passing_parts, sentences = [], []
+        for name, _ in blocks:
+            cols = np.flatnonzero(modality == name)
+            t, estimate, passing, best = _stabl_threshold(freq[cols], art[cols], target)
+            passing_parts.append(cols[passing])
+            per_block[name] = {"threshold": t, "fdp_plus": estimate,
+                               "n_passing": int(passing.size), "n_features": int(cols.size),
+                               "artificial_max_frequency": float(art[cols].max())}
+            sentences.append(
+                f"{name}: {passing.size} of {cols.size} above {t:.2f} (FDP+ {estimate:.3g})"
+                if passing.size or estimate <= (1.0 if target is None else target) else
+                f"{name}: none (lowest FDP+ {estimate:.3g} at {STABL_GRID[best]:.2f}, above "
+                + limit[:-1] + ")")
+        passing = np.sort(np.concatenate(passing_parts))
+        threshold = max(v["threshold"] for v in per_block.values())
+        estimate = max(v["fdp_plus"] for v in per_block.values())
+        statement = (f"{passing.size} feature(s) pass the threshold of their modality, "
+                     f"each minimising FDP+ on its own features and artificial copies "
+                     f"(Hedou et al. 2024, multi-omic): " + "; ".join(sentences) + ".")
     else:
-        threshold = float(STABL_GRID[best])
-        passing = np.flatnonzero(freq > threshold)
-        statement = (
-            f"{passing.size} feature(s) are selected more often than "
-            f"{threshold:.2f}, the threshold minimising FDP+; estimated false "
-            f"discovery proportion {estimate:.3g} (Hedou et al. 2024), from "
-            f"{art.size} {base.artificial.get('method', 'artificial')} features."
-        )
-        if n_features is not None and passing.size > n_features:
-            statement += f" Capped at the {n_features} most frequent."
+        threshold, estimate, passing, best = _stabl_threshold(freq, art, target)
+        if passing.size == 0 and estimate > (1.0 if target is None else target):
+            statement = (
+                f"No feature selected: the lowest FDP+ estimate is {estimate:.3g} "
+                f"(at threshold {STABL_GRID[best]:.2f}), above " + limit
+            )
+        else:
+            statement = (
+                f"{passing.size} feature(s) are selected more often than "
+                f"{threshold:.2f}, the threshold minimising FDP+; estimated false "
+                f"discovery proportion {estimate:.3g} (Hedou et al. 2024), from "
+                f"{art.size} {base.artificial.get('method', 'artificial')} features."
+            )
+    if n_features is not None and passing.size > n_features:
+        statement += f" Capped at the {n_features} most frequent."
     feats = _cap(base, passing, freq, n_features)
-    prov = {
+    prov: dict[str, Any] = {
         "threshold": threshold,
         "fdp_plus": estimate,
         "fdr_target": target,
@@ -338,6 +396,8 @@ def stabl(
         "artificial_max_frequency": float(art.max()) if art.size else 0.0,
         "statement": statement,
     }
+    if split:
+        prov["modalities"] = per_block
     return signature(
         base, feats, scores=freq[feats], score_name="frequency", operator="stabl", provenance=prov
     )
