@@ -57,6 +57,14 @@ def test_colon_information_gain_recomputed_at_the_full_setting(tmp_path, monkeyp
                        na_values=[""])
     full = full[(full.dataset == "colon") & (full.selector == "ig")].reset_index(drop=True)
     pd.testing.assert_frame_equal(paired, full, check_exact=False, rtol=1e-12, atol=1e-12)
+    # the recorded inputs of Tables 2-3 (issue 49, item 3): IG's predictions and itemsets
+    preds = pd.read_csv(out / "colon_predictions.csv")
+    pd.testing.assert_frame_equal(
+        preds, pd.read_csv(DOCS / "colon_predictions.csv.gz")[list(preds.columns)])
+    items = pd.read_csv(out / "colon_itemsets.csv")
+    recorded = pd.read_csv(DOCS / "colon_itemsets.csv.gz")
+    pd.testing.assert_frame_equal(items, recorded[recorded.selector == "ig"].reset_index(
+        drop=True), check_exact=False, rtol=1e-12, atol=1e-12)
 
 
 def _findings():
@@ -150,3 +158,84 @@ def test_the_data_table_states_the_papers_datasets_and_ours():
         assert rows[paper][4] == f"{X.shape[0]} x {X.shape[1]}", paper
     for absent in ("ovarian", "stroke", "nervous"):
         assert rows[absent][3].startswith("none"), absent
+
+
+def _mcnemar_points(correct: dict[str, np.ndarray]) -> dict[str, float]:
+    """KDD'12 section 3's points by McNemar's exact test, here with scipy's binomial test:
+    1 to the winner of a significant comparison (alpha 0.05), 0.5 to each otherwise."""
+    from scipy.stats import binomtest
+
+    points = dict.fromkeys(correct, 0.0)
+    names = list(correct)
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            only_a = int((correct[a] & ~correct[b]).sum())
+            only_b = int((correct[b] & ~correct[a]).sum())
+            if only_a + only_b and binomtest(only_a, only_a + only_b).pvalue < 0.05:
+                points[a if only_a > only_b else b] += 1.0
+            else:
+                points[a] += 0.5
+                points[b] += 0.5
+    return points
+
+
+def test_colons_error_points_and_table3_from_its_committed_predictions_and_itemsets():
+    """Issue 49, item 3: colon's every test prediction and per-fold itemset counts are
+    committed (``colon_predictions.csv.gz``, ``colon_itemsets.csv.gz``). From them: every
+    per-fold error of ``colon_folds.csv.gz`` (single- and multi-model, SVM and 1NN), colon's
+    rows of ``paired_differences.csv``, its McNemar error points (scipy's binomial test, and
+    the library's points_ranking on the same samples) and its Table 3 (mean over the folds
+    of the itemsets used, their size and support, per selector, operator and reading)."""
+    from modelmine.diagnostics import points_ranking
+
+    log = (DOCS / "run_predictions.log").read_text()  # the run that recorded them
+    assert re.search(r"^commit: [0-9a-f]{40}$", log, flags=re.M), "a clean commit"
+    assert "--folds 10 --bootstraps 150" in log and "--relieff weka" in log
+    assert re.search(r"^blas: .*OPENBLAS_CORETYPE", log, flags=re.M)
+    assert re.search(r", colon \(62 x 2000\), .*: \d+ s wall, 0/70", log)
+    preds = pd.read_csv(DOCS / "colon_predictions.csv.gz")
+    folds = pd.read_csv(DOCS / "colon_folds.csv.gz")
+    assert len(preds) == 62 and sorted(preds["sample"]) == list(range(62))
+    labels = preds.drop(columns=["sample", "fold", "y_true"])
+    # a multi-model operator may return fewer than k signatures in a fold: no prediction
+    wrong = labels.ne(preds.y_true, axis=0).astype(float).where(labels.notna())
+    keys = wrong.columns.str.rsplit("/", n=1).str[0].to_numpy()
+    # the error of each fold, then the mean over the k signatures (KDD'12 Table 4's error)
+    per_fold = wrong.groupby(preds.fold).mean().T.groupby(keys).mean()
+    for row in folds.itertuples():
+        key = f"{row.selector}/{row.operator}/{row.classifier}"
+        assert per_fold.loc[key, row.fold] == pytest.approx(row.error, abs=1e-12), key
+    paired = pd.read_csv(DOCS / "paired_differences.csv", keep_default_na=False,
+                         na_values=[""])
+    for row in paired[paired.dataset == "colon"].itertuples():
+        op = f"{row.operator}:area" if row.strategy == "area" else row.operator
+        d = wrong[f"{row.selector}/{op}/svm/0"] - wrong[f"{row.selector}/{row.baseline}/svm/0"]
+        assert row.error_difference == pytest.approx(d.mean(), abs=1e-12)
+    nine = ["nobagg", "avgRank", "mostFreq", "maxApr", "closedApr", "medMaxApr",
+            "medClosedApr", "largeMed", "mostRep"]
+    selectors = list(dict.fromkeys(folds.selector))
+    points = {}
+    for sel in selectors:
+        correct = {op: wrong[f"{sel}/{op}/svm/0"].to_numpy() == 0 for op in nine}
+        points[sel] = _mcnemar_points(correct)
+        ranked = points_ranking(correct, test="mcnemar", alpha=0.05).table.points
+        assert {op: float(ranked[op]) for op in nine} == points[sel]
+    colon_points = pd.DataFrame(points).mean(axis=1)
+    # no McNemar test between two operators is significant on colon's 62 samples, as the
+    # microarray domain's Table 2 (every operator 4.00 error points) says
+    assert (colon_points == 4.0).all()
+    table2 = pd.read_csv(DOCS / "table2_microarray.csv", index_col="operator")
+    assert (table2.error_points == 4.0).all()
+    counts = pd.read_csv(DOCS / "colon_itemsets.csv.gz")
+    assert set(counts.strategy) == {"literal", "scanned", "area"}
+    assert (counts.groupby(["selector", "operator", "strategy"]).size() == 10).all()
+    table3 = counts.groupby(["selector", "operator", "strategy"])[["n", "size", "support"]].mean()
+    script = runpy.run_path(str(SCRIPT), run_name="reproduce_kdd12")
+    ours = script["table3_from_counts"](counts)
+    for (sel, op, strategy), row in table3.iterrows():
+        for col in ("n", "size", "support"):
+            assert ours.loc[sel, f"{op}_{strategy}_{col}"] == round(row[col], 2)
+    literal = table3.xs("literal", level="strategy")
+    scanned = table3.xs("scanned", level="strategy")
+    assert (literal.n <= scanned.n).all()  # the paper's count scans past what was used
+    assert counts.support.between(0, 1).all() and (counts["size"] >= 1).all()
