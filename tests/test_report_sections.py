@@ -82,13 +82,14 @@ def test_a_section_added_as_the_recipe_says_is_on_the_page(run, recipe_page):
 
 
 def test_a_section_with_nothing_to_show_leaves_the_page_and_its_navigation(recipe_page):
-    section, page = recipe_page  # a run without an error-control check
-    assert 'id="error-control"' not in page and 'href="#error-control"' not in page
+    section, page = recipe_page  # a run without an error-control check nor gene sets
+    for absent in ("error-control", "enrichment"):
+        assert f'id="{absent}"' not in page and f'href="#{absent}"' not in page
     # the navigation bar follows the sections, in page order
     links = re.findall(r'<a href="#([a-z-]+)">', page[page.index("<nav>"):
                                                       page.index("</nav>")])
-    assert links == ["summary"] + [s.anchor for s in _sections.SECTIONS
-                                   if s.anchor != "error-control"] + [section.anchor]
+    assert links == ["summary"] + [s.anchor for s in _sections.SECTIONS if s.anchor not in (
+        "error-control", "enrichment")] + [section.anchor]
     assert [page.index(f'id="{a}"') for a in links] == sorted(
         page.index(f'id="{a}"') for a in links)
 

@@ -466,7 +466,8 @@ def _extras_asked(args: argparse.Namespace) -> bool:
                 or getattr(args, "pfer", None) is not None
                 or getattr(args, "fdr", None) is not None
                 or getattr(args, "null", None) is not None
-                or getattr(args, "figures", None) is not None)
+                or getattr(args, "figures", None) is not None
+                or getattr(args, "gene_sets", None) is not None)
 
 
 def _finished(out: Path, partial: Path) -> bool:
@@ -531,13 +532,17 @@ def _extras(run: MiningRun, data: LoadedData, out: Path, args: argparse.Namespac
             step = "null"
             with _staged(out, merge=("signatures",)) as stage:  # its tables, with q-values
                 null = _null(run, data, stage, args)
-        if null is not None or check is not None or figures is not None:
+        if (null is not None or check is not None or figures is not None
+                or getattr(args, "gene_sets", None) is not None):
             step = "report"
             evaluation = (pd.read_csv(out / "evaluation.csv")
                           if (out / "evaluation.csv").exists() else None)
+            enriched = (read_enrichment(out / "enrichment.csv")
+                        if (out / "enrichment.csv").exists() else None)
             with _staged(out) as stage:
                 _store.write_report(run, stage / "report.html", evaluation=evaluation,
-                                    null=null, error_control=check, figures_dir=figures)
+                                    null=null, error_control=check, figures_dir=figures,
+                                    enrichment=enriched)
     except BaseException as exc:
         exc.__notes__ = [*getattr(exc, "__notes__", []),
                          f"The run itself is complete in {str(out)!r}; only {step} failed. "
@@ -1012,6 +1017,29 @@ def read_evaluation(path: str | os.PathLike[str]) -> pd.DataFrame:
     return table
 
 
+def read_enrichment(path: str | os.PathLike[str]) -> pd.DataFrame:
+    """Read the ``enrichment.csv`` of ``modelmine run --gene-sets`` for the report."""
+    from ..diagnostics._enrichment import ENRICHMENT_COLUMNS
+
+    file = Path(path)
+    try:
+        table = pd.read_csv(file, keep_default_na=False, na_values={
+            c: [""] for c in ENRICHMENT_COLUMNS if c not in ("signature", "gene_set", "genes")},
+            dtype={"signature": str, "gene_set": str, "genes": str})
+    except (OSError, pd.errors.ParserError, UnicodeDecodeError, ValueError,
+            pd.errors.EmptyDataError) as exc:
+        raise DataError(f"{str(file)!r} is not a readable CSV ({_first_line(exc)}).") from None
+    table.columns = [restore_cell(c) for c in table.columns]
+    for col in ("signature", "gene_set", "genes"):
+        if col in table.columns:
+            table[col] = table[col].map(restore_cell)  # what safe_frame wrote
+    missing = [c for c in ENRICHMENT_COLUMNS if c not in table.columns]
+    if missing:
+        raise DataError(f"{str(file)!r} lacks the column(s) {missing}: it is not the "
+                        "enrichment.csv of `modelmine run --gene-sets`.")
+    return table
+
+
 def _first_line(exc: BaseException) -> str:
     return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
 
@@ -1032,7 +1060,10 @@ def cmd_report(args: argparse.Namespace) -> int:
     with atomic_file(out, force=args.force or args.out is None) as tmp:
         if evaluation is None and (d / "evaluation.csv").exists():
             evaluation = read_evaluation(d / "evaluation.csv")
-        MiningRun.load(d).report(tmp, evaluation=evaluation, figures_dir=figures)
+        enriched = (read_enrichment(d / "enrichment.csv")
+                    if (d / "enrichment.csv").exists() else None)
+        MiningRun.load(d).report(tmp, evaluation=evaluation, figures_dir=figures,
+                                 enrichment=enriched)
     _say(args, f"wrote {out}")
     return 0
 

@@ -650,14 +650,16 @@ def _read_expression(path: Path, base: BaseModels) -> pd.DataFrame | None:
 def write_report(run: MiningRun, path: Path, *,
                  evaluation: pd.DataFrame | None = None, null: Any = None,
                  stability_path: Any = None, error_control: Any = None,
-                 figures_dir: Any = None, markers: pd.DataFrame | None = None) -> Path:
+                 figures_dir: Any = None, markers: pd.DataFrame | None = None,
+                 enrichment: pd.DataFrame | None = None) -> Path:
     """Write the HTML report of ``run`` to ``path`` atomically (``markers``: the run's
     markers tables when the caller has them already, else computed by the report)."""
     from ..report import write_run_report
 
     return write_run_report(path, run, evaluation=evaluation, null=null,
                             stability_path=stability_path, error_control=error_control,
-                            figures_dir=figures_dir, given_markers=markers)
+                            figures_dir=figures_dir, given_markers=markers,
+                            enrichment=enrichment)
 
 
 # ----------------------------------------------------------------- checkpoints

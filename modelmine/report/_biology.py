@@ -56,7 +56,8 @@ def volcano_data(effects: pd.DataFrame, cls: Any = None) -> pd.DataFrame:
 @_plain_text
 def plot_volcano(effects: pd.DataFrame, marked: Mapping[str, Sequence[str]] | None = None,
                  *, cls: Any = None, q_threshold: float = 0.05, max_labels: int = 25,
-                 title: str | None = None) -> Figure:
+                 title: str | None = None, modalities: Sequence[str] | None = None
+                 ) -> Figure:
     """Every tested gene's effect against ``-log10 p``, the signatures' genes marked.
 
     A multi-omic run's table (a ``modality`` column) gets one panel per modality, side
@@ -78,14 +79,21 @@ def plot_volcano(effects: pd.DataFrame, marked: Mapping[str, Sequence[str]] | No
     max_labels : int, default=25
         Labels for at most this many marked genes (the most significant), over all panels.
     title : str, optional
+    modalities : sequence of str, optional
+        A multi-omic table's panels, in this order (the run's:
+        ``[name for name, _ in run.base_models.modalities]``); default: as the modalities
+        first appear in the table.
 
     Returns
     -------
     matplotlib.figure.Figure
     """
     data = volcano_data(effects, cls)
-    panels = (list(dict.fromkeys(data["modality"])) if "modality" in data.columns
-              else [None])
+    panels: list[Any] = [None]
+    if "modality" in data.columns:
+        present = list(dict.fromkeys(data["modality"]))
+        panels = [m for m in (modalities or []) if m in present]
+        panels += [m for m in present if m not in panels]
     fig = Figure(figsize=(7.0 if len(panels) == 1 else 4.2 * len(panels), 5.2),
                  layout="constrained")
     axes = fig.subplots(1, len(panels), sharey=True, squeeze=False)[0]
@@ -152,4 +160,4 @@ def _draw(ax: Any, data: pd.DataFrame, marked: Mapping[str, Sequence[str]] | Non
         ax.axhline(line, color="#555555", linestyle="--", linewidth=0.8,
                    label=f"q = {q_threshold:g} (Benjamini-Hochberg)")
     ax.axvline(0.0, color="#555555", linewidth=0.6)
-    ax.legend(fontsize=7, loc="upper left", frameon=False)
+    ax.legend(fontsize=7, loc="best", frameon=False)

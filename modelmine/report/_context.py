@@ -64,12 +64,14 @@ class Page:
     """One report: the run, the studies of it, the page's options.
 
     Sections read ``page.run`` (what the run carries) and ``page.base`` (its base models),
-    the studies (``page.evaluation``, ``page.null``, ``page.stability_path``,
-    ``page.error_control``), and the shared views below.
+    the studies (``page.evaluation``, ``page.enrichment``, ``page.null``,
+    ``page.stability_path``, ``page.error_control``), and the shared views below.
     """
 
     run: Any
     evaluation: pd.DataFrame | None = None
+    #: :meth:`modelmine.MiningRun.enrichment` of the run (``enrichment.csv``), or None.
+    enrichment: pd.DataFrame | None = None
     null: Any = None
     stability_path: Any = None
     error_control: Any = None

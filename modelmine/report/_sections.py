@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from .._utils import library_versions
+from ._biology_sections import enrichment, volcano
 from ._context import Page
 from ._expression import expression, markers
 from ._format import (
@@ -308,6 +309,8 @@ SECTIONS: list[Section] = [
     Section("expression", "Expression", expression),
     Section("error-control", "Error control", error_control),
     Section("markers", "Markers", markers),
+    Section("volcano", "Volcano", volcano),
+    Section("enrichment", "Enrichment", enrichment),
     Section("alternatives", "Alternatives", alternatives),
     Section("stability", "Stability", stability),
     Section("itemsets", "Itemsets", itemsets),

@@ -51,3 +51,34 @@ def test_a_class_not_in_the_table_is_refused(effects):
     outcome = effects[effects["class"] == "case"].drop(columns="class")
     assert isinstance(plot_volcano(pd.DataFrame(outcome), {"s": ["g0"]}).axes[0].texts[0]
                       .get_text(), str)
+
+
+def test_a_multi_omic_table_gets_one_panel_per_modality_with_its_own_measure():
+    rng = np.random.default_rng(1)
+    y = np.repeat(["ctrl", "case"], 25)
+    rna = 6 + rng.normal(size=(50, 40))
+    prot = 1000 + 100 * rng.normal(size=(50, 12))
+    prot[y == "case", :2] += 250
+    X = np.hstack([rna, prot])
+    names = [f"rna:G{j}" for j in range(40)] + [f"prot:P{j}" for j in range(12)]
+    effects = effect_table(X, y, feature_names=names, modalities=[("rna", 40), ("prot", 12)])
+    fig = plot_volcano(effects, {"sig": ["prot:P0", "rna:G3"]}, cls="case",
+                       modalities=["rna", "prot"])
+    rna_ax, prot_ax = fig.axes  # in the order asked (the table lists prot's first)
+    case = effects[effects["class"] == "case"].set_index("feature")
+    for ax, modality, size in ((rna_ax, "rna", 40), (prot_ax, "prot", 12)):
+        assert len(ax.collections[0].get_offsets()) == size  # that modality's features
+        measure = case[case.modality == modality].effect_measure.iloc[0]
+        assert ax.get_xlabel() == measure.replace("_", " ")
+        assert ax.get_title().startswith(modality)
+    assert rna_ax.get_xlabel() == "standardized mean difference"  # log-scale values
+    assert prot_ax.get_xlabel() == "log2 fold change"  # raw intensities
+    np.testing.assert_allclose(prot_ax.collections[1].get_offsets(), [[
+        case.loc["prot:P0", "effect_size"], -np.log10(case.loc["prot:P0", "p_value"])]])
+    assert [t.get_text() for t in prot_ax.texts] == ["prot:P0"]
+    assert [t.get_text() for t in rna_ax.texts] == ["rna:G3"]
+    # the q line is one: Benjamini-Hochberg over all the features, whatever the modality
+    q = false_discovery_control(case.p_value)
+    if (q <= 0.05).any():
+        line = min(-np.log10(case.p_value[q <= 0.05]))
+        assert all(any(np.allclose(h.get_ydata(), line) for h in ax.lines) for ax in fig.axes)
