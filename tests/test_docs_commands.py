@@ -39,6 +39,7 @@ import importlib
 import pkgutil
 import re
 import shlex
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -157,6 +158,20 @@ def write_files(where: Path) -> None:
                             var=pd.DataFrame(index=list(frame.columns)))
     adata.layers["log1p"] = np.log1p(adata.X)
     adata.write_h5ad(where / "glioma.h5ad")
+    # several omics of the same samples (docs/biology.md): the first 20 genes as a
+    # transcript table, the last 10 as protein intensities, one MuData of both
+    blocks = {"rna": frame.iloc[:, :20], "prot": 1000.0 * frame.iloc[:, 20:]}
+    for name, block in blocks.items():
+        block.set_axis(ids).rename_axis("sample").to_csv(where / f"{name}.csv")
+    mudata = pytest.importorskip("mudata")
+    mods = {name: anndata.AnnData(X=block.to_numpy(), obs=pd.DataFrame(index=ids),
+                                  var=pd.DataFrame(index=list(block.columns)))
+            for name, block in blocks.items()}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # mudata's notes on its future defaults
+        study = mudata.MuData(mods)
+        study.obs["diagnosis"] = pd.Series(label, index=ids)
+        study.write(where / "study.h5mu")
 
 
 def _gsm_column(where: Path) -> None:

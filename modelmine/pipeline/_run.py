@@ -559,7 +559,8 @@ class MiningRun:
     def report(self, path: str | os.PathLike[str], *,
                evaluation: pd.DataFrame | None = None, null: Any = None,
                stability_path: Any = None, error_control: Any = None,
-               figures_dir: str | os.PathLike[str] | None = None) -> Path:
+               figures_dir: str | os.PathLike[str] | None = None,
+               enrichment: pd.DataFrame | None = None) -> Path:
         """Write the self-contained HTML report of the run to ``path``.
 
         Parameters
@@ -579,10 +580,28 @@ class MiningRun:
         figures_dir : path-like, optional
             An existing directory that also receives every figure as SVG, PDF and PNG at
             300 dpi (for a paper).
+        enrichment : DataFrame, optional
+            :meth:`enrichment` of the run (the ``enrichment.csv`` of ``modelmine run
+            --gene-sets``): the report's ``#enrichment`` section. Every run's report has
+            ``#volcano``, from :meth:`effects`.
         """
+        if enrichment is not None:
+            from ..diagnostics._enrichment import ENRICHMENT_COLUMNS
+
+            missing = [c for c in ENRICHMENT_COLUMNS
+                       if not isinstance(enrichment, pd.DataFrame) or c not in enrichment]
+            if missing:
+                raise param_error("enrichment", "MiningRun.report", "the table of "
+                                  "MiningRun.enrichment (columns " + ", ".join(
+                                      ENRICHMENT_COLUMNS) + ")",
+                                  type(enrichment).__name__ if not isinstance(
+                                      enrichment, pd.DataFrame) else
+                                  f"a table without {missing[0]!r}", exc=TypeError,
+                                  show=False)
         return _store.write_report(self, Path(path), evaluation=evaluation, null=null,
                                    stability_path=stability_path,
-                                   error_control=error_control, figures_dir=figures_dir)
+                                   error_control=error_control, figures_dir=figures_dir,
+                                   enrichment=enrichment)
 
     def warnings(self, null: Any = None) -> list[str]:
         """What not to trust in this run, in plain words with the numbers
@@ -1209,6 +1228,13 @@ def _execute(X: Any, y: Any, spec: RunSpec, execution: Execution, *,
         checked = _with_covariates(checked, covariates)
     described = _describe(X, y, source)
     described["scaling"] = scaling_statement(checked.spec)
+    if source is not None and len(source.modalities) > 1 and checked.spec.scale == "none" \
+            and not any(getattr(s, "scale", "none") == "minmax" for s in checked.spec.selectors):
+        described["scaling"] += (
+            "; each modality keeps its own scale (the values above): a "
+            "selector that weighs features by their units (a penalised regression, an SVM "
+            "without its own scaling) favours one block; scale='standard' gives each "
+            "feature unit variance inside each resample (docs/biology.md, measured)")
     p = checked.data.n_features_in
     if p < LOW_DIMENSIONAL_P and checked.spec.n_features == default_n_features(p):
         described["m"] = (f"{checked.spec.n_features} = round(p / 3), the default m for data "

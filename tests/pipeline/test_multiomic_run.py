@@ -192,3 +192,27 @@ def test_the_command_line_reads_tables_by_modality(mdata, tmp_path, capsys):
     assert "different samples (rna 40, prot 38; 38 in all of them): give --intersect" in err
     assert main(["run", str(tmp_path / "rna.csv"), *tables, *common]) == 2
     assert "without DATA" in capsys.readouterr().err
+
+
+def test_the_report_shows_every_gene_by_modality_and_the_enrichment_given(run, tmp_path):
+    import re
+
+    sets = {"planted_rna": ["rna:G0", "rna:G1", "rna:G2", "rna:G7"],
+            "planted_prot": ["prot:P0", "prot:P1"], "noise": ["rna:G40", "rna:G41"]}
+    table = run.enrichment(sets)
+    page = run.report(tmp_path / "with.html", enrichment=table).read_text(encoding="utf-8")
+    volcano = page[page.index('id="volcano"'):page.index('id="enrichment"')]
+    effects = run.effects()
+    case = effects[effects["class"] == effects["class"].iloc[-1]]
+    assert f"{int((case.q_value <= 0.05).sum()):,} pass" in volcano
+    for modality, count in (("rna", 60), ("prot", 20)):  # the per-modality table
+        assert re.search(rf"<td>{modality}</td><td class=\"num\">{count}</td>", volcano)
+    part = page[page.index('id="enrichment"'):]
+    assert f"{int((table.q_value <= 0.05).sum())} of {len(table)} rows pass" in part
+    assert part.count("<tr>") - 1 >= min(len(table), 25)
+    assert 'href="#volcano"' in page and 'href="#enrichment"' in page
+    plain = run.report(tmp_path / "without.html").read_text(encoding="utf-8")
+    assert 'id="volcano"' in plain and 'id="enrichment"' not in plain
+    with pytest.raises(TypeError, match=r"'enrichment' parameter of MiningRun\.report must "
+                                        r"be the table of MiningRun\.enrichment"):
+        run.report(tmp_path / "bad.html", enrichment=table.drop(columns="universe"))
