@@ -7,11 +7,14 @@ command line, the estimator, the evaluation protocol) agrees on it.
 from __future__ import annotations
 
 __all__ = [
+    "CLARA_SAMPLES",
+    "CLARA_SAMPLE_SIZE",
     "DEFAULT_K_RANGE",
     "DEFAULT_MIN_SUPPORT",
     "DEFAULT_N_BOOTSTRAPS",
     "DEFAULT_N_FEATURES",
     "DEFAULT_N_SIGNATURES",
+    "KMEDOIDS_EXACT_MAX_MODELS",
     "KMEDOIDS_RESTARTS",
     "KMEDOIDS_RESTART_MAX_ROWS",
     "LATTICE_HTML_DRAWN",
@@ -110,6 +113,21 @@ KMEDOIDS_RESTARTS = 20
 
 #: Restarts cost O(k n^2) per swap: beyond this many base models only PAM from BUILD runs.
 KMEDOIDS_RESTART_MAX_ROWS = 1000
+
+#: The medoid operators cluster the distinct base models (with their multiplicities as
+#: weights) exactly, PAM on their d x d Jaccard distances, up to this many distinct models
+#: (8 d^2 bytes: 800 MB at 10,000); beyond it CLARA (Kaufman and Rousseeuw 1990, chapter
+#: 3): PAM on CLARA_SAMPLES samples of CLARA_SAMPLE_SIZE of them, the medoids of least loss
+#: over all the models kept. A rule on the data, not on the machine, so that a run gives
+#: the same signatures everywhere (issue 50: allMed's b x b distances passed 3 GiB at
+#: b = 40,000).
+KMEDOIDS_EXACT_MAX_MODELS = 10_000
+
+#: CLARA's samples (Kaufman and Rousseeuw 1990 draw 5), each CLARA_SAMPLE_SIZE base models
+#: drawn without replacement plus the best medoids so far (K&R's 40 + 2k was for the
+#: computers of 1990; PAM on 2,000 models takes 32 MB and seconds).
+CLARA_SAMPLES = 5
+CLARA_SAMPLE_SIZE = 2_000
 
 #: Average silhouette below which largeMed finds no cluster structure and falls back to
 #: mostRep: Kaufman and Rousseeuw (1990, section 2.2), "no substantial structure has been

@@ -229,7 +229,10 @@ WHITE_BOX_TESTS = {
         "_fit_chunk, a run killed after its bootstraps, model_from_output as an oracle",
     "tests/reliability/test_reliability_round5.py":
         "a child stopped after its third chunk (RunDirectory.write_chunk) to be killed at "
-        "a known moment",
+        "a known moment; the exact k-medoids bound and CLARA's sample shrunk "
+        "(patterns._model_clusters); too little memory (_checks.available_memory, and its "
+        "estimates operators_nbytes / estimate_memory as the oracle of the b it names); no "
+        "fit allowed (a broken built-in selector)",
     "tests/singlecell/test_marker_panels.py":
         "too little memory (_checks.available_memory), Wilcoxon blocks shrunk "
         "(_wilcoxon._BLOCK_NNZ), the dot-plot data (report.panel_dot_data) against "

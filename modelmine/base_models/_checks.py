@@ -26,7 +26,8 @@ from ..spec import RunSpec, capped
 from ..validation import check_int, param_error
 from ._design import NO_DESIGN, SampleDesign, check_design, refuse_unweighted
 
-__all__ = ["CheckedRun", "available_memory", "check_run_data", "estimate_memory"]
+__all__ = ["CheckedRun", "available_memory", "check_run_data", "distinct_bound",
+           "estimate_memory", "operators_nbytes"]
 
 
 @dataclass(frozen=True)
@@ -185,7 +186,8 @@ def check_run_data(X: Any, y: Any, spec: RunSpec, *, feature_names: Any = None,
         drawn = max(drawn, n)
     # With artificial features the selector sees 2p columns (and the models hold them
     # until the artificial part is split off).
-    need = estimate_memory(n_sel * b, p if spec.artificial_features is None else 2 * p, drawn)
+    width = p if spec.artificial_features is None else 2 * p
+    need = estimate_memory(n_sel * b, width, drawn)
     available = available_memory()
     if available is not None and need > available:
         most = max(2, int(b * available / need))
@@ -193,6 +195,8 @@ def check_run_data(X: Any, y: Any, spec: RunSpec, *, feature_names: Any = None,
         raise param_error("n_bootstraps", func, f"at most about {most} here: {models} base "
                           f"models of {p} features need about {_gib(need)} of memory, and "
                           f"{_gib(available)} are available", b)
+    if available is not None:
+        _check_operators_memory(spec, n_sel, p, drawn, available, func)
     if n_jobs_eff is not None and n_jobs_eff > (os.cpu_count() or 1):
         warnings.warn(f"n_jobs={n_jobs_eff} is above the {os.cpu_count()} cores of this "
                       "machine: the extra workers only compete for them (results do not "
@@ -409,6 +413,70 @@ def _group_strata(data: Dataset, design: SampleDesign, outcome: str) -> Dataset:
     assert design.groups is not None
     return dataclasses.replace(data, y=np.asarray(codes, np.intp)[design.groups],
                                classes=labels)
+
+
+def distinct_bound(n_models: int, n_features_in: int, n_features: int | None) -> int:
+    """The most distinct subsets b base models can hold: b, or fewer when p is small
+    (subsets of at most m of the p features: sum_{j <= m} C(p, j); a 40 x 20 table at
+    m = 7 has 137,979 of them)."""
+    m = n_features_in if n_features is None else min(n_features, n_features_in)
+    possible, term = 0, 1
+    for j in range(m + 1):
+        possible += term
+        if possible >= n_models:
+            return n_models
+        term = term * (n_features_in - j) // (j + 1)
+    return possible
+
+
+def operators_nbytes(spec: RunSpec, n_models: int, n_features_in: int
+                     ) -> dict[str, tuple[int, int]]:
+    """Each operator of ``spec``'s estimate of its peak memory on ``n_models`` base models
+    of ``n_features_in`` features (:attr:`modelmine.operators.Operator.nbytes`, read
+    through the default operator registry, which this stage does not import), at the most
+    distinct models they can hold (:func:`distinct_bound`): ``{name: (bytes, distinct)}``.
+    Operators that give no estimate (plugins) are left out."""
+    if not spec.operators:
+        return {}
+    from .._registry import default_of
+
+    registry = default_of("operator")
+    d = distinct_bound(n_models, n_features_in, spec.n_features)
+    k = int(spec.n_signatures)
+    out = {}
+    for name in spec.operators:
+        estimate = getattr(registry.entry(name), "nbytes", None)
+        if estimate is not None:
+            params = dict(spec.operator_params.get(name, {}))
+            out[name] = (int(estimate(n_models, d, n_features_in, k, params)), d)
+    return out
+
+
+def _check_operators_memory(spec: RunSpec, n_sel: int, p: int, drawn: int, available: int,
+                            func: str) -> None:
+    """Refuse, before the first fit, a run whose base models and heaviest operator would
+    not fit in the memory available, with the figures and the b that fits (issue 50:
+    allMed's b x b distances passed 3 GiB at b = 40,000 after every fit was spent)."""
+    b = spec.n_bootstraps
+
+    def need(b_: int) -> tuple[int, str, int, int]:
+        ops = operators_nbytes(spec, n_sel * b_, p)
+        name, (nbytes, d) = max(ops.items(), key=lambda kv: kv[1][0],
+                                default=("", (0, 0)))
+        return estimate_memory(n_sel * b_, p, drawn) + nbytes, name, nbytes, d
+
+    total, name, nbytes, d = need(b)
+    if total <= available or not name:
+        return
+    low, high = 2, b  # the largest b that fits (the estimates grow with b)
+    while low < high:
+        mid = (low + high + 1) // 2
+        low, high = (mid, high) if need(mid)[0] <= available else (low, mid - 1)
+    raise param_error(
+        "n_bootstraps", func, f"at most about {low} here: the operator {name!r} on {n_sel * b:,} "
+        f"base models of {p} features (up to {d:,} distinct) needs about {_gib(nbytes)} of "
+        f"memory, {_gib(total)} with the models, and {_gib(available)} are available", b,
+        hint=f"Leave {name!r} out of the operators, or give fewer bootstraps.")
 
 
 def estimate_memory(n_bootstraps: int, n_features_in: int, n_drawn: int) -> int:

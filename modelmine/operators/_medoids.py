@@ -13,6 +13,13 @@ chosen as medoids under the Jaccard distance between their subsets:
   the base models containing any of the top-k itemsets, k-medoids on them, the k medoids.
   With k = 1 this is medClosedApr / medMaxApr: the single-model operators call it.
 
+The base models are clustered on their distinct subsets, each weighted by how many models
+hold it (the same loss and optimum as over all b models, in d x d memory instead of b x b),
+exactly up to :data:`~modelmine.constants.KMEDOIDS_EXACT_MAX_MODELS` distinct models and by
+CLARA beyond (:mod:`modelmine.patterns._model_clusters`; the provenance says which:
+``n_distinct_models``, ``kmedoids``); the medoid of all the models (mostRep, med*Apr) is
+exact at any size, by blocks (issue 50).
+
 Choices the paper leaves open: ties in total distance go to the lower base-model index;
 the largest cluster ties go to the cluster whose medoid has the smaller within-cluster
 total distance, then the lower medoid index; k-medoids is PAM from the deterministic BUILD
@@ -31,8 +38,14 @@ import numpy as np
 from ..base_models import BaseModels
 from ..constants import DEFAULT_K_RANGE, SILHOUETTE_NO_STRUCTURE
 from ..exceptions import NotApplicableError
-from ..patterns._distances import jaccard_distances
-from ..patterns._kmedoids import KMedoidsResult, kmedoids, kmedoids_range
+from ..patterns._kmedoids import KMedoidsResult
+from ..patterns._model_clusters import (
+    ModelClusters,
+    cluster_models,
+    kmedoids_nbytes,
+    medoid_nbytes,
+    medoid_of_models,
+)
 from ..validation import check_int, param_error
 from ._common import doc_params, min_subset_size, model_signature
 from ._itemsets import _mine, _start_count, lower_support, ordered_itemsets
@@ -42,28 +55,51 @@ from ._signature import Signature
 __all__ = ["medoid"]
 
 
+def _kmedoids_memory(n_models: int, n_distinct: int, n_features_in: int,
+                     n_signatures: int, params: Any = None) -> int:
+    """k-medoids of the models (:func:`~modelmine.patterns._model_clusters.kmedoids_nbytes`)
+    at k = n_signatures, with the operator's backend."""
+    backend = str((params or {}).get("backend", "auto"))
+    return kmedoids_nbytes(n_distinct, n_features_in, n_signatures, backend=backend,
+                           n_models=n_models)
+
+
+def _large_med_memory(n_models: int, n_distinct: int, n_features_in: int,
+                      n_signatures: int, params: Any = None) -> int:
+    """k-medoids at the largest k of ``k_range``."""
+    k_range = (params or {}).get("k_range") or DEFAULT_K_RANGE
+    return _kmedoids_memory(n_models, n_distinct, n_features_in,
+                            max(int(k) for k in k_range), params)
+
+
+def _medoid_memory(n_models: int, n_distinct: int, n_features_in: int,
+                   n_signatures: int, params: Any = None) -> int:
+    """The medoid of all the models, by blocks."""
+    return medoid_nbytes(n_distinct, n_features_in, n_models)
+
+
 def medoid(distances: np.ndarray) -> int:
     """Index of the row of least total distance (ties: the lower index)."""
     return int(np.argmin(np.asarray(distances).sum(axis=1)))
 
 
-@declare_operator("mostRep", kind="single", max_features=min_subset_size)
+@declare_operator("mostRep", kind="single", max_features=min_subset_size,
+                  nbytes=_medoid_memory)
 def most_rep(base: BaseModels, *, n_features: int) -> Signature:
     """mostRep: the medoid of the base models under Jaccard distance (KDD 2012, sec. 2.3).
 
     The base model with the least total Jaccard distance to the others (ties: lower
     index), its top ``n_features`` features in its own rank order.
     """
-    dist = jaccard_distances(base)
-    i = medoid(dist)
+    i, total = medoid_of_models(base.subsets)
     return model_signature(
         base,
         i,
         n_features,
         operator="mostRep",
         provenance={
-            "total_distance": float(dist[i].sum()),
-            "mean_distance": float(dist[i].sum() / max(1, base.n_models - 1)),
+            "total_distance": total,
+            "mean_distance": total / max(1, base.n_models - 1),
         },
     )
 
@@ -83,7 +119,8 @@ def _k_range(k_range: Any, func: str) -> list[int]:
 
 
 @doc_params
-@declare_operator("largeMed", kind="single", max_features=min_subset_size, order_invariant=False)
+@declare_operator("largeMed", kind="single", max_features=min_subset_size, order_invariant=False,
+                  nbytes=_large_med_memory)
 def large_med(
     base: BaseModels,
     *,
@@ -112,28 +149,33 @@ def large_med(
     %(backend)s
     """
     ks = _k_range(k_range, "largeMed")
-    dist = jaccard_distances(base)
     limit = min(distinct_models(base), base.n_models - 1)
     tried: dict[str, float | None] = {}
-    best: tuple[float, int, KMedoidsResult] | None = None
+    best: tuple[float, int, ModelClusters] | None = None
     # One distance matrix and one BUILD order for every k (kmedoids_range: issue 15).
     fits = [k for k in ks if k <= limit]
-    results = kmedoids_range(dist, fits, backend=backend, random_state=random_state) if fits else {}
-    for k, res in results.items():
+    results = (cluster_models(base.subsets, fits, backend=backend, random_state=random_state)
+               if fits else {})
+    for k, clusters in results.items():
+        res = clusters.result
         tried[str(k)] = res.silhouette
         score = -np.inf if res.silhouette is None else res.silhouette
         if best is None or score > best[0]:
-            best = (score, k, res)
+            best = (score, k, clusters)
+    how = {} if best is None else _how(best[2])
+
     def single_medoid(**extra: Any) -> Signature:
         return model_signature(
-            base, medoid(dist), n_features, operator="largeMed",
-            provenance={"k": 1, "silhouettes": tried, "cluster_size": base.n_models, **extra},
+            base, medoid_of_models(base.subsets)[0], n_features, operator="largeMed",
+            provenance={"k": 1, "silhouettes": tried, "cluster_size": base.n_models,
+                        **how, **extra},
         )
 
     if best is None:
         return single_medoid(
             note="no k in k_range fits these base models; the single medoid is used")
-    score, k, res = best
+    score, k, clusters = best
+    res = clusters.result
     if score < SILHOUETTE_NO_STRUCTURE:
         return single_medoid(
             no_cluster_structure=True,
@@ -146,7 +188,7 @@ def large_med(
                 "1990); the medoid of all the models (mostRep) is returned"
             ),
         )
-    within = [float(dist[np.ix_(res.members(c), [res.medoids[c]])].sum()) for c in range(k)]
+    within = clusters.within
     c = min(range(k), key=lambda c: (-res.sizes[c], within[c], res.medoids[c]))
     return model_signature(
         base,
@@ -163,8 +205,23 @@ def large_med(
             "loss": res.loss,
             "backend": res.backend,
             "no_cluster_structure": False,
+            **how,
         },
     )
+
+
+def _how(clusters: ModelClusters) -> dict[str, Any]:
+    """The provenance of how the models were clustered: on how many distinct models, by
+    which method (CLARA named with its samples)."""
+    record = clusters.record
+    out: dict[str, Any] = {"n_distinct_models": record["n_distinct_models"]}
+    if record["method"] == "clara":
+        out["kmedoids"] = (f"CLARA: PAM on {record['samples']} samples of "
+                           f"{record['sample_size']} of the {record['n_distinct_models']} "
+                           "distinct base models (weighted by their multiplicity), the "
+                           "medoids of least loss over all of them; silhouette of "
+                           f"{record['silhouette_of']}")
+    return out
 
 
 def _signatures_from_medoids(
@@ -209,7 +266,7 @@ def _check_distinct_medoids(
 
 
 @doc_params
-@declare_operator("allMed", kind="multi", order_invariant=False)
+@declare_operator("allMed", kind="multi", order_invariant=False, nbytes=_kmedoids_memory)
 def all_med(
     base: BaseModels,
     *,
@@ -230,12 +287,14 @@ def all_med(
     %(random_state)s
     %(backend)s
     """
-    dist = jaccard_distances(base)
-    res = kmedoids(dist, n_signatures, backend=backend, random_state=random_state)
+    clusters = cluster_models(base.subsets, [n_signatures], backend=backend,
+                              random_state=random_state)[n_signatures]
+    res = clusters.result
     models = np.arange(base.n_models)
     _check_distinct_medoids(base, models, res, "allMed")
     return _signatures_from_medoids(
-        base, models, res, n_features, "allMed", {"cluster_sizes": res.sizes.tolist()}
+        base, models, res, n_features, "allMed",
+        {"cluster_sizes": res.sizes.tolist(), **_how(clusters)}
     )
 
 
@@ -288,8 +347,16 @@ def _med_apr(
     name: str,
 ) -> list[Signature]:
     models, used, count = _group_for_itemsets(base, kind, k, min_support, name)
-    dist = jaccard_distances(base.subsets[models])
-    res = kmedoids(dist, k, backend=backend, random_state=random_state)
+    if k == 1:  # the medoid, exact at any size (by blocks)
+        index, total = medoid_of_models(base.subsets[models])
+        labels = np.zeros(models.size, dtype=np.int64)
+        res = KMedoidsResult(medoids=np.array([index]), labels=labels, loss=total,
+                             sizes=np.array([models.size]), silhouette=None, backend="exact")
+        how: dict[str, Any] = {}
+    else:
+        clusters = cluster_models(base.subsets[models], [k], backend=backend,
+                                  random_state=random_state)[k]
+        res, how = clusters.result, _how(clusters)
     _check_distinct_medoids(base, models, res, name)
     return _signatures_from_medoids(
         base,
@@ -303,12 +370,14 @@ def _med_apr(
             "itemset_kind": kind,
             "min_support_used": count / base.n_models,
             "cluster_sizes": res.sizes.tolist(),
+            **how,
         },
     )
 
 
 @doc_params
-@declare_operator("allMedClosedApr", kind="multi", order_invariant=False)
+@declare_operator("allMedClosedApr", kind="multi", order_invariant=False,
+                  nbytes=_kmedoids_memory)
 def all_med_closed_apr(
     base: BaseModels,
     *,
@@ -344,7 +413,8 @@ def all_med_closed_apr(
     )
 
 
-@declare_operator("allMedMaxApr", kind="multi", order_invariant=False)
+@declare_operator("allMedMaxApr", kind="multi", order_invariant=False,
+                  nbytes=_kmedoids_memory)
 def all_med_max_apr(
     base: BaseModels,
     *,
@@ -380,7 +450,8 @@ def _single_from_multi(sigs: list[Signature], name: str) -> Signature:
     )
 
 
-@declare_operator("medClosedApr", kind="single", max_features=min_subset_size)
+@declare_operator("medClosedApr", kind="single", max_features=min_subset_size,
+                  nbytes=_medoid_memory)
 def med_closed_apr(base: BaseModels, *, n_features: int, min_support: Any = None) -> Signature:
     """medClosedApr: the medoid of the models holding the top closed itemset (KDD 2012, 2.3).
 
@@ -393,7 +464,8 @@ def med_closed_apr(base: BaseModels, *, n_features: int, min_support: Any = None
     )
 
 
-@declare_operator("medMaxApr", kind="single", max_features=min_subset_size)
+@declare_operator("medMaxApr", kind="single", max_features=min_subset_size,
+                  nbytes=_medoid_memory)
 def med_max_apr(base: BaseModels, *, n_features: int, min_support: Any = None) -> Signature:
     """medMaxApr: the medoid of the models holding the top maximal itemset (KDD 2012, 2.3).
 

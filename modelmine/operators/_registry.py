@@ -66,6 +66,14 @@ def _all_features(base: BaseModels) -> int:
     return base.n_features_in
 
 
+def linear_nbytes(n_models: int, n_distinct: int, n_features_in: int, n_signatures: int,
+                  params: Any = None) -> int:
+    """The memory of an operator that reads the b x p ranks, scores and subsets once:
+    four b x p float64 arrays (the ranks or scores as float, their order, a copy, a
+    result), the default estimate of the built-ins without their own."""
+    return 4 * 8 * int(n_models) * int(n_features_in)
+
+
 @dataclass(frozen=True, eq=False)
 class Operator(Described):
     """A registered operator and where it came from.
@@ -103,6 +111,14 @@ class Operator(Described):
         (subsamples of n/2 or complementary pairs), ``"artificial-features"``.
         :func:`modelmine.testing.check_operator` builds its synthetic base models with
         them.
+    nbytes : callable or None
+        ``(n_models, n_distinct, n_features_in, n_signatures, params) -> int``: the bytes
+        the operator holds at its peak on b base models of p features, at most
+        ``n_distinct`` of them distinct, with its ``params``; estimated before the first
+        fit (:func:`modelmine.operators.operators_nbytes`), as
+        :meth:`modelmine.selectors.Selector.prepare_nbytes` estimates a selector's shared
+        work. Built-ins without their own take a few b x p arrays; None (a plugin that
+        gives none): not estimated.
     """
 
     name: str
@@ -122,6 +138,7 @@ class Operator(Described):
     accepts_n_features: bool = True
     variable_size: bool = False
     requires: tuple[str, ...] = ()
+    nbytes: Callable[..., int] | None = None
 
     @property
     def is_plugin(self) -> bool:
@@ -143,6 +160,7 @@ def declare_operator(
     max_signatures: Callable[[BaseModels], int] | None = None,
     variable_size: bool = False,
     requires: tuple[str, ...] = (),
+    nbytes: Callable[..., int] | None = None,
     func: str = "declare_operator",
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Mark a function as an operator without registering it (for plugins).
@@ -154,7 +172,8 @@ def declare_operator(
     effect. Arguments are those of :func:`register_operator` (which marks, then
     registers, the same way); ``variable_size`` marks a single-model operator whose
     ``n_features`` is a cap (its error control decides the size), ``requires`` names what
-    the base models must hold (for example ``("artificial",)``).
+    the base models must hold (for example ``("artificial",)``), ``nbytes`` estimates its
+    peak memory before the first fit (:attr:`Operator.nbytes`).
     """
     if kind not in KINDS:
         raise param_error("kind", func, "one of 'single', 'multi'", kind)
@@ -164,7 +183,7 @@ def declare_operator(
             "name": name, "kind": kind, "description": description,
             "order_invariant": order_invariant, "max_features": max_features,
             "max_signatures": max_signatures, "variable_size": variable_size,
-            "requires": tuple(requires),
+            "requires": tuple(requires), "nbytes": nbytes,
         })
         return func
 
@@ -279,7 +298,8 @@ class OperatorRegistry(Registry[Operator]):
                max_features: Callable[[BaseModels], int] | None = None,
                max_signatures: Callable[[BaseModels], int] | None = None,
                entry_point: str | None = None, variable_size: bool = False,
-               requires: tuple[str, ...] = ()) -> Operator:
+               requires: tuple[str, ...] = (),
+               nbytes: Callable[..., int] | None = None) -> Operator:
         if not isinstance(name, str) or not name.strip():
             raise param_error("name", "register_operator", "a non-empty string", name,
                               exc=TypeError if not isinstance(name, str) else ValueError)
@@ -298,7 +318,9 @@ class OperatorRegistry(Registry[Operator]):
             max_features=max_features or _all_features,
             max_signatures=max_signatures or distinct_models,
             variable_size=bool(variable_size) and kind == "single",
-            requires=tuple(requires), **accepted)
+            requires=tuple(requires),
+            nbytes=nbytes if nbytes is not None or origin != BUILT_IN else linear_nbytes,
+            **accepted)
 
     # -------------------------------------------------------------- public
     def register(
@@ -307,6 +329,7 @@ class OperatorRegistry(Registry[Operator]):
         max_features: Callable[[BaseModels], int] | None = None,
         max_signatures: Callable[[BaseModels], int] | None = None,
         variable_size: bool = False, requires: tuple[str, ...] = (),
+        nbytes: Callable[..., int] | None = None,
     ) -> Any:
         """Register ``func`` as operator ``name`` (or, without ``func``, return a decorator).
 
@@ -322,7 +345,7 @@ class OperatorRegistry(Registry[Operator]):
         marker = declare_operator(name, kind=kind, description=description,
                                   order_invariant=order_invariant, max_features=max_features,
                                   max_signatures=max_signatures, variable_size=variable_size,
-                                  requires=requires, func="register_operator")
+                                  requires=requires, nbytes=nbytes, func="register_operator")
 
         def deco(f: Callable[..., Any]) -> Callable[..., Any]:
             self._ensure()
@@ -396,6 +419,7 @@ def register_operator(
     max_features: Callable[[BaseModels], int] | None = None,
     max_signatures: Callable[[BaseModels], int] | None = None,
     variable_size: bool = False, requires: tuple[str, ...] = (),
+    nbytes: Callable[..., int] | None = None,
 ) -> Any:
     """Register an operator in the default registry; usable by name at once.
 
@@ -427,6 +451,11 @@ def register_operator(
         the size of the signature.
     requires : tuple of str, default=()
         What the base models must hold, for example ``("artificial",)``.
+    nbytes : callable, optional
+        ``(n_models, n_distinct, n_features_in, n_signatures, params) -> int``, the bytes
+        the operator holds at its peak, estimated before a run's first fit
+        (:attr:`Operator.nbytes`); an operator whose memory grows faster than b x p should
+        give one.
 
     Returns
     -------
@@ -443,7 +472,7 @@ def register_operator(
     return _DEFAULT.register(name, func, kind=kind, description=description,
                              order_invariant=order_invariant, max_features=max_features,
                              max_signatures=max_signatures, variable_size=variable_size,
-                             requires=requires)
+                             requires=requires, nbytes=nbytes)
 
 
 def get_operator(name: str) -> Operator:

@@ -24,7 +24,8 @@ import scipy.sparse as sp
 
 from ..validation import param_error
 
-__all__ = ["BLOCK_ROWS", "intersection_counts", "jaccard_distances", "overlap_blocks"]
+__all__ = ["BLOCK_ROWS", "intersection_counts", "jaccard_distances", "jaccard_rows",
+           "overlap_blocks"]
 
 _FUNC = "jaccard_distances"
 
@@ -114,6 +115,52 @@ def intersection_counts(subsets: np.ndarray) -> np.ndarray:
     return gram
 
 
+def jaccard_rows(subsets: np.ndarray, *, block_rows: int = BLOCK_ROWS,
+                 columns: np.ndarray | None = None
+                 ) -> Iterator[tuple[slice, np.ndarray]]:
+    """Yield ``(rows, D[rows])``: the Jaccard distances of a block of rows of a boolean
+    (b, p) matrix to every row (or, with ``columns``, to the rows of that other boolean
+    matrix), float64, by blocks of ``block_rows``: the memory of one block, whatever b.
+
+    The values are those of :func:`jaccard_distances` bit for bit (the same float32
+    ratio of exact counts, then ``1 - ratio`` in float64; 0 between two empty subsets),
+    except that the diagonal of a block of the matrix itself is not set to 0 here (it is
+    0 already: ``|S & S| = |S | S|``).
+    """
+    sizes = subsets.sum(axis=1).astype(np.float32)
+    if columns is None:
+        other_sizes = sizes
+        blocks: Any = ((rows, dense, sparse) for rows, dense, sparse in overlap_blocks(
+            subsets, block_rows=block_rows, dtype=np.float32))
+    else:
+        other_sizes = columns.sum(axis=1).astype(np.float32)
+        right = np.ascontiguousarray(columns.T, dtype=np.float32)
+        left = subsets
+
+        def cross() -> Iterator[tuple[slice, np.ndarray, None]]:
+            step = max(1, int(block_rows))
+            for start in range(0, left.shape[0], step):
+                rows = slice(start, min(left.shape[0], start + step))
+                yield rows, np.asarray(left[rows], dtype=np.float32) @ right, None
+
+        blocks = cross()
+    for rows, dense, sparse in blocks:
+        inter = np.zeros((rows.stop - rows.start, other_sizes.size), dtype=np.float32)
+        if dense is not None:
+            inter += dense
+        if sparse is not None:
+            part = sparse.tocoo()
+            inter[part.row, part.col] += part.data
+        union = np.add.outer(sizes[rows], other_sizes)
+        union -= inter
+        with np.errstate(invalid="ignore", divide="ignore"):
+            np.divide(inter, union, out=inter, where=union > 0)
+        inter[union == 0] = 1.0
+        dist = np.subtract(1.0, inter, dtype=np.float64)
+        np.clip(dist, 0.0, 1.0, out=dist)
+        yield rows, dist
+
+
 def jaccard_distances(models: Any, *, dtype: Any = np.float64) -> np.ndarray:
     """Pairwise Jaccard distances between the subsets of base models.
 
@@ -132,22 +179,13 @@ def jaccard_distances(models: Any, *, dtype: Any = np.float64) -> np.ndarray:
     -------
     ndarray of shape (b, b)
         Symmetric, zero diagonal, values in [0, 1]. Equal to
-        ``squareform(pdist(subsets, "jaccard"))`` up to rounding.
+        ``squareform(pdist(subsets, "jaccard"))`` up to rounding. Filled by blocks of rows
+        (:func:`jaccard_rows`): the result is the only b x b array held.
     """
     subsets = _as_subsets(models)
-    sizes = subsets.sum(axis=1).astype(np.float32)
-    inter = intersection_counts(subsets)
-    # union = |S_i| + |S_j| - |S_i & S_j|, computed in place to keep one b x b buffer.
-    union = np.add.outer(sizes, sizes)
-    union -= inter
-    with np.errstate(invalid="ignore", divide="ignore"):
-        np.divide(inter, union, out=inter, where=union > 0)
-    inter[union == 0] = 1.0  # two empty subsets are identical
-    del union
-    if np.dtype(dtype) == np.float32:
-        dist = np.subtract(1.0, inter, out=inter)
-    else:
-        dist = np.subtract(1.0, inter, dtype=dtype)
+    b = subsets.shape[0]
+    dist = np.empty((b, b), dtype=dtype)
+    for rows, block in jaccard_rows(subsets):
+        dist[rows] = block
     np.fill_diagonal(dist, 0.0)
-    np.clip(dist, 0.0, 1.0, out=dist)
     return dist

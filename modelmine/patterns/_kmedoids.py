@@ -34,6 +34,14 @@ loss found by restarts), and largeMed's choice of k then follows the local optim
 FastPAM1's loss deltas, Schubert and Rousseeuw 2021), and the lowest loss is kept; ties
 go to the BUILD start, then to the restart drawn first. Deterministic for a given
 ``random_state`` (None means 0).
+
+``weights`` (backend "pam"): row i stands for ``weights[i]`` identical rows, so the loss is
+``sum_i w_i d(i, nearest medoid)``, BUILD's gains and the swaps' deltas are the same sums
+weighted, cluster sizes are weight sums and the silhouette is that of the expanded rows.
+The medoid operators cluster the distinct base models with their multiplicities (issue
+50): the optimum is the same as over all b models (a duplicate of a medoid is at distance
+0 from it), and the distance matrix is d x d for d distinct models instead of b x b.
+Without weights every step is the unweighted code, unchanged.
 """
 
 from __future__ import annotations
@@ -54,6 +62,7 @@ __all__ = [
     "kmedoids_range",
     "silhouette",
     "swap_descent",
+    "weighted_silhouette",
 ]
 
 _FUNC = "kmedoids"
@@ -145,6 +154,41 @@ def silhouette(distances: np.ndarray, labels: np.ndarray) -> float | None:
     return float(silhouette_score(distances, labels, metric="precomputed"))
 
 
+def weighted_silhouette(distances: np.ndarray, labels: np.ndarray,
+                        weights: np.ndarray) -> float | None:
+    """The average silhouette of the rows repeated ``weights`` times, without repeating
+    them: scikit-learn's ``silhouette_score`` (precomputed distances) of the expanded rows.
+
+    For row i of cluster C: ``a = sum_{j in C} w_j d(i, j) / (W_C - 1)`` (the other members
+    of its cluster, its own copies included, at distance 0), ``b = min_{C' != C} sum_{j in
+    C'} w_j d(i, j) / W_C'``, ``s = (b - a) / max(a, b)`` (0 for a cluster of one row and
+    weight 1, as scikit-learn); the average is ``sum_i w_i s_i / sum_i w_i``. None when
+    there is a single cluster or every expanded row is its own cluster. Computed by blocks
+    of rows (memory of one block times the clusters).
+    """
+    w = np.asarray(weights, dtype=np.float64)
+    k = int(labels.max()) + 1 if labels.size else 0
+    totals = np.bincount(labels, weights=w, minlength=k)
+    if np.count_nonzero(totals) < 2 or np.count_nonzero(totals) >= w.sum():
+        return None
+    onehot = np.zeros((labels.size, k))
+    onehot[np.arange(labels.size), labels] = w
+    s = np.empty(labels.size)
+    for lo in range(0, labels.size, _BLOCK_ROWS):
+        hi = min(labels.size, lo + _BLOCK_ROWS)
+        sums = np.asarray(distances[lo:hi], dtype=np.float64) @ onehot  # (block, k)
+        own = labels[lo:hi]
+        rows = np.arange(hi - lo)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            a = sums[rows, own] / (totals[own] - 1.0)
+            means = sums / totals[None, :]
+            means[rows, own] = np.inf
+            means[:, totals == 0] = np.inf
+            b = means.min(axis=1)
+            s[lo:hi] = np.nan_to_num((b - a) / np.maximum(a, b))
+    return float(s @ w / w.sum())
+
+
 def kmedoids(
     distances: Any,
     n_clusters: int,
@@ -154,6 +198,7 @@ def kmedoids(
     random_state: Any = None,
     compute_silhouette: bool = True,
     n_restarts: int | None = None,
+    weights: Any = None,
 ) -> KMedoidsResult:
     """k-medoids (PAM) on a precomputed distance matrix.
 
@@ -180,6 +225,9 @@ def kmedoids(
         None: :data:`~modelmine.constants.KMEDOIDS_RESTARTS` for up to
         :data:`~modelmine.constants.KMEDOIDS_RESTART_MAX_ROWS` rows, else 0 (each restart
         costs O(k n^2) per swap).
+    weights : array-like of shape (n,), optional
+        Positive multiplicities of the rows (backend "pam" only): row i counts as
+        ``weights[i]`` identical rows (module docstring). ``sizes`` are then weight sums.
 
     Returns
     -------
@@ -195,8 +243,9 @@ def kmedoids(
     k = check_int(n_clusters, "n_clusters", _FUNC, min_value=1, max_value=dist.shape[0])
     assert k is not None
     iters, seed, restarts, name = _check_options(dist, backend, max_iter, random_state, n_restarts)
-    order = _build_order(dist, k) if name == "pam" and k > 1 else None
-    return _fit(dist, k, name, iters, seed, restarts, compute_silhouette, order)
+    w = _check_weights(weights, dist.shape[0], name, _FUNC)
+    order = _build_order(dist, k, w) if name == "pam" and k > 1 else None
+    return _fit(dist, k, name, iters, seed, restarts, compute_silhouette, order, w)
 
 
 def kmedoids_range(
@@ -208,6 +257,7 @@ def kmedoids_range(
     random_state: Any = None,
     compute_silhouette: bool = True,
     n_restarts: int | None = None,
+    weights: Any = None,
 ) -> dict[int, KMedoidsResult]:
     """k-medoids for several k on one distance matrix: ``{k: kmedoids(distances, k, ...)}``.
 
@@ -223,7 +273,7 @@ def kmedoids_range(
         Symmetric non-negative distances with a zero diagonal.
     ks : iterable of int
         The numbers of clusters, each in [1, n].
-    backend, max_iter, random_state, compute_silhouette, n_restarts
+    backend, max_iter, random_state, compute_silhouette, n_restarts, weights
         As in :func:`kmedoids`.
 
     Returns
@@ -243,7 +293,8 @@ def kmedoids_range(
     iters, seed, restarts, name = _check_options(
         dist, backend, max_iter, random_state, n_restarts, func
     )
-    order = _build_order(dist, ks[-1]) if name == "pam" and ks[-1] > 1 else None
+    w = _check_weights(weights, n, name, func)
+    order = _build_order(dist, ks[-1], w) if name == "pam" and ks[-1] > 1 else None
     return {
         k: _fit(
             dist,
@@ -254,6 +305,7 @@ def kmedoids_range(
             restarts,
             compute_silhouette,
             None if order is None else order[:k],
+            w,
         )
         for k in ks
     }
@@ -264,6 +316,20 @@ def _check_distances(distances: Any, func: str) -> np.ndarray:
     if dist.ndim != 2 or dist.shape[0] != dist.shape[1]:
         raise param_error("distances", func, "a square matrix", dist)
     return dist
+
+
+def _check_weights(weights: Any, n: int, backend: str, func: str) -> np.ndarray | None:
+    """Positive finite multiplicities of the n rows (None: every row once)."""
+    if weights is None:
+        return None
+    w = np.asarray(weights, dtype=np.float64)
+    if w.shape != (n,) or not np.all(np.isfinite(w)) or not np.all(w > 0):
+        raise param_error("weights", func, f"{n} positive finite numbers, one per row",
+                          weights)
+    if backend != "pam":
+        raise param_error("backend", func, "'auto' or 'pam' with weights (the other "
+                          "backends take none)", backend)
+    return w
 
 
 def _check_options(
@@ -293,17 +359,20 @@ def _fit(
     restarts: int,
     compute_silhouette: bool,
     build: np.ndarray | None,
+    w: np.ndarray | None = None,
 ) -> KMedoidsResult:
-    """One k-medoids run; ``build`` is BUILD's start for k (backend "pam" only)."""
+    """One k-medoids run; ``build`` is BUILD's start for k (backend "pam" only); ``w``
+    the rows' multiplicities (None: one each)."""
     n = dist.shape[0]
     if k == 1:
         # Solved exactly: the row of least total distance (ties: the lower index), which
         # is also PAM's BUILD choice; no backend is needed.
         name = "exact"
-        medoids = np.array([int(np.argmin(dist.sum(axis=1)))])
+        totals = dist.sum(axis=1) if w is None else dist @ w
+        medoids = np.array([int(np.argmin(totals))])
     elif name == "pam":
         assert build is not None
-        medoids = _pam_swaps(dist, build, iters)
+        medoids = _pam_swaps(dist, build, iters, w)
     elif name == "sklearn-extra":
         from sklearn_extra.cluster import KMedoids
 
@@ -322,15 +391,21 @@ def _fit(
         medoids = np.asarray(res.medoids, dtype=np.int64)
     medoids = np.sort(medoids)
     if 1 < k < n and restarts:
-        medoids = _best_of_restarts(dist, medoids, k, restarts, seed or 0, iters)
+        medoids = _best_of_restarts(dist, medoids, k, restarts, seed or 0, iters, w)
     else:
         restarts = 0
     to_medoid = dist[:, medoids]
     labels = np.argmin(to_medoid, axis=1)  # ties: the lower medoid index
     labels[medoids] = np.arange(k)  # a medoid belongs to its own cluster
-    loss = float(to_medoid[np.arange(n), labels].sum())
-    sizes = np.bincount(labels, minlength=k)
-    sil = silhouette(dist, labels) if compute_silhouette else None
+    nearest = to_medoid[np.arange(n), labels]
+    if w is None:
+        loss = float(nearest.sum())
+        sizes = np.bincount(labels, minlength=k)
+        sil = silhouette(dist, labels) if compute_silhouette else None
+    else:
+        loss = float(nearest @ w)
+        sizes = np.rint(np.bincount(labels, weights=w, minlength=k)).astype(np.int64)
+        sil = weighted_silhouette(dist, labels, w) if compute_silhouette else None
     return KMedoidsResult(
         medoids=medoids,
         labels=labels,
@@ -347,7 +422,7 @@ def _fit(
 _BLOCK_ROWS = 256
 
 
-def _build_order(dist: np.ndarray, k: int) -> np.ndarray:
+def _build_order(dist: np.ndarray, k: int, w: np.ndarray | None = None) -> np.ndarray:
     """BUILD's greedy medoids, in the order chosen (Kaufman and Rousseeuw, 1990, 2.4).
 
     Exactly scikit-learn-extra's ``_build``: the first medoid has the least column sum
@@ -358,7 +433,7 @@ def _build_order(dist: np.ndarray, k: int) -> np.ndarray:
     """
     n = dist.shape[0]
     order = np.empty(k, np.int64)
-    order[0] = int(np.argmin(np.sum(dist, axis=0)))
+    order[0] = int(np.argmin(np.sum(dist, axis=0) if w is None else w @ dist))
     is_medoid = np.zeros(n, bool)
     is_medoid[order[0]] = True
     nearest = dist[order[0]].copy()
@@ -367,7 +442,10 @@ def _build_order(dist: np.ndarray, k: int) -> np.ndarray:
         gain[:] = 0.0
         for lo in range(0, n, _BLOCK_ROWS):
             block = dist[lo : lo + _BLOCK_ROWS]
-            gain += np.maximum(nearest[lo : lo + _BLOCK_ROWS, None] - block, 0.0).sum(axis=0)
+            better = np.maximum(nearest[lo : lo + _BLOCK_ROWS, None] - block, 0.0)
+            if w is not None:
+                better *= w[lo : lo + _BLOCK_ROWS, None]
+            gain += better.sum(axis=0)
         gain[is_medoid] = -np.inf
         pick = int(np.flatnonzero(gain == gain.max())[-1])
         order[step] = pick
@@ -376,7 +454,8 @@ def _build_order(dist: np.ndarray, k: int) -> np.ndarray:
     return order
 
 
-def _pam_swaps(dist: np.ndarray, medoids: np.ndarray, max_iter: int) -> np.ndarray:
+def _pam_swaps(dist: np.ndarray, medoids: np.ndarray, max_iter: int,
+               w: np.ndarray | None = None) -> np.ndarray:
     """PAM's SWAP phase as scikit-learn-extra runs it, with FastPAM1's shared deltas.
 
     Each step applies the swap (medoid i -> non-medoid h) of least cost change, when it is
@@ -402,10 +481,13 @@ def _pam_swaps(dist: np.ndarray, medoids: np.ndarray, max_iter: int) -> np.ndarr
             hi = min(n, lo + _BLOCK_ROWS)
             block = dist[lo:hi]
             closer = np.minimum(block - d1[lo:hi, None], 0.0)
-            shared += closer.sum(axis=0)
             moved = np.minimum(block, d2[lo:hi, None])
             moved -= d1[lo:hi, None]
             moved -= closer
+            if w is not None:  # each row counts w times
+                closer *= w[lo:hi, None]
+                moved *= w[lo:hi, None]
+            shared += closer.sum(axis=0)
             for i in range(k):
                 rows = member[i, lo:hi]
                 if rows.any():
@@ -419,17 +501,20 @@ def _pam_swaps(dist: np.ndarray, medoids: np.ndarray, max_iter: int) -> np.ndarr
     return med
 
 
-def _loss(dist: np.ndarray, medoids: np.ndarray) -> float:
-    return float(dist[:, medoids].min(axis=1).sum())
+def _loss(dist: np.ndarray, medoids: np.ndarray, w: np.ndarray | None = None) -> float:
+    nearest = dist[:, medoids].min(axis=1)
+    return float(nearest.sum() if w is None else nearest @ w)
 
 
-def swap_descent(dist: np.ndarray, medoids: np.ndarray, max_iter: int) -> np.ndarray:
+def swap_descent(dist: np.ndarray, medoids: np.ndarray, max_iter: int,
+                 w: np.ndarray | None = None) -> np.ndarray:
     """Steepest-descent PAM swaps from ``medoids`` until no swap lowers the loss.
 
     Each step evaluates every (medoid, non-medoid) swap at once with FastPAM1's deltas
     (Schubert and Rousseeuw, 2021): removing medoid i and adding x changes the loss by
     ``sum_j min(d(j, x), d2_j if nearest_j = i else d1_j) - d1_j``, with ``d1``, ``d2``
-    the distances to the nearest and second nearest medoids. Returns sorted medoids.
+    the distances to the nearest and second nearest medoids (each term times ``w_j`` with
+    multiplicities). Returns sorted medoids.
     """
     med = np.array(medoids, dtype=np.int64)
     n, k = dist.shape[0], med.size
@@ -440,10 +525,12 @@ def swap_descent(dist: np.ndarray, medoids: np.ndarray, max_iter: int) -> np.nda
         nearest = order[:, 0]
         d1 = to_med[rows, nearest]
         d2 = to_med[rows, order[:, 1]] if k > 1 else np.full(n, np.inf)
-        best_delta, best_swap = -1e-12 * max(1.0, float(d1.sum())), None
+        total = float(d1.sum() if w is None else d1 @ w)
+        best_delta, best_swap = -1e-12 * max(1.0, total), None
         for i in range(k):
             ref = np.where(nearest == i, d2, d1)
-            delta = (np.minimum(dist, ref[:, None]) - d1[:, None]).sum(axis=0)
+            change = np.minimum(dist, ref[:, None]) - d1[:, None]
+            delta = change.sum(axis=0) if w is None else w @ change
             delta[med] = np.inf
             x = int(np.argmin(delta))
             if delta[x] < best_delta:
@@ -455,15 +542,16 @@ def swap_descent(dist: np.ndarray, medoids: np.ndarray, max_iter: int) -> np.nda
 
 
 def _best_of_restarts(
-    dist: np.ndarray, start: np.ndarray, k: int, restarts: int, seed: int, max_iter: int
+    dist: np.ndarray, start: np.ndarray, k: int, restarts: int, seed: int, max_iter: int,
+    w: np.ndarray | None = None,
 ) -> np.ndarray:
     """The lowest-loss medoids among the BUILD start and ``restarts`` seeded restarts."""
     rng = np.random.default_rng(seed)
-    best, best_loss = start, _loss(dist, start)
+    best, best_loss = start, _loss(dist, start, w)
     for _ in range(restarts):
         init = rng.choice(dist.shape[0], size=k, replace=False)
-        med = swap_descent(dist, init, max_iter)
-        loss = _loss(dist, med)
+        med = swap_descent(dist, init, max_iter, w)
+        loss = _loss(dist, med, w)
         if loss < best_loss - 1e-12 * max(1.0, best_loss):
             best, best_loss = med, loss
     return best

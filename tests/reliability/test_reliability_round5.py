@@ -272,3 +272,157 @@ def test_resamples_whose_scores_are_all_equal_are_reported():
                      operators=["mostFreq"], random_state=0)
     cautions = [w for w in run.warnings() if "scored every feature equally" in w]
     assert len(cautions) == 1 and cautions[0].startswith(f"{len(flat)} of the 20 base models")
+
+
+# --------------------------------------------- 4. the medoid operators' memory at large b
+def _repeated_models(seed: int, distinct: int = 9, p: int = 14):
+    """Base models holding ``distinct`` subsets, each repeated 1 to 6 times, shuffled."""
+    from modelmine.testing import base_models_from_subsets
+
+    rng = np.random.default_rng(seed)
+    subsets = rng.random((distinct, p)) < 0.35
+    subsets[:, 0] = True
+    while np.unique(subsets, axis=0).shape[0] < distinct:  # distinct, as promised
+        subsets = np.unique(np.vstack([subsets, rng.random((1, p)) < 0.35]), axis=0)
+    counts = rng.integers(1, 7, subsets.shape[0])
+    rows = np.repeat(subsets, counts, axis=0)
+    return base_models_from_subsets(rows[rng.permutation(rows.shape[0])])
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_medoids_of_the_distinct_models_keep_the_optimum_of_all_models(seed):
+    """allMed clusters the d distinct models with their multiplicities as weights (d x d
+    distances instead of b x b): its loss is the brute-force optimum over all b models,
+    the existing solver's on the b x b matrix is the same, and so are the medoids."""
+    import itertools
+
+    from modelmine.patterns import jaccard_distances, kmedoids
+
+    base = _repeated_models(seed)
+    full = jaccard_distances(base)
+    _, first = np.unique(np.packbits(base.subsets, axis=1), axis=0, return_index=True)
+    for k in (2, 3, 4):
+        optimum = min(float(full[:, list(c)].min(axis=1).sum())
+                      for c in itertools.combinations(sorted(first), k))
+        sigs = mm.aggregate(base, "allMed", n_signatures=k, random_state=0)
+        assert sigs[0].provenance["loss"] == pytest.approx(optimum, rel=1e-12, abs=1e-12)
+        assert sigs[0].provenance["n_distinct_models"] == first.size
+        assert sum(s.provenance["cluster_size"] for s in sigs) == base.n_models
+        old = kmedoids(full, k, random_state=0)
+        assert old.loss == pytest.approx(optimum, rel=1e-12, abs=1e-12)
+        # the silhouette of the b models (scikit-learn's on b x b), not of the d
+        rows = sorted(int(np.flatnonzero((base.subsets == np.isin(
+            np.arange(base.n_features_in), s.features)).all(axis=1))[0]) for s in sigs)
+        labels = np.argmin(full[:, rows], axis=1)
+        from sklearn.metrics import silhouette_score
+
+        assert sigs[0].provenance["silhouette"] == pytest.approx(
+            silhouette_score(full, labels, metric="precomputed"), abs=1e-9)
+        if len({round(float(full[:, list(c)].min(axis=1).sum()), 9) for c in
+                itertools.combinations(sorted(first), k)} & {round(optimum, 9)}) == 1:
+            mine = sorted(tuple(np.isin(np.arange(base.n_features_in), s.features))
+                          for s in sigs)
+            assert sorted(map(tuple, base.subsets[old.medoids])) == mine
+    most = mm.aggregate(base, "mostRep", n_features=1)
+    assert most.provenance["total_distance"] == pytest.approx(full.sum(axis=1).min())
+
+
+def _planted_models(n_models: int = 2400, p: int = 60, seed: int = 0):
+    """Base models around 4 planted subsets of 8 features, each with 0-2 features swapped:
+    about 1,300 distinct subsets in 4 clusters."""
+    from modelmine.testing import base_models_from_subsets
+
+    rng = np.random.default_rng(seed)
+    centres = [rng.choice(p, 8, replace=False) for _ in range(4)]
+    rows = np.zeros((n_models, p), dtype=bool)
+    for i in range(n_models):
+        chosen = centres[i % 4].copy()
+        for _ in range(rng.integers(0, 3)):
+            chosen[rng.integers(8)] = rng.integers(p)
+        rows[i, chosen] = True
+    return base_models_from_subsets(rows)
+
+
+def test_beyond_the_exact_bound_clara_finds_the_medoids_and_says_so(monkeypatch):
+    """Beyond KMEDOIDS_EXACT_MAX_MODELS distinct models (shrunk here), allMed runs CLARA:
+    PAM on samples, the medoids of least loss over all models; on planted clusters the
+    same medoids and loss as PAM on all of them, and the provenance states the method."""
+    from modelmine.patterns import _model_clusters
+
+    base = _planted_models()
+    exact = mm.aggregate(base, "allMed", n_signatures=4, random_state=0)
+    assert "kmedoids" not in exact[0].provenance
+    monkeypatch.setattr(_model_clusters, "KMEDOIDS_EXACT_MAX_MODELS", 500)
+    monkeypatch.setattr(_model_clusters, "CLARA_SAMPLE_SIZE", 400)
+    clara = mm.aggregate(base, "allMed", n_signatures=4, random_state=0)
+    prov = clara[0].provenance
+    assert prov["kmedoids"].startswith("CLARA: PAM on 5 samples of 400 of the ")
+    assert prov["n_distinct_models"] > 500
+    assert prov["loss"] == pytest.approx(exact[0].provenance["loss"], rel=1e-12)
+    assert [s.features.tolist() for s in clara] == [s.features.tolist() for s in exact]
+    assert [s.provenance["cluster_size"] for s in clara] == [600] * 4
+    assert abs(prov["silhouette"] - exact[0].provenance["silhouette"]) < 0.05  # a sample's
+
+
+def test_operator_memory_is_estimated_before_the_first_fit(tmp_path, capsys, monkeypatch):
+    """A run whose medoid operator would not fit in the memory available is refused at
+    once (before any fit, nothing written), with the figures and the b that fits."""
+    from modelmine.base_models import _checks
+    from modelmine.selectors import _builtin
+
+    frame = small_frame(n=40, p=20)
+    path = tmp_path / "t.csv"
+    frame.to_csv(path, index=False)
+
+    def no_fit(*args, **kwargs):
+        raise AssertionError("a fit started")
+
+    monkeypatch.setattr(_builtin.AnovaSelector, "select", no_fit)
+    monkeypatch.setattr(_checks, "available_memory", lambda: 40 * 2**20)  # 40 MiB
+    out = tmp_path / "run"
+    err = bad(["run", path, "-t", "y", "-s", "anova", "-b", "60000", "-o", "allMed", "--out",
+               out], capsys, "'n_bootstraps' parameter (-b/--n-bootstraps)",
+              "the operator 'allMed' on 60,000 base models of 20 features (up to 60,000 "
+              "distinct)", "40 MiB are available", "Leave 'allMed' out")
+    most = int(err.split("at most about ")[1].split(" ")[0])
+    assert 2 <= most < 60000
+    assert not out.exists() and not (tmp_path / ".run.partial").exists()
+    # the b it names fits, and one more does not
+    spec = mm.RunSpec(selector="anova", operators=("allMed",), n_bootstraps=most,
+                      n_features=7, func="run")
+    nbytes = _checks.operators_nbytes(spec, most, 20)["allMed"][0]
+    assert nbytes + _checks.estimate_memory(most, 20, 40) <= 40 * 2**20
+    spec = spec.replace(func="run", n_bootstraps=most + 1)
+    nbytes = _checks.operators_nbytes(spec, most + 1, 20)["allMed"][0]
+    assert nbytes + _checks.estimate_memory(most + 1, 20, 40) > 40 * 2**20
+
+
+def test_the_medoid_operators_estimates_bound_their_traced_peak(monkeypatch):
+    """Operator.nbytes (what the run's door compares with the memory available) bounds the
+    peak tracemalloc sees while the operator runs, exact and under CLARA, and is not
+    wildly above it."""
+    import tracemalloc
+
+    from modelmine.operators import get_operator
+    from modelmine.patterns import _model_clusters
+
+    base = _planted_models(n_models=700)
+    d = int(np.unique(np.packbits(base.subsets, axis=1), axis=0).shape[0])
+
+    def peak(name, **kw):
+        tracemalloc.start()
+        try:
+            tracemalloc.reset_peak()
+            mm.aggregate(base, name, random_state=0, **kw)
+            return tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+
+    for name, kw in (("allMed", {"n_signatures": 4}), ("mostRep", {"n_features": 8})):
+        estimate = get_operator(name).nbytes(base.n_models, d, base.n_features_in, 4, {})
+        traced = peak(name, **kw)
+        assert traced <= estimate <= 6 * traced + 2**20, (name, traced, estimate)
+    monkeypatch.setattr(_model_clusters, "KMEDOIDS_EXACT_MAX_MODELS", 300)
+    monkeypatch.setattr(_model_clusters, "CLARA_SAMPLE_SIZE", 300)
+    estimate = get_operator("allMed").nbytes(base.n_models, d, base.n_features_in, 4, {})
+    assert peak("allMed", n_signatures=4) <= estimate
