@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,7 +12,98 @@ import scipy.sparse as sp
 
 from .validation import param_error
 
-__all__ = ["Dataset", "check_dataset"]
+__all__ = ["CONTAINERS", "Dataset", "check_container", "check_dataset"]
+
+#: What modelmine reads as data, in words (one place: a door that adds a container, as
+#: MuData, adds it here and to :func:`check_container`).
+CONTAINERS = ("a numpy array (or a list of rows of numbers), a scipy.sparse matrix, a pandas "
+              "DataFrame or an AnnData")
+#: What modelmine reads as labels or a target.
+TARGETS = ("an array-like of one value per sample (a numpy array, a list, a pandas Series "
+           "or Categorical)")
+
+
+def _is_scalar(value: Any) -> bool:
+    return value is None or isinstance(value, (str, bytes, bool, int, float, complex,
+                                               np.generic))
+
+
+def _shallow_rows(values: Any, depth: int) -> bool:
+    """Whether a list / tuple holds scalars (depth 1) or rows of scalars (depth 2), so
+    that numpy reads it as an array without iterating foreign objects (an object with
+    ``__len__`` and ``__getitem__`` is a sequence to numpy, which may recurse into it for
+    minutes: a MuData did, issue 50)."""
+    for item in values:
+        if _is_scalar(item):
+            continue
+        if depth > 1 and isinstance(item, (list, tuple)):
+            if not all(_is_scalar(v) for v in item):
+                return False
+            continue
+        if depth > 1 and isinstance(item, np.ndarray) and item.ndim <= 1:
+            continue
+        return False
+    return True
+
+
+def _describe_type(value: Any) -> str:
+    kind = type(value)
+    module = kind.__module__.split(".")[0]
+    name = kind.__qualname__ if module == "builtins" else f"{module}.{kind.__qualname__}"
+    article = "an" if name[:1].lower() in "aeiou" else "a"
+    return f"{article} {name}"
+
+
+def _offending(values: Any, depth: int) -> Any:
+    """The first item of a list / tuple that :func:`_shallow_rows` does not accept."""
+    for item in values:
+        if _is_scalar(item) or (depth > 1 and isinstance(item, np.ndarray) and item.ndim <= 1):
+            continue
+        if depth > 1 and isinstance(item, (list, tuple)):
+            inner = next((v for v in item if not _is_scalar(v)), None)
+            if inner is not None:
+                return inner
+            continue
+        return item
+    return None
+
+
+def check_container(value: Any, name: str, func: str, *, target: bool = False,
+                    loaded: bool = False) -> None:
+    """Refuse, before any work, data in a container modelmine does not read, naming what it
+    reads (issue 50: a MuData was iterated by numpy for minutes, past 3 GiB).
+
+    ``name`` is the parameter (``"X"`` or ``"y"``); ``target``: labels (one value per
+    sample; a string names an AnnData's obs column and is checked where it is read).
+    Accepted: numpy arrays, scipy.sparse matrices, pandas DataFrames (Series, Index and
+    Categorical as labels), AnnData, objects that give numpy an array (``__array__``,
+    ``__array_interface__``: other array libraries), and lists / tuples of scalars or of
+    rows of scalars. ``loaded``: the door takes a LoadedData too (named in the message).
+    """
+    from .datasets._biodata import is_anndata
+
+    if (isinstance(value, np.ndarray) or sp.issparse(value)
+            or isinstance(value, (pd.DataFrame, pd.Series, pd.Index, pd.Categorical))
+            or is_anndata(value)
+            or hasattr(value, "__array__") or hasattr(value, "__array_interface__")):
+        return
+    if target and isinstance(value, str):
+        return
+    if isinstance(value, (list, tuple)) and _shallow_rows(value, 1 if target else 2):
+        return
+    what = TARGETS if target else CONTAINERS + (
+        ", or the LoadedData of modelmine.datasets.read_data" if loaded else "")
+    given = _describe_type(value)
+    if isinstance(value, (list, tuple)):
+        given += f" holding {_describe_type(_offending(value, 1 if target else 2))}"
+    hint = None
+    if type(value).__name__ == "LoadedData":
+        hint = "Pass its X and y, or the LoadedData itself to modelmine.run."
+    elif type(value).__name__ == "MuData":
+        hint = "Pass one of its modalities, an AnnData (mdata.mod['rna'])."
+    elif isinstance(value, (str, os.PathLike)) and not target:
+        hint = "Read a file with modelmine.datasets.read_data first."
+    raise param_error(name, func, what, given, exc=TypeError, show=False, hint=hint)
 
 
 @dataclass(frozen=True)
@@ -74,6 +166,8 @@ def check_dataset(
         is_mudata,
     )
 
+    check_container(X, "X", func)
+    check_container(y, "y", func, target=True)
     if is_anndata(X):  # observations = samples, var_names = feature names
         loaded = from_anndata(X, y)
         X, y = loaded.X, loaded.y

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from .._data import Dataset, check_dataset
+from .._data import Dataset, check_container, check_dataset
 from ..constants import MIN_SAMPLES_PER_CLASS
 from ..outcomes import check_outcome
 from ..spec import RunSpec, capped
@@ -99,6 +99,8 @@ def check_run_data(X: Any, y: Any, spec: RunSpec, *, feature_names: Any = None,
     ValueError, TypeError
         The standard message (``The 'x' parameter of run must be ...``).
     """
+    check_container(X, "X", func)  # before any work, y's reading included
+    check_container(y, "y", func, target=True)
     if spec.outcome == "classification":
         data = check_dataset(X, y, func=func, feature_names=feature_names,
                              sparse_dtype=sparse_dtype, modalities=modalities)

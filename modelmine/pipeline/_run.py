@@ -1179,9 +1179,14 @@ def _data(X: Any, y: Any, feature_names: Any, outcome: str = "classification"
           ) -> tuple[Any, Any, LoadedData | None, Any]:
     """The doors' data: an AnnData, a LoadedData, or X and y; continuous targets refused
     unless the outcome is not classification."""
+    from .._data import check_container
     from ..datasets import check_target, from_anndata
     from ..datasets._biodata import is_anndata
 
+    if not isinstance(X, LoadedData):  # a foreign container: refused before any work
+        check_container(X, "X", _FUNC, loaded=True)
+    if y is not None:
+        check_container(y, "y", _FUNC, target=True)
     if is_anndata(X):
         if y is None:
             raise param_error("y", _FUNC, "the labels, or 'obs:COLUMN' for a column of the "
