@@ -21,6 +21,18 @@ from ..operators import Signature, SignatureSet
 __all__ = ["annotate_anndata", "markers_gmt", "signature_sets", "signatures_gmt"]
 
 
+#: A run of characters that would split a GMT field or line: tabs, line breaks (CR, LF,
+#: VT, FF, NEL, the Unicode line and paragraph separators) and the other control characters.
+_NOT_IN_A_FIELD = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
+
+
+def gmt_field(text: object) -> str:
+    """One field of a GMT line: every run of tabs, line breaks and other control
+    characters becomes one space (issue 50: a class named ``"a\tb"`` in the description
+    made a bogus gene of ``b``; a line break, a bogus set)."""
+    return _NOT_IN_A_FIELD.sub(" ", str(text))
+
+
 def signature_sets(
     signatures: Mapping[str, Signature | SignatureSet],
 ) -> list[tuple[str, Signature]]:
@@ -51,11 +63,11 @@ def signatures_gmt(
     -------
     str
     """
-    clean = re.sub(r"[\t\r\n]+", " ", description)
     lines = []
     for name, sig in signature_sets(signatures):
-        genes = [re.sub(r"[\t\r\n]+", " ", str(g)) for g in sig.names]
-        lines.append("\t".join([name, f"{clean} ({name}, {len(genes)} genes)", *genes]))
+        genes = [gmt_field(g) for g in sig.names]
+        lines.append("\t".join([gmt_field(name), gmt_field(
+            f"{description} ({name}, {len(genes)} genes)"), *genes]))
     return "\n".join(lines) + ("\n" if lines else "")
 
 
@@ -79,17 +91,17 @@ def markers_gmt(markers: pd.DataFrame, *, description: str = "modelmine markers"
     -------
     str
     """
-    clean = re.sub(r"[\t\r\n]+", " ", description)
     lines = []
     if "class" not in markers.columns:  # a continuous or survival outcome: by direction
         for label, part in markers.groupby("signature", sort=False):
             title = str(label)
             for direction in part["direction"].unique():
                 genes = part[part.direction == direction].sort_values("rank").feature
-                name = re.sub(r"[\t\r\n\s]+", "_", f"{title}_{direction}")
-                cells = [re.sub(r"[\t\r\n]+", " ", str(g)) for g in genes]
-                lines.append("\t".join([name, f"{clean} ({title}, {direction} with the "
-                                        f"outcome, {len(cells)} genes)", *cells]))
+                name = re.sub(r"\s+", "_", gmt_field(f"{title}_{direction}"))
+                cells = [gmt_field(g) for g in genes]
+                lines.append("\t".join([name, gmt_field(
+                    f"{description} ({title}, {direction} with the outcome, {len(cells)} "
+                    "genes)"), *cells]))
         return "\n".join(lines) + ("\n" if lines else "")
     panel = (markers["panel"] if "panel" in markers.columns
              else pd.Series("pooled", index=markers.index))
@@ -101,10 +113,11 @@ def markers_gmt(markers: pd.DataFrame, *, description: str = "modelmine markers"
             if genes.empty:
                 continue
             prefix = f"{sig}_pooled" if both and kind == "pooled" else str(sig)
-            name = re.sub(r"[\t\r\n\s]+", "_", f"{prefix}_{cls}_{direction}")
-            cells = [re.sub(r"[\t\r\n]+", " ", str(g)) for g in genes]
-            lines.append("\t".join([name, f"{clean} ({sig}, class {cls} {direction}, "
-                                    f"{len(cells)} genes)", *cells]))
+            name = re.sub(r"\s+", "_", gmt_field(f"{prefix}_{cls}_{direction}"))
+            cells = [gmt_field(g) for g in genes]
+            lines.append("\t".join([name, gmt_field(
+                f"{description} ({sig}, class {cls} {direction}, {len(cells)} genes)"),
+                *cells]))
     return "\n".join(lines) + ("\n" if lines else "")
 
 

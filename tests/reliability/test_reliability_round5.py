@@ -426,3 +426,121 @@ def test_the_medoid_operators_estimates_bound_their_traced_peak(monkeypatch):
     monkeypatch.setattr(_model_clusters, "CLARA_SAMPLE_SIZE", 300)
     estimate = get_operator("allMed").nbytes(base.n_models, d, base.n_features_in, 4, {})
     assert peak("allMed", n_signatures=4) <= estimate
+
+
+# --------------------------------------------------- 5. containers modelmine does not read
+class _EndlessSequence:
+    """What numpy iterates as a sequence: a billion items, each one more of these (a
+    MuData behaved so: np.asarray(mdata) ran for minutes past 3 GiB)."""
+
+    def __len__(self):
+        return 10**9
+
+    def __getitem__(self, i):
+        return _EndlessSequence()
+
+
+class _BrokenArray:
+    def __array__(self, *args, **kwargs):
+        raise RuntimeError("no array here")
+
+
+def _foreign_objects():
+    from hypothesis import strategies as st
+
+    scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(),
+                        st.binary(), st.complex_numbers())
+    nested = st.recursive(scalars, lambda inner: st.one_of(
+        st.lists(inner, max_size=4), st.tuples(inner, inner),
+        st.dictionaries(st.text(max_size=3), inner, max_size=3),
+        st.frozensets(st.integers(), max_size=3)), max_leaves=12)
+    arrays = st.builds(
+        lambda shape, kind: np.zeros(shape, dtype=kind),
+        st.lists(st.integers(0, 4), min_size=0, max_size=3).map(tuple),
+        st.sampled_from([np.float64, np.int8, object, bool, "U3", np.complex64]))
+    foreign = st.sampled_from([
+        _EndlessSequence(), _BrokenArray(), range(10**9), iter(range(3)), memoryview(b"ab"),
+        bytearray(b"abc"), {1, 2}, print, np, object(), type, Ellipsis, NotImplemented])
+    return st.one_of(nested, arrays, foreign)
+
+
+def test_any_python_object_is_refused_at_once_or_read():
+    """mm.run and mm.bootstrap given arbitrary Python objects as X or y: a one-line
+    refusal naming the parameter, within seconds and a few MB (never numpy iterating a
+    foreign sequence for minutes), or, for a real small table, a run."""
+    import tracemalloc
+
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+    from reliability_helpers import no_hang
+
+    frame = small_frame(n=20, p=4)
+    X, y = frame.drop(columns="y").to_numpy(), frame["y"].to_numpy()
+    objects = _foreign_objects()
+    pairs = st.one_of(st.tuples(objects, st.just(y)), st.tuples(st.just(X), objects),
+                      st.tuples(objects, objects))
+
+    @settings(max_examples=30, deadline=None, derandomize=True,
+              suppress_health_check=list(HealthCheck))
+    @given(pair=pairs, door=st.sampled_from(["run", "bootstrap"]))
+    def check(pair, door):
+        data, labels = pair
+        call = (mm.run if door == "run" else mm.bootstrap)
+        extra = {"operators": ["mostFreq"]} if door == "run" else {}
+        tracemalloc.start()
+        try:
+            with no_hang(10), warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                try:
+                    call(data, labels, selector="anova", n_bootstraps=2, n_features=2,
+                         **extra)
+                except (ValueError, TypeError) as exc:  # DataError is a ValueError
+                    text = str(exc)
+                    assert "\n" not in text.strip(), text
+                    assert "'X' parameter" in text or "'y' parameter" in text, text
+            assert tracemalloc.get_traced_memory()[1] < 64 * 2**20
+        finally:
+            tracemalloc.stop()
+
+    check()
+
+
+def test_a_mudata_is_refused_naming_what_is_read():
+    mudata = pytest.importorskip("mudata")
+    anndata = pytest.importorskip("anndata")
+    frame = small_frame(n=20, p=4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # mudata's own FutureWarnings
+        mdata = mudata.MuData({"rna": anndata.AnnData(frame.iloc[:, :2].to_numpy()),
+                               "prot": anndata.AnnData(frame.iloc[:, 2:4].to_numpy())})
+    mdata.obs["label"] = frame["y"].to_numpy()
+    for call in (mm.run, mm.bootstrap):
+        with pytest.raises(TypeError, match=r"'X' parameter of \w+ must be a numpy array .* "
+                                            r"or an AnnData.* Got a mudata.MuData instead. "
+                                            r"Pass one of its modalities"):
+            call(mdata, "obs:label", selector="anova", n_bootstraps=2)
+
+
+# ------------------------------------------------------------------ 6. the low items
+def test_markers_gmt_keeps_each_set_on_one_line_whatever_the_class_names(tmp_path):
+    """Item 6: a class name's tab or line break went into markers.gmt's description field:
+    a bogus gene, or a bogus set (panels.gmt was fixed in round four)."""
+    frame = small_frame(n=36, p=8)
+    names = np.array(["a\tb", "c\nd", "e\u2028f"])
+    y = names[np.arange(36) % 3]
+    X = frame.drop(columns="y").to_numpy()
+    X[:, 1] += 2.0 * (np.arange(36) % 3 == 1)
+    run = mm.run(X, y, selector="anova", operators=["mostFreq"], n_bootstraps=8,
+                 n_features=3, random_state=0)
+    run.save(tmp_path / "run", report=False)
+    text = (tmp_path / "run" / "markers.gmt").read_text(encoding="utf-8")
+    markers = run.markers()
+    sets = markers.groupby(["signature", "class", "direction"]).ngroups
+    lines = text.split("\n")[:-1]
+    assert len(lines) == sets, text
+    for line in lines:
+        fields = line.split("\t")
+        assert len(fields) >= 3 and all(f.isprintable() for f in fields), repr(line)
+        name, genes = fields[0], fields[2:]
+        assert set(genes) <= set(run.base_models.feature_names.tolist()), repr(line)
+        assert " " not in name
