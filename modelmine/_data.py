@@ -14,10 +14,11 @@ from .validation import param_error
 
 __all__ = ["CONTAINERS", "Dataset", "check_container", "check_dataset"]
 
-#: What modelmine reads as data, in words (one place: a door that adds a container, as
-#: MuData, adds it here and to :func:`check_container`).
+#: What modelmine reads as data, in words (one place: a door that adds a container adds it
+#: here and to :func:`check_container`).
 CONTAINERS = ("a numpy array (or a list of rows of numbers), a scipy.sparse matrix, a pandas "
-              "DataFrame or an AnnData")
+              "DataFrame, an AnnData, or multi-omic data (a MuData, or a mapping of modality "
+              "names to tables)")
 #: What modelmine reads as labels or a target.
 TARGETS = ("an array-like of one value per sample (a numpy array, a list, a pandas Series "
            "or Categorical)")
@@ -76,17 +77,21 @@ def check_container(value: Any, name: str, func: str, *, target: bool = False,
     ``name`` is the parameter (``"X"`` or ``"y"``); ``target``: labels (one value per
     sample; a string names an AnnData's obs column and is checked where it is read).
     Accepted: numpy arrays, scipy.sparse matrices, pandas DataFrames (Series, Index and
-    Categorical as labels), AnnData, objects that give numpy an array (``__array__``,
-    ``__array_interface__``: other array libraries), and lists / tuples of scalars or of
-    rows of scalars. ``loaded``: the door takes a LoadedData too (named in the message).
+    Categorical as labels), AnnData, MuData and mappings of modality names to tables
+    (checked block by block where they are read), objects that give numpy an array
+    (``__array__``, ``__array_interface__``: other array libraries), and lists / tuples of
+    scalars or of rows of scalars. ``loaded``: the door takes a LoadedData too (named in the message).
     """
     from .datasets._biodata import is_anndata
+    from .datasets._multiomic import is_modality_mapping, is_mudata
 
     if (isinstance(value, np.ndarray) or sp.issparse(value)
             or isinstance(value, (pd.DataFrame, pd.Series, pd.Index, pd.Categorical))
             or is_anndata(value)
             or hasattr(value, "__array__") or hasattr(value, "__array_interface__")):
         return
+    if not target and (is_mudata(value) or is_modality_mapping(value)):
+        return  # read block by block (datasets.from_mudata, from_modalities)
     if target and isinstance(value, str):
         return
     if isinstance(value, (list, tuple)) and _shallow_rows(value, 1 if target else 2):
@@ -99,8 +104,6 @@ def check_container(value: Any, name: str, func: str, *, target: bool = False,
     hint = None
     if type(value).__name__ == "LoadedData":
         hint = "Pass its X and y, or the LoadedData itself to modelmine.run."
-    elif type(value).__name__ == "MuData":
-        hint = "Pass one of its modalities, an AnnData (mdata.mod['rna'])."
     elif isinstance(value, (str, os.PathLike)) and not target:
         hint = "Read a file with modelmine.datasets.read_data first."
     raise param_error(name, func, what, given, exc=TypeError, show=False, hint=hint)

@@ -11,7 +11,7 @@ import warnings
 
 import numpy as np
 import pytest
-from reliability_helpers import FAST, bad, copy_tree, small_frame
+from reliability_helpers import FAST, bad, copy_tree, no_hang, small_frame
 
 import modelmine as mm
 from modelmine.base_models import DamagedCheckpointError, RunDirectoryError
@@ -472,7 +472,6 @@ def test_any_python_object_is_refused_at_once_or_read():
 
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
-    from reliability_helpers import no_hang
 
     frame = small_frame(n=20, p=4)
     X, y = frame.drop(columns="y").to_numpy(), frame["y"].to_numpy()
@@ -505,20 +504,14 @@ def test_any_python_object_is_refused_at_once_or_read():
     check()
 
 
-def test_a_mudata_is_refused_naming_what_is_read():
-    mudata = pytest.importorskip("mudata")
-    anndata = pytest.importorskip("anndata")
-    frame = small_frame(n=20, p=4)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # mudata's own FutureWarnings
-        mdata = mudata.MuData({"rna": anndata.AnnData(frame.iloc[:, :2].to_numpy()),
-                               "prot": anndata.AnnData(frame.iloc[:, 2:4].to_numpy())})
-    mdata.obs["label"] = frame["y"].to_numpy()
+def test_an_endless_sequence_is_refused_naming_what_is_read():
+    """What numpy iterates as a sequence (a MuData before modelmine read them: minutes,
+    past 3 GiB) is refused at once, the message naming what modelmine reads."""
     for call in (mm.run, mm.bootstrap):
-        with pytest.raises(TypeError, match=r"'X' parameter of \w+ must be a numpy array .* "
-                                            r"or an AnnData.* Got a mudata.MuData instead. "
-                                            r"Pass one of its modalities"):
-            call(mdata, "obs:label", selector="anova", n_bootstraps=2)
+        with no_hang(10), pytest.raises(
+                TypeError, match=r"'X' parameter of \w+ must be a numpy array .* an AnnData, "
+                                 r"or multi-omic data .* Got a [\w.]*_EndlessSequence instead"):
+            call(_EndlessSequence(), np.arange(20) % 2, selector="anova", n_bootstraps=2)
 
 
 # ------------------------------------------------------------------ 6. the low items
