@@ -80,7 +80,8 @@ def check_container(value: Any, name: str, func: str, *, target: bool = False,
     Categorical as labels), AnnData, MuData and mappings of modality names to tables
     (checked block by block where they are read), objects that give numpy an array
     (``__array__``, ``__array_interface__``: other array libraries), and lists / tuples of
-    scalars or of rows of scalars. ``loaded``: the door takes a LoadedData too (named in the message).
+    scalars or of rows of scalars. ``loaded``: the door takes a LoadedData too (named in the
+    message).
     """
     from .datasets._biodata import is_anndata
     from .datasets._multiomic import is_modality_mapping, is_mudata
