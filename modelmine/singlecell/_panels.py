@@ -448,13 +448,16 @@ def _write_back(adata: Any, table: pd.DataFrame, panels: dict[str, list[str]],
                    "direction": settings["direction"],
                    "compared_with": settings["reference"]},
         # scanpy's names for the tidy table's columns; its "scores" is the frequency
+        # scanpy's dtypes for its fields (scores and fold changes float32, p-values
+        # float64: a float32 p-value underflows to 0 below 1e-45); ours float64, as in
+        # the table
         "names": records("feature", "O"),
-        "scores": records("frequency", "f"),
-        "logfoldchanges": records("log2_fold_change", "f"),
-        "pvals": records("p_value", "f"),
-        "pvals_adj": records("q_value", "f"),
-        "auroc": records("auroc", "f"),
-        "frequency": records("frequency", "f"),
+        "scores": records("frequency", "float32"),
+        "logfoldchanges": records("log2_fold_change", "float32"),
+        "pvals": records("p_value", "float64"),
+        "pvals_adj": records("q_value", "float64"),
+        "auroc": records("auroc", "float64"),
+        "frequency": records("frequency", "float64"),
     }
     index = pd.Index([str(v) for v in adata.var_names])
     for g, genes in panels.items():
