@@ -10,6 +10,7 @@ parameters, the resampling scheme and the seed.
 from __future__ import annotations
 
 import hashlib
+import html
 import io
 import json
 import os
@@ -504,6 +505,24 @@ class BaseModels:
                 f"n_features_in={self.n_features_in}, subset_size={size}, "
                 f"resampling={self.resampling.get('method')!r}, "
                 f"random_state={self.random_state})")
+
+    def _repr_html_(self) -> str:
+        """The base models in Jupyter, as :meth:`MiningRun._repr_html_
+        <modelmine.MiningRun._repr_html_>` shows a run: what was fitted on what, the
+        subset sizes and the ten most frequently selected features (:meth:`summary`)."""
+        e = html.escape
+        sizes = self.subset_sizes()
+        size = (f"{sizes[0]}" if sizes.min() == sizes.max()
+                else f"{sizes.min()} to {sizes.max()}")
+        rows = "".join(f"<tr><td>{e(str(name))}</td><td>{row.frequency:.3f}</td>"
+                       f"<td>{row.mean_rank:.1f}</td></tr>"
+                       for name, row in self.summary(top=10).iterrows())
+        return (f"<div><p><b>BaseModels</b>: {self.n_models} base models of "
+                f"{e(str(self.selector.get('name')))} on {self.n_samples} samples x "
+                f"{self.n_features_in} features ({e(str(self.resampling.get('method')))}, "
+                f"seed {self.random_state}); {e(size)} features per model</p>"
+                "<table><thead><tr><th>feature</th><th>frequency</th><th>mean rank</th>"
+                f"</tr></thead><tbody>{rows}</tbody></table></div>")
 
     def __eq__(self, other: object) -> bool:
         """Exact equality of every array and of the records (bit-identical models), the

@@ -27,7 +27,7 @@ __all__ = ["StabilityPathResult", "stability_path"]
 _FUNC = "stability_path"
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class StabilityPathResult:
     """Selection frequencies and Nogueira stability along a grid. Immutable.
 
@@ -61,6 +61,16 @@ class StabilityPathResult:
     def __post_init__(self) -> None:
         for name in ("grid", "frequencies", "q", "stability", "ci_low", "ci_high", "feature_names"):
             object.__setattr__(self, name, readonly(np.asarray(getattr(self, name)), copy=True))
+
+    def __repr__(self) -> str:
+        # a summary, not the (K, p) frequencies
+        def span(a: np.ndarray) -> str:
+            finite = a[np.isfinite(a)]
+            return "nan" if not finite.size else f"{finite.min():.3g}..{finite.max():.3g}"
+
+        return (f"StabilityPathResult(parameter={self.parameter!r}, "
+                f"grid={span(np.asarray(self.grid, dtype=float))} ({self.grid.size} values), "
+                f"n_features_in={self.feature_names.size}, stability={span(self.stability)})")
 
     def top_features(self, n: int = 10) -> np.ndarray:
         """The ``n`` features reaching the highest frequency anywhere on the path."""

@@ -9,6 +9,7 @@ parameters, itemsets or base models and clusters behind it). A multi-model opera
 
 from __future__ import annotations
 
+import html
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -22,6 +23,15 @@ from .._utils import jsonable as _jsonable
 from ..patterns import intersection_counts
 
 __all__ = ["Signature", "SignatureSet", "jsonable"]
+
+
+#: The features a signature shows in Jupyter (``Signature._repr_html_``).
+_HTML_ROWS = 20
+
+
+def _cell(value: Any) -> str:
+    """A value of a signature's table as shown in Jupyter (scores to 4 significant digits)."""
+    return f"{value:.4g}" if isinstance(value, float | np.floating) else str(value)
 
 
 def jsonable(value: Any) -> Any:
@@ -184,6 +194,24 @@ class Signature:
     def __repr__(self) -> str:
         shown = ", ".join(self.names[:5].tolist()) + (", ..." if len(self) > 5 else "")
         return f"Signature(operator={self.operator!r}, n_features={len(self)}, [{shown}])"
+
+    def _repr_html_(self) -> str:
+        """The signature in Jupyter, as :meth:`MiningRun._repr_html_
+        <modelmine.MiningRun._repr_html_>` shows a run: the operator, the size and the
+        first 20 features of :meth:`to_frame` in signature order."""
+        e = html.escape
+        frame = self.to_frame()
+        head = "".join(f"<th>{e(str(c))}</th>" for c in ["position", *frame.columns])
+        rows = "".join(
+            "<tr>" + "".join(f"<td>{e(_cell(v))}</td>" for v in (position, *row)) + "</tr>"
+            for position, row in zip(frame.index[:_HTML_ROWS],
+                                     frame.head(_HTML_ROWS).itertuples(index=False)))
+        more = (f"<p>... and {len(self) - _HTML_ROWS} more (to_frame() lists all)</p>"
+                if len(self) > _HTML_ROWS else "")
+        of = "" if self.n_features_in is None else f" of {self.n_features_in}"
+        return (f"<div><p><b>Signature</b> of {e(self.operator or 'no operator')}: "
+                f"{len(self)} features{of}</p><table><thead><tr>{head}</tr></thead>"
+                f"<tbody>{rows}</tbody></table>{more}</div>")
 
 
 @dataclass(frozen=True, eq=False)

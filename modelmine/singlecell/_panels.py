@@ -50,7 +50,7 @@ MIN_CELLS_PER_GROUP = 3
 MAX_SCORED_COMBINATIONS = 200
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class MarkerPanels:
     """What :func:`marker_panels` returns (and writes into the AnnData).
 
@@ -83,6 +83,15 @@ class MarkerPanels:
     base_models: dict[str, Any]
     settings: dict[str, Any] = field(default_factory=dict)
     combinations: pd.DataFrame = field(default_factory=pd.DataFrame)
+
+    def __repr__(self) -> str:
+        # a summary, not the tables and every cluster's base models
+        sizes = {len(genes) for genes in self.panels.values()}
+        size = ", ".join(str(n) for n in sorted(sizes))
+        return (f"MarkerPanels(n_clusters={len(self.panels)}, genes_per_panel={size}, "
+                f"selector={self.settings.get('selector')!r}, "
+                f"n_bootstraps={self.settings.get('n_bootstraps')}, "
+                f"n_combinations={len(self.combinations)})")
 
     def to_frame(self, cluster: str | None = None) -> pd.DataFrame:
         """The table (the tidy marker vocabulary of :func:`modelmine.diagnostics.marker_table`:

@@ -38,6 +38,10 @@ def test_rank_path_against_subsets(colon_base):
     assert np.all(np.diff(path.frequencies, axis=0) >= 0)
     table = path.frequency_table(3)
     assert table.shape == (3, 3) and table.index.name == "n_features"
+    # a short repr, not the (3, 2000) frequencies (issue 52)
+    low, high = np.nanmin(path.stability), np.nanmax(path.stability)
+    assert repr(path) == ("StabilityPathResult(parameter='n_features', grid=5..50 (3 values), "
+                          f"n_features_in=2000, stability={low:.3g}..{high:.3g})")
 
 
 def test_parameter_path_equals_separate_runs(colon):

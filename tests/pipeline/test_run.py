@@ -177,6 +177,51 @@ def test_rich_display_in_jupyter(run):
     assert "MiningRun(" in repr(run)
 
 
+def _html_cells(page):
+    """The header and the rows of the one table of an HTML fragment, as text."""
+    from html.parser import HTMLParser
+
+    rows: list[list[str]] = []
+
+    class Cells(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            if tag == "tr":
+                rows.append([])
+            elif tag in ("td", "th"):
+                rows[-1].append("")
+
+        def handle_data(self, data):
+            if rows and rows[-1]:
+                rows[-1][-1] += data
+
+    Cells().feed(page)
+    return rows[0], rows[1:]
+
+
+def test_base_models_and_signatures_show_in_jupyter(run):
+    # BaseModels and Signature have a display of their own, as MiningRun has (issue 52)
+    base = run.base_models
+    page = base._repr_html_()
+    assert (f"{base.n_models} base models of anova on 62 samples x 2000 features"
+            in page)
+    head, rows = _html_cells(page)
+    assert head == ["feature", "frequency", "mean rank"] and len(rows) == 10
+    freq = base.subsets.mean(axis=0)  # the ten most frequent, by brute force
+    shown = [r[0] for r in rows]
+    theirs = freq[[list(base.feature_names).index(f) for f in shown]]
+    assert [f"{v:.3f}" for v in theirs] == [r[1] for r in rows]
+    assert list(theirs) == sorted(theirs, reverse=True) and theirs.min() == np.sort(freq)[-10]
+    sig = run.signatures["closedApr"]
+    head, rows = _html_cells(sig._repr_html_())
+    assert head[:3] == ["position", "feature", "index"]
+    assert [r[1] for r in rows] == sig.names.tolist()[:20]
+    assert [int(r[2]) for r in rows] == sig.features.tolist()[:20]
+    wide = mm.Signature(np.arange(25), [f"<g{i}>" for i in range(25)], operator="x")
+    page = wide._repr_html_()
+    assert "&lt;g0&gt;" in page and "<g0>" not in page and "and 5 more" in page
+    assert len(_html_cells(page)[1]) == 20
+
+
 def test_examples_use_public_names_only():
     for path in sorted(Path(__file__).parents[2].joinpath("examples").glob("*.py")):
         tree = ast.parse(path.read_text())

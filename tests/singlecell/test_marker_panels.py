@@ -70,6 +70,10 @@ def test_marker_panels_write_what_scanpy_reads(pbmc):
             np.testing.assert_array_equal(uns[field][g], ours[column].to_numpy())
         tiny += int((ours["p_value"] < np.finfo(np.float32).smallest_subnormal).sum())
     assert tiny > 0  # the case float32 flushed to zero is tested
+    # a short repr, not the tables and every cluster's base models (issue 52)
+    assert repr(result) == (f"MarkerPanels(n_clusters={len(result.panels)}, "
+                            "genes_per_panel=5, selector='anova', n_bootstraps=10, "
+                            f"n_combinations={len(result.combinations)})")
     import matplotlib
 
     matplotlib.use("Agg")
