@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from ._utils import positional_names
 from .validation import param_error
 
 __all__ = ["CONTAINERS", "Dataset", "check_container", "check_dataset"]
@@ -108,6 +109,7 @@ def check_container(value: Any, name: str, func: str, *, target: bool = False,
     elif isinstance(value, (str, os.PathLike)) and not target:
         hint = "Read a file with modelmine.datasets.read_data first."
     raise param_error(name, func, what, given, exc=TypeError, show=False, hint=hint)
+
 
 
 @dataclass(frozen=True)
@@ -249,7 +251,7 @@ def check_dataset(
             raise param_error("feature_names", func, f"{p} names (one per column of X)",
                               f"{names.size} names", show=False)
     if names is None:
-        names = np.array([f"x{j}" for j in range(p)])
+        names = positional_names(p)
     if len(set(names.tolist())) != p:
         raise param_error("feature_names", func, "unique", "duplicated names", show=False)
     blocks = check_modalities(modalities, p) if modalities else ()

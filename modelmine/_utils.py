@@ -9,7 +9,8 @@ from typing import Any, Literal
 
 import numpy as np
 
-__all__ = ["FrozenDict", "FrozenList", "frozen", "jsonable", "library_versions", "readonly"]
+__all__ = ["FrozenDict", "FrozenList", "frozen", "is_positional", "jsonable", "library_versions",
+           "positional_names", "readonly"]
 
 
 def readonly(a: Any, *, copy: bool = False) -> np.ndarray:
@@ -145,3 +146,17 @@ def library_versions() -> dict[str, str]:
         except metadata.PackageNotFoundError:
             out[dist] = "not installed"
     return out
+
+
+def positional_names(p: int) -> np.ndarray:
+    """The names of ``p`` features whose data carry none: ``x0``, ``x1``, ..., each its
+    column's position (0-based, as ``X[:, j]``), scikit-learn's ``get_feature_names_out``
+    convention. Every door names such columns so (an array, the embedded datasets, a
+    ``.mat`` file), so that one column has one name everywhere."""
+    return np.array([f"x{j}" for j in range(p)])
+
+
+def is_positional(names: Any) -> bool:
+    """Whether ``names`` are :func:`positional_names` (the data carried no names)."""
+    shown = [str(n) for n in names]
+    return shown == positional_names(len(shown)).tolist()

@@ -8,7 +8,7 @@ beside them for the origin, the publications and the sha256 of each source file.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -17,8 +17,9 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from .._utils import positional_names
 from ..exceptions import DataError, DatasetNotFoundError
-from ..validation import check_choice
+from ..validation import check_choice, param_error
 from ._matlab import read_mat
 
 __all__ = [
@@ -53,30 +54,34 @@ class DatasetInfo:
     n_features_in: int
     classes: dict[int, int]
     sparse: bool
-    feature_prefix: str
     reference: str
+    #: What each code of the source file means (``load(..., class_names=True)``).
+    class_names: dict[int, str] = field(default_factory=dict)
 
 
 _INFO: dict[str, DatasetInfo] = {
     "colon": DatasetInfo(
         "colon", "colon tumour vs normal tissue, Affymetrix microarray (discretised values -2..2)",
-        62, 2000, {-1: 40, 1: 22}, False, "g",
+        62, 2000, {-1: 40, 1: 22}, False,
         "Alon et al., PNAS 96 (1999); 'colon' in Woznica et al. KDD 2012 and Saeys et al. "
-        "PKDD 2008",
+        "PKDD 2008", {-1: "tumour", 1: "normal"},
     ),
     "leukemia": DatasetInfo(
         "leukemia", "ALL vs AML leukaemia, Affymetrix Hu6800 (standardised expression)",
-        72, 7129, {1: 47, 2: 25}, False, "g",
+        72, 7129, {1: 47, 2: 25}, False,
         "Golub et al., Science 286 (1999); 'leukemia' in KDD 2012 (Tables 1, 4) and PKDD 2008",
+        {1: "ALL", 2: "AML"},
     ),
     "prostate": DatasetInfo(
         "prostate", "prostate tumour vs normal tissue, microarray",
-        102, 5966, {1: 50, 2: 52}, False, "g", "Singh et al., Cancer Cell 1 (2002)",
+        102, 5966, {1: 50, 2: 52}, False, "Singh et al., Cancer Cell 1 (2002)",
+        {1: "normal", 2: "tumour"},
     ),
     "basehock": DatasetInfo(
         "basehock", "20 Newsgroups, baseball vs hockey posts, word counts (sparse)",
-        1993, 4862, {1: 994, 2: 999}, True, "w",
+        1993, 4862, {1: 994, 2: 999}, True,
         "20 Newsgroups (Lang, 1995), as redistributed by scikit-feature",
+        {1: "baseball", 2: "hockey"},
     ),
 }
 
@@ -86,17 +91,13 @@ def available() -> pd.DataFrame:
     rows = [
         {
             "name": i.name, "samples": i.n_samples, "features": i.n_features_in,
-            "classes": ", ".join(f"{k}: {v}" for k, v in i.classes.items()),
+            "classes": ", ".join(f"{i.class_names[k]} ({k}): {v}"
+                                 for k, v in i.classes.items()),
             "sparse": i.sparse, "description": i.description, "reference": i.reference,
         }
         for i in _INFO.values()
     ]
     return pd.DataFrame(rows).set_index("name")
-
-
-def _feature_names(info: DatasetInfo) -> np.ndarray:
-    width = len(str(info.n_features_in))
-    return np.array([f"{info.feature_prefix}{j + 1:0{width}d}" for j in range(info.n_features_in)])
 
 
 def shared_path(name: str, data_home: str | os.PathLike[str] | None = None) -> Path:
@@ -194,6 +195,7 @@ def _minmax_scale(X: Any) -> Any:
 def load(
     name: str, *, return_names: bool = False, as_frame: bool = False, min_df: int = 1,
     scale: str | None = None, data_home: str | os.PathLike[str] | None = None,
+    class_names: bool = False,
 ) -> Any:
     """Load a real dataset by name: the embedded ones, and PCMAC and madelon from a folder.
 
@@ -205,9 +207,10 @@ def load(
         Guyon's NIPS 2003 challenge; features 1-20 relevant) are read from the
         scikit-feature ``.mat`` files in ``data_home`` (see :func:`shared_path`).
     return_names : bool, default=False
-        Also return the feature names (``g0001``, ... for genes, ``w0001``, ... for words:
-        the source files carry no names, so these are positional; for the shared files, the
-        reader's names).
+        Also return the feature names. The source files carry none, so these are the
+        columns' positions, ``x0``, ``x1``, ... (0-based, as ``X[:, j]``): the names
+        :func:`modelmine.bootstrap`, :func:`modelmine.run` and ``modelmine run
+        embedded:NAME`` give the same columns, so that a column has one name at every door.
     as_frame : bool, default=False
         Return ``X`` as a :class:`pandas.DataFrame` whose columns are the feature names and
         ``y`` as a :class:`pandas.Series` named ``"class"``. Not available for the sparse
@@ -225,13 +228,21 @@ def load(
         zeros raise a :class:`~modelmine.exceptions.DataError`). Applied after ``min_df``.
     data_home : path, optional
         Folder of the shared files (only for ``'pcmac'`` and ``'madelon'``).
+    class_names : bool, default=False
+        Return ``y`` as the class names of the embedded datasets (colon: ``"tumour"`` /
+        ``"normal"``; leukemia: ``"ALL"`` / ``"AML"``; prostate: ``"normal"`` /
+        ``"tumour"``; basehock: ``"baseball"`` / ``"hockey"``: :func:`available` lists
+        each code's name) instead of the source file's codes, as ``modelmine run
+        embedded:NAME`` and ``read_data("embedded:NAME")`` do. The codes order the classes
+        numerically, the names alphabetically (colon's first class is then "normal").
 
     Returns
     -------
     X : ndarray of shape (n_samples, n_features_in), DataFrame, or scipy.sparse CSR matrix
         The data, as float64 (colon keeps its small integer values exactly).
     y : ndarray of shape (n_samples,) or Series
-        Class labels in the source encoding (-1/1 or 1/2): modelmine never assumes one.
+        Class labels in the source encoding (-1/1 or 1/2): modelmine never assumes one;
+        with ``class_names``, the classes' names.
     names : ndarray of str, only if ``return_names``
     """
     name = check_choice(name, "name", "modelmine.datasets.load",
@@ -247,11 +258,16 @@ def load(
             f"('basehock', 'pcmac') only. Got min_df={min_df} for {name!r}."
         )
     check_choice(scale, "scale", "modelmine.datasets.load", SCALES, allow_none=True)
+    if class_names and name not in _INFO:
+        raise param_error("class_names", "modelmine.datasets.load",
+                          f"False for {name!r}, whose file does not name its classes (the "
+                          f"embedded datasets do: {', '.join(map(repr, _INFO))})", class_names)
     if name in SHARED_FILES:
         data = read_mat(shared_path(name, data_home), None)
         X: Any = data.X
         y: Any = np.asarray(data.y)
-        names = np.asarray(data.feature_names)
+        names = np.asarray(data.feature_names)  # positions, as the embedded datasets'
+
         sparse = sp.issparse(X)
     else:
         info = _INFO[name]
@@ -265,8 +281,10 @@ def load(
                 )
             else:
                 X = arch["X"].astype(np.float64)
-        names = _feature_names(info)
+        names = positional_names(info.n_features_in)
         sparse = info.sparse
+        if class_names:
+            y = np.array([info.class_names[int(c)] for c in y])
     if min_df > 1:
         df = np.asarray((X != 0).sum(axis=0)).ravel()
         keep = np.flatnonzero(df >= min_df)
@@ -284,29 +302,39 @@ def load(
     return (X, y, names) if return_names else (X, y)
 
 
-def load_colon(*, return_names: bool = False, as_frame: bool = False) -> Any:
+def load_colon(*, return_names: bool = False, as_frame: bool = False,
+               class_names: bool = False) -> Any:
     """Colon tumour vs normal tissue (62 x 2000), Alon et al. 1999.
 
     The "colon" dataset of Woznica et al. (KDD 2012, Table 1) and Saeys et al.
-    (PKDD 2008, Table 1). See :func:`load` for the parameters and returns.
+    (PKDD 2008, Table 1): 40 tumours (code -1) and 22 normal tissues (code 1). See
+    :func:`load` for the parameters and returns.
     """
-    return load("colon", return_names=return_names, as_frame=as_frame)
+    return load("colon", return_names=return_names, as_frame=as_frame,
+                class_names=class_names)
 
 
-def load_leukemia(*, return_names: bool = False, as_frame: bool = False) -> Any:
+def load_leukemia(*, return_names: bool = False, as_frame: bool = False,
+                  class_names: bool = False) -> Any:
     """ALL vs AML leukaemia (72 x 7129), Golub et al. 1999.
 
     The "leukemia" dataset of Woznica et al. (KDD 2012, Tables 1 and 4) and Saeys et al.
-    (PKDD 2008). See :func:`load` for the parameters and returns.
+    (PKDD 2008): 47 ALL (code 1) and 25 AML (code 2). See :func:`load` for the
+    parameters and returns.
     """
-    return load("leukemia", return_names=return_names, as_frame=as_frame)
+    return load("leukemia", return_names=return_names, as_frame=as_frame,
+                class_names=class_names)
 
 
-def load_prostate(*, return_names: bool = False, as_frame: bool = False) -> Any:
-    """Prostate tumour vs normal (102 x 5966), Singh et al. 2002. See :func:`load`."""
-    return load("prostate", return_names=return_names, as_frame=as_frame)
+def load_prostate(*, return_names: bool = False, as_frame: bool = False,
+                  class_names: bool = False) -> Any:
+    """Prostate tumour vs normal (102 x 5966), Singh et al. 2002: 50 normal (code 1) and
+    52 tumours (code 2). See :func:`load`."""
+    return load("prostate", return_names=return_names, as_frame=as_frame,
+                class_names=class_names)
 
 
-def load_basehock(*, return_names: bool = False) -> Any:
-    """Baseball vs hockey newsgroup posts (1993 x 4862 sparse word counts). See :func:`load`."""
-    return load("basehock", return_names=return_names)
+def load_basehock(*, return_names: bool = False, class_names: bool = False) -> Any:
+    """Baseball vs hockey newsgroup posts (1993 x 4862 sparse word counts): 994 baseball
+    (code 1) and 999 hockey (code 2) posts, 20 Newsgroups' counts. See :func:`load`."""
+    return load("basehock", return_names=return_names, class_names=class_names)

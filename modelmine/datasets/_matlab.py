@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from .._utils import positional_names
 from ..exceptions import DataError
 from ._record import LoadedData
 
@@ -21,7 +22,8 @@ __all__ = ["read_mat"]
 def read_mat(path: Path, target: str | None) -> LoadedData:
     """Read ``X`` and the labels (``Y``, or the key ``target``) of a ``.mat`` file.
 
-    Feature names are ``f1 .. fp`` (the files have none). A v7.3 (HDF5) file, a missing
+    Feature names are positions, ``x0 .. x{p-1}`` (the files have none), as for an
+    array without names. A v7.3 (HDF5) file, a missing
     key, complex or non-numeric values, or labels of the wrong shape are a one-line
     :class:`~modelmine.exceptions.DataError`.
     """
@@ -64,8 +66,9 @@ def read_mat(path: Path, target: str | None) -> LoadedData:
     if y.ndim != 1 or y.shape[0] != X.shape[0]:
         raise DataError(f"Labels {y_key!r} of {where!r} have shape {y.shape}; expected "
                         f"({X.shape[0]},), one per row of X.")
-    names = [f"f{j + 1}" for j in range(X.shape[1])]
-    return LoadedData(X=X, y=y, feature_names=np.array(names, dtype=str), source=where,
+    if y.dtype.kind == "U":  # a MATLAB char matrix pads its shorter rows with spaces
+        y = np.char.rstrip(y)
+    return LoadedData(X=X, y=y, feature_names=positional_names(X.shape[1]), source=where,
                       target=str(y_key), format="mat")
 
 

@@ -82,7 +82,8 @@ def read_data(source: str | os.PathLike[str] | Mapping[str, Any], target: Any = 
         allowed), a ``.parquet`` file, a MATLAB ``.mat`` file with ``X`` and ``Y`` keys
         (dense or sparse ``X``, as the scikit-feature files of ``../shared/datasets``), an
         AnnData ``.h5ad`` file (observations = samples, ``var_names`` = features), or
-        ``embedded:NAME`` for a dataset of :mod:`modelmine.datasets`.
+        ``embedded:NAME`` for a dataset of :mod:`modelmine.datasets` (its classes by name,
+        ``load(NAME, class_names=True)``).
     target : str, optional
         The label column of a table (required for tables unless ``labels``). For ``.mat``
         files, the key of the labels (default ``"Y"``); for ``.h5ad`` files
@@ -493,7 +494,7 @@ def _read_embedded(name: str) -> LoadedData:
         close = closest_names(name, names)
         hint = f" Did you mean {EMBEDDED_PREFIX}{close[0]}?" if close else ""
         raise DataError(f"No embedded dataset {name!r}; available: {', '.join(names)}.{hint}")
-    X, y, feature_names = load(name, return_names=True)
+    X, y, feature_names = load(name, return_names=True, class_names=True)
     return LoadedData(X=X, y=np.asarray(y), feature_names=np.asarray(feature_names, dtype=str),
                       source=EMBEDDED_PREFIX + name, target="class", format="embedded")
 

@@ -16,6 +16,7 @@ import pandas as pd
 import scipy.sparse as sp
 from scipy.stats import norm
 
+from .._utils import positional_names
 from ..selectors._wilcoxon import wilcoxon_by_group
 from ..validation import check_choice, check_real, param_error
 
@@ -110,7 +111,7 @@ def marker_table(
     p = X.shape[1]
     if names is None:
         names = (np.asarray([str(v) for v in feature_names]) if feature_names is not None
-                 else np.asarray([f"x{j}" for j in range(p)]))
+                 else positional_names(p))
     labels = np.asarray(y)
     if labels.shape != (X.shape[0],):
         raise param_error("y", func, f"{X.shape[0]} labels, one per sample",

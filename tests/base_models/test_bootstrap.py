@@ -41,12 +41,12 @@ def test_three_representations_are_consistent(colon, colon_base):
         top = set(np.argsort(-expected, kind="stable")[:20])
         assert set(base.selected(i)) == top
         assert list(base.selected(i)) == sorted(top, key=lambda j: base.ranks[i, j])
-    assert list(base.feature_names[:2]) == ["g0001", "g0002"]
+    assert list(base.feature_names[:2]) == ["x0", "x1"]
 
 
 def test_frequencies_and_summary(colon_base):
     freq = colon_base.frequencies()
-    assert isinstance(freq, pd.Series) and freq.index[0] == "g0001"
+    assert isinstance(freq, pd.Series) and freq.index[0] == "x0"
     np.testing.assert_allclose(freq.to_numpy(), colon_base.subsets.sum(axis=0) / 30)
     assert freq.sum() == pytest.approx(20.0)
     summary = colon_base.summary(top=5)

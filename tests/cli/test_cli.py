@@ -42,10 +42,10 @@ def test_run_writes_every_output(run_dir):
 
 
 def test_run_outputs_equal_the_python_api(run_dir):
-    X, y = mm.datasets.load_colon()
+    # `embedded:colon` is the embedded data with its classes' names (tumour, normal)
+    X, y, names = mm.datasets.load_colon(return_names=True, class_names=True)
     base = mm.bootstrap(X, y, selector="anova", n_bootstraps=12, n_features=15,
-                        random_state=SEED, feature_names=mm.datasets.load_colon(
-                            return_names=True)[2])
+                        random_state=SEED, feature_names=names)
     saved = mm.BaseModels.load(run_dir)
     assert saved == base
     results = mm.MiningRun.load(run_dir).signatures
@@ -171,7 +171,7 @@ def test_evaluate_writes_the_protocol_tables(tmp_path, capsys):
     assert names == ["evaluation.csv", "evaluation.json", "folds.csv", "points.csv",
                      "robustness.csv", "stability.csv", "table2.csv", "table4.csv"]
     # Independent truth: the same protocol called from Python.
-    X, y, names_ = mm.datasets.load_colon(return_names=True)
+    X, y, names_ = mm.datasets.load_colon(return_names=True, class_names=True)
     truth = mm.evaluate(X, y, selectors=["anova"], operators=["closedApr", "allMed"],
                         classifiers=["svm"], n_folds=3, n_bootstraps=8, n_features=10,
                         n_signatures=3, feature_names=names_, random_state=1, progress=False)
@@ -228,7 +228,7 @@ def test_run_killed_midway_then_resumed(tmp_path, capsys, killed_when_written):
     assert main(["run", "--resume", str(out), "-q"]) == 0
     capsys.readouterr()  # -q keeps the run's CAUTION lines on stderr (issue 26): read them
     assert not partial.exists()
-    X, y, names = mm.datasets.load_colon(return_names=True)
+    X, y, names = mm.datasets.load_colon(return_names=True, class_names=True)
     truth = mm.bootstrap(X, y, selector="random-forest", n_bootstraps=40, n_features=10,
                          random_state=4, feature_names=names)
     assert mm.BaseModels.load(out) == truth
@@ -481,7 +481,8 @@ def test_flags_match_the_api_and_the_default_seed_is_fixed(tmp_path):
     assert outs["default"].settings["random_state"] == "0"
     assert outs["api"] == outs["old"]
     assert outs["api"].base_models.resampling["fraction"] == 0.8
-    truth = mm.run(*mm.datasets.load_colon(), selector="anova", n_bootstraps=6, n_features=5,
+    truth = mm.run(*mm.datasets.load_colon(class_names=True), selector="anova",
+                   n_bootstraps=6, n_features=5,
                    n_signatures=2)
     assert np.array_equal(outs["default"].base_models.subsets, truth.base_models.subsets)
 
@@ -528,7 +529,7 @@ def test_warm_svm_rfe_run_killed_resumed_and_evaluated(tmp_path, capsys,
     settings = json.loads((out / "run.json").read_text())["settings"]
     assert settings["selector_params"]["solver"] == "warm"
     assert settings["selector_params"]["tol"] == 1e-7
-    X, y, names = mm.datasets.load_colon(return_names=True)
+    X, y, names = mm.datasets.load_colon(return_names=True, class_names=True)
     params = {"solver": "warm", "tol": 1e-7}
     # Independent truth: the same resamples from Python, and (for the solver itself) the
     # exact SVM: libsvm at 1e-9 ranks every resample's top 10 the same way.

@@ -45,7 +45,7 @@ def ec_dir(tmp_path_factory):
 def test_error_control_run_equals_the_python_api(ec_dir):
     """--pfer / --fdr check the run as asked, beside it (issue 26, item 2): the run keeps
     its bootstrap and its features, and error_control.csv is check_error_control's."""
-    X, y, names = mm.datasets.load_colon(return_names=True)
+    X, y, names = mm.datasets.load_colon(return_names=True, class_names=True)
     run = mm.run(X, y, selector="anova", feature_names=names, operators=["closedApr"],
                  n_bootstraps=12, n_features=15, random_state=SEED, progress=False)
     stored = mm.MiningRun.load(ec_dir)

@@ -27,7 +27,10 @@ def test_shapes_and_classes_match_provenance(name):
     assert X.shape == (info["samples"], info["features"])
     assert names.shape == (X.shape[1],) and len(set(names)) == X.shape[1]
     labels, counts = np.unique(y, return_counts=True)
-    assert info["classes"] == ", ".join(f"{k}: {v}" for k, v in zip(labels, counts))
+    _, named = mm.datasets.load(name, class_names=True)
+    for code, count in zip(labels, counts):  # each code's name: as many samples, and listed
+        names_of = set(named[y == code].tolist())
+        assert len(names_of) == 1 and (named == names_of.pop()).sum() == count
     assert sp.issparse(X) == bool(info["sparse"])
 
 
@@ -48,7 +51,65 @@ def test_lossless_copy_of_source_file(name):
 def test_as_frame_returns_named_dataframe():
     X, y = mm.datasets.load_colon(as_frame=True)
     assert isinstance(X, pd.DataFrame) and isinstance(y, pd.Series)
-    assert list(X.columns[:2]) == ["g0001", "g0002"] and X.shape == (62, 2000)
+    assert list(X.columns[:2]) == ["x0", "x1"] and X.shape == (62, 2000)
+
+
+#: The classes of the publications (truth independent of the files' codes): Alon et al.
+#: 1999 (40 tumours, 22 normal), Golub et al. 1999 (47 ALL, 25 AML), Singh et al. 2002
+#: (52 tumours, 50 normal), 20 Newsgroups' bydate counts (994 baseball, 999 hockey).
+PUBLISHED_CLASSES = {"colon": {"tumour": 40, "normal": 22}, "leukemia": {"ALL": 47, "AML": 25},
+                     "prostate": {"tumour": 52, "normal": 50},
+                     "basehock": {"baseball": 994, "hockey": 999}}
+
+
+@pytest.mark.parametrize("name", list(PUBLISHED_CLASSES))
+def test_the_embedded_classes_carry_the_publications_names(name):
+    codes = mm.datasets.load(name)[1]
+    named = mm.datasets.load(name, class_names=True)[1]
+    labels, counts = np.unique(named, return_counts=True)
+    assert dict(zip(labels.tolist(), counts.tolist())) == PUBLISHED_CLASSES[name]
+    # one name per code, the same rows
+    assert all(len(set(named[codes == c].tolist())) == 1 for c in np.unique(codes))
+    # the doors that read the dataset by name give the names
+    np.testing.assert_array_equal(mm.datasets.read_data(f"embedded:{name}").y, named)
+    listed = mm.datasets.available().loc[name, "classes"]
+    for code in np.unique(codes):
+        cls = named[codes == code][0]
+        assert f"{cls} ({code}): {PUBLISHED_CLASSES[name][cls]}" in listed
+
+
+def test_class_names_are_refused_where_the_file_has_none():
+    with pytest.raises(ValueError, match=r"'class_names' parameter of modelmine\.datasets\."
+                                         r"load must be False for 'madelon'"):
+        mm.datasets.load("madelon", class_names=True)
+
+
+def test_a_column_has_one_name_at_every_door(tmp_path):
+    # issue 52: bootstrap on load_colon() named column 248 'x248', load_colon(return_names=
+    # True) named it 'g0249'
+    X, y = mm.datasets.load_colon()
+    _, _, names = mm.datasets.load_colon(return_names=True)
+    base = mm.bootstrap(X[:, :300], y, selector="anova", n_bootstraps=2, n_features=3)
+    assert base.feature_names.tolist() == names[:300].tolist()
+    assert names[248] == "x248" and mm.datasets.read_data("embedded:colon").feature_names[
+        248] == "x248"
+    # a .mat file (no names in it) and the estimator's output name the columns so too
+    from scipy.io import savemat
+
+    savemat(tmp_path / "colon.mat", {"X": X, "Y": y.reshape(-1, 1)})
+    assert mm.datasets.read_data(tmp_path / "colon.mat").feature_names.tolist() == \
+        names.tolist()
+    est = mm.ModelMiningSelector(selector="anova", n_bootstraps=2, n_features=3,
+                                 operator="mostFreq").fit(X[:, :300], y)
+    assert set(est.get_feature_names_out()) <= set(names[:300].tolist())
+
+
+def test_class_names_round_trip_through_an_exported_mat_file(tmp_path):
+    from modelmine.cli import main
+
+    assert main(["datasets", "export", "basehock", str(tmp_path / "b.mat"), "--quiet"]) == 0
+    back = mm.datasets.read_data(tmp_path / "b.mat")
+    np.testing.assert_array_equal(back.y, mm.datasets.read_data("embedded:basehock").y)
 
 
 def test_unknown_dataset_lists_the_known_ones():

@@ -65,7 +65,7 @@ def test_shared_scikit_feature_file_is_read_as_the_embedded_copy():
 def test_embedded_prefix():
     data = read_data("embedded:leukemia")
     assert data.shape == (72, 7129)
-    assert set(np.unique(data.y)) == {1, 2}
+    assert set(np.unique(data.y)) == {"ALL", "AML"}  # the classes by name (Golub et al.)
 
 
 @pytest.mark.parametrize(

@@ -48,7 +48,7 @@ def test_scale_minmax_constant_columns_become_zero_and_frame_keeps_names():
     np.testing.assert_allclose(_minmax_scale(X), _sklearn_minmax(X), rtol=0, atol=1e-12)
     assert (_minmax_scale(X)[:, 2] == 0).all()
     Xs, ys = mm.datasets.load("colon", as_frame=True, scale="minmax")
-    assert list(Xs.columns[:2]) == ["g0001", "g0002"] and ys.name == "class"
+    assert list(Xs.columns[:2]) == ["x0", "x1"] and ys.name == "class"
     np.testing.assert_allclose(Xs.to_numpy(), _sklearn_minmax(mm.datasets.load("colon")[0]),
                                rtol=0, atol=1e-12)
 
