@@ -119,6 +119,16 @@ def pytest_configure(config):
                                        "this test, as the RENDERED modules do")
 
 
+def _savefig():
+    from matplotlib.figure import Figure
+
+    return Figure.savefig
+
+
+#: matplotlib's own savefig, before any test replaces it.
+_SAVEFIG = _savefig()
+
+
 def _write_nothing(self, fname, *args, **kwargs):
     """``Figure.savefig`` that writes an empty file: the figure is built, not drawn."""
     if hasattr(fname, "write"):
@@ -131,12 +141,30 @@ def _write_nothing(self, fname, *args, **kwargs):
             pass
 
 
-@pytest.fixture(autouse=True)
-def _figures_built_not_drawn(request, monkeypatch):
-    where = os.path.relpath(str(request.node.path), _ROOT).replace(os.sep, "/")
-    if where.startswith(RENDERED) or request.node.get_closest_marker("rendered"):
+def _drawn(node) -> bool:
+    where = os.path.relpath(str(node.path), _ROOT).replace(os.sep, "/")
+    return where.startswith(RENDERED) or node.get_closest_marker("rendered") is not None
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _module_figures_built_not_drawn(request):
+    """The same rule for a module's own fixtures (a run and its report made once for the
+    module), which run before any test's fixture: they drew every figure."""
+    if _drawn(request.node):
+        yield
         return
     from matplotlib.figure import Figure
 
-    monkeypatch.setattr(Figure, "savefig", _write_nothing)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Figure, "savefig", _write_nothing)
+        yield
 
+
+@pytest.fixture(autouse=True)
+def _figures_built_not_drawn(request, monkeypatch):
+    from matplotlib.figure import Figure
+
+    if _drawn(request.node):  # a test marked rendered in a module that draws nothing
+        monkeypatch.setattr(Figure, "savefig", _SAVEFIG)
+        return
+    monkeypatch.setattr(Figure, "savefig", _write_nothing)

@@ -106,7 +106,8 @@ KERNEL_TESTS = {
     "tests/kernels/test_report_helpers.py":
         "the report's helpers (number format, dot-plot genes, cluster order, co-selection "
         "sentence, the explorer's cap shrunk, stability by size, membership plot, heat "
-        "map) against worked values, Nogueira by hand and planted co-selection",
+        "map, names with control characters drawn) against worked values, Nogueira by "
+        "hand, planted co-selection and matplotlib's warnings",
     "tests/kernels/test_resampling_kernels.py":
         "resample_indices, complementary_pair, check_design, permuted_labels and "
         "add_artificial_features against counts per group, numpy's own draws, expected "

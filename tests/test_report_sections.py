@@ -57,12 +57,7 @@ def recipe_page(run, tmp_path_factory):
     exec(compile(code, "DEVELOPING.md", "exec"), space)
     section = eval(entry, {**vars(_sections), **space})
     assert isinstance(section, _sections.Section)
-    from matplotlib.figure import Figure
-
     with pytest.MonkeyPatch.context() as patch:
-        # built, not drawn (tests/conftest.py's rule outside RENDERED, for this module's
-        # fixture too): the page's structure is under test, not its pixels
-        patch.setattr(Figure, "savefig", lambda self, buffer, *a, **k: buffer.write(b""))
         patch.setattr(_sections, "SECTIONS", [*_sections.SECTIONS, section])
         path = run.report(tmp_path_factory.mktemp("recipe") / "report.html")
     return section, path.read_text(encoding="utf-8")

@@ -960,6 +960,8 @@ def _annotations(anndata: Any, adata: Any, result: Any) -> Any:
     ``sc.pl.rank_genes_groups_dotplot`` plots the file as it is."""
     import scipy.sparse as sp
 
+    from ..report import h5_key
+
     settings = result.settings
     key = "modelmine_markers"
     genes = list(dict.fromkeys(result.table["feature"].astype(str)))
@@ -974,8 +976,8 @@ def _annotations(anndata: Any, adata: Any, result: Any) -> Any:
     values = sp.csr_matrix(values) if sp.issparse(values) and len(genes) >= 50 else \
         np.asarray(values.toarray() if sp.issparse(values) else values)
     var = pd.DataFrame(index=pd.Index(genes))
-    for group, panel in result.panels.items():
-        var[f"{key}_{group}"] = var.index.isin(panel)
+    for group, panel in result.panels.items():  # "/" is refused in h5ad keys
+        var[f"{key}_{h5_key(group)}"] = var.index.isin(panel)
     obs = adata.obs.copy()
     # scanpy groups by a categorical column (it bins a numeric one): the clusters as text,
     # in the panels' order

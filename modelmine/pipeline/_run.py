@@ -41,6 +41,7 @@ from ..datasets._multiomic import as_loaded
 from ..exceptions import DataError
 from ..operators import Signature, SignatureSet, apply_operators
 from ..patterns import ItemsetLattice, Itemsets, TooManyItemsetsError, mine_itemsets
+from ..report import range_text, scaling_statement
 from ..spec import DEFAULT_OPERATORS, RunSpec, defaults, spec_alone
 from ..validation import param_error
 from . import _store
@@ -796,9 +797,9 @@ def values_statement(X: Any) -> str:
                 # 0/1 indicators), neither intensities nor log-scale values
                 return mixed_statement(arr, low, high)
     if low >= 0 and high > 100:
-        return (f"raw intensities or counts (non-negative, {low:,.6g} to {high:,.6g}): the "
+        return (f"raw intensities or counts (non-negative, {range_text(low, high)}): the "
                 "report draws them on a log scale")
-    return f"log-scale or centred values ({low:,.6g} to {high:,.6g})"
+    return f"log-scale or centred values ({range_text(low, high)})"
 
 
 def _column_kinds(arr: np.ndarray) -> dict[str, int]:
@@ -821,24 +822,8 @@ def mixed_statement(arr: np.ndarray, low: float, high: float) -> str:
     kinds = [f"{counts[what]} {what}" for what in ("continuous", "with few integer values",
                                                     "binary") if what in counts]
     return (f"{arr.shape[1]} variables on their own scales ({', '.join(kinds)}; "
-            f"{low:,.6g} to {high:,.6g} overall), as a clinical table: no log scale is "
+            f"{range_text(low, high)} overall), as a clinical table: no log scale is "
             "assumed, and the report z-scores each variable")
-
-
-def scaling_statement(spec: RunSpec) -> str:
-    """How the selector sees the values, in words (the run's ``scale`` and the SVM
-    selectors' own)."""
-    if spec.scale != "none":
-        return {"standard": "each feature z-scored (zero mean, unit variance) inside each "
-                            "resample (scale='standard')",
-                "minmax": "each feature scaled to [0, 1] inside each resample "
-                          "(scale='minmax')"}[spec.scale]
-    own = [s.name for s in spec.selectors if getattr(s, "scale", "none") == "minmax"]
-    if own:
-        return (f"each feature scaled to [0, 1] inside each resample by {', '.join(own)} "
-                "(its default, as WEKA's SMO)")
-    return ("none: the selector sees the values as given (scale='standard' or 'minmax' "
-            "scales them inside each resample)")
 
 
 def run(

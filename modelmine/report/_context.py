@@ -191,12 +191,15 @@ class Page:
 
     # ------------------------------------------------------------- studies
     @cached_property
-    def evaluation_command(self) -> str | None:
-        """What adds error vs stability to this report, when it has no evaluation."""
-        if self.given_evaluation_command is not None or not self.from_run:
-            return self.given_evaluation_command
-        from ._studies import evaluation_suggestion
+    def evaluation_suggestion(self) -> Any:
+        """How to add error vs stability to this report, when it has no evaluation
+        (:func:`._studies.evaluation_suggestion`)."""
+        from ._studies import WHAT, Suggestion, evaluation_suggestion
 
+        if self.given_evaluation_command is not None:
+            return Suggestion(f"{WHAT}:", self.given_evaluation_command)
+        if not self.from_run:
+            return Suggestion(f"{WHAT}:", "modelmine run DATA ... --evaluate --out DIR")
         return evaluation_suggestion(self.run)
 
 

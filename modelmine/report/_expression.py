@@ -12,11 +12,20 @@ import pandas as pd
 from ._format import csv_link, e, img, table
 from ._plots import natural_key, plot_expression_by_class, plot_expression_heatmap
 
-__all__ = ["PANEL_GENES_SHOWN", "expression", "markers", "top_panel_genes"]
+__all__ = ["PANEL_GENES_SHOWN", "dot_plot", "expression", "heatmap_genes", "markers",
+           "top_panel_genes"]
 
 #: Genes per class the summary and the dot plot show of a per-class run (all of them are
 #: in the markers table and markers.csv).
 PANEL_GENES_SHOWN = 5
+
+
+def heatmap_genes(page: Any) -> list[str]:
+    """The genes the heat map shows: the consensus signature's kept in the expression
+    values, else the first 30 kept."""
+    genes = list(page.run.expression.columns[1:])
+    shown = [page.names[j] for j in page.highlight] if page.highlight else genes[:30]
+    return [g for g in shown if g in genes] or genes[:30]
 
 
 def expression(page: Any) -> str:
@@ -30,9 +39,7 @@ def expression(page: Any) -> str:
         return head + ('\n<p class="muted">The expression values are not part of this run '
                        "directory (written before modelmine kept them); rerun with "
                        "<code>modelmine run</code> to see the signature genes by class.</p>")
-    genes = list(frame.columns[1:])
-    shown = [page.names[j] for j in page.highlight] if page.highlight else genes[:30]
-    shown = [g for g in shown if g in genes] or genes[:30]
+    shown = heatmap_genes(page)
     which = (f"{e(page.consensus.operator)} signature" if page.consensus else "signatures")
     return "\n".join([
         head,
@@ -41,7 +48,7 @@ def expression(page: Any) -> str:
         "class. A good signature shows blocks of colour that follow the class bar on the "
         "left.</div>",
         img(plot_expression_heatmap(frame, shown),
-            "Clustered heat map of the signature genes by class"),
+            "Clustered heat map of the signature genes by class", anchor="fig-heatmap"),
         img(plot_expression_by_class(frame, shown[:8]), "Expression of the top genes by class"),
         f'<p class="dl">{csv_link(frame.reset_index(), "expression.csv")}</p>'])
 
@@ -101,7 +108,7 @@ def markers(page: Any) -> str:
     if table_ is not None and not table_.empty and "class" not in table_.columns:
         return _outcome_markers(table_)
     if table_ is not None and not table_.empty:
-        return _class_markers(table_, page.marker_grid)
+        return _class_markers(page)
     return ('<h2 id="markers">Markers: which gene marks which class</h2>'
             '<p class="muted">Computed from the expression values of a run '
             "(<code>MiningRun.markers()</code>, <code>markers.csv</code>).</p>")
@@ -143,23 +150,44 @@ def _dot_data(chosen: pd.DataFrame, per_class: pd.DataFrame, first: str,
     return effect, size, "frequency", what, measure
 
 
-def _class_markers(markers_: pd.DataFrame,
-                   grid: tuple[pd.DataFrame, pd.DataFrame] | None = None) -> str:
-    """``#markers`` of a classification run: a dot plot and the table."""
+def dot_plot(page: Any, max_genes: int | None = None, width: float | None = None
+             ) -> tuple[Any, str, str] | None:
+    """The markers' dot plot of a classification run (genes x classes), what it shows in
+    words and its effect measure; at most ``max_genes`` genes (the first of the table), at
+    ``width`` inches when given. None without class markers."""
     from ._plots import plot_marker_dots
 
-    first = markers_.signature.iloc[0]
-    per_class = markers_[(markers_.signature == first) & (markers_.panel == "per_class")]
-    chosen = per_class if not per_class.empty else markers_[
-        (markers_.signature == first) & (markers_.panel == "pooled")]
-    effect, size, size_label, what, measure = _dot_data(chosen, per_class, first, grid)
+    table_ = page.markers
+    if table_ is None or table_.empty or "class" not in table_.columns:
+        return None
+    first = table_.signature.iloc[0]
+    per_class = table_[(table_.signature == first) & (table_.panel == "per_class")]
+    chosen = per_class if not per_class.empty else table_[
+        (table_.signature == first) & (table_.panel == "pooled")]
+    effect, size, size_label, what, measure = _dot_data(chosen, per_class, first,
+                                                        page.marker_grid)
+    if max_genes is not None:
+        effect = effect.iloc[:max_genes]
+    fig = plot_marker_dots(effect, size.fillna(0.0), size_label=size_label,
+                           effect_label=measure, width=width)
+    return fig, what, measure
+
+
+def _class_markers(page: Any) -> str:
+    """``#markers`` of a classification run: a dot plot and the table."""
+    made = dot_plot(page)
+    assert made is not None  # markers() checked the table
+    fig, what, measure = made
+    first = page.markers.signature.iloc[0]
+    per_class = page.markers[(page.markers.signature == first)
+                             & (page.markers.panel == "per_class")]
+    chosen = per_class if not per_class.empty else page.markers[
+        (page.markers.signature == first) & (page.markers.panel == "pooled")]
     parts = ['<h2 id="markers">Markers: which gene marks which class</h2>',
              f'<div class="note">The dot plot shows {what}. Red: higher in the class than '
              f"in the rest; blue: lower ({e(measure)}). The table gives every value "
              "(<code>markers.csv</code>).</div>",
-             img(plot_marker_dots(effect, size.fillna(0.0), size_label=size_label,
-                                  effect_label=measure),
-                 "Dot plot of the marker genes by class"),
+             img(fig, "Dot plot of the marker genes by class", anchor="fig-markers"),
              table(chosen.drop(columns=["signature"]), csv="markers.csv", max_rows=60)]
     return "\n".join(parts)
 

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from ._plots import png_data_uri
+from ._words import unset_text
 
 CSS = """
 body{font-family:-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;margin:0;color:#222;
@@ -42,8 +43,8 @@ pre,code{background:#f4f4f4;font-size:0.9em}pre{padding:8px 10px;white-space:pre
 p.dl{margin:-8px 0 12px;font-size:0.85em}a.csv{color:#4c72b0}
 .summary{border:1px solid #e3e3e3;padding:4px 16px 8px;margin:14px 0;background:#fcfcfd}
 .summary h2{margin-top:10px}.summary ul{margin:6px 0;padding-left:20px}
-.thumbs{display:flex;gap:8px;align-items:flex-start}
-img.thumb{width:32%;max-height:300px;object-fit:contain;margin:4px 0}
+.thumbs{display:flex;flex-wrap:wrap;gap:10px;align-items:flex-start;margin:8px 0}
+.thumbs img{width:auto;max-width:100%;margin:0}
 @media print{.summary{page-break-after:always}}
 """
 
@@ -164,9 +165,10 @@ FIGURES: contextvars.ContextVar[tuple[Path, set[str]] | None] = contextvars.Cont
 FIGURE_DPI = 300
 
 
-def img(fig: Any, alt: str) -> str:
-    """The figure as a PNG ``<img>``, with its SVG and PDF as downloads (vector, for a
-    paper); with ``figures_dir`` also written there as SVG, PDF and 300-dpi PNG."""
+def img(fig: Any, alt: str, *, anchor: str | None = None) -> str:
+    """The figure as a PNG ``<img>`` (with the id ``anchor``, for the summary's links), with
+    its SVG and PDF as downloads (vector, for a paper); with ``figures_dir`` also written
+    there as SVG, PDF and 300-dpi PNG."""
     uri = png_data_uri(fig)
     name = slug(alt)[:60] or "figure"
     links = []
@@ -188,7 +190,8 @@ def img(fig: Any, alt: str) -> str:
                         facecolor="white")
         fig.savefig(directory / f"{unique}.png", format="png", dpi=FIGURE_DPI,
                     bbox_inches="tight", facecolor="white")
-    return (f'<img src="{uri}" alt="{e(alt)}">'
+    where = f' id="{e(anchor)}"' if anchor else ""
+    return (f'<img src="{uri}" alt="{e(alt)}"{where}>'
             f'<p class="dl">download: {" ".join(links)}</p>')
 
 
@@ -212,6 +215,8 @@ def readable(value: Any, names: Sequence[str], key: str = "") -> str:
                                         else "")
     if isinstance(value, float):
         return f"{value:.4g}"
+    if value is None:
+        return unset_text(key)
     return str(value)
 
 

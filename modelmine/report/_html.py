@@ -170,7 +170,7 @@ def render(page: Page, figures_dir: str | os.PathLike[str] | None = None) -> str
                '<nav><a href="#summary">Summary</a>'
                + "".join(f'<a href="#{s.anchor}">{e(s.name)}</a>' for s, _ in shown)
                + "</nav>",
-               summary(page, body), body]
+               summary(page), body]
         return html_page(page.title, "<main>\n" + "\n".join(out) + "\n</main>", CSS)
     finally:
         FIGURES.reset(token)

@@ -54,15 +54,26 @@ def cooccurrence_verdict(table_: pd.DataFrame, fdr: float = REPORT_FDR) -> str:
         return ("No itemset of two or more features reaches the minimum support, so there "
                 "is no co-selection structure to test.")
     sig = table_[table_["q_value"] <= fdr]
-    lift = float(np.median(table_["lift"]))
+    lifts = table_["lift"].to_numpy(dtype=np.float64)
+    finite = lifts[np.isfinite(lifts)]
+    if finite.size == len(lifts):
+        lift = f"median lift {float(np.median(finite)):.2f}"
+    elif finite.size:
+        lift = (f"median lift {float(np.median(finite)):.2f} over the {finite.size:,} whose "
+                "items all occur where they were tested")
+    else:
+        lift = ("no lift: an item of each is absent from the models they were tested on, "
+                "so the support expected by chance is 0; more base models (-b) give the "
+                "test room")
     if len(sig) == 0:
         return (f"None of the {n:,} itemsets of two or more features is co-selected more "
-                f"often than chance at q <= {fdr:g} (median lift {lift:.2f}): the features "
+                f"often than chance at q <= {fdr:g} ({lift}): the features "
                 "are selected together about as often as their frequencies predict, so the "
                 "itemsets describe frequent features, not groups that go together.")
     return (f"{len(sig):,} of the {n:,} itemsets of two or more features are co-selected "
-            f"more often than chance at q <= {fdr:g} (median lift {lift:.2f}, largest "
-            f"{float(table_['lift'].max()):.2f}): the run's co-selection structure exceeds "
+            f"more often than chance at q <= {fdr:g} ({lift}"
+            + (f", largest {float(np.max(finite)):.2f}" if finite.size else "")
+            + "): the run's co-selection structure exceeds "
             "what the models' sizes and the features' frequencies explain.")
 
 

@@ -128,7 +128,9 @@ def annotate_anndata(run: Any, data: Any, *, full: bool = False) -> Any:
     gene, KDD 2012 section 2), ``modelmine_mean_rank``, and one boolean column per
     signature, ``modelmine_<name>`` (names of :func:`signature_sets`); a per-class run adds,
     for each class, ``modelmine_frequency_<class>`` (its base models against the rest) and
-    ``modelmine_<class>_<name>`` (its panels). ``uns["modelmine"]``
+    ``modelmine_<class>_<name>`` (its panels; a ``/`` in a class name is ``∕`` there,
+    :func:`h5_key`, and ``uns["modelmine"]["classes"]`` pairs each class with the name its
+    columns carry). ``uns["modelmine"]``
     holds the settings and the command as a nested dict (what ``h5py`` can store: a value
     that is None is stored as the text ``"None"``, a list of records as a dict keyed
     ``"0"``, ``"1"``, ...).
@@ -199,18 +201,31 @@ def annotate_anndata(run: Any, data: Any, *, full: bool = False) -> Any:
         member[np.asarray(sig.features, dtype=np.int64)] = True
         adata.var[f"modelmine_{name}"] = member
     # a per-class run: each class's panel and frequency against the rest, beside the pooled
+    classes: list[str] = []
     if run.class_signatures and run.class_frequencies is not None:
         index = {n: j for j, n in enumerate(names)}
         for cls, ops in run.class_signatures.items():
-            adata.var[f"modelmine_frequency_{cls}"] = run.class_frequencies[cls].reindex(
+            key = h5_key(cls)
+            classes.append(str(cls))
+            adata.var[f"modelmine_frequency_{key}"] = run.class_frequencies[cls].reindex(
                 names).to_numpy(dtype=np.float64)
             for name, sig in signature_sets(ops):
                 member = np.zeros(len(names), dtype=bool)
                 member[[index[str(g)] for g in sig.names]] = True
-                adata.var[f"modelmine_{cls}_{name}"] = member
-    adata.uns["modelmine"] = h5_safe(jsonable({"settings": dict(run.settings),
-                                               "command": run.command}))
+                adata.var[f"modelmine_{key}_{h5_key(name)}"] = member
+    record: dict[str, Any] = {"settings": dict(run.settings), "command": run.command}
+    if classes:  # each class's name as it is, beside the name its columns carry
+        record["classes"] = {"class": classes, "in_columns": [h5_key(c) for c in classes]}
+    adata.uns["modelmine"] = h5_safe(jsonable(record))
     return adata
+
+
+def h5_key(name: Any) -> str:
+    """``name`` as part of a key an ``.h5ad`` file stores (a ``var`` column, an ``uns``
+    entry): a ``/`` becomes ``∕`` (U+2215, the division slash, which reads the same), since
+    HDF5 reads ``/`` as a path and anndata refuses it in keys from its next release ("CD4+/
+    CD8+" clusters wrote with a FutureWarning, and would not write at all)."""
+    return str(name).replace("/", "\u2215")
 
 
 def h5_safe(value: Any) -> Any:

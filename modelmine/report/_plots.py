@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import io
 import re
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -52,10 +53,44 @@ def _plain_text(plot: Any) -> Any:
 
     @functools.wraps(plot)
     def plain(*args: Any, **kwargs: Any) -> Any:
-        with matplotlib.rc_context({"text.parse_math": False}):
-            return plot(*args, **kwargs)
+        with matplotlib.rc_context({"text.parse_math": False}), warnings.catch_warnings():
+            # a layout measured while the figure is built meets the control characters
+            # that _drawable_text then replaces: the figure as drawn has none
+            warnings.filterwarnings("ignore", _NO_GLYPH, UserWarning)
+            made = plot(*args, **kwargs)
+        for fig in made if isinstance(made, tuple) else (made,):
+            if isinstance(fig, Figure):
+                _drawable_text(fig)
+        return made
 
     return plain
+
+
+#: Control characters (a tab, a carriage return, ...) have no glyph in the fonts: each drew
+#: "Glyph 9 missing from font" warnings and an empty box. Line breaks are kept (labels use
+#: them).
+_CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f]")
+#: matplotlib's warning for a control character (code 0 to 31, or 127) without a glyph.
+_NO_GLYPH = r"Glyph ([0-9]|[12][0-9]|3[01]|127) \(.*\) missing from font"
+
+
+def _drawable_text(fig: Figure) -> None:
+    """Every text of ``fig`` with control characters as spaces (the names are data: a
+    tab in a gene or class name), tick labels included."""
+    from matplotlib.text import Text
+    from matplotlib.ticker import FixedFormatter, FuncFormatter
+
+    for text in fig.findobj(Text):
+        shown = text.get_text()
+        if _CONTROL.search(shown):
+            text.set_text(_CONTROL.sub(" ", shown))
+    for ax in fig.axes:  # tick labels given as text are made again at each draw
+        for axis in (ax.xaxis, ax.yaxis):
+            for formatter, setter in ((axis.get_major_formatter(), axis.set_major_formatter),
+                                      (axis.get_minor_formatter(), axis.set_minor_formatter)):
+                if isinstance(formatter, FixedFormatter | FuncFormatter):
+                    setter(FuncFormatter(lambda x, pos, given=formatter: _CONTROL.sub(
+                        " ", str(given(x, pos)))))
 
 
 def _plain_log(axis: Any) -> None:
@@ -87,7 +122,8 @@ def _short(names: Sequence[str], limit: int = 3) -> str:
 
 @_plain_text
 def plot_selection_frequency(base: BaseModels, *, top: int = 30,
-                             highlight: Sequence[int] = (), null: Any = None) -> Figure:
+                             highlight: Sequence[int] = (), null: Any = None,
+                             overview: bool = True) -> Figure:
     """Per-feature selection frequency across the b base models (KDD 2012, section 2).
 
     Left: the ``top`` most frequently selected features (bars in the accent colour are in
@@ -97,15 +133,18 @@ def plot_selection_frequency(base: BaseModels, *, top: int = 30,
     95 % quantile of its frequency under permuted labels (a tick: uncorrected), a star marks
     the bars that pass the Benjamini-Hochberg correction (q <= 0.05, what the report's
     caption counts), and the right panel the band of the pooled null (median to 95 %
-    quantile).
+    quantile). ``overview=False`` leaves the right panel out (the report's first screen
+    shows the left one alone, at half the width).
     """
     freq = np.asarray(base.subsets).mean(axis=0)
     mean_rank = base.tied_ranks().mean(axis=0, dtype=np.float64)
     order = np.lexsort((np.arange(freq.size), mean_rank, -freq))
     shown = order[: min(top, freq.size)]
     marked = set(int(i) for i in highlight)
-    fig = Figure(figsize=(11, max(4.0, 0.24 * len(shown) + 1.4)))
-    ax, ax2 = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1.4, 1]})
+    height = max(3.2 if not overview else 4.0, 0.24 * len(shown) + 1.4)
+    fig = Figure(figsize=(11 if overview else 4.6, height))
+    ax, ax2 = (fig.subplots(1, 2, gridspec_kw={"width_ratios": [1.4, 1]}) if overview
+               else (fig.subplots(), None))
     y = np.arange(len(shown))[::-1]
     colors = [_ACCENT if int(j) in marked else _BASE for j in shown]
     ax.barh(y, freq[shown], color=colors, height=0.75)
@@ -124,7 +163,8 @@ def plot_selection_frequency(base: BaseModels, *, top: int = 30,
                           label="q <= 0.05 (Benjamini-Hochberg)")]
     ax.set_yticks(y, [str(base.feature_names[j]) for j in shown], fontsize=8)
     ax.set_xlim(0, 1)
-    ax.set_xlabel(f"selection frequency (fraction of the b = {base.n_models} base models)")
+    ax.set_xlabel(f"selection frequency (fraction of the b = {base.n_models} base models)"
+                  if overview else f"selection frequency (of b = {base.n_models} models)")
     ax.set_title(f"Top {len(shown)} features by selection frequency")
     ax.grid(axis="x", alpha=0.3)
     if marked:
@@ -134,6 +174,14 @@ def plot_selection_frequency(base: BaseModels, *, top: int = 30,
                    Patch(color=_BASE, label="not in it"), *handles]
     if handles:
         ax.legend(handles=handles, loc="lower right", fontsize=8)
+    if ax2 is not None:
+        _plot_all_frequencies(ax2, freq, null)
+    fig.tight_layout()
+    return fig
+
+
+def _plot_all_frequencies(ax2: Any, freq: np.ndarray, null: Any) -> None:
+    """The frequency of every feature, sorted, on a log axis (and the pooled null's band)."""
     sorted_freq = np.sort(freq)[::-1]
     nonzero = int(np.count_nonzero(sorted_freq))
     ranks = np.arange(1, sorted_freq.size + 1)
@@ -151,8 +199,6 @@ def plot_selection_frequency(base: BaseModels, *, top: int = 30,
     ax2.set_ylabel("selection frequency")
     ax2.set_title(f"All features: {nonzero} of {freq.size} ever selected")
     ax2.grid(alpha=0.3)
-    fig.tight_layout()
-    return fig
 
 
 @_plain_text
@@ -189,36 +235,93 @@ def _itemset_list(itemsets: Any) -> tuple[list[frozenset[int]], np.ndarray]:
     return sets, np.asarray(itemsets.support, dtype=np.float64)
 
 
+#: The lattice figure's width, label font size, and the room around and between its boxes
+#: (inches).
+_LATTICE_WIDTH, _LATTICE_FONT, _LATTICE_GAP, _LATTICE_ROW = 11.0, 8.0, 0.12, 0.62
+
+
+def _label_width(text: str) -> float:
+    """The width in inches of a boxed label: its widest line in the label font (measured
+    on the font's outlines, no renderer needed) and the box's padding."""
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import TextPath
+
+    prop = FontProperties(size=_LATTICE_FONT)
+    widest = max(TextPath((0, 0), line or " ", prop=prop).get_extents().width
+                 for line in text.split("\n"))
+    return (widest + 2 * 0.45 * _LATTICE_FONT + 2) / 72.0
+
+
+def _lattice_rows(order: list[int], widths: dict[int, float], room: float
+                  ) -> list[list[int]]:
+    """The itemsets of one size, in order, packed into as few lines as fit ``room``."""
+    lines: list[list[int]] = [[]]
+    used = 0.0
+    for i in order:
+        need = widths[i] + (_LATTICE_GAP if lines[-1] else 0.0)
+        if lines[-1] and used + need > room:
+            lines.append([])
+            used, need = 0.0, widths[i]
+        lines[-1].append(i)
+        used += need
+    return lines
+
+
 @_plain_text
 def plot_lattice_top(itemsets: Any, feature_names: Sequence[str], *, top: int = 12) -> Figure:
     """The top of the closed-itemset lattice: the ``top`` itemsets of highest support.
 
-    Nodes are placed in rows by itemset size (singletons at the top) and labelled with
-    their features and support; edges are the Hasse (cover) relations among the shown
-    itemsets (KDD 2012, section 2.2). Ties in support go to the smaller, then the
-    lexicographically smaller itemset.
+    Nodes are placed in rows by itemset size (singletons at the top), a row wrapped onto
+    more lines when its boxes would not fit side by side (no box covers another), and
+    labelled with their features and support (with the count of base models); edges are
+    the Hasse (cover) relations among the shown itemsets (KDD 2012, section 2.2). Ties in
+    support go to the smaller, then the lexicographically smaller itemset.
     """
     sets, support = _itemset_list(itemsets)
     names = [str(n) for n in feature_names]
     keep = [i for i in range(len(sets)) if sets[i]]
     keep.sort(key=lambda i: (-support[i], len(sets[i]), sorted(sets[i])))
     keep = keep[:top]
-    fig = Figure(figsize=(11, 6.2))
-    ax = fig.subplots()
-    ax.set_axis_off()
     if not keep:
+        fig = Figure(figsize=(_LATTICE_WIDTH, 2.0))
+        ax = fig.subplots()
+        ax.set_axis_off()
         ax.text(0.5, 0.5, "no frequent itemsets at this support", ha="center", va="center")
         return fig
-    sizes = sorted({len(sets[i]) for i in keep})
-    level = {s: r for r, s in enumerate(sizes)}
-    rows: dict[int, list[int]] = {}
-    for i in keep:
-        rows.setdefault(level[len(sets[i])], []).append(i)
+    n_models = getattr(itemsets, "n_transactions", None)
+    label = {i: _short([names[j] for j in sorted(sets[i])]) + f"\nsupport {support[i]:.2f}"
+             + (f" ({round(float(support[i]) * n_models)}/{n_models})" if n_models else "")
+             for i in keep}
+    widths = {i: _label_width(label[i]) for i in keep}
+    left = 0.75  # the row names ("size 2") sit in this margin
+    room = _LATTICE_WIDTH - left - 0.1
+    rows: list[list[int]] = []
+    for size in sorted({len(sets[i]) for i in keep}):
+        members = sorted((i for i in keep if len(sets[i]) == size),
+                         key=lambda i: (-support[i], sorted(sets[i])))
+        rows += [line for line in _lattice_rows(members, widths, room)]
+    height = 0.9 + _LATTICE_ROW * len(rows) + 0.4 * (len({len(sets[r[0]]) for r in rows}) - 1)
+    fig = Figure(figsize=(_LATTICE_WIDTH, height))
+    ax = fig.add_axes((0.0, 0.0, 1.0, 1.0 - 0.75 / height))
+    ax.set_axis_off()
+    ax.set_xlim(0, _LATTICE_WIDTH)
+    ax.set_ylim(height - 0.75, 0)  # inches from the top, under the title
     pos: dict[int, tuple[float, float]] = {}
-    for r, members in rows.items():
-        members.sort(key=lambda i: (-support[i], sorted(sets[i])))
-        for c, i in enumerate(members):
-            pos[i] = ((c + 1) / (len(members) + 1), 1.0 - (r + 0.5) / len(sizes))
+    y, previous = 0.35, None
+    for line in rows:
+        size = len(sets[line[0]])
+        if previous is not None and size != previous:
+            y += 0.4
+        if size != previous:
+            ax.text(0.1, y, f"size {size}", ha="left", va="center", fontsize=8,
+                    color="#555555")
+        total = sum(widths[i] for i in line) + _LATTICE_GAP * (len(line) - 1)
+        x = left + (room - total) / 2
+        for i in line:
+            pos[i] = (x + widths[i] / 2, y)
+            x += widths[i] + _LATTICE_GAP
+        y += _LATTICE_ROW
+        previous = size
     for a in keep:  # cover edges: a < b with no shown c strictly between
         for b in keep:
             if sets[a] < sets[b] and not any(sets[a] < sets[c] < sets[b] for c in keep):
@@ -226,20 +329,14 @@ def plot_lattice_top(itemsets: Any, feature_names: Sequence[str], *, top: int = 
                 ax.plot([x0, x1], [y0, y1], color=_GREY, lw=1, zorder=1)
     smax = float(support[keep].max())
     for i in keep:
-        x, y = pos[i]
         shade = 0.35 + 0.65 * float(support[i]) / smax
-        label = _short([names[j] for j in sorted(sets[i])]) + f"\nsupport {support[i]:.2f}"
-        ax.text(x, y, label, ha="center", va="center", fontsize=8, zorder=2,
-                bbox={"boxstyle": "round,pad=0.35", "fc": (1.0, 1 - 0.45 * shade,
-                                                           1 - 0.25 * shade),
-                      "ec": _ACCENT, "lw": 0.8})
-    for r, s in enumerate(sizes):
-        ax.text(-0.02, 1.0 - (r + 0.5) / len(sizes), f"size {s}", ha="right", va="center",
-                fontsize=8, color="#555555")
-    ax.set_xlim(-0.1, 1.02)
-    ax.set_ylim(0, 1)
-    ax.set_title(f"Top {len(keep)} closed itemsets by support (fraction of base models "
-                 "containing them); lines join an itemset to its smallest shown supersets")
+        ax.text(*pos[i], label[i], ha="center", va="center", fontsize=_LATTICE_FONT,
+                zorder=2, bbox={"boxstyle": "round,pad=0.35",
+                                "fc": (1.0, 1 - 0.45 * shade, 1 - 0.25 * shade),
+                                "ec": _ACCENT, "lw": 0.8})
+    fig.suptitle(f"Top {len(keep)} closed itemsets by support (the fraction of the base "
+                 "models containing them);\nlines join an itemset to its smallest shown "
+                 "supersets", fontsize=11, y=1.0 - 0.1 / height, va="top")
     return fig
 
 
@@ -406,7 +503,7 @@ def _leaf_order(matrix: np.ndarray) -> np.ndarray:
 
 @_plain_text
 def plot_expression_heatmap(expression: pd.DataFrame, genes: Sequence[str], *,
-                            title: str = "") -> Figure:
+                            title: str = "", width: float | None = None) -> Figure:
     """Clustered heat map of samples x genes with a class colour bar.
 
     ``expression`` is :attr:`modelmine.MiningRun.expression` (class in the first column,
@@ -423,7 +520,8 @@ def plot_expression_heatmap(expression: pd.DataFrame, genes: Sequence[str], *,
     gene_order = _leaf_order(z.T)
     shown = np.clip(z[np.ix_(order, gene_order)], -3, 3)
     n, g = shown.shape
-    fig = Figure(figsize=(min(14.0, 3.0 + 0.28 * g), min(12.0, 2.5 + 0.09 * n)))
+    fig = Figure(figsize=(width or min(14.0, 3.0 + 0.28 * g),
+                          min(12.0 if width is None else 5.0, 2.5 + 0.09 * n)))
     ax_bar, ax = fig.subplots(1, 2, gridspec_kw={"width_ratios": [0.035 * max(g, 8) / 8, 1],
                                                   "wspace": 0.02}, sharey=True)
     from matplotlib.colors import ListedColormap
@@ -490,7 +588,7 @@ def plot_expression_by_class(expression: pd.DataFrame, genes: Sequence[str]) -> 
 
 @_plain_text
 def plot_marker_dots(effect: pd.DataFrame, size: pd.DataFrame, *, size_label: str,
-                     effect_label: str) -> Figure:
+                     effect_label: str, width: float | None = None) -> Figure:
     """A dot plot of genes x classes, as single-cell users know it (scanpy's ``dotplot``):
     the dot's area follows ``size`` (in [0, 1]), its colour ``effect`` (diverging around 0:
     red up in the class, blue down).
@@ -501,13 +599,16 @@ def plot_marker_dots(effect: pd.DataFrame, size: pd.DataFrame, *, size_label: st
         Genes (rows) x classes (columns), the same labels.
     size_label, effect_label : str
         What the sizes and colours are, for the legend and the colour bar.
+    width : float, optional
+        The figure's width in inches (default: from the number of genes).
     """
     genes, classes = list(effect.index), [str(c) for c in effect.columns]
     E = effect.to_numpy(dtype=np.float64)
     S = np.clip(size.reindex(index=effect.index, columns=effect.columns)
                 .to_numpy(dtype=np.float64), 0.0, 1.0)
     lim = float(np.nanmax(np.abs(E))) if np.isfinite(E).any() else 1.0
-    fig = Figure(figsize=(min(18.0, 2.5 + 0.32 * len(genes)), 1.6 + 0.36 * len(classes)))
+    fig = Figure(figsize=(width or min(18.0, 2.5 + 0.32 * len(genes)),
+                          1.6 + 0.36 * len(classes)))
     ax = fig.subplots()
     gx, cy = np.meshgrid(np.arange(len(genes)), np.arange(len(classes)), indexing="ij")
     dots = ax.scatter(gx.ravel(), cy.ravel(), s=20 + 260 * S.ravel(), c=E.ravel(),
@@ -521,10 +622,14 @@ def plot_marker_dots(effect: pd.DataFrame, size: pd.DataFrame, *, size_label: st
     for value in (0.25, 0.5, 1.0):
         ax.scatter([], [], s=20 + 260 * value, color="0.7", edgecolors="0.4",
                    label=f"{value:g}")
-    ax.legend(title=size_label, loc="upper left", bbox_to_anchor=(1.12, 1.0), frameon=False,
-              fontsize=7, title_fontsize=7)
-    ax.set_title("Which gene marks which class (each class against the rest)")
+    narrow = fig.get_figwidth() < 6  # the title on two lines, as wide as the plot
+    ax.set_title("Which gene marks which class" + ("\n" if narrow else " ")
+                 + "(each class against the rest)")
     fig.tight_layout()
+    # the size legend right of the colour bar, outside the axes' layout (the tight bounding
+    # box of the saved figure takes it in): inside it, it covered the colour bar's label
+    fig.legend(*ax.get_legend_handles_labels(), title=size_label, loc="upper left",
+               bbox_to_anchor=(1.0, 0.95), frameon=False, fontsize=7, title_fontsize=7)
     return fig
 
 

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._utils import library_versions
+from .._utils import is_positional, library_versions
 from ._biology_sections import enrichment, volcano
 from ._context import Page
 from ._expression import expression, markers
@@ -44,6 +44,12 @@ from ._plots import (
     stability_by_size,
 )
 from ._records import signature_table
+from ._words import (
+    resampling_statement,
+    scaling_statement,
+    shareable,
+    unset_text,
+)
 
 __all__ = ["SECTIONS", "Section"]
 
@@ -74,15 +80,6 @@ def _classes_entry(base: Any) -> dict[str, str]:
     return {"classes": labels}
 
 
-def _resampling_text(res: Mapping[str, Any]) -> str:
-    method = str(res.get("method", "bootstrap"))
-    fraction = res.get("fraction")
-    what = "with replacement" if method == "bootstrap" else "without replacement"
-    size = f"{float(fraction):.0%} of the samples" if fraction is not None else ""
-    strat = "stratified by class" if res.get("stratify") else "not stratified"
-    return ", ".join(t for t in (f"{method} ({what})", size, strat) if t)
-
-
 def _run_settings(page: Page) -> dict[str, Any]:
     """The mining settings a whole run records (operators, signature size, k, support)."""
     settings = page.run.settings
@@ -94,35 +91,59 @@ def _run_settings(page: Page) -> dict[str, Any]:
             "minimum support": settings["min_support"]}
 
 
+def _scaling(page: Page) -> str:
+    """How the selector saw the values: the run's record (``data.scaling``), else the
+    same sentence from the base models' settings."""
+    stated = dict(page.run.data or {}).get("scaling")
+    if stated:
+        return str(stated)
+    try:
+        return scaling_statement(page.base.spec)
+    except ValueError:  # a custom selector read back from disk: its object is not stored
+        return str(page.base.selector.get("scale", "none"))
+
+
+def _data_rows(page: Page) -> dict[str, Any]:
+    """The data table: size, classes, where the data come from (file names, not paths),
+    what the values are, and whether the feature names are only positions."""
+    base = page.base
+    rows: dict[str, Any] = {"samples": base.n_samples, "features": base.n_features_in,
+                            **_classes_entry(base)}
+    if is_positional(page.names):
+        rows["feature names"] = (f"none in the data: x0 to x{base.n_features_in - 1} are "
+                                 "the columns' positions (x0 the first)")
+    for key, value in shareable(dict(page.run.data or {})).items():
+        if key in ("n_samples", "n_features_in", "scaling"):
+            continue  # the sizes are above, the scaling is a setting (below)
+        if key == "read_options" and isinstance(value, Mapping):
+            rows["read with"] = ", ".join(f"{k} = {v}" for k, v in value.items())
+        else:
+            rows[key] = value
+    return rows
+
+
 def data_and_settings(page: Page) -> str:
     """``#data``: the data, the settings, the command line and the versions."""
     base = page.base
-    data_info: dict[str, Any] = {"samples": base.n_samples, "features": base.n_features_in,
-                                 **_classes_entry(base)}
-    for key, value in dict(page.run.data or {}).items():
-        if key in ("n_samples", "n_features_in") and page.from_run:
-            continue
-        if key == "read_options" and isinstance(value, Mapping):
-            data_info["read with"] = ", ".join(f"{k} = {v}" for k, v in value.items())
-        else:
-            data_info[key] = value
     sel = base.selector
     params = dict(sel.get("params", {}) or {})
     run_info: dict[str, Any] = {
         "selector": sel.get("name"),
         "selector parameters": ", ".join(f"{k} = {readable(v, page.names)}"
                                          for k, v in params.items()) or "defaults",
-        "feature scaling": sel.get("scale", "none"),
+        "feature scaling": _scaling(page),
         "b (base models)": base.n_models,
-        "m (features per base model)": base.n_features,
-        "resampling": _resampling_text(base.resampling),
+        "m (features per base model)": (base.n_features if base.n_features is not None
+                                        else unset_text("n_features")),
+        "resampling": resampling_statement(base.resampling),
         "seed (random_state)": base.random_state,
         **_run_settings(page), **dict(page.extra_settings)}
     out = ['<h2 id="data">Data and settings</h2>',
-           "<h3>Data</h3>" + kv_table(data_info, csv="data.csv"),
+           "<h3>Data</h3>" + kv_table(_data_rows(page), csv="data.csv"),
            "<h3>Settings</h3>" + kv_table(run_info, csv="settings.csv")]
     if page.run.command:
-        out.append(f"<p>Command: <code>{e(command_text(page.run.command))}</code></p>")
+        out.append("<p>Command: <code>"
+                   f"{e(command_text(shareable(list(page.run.command))))}</code></p>")
     out.append("<details><summary>Versions</summary>"
                + kv_table(library_versions(), csv="versions.csv") + "</details>")
     return "\n".join(out)
@@ -133,6 +154,8 @@ def signature_frame(page: Page, sig: Any) -> pd.DataFrame:
     """A signature for the page: rank, gene, frequency, mean rank, score (no indices), and
     each gene's p- and q-value when a permutation null was run."""
     frame = signature_table(page.base, sig, page.null)
+    # a medoid's score is the gene's rank in its base model: not the signature's rank
+    frame = frame.rename(columns={"rank": "rank in its base model"})
     frame = frame.rename(columns={"position": "rank", "feature": "gene",
                                   "mean_rank": "mean rank"})
     cols = ["rank", "gene", "frequency", "mean rank"]
@@ -249,11 +272,8 @@ def _error_vs_stability(page: Page) -> str:
             "selection inside the training folds only. KDD 2012 (Table 2) finds closedApr "
             "the only operator better than no aggregation on error while near the top on "
             "stability.</div>"])
-    command = page.evaluation_command
-    how = (f"<pre>{e(command)}</pre>" if command else
-           "<pre>modelmine run DATA ... --evaluate --out DIR</pre>")
-    return ("<p>Not run for this report. The cross-validated error and stability of "
-            "each operator (KDD 2012, Table 2) come from:</p>" + how)
+    how = page.evaluation_suggestion
+    return f"<p>Not run for this report. {e(how.text)}</p><pre>{e(how.code)}</pre>"
 
 
 def stability(page: Page) -> str:
@@ -262,7 +282,8 @@ def stability(page: Page) -> str:
     out = ['<h2 id="stability">Stability</h2>',
            '<h3 id="frequency">Selection frequency across the base models</h3>',
            img(plot_selection_frequency(base, highlight=page.highlight, null=page.null),
-               "Per-feature selection frequency across the base models")]
+               "Per-feature selection frequency across the base models",
+               anchor="fig-frequency")]
     if page.null is not None:
         out.append(_null_note(page))
     out.append('<div class="note">Genes that a selector picks on almost every bootstrap '

@@ -3,54 +3,77 @@ figures that matter and the panel."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ._expression import PANEL_GENES_SHOWN
+from .._utils import is_positional
+from ._expression import PANEL_GENES_SHOWN, dot_plot, heatmap_genes
 from ._format import e, table
 from ._itemset_sections import cooccurrence_verdict
+from ._plots import plot_expression_heatmap, plot_selection_frequency, png_data_uri
+from ._words import shareable
 
 __all__ = ["summary"]
 
-#: The figures the summary shows again as thumbnails, by their ``alt`` text.
-SUMMARY_FIGURES = ("Per-feature selection frequency across the base models",
-                   "Dot plot of the marker genes by class",
-                   "Clustered heat map of the signature genes by class")
+#: Genes the first screen's figures show (the figures below show more), and their width in
+#: inches: about 500 pixels at the page's 110 dpi with their legends, two side by side in
+#: the page's 1,044-pixel column, so their 7-8 point text is drawn at its size on a
+#: 1,400-pixel screen.
+SUMMARY_GENES, SUMMARY_WIDTH = 10, 4.2
 
 
-def summary(page: Any, body: str) -> str:
+def summary(page: Any) -> str:
     """``#summary``, the first screen a PI reads: the question, the verdict (stability,
     how many genes are defensible at which error level, whether itemsets beat chance),
-    the panel and the three figures that matter (thumbnails linking to their sections)."""
+    the figures that matter (small enough to read at their size, each linked to its full
+    figure below) and the panel."""
     parts = ['<section id="summary" class="summary"><h2>Summary</h2>',
-             f"<p><b>Question.</b> {_question(page)}</p>", "<ul>", *_verdict(page), "</ul>"]
-    thumbs = []
-    for alt in SUMMARY_FIGURES:
-        found = re.search(r'<img src="([^"]+)" alt="' + re.escape(e(alt)) + '"', body)
-        if found:
-            thumbs.append(f'<img class="thumb" src="{found.group(1)}" alt="{e(alt)}">')
-    if thumbs:
-        parts.append('<div class="thumbs">' + "".join(thumbs) + "</div>")
-    parts.append(_panel(page))
-    parts.append('<p class="muted">The details follow: the data and settings, every '
-                 "signature, the expression of its genes, the markers by class, the "
-                 "alternatives, stability, itemsets and diagnostics.</p></section>")
+             f"<p><b>Question.</b> {_question(page)}</p>", "<ul>", *_verdict(page), "</ul>",
+             _figures(page), _panel(page),
+             '<p class="muted">The details follow: the data and settings, every '
+             "signature, the expression of its genes, the markers by class, the "
+             "alternatives, stability, itemsets and diagnostics.</p></section>"]
     return "\n".join(parts)
+
+
+def _thumb(fig: Any, alt: str, target: str) -> str:
+    return (f'<a href="#{target}" title="the full figure"><img class="thumb" '
+            f'src="{png_data_uri(fig)}" alt="{e(alt)}"></a>')
+
+
+def _figures(page: Any) -> str:
+    """The selection frequencies of the top genes, the markers' dot plot and the heat map
+    of the consensus genes, each linked to its full figure."""
+    thumbs = [_thumb(plot_selection_frequency(page.base, top=SUMMARY_GENES,
+                                              highlight=page.highlight, null=page.null,
+                                              overview=False),
+                     "Selection frequency of the top genes", "fig-frequency")]
+    dots = dot_plot(page, max_genes=SUMMARY_GENES, width=SUMMARY_WIDTH - 0.4)
+    if dots is not None:
+        thumbs.append(_thumb(dots[0], "Dot plot of the top marker genes by class",
+                             "fig-markers"))
+    frame = page.run.expression
+    if page.outcome == "classification" and frame is not None and frame.shape[1] >= 2:
+        genes = heatmap_genes(page)[:SUMMARY_GENES]
+        thumbs.append(_thumb(plot_expression_heatmap(frame, genes, width=SUMMARY_WIDTH),
+                             "Heat map of the top signature genes by class", "fig-heatmap"))
+    return '<div class="thumbs">' + "".join(thumbs) + "</div>"
 
 
 def _question(page: Any) -> str:
     base = page.base
-    source = dict(page.run.data or {}).get("source", "the data")
+    source = shareable(str(dict(page.run.data or {}).get("source", "the data")))
     classes = ", ".join(str(c) for c in base.classes)
     question = (f"Which genes separate the classes {e(classes)} of" if page.outcome ==
                 "classification" else "Which genes predict the continuous outcome of"
                 if page.outcome == "regression" else "Which genes predict survival (censored "
                 "times) in")
-    return (f"{question} {e(str(source))} ({base.n_samples} samples x "
-            f"{base.n_features_in:,} features), in which direction, and how surely? "
+    named = (f", named x0 to x{base.n_features_in - 1} by their column positions"
+             if is_positional(page.names) else "")
+    return (f"{question} {e(source)} ({base.n_samples} samples x "
+            f"{base.n_features_in:,} features{named}), in which direction, and how surely? "
             f"{e(str(base.selector.get('name')))} on {base.n_models} resamples.")
 
 
@@ -137,7 +160,7 @@ def _pooled_panel(part: pd.DataFrame) -> str:
     if "q_value" in best.columns:
         panel["q value"] = [best.loc[g, "q_value"] for g in order]
     more = len(panel) - 10
-    return (table(panel, max_rows=10)
+    return (table(panel.head(10))
             + (f'<p class="muted">{more} more genes in <a href="#markers">the '
                "markers</a>.</p>" if more > 0 else ""))
 

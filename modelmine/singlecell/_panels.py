@@ -34,6 +34,7 @@ import scipy.sparse as sp
 from .._deprecation import UNSET, renamed_accessor, renamed_keyword
 from ..diagnostics._markers import expression_columns, fold_changes
 from ..diagnostics._significance import bh_qvalues
+from ..report import h5_key
 from ..selectors._wilcoxon import wilcoxon_by_group
 from ..validation import check_choice, check_int, param_error
 
@@ -469,8 +470,8 @@ def _write_back(adata: Any, table: pd.DataFrame, panels: dict[str, list[str]],
         "frequency": records("frequency", "float64"),
     }
     index = pd.Index([str(v) for v in adata.var_names])
-    for g, genes in panels.items():
-        adata.var[f"{key}_{g}"] = index.isin(genes)
+    for g, genes in panels.items():  # "CD4+/CD8+" as "CD4+∕CD8+": h5ad keys refuse "/"
+        adata.var[f"{key}_{h5_key(g)}"] = index.isin(genes)
 
 
 def _combinations(base: Any, X: Any, in_group: np.ndarray, names: np.ndarray, size: int,

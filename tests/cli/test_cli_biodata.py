@@ -316,4 +316,6 @@ def test_report_names_the_evaluation_command_when_not_run(tmp_path, h5ad):
     assert _run_h5ad(h5ad, out, "-o", "mostFreq") == 0
     html = (out / "report.html").read_text()
     assert "Not run for this report" in html
-    assert "--target obs:diagnosis" in html and "--evaluate --force" in html
+    assert "--target obs:diagnosis" in html  # the run's command, in the settings
+    # the evaluation added to the finished run, not everything fitted again (issue 50)
+    assert "<pre>modelmine run --resume run --evaluate</pre>" in html

@@ -24,7 +24,7 @@ def test_figures_for_a_paper(tmp_path, capsys):
                  "mostFreq", "--figures", str(figures), "-q", "--out", str(out)]) == 0
     capsys.readouterr()
     html = (out / "report.html").read_text()
-    alts = re.findall(r'<img src="data:image/png;base64,([^"]+)" alt="([^"]+)">', html)
+    alts = re.findall(r'<img src="data:image/png;base64,([^"]+)" alt="([^"]+)"[^>]*>', html)
     figures_in_page = {alt: data for data, alt in alts}
     names = sorted(p.stem for p in figures.glob("*.png"))
     assert len(names) == len(set(names)) >= 8

@@ -9,9 +9,11 @@ with public names in ``tests/report/``.
 
 from __future__ import annotations
 
+import io
 import itertools
 import json
 import re
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -20,7 +22,12 @@ import pytest
 import modelmine as mm
 from modelmine.diagnostics import itemset_significance
 from modelmine.patterns import mine_itemsets
-from modelmine.report import build_report, operator_result
+from modelmine.report import (
+    build_report,
+    operator_result,
+    plot_lattice_top,
+    plot_selection_frequency,
+)
 from modelmine.report._expression import PANEL_GENES_SHOWN, top_panel_genes
 from modelmine.report._format import p_text
 from modelmine.report._format import table as html_table
@@ -28,7 +35,9 @@ from modelmine.report._itemset_sections import cooccurrence_verdict
 from modelmine.report._plots import (
     expression_scale,
     natural_key,
+    plot_expression_by_class,
     plot_expression_heatmap,
+    plot_marker_dots,
     plot_membership,
     stability_by_size,
 )
@@ -157,3 +166,45 @@ def test_report_explorer_keeps_the_top_itemsets_above_its_cap(monkeypatch):
     assert data["n_kept"] == int((closed.counts >= cut).sum()) <= 50
     assert int((closed.counts >= cut - 1).sum()) > 50
     assert f"It holds the {data['n_kept']:,} closed itemsets of support" in text
+
+
+@pytest.mark.rendered
+def test_names_with_control_characters_draw_without_warnings():
+    # issue 50: a tab in a gene or class name drew "Glyph 9 missing from font" warnings
+    rng = np.random.default_rng(9)
+    names = [f"g\t{j}" for j in range(12)]
+    y = np.repeat(["a\tb", "CD4+/CD8+"], 15)
+    X = rng.normal(size=(30, 12))
+    X[:15, :3] += 2
+    base = mm.bootstrap(X, y, selector="anova", n_bootstraps=6, n_features=4,
+                        feature_names=names)
+    expression = pd.DataFrame(X, columns=names)
+    expression.insert(0, "class", y)
+    effect = pd.DataFrame(rng.normal(size=(4, 2)), index=names[:4], columns=["a\tb", "c"])
+    figures = [plot_selection_frequency(base, highlight=[0, 1]),
+               plot_lattice_top(mm.mine_itemsets(base, itemset_type="closed",
+                                                 min_support=0.3), names),
+               plot_expression_heatmap(expression, names[:5]),
+               plot_expression_by_class(expression, names[:2]),
+               plot_marker_dots(effect, effect.abs() / 3, size_label="s", effect_label="e")]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for fig in figures:
+            fig.savefig(io.BytesIO(), format="png")
+    drawn = [t.get_text() for fig in figures for ax in fig.axes
+             for t in ax.get_xticklabels() + ax.get_yticklabels()]
+    assert "g 0" in drawn and not any(re.search(r"[\x00-\x09\x0b-\x1f]", t) for t in drawn)
+
+
+def test_the_cooccurrence_verdict_never_says_nan():
+    # issue 52: "median lift nan" at small b (itemsets absent from the half they are tested
+    # on: support and expected support 0)
+    table = pd.DataFrame({"itemset": [("a", "b"), ("c", "d"), ("a", "c")],
+                          "lift": [np.nan, 1.5, 0.5], "q_value": [1.0, 0.2, 0.9]})
+    said = cooccurrence_verdict(table)
+    assert "nan" not in said.lower()
+    assert f"median lift {np.nanmedian(table['lift']):.2f} over the 2 whose items" in said
+    none = cooccurrence_verdict(table.assign(lift=np.nan))
+    assert "nan" not in none.lower() and "no lift" in none
+    assert f"median lift {np.median([1.5, 0.5]):.2f})" in cooccurrence_verdict(
+        table.iloc[1:])

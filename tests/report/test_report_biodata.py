@@ -152,7 +152,7 @@ def test_biologist_report_renders_in_headless_chromium(run, tmp_path):
     html = page.read_text(encoding="utf-8")
     artifacts = Path(os.environ.get("MODELMINE_ARTIFACTS", tmp_path))
     artifacts.mkdir(parents=True, exist_ok=True)
-    report = inspect_page(page, artifacts / "report-biologist.png", width=1280, height=3000)
+    report = inspect_page(page, artifacts / "report-biologist.png", width=1400, height=3000)
     assert report.console_errors == [] and report.exceptions == []
     assert all(url.startswith(("file:", "data:")) for url in report.requests)
     # heat map, box plots, the markers' dot plot, membership, overlap, frequency, stability
@@ -160,6 +160,15 @@ def test_biologist_report_renders_in_headless_chromium(run, tmp_path):
     # summary's thumbnails of the frequency plot, the dot plot and the heat map
     assert len(report.images) == 14 == html.count("<img ")
     assert html.count('class="thumb"') == 3
+    # issue 52: the first screen's figures are readable at 1,400 pixels (drawn at their
+    # own size, not shrunk to a third of the page) and each links to its full figure
+    thumbs = re.findall(r'<a href="#([^"]+)"[^>]*><img class="thumb" src="[^"]+" '
+                        r'alt="([^"]+)"></a>', html)
+    assert len(thumbs) == 3
+    for target, alt in thumbs:
+        assert re.search(rf'<img src="[^"]+" alt="[^"]+" id="{target}">', html), target
+        shown = next(i for i in report.images if i["alt"] == alt)
+        assert shown["shownW"] >= 0.95 * shown["w"], shown
     # the summary is the first screen: before the data and every other section
     assert html.index('id="summary"') < html.index('id="data"')
     assert any(image["alt"] == "Dot plot of the marker genes by class"

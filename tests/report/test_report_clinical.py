@@ -63,3 +63,31 @@ def test_annotated_anndata_carries_the_per_class_panels():
             [str(g) for g in panel.names], key=list(var.index).index)
         np.testing.assert_allclose(var[f"modelmine_frequency_{cls}"],
                                    run.class_frequencies[cls].to_numpy())
+
+
+def test_a_slash_in_a_class_name_writes_to_h5ad_without_warnings(tmp_path):
+    # issue 50: "CD4+/CD8+" drew anndata's warning that "/" will be refused in h5ad keys
+    import warnings
+
+    import pytest
+
+    anndata = pytest.importorskip("anndata")
+    from modelmine.report import annotate_anndata
+
+    rng = np.random.default_rng(3)
+    y = np.repeat(["CD4+/CD8+", "B cells", "NK"], 20)
+    X = rng.normal(size=(60, 12))
+    X[:20, :2] += 3
+    run = mm.run(X, y, selector="anova", per_class=True, n_bootstraps=4, n_features=3,
+                 operators=["mostFreq"], progress=False)
+    data = mm.datasets.LoadedData(X=X, y=y, feature_names=run.base_models.feature_names,
+                                  source="memory", target="cells", format="python")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        annotate_anndata(run, data).write_h5ad(tmp_path / "a.h5ad")
+    back = anndata.read_h5ad(tmp_path / "a.h5ad")
+    pairs = back.uns["modelmine"]["classes"]
+    key = dict(zip(pairs["class"], pairs["in_columns"]))["CD4+/CD8+"]
+    assert key == "CD4+\u2215CD8+"
+    np.testing.assert_allclose(back.var[f"modelmine_frequency_{key}"],
+                               run.class_frequencies["CD4+/CD8+"].to_numpy())

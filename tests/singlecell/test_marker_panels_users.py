@@ -316,3 +316,15 @@ def test_a_rare_unstable_cluster_gets_a_caution(tmp_path):
     assert nogueira_stability(result.base_models["big1"]).value >= LOW_PANEL_STABILITY
     assert "Caution:" in page
 
+
+
+def test_a_slash_in_a_cluster_name_writes_without_warnings(tmp_path):
+    # issue 50: "CD4+/CD8+" drew anndata's warning that "/" will be refused in h5ad keys
+    adata = planted(np.repeat(["CD4+/CD8+", "B cells"], 40))
+    result = marker_panels(adata, "cl", selector="anova", n_bootstraps=3, n_features=2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        adata.write_h5ad(tmp_path / "cells.h5ad")
+    back = anndata.read_h5ad(tmp_path / "cells.h5ad")
+    column = back.var["modelmine_markers_CD4+\u2215CD8+"]  # the division slash, U+2215
+    assert sorted(back.var_names[column]) == sorted(result.panels["CD4+/CD8+"])
