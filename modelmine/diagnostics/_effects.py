@@ -28,6 +28,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from .._utils import positional_names
 from ..validation import check_choice, param_error
 from ._markers import EFFECT_MEASURES, marker_table
 from ._significance import bh_qvalues
@@ -110,7 +111,7 @@ def effect_table(X: Any, y: Any, outcome: str = "classification", *,
     p = X.shape[1]
     if names is None:
         names = ([str(v) for v in feature_names] if feature_names is not None
-                 else [f"x{j}" for j in range(p)])
+                 else positional_names(p).tolist())
     if len(names) != p:
         raise param_error("feature_names", func, f"{p} names, one per column",
                           len(names), show=False)

@@ -26,7 +26,7 @@ import pandas as pd
 import scipy.sparse as sp
 
 from .._files import atomic_directory, directory_lock
-from .._utils import frozen, jsonable, library_versions
+from .._utils import frozen, jsonable, library_versions, positional_names
 from ..base_models import (
     BaseModels,
     CheckedRun,
@@ -1050,7 +1050,7 @@ def map_features(X: Any, feature_names: Any, spec: RunSpec, source: LoadedData |
     names = feature_names
     if names is None:
         names = ([str(c) for c in X.columns] if isinstance(X, pd.DataFrame)
-                 else [f"x{j}" for j in range(X.shape[1])])
+                 else positional_names(X.shape[1]).tolist())
     out, genes, record = collapse_features(X, names, gene_map, rule=spec.collapse,
                                            unmapped=spec.unmapped, func=func)
     where = ("the map given" if spec.feature_map_columns is None else
