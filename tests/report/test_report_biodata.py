@@ -156,9 +156,11 @@ def test_biologist_report_renders_in_headless_chromium(run, tmp_path):
     assert report.console_errors == [] and report.exceptions == []
     assert all(url.startswith(("file:", "data:")) for url in report.requests)
     # heat map, box plots, the markers' dot plot, membership, overlap, frequency, stability
-    # by size, error vs stability, lattice, supports, stability of the base models; and the
-    # summary's thumbnails of the frequency plot, the dot plot and the heat map
-    assert len(report.images) == 14 == html.count("<img ")
+    # by size, error vs stability, lattice, supports, stability of the base models, the
+    # volcano of every tested gene; and the summary's thumbnails of the frequency plot, the
+    # dot plot and the heat map
+    assert len(report.images) == 15 == html.count("<img ")
+    assert sum("volcano" in image["alt"].lower() for image in report.images) == 1
     assert html.count('class="thumb"') == 3
     # issue 52: the first screen's figures are readable at 1,400 pixels (drawn at their
     # own size, not shrunk to a third of the page) and each links to its full figure
