@@ -54,7 +54,7 @@ def default_n_features(p: int) -> int:
     stability is an artefact (its reference, random subsets of size m, agrees perfectly
     as m -> p). A third of p leaves two of every three variables out of each model, as
     m = 20 of thousands of genes does, and keeps m / p under
-    :data:`modelmine.report.UNINFORMATIVE_SHARE`. Only when the user did not set m.
+    :data:`modelmine.report._trust.UNINFORMATIVE_SHARE`. Only when the user did not set m.
     """
     if p >= LOW_DIMENSIONAL_P:
         return DEFAULT_N_FEATURES

@@ -63,8 +63,8 @@ def enrichment(signatures: Mapping[str, Sequence[str]], gene_sets: Mapping[str, 
     -------
     pandas.DataFrame
         One row per signature and set tested: ``signature``, ``gene_set``, ``overlap``
-        (k), ``signature_size`` (|S & U|), ``set_size`` (|G & U|), ``universe`` (|U|),
-        ``expected`` (|S| |G| / |U|), ``fold_enrichment`` (k / expected), ``p_value``
+        (k), ``signature_size`` (``|S & U|``), ``set_size`` (``|G & U|``), ``universe`` (``|U|``),
+        ``expected`` (``|S| |G| / |U|``), ``fold_enrichment`` (k / expected), ``p_value``
         (P(X >= k)), ``q_value`` (Benjamini-Hochberg over the sets tested against that
         signature), ``genes`` (the overlap, in the signature's order, joined by ``;``).
         Sorted by signature (as given), then p-value, then set name.

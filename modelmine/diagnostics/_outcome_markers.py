@@ -319,7 +319,7 @@ def outcome_marker_table(
         ``hr_low``, ``hr_high``, ``p_value`` (Wald), ``concordance`` (Harrell's C of the
         gene oriented by its direction: of x for "risk", of -x for "protective"),
         ``rank``. Then ``frequency``, ``frequency_low``, ``frequency_high`` and
-        ``q_value`` when given. Sorted by ``rank`` (|effect|). With covariates the
+        ``q_value`` when given. Sorted by ``rank`` (``|effect|``). With covariates the
         ``effect_measure`` names the adjustment (``..._adjusted``).
     """
     func = "outcome_marker_table"

@@ -31,7 +31,8 @@ class StabilityResult:
     Attributes
     ----------
     measure : str
-        Name of the measure (a key of :data:`STABILITY_MEASURES`).
+        Name of the measure (one of
+        :func:`modelmine.diagnostics.available_measures`).
     value : float
         The stability (or, for ``canberra`` and ``score_std``, the instability: see
         ``higher_is_more_stable``).

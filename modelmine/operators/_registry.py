@@ -115,7 +115,7 @@ class Operator(Described):
         ``(n_models, n_distinct, n_features_in, n_signatures, params) -> int``: the bytes
         the operator holds at its peak on b base models of p features, at most
         ``n_distinct`` of them distinct, with its ``params``; estimated before the first
-        fit (:func:`modelmine.operators.operators_nbytes`), as
+        fit (:func:`modelmine.base_models._checks.operators_nbytes`), as
         :meth:`modelmine.selectors.Selector.prepare_nbytes` estimates a selector's shared
         work. Built-ins without their own take a few b x p arrays; None (a plugin that
         gives none): not estimated.

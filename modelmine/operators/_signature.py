@@ -140,7 +140,7 @@ class Signature:
         return out
 
     def overlap(self, other: Signature) -> float:
-        """Jaccard similarity |A & B| / |A | B| with another signature (1 if both empty)."""
+        """Jaccard similarity ``|A & B| / |A | B|`` with another signature (1 if both empty)."""
         return float(jaccard_similarities([self, other])[0, 1])
 
     def to_frame(self) -> pd.DataFrame:

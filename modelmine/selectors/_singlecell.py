@@ -608,7 +608,7 @@ class WilcoxonSelector(Selector):
     class 0, as a normal z with the tie correction: the ``scores`` of scanpy's
     ``rank_genes_groups(method="wilcoxon", tie_correct=True)``, and the z of
     :func:`scipy.stats.mannwhitneyu` (``method="asymptotic"``, ``use_continuity=False``).
-    The score is |z| (``direction="both"``: markers that are up or down in the class both
+    The score is ``|z|`` (``direction="both"``: markers that are up or down in the class both
     rank high), z (``"up"``: higher in the class, the order of scanpy's table) or -z
     (``"down"``). With ``reference="each"`` the class is compared with each other class
     alone, by the AUROC of the pair (:func:`wilcoxon_auroc_pairwise`), and scored by its
@@ -892,7 +892,7 @@ class WelchTSelector(Selector):
     ``rank_genes_groups(method="t-test")`` scores and :func:`scipy.stats.ttest_ind` with
     ``equal_var=False``, computed from the class sums and sums of squares over the
     non-zero entries of a sparse matrix (never densified; :func:`welch_t`). The score is
-    |t| (``direction="both"``), t (``"up"``: higher in the class) or -t (``"down"``).
+    ``|t|`` (``direction="both"``), t (``"up"``: higher in the class) or -t (``"down"``).
     With ``reference="each"`` the class is compared with each other class alone and
     scored by its weakest comparison (:func:`welch_t_pairwise`, scran's ``findMarkers``
     with ``pval.type="all"``): a marker must separate the class from every other one,
@@ -952,16 +952,16 @@ class LogRegSelector(Selector):
     A :class:`sklearn.linear_model.LogisticRegression` of class 1 against class 0, fitted
     on the sparse matrix as it is (liblinear and SAGA take CSR input): L1 (default; most
     coefficients are exactly 0, those features score 0) or L2, with the inverse
-    regularisation strength ``C``. The score of a feature is |coef| (``direction="both"``),
+    regularisation strength ``C``. The score of a feature is ``|coef|`` (``direction="both"``),
     coef (``"up"``: higher odds of the class as the feature rises) or -coef (``"down"``).
     With more than two
     classes, :meth:`select` fits each class against the rest and scores a feature by its
-    largest |coef|. Logistic regression as a marker-gene selector: Ntranos et al. (Nature
+    largest ``|coef|``. Logistic regression as a marker-gene selector: Ntranos et al. (Nature
     Methods 2019), scanpy's ``rank_genes_groups(method="logreg")`` (a multinomial fit);
     Pullin and McCarthy (Genome Biology 2024) compare it with 58 other methods.
 
     liblinear seeds a process-global C random generator: its fits hold
-    ``LIBLINEAR_LOCK`` (see :class:`L1LogisticSelector`).
+    ``LIBLINEAR_LOCK`` (see :class:`modelmine.selectors._builtin.L1LogisticSelector`).
 
     Parameters
     ----------
@@ -1000,7 +1000,7 @@ class LogRegSelector(Selector):
             max_iter=self.max_iter, tol=self.tol, random_state=random_state)
 
     def _binary(self, X: Any, y: np.ndarray, random_state: int) -> np.ndarray:
-        """The directed coefficients of one fit of ``y`` (0 / 1) (|coef| for "both");
+        """The directed coefficients of one fit of ``y`` (0 / 1) (``|coef|`` for "both");
         zeros when the labels hold one class."""
         if y.size == 0 or y.min() == y.max():
             return np.zeros(X.shape[1])
