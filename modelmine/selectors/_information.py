@@ -752,13 +752,29 @@ class SortedColumns:
 _SPARSE_DENSITY = 0.1
 
 
+def _nonzeros_up_to(dense: NDArray[Any], limit: float) -> int:
+    """``np.count_nonzero(dense)`` when it is at most ``limit``, else some count above it:
+    the rows are counted block by block and the count stops once it passes ``limit``, so
+    deciding that a large dense matrix is not mostly zeros reads about ``limit`` of its
+    entries, not all of them."""
+    n, p = dense.shape
+    step = max(1, _BLOCK_ELEMENTS // max(p, 1))
+    total = 0
+    for start in range(0, n, step):
+        total += int(np.count_nonzero(dense[start:start + step]))
+        if total > limit:
+            break
+    return total
+
+
 def sorted_columns(X: NDArray[np.float64] | sp.spmatrix) -> SortedColumns:
     """:class:`SortedColumns` of ``X``, dense data that are mostly zeros (PCMAC is read as
     a dense array) taken by their non-zeros: the same distinct values and counts, so the
     same scores, for a fraction of the work (issue 37)."""
     if not sp.issparse(X):
         dense = np.asarray(X, dtype=np.float64)
-        if np.count_nonzero(dense) <= _SPARSE_DENSITY * dense.size:
+        limit = _SPARSE_DENSITY * dense.size
+        if _nonzeros_up_to(dense, limit) <= limit:
             return SortedColumns(sp.csr_matrix(dense))
     return SortedColumns(X)
 
@@ -778,7 +794,7 @@ def sorted_columns_nbytes(X: NDArray[np.float64] | sp.spmatrix) -> int:
     convert = 0
     if not sp.issparse(X):
         dense = np.asarray(X)
-        nnz = int(np.count_nonzero(dense))
+        nnz = _nonzeros_up_to(dense, _SPARSE_DENSITY * dense.size)
         if nnz > _SPARSE_DENSITY * dense.size:
             return 12 * n * p + 40 * min(n * p, max(n, _BLOCK_ELEMENTS))
         most = int(np.count_nonzero(dense, axis=0).max()) if p else 0
