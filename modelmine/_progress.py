@@ -1,19 +1,34 @@
-"""The progress bar of long runs (bootstraps, the evaluation protocol)."""
+"""What a long run shows while it works: progress bars (bootstraps, the null, the evaluation
+protocol) and a line as each later phase starts (mining, operators, diagnostics, the
+report), both as scanpy's users expect them (:mod:`modelmine.config`)."""
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-__all__ = ["progress_bar"]
+from .config import LOGGER_NAME, Verbosity, _in_notebook, settings
+
+__all__ = ["phase", "progress_bar"]
+
+
+def phase(message: str, *args: Any, detail: bool = False) -> None:
+    """Say that a phase starts: a line of the ``modelmine`` logger at INFO (``detail``:
+    at DEBUG, for the steps within a phase, such as each operator), shown at that
+    ``mm.settings.verbosity``. ``args`` fill ``message`` as logging's ``%`` arguments."""
+    logging.getLogger(LOGGER_NAME).log(logging.DEBUG if detail else logging.INFO,
+                                       message, *args)
 
 
 def progress_bar(total: int, desc: str, unit: str, show: bool | None,
                  log: str | os.PathLike[str] | None = None) -> Any:
-    """A tqdm bar on stderr; ``show=None`` shows it only when stderr is a terminal.
+    """A tqdm bar in tqdm's auto mode: a widget in a Jupyter notebook, text on stderr
+    elsewhere. ``show=None`` shows it at ``mm.settings.verbosity`` info or more, in a
+    notebook or when stderr is a terminal (not in a batch job's log).
 
     With ``log``, every update is also appended to that file as one line (the time, how
     many of ``total`` are done, the time spent and an estimate of the time left), so that
@@ -22,7 +37,8 @@ def progress_bar(total: int, desc: str, unit: str, show: bool | None,
     """
     from tqdm.auto import tqdm
 
-    visible = sys.stderr.isatty() if show is None else bool(show)
+    visible = (settings.verbosity >= Verbosity.info and (_in_notebook() or sys.stderr.isatty())
+               if show is None else bool(show))
     bar = tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, leave=False,
                disable=not visible)
     return bar if log is None else _Logged(bar, Path(log), total, desc, unit)

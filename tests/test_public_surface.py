@@ -53,7 +53,7 @@ API_PAGE = ROOT / "docs" / "api.md"
 ENTRY_POINTS = frozenset({
     "BaseModels", "ItemsetLattice", "MiningRun", "ModelMiningSelector", "ModelmineError",
     "RunSpec", "Signature", "SignatureSet", "aggregate", "bootstrap", "evaluate",
-    "mine_itemsets", "resume", "run",
+    "mine_itemsets", "resume", "run", "settings",
 })
 
 #: Upper-case names a module other than ``constants`` may export: settings a user reads or

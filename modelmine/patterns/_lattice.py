@@ -21,9 +21,8 @@ import json
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import networkx as nx
 import numpy as np
 
 from .._files import write_text_atomic
@@ -37,6 +36,9 @@ from ..validation import check_choice, check_int, param_error
 from ._explorer import explorer_page
 from ._itemsets import Itemsets, as_transactions
 from ._mining import mine_itemsets
+
+if TYPE_CHECKING:  # imported where used: `import modelmine` and mm.run do without networkx
+    import networkx as nx
 
 __all__ = ["DRAW_FORMATS", "EXPORT_FORMATS", "ItemsetLattice"]
 
@@ -124,11 +126,15 @@ class ItemsetLattice:
     def above(self, node: int) -> nx.DiGraph:
         """Sublattice of ``node`` and all its closed supersets (a view)."""
         node = self._node(node, "ItemsetLattice.above")
+        import networkx as nx
+
         return self.graph.subgraph({node} | nx.descendants(self.graph, node))
 
     def below(self, node: int) -> nx.DiGraph:
         """Sublattice of ``node`` and all its closed subsets, down to the bottom (a view)."""
         node = self._node(node, "ItemsetLattice.below")
+        import networkx as nx
+
         return self.graph.subgraph({node} | nx.ancestors(self.graph, node))
 
     def containing(self, feature: int | str) -> list[int]:
@@ -156,11 +162,15 @@ class ItemsetLattice:
     def path_from_bottom(self, node: int) -> list[int]:
         """A shortest chain of covers from the bottom (empty itemset) to ``node``."""
         node = self._node(node, "ItemsetLattice.path_from_bottom")
+        import networkx as nx
+
         return list(nx.shortest_path(self.graph, self.bottom, node))
 
     # -- exports ------------------------------------------------------------------------
     def _flat_graph(self) -> nx.DiGraph:
         """A copy with tuple attributes turned into strings (GraphML / GEXF have no lists)."""
+        import networkx as nx
+
         out = nx.DiGraph()
         for node, data in self.graph.nodes(data=True):
             out.add_node(node, items=" ".join(map(str, data["items"])),
@@ -180,6 +190,8 @@ class ItemsetLattice:
         fmt = format if format is not None else path.suffix.lstrip(".").lower()
         fmt = check_choice(fmt, "format", "ItemsetLattice.write", EXPORT_FORMATS)
         flat = self._flat_graph()
+        import networkx as nx
+
         if fmt == "graphml":
             nx.write_graphml(flat, path)
         elif fmt == "gexf":
@@ -396,6 +408,8 @@ def _hasse(closed: Itemsets) -> nx.DiGraph:
     if len(lookup) != len(closed):
         raise param_error("closed", "ItemsetLattice", "distinct closed itemsets",
                           "duplicated itemsets", show=False)
+
+    import networkx as nx
 
     graph = nx.DiGraph()
     names = closed.feature_names
