@@ -4,7 +4,7 @@
 ``modelmine`` logger, where modelmine's messages go through :mod:`logging`: ``"error"``
 (0), ``"warning"`` (1), ``"info"`` (2, the default: a line as each phase of a run starts
 -- mining, operators, diagnostics, the report -- and the progress bars) and ``"debug"``
-(3: each operator and study as it starts). The command line's ``-q`` sets ``"warning"``,
+(3: each operator as it starts, too). The command line's ``-q`` sets ``"warning"``,
 ``-v`` ``"debug"``.
 
 Library code never configures the root logger. The ``modelmine`` logger carries one
@@ -36,7 +36,7 @@ class Verbosity(enum.IntEnum):
 
     ``error`` (0): errors only (they are raised); ``warning`` (1): warnings too;
     ``info`` (2): a line as each phase of a run starts and the progress bars;
-    ``debug`` (3): a line as each operator and each study starts.
+    ``debug`` (3): a line as each operator starts, too.
     """
 
     error = 0
@@ -54,31 +54,47 @@ _LEVELS = {Verbosity.error: logging.ERROR, Verbosity.warning: logging.WARNING,
            Verbosity.info: logging.INFO, Verbosity.debug: logging.DEBUG}
 
 
-class _Fallback(logging.Handler):
+class _Lines(logging.Handler):
+    """modelmine's records as ``modelmine: <message>`` lines, written above any progress
+    bar on the way, on the stream of the moment (``stderr`` True: stderr; else stdout in
+    IPython, as scanpy, whose notebooks would colour stderr as an error)."""
+
+    def __init__(self, stderr: bool) -> None:
+        super().__init__()
+        self.stderr = stderr
+        self.setFormatter(logging.Formatter("modelmine: %(message)s"))
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            stream = (sys.stdout if not self.stderr and "IPython" in sys.modules
+                      and _in_ipython() else sys.stderr)
+            line = self.format(record)
+            tqdm = sys.modules.get("tqdm")
+            if tqdm is not None:  # tqdm clears its bar, writes the line, redraws the bar
+                tqdm.tqdm.write(line, file=stream)
+            else:
+                print(line, file=stream)
+        except Exception:  # a closed stream: logging's own rule, never raise
+            self.handleError(record)
+
+
+class _Fallback(_Lines):
     """Writes modelmine's records when nothing else would: no handler on the ``modelmine``
     logger besides this one, nor on the root logger (logging's own last resort, for every
-    level the verbosity lets through). On stderr, or stdout in IPython (as scanpy, whose
-    notebooks would colour stderr as an error)."""
+    level the verbosity lets through)."""
 
     def emit(self, record: logging.LogRecord) -> None:
         logger = logging.getLogger(LOGGER_NAME)
         if any(h is not self for h in logger.handlers) or (
                 logger.propagate and logging.getLogger().handlers):
             return
-        try:
-            _write(self.format(record))
-        except Exception:  # a closed stream: logging's own rule, never raise
-            self.handleError(record)
+        super().emit(record)
 
 
-def _write(line: str) -> None:
-    """A line on stderr (stdout in IPython), above any progress bar on the way."""
-    stream = sys.stdout if "IPython" in sys.modules and _in_ipython() else sys.stderr
-    tqdm = sys.modules.get("tqdm")
-    if tqdm is not None:  # tqdm clears its bar, writes the line and redraws the bar
-        tqdm.tqdm.write(line, file=stream)
-    else:
-        print(line, file=stream)
+def stderr_handler() -> logging.Handler:
+    """The handler the ``modelmine`` command installs on the ``modelmine`` logger: its
+    lines on stderr, above the progress bars."""
+    return _Lines(stderr=True)
 
 
 def _in_ipython() -> bool:
@@ -151,9 +167,7 @@ def _setup() -> Settings:
     are."""
     logger = logging.getLogger(LOGGER_NAME)
     if not any(isinstance(h, _Fallback) for h in logger.handlers):
-        fallback = _Fallback()
-        fallback.setFormatter(logging.Formatter("modelmine: %(message)s"))
-        logger.addHandler(fallback)
+        logger.addHandler(_Fallback(stderr=False))
     if logger.level == logging.NOTSET:
         logger.setLevel(Verbosity.info.level)
     return Settings()

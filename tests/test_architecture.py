@@ -10,7 +10,7 @@
   must warn (a deprecated alias is no dependency: nothing in modelmine may use it).
 - Imports point down the flow: the stages named in DEVELOPING.md never import a later
   stage, not even inside a function.
-- ``mm.run`` without a report never imports matplotlib.
+- ``mm.run`` without a report never imports matplotlib (nor networkx).
 """
 
 from __future__ import annotations
@@ -324,12 +324,14 @@ def test_imports_point_down_the_flow(stage):
 
 
 def test_a_run_without_report_does_not_import_matplotlib():
+    # nor networkx, which only the lattice needs (issue 52: imported on first use)
     code = ("import sys, modelmine as mm\n"
             "X, y = mm.datasets.load_colon()\n"
             "r = mm.run(X[:, :100], y, selector='anova', n_bootstraps=4, n_features=5,\n"
             "           n_signatures=2)\n"
             "assert r.signatures and r.diagnostics is not None\n"
-            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'matplotlib'))\n")
+            "print(sorted(m for m in sys.modules\n"
+            "             if m.split('.')[0] in ('matplotlib', 'networkx')))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "[]", out.stdout

@@ -8,23 +8,25 @@ in this installation; 130 interrupted.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import logging
 import re
 import sys
 import textwrap
 import traceback
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+# Nothing of the scientific stack at import: `modelmine --help` and `--version` answer
+# from the top-level parser alone (issue 52); a subcommand imports what it needs.
 from ..constants import (
     DEFAULT_MIN_SUPPORT,
     DEFAULT_N_BOOTSTRAPS,
     DEFAULT_N_FEATURES,
     DEFAULT_N_SIGNATURES,
 )
-from ..exceptions import MissingExtraError, ModelmineError
-from ..spec import DEFAULT_RANDOM_STATE
 from ._options import setting_dest
 
 __all__ = ["build_parser", "main"]
@@ -38,8 +40,9 @@ worked examples:
   modelmine report run1                                 rebuild run1/report.html
   modelmine datasets export leukemia leukemia.csv
 
-Each subcommand has its own --help with more examples. Global options (--quiet, --debug,
---seed, --jobs) go before or after the subcommand.
+Each subcommand has its own --help with more examples (it lists the selectors and operators
+installed, plugins included, so it loads them: a few seconds). Global options (--quiet,
+--verbose, --debug, --seed, --jobs) go before or after the subcommand.
 """
 
 _RUN_EPILOG = """\
@@ -165,13 +168,19 @@ def _formatter(prog: str) -> argparse.HelpFormatter:
     return argparse.RawDescriptionHelpFormatter(prog, max_help_position=32, width=92)
 
 
-def _add_common(parser: argparse.ArgumentParser, *, top: bool) -> None:
-    """--quiet, --debug, --seed, --jobs, accepted before and after the subcommand."""
+def _add_common(parser: argparse.ArgumentParser, *, top: bool, seed: int | None = None) -> None:
+    """--quiet, --verbose, --debug, --seed, --jobs, accepted before and after the
+    subcommand (``seed``: the default of --random-state, on the top-level parser)."""
     default: dict[str, Any] = {} if top else {"default": argparse.SUPPRESS}
     g = parser.add_argument_group("global options")
     g.add_argument("-q", "--quiet", action="store_true",
-                   help="no progress bars, no summary table (errors still go to stderr)",
+                   help="no progress bars, no phase lines, no summary table (warnings and "
+                   "errors still go to stderr): mm.settings.verbosity 'warning'",
                    **({"default": False} if top else default))
+    g.add_argument("-v", "--verbose", action="store_true",
+                   help="also a line as each operator starts: "
+                   "mm.settings.verbosity 'debug' (default: 'info', a line as each phase "
+                   "starts)", **({"default": False} if top else default))
     g.add_argument("--debug", action="store_true",
                    help="show the full traceback on errors",
                    **({"default": False} if top else default))
@@ -179,7 +188,7 @@ def _add_common(parser: argparse.ArgumentParser, *, top: bool) -> None:
                    metavar="INT",
                    help="seed of every random draw (default: 0, so the same command gives "
                    "the same result; recorded in the output; --seed is the same option)",
-                   **({"default": DEFAULT_RANDOM_STATE} if top else default))
+                   **({"default": seed} if top else default))
     g.add_argument("--n-jobs", "--jobs", dest="n_jobs", type=_jobs, metavar="N",
                    help="parallel workers for the bootstrap (-1 = all cores; results do "
                    "not depend on it)", **({"default": None} if top else default))
@@ -476,26 +485,58 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
             add_setting_option(g, one.name, **extra)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of the ``modelmine`` command (for documentation and tests)."""
-    from .. import __version__
+#: The subcommands, in the order of the help: their one line and their epilog.
+_COMMANDS = {
+    "run": ("bootstrap a selector, mine the base models, write signatures, diagnostics and "
+            "an HTML report", _RUN_EPILOG),
+    "operators": ("list the operators: kind, origin (built-in or plugin) and description",
+                  _OPERATORS_EPILOG),
+    "markers": ("stable marker panels for every cluster of a single-cell .h5ad",
+                _MARKERS_EPILOG),
+    "lattice": ("export the closed-itemset lattice of the base models", _LATTICE_EPILOG),
+    "evaluate": ("cross-validated error, stability and agreement of operators (the KDD 2012 "
+                 "protocol)", _EVALUATE_EPILOG),
+    "report": ("rebuild the HTML report of a run directory", _REPORT_EPILOG),
+    "datasets": ("list or export the embedded datasets", _DATASETS_EPILOG),
+}
+
+
+def _top_parser(*, seed: int | None, light: bool = False,
+                ) -> tuple[_Parser, Callable[[str], argparse.ArgumentParser]]:
+    """The ``modelmine`` parser with its global options and the subcommands' names, and
+    the function that adds a subcommand (``light``: all of them, without their options,
+    for --help and --version: the options' help lists the registries)."""
+    from .._version import __version__
 
     parser = _Parser(
         prog="modelmine", formatter_class=_formatter, epilog=_MAIN_EPILOG,
         description="Robust feature selection by mining the models a selector produces on "
         "bootstrap samples (Woznica, Nguyen and Kalousis, KDD 2012).")
     parser.add_argument("--version", action="version", version=f"modelmine {__version__}")
-    _add_common(parser, top=True)
+    _add_common(parser, top=True, seed=seed)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
-    def add(name: str, help_: str, epilog: str) -> argparse.ArgumentParser:
+    def add(name: str) -> argparse.ArgumentParser:
+        help_, epilog = _COMMANDS[name]
         p = sub.add_parser(name, help=help_, description=help_, epilog=epilog,
-                           formatter_class=_formatter)
-        _add_common(p, top=False)
+                           formatter_class=_formatter, add_help=not light)
+        if not light:
+            _add_common(p, top=False)
         return p
 
-    p = add("run", "bootstrap a selector, mine the base models, write signatures, "
-            "diagnostics and an HTML report", _RUN_EPILOG)
+    if light:
+        for name in _COMMANDS:
+            add(name)
+    return parser, add
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``modelmine`` command (for documentation and tests)."""
+    from ..spec import DEFAULT_RANDOM_STATE
+
+    parser, add = _top_parser(seed=DEFAULT_RANDOM_STATE)
+
+    p = add("run")
     p.add_argument("data", metavar="DATA", nargs="?",
                    help="data file or embedded:NAME (not with --resume)")
     _add_model_options(p)
@@ -543,13 +584,11 @@ def build_parser() -> argparse.ArgumentParser:
     _add_run_options(p)
     _add_input_options(p)
 
-    p = add("operators", "list the operators: kind, origin (built-in or plugin) and "
-            "description", _OPERATORS_EPILOG)
+    p = add("operators")
     p.add_argument("--kind", choices=["single", "multi"], help="only this kind")
     p.add_argument("--format", choices=["table", "csv", "json"], default="table")
 
-    p = add("markers", "stable marker panels for every cluster of a single-cell .h5ad",
-            _MARKERS_EPILOG)
+    p = add("markers")
     p.add_argument("data", metavar="DATA", help="an AnnData .h5ad file (cells x genes)")
     p.add_argument("--groupby", required=True, metavar="obs:COLUMN",
                    help="the cluster column of the AnnData's obs")
@@ -586,8 +625,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "modelmine-markers-latest without --random-state, as `modelmine run`)")
     p.add_argument("--force", action="store_true", help="replace an existing DIR")
 
-    p = add("lattice", "export the closed-itemset lattice of the base models",
-            _LATTICE_EPILOG)
+    p = add("lattice")
     p.add_argument("source", metavar="DIR-or-DATA")
     _add_model_options(p)
     p.add_argument("--min-support", type=_fraction, default=DEFAULT_MIN_SUPPORT, metavar="S",
@@ -601,8 +639,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="replace an existing FILE")
     _add_input_options(p)
 
-    p = add("evaluate", "cross-validated error, stability and agreement of operators "
-            "(the KDD 2012 protocol)", _EVALUATE_EPILOG)
+    p = add("evaluate")
     p.add_argument("data", metavar="DATA", help="data file or embedded:NAME")
     _add_model_options(p, several_selectors=True)
     p.add_argument("--operator", "-o", action="append", metavar="NAME",
@@ -624,7 +661,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="replace an existing DIR")
     _add_input_options(p)
 
-    p = add("report", "rebuild the HTML report of a run directory", _REPORT_EPILOG)
+    p = add("report")
     p.add_argument("directory", metavar="DIR")
     p.add_argument("--out", metavar="FILE", default=None,
                    help="where to write it (default: DIR/report.html)")
@@ -636,7 +673,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "new or empty DIR, or --force)")
     p.add_argument("--force", action="store_true", help="replace an existing FILE")
 
-    p = add("datasets", "list or export the embedded datasets", _DATASETS_EPILOG)
+    p = add("datasets")
     dsub = p.add_subparsers(dest="action", metavar="ACTION", parser_class=_Parser)
     dl = dsub.add_parser("list", help="list the datasets (the default)",
                          formatter_class=_formatter)
@@ -730,6 +767,28 @@ def _one_line_warnings(previous: Callable[..., None]) -> Callable[..., None]:
     return show
 
 
+def _exit_code(exc: SystemExit) -> int:
+    return int(exc.code) if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+
+
+@contextlib.contextmanager
+def _lines_on_stderr(args: argparse.Namespace) -> Iterator[None]:
+    """modelmine's log lines on stderr while a command runs, at the verbosity of -q / -v
+    (``mm.settings.verbosity``: 'warning' with -q, 'debug' with -v, else 'info'); the
+    logger as it was afterwards (``main`` runs in-process in tests and notebooks)."""
+    from ..config import LOGGER_NAME, settings, stderr_handler
+
+    logger = logging.getLogger(LOGGER_NAME)
+    level, handler = logger.level, stderr_handler()
+    settings.verbosity = "warning" if args.quiet else "debug" if args.verbose else "info"
+    logger.addHandler(handler)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``modelmine`` command line; return its exit code.
 
@@ -744,25 +803,39 @@ def main(argv: Sequence[str] | None = None) -> int:
         0 on success, 2 on bad usage or bad input, 1 on an internal error or an
         unavailable feature, 130 when interrupted.
     """
+    given = list(sys.argv[1:] if argv is None else argv)
+    # --help, --version and no subcommand answer from the top-level parser alone, without
+    # the scientific stack the subcommands' options read (the registries' listings)
+    light, _ = _top_parser(seed=None, light=True)
+    try:
+        top, unknown = light.parse_known_args(given)
+    except SystemExit as exc:  # --help, --version, usage errors of the global options
+        return _exit_code(exc)
+    if top.command is None:
+        if unknown:  # argparse's own message
+            try:
+                light.error(f"unrecognized arguments: {' '.join(unknown)}")
+            except SystemExit as exc:
+                return _exit_code(exc)
+        light.print_help()
+        return 2
     parser = build_parser()
     try:
-        args = parser.parse_args(None if argv is None else list(argv))
-    except SystemExit as exc:  # --help, --version, usage errors
-        return int(exc.code) if isinstance(exc.code, int) else (0 if exc.code is None else 2)
-    if args.command is None:
-        parser.print_help()
-        return 2
+        args = parser.parse_args(given)
+    except SystemExit as exc:  # a subcommand's --help, usage errors
+        return _exit_code(exc)
+    from ..exceptions import MissingExtraError, ModelmineError
     from . import _commands
 
     handler = getattr(_commands, f"cmd_{args.command}")
     # The command line as given (run.json and the report's commands record it).
-    args.argv = list(sys.argv[1:] if argv is None else argv)
+    args.argv = given
     sub = parser._subparsers._group_actions[0] if parser._subparsers else None
     chosen = sub.choices.get(args.command) if isinstance(sub, argparse._SubParsersAction) \
         else None
     args.given = _given_options(chosen or parser, args.argv)
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), _lines_on_stderr(args):
             warnings.showwarning = _one_line_warnings(warnings.showwarning)
             return int(handler(args) or 0)
     except KeyboardInterrupt as exc:

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Any
 
+from .._progress import phase
 from ..base_models import BaseModels
 from ..constants import SEED_MODULUS
 from ._registry import aggregate, default_registry
@@ -75,5 +76,6 @@ def apply_operators(base: BaseModels, operators: Iterable[str], *,
     for name, kind in kinds.items():
         size = {"n_signatures": n_signatures} if kind == "multi" else {
             "n_features": n_features}
+        phase("operator %s (%s-model)", name, kind, detail=True)
         out[name] = aggregate(base, name, random_state=seed, **size, **extra.get(name, {}))
     return MappingProxyType(out)

@@ -26,6 +26,7 @@ import pandas as pd
 import scipy.sparse as sp
 
 from .._files import atomic_directory, directory_lock
+from .._progress import phase
 from .._utils import frozen, jsonable, library_versions, positional_names
 from ..base_models import (
     BaseModels,
@@ -680,6 +681,8 @@ def run_itemsets(base: BaseModels, min_support: float) -> tuple[Itemsets | None,
     explode at this support (univariate selectors with a large m), the run keeps everything
     else and says why.
     """
+    phase("mining: the closed itemsets of the %d base models at minimum support %g",
+          base.n_models, min_support)
     try:
         return mine_itemsets(base, itemset_type="closed", min_support=min_support), None
     except TooManyItemsetsError as exc:
@@ -1348,6 +1351,8 @@ def _mine(X: Any, y: Any, checked: CheckedRun, execution: Execution, *,
                                    else spec.signature_size)}
     if not checked.design.empty:
         settings["design"] = checked.design.describe()
+    phase("operators: %s on the %d base models", ", ".join(spec.operator_kinds),
+          base.n_models)
     signatures = apply_operators(base, spec.operator_kinds,
                                  n_features=settings["signature_size"],
                                  n_signatures=spec.n_signatures, params=spec.operator_params)
@@ -1366,6 +1371,7 @@ def _mine(X: Any, y: Any, checked: CheckedRun, execution: Execution, *,
             [str(f) for f in base.feature_names], name="feature"))
     from ..report import run_diagnostics
 
+    phase("diagnostics: the stability, diversity and agreement of the signatures")
     target = y if checked.data.target is None else checked.data.target
     result = MiningRun(base_models=base, signatures=signatures, settings=settings,
                        data=described, diagnostics_table=run_diagnostics(base, signatures),
@@ -1397,6 +1403,7 @@ def run_effects(X: Any, y: Any, base: BaseModels, outcome: str,
     on the run's data, under the base models' feature names."""
     from ..diagnostics import effect_table
 
+    phase("effects: every feature's effect, p- and q-value")
     if isinstance(X, LoadedData):
         X, y = X.X, X.y
     labels = y.to_numpy() if isinstance(y, pd.Series) else y

@@ -44,6 +44,7 @@ from .. import _schema as schema
 from .._csv import safe_cell, safe_frame
 from .._files import regular_file, write_error
 from .._files import write_text_atomic as _write_text
+from .._progress import phase
 from .._utils import jsonable
 from ..base_models import BaseModels, DamagedCheckpointError, RunDirectory
 from ..exceptions import DataError, RunStateError
@@ -220,6 +221,7 @@ def write_run(run: MiningRun, directory: Path, *, with_report: bool = True,
     OSError
         A file could not be written (disk full, permissions): the message names it.
     """
+    phase("saving: the run's files%s", " and its report" if with_report else "")
     try:
         _write_run(run, directory, with_report=with_report,
                    spreadsheet_safe=spreadsheet_safe)
@@ -656,6 +658,7 @@ def write_report(run: MiningRun, path: Path, *,
     markers tables when the caller has them already, else computed by the report)."""
     from ..report import write_run_report
 
+    phase("report: the figures and the page")
     return write_run_report(path, run, evaluation=evaluation, null=null,
                             stability_path=stability_path, error_control=error_control,
                             figures_dir=figures_dir, given_markers=markers,

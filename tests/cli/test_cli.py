@@ -81,13 +81,25 @@ def test_run_record_and_diagnostics(run_dir):
 
 
 def test_run_prints_a_concise_table(tmp_path, capsys):
+    import logging
+
+    logger = logging.getLogger("modelmine")
+    level, handlers = logger.level, list(logger.handlers)
     out = tmp_path / "r"
     assert main(["run", "embedded:colon", *FAST, "--operator", "mostFreq", "--out",
-                 str(out)]) == 0
-    text = capsys.readouterr().out
+                 str(out), "-v"]) == 0
+    printed = capsys.readouterr()
+    text = printed.out
     assert "stability of the base models (Nogueira)" in text
     assert "mostFreq" in text and "report.html" in text
     assert len(_lines(text)) <= 8
+    # -v: on stderr, a line as each phase starts and, at debug, each operator (issue 52)
+    lines = [line for line in printed.err.splitlines() if line.startswith("modelmine: ")]
+    assert lines[:2] == ["modelmine: operators: mostFreq on the 12 base models",
+                         "modelmine: operator mostFreq (single-model)"], lines
+    assert "modelmine: report: the figures and the page" in lines and any(
+        line.startswith("modelmine: mining: ") for line in lines)
+    assert logger.level == level and logger.handlers == handlers  # as main() found them
 
 
 def test_quiet_prints_nothing(tmp_path, capsys):
@@ -189,6 +201,7 @@ def test_report_with_an_evaluation(tmp_path, capsys):
                   "stability": [0.5, 0.3]}).to_csv(tmp_path / "evaluation.csv", index=False)
     assert main(["report", str(run), "--evaluation", str(tmp_path / "evaluation.csv")]) == 0
     assert "error vs stability" in (run / "report.html").read_text().lower()
+    capsys.readouterr()  # its phase lines (report, mining) on stderr
     _bad(["report", str(run), "--evaluation", str(ev / "missing.csv")], capsys,
          "No such evaluation file")
     (tmp_path / "wrong.csv").write_text("a,b\n1,2\n")

@@ -41,6 +41,9 @@ def test_keep_columns_keeps_the_matching_features(tmp_path, capsys):
     assert run.data["values"].startswith("raw intensities or counts")
     assert "values: raw intensities" in printed.out
     assert "scaling: none" in printed.out
+    # the command's default verbosity (info): the phase lines on stderr, not each operator
+    assert "modelmine: operators: closedApr, allMed on the 4 base models" in printed.err
+    assert "modelmine: operator " not in printed.err
     svm = tmp_path / "svm"
     assert main(["run", str(path), "--target", "class", "--keep-columns", "ENSG*", "-s",
                  "svm", "-b", "4", "-m", "5", "-q", "--out", str(svm)]) == 0

@@ -57,7 +57,7 @@ _NOWHERE = {
 }
 
 #: Options that take any value or none (flags), or whose "bad" value is legitimately used.
-_SKIP = {"help", "version", "quiet", "debug", "force", "executor", "command", "action",
+_SKIP = {"help", "version", "quiet", "verbose", "debug", "force", "executor", "command", "action",
          "transpose", "backed", "stratify", "annotate", "evaluate", "weighted_resampling",
          "per_class", "annotate_full", "intersect"}
 
