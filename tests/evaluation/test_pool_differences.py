@@ -22,17 +22,22 @@ def simulated_table(rng: np.random.Generator, delta: float, *, shared: float = 0
     probability ``shared``), summarised as ``paired_differences`` does (mean, normal
     95 % interval)."""
     up, down = discordant / 2 + delta / 2, discordant / 2 - delta / 2
-    rows = []
-    for ds, n in enumerate(SIZES):
+    means, halves = [], []
+    for n in SIZES:
         common = rng.random(n)
-        for sel in range(N_SELECTORS):
-            u = np.where(rng.random(n) < shared, common, rng.random(n))
-            d = np.where(u < up, 1.0, np.where(u < up + down, -1.0, 0.0))
-            half = 1.959963984540054 * d.std(ddof=1) / np.sqrt(n)
-            rows.append({"dataset": f"d{ds}", "selector": f"s{sel}", "operator": "closedApr",
-                         "baseline": "mostFreq", "error_difference": d.mean(),
-                         "ci_low": d.mean() - half, "ci_high": d.mean() + half})
-    return pd.DataFrame(rows)
+        draws = rng.random((N_SELECTORS, 2, n))  # per selector: whether it shares, its own
+        u = np.where(draws[:, 0] < shared, common, draws[:, 1])
+        d = np.where(u < up, 1.0, np.where(u < up + down, -1.0, 0.0))
+        means.append(d.mean(axis=1))
+        halves.append(1.959963984540054 * d.std(axis=1, ddof=1) / np.sqrt(n))
+    mean, half = np.concatenate(means), np.concatenate(halves)
+    return pd.DataFrame({"dataset": np.repeat([f"d{ds}" for ds in range(len(SIZES))],
+                                              N_SELECTORS),
+                         "selector": np.tile([f"s{sel}" for sel in range(N_SELECTORS)],
+                                             len(SIZES)),
+                         "operator": "closedApr", "baseline": "mostFreq",
+                         "error_difference": mean,
+                         "ci_low": mean - half, "ci_high": mean + half})
 
 
 def test_pooled_interval_covers_and_power_is_a_lower_bound_by_simulation():
@@ -42,20 +47,26 @@ def test_pooled_interval_covers_and_power_is_a_lower_bound_by_simulation():
     rng = np.random.default_rng(20261126)
     seeds = 400
     mc = 3 * np.sqrt(0.05 * 0.95 / seeds)  # three Monte Carlo standard errors
-    covered = rejected_null = 0
-    for _ in range(seeds):
-        out = mm.evaluation.pool_differences(simulated_table(rng, 0.0), effect=0.01)
-        covered += out.ci_low[0] <= 0.0 <= out.ci_high[0]
-        rejected_null += out.p_value[0] < 0.05
+
+    def simulations(delta: float, effect: float) -> pd.DataFrame:
+        # one call pools every seed's table: each is a comparison of its own (``strategy``)
+        tables = [simulated_table(rng, delta).assign(strategy=f"seed{i}")
+                  for i in range(seeds)]
+        out = mm.evaluation.pool_differences(pd.concat(tables, ignore_index=True),
+                                             effect=effect)
+        assert list(out.strategy) == [f"seed{i}" for i in range(seeds)]
+        assert (out.n_datasets == len(SIZES)).all()
+        return out
+
+    out = simulations(0.0, 0.01)
+    covered = ((out.ci_low <= 0.0) & (out.ci_high >= 0.0)).sum()
+    rejected_null = (out.p_value < 0.05).sum()
     assert covered / seeds >= 0.95 - mc
     assert rejected_null / seeds <= 0.05 + mc
     effect = 0.015
-    detected, reported = 0, []
-    for _ in range(seeds):
-        out = mm.evaluation.pool_differences(simulated_table(rng, effect), effect=effect)
-        detected += out.p_value[0] < 0.05 and out.error_difference[0] > 0
-        reported.append(out.power_at_effect[0])
-    power = float(np.mean(reported))
+    out = simulations(effect, effect)
+    detected = ((out.p_value < 0.05) & (out.error_difference > 0)).sum()
+    power = float(out.power_at_effect.mean())
     assert 0.2 < power < 0.95  # the simulation sits where power is informative
     assert detected / seeds >= power - 3 * np.sqrt(power * (1 - power) / seeds)
 
