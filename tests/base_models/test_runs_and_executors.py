@@ -122,8 +122,8 @@ def write_and_stop(self, cid, arrays):
 
 _rundir.RunDirectory.write_chunk = write_and_stop
 X, y = mm.datasets.load_colon()
-mm.bootstrap(X, y, selector="random-forest", selector_params={"n_estimators": 150},
-             n_bootstraps=30, n_features=10, random_state=3, n_jobs=1,
+mm.bootstrap(X, y, selector="random-forest", selector_params={"n_estimators": 20},
+             n_bootstraps=12, n_features=10, random_state=3, n_jobs=1,
              run_dir=sys.argv[1], checkpoint_every=3, progress=False)
 """
 
@@ -138,7 +138,7 @@ def test_sigkill_midway_then_resume(tmp_path, killed_when_written):
     X, y = mm.datasets.load_colon()
     resumed = resume_bootstrap(run, X, y, n_jobs=2)
     uninterrupted = mm.bootstrap(X, y, selector="random-forest",
-                                 selector_params={"n_estimators": 150}, n_bootstraps=30,
+                                 selector_params={"n_estimators": 20}, n_bootstraps=12,
                                  n_features=10, random_state=3, n_jobs=2)
     assert resumed == uninterrupted
     assert not list(Path(run).glob(".*tmp*"))
