@@ -30,16 +30,16 @@ def test_paired_differences_equal_the_brute_force(result):
     folds = result.folds
     sizes = np.array([te.size for _, te in result.fold_indices])
     z = norm.ppf(0.975)
+    # each 1-NN prediction once, by (selector, operator, sample): one row each
+    one = preds[preds.classifier == "1nn"]
+    wrong = {}
+    for sel, op, i, pred, true in zip(one.selector, one.operator, one["sample"], one.y_pred,
+                                      one.y_true, strict=True):
+        assert (sel, op, i) not in wrong
+        wrong[sel, op, i] = float(pred != true)
     for row in table.itertuples():
-        diffs = []
-        for i in range(result.settings["n_samples"]):
-            def wrong(op, i=i, sel=row.selector):
-                hit = preds[(preds.selector == sel) & (preds.operator == op)
-                            & (preds.classifier == "1nn") & (preds["sample"] == i)]
-                assert len(hit) == 1
-                return float(hit.y_pred.iloc[0] != hit.y_true.iloc[0])
-            diffs.append(wrong(row.operator) - wrong(row.baseline))
-        d = np.array(diffs)
+        d = np.array([wrong[row.selector, row.operator, i] - wrong[row.selector, row.baseline, i]
+                      for i in range(result.settings["n_samples"])])
         assert row.error_difference == pytest.approx(d.mean(), abs=1e-12)
         half = z * d.std(ddof=1) / np.sqrt(d.size)
         assert (row.ci_low, row.ci_high) == pytest.approx((d.mean() - half, d.mean() + half))
