@@ -145,7 +145,7 @@ def test_the_fallback_changes_no_base_model(name, params, shape, monkeypatch):
 def test_per_class_models_fall_back_too(monkeypatch):
     """The per-class panels (each class against the rest, one sort shared by the classes)."""
     X, y = SHAPES["many_classes"]
-    X = np.repeat(X, 60, axis=1)  # 7,200 columns: sorted, more than the budget
+    X = np.repeat(X, 12, axis=1)  # 1,440 columns: sorted (12 n p bytes), above the budget
     kwargs = dict(selector="ig", per_class=True, n_bootstraps=3, n_features=5,
                   operators=["mostFreq"], random_state=1, stratify=True, progress=False)
     shared = mm.run(X, y, **kwargs)
