@@ -23,10 +23,24 @@ FAST = ["--selector", "anova", "-b", "12", "-m", "15", "--seed", str(SEED)]
 
 
 @pytest.fixture(scope="module")
-def run_dir(tmp_path_factory):
+def quiet_run(tmp_path_factory):
+    """One quiet run (every default operator, mining, report) shared by the tests that read
+    its directory: the directory and what it printed on stdout and stderr."""
+    import contextlib
+    import io
+
     out = tmp_path_factory.mktemp("cli") / "colon-run"
-    assert main(["run", "embedded:colon", *FAST, "-k", "4", "--quiet", "--out", str(out)]) == 0
-    return out
+    stdout, stderr = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+        # --quiet before the command (after it: the other runs below)
+        code = main(["--quiet", "run", "embedded:colon", *FAST, "-k", "4", "--out", str(out)])
+    assert code == 0
+    return out, stdout.getvalue(), stderr.getvalue()
+
+
+@pytest.fixture(scope="module")
+def run_dir(quiet_run):
+    return quiet_run[0]
 
 
 def _lines(text: str) -> list[str]:
@@ -102,11 +116,9 @@ def test_run_prints_a_concise_table(tmp_path, capsys):
     assert logger.level == level and logger.handlers == handlers  # as main() found them
 
 
-def test_quiet_prints_nothing(tmp_path, capsys):
-    assert main(["--quiet", "run", "embedded:colon", *FAST, "-o", "mostFreq", "--out",
-                 str(tmp_path / "q")]) == 0
-    captured = capsys.readouterr()
-    assert captured.out == "" and captured.err == ""
+def test_quiet_prints_nothing(quiet_run):
+    _, out, err = quiet_run  # the shared run, asked for --quiet
+    assert out == "" and err == ""
 
 
 def test_csv_export_then_run_gives_the_same_models(tmp_path, run_dir):
