@@ -6,32 +6,42 @@ Base models are drawn from a Rasch-type model: model i selects feature j with pr
 uniform in [0.1, 0.5] and model effects ``a_i ~ N(0, --sigma)`` (model sizes vary), b = 100,
 p = 120. ``planted``: a triple of features of their own frequency ``--f0`` is selected
 together in ``round(rate * b)`` models chosen at random (``--rates``), on top of their
-independent selections. Three null models without any co-selection:
+independent selections. Null models without any co-selection:
 
 - ``rasch``: the Rasch model above, nothing planted (sigma 0.5), and ``rasch-strong``
   (sigma 0.8: model sizes from a few to most of the features);
 - ``fixed-m``: every model takes exactly m = 36 features, the m largest of
   ``c_j + Gumbel noise`` (a top-m selector whose scores are independent across features:
-  Plackett-Luce sampling without replacement, frequencies about 0.1-0.5);
+  Plackett-Luce sampling without replacement, frequencies about 0.1-0.5; not a Rasch
+  model);
+- ``slopes``: not a Rasch model either: each feature responds to the model's size effect
+  with its own slope, ``logistic(d_j a_i + c_j)``, ``d_j ~ U(0, 2)``, sigma 0.8 (Birnbaum's
+  two-parameter model): independent given the size effect, but features that respond
+  strongly to size are selected together in the large models;
 - ``colon``: a real selector on real data with no dependence between the genes: the 2,000
   genes of colon each permuted independently across the 62 samples, the labels permuted,
   ANOVA F top 20 on 100 bootstraps (``mm.bootstrap``).
 
-Methods: ``productive`` (``self_sufficient_itemsets`` with its defaults) and ``split``
+Methods: ``swap`` (``self_sufficient_itemsets(method="swap")``, its defaults, ``--strata``
+bins of model size for the randomisation), ``productive`` (``method="holdout"``: the
+committed ``self_sufficient_*`` CSVs before the swap method call it so) and ``split``
 (``itemset_significance``'s held-out family, 200 randomisations, the default before).
 A discovery passes at q <= 0.05. Per run: the number tested, the discoveries, the false
 discoveries V (any discovery under a null; under ``planted`` an itemset that is not two or
 more of the planted features), whether the planted triple itself passes (``exact``), is
 reported self-sufficient (``power``), and whether only a strict superset of it passes
 (``superset_only``); ``oracle_p`` is the productivity p-value of the planted triple on all
-the b models (Fisher, no strata): the best a test that knew the triple could do.
+the b models (Fisher, no strata): the best a test that knew the triple could do; for
+``swap``, ``critical_2`` .. ``critical_4`` are each itemset size's critical p-value (the
+triple passes when its p-value is below ``critical_3``) and ``n_strata`` the bins used;
+``seconds`` is the wall time of the call, ``cpu_seconds`` its processor time.
 
 ``--explain-colon RUNS`` prints, for those ``colon`` runs, the correlation in the permuted
 data of every pair of genes in what they found.
 
-Run: ``nice -n 10 .venv/bin/python benchmarks/bench_self_sufficient.py --out
-benchmarks/results/self_sufficient.csv`` (the log is the printed output, saved as ``.log``
-beside it); ``--runs 5`` for a quick look.
+Run: ``nice -n 10 .venv/bin/python -u benchmarks/bench_self_sufficient.py --out
+benchmarks/results/self_sufficient.csv > benchmarks/results/self_sufficient.log`` (the log
+is the printed output); ``--runs 5`` for a quick look.
 """
 
 from __future__ import annotations
@@ -74,6 +84,20 @@ def fixed_m_models(rng: np.random.Generator, m: int = 36) -> np.ndarray:
     return M
 
 
+def slopes_models(rng: np.random.Generator, sigma: float = 0.8) -> np.ndarray:
+    """Not a Rasch model: model i takes feature j with probability ``logistic(d_j a_i +
+    c_j)``, each feature's response ``d_j ~ U(0, 2)`` to the model's size effect ``a_i ~
+    N(0, sigma)`` its own (Birnbaum's two-parameter model), frequencies ``logistic(c_j)``
+    uniform in [0.1, 0.5]. Given a model's size effect the features are independent (no
+    co-selection), but the models' sizes no longer summarise it: features that respond
+    strongly to size are selected together in the large models."""
+    f = rng.uniform(0.1, 0.5, P)
+    c = np.log(f / (1 - f))
+    d = rng.uniform(0.0, 2.0, P)
+    a = rng.normal(0.0, sigma, B)
+    return rng.random((B, P)) < 1.0 / (1.0 + np.exp(-(a[:, None] * d[None, :] + c[None, :])))
+
+
 _COLON: tuple[np.ndarray, np.ndarray] | None = None
 
 
@@ -91,7 +115,7 @@ def colon_models(rng: np.random.Generator, run: int) -> np.ndarray:
     return np.asarray(base.subsets, dtype=bool)
 
 
-SCENARIOS = ("rasch", "rasch-strong", "fixed-m", "colon", "planted")
+SCENARIOS = ("rasch", "rasch-strong", "fixed-m", "colon", "planted", "slopes")
 
 
 def draw(scenario: str, f0: float, rate: float, run: int, sigma: float = 0.5) -> np.ndarray:
@@ -103,6 +127,8 @@ def draw(scenario: str, f0: float, rate: float, run: int, sigma: float = 0.5) ->
         return colon_models(rng, run)
     if scenario == "fixed-m":
         return fixed_m_models(rng)
+    if scenario == "slopes":
+        return slopes_models(rng)
     if scenario == "planted":
         return rasch_models(rng, sigma, f0, rate)
     return rasch_models(rng, 0.8 if scenario == "rasch-strong" else sigma, None, 0.0)
@@ -123,7 +149,7 @@ def explain_colon(runs: list[int]) -> None:
         base = mm.bootstrap(Xp, rng.permutation(np.asarray(y)), selector="anova",
                             n_bootstraps=B, n_features=20, random_state=run)
         M = np.asarray(base.subsets, dtype=bool)
-        table = self_sufficient_itemsets(M, random_state=run)
+        table = self_sufficient_itemsets(M, method="holdout", random_state=run)
         used = np.flatnonzero(M.any(axis=0))
         r = np.abs(np.corrcoef(Xp[:, used].T)[np.triu_indices(used.size, 1)])
         for items in table.loc[table["q_value"] <= Q, "items"]:
@@ -160,6 +186,7 @@ def main() -> None:
     ap.add_argument("--rates", default="0.12,0.25")
     ap.add_argument("--sigma", type=float, default=0.5)
     ap.add_argument("--randomizations", type=int, default=200)
+    ap.add_argument("--strata", default="auto", help='swap: n_strata ("auto" or bins)')
     ap.add_argument("--out", default=None)
     ap.add_argument("--explain-colon", default=None,
                     help="comma-separated colon runs: the correlation of what they found")
@@ -183,9 +210,17 @@ def main() -> None:
             planted = scenario == "planted"
             oracle = (productivity_pvalue(M, GROUP)["p_value"] if planted else np.nan)
             for method in args.methods.split(","):
-                start = time.perf_counter()
+                start, cpu = time.perf_counter(), time.process_time()
+                extra = {}
                 if method == "productive":
-                    table = self_sufficient_itemsets(M, random_state=run)
+                    table = self_sufficient_itemsets(M, method="holdout", random_state=run)
+                elif method == "swap":
+                    strata = args.strata if args.strata == "auto" else int(args.strata)
+                    table = self_sufficient_itemsets(M, method="swap", n_strata=strata,
+                                                     random_state=run)
+                    extra = {"n_strata": table.attrs["n_strata"],
+                             **{f"critical_{k}": v
+                                for k, v in table.attrs["critical_p"].items()}}
                 else:
                     table = itemset_significance(M, n_randomizations=args.randomizations,
                                                  random_state=run)
@@ -194,8 +229,11 @@ def main() -> None:
                              "oracle_p": oracle,
                              "group_support": float(M[:, list(GROUP)].all(axis=1).mean())
                              if planted else np.nan,
-                             "seconds": time.perf_counter() - start})
+                             "seconds": time.perf_counter() - start,
+                             "cpu_seconds": time.process_time() - cpu, **extra})
         print(f"# {scenario} f0={f0} rate={rate} done", flush=True)
+        if args.out:  # what is done so far, should the run be stopped (rewritten below)
+            pd.DataFrame(rows).to_csv(args.out, index=False)
     table = finish(rows, args.out, commit)
     print(summary(table).to_string(index=False, float_format=lambda v: f"{v:.3f}"))
 
@@ -221,7 +259,9 @@ def summary(table: pd.DataFrame) -> pd.DataFrame:
                     "power": power, "power SE": se(power),
                     "exact": float(g["exact"].mean()),
                     "superset only": float(g["superset_only"].mean()),
-                    "oracle power": oracle, "s/run": g["seconds"].mean()})
+                    "oracle power": oracle, "s/run": g["seconds"].mean(),
+                    "cpu s/run": g["cpu_seconds"].mean() if "cpu_seconds" in g
+                    else np.nan})
     return pd.DataFrame(out)
 
 

@@ -66,7 +66,8 @@ def curveball(rows: list[np.ndarray], n_trades: int, rng: np.random.Generator) -
         rows[c] = np.concatenate([shared, pool[only_a.size:]])
 
 
-def global_curveball(M: np.ndarray, n_sweeps: int, rng: np.random.Generator) -> None:
+def global_curveball(M: np.ndarray, n_sweeps: int, rng: np.random.Generator,
+                     strata: np.ndarray | None = None) -> None:
     """``n_sweeps`` global curveball sweeps on the boolean matrix ``M``, in place.
 
     A sweep pairs the rows at random (a random perfect matching; with b odd one row rests)
@@ -77,21 +78,42 @@ def global_curveball(M: np.ndarray, n_sweeps: int, rng: np.random.Generator) -> 
     trade keeps both margins and the uniform distribution over the matrices with them, so
     the sweep does too. Vectorised over the pairs, a sweep of b / 2 trades costs a few
     array operations on the b x p matrix.
+
+    With ``strata`` (one label per row), rows are only paired within their stratum (one
+    row of a stratum of odd size rests): the column sums of every stratum are kept too,
+    and the chain is uniform over the matrices with those margins.
     """
     b = M.shape[0]
     if b < 2 or M.shape[1] == 0:
         return
     half = b // 2
+    if strata is not None:
+        # the rows sorted by stratum; a sweep shuffles each stratum's block and pairs the
+        # first half of every block with its second
+        block = np.sort(np.asarray(strata))
+        starts = np.flatnonzero(np.r_[True, block[1:] != block[:-1]])
+        sizes = np.diff(np.r_[starts, b])
+        first = np.concatenate([s + np.arange(n // 2) for s, n in zip(starts, sizes)])
+        second = np.concatenate([s + n // 2 + np.arange(n // 2)
+                                 for s, n in zip(starts, sizes)])
+        label = np.asarray(strata)
     for _ in range(n_sweeps):
-        order = rng.permutation(b)
-        a, c = order[:half], order[half: 2 * half]
+        if strata is None:
+            order = rng.permutation(b)
+            a, c = order[:half], order[half: 2 * half]
+        else:
+            order = np.lexsort((np.asarray(rng.random(b)), label))
+            a, c = order[first], order[second]
         A, C = M[a], M[c]
         differ = A != C
         n_a = (A & differ).sum(axis=1)
         keys = rng.random(differ.shape)
         keys[~differ] = 2.0  # the columns in the pool first, in random order
-        rank = np.argsort(np.argsort(keys, axis=1, kind="stable"), axis=1, kind="stable")
-        to_a = differ & (rank < n_a[:, None])
+        # the first n_a columns of that order go to a (one sort, its inverse by a scatter)
+        order = np.argsort(keys, axis=1, kind="stable")
+        to_a = np.empty_like(differ)
+        np.put_along_axis(to_a, order, np.arange(differ.shape[1])[None, :] < n_a[:, None],
+                          axis=1)
         shared = A & C
         M[a] = shared | to_a
         M[c] = shared | (differ & ~to_a)

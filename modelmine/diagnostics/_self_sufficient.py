@@ -1,4 +1,4 @@
-"""Which groups of features are co-selected for real? Self-sufficient itemsets, held out.
+"""Which groups of features are co-selected for real? Self-sufficient itemsets.
 
 A group of features that the base models select together (Woznica, Nguyen and Kalousis,
 KDD 2012, section 2.2) shows up in the itemsets of the models, but so does every superset
@@ -15,15 +15,19 @@ explains (the pair {A, B} of a co-selected triple: in the models without C, A an
 independent) are not *independently productive* (Webb 2010, section 4), and the itemsets
 left are self-sufficient.
 
-:func:`self_sufficient_itemsets` tests that with the holdout evaluation of Webb (2007,
-section 6): the base models are split at random in two halves; the candidate itemsets are
-found and ranked on the first (exploratory) half, and only the ``n_tested`` best are
-tested on the second (holdout) half, with Benjamini-Hochberg over those. Each split of an
-itemset is judged by an exact conditional test, stratified by the models' sizes: a
-selector that picks more features in one model than in another makes every pair of
-features co-selected more often than their frequencies predict, which is not what
-co-selection means (Fisher's exact test across all the models over-rejects then:
-``benchmarks/bench_itemset_significance.py``).
+:func:`self_sufficient_itemsets` tests that in one of two ways. By default
+(``method="swap"``, ``_productive_swap.py``) every itemset is searched and tested on all
+the base models, and the multiplicity of the search is paid by searching randomised
+selection matrices with the same margins (swap randomisation, a Westfall-Young min-p
+adjustment): a selector that picks more features in one model than in another makes every
+pair of features co-selected more often than their frequencies predict, which is not what
+co-selection means, and the randomised matrices keep every model's size. With
+``method="holdout"``, Webb's holdout evaluation (2007, section 6): the base models are
+split at random in two halves; the candidate itemsets are found and ranked on the first
+(exploratory) half, and only the ``n_tested`` best are tested on the second (holdout)
+half, with Benjamini-Hochberg over those; each split of an itemset is judged there by an
+exact conditional test stratified by the models' sizes (Fisher's exact test across all
+the models over-rejects then: ``benchmarks/bench_itemset_significance.py``).
 """
 
 from __future__ import annotations
@@ -37,8 +41,9 @@ from scipy.stats import hypergeom
 
 from ..base_models import BaseModels
 from ..spec import resolve_seed
-from ..validation import check_int, check_real, param_error
+from ..validation import check_choice, check_int, check_real, param_error
 from ._coerce import as_selection_matrix
+from ._productive_swap import log_factorials, splits, worst_splits
 from ._significance import bh_qvalues
 
 __all__ = ["productivity_pvalue", "self_sufficient_itemsets"]
@@ -58,6 +63,8 @@ AUTO_STRATA = 4
 OVERDISPERSION = 2.0
 #: The longest itemset tested: 2^(k-1) - 1 splits each (2,047 at 12).
 MAX_LEN = 12
+#: How the default family is searched and its multiplicity paid.
+METHODS = ("swap", "holdout")
 
 
 def _strata(matrix: np.ndarray, n_strata: int) -> np.ndarray:
@@ -77,13 +84,8 @@ def _strata(matrix: np.ndarray, n_strata: int) -> np.ndarray:
 
 def _splits(k: int) -> list[tuple[np.ndarray, np.ndarray]]:
     """The 2^(k-1) - 1 splits of positions 0..k-1 into two non-empty parts (the part with
-    position 0 first)."""
-    out = []
-    for r in range(k - 1):
-        for rest in itertools.combinations(range(1, k), r):
-            left = np.array((0, *rest), np.intp)
-            out.append((left, np.setdiff1d(np.arange(k), left)))
-    return out
+    position 0 first; cached, read only)."""
+    return splits(k)
 
 
 def _tail(t: int, strata: np.ndarray, x: np.ndarray, y: np.ndarray) -> float:
@@ -99,9 +101,17 @@ def _tail(t: int, strata: np.ndarray, x: np.ndarray, y: np.ndarray) -> float:
             continue
         lo, hi = max(0, nx + ny - n), min(nx, ny)
         part = np.zeros(hi + 1)
-        part[lo:] = hypergeom.pmf(np.arange(lo, hi + 1), n, nx, ny)
+        part[lo:] = _hypergeom_pmf(np.arange(lo, hi + 1), n, nx, ny)
         pmf = np.convolve(pmf, part)
     return float(min(1.0, pmf[t:].sum())) if t < pmf.size else 0.0
+
+
+def _hypergeom_pmf(x: np.ndarray, n: int, nx: int, ny: int) -> np.ndarray:
+    """P(H = x), H ~ Hypergeom(n, nx, ny), for x in its support, from log factorials
+    (scipy's ``hypergeom.pmf``, without its per-call overhead)."""
+    lf = log_factorials(1 << max(8, int(n).bit_length()))  # a few sizes, cached
+    return np.exp(lf[nx] - lf[x] - lf[nx - x] + lf[n - nx] - lf[ny - x]
+                  - lf[n - nx - ny + x] - lf[n] + lf[ny] + lf[n - ny])
 
 
 def productivity_pvalue(matrix: Any, items: Any, *, n_strata: int = 1) -> dict[str, Any]:
@@ -270,76 +280,118 @@ def self_sufficient_itemsets(
     base: Any,
     itemsets: Any = None,
     *,
+    method: str = "swap",
     min_support: float = 0.05,
     max_len: int = 4,
     n_tested: int = 20,
+    n_randomizations: int = 200,
     n_strata: int | str = "auto",
     fdr: float = 0.05,
     random_state: Any = 0,
 ) -> pd.DataFrame:
-    """Test which feature groups are co-selected beyond every split of them (Webb, held out).
+    """Test which feature groups are co-selected beyond every split of them (Webb).
 
     An itemset counts when the base models select it together more often than every split
-    of it into two parts explains (a productive itemset), and a self-sufficient one when no
-    passing superset explains it either.
+    of it into two parts explains (a productive itemset: Webb, "Discovering significant
+    patterns", Machine Learning 68, 2007, section 5; "Self-sufficient itemsets", ACM TKDD
+    4(1), 2010, section 3), and a self-sufficient one when no passing superset explains it
+    either. Two ways to find them without testing what was chosen for looking good:
 
-    By default (``family="split"``) the base models are split at random in two halves
-    (Webb's holdout evaluation, "Discovering significant patterns", Machine Learning 68,
-    2007, section 6). On the first (exploratory) half, the itemsets of 2 to ``max_len``
-    features held by ``min_support`` of its models are searched (every pair; then the
-    extensions of the most productive itemsets by features co-selected with all of their
-    features) and ranked by their productivity p-value there; the ``n_tested`` best are
-    tested on the second (holdout) half with :func:`productivity_pvalue` (every split
-    rejected; exact tests stratified into ``n_strata`` bins of model size), and the
-    q-values are Benjamini-Hochberg's over those ``n_tested``. The halves are independent
-    resamples, so the ranking cannot favour chance co-selection in the holdout half.
+    - ``method="swap"`` (default): every itemset of 2 to ``max_len`` features held by
+      ``min_support`` of the base models is searched and tested on all of them
+      (``family="all"``), its p-value the largest one-sided Fisher p-value over its splits.
+      The multiplicity of the search is paid exactly: ``n_randomizations`` selection
+      matrices with the models' sizes and the features' frequencies of the base models
+      (swap randomisation, Gionis et al., ACM TKDD 1(3), 2007, by the curveball chain in
+      Besag and Clifford's exchangeable construction, Biometrika 76(4), 1989) are searched
+      the same way, and an itemset of k features passes when its p-value is below the
+      smallest p-value of the k-feature itemsets in all but a few of them (Westfall-Young
+      min-p, the level shared equally among the ``max_len - 1`` itemset sizes as Webb's
+      layered critical values). ``q_value`` is that adjusted p-value: the family-wise
+      error rate (hence the false discovery rate) is at most ``fdr`` whenever the base
+      models select the features independently given the models' sizes (a Rasch model,
+      whose margins are sufficient), for any number of features.
+    - ``method="holdout"``: the base models are split at random in two halves (Webb
+      2007, section 6). On the first (exploratory) half, the itemsets of 2 to
+      ``max_len`` features held by ``min_support`` of its models are searched (every
+      pair; then the extensions of the most productive itemsets by features co-selected
+      with all of their features) and ranked by their productivity p-value there; the
+      ``n_tested`` best are tested on the second (holdout) half with
+      :func:`productivity_pvalue` (exact tests stratified into ``n_strata`` bins of model
+      size), with weighted Benjamini-Hochberg q-values over those ``n_tested``
+      (``family="split"``). Half of the models are spent choosing what to test.
 
     An itemset that passes (``q_value <= fdr``) is *self-sufficient* when no passing
     superset explains it: for every passing proper superset J, the itemset is still
-    productive (at ``fdr``) on the holdout models that do not hold all of J's other
-    features (Webb, "Self-sufficient itemsets", ACM TKDD 4(1), 2010, section 4:
-    "independently productive"). The pairs of a co-selected triple pass too, as real
-    co-selection, but are not self-sufficient: the triple explains them.
+    productive (at ``fdr``, stratified into ``n_strata`` bins) on the models tested that
+    do not hold all of J's other features (Webb 2010, section 4: "independently
+    productive"). The pairs of a co-selected triple pass too, as real co-selection, but
+    are not self-sufficient: the triple explains them.
 
     Parameters
     ----------
     base : BaseModels or a boolean selection matrix (b, p)
     itemsets : Itemsets or a sequence of sequences of feature indices or names, optional
-        A pre-specified family (``family="given"``), tested on all the base models: only
-        when they were chosen without looking at these models. Default: the held-out
-        split above.
+        A pre-specified family (``family="given"``), tested on all the base models with
+        :func:`productivity_pvalue` and Benjamini-Hochberg, whatever ``method`` says: only
+        when they were chosen without looking at these models. Default: the family of
+        ``method``.
+    method : {"swap", "holdout"}, default="swap"
+        How the default family is searched and its multiplicity paid (above).
     min_support : float or int, default=0.05
-        Default family: the support an itemset needs on the exploratory half (a fraction
-        of its models, or a number of them; at least 2 models).
+        Default family: the support an itemset needs (a fraction of the models searched:
+        all of them for ``"swap"``, the exploratory half for ``"holdout"``; or a number
+        of them; at least 2 models).
     max_len : int, default=4
         Default family: the longest itemset searched.
     n_tested : int, default=20
-        Default family: how many of the ranked itemsets are tested on the holdout half.
+        ``"holdout"``: how many of the ranked itemsets are tested on the holdout half.
+        ``"swap"`` tests every itemset of the family and lists those that pass, then the
+        most significant others until ``n_tested`` rows are listed.
+    n_randomizations : int, default=200
+        ``"swap"``: randomised matrices searched (at least ``(max_len - 1) / fdr - 1``,
+        so that an itemset can pass).
     n_strata : int or "auto", default="auto"
-        Bins of model size for the stratified exact tests (1: Fisher's exact test).
-        Models of one size are never split between bins, so base models that all have
-        the same size (a top-m selector) form one stratum whatever this says. ``"auto"``:
-        ``AUTO_STRATA`` (4) bins when the model sizes of the exploratory half (of all the
-        models for a given family) vary more than ``OVERDISPERSION`` (2) times the
-        variance independent selections at the features' frequencies give, else 1.
+        Bins of model size (1: none). ``"holdout"`` and given families: the exact tests
+        of every split are stratified by them; ``"swap"``: the randomised matrices keep
+        each bin's feature counts too (the chain trades only between models of one bin:
+        a selector whose features follow model size unequally is not taken for
+        co-selection), and the p-values are Fisher's over all the models (the randomised
+        matrices keep every model's size). Every method's self-sufficiency check is
+        stratified by them. Models of one size are never split between bins, so base
+        models that all have the same size (a top-m selector) form one stratum whatever
+        this says.
+        ``"auto"``: ``AUTO_STRATA`` (4) bins when the model sizes of the models searched
+        vary more than ``OVERDISPERSION`` (2) times the variance independent selections
+        at the features' frequencies give, else 1.
     fdr : float, default=0.05
-        The q-value at which an itemset passes (``passes``, ``self_sufficient``).
+        The q-value at which an itemset passes (``passes``, ``self_sufficient``): a
+        false discovery rate (``"holdout"``, given families) or a family-wise error rate,
+        which bounds it (``"swap"``).
     random_state : None, int, SeedSequence, RandomState or Generator, default=0
-        Seeds the split.
+        Seeds the randomised matrices (``"swap"``) or the split (``"holdout"``).
 
     Returns
     -------
     DataFrame
-        One row per itemset tested, most significant first: ``itemset`` (feature names),
-        ``items`` (indices), ``support`` (a fraction of the models tested on: the holdout
-        half by default), ``expected_support`` (the largest support a split of it predicts
-        under independence), ``lift`` (support over ``expected_support``), ``p_value``
-        (the largest over the splits), ``q_value``, ``split`` (the split with that
-        p-value, as two tuples of names), ``selection_p`` (the productivity p-value on the
-        exploratory half; NaN for a given family), ``passes`` and ``self_sufficient``.
-        ``table.attrs`` holds ``family`` (``"split"`` or ``"given"``), ``test``
-        (``"productive"``), ``n_selection``, ``n_test``, ``n_candidates`` (itemsets found
-        on the exploratory half) and ``fdr``.
+        One row per itemset listed, most significant first: ``itemset`` (feature names),
+        ``items`` (indices), ``support`` (a fraction of the models tested on: all of them,
+        or the holdout half), ``expected_support`` (the largest support a split of it
+        predicts under independence), ``lift`` (support over ``expected_support``),
+        ``p_value`` (the largest over the splits), ``q_value``, ``split`` (the split with
+        that p-value, as two tuples of names), ``selection_p`` (the productivity p-value
+        on the exploratory half; NaN for the other families), ``weight`` (its weight in
+        the weighted Benjamini-Hochberg; NaN for ``"swap"``), ``passes`` and
+        ``self_sufficient``. ``table.attrs`` holds ``method``, ``family`` (``"all"``,
+        ``"split"`` or ``"given"``), ``test`` (``"productive"``), ``n_selection``,
+        ``n_test``, ``fdr`` and ``n_strata``; ``n_candidates`` (itemsets found on the
+        exploratory half, or given); for ``"swap"``, ``n_randomizations`` and
+        ``critical_p`` (each itemset size's critical p-value: below it, an itemset
+        passes; NaN where the randomised matrices were searched only as deep as the
+        decisions needed, which stops short of it when nothing of that size can pass).
+        For ``"swap"`` the ``q_value`` of an itemset that passes is its exact adjusted
+        p-value; above ``fdr`` it may be a lower bound (the search stops once an
+        itemset cannot pass).
 
     See Also
     --------
@@ -360,6 +412,7 @@ def self_sufficient_itemsets(
     names = base.feature_names if isinstance(base, BaseModels) else None
     matrix = np.asarray(as_selection_matrix(base), dtype=bool)
     b, p = matrix.shape
+    how = check_choice(method, "method", _FUNC, METHODS)
     n_keep = int(check_int(n_tested, "n_tested", _FUNC, min_value=1))
     longest = int(check_int(max_len, "max_len", _FUNC, min_value=2, max_value=MAX_LEN))
     auto = isinstance(n_strata, str) and n_strata == "auto"
@@ -368,13 +421,27 @@ def self_sufficient_itemsets(
     strata_bins = AUTO_STRATA if auto else int(check_int(n_strata, "n_strata", _FUNC,
                                                            min_value=1))
     alpha = float(check_real(fdr, "fdr", _FUNC, low=0.0, high=1.0, closed="right"))
-    rng = np.random.default_rng(resolve_seed(random_state, _FUNC))
+    seed = resolve_seed(random_state, _FUNC)
     selection_p: np.ndarray
+    if itemsets is None and how == "swap":
+        n_random = int(check_int(n_randomizations, "n_randomizations", _FUNC, min_value=1))
+        fewest = int(np.ceil((longest - 1) / alpha - 1 - 1e-9))
+        if n_random < fewest:
+            raise param_error("n_randomizations", _FUNC, f"at least {fewest} for fdr="
+                              f"{alpha:g} over {longest - 1} itemset size(s) (an itemset "
+                              "passes when (max_len - 1) (1 + a) / (1 + n_randomizations) "
+                              "<= fdr, a the randomised matrices that do as well)", n_random)
+        if b < 2:
+            raise param_error("base", _FUNC, "at least 2 base models", f"{b}", show=False)
+        if auto and not _sizes_overdispersed(matrix):
+            strata_bins = 1
+        return _swap_table(matrix, names, _min_count(min_support, b), longest, n_random, alpha,
+                           n_keep, strata_bins, np.random.SeedSequence(seed))
+    rng = np.random.default_rng(seed)
     if itemsets is None:
         if b < 4:
-            raise param_error("base", _FUNC, "at least 4 base models for the default "
-                              "(held-out) family, or pre-specified itemsets", f"{b}",
-                              show=False)
+            raise param_error("base", _FUNC, "at least 4 base models for the held-out "
+                              "family, or pre-specified itemsets", f"{b}", show=False)
         family = "split"
         order = rng.permutation(b)
         selection, test = np.sort(order[: b // 2]), np.sort(order[b // 2:])
@@ -408,9 +475,35 @@ def self_sufficient_itemsets(
             strata_bins = 1
     weights = _rank_weights(len(items)) if family == "split" else np.ones(len(items))
     return _holdout_table(T, items, selection_p, weights, names, alpha, strata_bins, {
-        "family": family, "test": "productive", "n_selection": int(selection.size),
+        "method": "holdout" if family == "split" else how, "family": family,
+        "test": "productive", "n_selection": int(selection.size),
         "n_test": int(T.shape[0]), "n_candidates": int(n_candidates), "fdr": alpha,
         "n_strata": int(strata_bins)})
+
+
+def _swap_table(matrix: np.ndarray, names: Any, min_count: int, max_len: int, R: int,
+                alpha: float, n_keep: int, n_strata: int,
+                seed: np.random.SeedSequence) -> pd.DataFrame:
+    """The swap method's table: the itemsets that pass, then the most significant others
+    until ``n_keep`` are listed, with their Westfall-Young adjusted p-values."""
+    from ._productive_swap import search
+
+    strata = _strata(matrix, n_strata)
+    out = search(matrix, min_count, max_len, R, alpha, n_keep, seed,
+                 strata if n_strata > 1 else None)
+    found = sorted(out["found"], key=lambda f: (f[2], -f[1], len(f[0]), tuple(f[0])))
+    passing = [f for f in found if f[3] <= alpha]
+    listed = passing + [f for f in found if f[3] > alpha][:max(0, n_keep - len(passing))]
+    attrs = {"method": "swap", "family": "all", "test": "productive", "n_selection": 0,
+             "n_test": int(matrix.shape[0]), "fdr": alpha, "n_strata": int(n_strata),
+             "n_randomizations": int(R),
+             "critical_p": {int(k): float(v) for k, v in out["critical"].items()}}
+    items = [np.asarray(f[0], np.intp) for f in listed]
+    tested = {"p_value": np.array([f[2] for f in listed]),
+              "q_value": np.array([f[3] for f in listed])}
+    return _holdout_table(matrix, items, np.full(len(items), np.nan),
+                          np.full(len(items), np.nan), names, alpha, n_strata, attrs,
+                          tested=tested)
 
 
 def _sizes_overdispersed(M: np.ndarray) -> bool:
@@ -438,7 +531,12 @@ def _min_count(min_support: Any, n: int) -> int:
 
 def _holdout_table(T: np.ndarray, items: list[np.ndarray], selection_p: np.ndarray,
                    weights: np.ndarray, names: Any, alpha: float, n_strata: int,
-                   attrs: dict[str, Any]) -> pd.DataFrame:
+                   attrs: dict[str, Any], tested: dict[str, np.ndarray] | None = None
+                   ) -> pd.DataFrame:
+    """The table of the itemsets tested on the models ``T``: their p-values (stratified
+    into ``n_strata`` bins) and weighted Benjamini-Hochberg q-values, or those of
+    ``tested`` (the swap method's Fisher p-values and adjusted p-values: the worst split
+    and its expectation are then Fisher's too)."""
     columns = ["itemset", "items", "support", "expected_support", "lift", "p_value",
                "q_value", "split", "selection_p", "weight", "passes", "self_sufficient"]
     if not items:
@@ -447,17 +545,21 @@ def _holdout_table(T: np.ndarray, items: list[np.ndarray], selection_p: np.ndarr
         return empty
     b = T.shape[0]
     strata = _strata(T, n_strata)
-    tested = [_productivity(T, its, strata) for its in items]
-    p_values = np.array([t["p_value"] for t in tested])
-    q_values = bh_qvalues(np.minimum(1.0, p_values / weights))
+    if tested is None:
+        worst = [_productivity(T, its, strata) for its in items]
+        p_values = np.array([t["p_value"] for t in worst])
+        q_values = bh_qvalues(np.minimum(1.0, p_values / weights))
+    else:
+        worst = _fisher_worst(T, items)
+        p_values, q_values = tested["p_value"], tested["q_value"]
     passes = q_values <= alpha
     sufficient = _self_sufficient(T, items, passes, strata, alpha)
 
     def label(its: Any) -> tuple[str, ...]:
         return tuple(str(names[i]) if names is not None else str(i) for i in its)
 
-    count = np.array([t["count"] for t in tested], dtype=np.float64)
-    expected = np.array([t["expected"] for t in tested], dtype=np.float64)
+    count = np.array([t["count"] for t in worst], dtype=np.float64)
+    expected = np.array([t["expected"] for t in worst], dtype=np.float64)
     table = pd.DataFrame({
         "itemset": [label(its) for its in items],
         "items": [tuple(int(i) for i in its) for its in items],
@@ -467,7 +569,7 @@ def _holdout_table(T: np.ndarray, items: list[np.ndarray], selection_p: np.ndarr
                           where=expected > 0),
         "p_value": p_values,
         "q_value": q_values,
-        "split": [(label(t["split"][0]), label(t["split"][1])) for t in tested],
+        "split": [(label(t["split"][0]), label(t["split"][1])) for t in worst],
         "selection_p": selection_p,
         "weight": weights,
         "passes": passes,
@@ -479,6 +581,24 @@ def _holdout_table(T: np.ndarray, items: list[np.ndarray], selection_p: np.ndarr
     return table
 
 
+def _fisher_worst(T: np.ndarray, items: list[np.ndarray]) -> list[dict[str, Any]]:
+    """``_productivity`` without strata (Fisher's exact test over all the models ``T``)
+    for every itemset, computed by size at once."""
+    out: list[dict[str, Any]] = [{} for _ in items]
+    for k in sorted({its.size for its in items}):
+        rows = [i for i, its in enumerate(items) if its.size == k]
+        block = np.array([items[i] for i in rows], dtype=np.intp).reshape(len(rows), k)
+        count, worst, which, expected = worst_splits(T, block)
+        parts = splits(k)
+        for r, i in enumerate(rows):
+            left, right = parts[which[r]]
+            out[i] = {"p_value": float(worst[r]), "count": int(count[r]),
+                      "expected": float(expected[r]),
+                      "split": (tuple(block[r, left].tolist()),
+                                tuple(block[r, right].tolist()))}
+    return out
+
+
 def _self_sufficient(T: np.ndarray, items: list[np.ndarray], passes: np.ndarray,
                      strata: np.ndarray, alpha: float) -> np.ndarray:
     """Passing itemsets that every passing proper superset leaves productive: tested on
@@ -486,8 +606,19 @@ def _self_sufficient(T: np.ndarray, items: list[np.ndarray], passes: np.ndarray,
     supersets at once (Webb 2010, section 4)."""
     out = passes.copy()
     sets = [frozenset(its.tolist()) for its in items]
-    for k in np.flatnonzero(passes):
-        supersets = [sets[j] for j in np.flatnonzero(passes) if sets[k] < sets[j]]
+    passing: list[int] = np.flatnonzero(passes).tolist()
+    index: dict[frozenset[int], list[int]] = {}
+    for k in passing:
+        index.setdefault(sets[k], []).append(k)
+    above: dict[int, list[frozenset[int]]] = {}  # each passing itemset's passing supersets
+    for j in passing:
+        members = sorted(sets[j])
+        for r in range(2, len(members)):
+            for sub in itertools.combinations(members, r):
+                for k in index.get(frozenset(sub), ()):
+                    above.setdefault(k, []).append(sets[j])
+    for k in passing:
+        supersets = above.get(k)
         if not supersets:
             continue
         rows = np.ones(T.shape[0], bool)

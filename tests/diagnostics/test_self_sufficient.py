@@ -79,7 +79,8 @@ def _planted(seed, b=100, p=40, rate=0.25):
 def test_a_planted_triple_is_reported_itself_not_its_pairs_nor_a_superset():
     hits = 0
     for seed in range(4):
-        table = self_sufficient_itemsets(_planted(seed), random_state=seed)
+        table = self_sufficient_itemsets(_planted(seed), method="holdout",
+                                         random_state=seed)
         assert table.attrs["family"] == "split" and table.attrs["test"] == "productive"
         passed = [set(t) for t in table.loc[table["passes"], "items"]]
         sufficient = [set(t) for t in table.loc[table["self_sufficient"], "items"]]
@@ -89,6 +90,50 @@ def test_a_planted_triple_is_reported_itself_not_its_pairs_nor_a_superset():
         assert (table["q_value"] >= table["p_value"] * 0).all()
         assert table["p_value"].is_monotonic_increasing
     assert hits >= 3
+
+
+def test_swap_reports_the_planted_triple_itself_from_all_the_models():
+    """The swap method searches every itemset on all 100 models: the triple passes and is
+    the only self-sufficient itemset, its pairs pass but are explained by it, nothing
+    else passes; its q-value is the adjusted p-value of the randomised minima."""
+    for seed in (0, 1):
+        table = self_sufficient_itemsets(_planted(seed, rate=0.2), n_randomizations=60,
+                                         random_state=seed)
+        attrs = table.attrs
+        assert attrs["method"] == "swap" and attrs["family"] == "all"
+        assert attrs["n_test"] == 100 and attrs["n_randomizations"] == 60
+        passed = [set(t) for t in table.loc[table["passes"], "items"]]
+        sufficient = [set(t) for t in table.loc[table["self_sufficient"], "items"]]
+        assert {3, 7, 11} in passed and all(s <= {3, 7, 11} for s in passed), passed
+        assert sufficient == [{3, 7, 11}]
+        row = table[table["items"] == (3, 7, 11)].iloc[0]
+        assert row["p_value"] == pytest.approx(
+            productivity_pvalue(_planted(seed, rate=0.2), (3, 7, 11))["p_value"],
+            rel=1e-9)
+        # the triple's size: its critical value, unless the search stopped short of it
+        assert set(attrs["critical_p"]) == {2, 3, 4}
+        assert not row["p_value"] >= attrs["critical_p"][3]
+        # the layer's adjusted p-value: L (1 + a) / (1 + R), a the matrices that did as well
+        assert row["q_value"] * 61 / 3 == pytest.approx(round(row["q_value"] * 61 / 3))
+        assert len(table) == 20 and table["p_value"].is_monotonic_increasing
+        assert table["selection_p"].isna().all() and table["weight"].isna().all()
+
+
+def test_swap_is_reproducible_and_refuses_too_few_randomizations():
+    M = _planted(2, p=25)
+    a = self_sufficient_itemsets(M, n_randomizations=60, random_state=4)
+    assert a.equals(self_sufficient_itemsets(M, n_randomizations=60, random_state=4))
+    with pytest.raises(ValueError, match=r"'n_randomizations' parameter.*at least 59"):
+        self_sufficient_itemsets(M, n_randomizations=58)
+    with pytest.raises(ValueError, match=r"'n_randomizations' parameter.*at least 19"):
+        self_sufficient_itemsets(M, n_randomizations=18, max_len=3, fdr=0.1)
+    with pytest.raises(ValueError, match=r"'method' parameter.*'swap', 'holdout'"):
+        self_sufficient_itemsets(M, method="split")
+    # a given family is tested as given whatever the method
+    given = self_sufficient_itemsets(M, [(3, 7, 11), (0, 1)], method="swap")
+    held = self_sufficient_itemsets(M, [(3, 7, 11), (0, 1)], method="holdout")
+    assert given.attrs["family"] == held.attrs["family"] == "given"
+    assert given.drop(columns="itemset").equals(held.drop(columns="itemset"))
 
 
 def test_a_noise_superset_fails_its_split():
@@ -143,7 +188,7 @@ def test_committed_benchmark_slice_recomputed():
         rows = rows.set_index("run")
         for run in range(3):
             M = bench.draw(scenario, f0, rate, run)
-            got = bench.judge(self_sufficient_itemsets(M, random_state=run),
+            got = bench.judge(self_sufficient_itemsets(M, method="holdout", random_state=run),
                               scenario == "planted")
             row = rows.loc[run]
             for column in ("tested", "discoveries", "false_discoveries", "power", "exact"):
