@@ -332,13 +332,18 @@ def null_minima(matrix: np.ndarray, min_count: int, max_len: int, tails: FisherT
     A minimum above the depth searched is recorded as ``inf`` (only known to be larger).
     Only the ``allowed + 1`` smallest minima of a layer decide, so a matrix is searched
     below the ``allowed + 1``-th smallest minimum of the matrices before it (below
-    ``caps`` until there are that many). With the ``observed`` p-values of each layer, no
-    deeper than the largest of them that can still pass (``allowed`` minima or fewer at
-    or below it so far), and the draws stop when none can."""
+    ``caps`` until there are that many). With the ``observed`` p-values of each layer (those
+    at or below its cap), no deeper than the largest of them that can still pass
+    (``allowed`` minima or fewer at or below it so far), and the draws stop when none
+    can. A layer whose cap is below 1 also keeps its cap among them until ``allowed + 1``
+    minima lie at or below it: until then the critical value may lie above the cap, and
+    an itemset above the cap, not observed here, may pass."""
     L = max_len - 1
     minima = np.full((n_randomizations, L), np.inf)
     depth = np.zeros((n_randomizations, L))
-    alive = None if observed is None else {k: np.sort(v) for k, v in observed.items()}
+    alive = None if observed is None else {
+        k: np.sort(np.append(v, caps[k]) if caps[k] < 1.0 else v)
+        for k, v in observed.items()}
     beaten = None if alive is None else {k: np.zeros(v.size, np.int64)
                                          for k, v in alive.items()}
     for r, draw in enumerate(randomised(matrix, n_randomizations, seed, strata)):
@@ -419,9 +424,10 @@ def _search(matrix: np.ndarray, min_count: int, max_len: int, n_randomizations: 
                                     {k: v[2] for k, v in tested.items()})
         kth = np.sort(minima, axis=0)[allowed]
         finished = bool(depth[-1].any())  # no early stop: every matrix searched
-        # fewer than allowed + 1 minima known to lie below the cap: the critical value may
+        # fewer than allowed + 1 minima known to lie below the cap (the draws did not stop
+        # then: the cap stays among the p-values that can pass): the critical value may
         # lie above it (a small family), and then so may what passes: test every p-value
-        unresolved = [k for k in caps if finished and caps[k] < 1.0
+        unresolved = [k for k in caps if caps[k] < 1.0
                       and np.isfinite(minima[:, k - 2]).sum() <= allowed]
         if not unresolved:
             break
