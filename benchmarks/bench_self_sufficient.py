@@ -41,7 +41,9 @@ data of every pair of genes in what they found.
 
 Run: ``nice -n 10 .venv/bin/python -u benchmarks/bench_self_sufficient.py --out
 benchmarks/results/self_sufficient.csv > benchmarks/results/self_sufficient.log`` (the log
-is the printed output); ``--runs 5`` for a quick look.
+is the printed output); ``--runs 5`` for a quick look. Runs go seed by seed across the
+designs; ``--minutes M`` starts no new seed after M minutes (every design then has the same
+seeds 0 .. n - 1, and ``--runs n`` reproduces the CSV).
 """
 
 from __future__ import annotations
@@ -188,6 +190,9 @@ def main() -> None:
     ap.add_argument("--randomizations", type=int, default=200)
     ap.add_argument("--strata", default="auto", help='swap: n_strata ("auto" or bins)')
     ap.add_argument("--out", default=None)
+    ap.add_argument("--minutes", type=float, default=None,
+                    help="start no new run after this wall time (every design keeps the "
+                         "same runs)")
     ap.add_argument("--explain-colon", default=None,
                     help="comma-separated colon runs: the correlation of what they found")
     args = ap.parse_args()
@@ -204,38 +209,53 @@ def main() -> None:
         else:
             designs.append((scenario, np.nan, 0.0))
     rows = []
-    for scenario, f0, rate in designs:
-        for run in range(args.runs):
-            M = draw(scenario, f0, rate, run, args.sigma)
-            planted = scenario == "planted"
-            oracle = (productivity_pvalue(M, GROUP)["p_value"] if planted else np.nan)
-            for method in args.methods.split(","):
-                start, cpu = time.perf_counter(), time.process_time()
-                extra = {}
-                if method == "productive":
-                    table = self_sufficient_itemsets(M, method="holdout", random_state=run)
-                elif method == "swap":
-                    strata = args.strata if args.strata == "auto" else int(args.strata)
-                    table = self_sufficient_itemsets(M, method="swap", n_strata=strata,
-                                                     random_state=run)
-                    extra = {"n_strata": table.attrs["n_strata"],
-                             **{f"critical_{k}": v
-                                for k, v in table.attrs["critical_p"].items()}}
-                else:
-                    table = itemset_significance(M, n_randomizations=args.randomizations,
-                                                 random_state=run)
-                rows.append({"scenario": scenario, "f0": f0, "rate": rate, "run": run,
-                             "method": method, **judge(table, planted),
-                             "oracle_p": oracle,
-                             "group_support": float(M[:, list(GROUP)].all(axis=1).mean())
-                             if planted else np.nan,
-                             "seconds": time.perf_counter() - start,
-                             "cpu_seconds": time.process_time() - cpu, **extra})
-        print(f"# {scenario} f0={f0} rate={rate} done", flush=True)
-        if args.out:  # what is done so far, should the run be stopped (rewritten below)
+    started = time.perf_counter()
+    # run by run across the designs, so that a run stopped by --minutes has the same
+    # seeds 0 .. n - 1 in every design
+    for run in range(args.runs):
+        for scenario, f0, rate in designs:
+            rows += measure(scenario, f0, rate, run, args)
+        print(f"# run {run} done in every design "
+              f"({(time.perf_counter() - started) / 60:.1f} min)", flush=True)
+        if args.out:  # what is done so far, should the process be stopped
             pd.DataFrame(rows).to_csv(args.out, index=False)
+        if args.minutes and time.perf_counter() - started > 60 * args.minutes \
+                and run + 1 < args.runs:
+            print(f"# stopped after {run + 1} runs of each design (--minutes "
+                  f"{args.minutes:g})", flush=True)
+            break
     table = finish(rows, args.out, commit)
     print(summary(table).to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+
+
+def measure(scenario: str, f0: float, rate: float, run: int, args: argparse.Namespace
+            ) -> list[dict]:
+    """One run of one design: its base models, then each method's verdicts (``judge``)."""
+    M = draw(scenario, f0, rate, run, args.sigma)
+    planted = scenario == "planted"
+    oracle = (productivity_pvalue(M, GROUP)["p_value"] if planted else np.nan)
+    rows = []
+    for method in args.methods.split(","):
+        start, cpu = time.perf_counter(), time.process_time()
+        extra = {}
+        if method == "productive":
+            table = self_sufficient_itemsets(M, method="holdout", random_state=run)
+        elif method == "swap":
+            strata = args.strata if args.strata == "auto" else int(args.strata)
+            table = self_sufficient_itemsets(M, method="swap", n_strata=strata,
+                                             random_state=run)
+            extra = {"n_strata": table.attrs["n_strata"],
+                     **{f"critical_{k}": v for k, v in table.attrs["critical_p"].items()}}
+        else:
+            table = itemset_significance(M, n_randomizations=args.randomizations,
+                                         random_state=run)
+        rows.append({"scenario": scenario, "f0": f0, "rate": rate, "run": run,
+                     "method": method, **judge(table, planted), "oracle_p": oracle,
+                     "group_support": float(M[:, list(GROUP)].all(axis=1).mean())
+                     if planted else np.nan,
+                     "seconds": time.perf_counter() - start,
+                     "cpu_seconds": time.process_time() - cpu, **extra})
+    return rows
 
 
 def summary(table: pd.DataFrame) -> pd.DataFrame:
