@@ -43,7 +43,8 @@ Run: ``nice -n 10 .venv/bin/python -u benchmarks/bench_self_sufficient.py --out
 benchmarks/results/self_sufficient.csv > benchmarks/results/self_sufficient.log`` (the log
 is the printed output); ``--runs 5`` for a quick look. Runs go seed by seed across the
 designs; ``--minutes M`` starts no new seed after M minutes (every design then has the same
-seeds 0 .. n - 1, and ``--runs n`` reproduces the CSV).
+seeds 0 .. n - 1, and ``--runs n`` reproduces the CSV); ``--first F`` starts at seed F
+(more seeds for a design, in a CSV of their own).
 """
 
 from __future__ import annotations
@@ -182,6 +183,7 @@ def judge(table: pd.DataFrame, planted: bool) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--runs", type=int, default=100)
+    ap.add_argument("--first", type=int, default=0, help="the first seed (run) drawn")
     ap.add_argument("--scenarios", default="rasch,rasch-strong,fixed-m,colon,planted")
     ap.add_argument("--methods", default="productive,split")
     ap.add_argument("--f0", default="0.05,0.1,0.2")
@@ -212,7 +214,7 @@ def main() -> None:
     started = time.perf_counter()
     # run by run across the designs, so that a run stopped by --minutes has the same
     # seeds 0 .. n - 1 in every design
-    for run in range(args.runs):
+    for run in range(args.first, args.first + args.runs):
         for scenario, f0, rate in designs:
             rows += measure(scenario, f0, rate, run, args)
         print(f"# run {run} done in every design "
@@ -220,8 +222,8 @@ def main() -> None:
         if args.out:  # what is done so far, should the process be stopped
             pd.DataFrame(rows).to_csv(args.out, index=False)
         if args.minutes and time.perf_counter() - started > 60 * args.minutes \
-                and run + 1 < args.runs:
-            print(f"# stopped after {run + 1} runs of each design (--minutes "
+                and run + 1 < args.first + args.runs:
+            print(f"# stopped after runs {args.first} to {run} of each design (--minutes "
                   f"{args.minutes:g})", flush=True)
             break
     table = finish(rows, args.out, commit)
