@@ -189,6 +189,26 @@ class Page:
         return itemset_significance(self.base, n_randomizations=REPORT_RANDOMIZATIONS,
                                     random_state=0)
 
+    @cached_property
+    def co_selection(self) -> pd.DataFrame | None:
+        """Which itemsets are co-selected for real, for the lattice explorer's rings: the
+        table given as ``significance`` when it is one of
+        :func:`modelmine.diagnostics.self_sufficient_itemsets`, else that function's
+        default (every itemset searched on all the base models, calibrated by swap
+        randomisation, seed 0), or None (no explorer, tests not asked, no itemsets, or
+        fewer than 4 base models)."""
+        if (not self.lattice_explorer or self.significance is False
+                or self.run.itemsets is None):
+            return None
+        if isinstance(self.significance, pd.DataFrame):
+            given = self.significance
+            return given if "self_sufficient" in given.columns else None
+        if self.base.n_models < 4:
+            return None
+        from ..diagnostics import self_sufficient_itemsets
+
+        return self_sufficient_itemsets(self.base, random_state=0)
+
     # ------------------------------------------------------------- studies
     @cached_property
     def evaluation_suggestion(self) -> Any:

@@ -133,7 +133,10 @@ def build_report(
         the report's closed itemsets of two or more features (REPORT_RANDOMIZATIONS
         randomised selection matrices, seed 0), or False to leave the section out. The
         section says in one sentence whether the run's co-selection exceeds chance, and
-        lists the itemsets with their lift and q-value.
+        lists the itemsets with their lift and q-value. The lattice explorer rings the
+        groups co-selected for real (:func:`modelmine.diagnostics.self_sufficient_itemsets`,
+        computed here with its defaults and seed 0, or the table given when it is one of
+        that function's); False leaves the rings out too.
 
     Returns
     -------

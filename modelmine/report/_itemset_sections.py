@@ -39,7 +39,9 @@ def itemsets(page: Any) -> str:
         out.append(f'<p class="dl">{csv_link(top, "itemsets.csv")}</p>')
     test = page.itemset_test
     if page.lattice_explorer:
-        out.append(_explorer(page, mined, test))
+        # the rings of the co-selection test; else the table given, its lift and q only
+        ringed = page.co_selection
+        out.append(_explorer(page, mined, ringed if ringed is not None else test))
     if test is not None:
         out.append(_significance(test, computed=not isinstance(page.significance,
                                                                pd.DataFrame)))
@@ -111,10 +113,23 @@ def _significance(table_: pd.DataFrame, *, computed: bool) -> str:
     return "\n".join(out)
 
 
+def _co_selection_level(test: pd.DataFrame) -> str:
+    """The error rate the rings are drawn at, in words (``table.attrs``)."""
+    level = float(test.attrs.get("fdr", REPORT_FDR))
+    if test.attrs.get("method") == "swap" and test.attrs.get("family") == "all":
+        return (f"at a family-wise error rate of {level:g} over every group of up to "
+                f"{len(test.attrs.get('critical_p', {})) + 1} features searched in all "
+                f"the base models, calibrated by "
+                f"{test.attrs.get('n_randomizations')} randomised selection matrices")
+    return f"at a false discovery rate of {level:g} over the groups tested"
+
+
 def _explorer(page: Any, mined: Itemsets, test: pd.DataFrame | None) -> str:
     """The lattice explorer of the report's closed itemsets (those of highest support when
     there are more than LATTICE_REPORT_MAX_ITEMSETS: closed itemsets do not depend on the
-    threshold, so mining again at the cut count gives exactly them)."""
+    threshold, so mining again at the cut count gives exactly them), the itemsets of the
+    co-selection test ``test`` ringed (:func:`modelmine.diagnostics.self_sufficient_itemsets`:
+    docs/lattice.md)."""
     if mined.itemset_type != "closed" or mined.max_len is not None:
         return ""
     closed = mined
@@ -128,9 +143,17 @@ def _explorer(page: Any, mined: Itemsets, test: pd.DataFrame | None) -> str:
                 f"{LATTICE_HTML_MAX_ITEMSETS:,}.")
     lattice = ItemsetLattice(closed)
     signatures = {r.operator: r.result for r in page.results}
+    rings = ""
+    if test is not None and "self_sufficient" in test.columns:
+        rings = (" A solid green ring marks a group of features co-selected beyond every "
+                 "split of it into two parts and explained by no larger group; a dashed "
+                 "one, a group co-selected but explained by a larger one (the pairs of a "
+                 f"co-selected triple), {_co_selection_level(test)} "
+                 "(<code>mm.diagnostics.self_sufficient_itemsets</code>, "
+                 "docs/diagnostics.md).")
     return ("<h3>Explore the lattice</h3>"
             '<div class="note">Search a feature, filter by support, size or signature, click '
             "an itemset for its base models and signatures, compare two signatures, export "
-            f"the selection (docs/lattice.md).{note}</div>"
+            f"the selection (docs/lattice.md).{rings}{note}</div>"
             + explorer_fragment(lattice, signatures=signatures, func="build_report",
                                 significance=test))

@@ -8,7 +8,6 @@ import contextlib
 import importlib.util
 import math
 import os
-import re
 import sys
 from pathlib import Path
 
@@ -447,16 +446,13 @@ def test_explorer_inside_the_run_report(chromium, colon_lattice, tmp_path):
             "allMed alternative 3",
         ]
         # an itemset of two or more features: the report's test of co-selection gives
-        # its lift and q-value in the details panel (issue 25)
-        from modelmine.diagnostics import itemset_significance
+        # its lift and q-value in the details panel (issue 25), and its verdict, ringed
+        # (issue 49: self_sufficient_itemsets' default, seed 0, named in the note)
+        from modelmine.diagnostics import self_sufficient_itemsets
 
-        # (issue 39: the report's default family, chosen on one half of the models and
-        # tested on the other; the lattice nodes among the itemsets tested carry it; the
-        # number of randomisations is the one the report states)
-        n_randomizations = int(re.search(r"its support in (\d+) randomised",
-                                         path.read_text()).group(1))
-        table = itemset_significance(base, n_randomizations=n_randomizations,
-                                     random_state=0).set_index("items")
+        assert "self_sufficient_itemsets" in path.read_text()
+        tested = self_sufficient_itemsets(base, random_state=0)
+        table = tested.set_index("items")
         node = max((n for n in lattice.graph if n >= 0 and len(_names(lattice, n)) >= 2
                     and tuple(sorted(lattice.graph.nodes[n]["items"])) in table.index),
                    key=lambda n: (lattice.graph.nodes[n]["count"], -n))
@@ -468,6 +464,24 @@ def test_explorer_inside_the_run_report(chromium, colon_lattice, tmp_path):
         assert page.evaluate(field.format("lift")) == f"{table.loc[[items], 'lift'].iloc[0]:.3f}"
         q = float(page.evaluate(field.format("q")))
         assert q == pytest.approx(table.loc[[items], "q_value"].iloc[0], rel=1e-2)
+        row = table.loc[[items]].iloc[0]
+        word = ("self-sufficient" if row["self_sufficient"] else "passes" if row["passes"]
+                else "tested, does not pass")
+        assert page.evaluate(field.format("verdict")).startswith(word)
+        ringed = page.evaluate("Array.from(document.querySelectorAll('#lattice .mmL-ss'))"
+                               ".map(e => e.dataset.itemset)")
+        closed = {tuple(sorted(lattice.graph.nodes[n]["items"])): n
+                  for n in lattice.graph if n >= 0}
+        # a self-sufficient itemset's node, or its closure's when it is not closed (every
+        # model holding it holds more: the features all those models hold)
+        held = np.asarray(base.subsets, dtype=bool)
+        want = set()
+        for t in tested.loc[tested["self_sufficient"], "items"]:
+            rows = held[:, list(t)].all(axis=1)
+            closure = tuple(np.flatnonzero(held[rows].all(axis=0)).tolist())
+            if closure in closed:
+                want.add(_key(_names(lattice, closed[closure])))
+        assert len(want) >= 1 and set(ringed) == want
         _shot(page, _artifacts(tmp_path) / "lattice-explorer-report.png")
         assert watched.errors() == []
         requests = watched.requests()
