@@ -115,6 +115,11 @@ KERNEL_TESTS = {
     "tests/kernels/test_scaled_selector.py":
         "ScaledSelector against the plain selector on the resample scaled by "
         "scikit-learn's StandardScaler and MinMaxScaler",
+    "tests/kernels/test_productive_swap_kernels.py":
+        "the swap method of self_sufficient_itemsets: its Fisher tails against scipy, "
+        "Tarone's fewest count against exact binomials, the pruned search against every "
+        "itemset enumerated, the stratified chain against every matrix of its margins, "
+        "the minima searched only as deep as needed against a full search",
     "tests/kernels/test_self_sufficient_kernels.py":
         "the stratified exact tail of self_sufficient_itemsets against every placement of "
         "one part's models inside each stratum, enumerated; the strata of model size",

@@ -122,16 +122,11 @@ def test_stratified_curveball_samples_the_matrices_of_its_margins_uniformly():
     M = np.frombuffer(space[0], dtype=bool).reshape(6, 3).copy()
     rng = np.random.default_rng(2)
     counts = np.zeros(len(space))
-    for _ in range(4000):
+    for _ in range(2500):
         global_curveball(M, 2, rng, strata)
-        counts[index[M.tobytes()]] += 1
+        counts[index[M.tobytes()]] += 1  # a matrix outside the space: KeyError
     assert len(space) > 10 and counts.min() > 0
     assert stats.chisquare(counts).pvalue > 1e-3, (len(space), counts)
-    # one stratum is the plain chain: the same draws as without strata
-    A, B = M.copy(), M.copy()
-    global_curveball(A, 3, np.random.default_rng(5))
-    global_curveball(B, 3, np.random.default_rng(5), None)
-    np.testing.assert_array_equal(A, B)
 
 
 def test_randomised_matrices_keep_the_margins():
@@ -236,7 +231,7 @@ def test_adjusted_pvalues_equal_the_exact_ones_over_every_matrix_of_the_margins(
     smallest productivity p-value among the pairs and among the triples held by 2 models
     (exact integer binomials): the exact adjusted p-value of an itemset of size k is
     min(1, 2 P(that minimum <= its p-value)), the matrices equally likely. The swap
-    method's, from 499 randomised matrices, is within Monte-Carlo error of it. The
+    method's, from 299 randomised matrices, is within Monte-Carlo error of it. The
     family is small and every p-value lies above the search's first cut (0.01), so the
     critical values do too (what an early stop there once got wrong)."""
     rng = np.random.default_rng(1)
@@ -252,7 +247,7 @@ def test_adjusted_pvalues_equal_the_exact_ones_over_every_matrix_of_the_margins(
                 t, pv = _productivity(columns, its, b)
                 if t >= 2:
                     minima[s, k - 2] = min(minima[s, k - 2], pv)
-    R = 499
+    R = 299
     table = self_sufficient_itemsets(M, min_support=2, max_len=3, n_randomizations=R,
                                      fdr=1.0, n_tested=100, n_strata=1, random_state=0)
     observed = tuple(sum(int(M[i, j]) << i for i in range(b)) for j in range(p))
