@@ -166,8 +166,8 @@ def test_given_family_names_and_bad_input():
         self_sufficient_itemsets(M, fdr=0)
     with pytest.raises(ValueError, match="'items' parameter of productivity_pvalue"):
         productivity_pvalue(M, (3,))
-    assert self_sufficient_itemsets(M, random_state=3).equals(
-        self_sufficient_itemsets(M, random_state=3))
+    assert self_sufficient_itemsets(M, method="holdout", random_state=3).equals(
+        self_sufficient_itemsets(M, method="holdout", random_state=3))
 
 
 def test_committed_benchmark_slice_recomputed():
@@ -193,3 +193,34 @@ def test_committed_benchmark_slice_recomputed():
             row = rows.loc[run]
             for column in ("tested", "discoveries", "false_discoveries", "power", "exact"):
                 assert got[column] == row[column], (scenario, run, column)
+
+
+def test_committed_swap_benchmark_slice_recomputed():
+    """The swap method's committed benchmark, a run of the fixed-m null with a false
+    discovery (``self_sufficient_swap_nulls.csv``, run 6) and one of a triple of own
+    frequency 0.1 planted in 12 % of the models (``self_sufficient_swap_planted.csv``, run
+    30), recomputed row for row: the verdicts, the strata used and every critical value
+    the search resolved."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import bench_self_sufficient as bench
+
+    results = ROOT / "benchmarks" / "results"
+    for scenario, f0, rate, run, name in [
+            ("fixed-m", np.nan, 0.0, 6, "self_sufficient_swap_nulls.csv"),
+            ("planted", 0.1, 0.12, 30, "self_sufficient_swap_planted.csv")]:
+        table = pd.read_csv(results / name)
+        rows = table[(table["scenario"] == scenario) & (table["rate"] == rate)
+                     & (table["method"] == "swap")]
+        if not np.isnan(f0):
+            rows = rows[rows["f0"] == f0]
+        row = rows.set_index("run").loc[run]
+        # the runs chosen: the null's false discovery, the planted triple found
+        assert row["false_discoveries"] == 1 if scenario == "fixed-m" else row["power"]
+        M = bench.draw(scenario, f0, rate, run)
+        got = self_sufficient_itemsets(M, method="swap", random_state=run)
+        verdicts = bench.judge(got, scenario == "planted")
+        for column in ("tested", "discoveries", "false_discoveries", "power", "exact"):
+            assert verdicts[column] == row[column], (scenario, column)
+        assert got.attrs["n_strata"] == row["n_strata"]
+        for k, value in got.attrs["critical_p"].items():
+            assert value == pytest.approx(row[f"critical_{k}"], rel=1e-9, nan_ok=True)
