@@ -333,7 +333,7 @@ both (a shared fragment) <span class="mmL-sw" style="background:#d9d9d9"></span>
 neither</span>
 <span id="lattice-legend-verdict" hidden>Co-selection test: <span class="mmL-sw"
  style="border:3px solid #1b7837"></span>self-sufficient (beats every split of it, q &le;
- the test's FDR) <span class="mmL-sw" style="border:2px dashed #1b7837"></span>passes,
+ the test's level) <span class="mmL-sw" style="border:2px dashed #1b7837"></span>passes,
  explained by a passing superset.</span></div>
 """
 
