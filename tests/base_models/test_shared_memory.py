@@ -111,7 +111,7 @@ def test_over_the_budget_each_resample_fits_alone_with_the_same_models(
     need = selector.prepare_nbytes(X, y)
     assert need > 2**20 // 4
     with pytest.warns(RuntimeWarning) as caught:
-        alone = mm.bootstrap(X, y, selector=name, selector_params=params, n_bootstraps=5,
+        alone = mm.bootstrap(X, y, selector=name, selector_params=params, n_bootstraps=3,
                              n_features=10, random_state=3, n_jobs=2, progress=False)
     text = " ".join(str(w.message) for w in caught)
     assert f"{name!r}" in text and "per worker" in text and "own rows" in text
@@ -133,7 +133,7 @@ def test_over_the_budget_each_resample_fits_alone_with_the_same_models(
 def test_the_fallback_changes_no_base_model(name, params, shape, monkeypatch):
     """Selectors with a seed of their own too (OneR's cross-validation parts)."""
     X, y = SHAPES[shape]
-    kwargs = dict(selector=name, selector_params=params, n_bootstraps=4, n_features=10,
+    kwargs = dict(selector=name, selector_params=params, n_bootstraps=2, n_features=10,
                   random_state=5, progress=False)
     shared = mm.bootstrap(X, y, **kwargs)
     monkeypatch.setattr(_bootstrap, "available_memory", lambda: 2**20)
