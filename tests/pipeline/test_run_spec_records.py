@@ -19,7 +19,6 @@ import pandas as pd
 import pytest
 
 import modelmine as mm
-from modelmine._utils import jsonable
 from modelmine.cli import main
 
 LANDED = Path(__file__).resolve().parent / "landed_v2"
@@ -55,6 +54,12 @@ def _differences(a, b, where="run"):
         same = np.isclose(a, b, rtol=1e-12, atol=0) or a == b
         return [] if same else [f"{where}: {a!r} != {b!r}"]
     return [] if a == b else [f"{where}: {a!r:.200} != {b!r:.200}"]
+
+
+def jsonable(value):
+    """``value`` as JSON reads it back (numpy scalars and arrays as numbers and lists)."""
+    return json.loads(json.dumps(value, default=lambda o: o.tolist() if hasattr(o, "tolist")
+                                 else str(o)))
 
 
 def _assert_same_run(made, stored):
