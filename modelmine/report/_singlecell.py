@@ -20,6 +20,7 @@ import pandas as pd
 
 from .._files import write_text_atomic
 from .._page import html_page
+from .._progress import phase
 from .._utils import library_versions
 
 __all__ = ["LOW_PANEL_STABILITY", "build_marker_report", "panel_dot_data",
@@ -165,4 +166,5 @@ def build_marker_report(result: Any, adata: Any, *, title: str = "modelmine mark
 def write_marker_report(path: str | os.PathLike[str], result: Any, adata: Any,
                         **kwargs: Any) -> Path:
     """Write :func:`build_marker_report` to ``path`` atomically."""
+    phase("report: the figures and the page")
     return write_text_atomic(Path(path), build_marker_report(result, adata, **kwargs))

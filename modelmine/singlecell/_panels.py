@@ -32,6 +32,7 @@ import pandas as pd
 import scipy.sparse as sp
 
 from .._deprecation import UNSET, renamed_accessor, renamed_keyword
+from .._progress import phase
 from ..diagnostics._markers import expression_columns, fold_changes
 from ..diagnostics._significance import bh_qvalues
 from ..report import h5_key
@@ -343,6 +344,7 @@ def marker_panels(
     cluster_of = {str(c): i for i, c in enumerate(checked.data.classes)}
     labels = np.asarray([str(v) for v in checked.data.classes])[checked.data.y]
     # the z and AUROC of every gene on all the cells, by blocks of columns sliced from X
+    phase("markers: the Wilcoxon test of every gene in each of the %d clusters", len(models))
     z_all, auc_all = wilcoxon_by_group(X, checked.data.y)
     ordered = {}
     needed = []
@@ -381,6 +383,7 @@ def marker_panels(
                          "p_value": float(p_all[j]), "q_value": float(adj[j]),
                          "mean_rank": float(mean_rank[j])})
     table = pd.DataFrame(rows)
+    phase("combinations: the genes each cluster's base models select together")
     combos = [_combinations(base, Xn, labels == cluster, names, size,
                             combination_support, cluster, spec.random_state,
                             columns=needed_cols)

@@ -47,10 +47,15 @@ def test_wilcoxon_equals_scanpy_and_scipy(pbmc):
         assert abs(z[0, j]) == pytest.approx(norm.isf(u.pvalue / 2), rel=1e-6, abs=1e-8)
 
 
-def test_marker_panels_write_what_scanpy_reads(pbmc):
+def test_marker_panels_write_what_scanpy_reads(pbmc, caplog):
     adata = pbmc.copy()
-    result = marker_panels(adata, "louvain", selector="anova", n_bootstraps=10,
-                           n_features=5, max_per_class=60, n_genes=20)
+    with caplog.at_level("INFO"):
+        result = marker_panels(adata, "louvain", selector="anova", n_bootstraps=10,
+                               n_features=5, max_per_class=60, n_genes=20)
+    # a line as each phase after the bootstraps starts (issue 52)
+    assert [r.getMessage() for r in caplog.records if r.name == "modelmine"] == [
+        f"markers: the Wilcoxon test of every gene in each of the {len(result.panels)} "
+        "clusters", "combinations: the genes each cluster's base models select together"]
     df = sc.get.rank_genes_groups_df(adata, group=None, key="modelmine_markers")
     assert set(df["group"]) == set(adata.obs["louvain"].cat.categories)
     assert {"names", "scores", "logfoldchanges", "pvals", "pvals_adj"} <= set(df.columns)
