@@ -99,31 +99,32 @@ def main() -> None:
 
     print(f"modelmine CLI start-up, {platform.machine()}, Python {platform.python_version()}, "
           f"{time.strftime('%Y-%m-%d')}; load before: {os.getloadavg()}")
-    trees = [("after", ROOT, head_commit())]
+    commit = head_commit()  # the checkout measured (commit before running)
+    trees = [("after", ROOT, commit)]
     scratch = tempfile.TemporaryDirectory()
     if args.before:
-        tree, commit = _extract(args.before, Path(scratch.name))
-        trees.insert(0, ("before", tree, commit))
+        tree, before = _extract(args.before, Path(scratch.name))
+        trees.insert(0, ("before", tree, before))
     times: dict[tuple[str, str], list[float]] = {}
     for _ in range(args.repeats):  # interleaved, so that a load change hits every row
         for label, tree, _commit in trees:
             for name, command in COMMANDS.items():
                 times.setdefault((label, name), []).append(_time(tree, command))
     rows = []
-    for label, tree, commit in trees:
+    for label, tree, measured in trees:
         for name, command in COMMANDS.items():
             modules, top = _importtime(tree, command)
             loaded = [m for m in STACK if m in modules]
             spent = times[(label, name)]
             rows.append({
-                "tree": label, "commit": commit, "command": name, "repeats": len(spent),
+                "tree": label, "commit": measured, "command": name, "repeats": len(spent),
                 "median_s": round(statistics.median(spent), 3),
                 "min_s": round(min(spent), 3), "max_s": round(max(spent), 3),
                 "modules": len(modules), "stack_imported": " ".join(loaded) or "none",
                 "largest_imports": "; ".join(f"{m} {s:.3f} s" for m, s in top[:4]),
             })
     scratch.cleanup()
-    finish(rows, args.out, head_commit())
+    finish(rows, args.out, commit)
     print(f"load after: {os.getloadavg()}")
 
 
