@@ -22,6 +22,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 import pandas as pd
 
+from .exceptions import PluginWarning
 from .validation import closest_names, param_error
 
 __all__ = ["AVAILABLE_COLUMNS", "BUILT_IN", "Described", "Entry", "EntryLike", "PluginWarning",
@@ -30,10 +31,6 @@ __all__ = ["AVAILABLE_COLUMNS", "BUILT_IN", "Described", "Entry", "EntryLike", "
 BUILT_IN = "built-in"
 #: The columns of every registry's ``available()``.
 AVAILABLE_COLUMNS = ["name", "kind", "origin", "description", "module", "entry_point"]
-
-
-class PluginWarning(UserWarning):
-    """A plugin could not be loaded (the others still load)."""
 
 
 def first_line(doc: str) -> str:

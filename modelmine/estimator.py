@@ -20,8 +20,9 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from ._doors import door_of, estimator_door
 from .base_models import check_run_data, fit_base_models
-from .spec import RunSpec, defaults
+from .spec import RunSpec, setting
 from .validation import check_int, param_error
 
 __all__ = ["ModelMiningSelector", "expected_failed_checks"]
@@ -29,53 +30,38 @@ __all__ = ["ModelMiningSelector", "expected_failed_checks"]
 _NAME = "ModelMiningSelector"
 
 
-#: The defaults of the run settings the estimator takes (modelmine.spec.SETTINGS).
-_D = defaults()
-
+@estimator_door(
+    _NAME,
+    # one operator (``operator``, its own) and no itemsets, per-class panels or covariates
+    # (data mm.run takes out of X); a classifier's door (check_classification_targets)
+    without=("operators", "min_support", "per_class", "covariates", "outcome"),
+    # stated on purpose: ``selector`` by name (get_params and repr show what is fitted);
+    # ``n_signatures=None``, the table's k for a multi-model operator and nothing for a
+    # single-model one; ``n_features="auto"``, the table's m, decided by the data
+    # (scikit-learn's parameters are plain values)
+    defaults={"selector": "svm-rfe", "n_signatures": None, "n_features": "auto"},
+    notes={"n_features": '"auto" is the table\'s default of every door (decided by the '
+           "data); ``n_features_`` holds the value used. Also the signature's size.",
+           "n_signatures": "None: the table's k for a multi-model operator; must be None "
+           "for a single-model one.",
+           "operator_params": "Parameters of ``operator`` (passed to "
+           ":func:`modelmine.operators.aggregate`)."})
 class ModelMiningSelector(SelectorMixin, BaseEstimator):
     """Robust feature selection by mining bootstrap base models (KDD 2012).
 
     Parameters
     ----------
-    selector : str, Selector, estimator or callable, default="svm-rfe"
-        The feature selector of the base models, as accepted by
-        :func:`modelmine.bootstrap` (a built-in name such as "svm-rfe", "relieff", "ig",
-        "anova"; a scikit-learn estimator; a callable ``(X, y) -> scores``).
+    **settings
     operator : str, default="closedApr"
         A registered operator (:func:`modelmine.operators.available_operators`): single-model
         ("closedApr", "avgRank", "mostFreq", ...) or multi-model ("allMed",
         "allClosedApr", ...). KDD 2012, sections 2.2-2.4.
-    n_bootstraps : int, default=150
-        b, the number of bootstrap samples (the paper's 150).
-    n_features : int or "auto", default="auto"
-        m, the number of features of each base model and of the signature. "auto" is the
-        table's default of every door: the paper's 20, or round(p / 3) for data of fewer
-        than 60 features (:class:`modelmine.spec.DataDefault`). Capped at the number of
-        columns of X, with a ``UserWarning`` that says so (``n_features_`` holds the value
-        used): the one policy of every door
-        (:func:`modelmine.spec.capped`).
-    n_signatures : int or None, default=None
-        k, the number of alternatives of a multi-model operator (None: the operator's
-        default, KDD 2012's 10). Capped at the number of distinct base models (identical
-        models cannot give distinct alternatives). Must be None for single-model operators.
     alternative : int or None, default=None
         For a multi-model operator, which alternative (0-based) ``transform`` selects;
         None selects the first. Tunable by :class:`~sklearn.model_selection.GridSearchCV`.
-    selector_params : dict or None, default=None
-        Parameters of a built-in selector, e.g. ``{"C": 0.5}``.
-    operator_params : dict or None, default=None
-        Further parameters of the operator, passed to
-        :func:`modelmine.operators.aggregate`.
-    resampling : {"bootstrap", "subsample"}, default="bootstrap"
-    stratify : bool, default=False
-        Keep the class proportions in each resample.
     compute_stability : bool, default=True
         Compute ``stability_``, the Nogueira et al. (JMLR 2018) stability of the base
         models with its confidence interval.
-    random_state : None, int, SeedSequence, RandomState or Generator, default=0
-        Seed of the bootstrap (and of the selector's own randomness): the fixed seed 0
-        unless told otherwise, as every door of modelmine (:func:`modelmine.spec.resolve_seed`).
-        A RandomState or Generator is drawn from at each ``fit``.
     n_jobs : int or None, default=None
         Parallel workers for the bootstrap; the result does not depend on it.
 
@@ -108,31 +94,13 @@ class ModelMiningSelector(SelectorMixin, BaseEstimator):
     (62, 10)
     """
 
-    # Defaults from modelmine.spec.SETTINGS, except two the estimator states on purpose:
-    # ``selector`` shows the classification default by name (scikit-learn's get_params and
-    # repr show what is fitted); ``n_signatures=None`` means the table's k for a
-    # multi-model operator and is not used by a single-model one; ``n_features="auto"`` is
-    # the table's m, decided by the data (scikit-learn's parameters are plain values).
-    def __init__(self, selector: Any = "svm-rfe", operator: str = "closedApr",
-                 n_bootstraps: int = _D["n_bootstraps"], n_features: int | str = "auto",
-                 n_signatures: int | None = None, alternative: int | None = None,
-                 selector_params: dict[str, Any] | None = _D["selector_params"],
-                 operator_params: dict[str, Any] | None = None,
-                 resampling: str = _D["resampling"], stratify: bool = _D["stratify"],
-                 compute_stability: bool = True, random_state: Any = _D["random_state"],
-                 n_jobs: int | None = None) -> None:
-        self.selector = selector
+    # The settings of modelmine.spec.SETTINGS are parameters too: estimator_door stores
+    # them (their defaults above) and shows them in the signature get_params reads.
+    def __init__(self, *, operator: str = "closedApr", alternative: int | None = None,
+                 compute_stability: bool = True, n_jobs: int | None = None) -> None:
         self.operator = operator
-        self.n_bootstraps = n_bootstraps
-        self.n_features = n_features
-        self.n_signatures = n_signatures
         self.alternative = alternative
-        self.selector_params = selector_params
-        self.operator_params = operator_params
-        self.resampling = resampling
-        self.stratify = stratify
         self.compute_stability = compute_stability
-        self.random_state = random_state
         self.n_jobs = n_jobs
 
     # ------------------------------------------------------------------ validation
@@ -155,13 +123,13 @@ class ModelMiningSelector(SelectorMixin, BaseEstimator):
         if isinstance(m, str):
             if m != "auto":
                 raise param_error("n_features", _NAME, "an integer >= 1 or 'auto'", m)
-            m = _D["n_features"]  # the table's, decided by the data
-        spec = RunSpec(selector=self.selector, selector_params=self.selector_params or {},
-                       n_bootstraps=self.n_bootstraps, n_features=m,
-                       n_signatures=_D["n_signatures"] if k is None else k,
-                       resampling=self.resampling, stratify=self.stratify,
-                       operators=[op], operator_params={op: self.operator_params or {}},
-                       random_state=self.random_state, func=_NAME)
+            m = setting("n_features").default  # the table's, decided by the data
+        door = door_of(type(self))
+        values = {n: getattr(self, n) for n in door.settings()}
+        values.update(selector_params=self.selector_params or {}, n_features=m,
+                      n_signatures=setting("n_signatures").default if k is None else k,
+                      operators=[op], operator_params={op: self.operator_params or {}})
+        spec = door.spec(values)
         kind = spec.operator_kinds[op]
         alt = check_int(self.alternative, "alternative", _NAME, min_value=0, allow_none=True)
         if kind == "single":

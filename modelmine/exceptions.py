@@ -2,17 +2,17 @@
 
 Every error a user can cause derives from :class:`ModelmineError`, so an application (or
 the command line, which prints these as one line and exits with status 2) can tell them
-from bugs. Each also derives from the built-in class it refines (``ValueError``), so
-``except ValueError`` keeps working.
+from bugs. Each also derives from the built-in class it refines (``ValueError``; a bad
+parameter, :class:`InvalidParameterError`, from ``TypeError`` too), so ``except
+ValueError`` keeps working. This module imports nothing of modelmine: every other module
+may raise from it.
 """
 
 from __future__ import annotations
 
-from ._registry import PluginWarning
-
-__all__ = ["DataError", "DatasetNotFoundError", "MissingExtraError", "ModelmineError",
-           "NotApplicableError", "OperatorError", "PluginWarning", "RunStateError",
-           "SizeCappedWarning"]
+__all__ = ["DataError", "DatasetNotFoundError", "InvalidParameterError", "MissingExtraError",
+           "ModelmineError", "NotApplicableError", "OperatorError", "PluginWarning",
+           "RunStateError", "SizeCappedWarning"]
 
 
 class ModelmineError(Exception):
@@ -21,6 +21,37 @@ class ModelmineError(Exception):
 
 class DataError(ModelmineError, ValueError):
     """Bad input data or a bad file: the message is one line, meant for the user as is."""
+
+
+class InvalidParameterError(ModelmineError, ValueError, TypeError):
+    """A parameter of a public function has a wrong value or type.
+
+    The one class every door raises (:func:`modelmine.validation.param_error`), as
+    scikit-learn's ``InvalidParameterError`` (``sklearn/utils/_param_validation.py``). It is a
+    ``ValueError`` and a ``TypeError``, so ``except ValueError`` and ``except TypeError``
+    written for the former messages keep working.
+
+    Attributes
+    ----------
+    param : str or None
+        The parameter, as the user wrote it (the command line names its option from it,
+        a stored file its key: no caller reads the message's text).
+    func : str or None
+        The public function or class that received it.
+    """
+
+    def __init__(self, message: str, *, param: str | None = None,
+                 func: str | None = None) -> None:
+        super().__init__(message)
+        self.param, self.func = param, func
+
+    def __reduce__(self) -> tuple[object, ...]:  # raised in workers (joblib, dask)
+        return (_rebuild_invalid, (str(self), self.param, self.func))
+
+
+def _rebuild_invalid(message: str, param: str | None, func: str | None
+                     ) -> InvalidParameterError:
+    return InvalidParameterError(message, param=param, func=func)
 
 
 class RunStateError(ModelmineError, ValueError):
@@ -46,6 +77,10 @@ class DatasetNotFoundError(ModelmineError, FileNotFoundError):
     another (``data_home=`` or ``MODELMINE_DATA_HOME``). A ``FileNotFoundError``, so
     ``except FileNotFoundError`` keeps working; the test suite skips a test that raises it,
     with its message as the reason."""
+
+
+class PluginWarning(UserWarning):
+    """A plugin could not be loaded (the others still load)."""
 
 
 class SizeCappedWarning(UserWarning):

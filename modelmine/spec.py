@@ -28,8 +28,11 @@ before the first fit. Two policies live here, each owned by one function:
 from __future__ import annotations
 
 import functools
+import inspect
 import numbers
 import os
+import sys
+import types
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import InitVar, dataclass, fields, replace
@@ -88,24 +91,29 @@ class DataDefault(int):
     ----------
     value : int
     rule : callable
-        ``p -> int``, the default for data of p features.
+        ``p -> int``, the default for data of p features (a module-level function: the
+        spec travels to workers).
     text : str
         How the rule reads in the docs ("20; round(p / 3) below 60 features").
+    shown : str, optional
+        How a signature shows it when ``value`` means nothing alone (Salman's p // 4).
     """
 
     rule: Any
     text: str
+    shown: str | None
 
-    def __new__(cls, value: int, rule: Any, text: str) -> DataDefault:
+    def __new__(cls, value: int, rule: Any, text: str, shown: str | None = None
+                ) -> DataDefault:
         obj = super().__new__(cls, value)
-        obj.rule, obj.text = rule, text
+        obj.rule, obj.text, obj.shown = rule, text, shown
         return obj
 
     def __repr__(self) -> str:  # shown as the number in signatures and help
-        return str(int(self))
+        return str(int(self)) if self.shown is None else self.shown
 
     def __reduce__(self) -> Any:  # the spec travels to workers (joblib, dask)
-        return (DataDefault, (int(self), self.rule, self.text))
+        return (DataDefault, (int(self), self.rule, self.text, self.shown))
 
 
 #: m's default (KDD 2012, section 3: m = 20), a third of p for tables of few variables
@@ -142,6 +150,10 @@ class Constraint:
         """What it accepts, in words (docs, help, usage errors)."""
         return "a value"
 
+    def type_text(self) -> str:
+        """Its type as a numpydoc Parameters entry states it ("int", "bool", ...)."""
+        return "object"
+
     def check(self, value: Any, name: str, func: str) -> Any:
         return value
 
@@ -167,6 +179,9 @@ class Integer(Constraint):
     def describe(self) -> str:
         return f"an integer >= {self.low}" + (" or None" if self.allow_none else "")
 
+    def type_text(self) -> str:
+        return "int or None" if self.allow_none else "int"
+
     def check(self, value: Any, name: str, func: str) -> Any:
         return check_int(value, name, func, min_value=self.low, allow_none=self.allow_none)
 
@@ -189,6 +204,9 @@ class Fraction(Constraint):
 
     def describe(self) -> str:
         return "a number in (0, 1]" + (" or None" if self.allow_none else "")
+
+    def type_text(self) -> str:
+        return "float in (0, 1]" + (" or None" if self.allow_none else "")
 
     def check(self, value: Any, name: str, func: str) -> Any:
         if value is None and self.allow_none:
@@ -220,6 +238,10 @@ class Choice(Constraint):
         return ("one of " + ", ".join(repr(o) for o in self.choices())
                 + (" or None" if self.allow_none else ""))
 
+    def type_text(self) -> str:
+        return ("{" + ", ".join(f'"{o}"' for o in self.choices()) + "}"
+                + (" or None" if self.allow_none else ""))
+
     def check(self, value: Any, name: str, func: str) -> Any:
         return check_choice(value, name, func, self.choices(), allow_none=self.allow_none)
 
@@ -238,6 +260,9 @@ class Boolean(Constraint):
     def describe(self) -> str:
         return "a bool"
 
+    def type_text(self) -> str:
+        return "bool"
+
     def check(self, value: Any, name: str, func: str) -> Any:
         if not isinstance(value, bool | np.bool_):
             raise param_error(name, func, "a bool", value, exc=TypeError)
@@ -251,14 +276,19 @@ class Boolean(Constraint):
 class Checked(Constraint):
     """A setting :class:`RunSpec` checks with code of its own (it depends on other settings
     or on a registry): ``text`` says what it accepts, ``stored`` is its schema in run.json
-    (a function giving it, so that the schema module is imported late)."""
+    (a function giving it, so that the schema module is imported late), ``type`` its type
+    in a numpydoc entry."""
 
     text: str = "a value"
     stored: Any = None
     convert: Any = None
+    type: str = "object"
 
     def describe(self) -> str:
         return self.text
+
+    def type_text(self) -> str:
+        return self.type
 
     def parse(self, text: str) -> Any:
         return text if self.convert is None else self.convert(text)
@@ -271,11 +301,37 @@ class Checked(Constraint):
 
 
 @dataclass(frozen=True)
+class Seed(Constraint):
+    """The seed of every random draw: anything :func:`resolve_seed` takes, resolved to
+    one non-negative integer when the spec is made (stored as its decimal text)."""
+
+    def describe(self) -> str:
+        return "None, an integer >= 0, a SeedSequence, a RandomState or a Generator"
+
+    def type_text(self) -> str:
+        return "None, int, SeedSequence, RandomState or Generator"
+
+    def check(self, value: Any, name: str, func: str) -> Any:
+        return resolve_seed(value, func)
+
+    def parse(self, text: str) -> Any:
+        return int(text)
+
+    def schema(self) -> Any:
+        from ._schema import Where, integer_text
+
+        return (Where(str, integer_text, "the decimal text of a seed"), type(None))
+
+
+@dataclass(frozen=True)
 class Names(Constraint):
     """A sequence of distinct non-empty names (columns of the data), kept as a tuple."""
 
     def describe(self) -> str:
         return "a sequence of distinct column names"
+
+    def type_text(self) -> str:
+        return "sequence of str"
 
     def check(self, value: Any, name: str, func: str) -> Any:
         if value is None:
@@ -322,6 +378,17 @@ class Setting:
     deprecated : tuple of str
         Old spellings among ``flags``, still accepted for one release with a note on
         stderr naming the first long flag (issue 38: one name per thing).
+    stage : {"models", "mining", "data"}
+        What it shapes: the base models (``"models"``, the default: every door that fits
+        base models takes it, :func:`modelmine.bootstrap` and the studies included); only
+        how a run mines them (``"mining"``: operators, k, the support; the base models'
+        own record, :attr:`modelmine.BaseModels.spec`, leaves these at their defaults);
+        or the data's columns before anything is fitted (``"data"``: the gene map, which
+        :func:`modelmine.run` and :func:`modelmine.resume` apply; the doors given the
+        features as they are do not take it).
+    note : str
+        Further sentences of the docstrings' entry (numpydoc Parameters of every door and
+        of :class:`RunSpec`), after ``doc``.
     """
 
     name: str
@@ -334,6 +401,8 @@ class Setting:
     always_stored: bool = False
     metavar: str | None = None
     deprecated: tuple[str, ...] = ()
+    stage: str = "models"
+    note: str = ""
 
     def __post_init__(self) -> None:
         if not self.stored:
@@ -357,6 +426,9 @@ class FeatureMap(Constraint):
 
     def describe(self) -> str:
         return "a two-column table of probes and symbols (a file, a DataFrame or a mapping)"
+
+    def type_text(self) -> str:
+        return "path-like, DataFrame or mapping"
 
     def check(self, value: Any, name: str, func: str) -> Any:
         if value is None:
@@ -383,6 +455,9 @@ class ColumnPair(Constraint):
 
     def describe(self) -> str:
         return "two column names (probe, symbol) or None"
+
+    def type_text(self) -> str:
+        return "(str, str) or None"
 
     def check(self, value: Any, name: str, func: str) -> Any:
         if value is None:
@@ -435,12 +510,6 @@ def _support_schema() -> Any:
                  "a fraction in (0, 1] or a count of base models >= 1")
 
 
-def _seed_schema() -> Any:
-    from ._schema import Where, integer_text
-
-    return (Where(str, integer_text, "the decimal text of a seed"), type(None))
-
-
 def _number(text: str) -> float | int:
     """A number typed on the command line: an integer when it is one (a count), else a
     float (a fraction)."""
@@ -454,93 +523,162 @@ def _list_schema() -> Any:
     return ListOf(str)
 
 
+def _outcome_defaults() -> str:
+    """The default selector of each outcome, in words (from :data:`DEFAULT_SELECTORS`, so
+    that no text restates it)."""
+    return ", ".join(f"{sel!r} for {'classes' if outcome == 'classification' else outcome}"
+                     for outcome, sel in DEFAULT_SELECTORS.items())
+
+
 #: Every setting of a run, declared once (KDD 2012, sections 2-3). Derived from it:
-#: :class:`RunSpec`'s defaults and checks, the keyword defaults of every door
-#: (:func:`defaults`), the options of ``modelmine run``, the keys and schema of run.json
-#: (:meth:`RunSpec.to_settings`, :func:`settings_schema`) and the vocabulary table of
-#: docs/DEVELOPING.md (:func:`settings_table`). A new setting is one more row here (and a
-#: keyword of each door, whose default :func:`defaults` gives).
+#: :class:`RunSpec`'s defaults, checks, signature and docstring; the keywords, signatures
+#: and docstrings of every door (:mod:`modelmine._doors`: ``mm.run``, ``mm.bootstrap``,
+#: ``mm.evaluate``, the studies, ``ModelMiningSelector``); the options of the subcommands
+#: of ``modelmine``; the keys and schema of run.json (:meth:`RunSpec.to_settings`,
+#: :func:`settings_schema`) and the vocabulary table of docs/DEVELOPING.md
+#: (:func:`settings_table`). A new setting is one more row here, and the code that uses
+#: its value (docs/DEVELOPING.md, "Add a setting").
 SETTINGS: tuple[Setting, ...] = (
     Setting("selector", None, Checked(
         "a registered selector name, a Selector, an estimator, a callable, or a list of "
-        "them", stored=(str, type(None))),
-        "the feature selector of the base models (default: the outcome's: svm-rfe, "
-        "svr-rfe, coxnet)", ("-s", "--selector"), required=True, always_stored=True,
-        metavar="NAME"),
+        "them", stored=(str, type(None)),
+        type="str, Selector, estimator, callable, or a list of them"),
+        f"the feature selector of the base models (default: the outcome's: "
+        f"{', '.join(DEFAULT_SELECTORS.values())})", ("-s", "--selector"), required=True,
+        always_stored=True, metavar="NAME",
+        note="A registered name (:func:`modelmine.selectors.available_selectors`), a "
+        ":class:`modelmine.selectors.Selector`, a scikit-learn estimator (with ``coef_`` "
+        "or ``feature_importances_``, or a ``SelectorMixin``) or a callable ``(X, y) -> "
+        "scores``. Default: the outcome's (``modelmine.spec.DEFAULT_SELECTORS``: "
+        f"{_outcome_defaults()}). A list makes a heterogeneous ensemble (Salman 2022, "
+        "section 3.2.2): every selector is fitted on the same b resamples, and "
+        "``selector_params`` maps a selector's name to its parameters."),
     Setting("selector_params", None, Checked("a mapping of parameter names to values",
-                                             stored=dict),
+                                             stored=dict, type="mapping"),
             "parameters of the selector (command line: KEY=VALUE, repeatable)",
-            ("--selector-param",), always_stored=True, metavar="KEY=VALUE"),
+            ("--selector-param",), always_stored=True, metavar="KEY=VALUE",
+            note="For example ``{\"C\": 1.0}`` for \"svm-rfe\"; for a list of selectors, "
+            "selector name -> parameters."),
     Setting("n_bootstraps", DEFAULT_N_BOOTSTRAPS, Integer(2),
             "b, the resamples and base models (KDD 2012, section 3)",
             ("-b", "--n-bootstraps"), required=True, always_stored=True, metavar="B"),
     Setting("n_features", DEFAULT_M, Integer(1, allow_none=True),
             "m, features per base model (None: subset selectors choose)",
-            ("-m", "--n-features"), required=True, always_stored=True, metavar="M"),
+            ("-m", "--n-features"), required=True, always_stored=True, metavar="M",
+            note="Above p it is capped at p with a warning (:func:`modelmine.spec.capped`). "
+            "Unset, the data decide it (:class:`modelmine.spec.DataDefault`): 20, or "
+            "round(p / 3) on data of fewer than 60 features. For selectors that choose "
+            "their own subset, a cap; None keeps their whole subset (and is refused for "
+            "ranking selectors)."),
     Setting("n_signatures", DEFAULT_N_SIGNATURES, Integer(1),
             "k, alternative signatures of the multi-model operators",
-            ("-k", "--n-signatures"), required=True, always_stored=True, metavar="K"),
+            ("-k", "--n-signatures"), required=True, always_stored=True, metavar="K",
+            stage="mining",
+            note="Capped per operator by :func:`modelmine.aggregate` at the distinct base "
+            "models, which records the cap in the provenance."),
     Setting("operators", DEFAULT_OPERATORS, Checked("a sequence of registered operator names",
-                                                    stored=_list_schema),
+                                                    stored=_list_schema,
+                                                    type="sequence of str"),
             "the operators that aggregate the base models (repeatable)",
-            ("-o", "--operator"), required=True, always_stored=True, metavar="NAME"),
+            ("-o", "--operator"), required=True, always_stored=True, metavar="NAME",
+            stage="mining",
+            note="Registered names (:func:`modelmine.operators.available_operators`)."),
     Setting("operator_params", None, Checked("a mapping of operator names to mappings of "
-                                             "parameters", stored=dict),
-            "parameters per operator", always_stored=True),
+                                             "parameters", stored=dict,
+                                             type="mapping of str to mapping"),
+            "parameters per operator", always_stored=True, stage="mining",
+            note="For example ``{\"closedApr\": {\"min_support\": 0.3}}``."),
     Setting("min_support", DEFAULT_MIN_SUPPORT, Checked(
         "a fraction in (0, 1] or a count of base models in [1, b]", stored=_support_schema,
-        convert=_number),
+        convert=_number, type="float in (0, 1] or int"),
         "minimum support of the closed itemsets a run keeps", ("--min-support",),
-        required=True, always_stored=True, metavar="S"),
+        required=True, always_stored=True, metavar="S", stage="mining"),
     Setting("resampling", "bootstrap", Choice(RESAMPLING_METHODS),
             "the resampling scheme", ("--resampling",), stored="resampling.method",
-            required=True, always_stored=True),
+            required=True, always_stored=True,
+            note="With replacement (the bootstrap of KDD 2012) or without (subsamples, "
+            "Saeys et al. 2008, Pes 2019; with ``sample_fraction=0.5`` those of "
+            "Meinshausen and Buehlmann's stability selection, 2010). "
+            "``\"complementary-pairs\"``: b/2 random splits into two disjoint halves of "
+            "floor(n/2), both used (Shah and Samworth 2013); b must be even."),
     Setting("sample_fraction", None, Fraction(allow_none=True),
             "size of a resample as a fraction of n (default per scheme: 1.0, 0.9, 0.5)",
             ("--sample-fraction", "--fraction"), stored="resampling.fraction",
             always_stored=True, metavar="F", deprecated=("--fraction",)),
     Setting("stratify", False, Boolean(), "keep the class proportions in every resample",
-            ("--stratify",), stored="resampling.stratify", always_stored=True),
-    Setting("random_state", DEFAULT_RANDOM_STATE, Checked(
-        "None, an integer >= 0, a SeedSequence, a RandomState or a Generator",
-        stored=_seed_schema), "the seed of every random draw (default 0)",
-        ("--random-state", "--seed"), required=True, always_stored=True, metavar="INT"),
+            ("--stratify",), stored="resampling.stratify", always_stored=True,
+            note="For a continuous or survival outcome, the proportions of its strata (the "
+            "quantile bins of y, or events and censored times)."),
+    Setting("random_state", DEFAULT_RANDOM_STATE, Seed(),
+            "the seed of every random draw (default 0)",
+            ("--random-state", "--seed"), required=True, always_stored=True, metavar="INT",
+            note="Resolved to one integer when the spec is made "
+            "(:func:`modelmine.spec.resolve_seed`); the fixed seed 0 unless told otherwise, "
+            "so the same call gives the same result. None draws fresh entropy and records "
+            "it."),
     Setting("scale", "none", Choice(_scales),
             "scale the features inside each resample before the selector sees them",
-            ("--scale",), always_stored=True),
+            ("--scale",), always_stored=True,
+            note="Fitted on each resample's rows. The SVM selectors (\"svm-rfe\", \"svm\", "
+            "\"svm-rfe50\") scale to [0, 1] themselves by default (as WEKA's SMO); a "
+            "run-level scale replaces theirs unless ``selector_params`` sets it."),
     Setting("signature_size", None, Integer(1, allow_none=True),
             "features per signature, when it differs from m", ("--signature-size",),
-            always_stored=True, metavar="N"),
+            always_stored=True, metavar="N", stage="mining",
+            note="For example base models of 50 features mined into signatures of 20. "
+            "Default: ``n_features``."),
     Setting("artificial_features", None, Choice(ARTIFICIAL_FEATURES, allow_none=True),
-            "append permuted or knockoff copies of the features (for stabl)"),
+            "append permuted or knockoff copies of the features (for stabl)",
+            note="p artificial features before resampling, one per real feature: each real "
+            "column permuted (Stabl's decoys) or Gaussian model-X knockoffs (``knockpy``); "
+            "what each model selected among them is kept in "
+            "``BaseModels.artificial_subsets`` for the ``stabl`` operator (Hedou et al. "
+            "2024)."),
     Setting("weighted_resampling", False, Boolean(),
             "draw the resamples in proportion to the sample weights, fit unweighted",
-            ("--weighted-resampling",)),
+            ("--weighted-resampling",),
+            note="With ``sample_weight``: each resample drawn with probabilities "
+            "proportional to the weights (of the rows, or of the groups by their summed "
+            "weight); False gives the weights to the selector instead. Not for "
+            "complementary pairs."),
     Setting("per_class", False, Boolean(),
             "also select each class against the rest, on the same resamples",
-            ("--per-class",)),
+            ("--per-class",),
+            note="The per-class panels (``MiningRun.class_signatures``, "
+            "``MiningRun.markers()``; ``docs/markers.md``), on the run's own resamples "
+            "(common random numbers). Three or more classes."),
     Setting("outcome", "classification", Choice(_outcomes),
             "what y is: class labels, a continuous value, or a survival target",
-            ("--outcome",)),
+            ("--outcome",),
+            note="A survival target is the structured array of the event indicator and the "
+            "time (``sksurv.util.Surv.from_arrays``). Every selector must fit it "
+            "(``modelmine.selectors.selectors_for(outcome)``); ``docs/outcomes.md``."),
     Setting("max_per_class", None, Integer(1, allow_none=True),
             "at most this many samples of each class in each resample",
-            ("--max-per-class",), stored="resampling.max_per_class", metavar="N"),
+            ("--max-per-class",), stored="resampling.max_per_class", metavar="N",
+            note="Drawn among the class's own (a cap for classes of very different sizes: "
+            "the single-cell panels). Not for complementary pairs."),
     Setting("covariates", (), Names(),
-            "clinical covariates (columns of the data) adjusted for where the model allows"),
+            "clinical covariates (columns of the data) adjusted for where the model allows",
+            note="Their values are data (``mm.run(covariates=...)``); ``docs/outcomes.md``."),
     Setting("fit_full", True, Boolean(),
             "also fit the selector once on all the data (KDD 2012's nobagg baseline)"),
+    # the data stage: what mm.run does to the data's columns before anything is fitted
     Setting("feature_map", None, FeatureMap(),
             "map probe IDs to gene symbols before selection, collapsing the probes of a "
-            "gene (docs/biology.md)", ("--gene-map",), metavar="FILE"),
+            "gene (docs/biology.md)", ("--gene-map",), metavar="FILE", stage="data",
+            note="Read once when the spec is made (a file, with ``feature_map_columns``, "
+            "or a table), held and stored as the mapping, so that a resumed run maps its "
+            "data again without the file."),
     Setting("feature_map_columns", None, ColumnPair(),
             "the probe and symbol columns of the gene map (default: its first two)",
-            ("--gene-map-columns",), metavar="PROBE,SYMBOL"),
+            ("--gene-map-columns",), metavar="PROBE,SYMBOL", stage="data"),
     Setting("collapse", "max-mean", Choice(_collapse_rules),
             "probes of one gene: the one of highest mean (WGCNA's MaxMean) or their mean "
-            "(limma's avereps)", ("--collapse",)),
+            "(limma's avereps)", ("--collapse",), stage="data"),
     Setting("unmapped", "keep", Choice(_unmapped_choices),
             "probes the gene map gives no single symbol: kept under their IDs, or dropped",
-            ("--unmapped",)),
+            ("--unmapped",), stage="data"),
 )
 
 
@@ -591,6 +729,147 @@ def settings_table() -> str:
         lines.append(f"| `{one.name}` | {default} | {one.constraint.describe()} | {flags} | "
                      f"`{one.stored}` | {one.doc} |")
     return "\n".join(lines) + "\n"
+
+
+def _shown(value: Any) -> str:
+    """A default as a numpydoc entry shows it (strings in double quotes)."""
+    if isinstance(value, str):
+        return f'"{value}"'
+    if isinstance(value, tuple):
+        return "(" + ", ".join(_shown(v) for v in value) + ("," if len(value) == 1 else "") + ")"
+    return repr(value)
+
+
+def _sentence(text: str) -> str:
+    """A table's line as a sentence: a capital (not on a symbol such as "b," or "m,") and
+    a full stop."""
+    text = text.strip()
+    if not text[1:2].isalpha():  # "b, the resamples": a symbol keeps its case
+        return text.rstrip(".") + "."
+    return (text[:1].upper() + text[1:]).rstrip(".") + "."
+
+
+def parameters_doc(names: Sequence[str], defaults: Mapping[str, Any] | None = None, *,
+                   notes: Mapping[str, str] | None = None, indent: str = "    ") -> str:
+    """The numpydoc Parameters entries of the named settings, from their rows in
+    :data:`SETTINGS`: the type from the constraint, the default (``defaults`` overrides the
+    table's, as a door or a preset states it), then the row's ``doc`` and ``note`` (and a
+    door's ``notes``). Every door's docstring and :class:`RunSpec`'s are filled by it."""
+    import textwrap
+
+    defaults = dict(defaults or {})
+    lines: list[str] = []
+    for name in names:
+        one = setting(name)
+        default = defaults.get(name, one.default)
+        kind = one.constraint.type_text()
+        head = (f"{name} : {kind}, optional" if default is None else
+                f"{name} : {kind}, default={_shown(default)}")
+        text = " ".join(t for t in (_sentence(one.doc), one.note,
+                                    (notes or {}).get(name, "")) if t)
+        if isinstance(default, DataDefault):
+            text += f" Default: {default.text}."
+        lines.append(indent + head)
+        lines += textwrap.wrap(text, 88 - len(indent) - 4, initial_indent=indent + "    ",
+                               subsequent_indent=indent + "    ", break_long_words=False,
+                               break_on_hyphens=False)
+    return "\n".join(lines)
+
+
+def fill_settings(doc: str | None, names: Sequence[str],
+                  defaults: Mapping[str, Any] | None = None, *,
+                  notes: Mapping[str, str] | None = None,
+                  after: Sequence[str] = ()) -> str | None:
+    """``doc`` with its Parameters entry ``**settings`` replaced by the entries of the
+    named settings (:func:`parameters_doc`, indented as the marker), and the entries of
+    ``after`` (whole numpydoc entries, unindented) appended to the section. None stays
+    None (``python -OO``)."""
+    if not doc:
+        return doc
+    lines = doc.split("\n")
+    at = next((i for i, line in enumerate(lines) if line.strip() == "**settings"), None)
+    if at is None:
+        raise ValueError("the docstring has no '**settings' entry in its Parameters")
+    indent = lines[at][: len(lines[at]) - len(lines[at].lstrip())]
+    block = parameters_doc(names, defaults, notes=notes, indent=indent)
+    end = at + 1
+    while end < len(lines) and lines[end].strip():  # the section ends at a blank line
+        end += 1
+    extra = [indent + line if line else line
+             for entry in after for line in entry.split("\n")]
+    rest = [ln for ln in lines[at + 1:end]]
+    filled = lines[:at] + ([block] if block else []) + rest + extra + lines[end:]
+    return "\n".join(filled)
+
+
+@dataclass(frozen=True)
+class Preset:
+    """The defaults of a published protocol, as settings (a partial :class:`RunSpec`).
+
+    A study door takes its protocol's preset as the defaults of its settings keywords
+    (``mm.evaluation.evaluate_thresholds`` Pes's, ``selection_null`` stability
+    selection's, ...), so that its committed tables recompute as published; given
+    ``spec=`` or ``run=``, the study takes those settings instead.
+
+    Attributes
+    ----------
+    name : str
+        Its key in :data:`PRESETS`.
+    cite : str
+        The paper and section the values come from (or why modelmine chose them).
+    values : mapping
+        Setting name -> value; the other settings keep the table's defaults.
+    """
+
+    name: str
+    cite: str
+    values: Mapping[str, Any]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "values", dict(self.values))
+
+    def spec(self, func: str = "RunSpec", **changes: Any) -> RunSpec:
+        """The :class:`RunSpec` of the preset, with ``changes``."""
+        return RunSpec(**{**self.values, **changes}, func=func)
+
+    def default(self, name: str) -> Any:
+        """The preset's value of ``name``, else the table's default."""
+        return self.values[name] if name in self.values else setting(name).default
+
+
+def _quarter(p: int) -> int:
+    """Salman (2022)'s subset size: a quarter of the p features (at least one)."""
+    return max(1, p // 4)
+
+
+#: The presets of the published protocols (and of modelmine's own studies), by name: the
+#: defaults of each study door (docs/DEVELOPING.md, "Doors and presets").
+PRESETS: dict[str, Preset] = {p.name: p for p in (
+    Preset("kdd2012", "Woznica, Nguyen and Kalousis (KDD 2012, section 3): b = 150 "
+           "bootstraps, m = 20, KDD'12's cross-validation (mm.evaluate): the table's "
+           "defaults", {}),
+    Preset("stability-selection", "Meinshausen and Buehlmann (2010): b = 50 subsamples of "
+           "half the samples, m = 20 (selection_null's base models when none are given)",
+           {"selector": "svm-rfe", "n_bootstraps": 50, "n_features": 20,
+            "resampling": "subsample", "sample_fraction": 0.5, "fit_full": False}),
+    Preset("pes2019", "Pes (2019, section 3.3): ensembles of B = 50 bootstraps of each "
+           "training set (evaluate_thresholds; m is the largest threshold's count)",
+           {"n_bootstraps": 50, "fit_full": False}),
+    Preset("salman2022", "Salman (2022, sections 3.3 and 4.3.2), reduced: information "
+           "gain, b = 50 (Salman: 1,000), m = p // 4 (compare_aggregations)",
+           {"selector": "ig", "n_bootstraps": 50, "fit_full": False,
+            "n_features": DataDefault(0, _quarter, "p // 4, a quarter of the features",
+                                      shown="p // 4")}),
+    Preset("study", "modelmine's studies that refit a run many times (evaluate_outcome, "
+           "grouping_effect, leave_one_group_out): b = 50, m = 20 for their cost",
+           {"n_bootstraps": 50, "n_features": 20}),
+    Preset("marker-panels", "modelmine's single-cell panels (issue 29): Wilcoxon, b = 50 "
+           "subsamples of 80 % with at most 500 cells of a cluster, m = 10 genes per panel "
+           "(singlecell.marker_panels)",
+           {"selector": "wilcoxon", "n_bootstraps": 50, "n_features": 10,
+            "resampling": "subsample", "sample_fraction": 0.8, "stratify": True,
+            "max_per_class": 500, "fit_full": False}),
+)}
 
 
 _SEED_TYPES = ("None, a non-negative integer, a numpy.random.SeedSequence, a "
@@ -744,11 +1023,14 @@ def _takes_declared(cls: type) -> type:
     own = {f.name for f in fields(cls)}
 
     @functools.wraps(init)
-    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+    def __init__(self: Any, **kwargs: Any) -> None:
         declared = {s.name for s in SETTINGS}
+        unknown = sorted(set(kwargs) - declared - own - {"func"})
+        if unknown:
+            raise TypeError(f"RunSpec() got an unexpected keyword argument {unknown[0]!r}")
         extra = {k: kwargs.pop(k) for k in list(kwargs) if k in declared - own}
         object.__setattr__(self, "_extra", extra)
-        init(self, *args, **kwargs)
+        init(self, **kwargs)
 
     setattr(cls, "__init__", __init__)  # noqa: B010 (the generated one, wrapped)
     return cls
@@ -760,77 +1042,15 @@ class RunSpec:
     """Every setting of a model-mining run, validated once (KDD 2012, sections 2-3).
 
     Made by each door (:func:`modelmine.run`, :func:`modelmine.bootstrap`,
-    :func:`modelmine.evaluate` per fold, :class:`modelmine.ModelMiningSelector`, the CLI)
-    and passed down; stored in ``run.json`` (:meth:`to_settings`). Frozen: derive another
-    with :meth:`replace`.
+    :func:`modelmine.evaluate`, the studies, :class:`modelmine.ModelMiningSelector`, the
+    CLI) and passed down; stored in ``run.json`` (:meth:`to_settings`). Frozen: derive
+    another with :meth:`replace`. Its keywords, their defaults and the entries below come
+    from :data:`SETTINGS`, one row per setting; every row's constraint is applied, then
+    the rules between settings.
 
     Parameters
     ----------
-    selector : str, Selector, estimator, callable, or a list of them, optional
-        Default: the outcome's (:data:`DEFAULT_SELECTORS`): "svm-rfe" for classes,
-        "svr-rfe" for regression, "coxnet" for survival.
-        As in :func:`modelmine.bootstrap` (a list is a heterogeneous ensemble, Salman 2022).
-    selector_params : mapping, optional
-        Parameters of the selector (for a list: selector name -> parameters).
-    n_bootstraps : int, default=150
-        b, the number of resamples (KDD 2012, section 3); at least 2.
-    n_features : int or None, default=20
-        m, features per base model; None only for selectors that choose their own subset.
-        Unset, it is decided by the data (:class:`DataDefault`): 20, or round(p / 3) for
-        data of fewer than 60 features (:meth:`for_data`).
-    n_signatures : int, default=10
-        k, alternatives of the multi-model operators.
-    signature_size : int, optional
-        Features per signature of the single-model operators when it differs from m.
-    resampling : {"bootstrap", "subsample", "complementary-pairs"}, default="bootstrap"
-    sample_fraction : float in (0, 1], optional
-        Default per scheme: 1.0, 0.9, 0.5 (resolved here, so the record holds the value).
-    stratify : bool, default=False
-    scale : {"none", "standard", "minmax"}, default="none"
-        Scale the features inside each resample before the selector sees them. The SVM
-        selectors ("svm-rfe", "svm", "svm-rfe50") scale to [0, 1] themselves by default
-        (their ``scale`` parameter, as WEKA's SMO); a run-level scale replaces theirs
-        unless ``selector_params`` sets it.
-    artificial_features : {"permutation", "knockoff"} or None
-    weighted_resampling : bool, default=False
-        With sample weights: draw each resample with probabilities proportional to the
-        weights (of the rows, or of the groups as the sum of their rows'), and fit the
-        selector on unweighted rows; False gives the weights to the selector instead.
-    per_class : bool, default=False
-        Also run the selection one class against the rest for every class, on the same
-        resamples (common random numbers): per-class panels (``MiningRun.class_signatures``,
-        ``MiningRun.markers()``, which gives them by default). Three or more classes.
-    max_per_class : int, optional
-        At most this many samples of each class in each resample (drawn among the class's
-        own, as ``stratify``; a cap for clusters of very different sizes: the single-cell
-        panels of :func:`modelmine.singlecell.marker_panels`). Not for complementary pairs.
-    outcome : {"classification", "regression", "survival"}, default="classification"
-        What y is: class labels, a continuous value, or a survival target (a structured
-        array of event and time, scikit-survival's ``Surv.from_arrays``). Every selector
-        must fit it (``modelmine.selectors.selectors_for(outcome)``); the resampling stratifies by
-        the quantile bins of y (regression) or the event indicator (survival).
-    covariates : sequence of str, default=()
-        The names of the clinical covariates (age, sex, stage, batch) the run adjusts for
-        (their values are data: ``mm.run(covariates=...)``; ``docs/outcomes.md``).
-    operators : sequence of str, default=("closedApr", "allMed")
-        Registered operator names; checked here, once.
-    operator_params : mapping of str to mapping, optional
-    min_support : float in (0, 1] or int, default=0.2
-        Minimum support of the closed itemsets a run keeps.
-    random_state : None, int, SeedSequence, RandomState or Generator, default=0
-        Resolved here to the run's seed, an integer (:func:`resolve_seed`).
-    fit_full : bool, default=True
-        Also fit the selector once on all the data (the "nobagg" baseline of KDD 2012).
-    feature_map : path-like, DataFrame or mapping, optional
-        Probe IDs -> gene symbols, applied by :func:`modelmine.run` before selection
-        (read here from a file or table, held and stored as the mapping).
-    feature_map_columns : (str, str), optional
-        The probe and symbol columns of a table (default: its first two).
-    collapse : {"max-mean", "mean"}, default="max-mean"
-        The probes of one gene: the one of highest mean (WGCNA's ``collapseRows``
-        "MaxMean") or their mean per sample (limma's ``avereps``).
-    unmapped : {"keep", "drop"}, default="keep"
-        Probes the map gives no single symbol: kept under their IDs, or dropped.
+    **settings
     func : str, default="RunSpec"
         The public function the user called, named in error messages (not stored).
 
@@ -874,13 +1094,22 @@ class RunSpec:
         def put(name: str, value: Any) -> None:
             object.__setattr__(self, name, value)
 
-        def checked(name: str) -> Any:  # the setting's own constraint (SETTINGS)
-            return setting(name).constraint.check(getattr(self, name), name, func)
-
-        b = checked("n_bootstraps")
-        put("n_bootstraps", b)
-        method = checked("resampling")
-        put("resampling", method)
+        own = {f.name for f in fields(self)}
+        extra = self._extra
+        # Every setting's constraint in the table, always, fields and others alike: the
+        # rules below add to it and never replace it (issue 48: a field's own check once
+        # replaced the table's).
+        for one in SETTINGS:
+            value = (getattr(self, one.name) if one.name in own
+                     else extra.get(one.name, one.default))
+            if not isinstance(value, DataDefault):  # the data decide that one (for_data)
+                value = one.constraint.check(value, one.name, func)
+            if one.name in own:
+                put(one.name, value)
+            else:
+                extra[one.name] = value
+        # The rules between settings.
+        b, method = self.n_bootstraps, self.resampling
         if method == "complementary-pairs":
             if b % 2:
                 raise param_error("n_bootstraps", func, "an even number for complementary "
@@ -888,56 +1117,30 @@ class RunSpec:
             if self.sample_fraction is not None and self.sample_fraction != 0.5:
                 raise param_error("sample_fraction", func, "None or 0.5 for complementary "
                                   "pairs (two halves of floor(n/2))", self.sample_fraction)
-        fraction = checked("sample_fraction")
-        if fraction is None:
-            fraction = DEFAULT_FRACTIONS[method]
-        put("sample_fraction", float(fraction))
-        put("stratify", checked("stratify"))
-        put("weighted_resampling", checked("weighted_resampling"))
-        if self.weighted_resampling and method == "complementary-pairs":
-            raise param_error("weighted_resampling", func, "False for complementary pairs "
-                              "(two halves of the samples draw nothing to weight)", True)
-        put("per_class", checked("per_class"))
-        outcome = checked("outcome")
-        put("outcome", outcome)
+            if self.weighted_resampling:
+                raise param_error("weighted_resampling", func, "False for complementary "
+                                  "pairs (two halves of the samples draw nothing to "
+                                  "weight)", True)
+            if self.max_per_class is not None:
+                raise param_error("max_per_class", func, "None for complementary pairs "
+                                  "(two halves of every class)", self.max_per_class)
+        if self.sample_fraction is None:
+            put("sample_fraction", float(DEFAULT_FRACTIONS[method]))
         if self.selector is None:
-            put("selector", DEFAULT_SELECTORS[outcome])
-        if self.per_class and outcome != "classification":
+            put("selector", DEFAULT_SELECTORS[self.outcome])
+        if self.per_class and self.outcome != "classification":
             raise param_error("per_class", func, "False unless outcome='classification' "
                               "(per-class panels need classes)", True)
-        cap = checked("max_per_class")
-        if cap is not None and method == "complementary-pairs":
-            raise param_error("max_per_class", func, "None for complementary pairs (two "
-                              "halves of every class)", cap)
-        put("max_per_class", cap)
-        put("fit_full", checked("fit_full"))
-        put("covariates", checked("covariates"))
-        put("scale", checked("scale"))
-        put("artificial_features", checked("artificial_features"))
-        put("n_signatures", checked("n_signatures"))
-        put("signature_size", checked("signature_size"))
-        put("collapse", checked("collapse"))
-        put("unmapped", checked("unmapped"))
-        put("feature_map_columns", checked("feature_map_columns"))
-        gene_map = checked("feature_map")
+        gene_map = self.feature_map
         if gene_map is not None and not isinstance(gene_map, Mapping):
             # a file or a table: read once, here, and held (and stored) as the mapping, so
             # that a resumed run maps its data again without the file
             from ._utils import frozen
             from .datasets._genemap import read_feature_map
 
-            gene_map = frozen(read_feature_map(gene_map, self.feature_map_columns,
-                                               func=func))
-        put("feature_map", gene_map)
-        own = {f.name for f in fields(self)}
-        extra = self._extra
-        for one in SETTINGS:  # settings declared in the table without a field of their own
-            if one.name not in own:
-                extra[one.name] = one.constraint.check(extra.get(one.name, one.default),
-                                                       one.name, func)
-
+            put("feature_map", frozen(read_feature_map(gene_map, self.feature_map_columns,
+                                                       func=func)))
         check_fraction_or_count(self.min_support, "min_support", func, total=b)
-        put("random_state", resolve_seed(self.random_state, func))
         self._check_selectors(func)
         self._check_operators(func)
 
@@ -1244,3 +1447,48 @@ class RunSpec:
                 given[name] = list(given[name])
         return cls(**given, func=func)
 
+
+# ------------------------------------------------------------ the table's readers
+#: What is derived from :data:`SETTINGS` and made once (signatures, docstrings): each
+#: function here makes it again, from the table as it is now (:func:`on_table_change`).
+_READERS: list[Any] = []
+
+
+def on_table_change(refresh: Any) -> Any:
+    """Register ``refresh`` (no argument) to remake what it derives from
+    :data:`SETTINGS`, call it now, and again whenever the module's ``SETTINGS`` is set
+    (a test that declares a made-up setting sets it; docs/DEVELOPING.md, "Add a
+    setting"). Returns ``refresh`` (a decorator)."""
+    _READERS.append(refresh)
+    refresh()
+    return refresh
+
+
+class _TableModule(types.ModuleType):
+    """This module, whose ``SETTINGS`` remakes the derived signatures and docstrings when
+    it is set from outside (module code assigns its globals directly)."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        super().__setattr__(name, value)
+        if name == "SETTINGS":
+            for refresh in list(_READERS):
+                refresh()
+
+
+sys.modules[__name__].__class__ = _TableModule
+
+
+_RUNSPEC_DOC = RunSpec.__doc__
+
+
+@on_table_change
+def _describe_runspec() -> None:
+    """RunSpec's signature (every setting, keyword-only, then ``func``) and docstring
+    entries, from the table."""
+    params = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_ONLY)]
+    params += [inspect.Parameter(one.name, inspect.Parameter.KEYWORD_ONLY,
+                                 default=one.default) for one in SETTINGS]
+    params.append(inspect.Parameter("func", inspect.Parameter.KEYWORD_ONLY,
+                                    default="RunSpec"))
+    RunSpec.__init__.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+    RunSpec.__doc__ = fill_settings(_RUNSPEC_DOC, [one.name for one in SETTINGS])

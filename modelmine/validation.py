@@ -1,8 +1,9 @@
 """Validation at the door: one helper per kind of argument, one message shape everywhere.
 
 Every public function of modelmine validates its arguments once, with these helpers, and
-then works on clean values. A failed check raises :class:`ValueError` (or :class:`TypeError`
-for a value of the wrong kind) whose message has a single shape::
+then works on clean values. A failed check raises one class,
+:class:`modelmine.exceptions.InvalidParameterError` (a ``ValueError`` and a ``TypeError``,
+as scikit-learn's), whose message has a single shape::
 
     The 'n_features' parameter of bootstrap must be an integer in [1, 2000]. Got 0 instead.
 
@@ -21,6 +22,8 @@ from typing import Any, Literal, overload
 
 import numpy as np
 import scipy.sparse as sp
+
+from .exceptions import InvalidParameterError
 
 __all__ = [
     "check_choice",
@@ -49,6 +52,9 @@ def param_error(
 ) -> Exception:
     """Build the standard exception for a bad parameter value.
 
+    An :class:`~modelmine.exceptions.InvalidParameterError` naming ``name`` and ``func``
+    (its ``param`` and ``func``), whose message has the one shape of this module.
+
     Parameters
     ----------
     name : str
@@ -60,7 +66,9 @@ def param_error(
     got : object
         The value given; rendered with ``repr`` (arrays by shape and dtype).
     exc : type of Exception, default=ValueError
-        Exception class to build.
+        What kind of error it is: ``ValueError`` (a wrong value) and ``TypeError`` (a
+        value of the wrong kind) both give an ``InvalidParameterError``, which is both;
+        any other class (``ImportError``, ``NotApplicableError``, ...) is built as it is.
     hint : str, optional
         A further sentence (for example the closest valid name).
     show : bool, default=True
@@ -70,6 +78,8 @@ def param_error(
     message = f"The {name!r} parameter of {func} must be {expected}. Got {given} instead."
     if hint:
         message += " " + hint
+    if exc in (ValueError, TypeError):
+        return InvalidParameterError(message, param=name, func=func)
     return exc(message)
 
 

@@ -23,6 +23,7 @@ from modelmine.cli._commands import run_spec
 from modelmine.cli._main import option_of
 from modelmine.estimator import ModelMiningSelector
 from modelmine.exceptions import DataError
+from modelmine.pipeline import MiningRun
 from modelmine.spec import SETTINGS, Integer, RunSpec, Setting, settings_schema, settings_table
 
 DEVELOPING = Path(__file__).resolve().parents[1] / "docs" / "DEVELOPING.md"
@@ -170,6 +171,8 @@ def test_a_new_setting_reaches_api_files_cli_and_docs(widgets, tmp_path):
     with pytest.raises(ValueError, match="'n_widgets' parameter of RunSpec must be an "
                                          "integer >= 1"):
         RunSpec(selector="anova", n_widgets=0)
+    with pytest.raises(TypeError, match="'n_widgets' parameter of RunSpec"):
+        RunSpec(selector="anova", n_widgets="many")
     assert spec.replace(n_bootstraps=20).n_widgets == 5
     assert spec.replace(n_widgets=7).n_widgets == 7
     # run.json: stored under its key, checked by the derived schema, read back
@@ -192,6 +195,112 @@ def test_a_new_setting_reaches_api_files_cli_and_docs(widgets, tmp_path):
     # the docs table
     assert ("| `n_widgets` | `3` | an integer >= 1 | `--n-widgets` | `n_widgets` | widgets "
             "per resample (a test) |") in settings_table()
+
+
+#: Every door that takes a setting of the base models' stage, as the user reaches it.
+DOORS = {"run": mm.run, "bootstrap": bootstrap, "evaluate": mm.evaluate,
+         "RunSpec": RunSpec, "ModelMiningSelector": ModelMiningSelector}
+
+
+@pytest.mark.parametrize("name", sorted(DOORS))
+def test_a_new_setting_is_a_documented_keyword_of_every_door(widgets, name):
+    """The signature (inspect.signature: what IDEs and scikit-learn's get_params read) and
+    the numpydoc Parameters of each door, from the table's row alone; and they go when
+    the row goes (the fixture's teardown restores the table)."""
+    door = DOORS[name]
+    params = inspect.signature(door).parameters
+    assert params["n_widgets"].default == 3
+    assert params["n_widgets"].kind is inspect.Parameter.KEYWORD_ONLY
+    doc = inspect.getdoc(door)
+    assert "n_widgets : int, default=3\n    Widgets per resample (a test)." in doc
+    assert _documented_parameters(door) == [p for p in params if p != "self"]
+
+
+def test_the_keywords_go_with_the_row():
+    for door in DOORS.values():
+        assert "n_widgets" not in inspect.signature(door).parameters
+        assert "n_widgets" not in (inspect.getdoc(door) or "")
+
+
+def _documented_parameters(func):
+    """The names of the Parameters section, read from the text (the truth to compare with
+    the signature); ``a, b, c`` lines name several."""
+    doc = inspect.getdoc(func)
+    section = doc.split("Parameters\n----------\n", 1)[1].split("\n\n", 1)[0]
+    names = []
+    for line in section.splitlines():
+        if line and not line.startswith(" "):
+            names += [n.strip() for n in line.split(" : ", 1)[0].split(",")]
+    return names
+
+
+def test_a_new_setting_reaches_the_base_models_of_every_door(widgets, tmp_path):
+    """mm.run, mm.bootstrap, mm.evaluate (each fold's base models, read back from its
+    cache), mm.resume (through checkpoint.json) and the estimator (get_params,
+    set_params, clone) hand it to the base models they fit, in their record."""
+    import numpy as np
+    from sklearn.base import clone
+
+    from modelmine.operators import default_registry, register_operator
+
+    X, y = mm.datasets.load_colon()
+    X = X[:, :60]
+    kw = dict(selector="anova", n_bootstraps=4, n_features=5, progress=False)
+    r = mm.run(X, y, n_widgets=5, operators=["mostFreq"], **kw)
+    assert r.spec.n_widgets == 5 and r.base_models.spec.n_widgets == 5
+    assert r.settings["n_widgets"] == 5
+    assert MiningRun.load(r.save(tmp_path / "run")).spec.n_widgets == 5
+    with pytest.raises(TypeError, match="'spec' parameter of run must be given alone"):
+        mm.run(X, y, spec=r.spec, n_widgets=5)
+    assert bootstrap(X, y, n_widgets=6, **kw).spec.n_widgets == 6
+    result = mm.evaluate(X, y, selectors=["anova"], operators=["mostFreq"],
+                         classifiers=["1nn"], n_folds=2, n_bootstraps=4, n_features=5,
+                         n_widgets=7, cache_dir=tmp_path / "cache", progress=False)
+    cached = sorted((tmp_path / "cache").glob("*.npz"))
+    assert len(cached) == 2 == len(result.fold_indices)
+    assert {mm.BaseModels.load(c).spec.n_widgets for c in cached} == {7}
+    # resume: the setting is in the checkpoint, the resumed run has it
+    calls = {"n": 0}
+
+    @register_operator("failsOnceTest", kind="single")
+    def fails_once(base, *, n_features):
+        """Fails on its first call (a killed run's stand-in)."""
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise RuntimeError("stopped")
+        return np.arange(n_features)
+
+    try:
+        with pytest.raises(RuntimeError, match="stopped"):
+            mm.run(X, y, n_widgets=8, operators=["failsOnceTest"], run_dir=tmp_path / "d",
+                   **kw)
+        assert mm.resume(tmp_path / "d", X, y).spec.n_widgets == 8
+    finally:
+        default_registry().unregister("failsOnceTest")
+    # the estimator: a parameter as any other
+    est = ModelMiningSelector(selector="anova", operator="mostFreq", n_bootstraps=4,
+                              n_features=5, n_widgets=9)
+    assert est.get_params()["n_widgets"] == 9
+    assert clone(est).get_params()["n_widgets"] == 9
+    est.set_params(n_widgets=2)
+    assert est.fit(X, y).base_models_.spec.n_widgets == 2
+    # the subcommands whose base models it shapes, and their defaults
+    parser = build_parser()
+    for line in (["lattice", "embedded:colon"], ["evaluate", "embedded:colon"]):
+        assert parser.parse_args(line).n_widgets == 3
+        assert parser.parse_args([*line, "--n-widgets", "4"]).n_widgets == 4
+
+
+def test_a_field_s_own_check_never_replaces_the_table_s_constraint(monkeypatch):
+    """The trap of issue 48: a setting with a field of RunSpec (and rules of its own) is
+    still checked by its row's constraint: declare a stricter one, and it applies."""
+    stricter = [dataclasses.replace(s, constraint=Integer(5, allow_none=True))
+                if s.name == "max_per_class" else s for s in SETTINGS]
+    monkeypatch.setattr(spec_module, "SETTINGS", tuple(stricter))
+    with pytest.raises(ValueError, match="'max_per_class' parameter of RunSpec must be an "
+                                         "integer >= 5 or None. Got 3"):
+        RunSpec(max_per_class=3)
+    assert RunSpec(max_per_class=6).max_per_class == 6
 
 
 def test_cli_options_of_the_settings_are_derived():

@@ -29,12 +29,13 @@ from typing import Any
 import numpy as np
 from threadpoolctl import threadpool_limits
 
+from .._doors import door
 from .._files import directory_lock
 from .._progress import progress_bar
 from ..exceptions import DataError
 from ..outcomes import standardized_target
 from ..selectors import FeatureModel, Selector, model_from_output
-from ..spec import ARTIFICIAL_FEATURES, RESAMPLING_METHODS, RunSpec, defaults, spec_alone
+from ..spec import ARTIFICIAL_FEATURES, RESAMPLING_METHODS, SETTINGS, RunSpec
 from ..validation import check_int, param_error
 from ._artificial import add_artificial_features
 from ._base_models import BaseModels, data_fingerprint, equal_scores_statement
@@ -48,14 +49,6 @@ __all__ = ["ARTIFICIAL_FEATURES", "RESAMPLING_METHODS", "bootstrap", "fit_base_m
            "fit_class_models", "fit_rows", "resume"]
 
 _FUNC = "bootstrap"
-
-#: The settings keywords of :func:`bootstrap` (what ``spec=`` replaces), with their
-#: defaults: those of ``modelmine.spec.SETTINGS``, stated once.
-_SETTINGS = defaults("selector", "n_bootstraps", "n_features", "resampling",
-                     "sample_fraction", "stratify", "selector_params", "scale",
-                     "random_state", "fit_full", "artificial_features",
-                     "weighted_resampling", "outcome", "max_per_class")
-
 
 def fit_rows(selector: Selector, prepared: Any, X: Any, y: np.ndarray, rows: np.ndarray, *,
              random_state: int, weights: np.ndarray | None = None,
@@ -199,39 +192,31 @@ def _fit_chunk(
 
 
 
+@door("bootstrap", stage="models", positional=("selector",), fixed={"operators": ()},
+      # per-class panels are mined by mm.run; covariates are columns mm.run takes out of X
+      without=("per_class", "covariates"))
 def bootstrap(
     X: Any,
     y: Any,
-    selector: Any = _SETTINGS["selector"],
     *,
-    n_bootstraps: int = _SETTINGS["n_bootstraps"],
-    n_features: int | None = _SETTINGS["n_features"],
-    resampling: str = _SETTINGS["resampling"],
-    sample_fraction: float | None = _SETTINGS["sample_fraction"],
-    stratify: bool = _SETTINGS["stratify"],
-    selector_params: dict[str, Any] | None = _SETTINGS["selector_params"],
-    scale: str = _SETTINGS["scale"],
     feature_names: Any = None,
-    random_state: Any = _SETTINGS["random_state"],
     n_jobs: int | None = None,
     executor: Any = None,
     run_dir: str | os.PathLike[str] | None = None,
     resume: bool = False,
     checkpoint_every: int = 10,
-    fit_full: bool = _SETTINGS["fit_full"],
     progress: bool | None = None,
-    artificial_features: str | None = _SETTINGS["artificial_features"],
     groups: Any = None,
     sample_weight: Any = None,
-    weighted_resampling: bool = _SETTINGS["weighted_resampling"],
-    outcome: str = _SETTINGS["outcome"],
-    max_per_class: int | None = _SETTINGS["max_per_class"],
-    spec: RunSpec | None = None,
+    spec: RunSpec,
 ) -> BaseModels:
     """Run a feature selector on ``n_bootstraps`` resamples: the base feature models.
 
     The first stage of model mining (Woznica, Nguyen and Kalousis, KDD 2012, sections 2-3):
     b base models, each as scores, a ranking and a subset of ``n_features`` features.
+    Reproducible: bootstrap i is seeded by the i-th child of
+    ``SeedSequence(random_state)``, so the result never depends on ``n_jobs`` or the
+    executor.
 
     Parameters
     ----------
@@ -241,49 +226,9 @@ def bootstrap(
         Class labels, any encoding (-1/1, 1/2, strings); two or more classes. With
         ``outcome="regression"``, numbers; with ``outcome="survival"``, a structured array
         of the event indicator and the time (``sksurv.util.Surv.from_arrays``).
-    selector : str, Selector, estimator, callable, or a list of them, optional
-        Default: the outcome's (``modelmine.spec.DEFAULT_SELECTORS``: "svm-rfe" for classes,
-        "svr-rfe" for regression, "coxnet" for survival).
-        A registered name (:func:`modelmine.selectors.available_selectors`: "chi2", "anova", "ig",
-        "su", "relieff", "svm-rfe", "svm", "l1-logistic", "random-forest", "cfs",
-        "gainratio", "oner", "mrmr", "svm-rfe50", ...), a
-        :class:`modelmine.selectors.Selector`, a scikit-learn estimator (with ``coef_`` /
-        ``feature_importances_``, or a ``SelectorMixin``), or a callable
-        ``(X, y) -> scores``. A list makes a heterogeneous ensemble (Salman 2022, Section
-        3.2.2, BAM): every selector is fitted on the same b resamples, the result holds
-        ``len(selector) * b`` models and ``BaseModels.model_selectors`` says which selector
-        made each; ``selector_params`` then maps a selector name to its parameters.
-    n_bootstraps : int, default=150
-        b, the number of resamples (the paper's 150); at least 2.
-    n_features : int or None, default=20
-        m, the subset size: the top m features of each ranking (above p: capped at p with a
-        warning, :func:`modelmine.spec.capped`). For selectors that choose
-        their own subset (``"l1-logistic"``, a ``SelectorMixin`` without ``ranking_``), a
-        cap; None keeps their whole subset (and is refused for ranking selectors).
-    resampling : {"bootstrap", "subsample", "complementary-pairs"}, default="bootstrap"
-        With replacement (bootstrap, KDD 2012) or without (subsampling, Saeys et al.
-        2008 and Pes 2019; with ``sample_fraction=0.5`` the subsamples of Meinshausen and
-        Buehlmann's stability selection, 2010). ``"complementary-pairs"``: b/2 random
-        splits of the samples into two disjoint halves of floor(n/2), both halves used
-        (models 2i and 2i+1 are the two halves of split i; Shah and Samworth 2013), the
-        scheme the Shah-Samworth bounds of ``stabilitySelection`` need; b must be even.
-    sample_fraction : float in (0, 1], optional
-        Size of each resample as a fraction of n: default 1.0 for the bootstrap, 0.9 for
-        subsampling; 0.5 (the only value accepted) for complementary pairs.
-    stratify : bool, default=False
-        Keep the class proportions in every resample (each class needs 2 or more members).
-    selector_params : dict, optional
-        Parameters of a built-in selector, for example ``{"C": 1.0}`` for "svm-rfe".
-    scale : {"none", "standard", "minmax"}, default="none"
-        Scale the features inside each resample before the selector sees them
-        (fitted on the resample's rows only; recorded in the selector's description).
+    **settings
     feature_names : sequence of str, optional
         Default: the DataFrame's columns, else ``x0``, ``x1``, ...
-    random_state : None, int, SeedSequence, RandomState or Generator, default=0
-        Seed of the whole run (:func:`modelmine.spec.resolve_seed`): the fixed seed 0
-        unless told otherwise, so the same call gives the same result. None draws fresh
-        entropy and records it in the result's ``random_state``, so any run can be
-        reproduced.
     n_jobs : int or None
         Parallel workers (joblib; -1 = all cores). Results do not depend on it.
     executor : dask.distributed.Client or str, optional
@@ -303,22 +248,8 @@ def bootstrap(
         directory alone.
     checkpoint_every : int, default=10
         Bootstraps per checkpointed chunk when ``run_dir`` is given.
-    fit_full : bool, default=True
-        Also fit the selector once on all the data and keep it as ``full_model``: the
-        "nobagg" baseline of KDD 2012 (section 3), at the cost of one more fit.
     progress : bool or None
         Show a progress bar; None shows it when stderr is a terminal.
-    artificial_features : {"permutation", "knockoff"} or None, default=None
-        Append p artificial features to the data before resampling (one per real
-        feature; see :func:`add_artificial_features`): each real column independently
-        permuted (Stabl's decoys, Boruta's shadows), or Gaussian model-X knockoffs through
-        ``knockpy``. The selector runs on the 2p columns; the BaseModels keep the real
-        features as usual (a model's real subset may then hold fewer than m features) and
-        what each model selected among the artificial ones in
-        ``artificial_subsets``, for the ``stabl`` operator (Hedou et al. 2024). The
-        full-data model (``fit_full``) is fitted on the real features only. With a list
-        of selectors, every selector sees the same augmented data. With ``groups``, each
-        permutation decoy moves whole groups' blocks of values (:func:`add_artificial_features`).
     groups : array-like of shape (n_samples,), optional
         The unit each sample belongs to (a patient with several biopsies, a donor, a
         batch): every resampling scheme then draws whole groups (the cluster bootstrap,
@@ -326,29 +257,17 @@ def bootstrap(
         bootstrap (with replacement) and subsampling, halves of floor(G/2) groups for
         complementary pairs, stratified by the groups' classes with ``stratify`` (each
         group must then hold one class). A resample's size then varies; ``sample_indices``
-        pads it with -1 (:meth:`BaseModels.resample`). See ``docs/groups.md``.
+        pads it with -1 (:meth:`BaseModels.resample`). With artificial features, each
+        permutation decoy moves whole groups' blocks of values. See ``docs/groups.md``.
     sample_weight : array-like of shape (n_samples,), optional
         Non-negative weights: given to the selector on each resample (selectors with
         ``supports_weights``: :func:`modelmine.selectors.weighted_selectors`; others are
         refused, by name), or drawing the resamples with ``weighted_resampling``.
-    weighted_resampling : bool, default=False
-        Draw each resample with probability proportional to ``sample_weight`` (of the
-        rows, or of the groups by their summed weight); the selector then fits the
-        resample's rows unweighted, so no weight counts twice. Not for complementary pairs.
-    outcome : {"classification", "regression", "survival"}, default="classification"
-        What ``y`` is (:class:`modelmine.RunSpec`); ``stratify`` then keeps the
-        proportions of y's quantile bins, or of events and censored times.
-    max_per_class : int, optional
-        At most this many samples of each class in each resample, drawn among the
-        class's own (a cap for classes of very different sizes). Not for complementary
-        pairs.
-    spec : RunSpec, optional
-        All the settings at once (:class:`modelmine.RunSpec`); then the settings'
-        keywords must be left at their defaults.
 
     Returns
     -------
     BaseModels
+        The b models, holding ``spec`` (what made them: :attr:`BaseModels.spec`).
 
     Examples
     --------
@@ -359,17 +278,6 @@ def bootstrap(
     >>> base.subsets.shape
     (20, 2000)
     """
-    given = {"selector": selector, "n_bootstraps": n_bootstraps, "n_features": n_features,
-             "resampling": resampling, "sample_fraction": sample_fraction,
-             "stratify": stratify, "selector_params": selector_params, "scale": scale,
-             "random_state": random_state, "fit_full": fit_full,
-             "artificial_features": artificial_features,
-             "weighted_resampling": weighted_resampling, "outcome": outcome,
-             "max_per_class": max_per_class}
-    if spec is None:
-        spec = RunSpec(**given, operators=(), func=_FUNC)
-    else:
-        spec_alone(spec, given, _SETTINGS, _FUNC)
     checked = check_run_data(X, y, spec, feature_names=feature_names, n_jobs=n_jobs,
                              func=_FUNC, groups=groups, sample_weight=sample_weight)
     return fit_base_models(checked, executor=executor, run_dir=run_dir, resume=resume,
@@ -484,17 +392,16 @@ def fit_class_models(checked: CheckedRun, *, executor: Any = None,
     return out
 
 
-#: The settings that mine base models and do not make them: base models keep their defaults.
-_MINING_ONLY = {**defaults("n_signatures", "signature_size", "min_support"),
-                "operators": (), "operator_params": {}}
-
-
 def models_spec(spec: RunSpec) -> RunSpec:
     """The settings base models keep (:attr:`BaseModels.spec`): the run's, with those that
-    only mine them (operators, k, the signature size, the support) at their defaults."""
-    if all(getattr(spec, k) == v for k, v in _MINING_ONLY.items()):
+    only mine them (the table's stage "mining": operators, k, the signature size, the
+    support) at their defaults, and no operators."""
+    mining = {one.name: (() if one.name == "operators" else
+                         {} if one.name == "operator_params" else one.default)
+              for one in SETTINGS if one.stage == "mining"}
+    if all(getattr(spec, k) == v for k, v in mining.items()):
         return spec
-    return spec.replace(_FUNC, **_MINING_ONLY)
+    return spec.replace(_FUNC, **mining)
 
 
 def _plan(checked: CheckedRun) -> tuple[Any, ...]:

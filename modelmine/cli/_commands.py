@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from .._csv import restore_cell, safe_frame
+from .._doors import door_of
 from .._files import (
     atomic_directory,
     atomic_file,
@@ -146,32 +147,42 @@ def _outcome_selector(args: argparse.Namespace) -> tuple[str, str]:
     return outcome, args.selector or DEFAULT_SELECTORS[outcome]
 
 
-def run_spec(args: argparse.Namespace, **given: Any) -> Any:
-    """The run's specification from the options of ``modelmine run``: every setting
-    declared with command-line flags (``modelmine.spec.SETTINGS``) read from its option,
-    and checked by :class:`~modelmine.RunSpec` alone, before the data are read (its
-    messages name the options: ``_main.option_of``). ``given``: settings the command
-    computed itself."""
-    from ..spec import SETTINGS, RunSpec
+def door_spec(args: argparse.Namespace, door: Any, **given: Any) -> Any:
+    """The :class:`~modelmine.RunSpec` of a subcommand from its options: every setting the
+    door (:class:`modelmine._doors.Door`) takes that has command-line flags, read from its
+    option (the door's default when the option is absent), and checked by the door alone,
+    before the data are read (its messages name the options: ``_main.option_of``).
+    ``given``: settings the command computed itself."""
+    from ..spec import setting
     from ._options import setting_dest
 
-    outcome, selector = _outcome_selector(args)
-    settings: dict[str, Any] = {"selector": selector, "outcome": outcome,
-                                "selector_params": _selector_params(args, selector)}
-    for one in SETTINGS:
-        dest = setting_dest(one.name)
-        if one.flags and one.name not in settings and hasattr(args, dest):
-            settings[one.name] = getattr(args, dest)
+    settings: dict[str, Any] = {}
+    for name in door.settings():
+        dest = setting_dest(name)
+        if setting(name).flags and hasattr(args, dest):
+            settings[name] = getattr(args, dest)
+    if "selector" in door.settings():
+        if settings.get("selector") is None:  # the door's (or the outcome's) default
+            settings.pop("selector", None)
+        chosen = settings.get("selector") or door.default("selector") or \
+            _outcome_selector(args)[1]
+        if "selector_params" in door.settings():
+            settings["selector_params"] = _selector_params(args, chosen)
     settings.update(given)
-    return RunSpec(**settings, func="run")
+    return door.spec(settings)
+
+
+def run_spec(args: argparse.Namespace, **given: Any) -> Any:
+    """The run's specification from the options of ``modelmine run``
+    (:func:`door_spec` of :func:`modelmine.run`'s door)."""
+    from .. import pipeline  # noqa: F401 (its doors register themselves)
+
+    return door_spec(args, door_of("run"), **given)
 
 
 def _bootstrap(data: LoadedData, args: argparse.Namespace) -> BaseModels:
-    outcome, selector = _outcome_selector(args)
-    return bootstrap(data.X, data.y, selector=selector, outcome=outcome,
-                     n_bootstraps=args.n_bootstraps,
-                     n_features=args.n_features, feature_names=data.feature_names,
-                     random_state=args.random_state, n_jobs=args.n_jobs,
+    return bootstrap(data.X, data.y, spec=door_spec(args, door_of("bootstrap")),
+                     feature_names=data.feature_names, n_jobs=args.n_jobs,
                      executor=getattr(args, "executor", None),
                      progress=False if args.quiet else None, groups=data.groups,
                      sample_weight=data.sample_weight)
@@ -652,31 +663,15 @@ def _evaluate_run(run: MiningRun, data: LoadedData, args: argparse.Namespace,
     model); ``error`` is then the RMSE, or 1 - Harrell's concordance, named in
     ``error_measure``."""
     from ..evaluation import evaluate
-    from ..operators import operator_kinds
 
-    spec = run.spec
-    assert spec is not None  # a run made here: a registered selector
-    outcome = spec.outcome
-    # the run's selector, built for its outcome and scaled as the run built it
-    selector = spec.selectors[0]
-    operators = list(run.signatures)
-    params = {k: dict(v) for k, v in spec.operator_params.items()}
-    if outcome != "classification":
-        kinds = operator_kinds(operators, func="modelmine run")
-        operators = [op for op, kind in kinds.items() if kind == "single" and op != "nobagg"]
-        params = {op: p for op, p in params.items() if op in operators}
+    assert run.spec is not None
+    outcome = run.spec.outcome
+    # the run's own selector (built for its outcome, scaled as the run built it), its
+    # operators (for an outcome, the single-model ones) and its settings, per fold
     result = evaluate(
-        data.X, data.y, selectors={str(spec.selector_name): selector},
-        operators=operators, n_folds=args.n_folds,
-        n_bootstraps=spec.n_bootstraps,
-        n_features=int(spec.signature_size or spec.n_features or 0),
-        n_signatures=spec.n_signatures,
-        operator_params=params or None,
-        feature_names=data.feature_names,
-        random_state=int(run.base_models.random_state) % 2**32, n_jobs=args.n_jobs,
-        executor=args.executor, progress=False if args.quiet else None,
+        data.X, data.y, run=run, n_folds=args.n_folds, feature_names=data.feature_names,
+        n_jobs=args.n_jobs, executor=args.executor, progress=False if args.quiet else None,
         groups=data.groups, sample_weight=data.sample_weight,
-        weighted_resampling=spec.weighted_resampling, outcome=outcome,
         covariates=run.covariates)  # each fold's fits adjusted, as the run's
     if outcome == "classification":
         table = result.to_frame("table2").reset_index()[["operator", "error", "stability",
@@ -792,22 +787,19 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     check_output_target(out, force=args.force)
     if args.operator:
         operator_kinds(args.operator)
+    spec = door_spec(args, door_of("evaluate"))  # checked before the data are read
     data = _read_input(args, args.data, args.target)
     if args.n_features > data.shape[1]:  # refused, not clamped: as `modelmine run`
         raise DataError(f"-m/--n-features must be at most the {data.shape[1]} features of "
                         f"{data.source!r}; got {args.n_features}.")
-    m = args.n_features
-    outcome = getattr(args, "outcome", None) or "classification"
-    if outcome != "classification":
-        return _evaluate_outcome(args, data, outcome, out, seed)
+    if spec.outcome != "classification":
+        return _evaluate_outcome(args, data, spec, out)
     result = evaluate(
         data.X, data.y, selectors=args.selector, operators=args.operator,
-        classifiers=args.classifier,
-        n_folds=args.n_folds, n_bootstraps=args.n_bootstraps, n_features=m,
-        n_signatures=args.n_signatures, feature_names=data.feature_names, random_state=seed,
+        classifiers=args.classifier, n_folds=args.n_folds, feature_names=data.feature_names,
         n_jobs=args.n_jobs, executor=args.executor, cache_dir=args.cache,
         progress=False if args.quiet else None, groups=data.groups,
-        sample_weight=data.sample_weight, covariates=data.covariates)
+        sample_weight=data.sample_weight, covariates=data.covariates, spec=spec)
     table2 = result.to_frame("table2")
     multi = [op for op, kind in result.operator_kinds.items() if kind == "multi"]
     with atomic_directory(out, force=args.force) as tmp:
@@ -833,23 +825,20 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _evaluate_outcome(args: argparse.Namespace, data: LoadedData, outcome: str, out: str,
-                      seed: int) -> int:
+def _evaluate_outcome(args: argparse.Namespace, data: LoadedData, spec: Any,
+                      out: str) -> int:
     """`modelmine evaluate --outcome regression|survival`: the folds' measures, their
     summary, the stability across folds and (regression) the paired differences."""
     from ..evaluation import evaluate
 
+    outcome = spec.outcome
     # --sample-weight, --cache and --scheduler are honoured as for classes (issue 40, item 13).
     result = evaluate(
-        data.X, data.y, outcome=outcome, selectors=args.selector, operators=args.operator,
-        classifiers=args.classifier, n_folds=args.n_folds,
-        n_bootstraps=args.n_bootstraps, n_features=args.n_features,
-        n_signatures=args.n_signatures, feature_names=data.feature_names,
-        random_state=seed, n_jobs=args.n_jobs, executor=args.executor,
-        cache_dir=args.cache, progress=False if args.quiet else None, groups=data.groups,
-        sample_weight=data.sample_weight,
-        weighted_resampling=bool(getattr(args, "weighted_resampling", False)),
-        covariates=data.covariates)
+        data.X, data.y, selectors=args.selector, operators=args.operator,
+        classifiers=args.classifier, n_folds=args.n_folds, feature_names=data.feature_names,
+        n_jobs=args.n_jobs, executor=args.executor, cache_dir=args.cache,
+        progress=False if args.quiet else None, groups=data.groups,
+        sample_weight=data.sample_weight, covariates=data.covariates, spec=spec)
     summary = result.summary()
     with atomic_directory(out, force=args.force) as tmp:
         safe_frame(result.folds).to_csv(tmp / "folds.csv", index=False)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import logging
-import re
 import sys
 import textwrap
 import traceback
@@ -272,8 +271,17 @@ def _registered(what: str) -> str:
     return ", ".join(str(n) for n in names)
 
 
-def _add_model_options(p: argparse.ArgumentParser, *, bootstraps: int = DEFAULT_N_BOOTSTRAPS,
-                       several_selectors: bool = False) -> None:
+def _outcome_selectors() -> str:
+    """The default selector of each outcome, for the help (from
+    ``modelmine.spec.DEFAULT_SELECTORS``, so that no help restates it)."""
+    from ..spec import DEFAULT_SELECTORS
+
+    first, *others = DEFAULT_SELECTORS.items()
+    return f"{first[1]}; " + ", ".join(f"{sel} with --outcome {outcome}"
+                                       for outcome, sel in others)
+
+
+def _add_model_options(p: argparse.ArgumentParser, *, several_selectors: bool = False) -> None:
     p.add_argument("--target", "-t", metavar="COLUMN",
                    help="label column of a table, obs:COLUMN for an .h5ad file (the Y key of "
                    "a .mat file; ignored for embedded data)")
@@ -285,10 +293,9 @@ def _add_model_options(p: argparse.ArgumentParser, *, bootstraps: int = DEFAULT_
     else:
         p.add_argument("--selector", "-s", default=None,
                        help=f"feature selector of the base models: {selectors} (default: "
-                       "svm-rfe; lasso with --outcome regression, coxnet with --outcome "
-                       "survival)")
-    add_setting_option(p, "n_bootstraps", default=bootstraps, help="number of bootstrap "
-                       f"samples / base models (default: {bootstraps})")
+                       f"{_outcome_selectors()})")
+    add_setting_option(p, "n_bootstraps", help="number of bootstrap samples / base models "
+                       f"(default: {DEFAULT_N_BOOTSTRAPS})")
     add_setting_option(p, "n_features", help="m, features per base model and per signature "
                        f"(default: {DEFAULT_N_FEATURES})")
 
@@ -378,9 +385,6 @@ _SETTING_ACTIONS: dict[str, dict[str, Any]] = {
                         "default": [], "type": _selector_param},
 }
 
-#: The settings whose options other subcommands share, added by their own helpers
-#: (_add_model_options, _add_input_options, _add_common) from the same declarations.
-_SHARED_SETTINGS = ("selector", "n_bootstraps", "n_features", "outcome", "random_state")
 
 
 def _setting_type(one: Any) -> Callable[[str], Any]:
@@ -398,18 +402,24 @@ def _setting_type(one: Any) -> Callable[[str], Any]:
     return parse
 
 
-def add_setting_option(p: Any, name: str, **overrides: Any) -> None:
+_TABLE = object()
+
+
+def add_setting_option(p: Any, name: str, *, default: Any = _TABLE, **overrides: Any) -> None:
     """The option of the run setting ``name``, from its declaration in
     ``modelmine.spec.SETTINGS`` (flags, default, help, and the constraint's conversion and
-    check); ``overrides`` replace argparse keywords (a longer help, another default)."""
+    check); ``default`` replaces the table's (a door's or a preset's, shown in the help),
+    ``overrides`` replace argparse keywords (a longer help)."""
     from ..spec import Boolean, setting
 
     one = setting(name)
-    default = one.default
+    if default is _TABLE:
+        default = one.default
     kwargs: dict[str, Any] = {"dest": one.name, "default": default}
     choices = one.constraint.choices()
-    if isinstance(one.constraint, Boolean) and default is False:
-        kwargs["action"] = "store_true"
+    if isinstance(one.constraint, Boolean):
+        # store_true for a False default; --X / --no-X when the door's default is True
+        kwargs["action"] = "store_true" if default is False else argparse.BooleanOptionalAction
     elif choices is not None:
         kwargs["choices"] = choices
     else:
@@ -419,12 +429,35 @@ def add_setting_option(p: Any, name: str, **overrides: Any) -> None:
     shown = (f" (default: {default})" if default not in (None, False, (), [])
              and not isinstance(default, tuple) else "")
     kwargs["help"] = one.doc + shown
+    if "help" in overrides and "default" not in overrides["help"]:
+        overrides = {**overrides, "help": overrides["help"] + shown}
     kwargs.update(overrides)
     current = [f for f in one.flags if f not in one.deprecated]
     p.add_argument(*current, **kwargs)
     if one.deprecated:
         new = next(f for f in current if f.startswith("--"))
         add_old_spelling(p, list(one.deprecated), new, **kwargs)
+
+
+def add_door_options(p: Any, door: Any, *, helps: dict[str, str] | None = None,
+                     title: str | None = None) -> None:
+    """The options of every setting ``door`` takes (:class:`modelmine._doors.Door`) that
+    has command-line flags and no option yet in ``p`` (a shared one, added by
+    _add_model_options, _add_input_options or _add_common), with the door's defaults (a
+    study's preset): a new setting with flags appears here with no other edit."""
+    from ..spec import setting
+    from ._options import setting_dest
+
+    taken = {a.dest for a in p._actions}
+    group = p.add_argument_group(title) if title else p
+    for name in door.settings():
+        one = setting(name)
+        if not one.flags or setting_dest(name) in taken or name in taken:
+            continue
+        extra = {"help": (helps or {})[name]} if name in (helps or {}) else {}
+        default = door.default(name)
+        add_setting_option(group, name, **({} if default is one.default else
+                                           {"default": default}), **extra)
 
 
 def add_old_spelling(p: Any, flags: list[str], new: str, **kwargs: Any) -> None:
@@ -446,43 +479,44 @@ def add_old_spelling(p: Any, flags: list[str], new: str, **kwargs: Any) -> None:
     p.add_argument(*flags, **kwargs)
 
 
+#: The longer help of the options of `modelmine run` (and of the other subcommands that
+#: take the same settings).
+_HELPS = {
+    "n_signatures": f"k, alternative signatures of multi-model operators (default: "
+                    f"{DEFAULT_N_SIGNATURES})",
+    "min_support": "minimum support of the itemsets shown in the report (default: "
+                   f"{DEFAULT_MIN_SUPPORT})",
+    "resampling": "with replacement (bootstrap, KDD 2012), without (subsample), or "
+                  "complementary-pairs (two disjoint halves per pair, Shah and Samworth "
+                  "2013; -b even)",
+    "sample_fraction": "size of each resample as a fraction of the samples (default: "
+                       "1.0 for bootstrap, 0.9 for subsample)",
+    "per_class": "also select each class against the rest (three or more classes), on "
+                 "the same resamples: per-class panels in markers.csv / markers.gmt and "
+                 "the report (docs/markers.md)",
+    "weighted_resampling": "with --sample-weight: draw the resamples with probability "
+                           "proportional to the weights, and fit the selector "
+                           "unweighted",
+    "selector_params": "a parameter of the selector, repeatable, e.g. --selector-param "
+                       "C=0.1 for svm-rfe (checked against the selector)",
+    "scale": "scale the features inside each resample before selecting: standard "
+             "(z-scores) or minmax ([0, 1])",
+    "signature_size": "features per signature, when it should differ from -m (the base "
+                      "models' size); default: -m",
+}
+
+
 def _add_run_options(p: argparse.ArgumentParser) -> None:
     """The options of the run's settings (``modelmine.spec.SETTINGS``) that no other
     subcommand shares, each built from its declaration: a new setting with ``flags``
     appears here with no other edit."""
-    from ..spec import SETTINGS
+    from .._doors import door_of
 
-    g = p.add_argument_group("settings of the run (as the parameters of mm.run; "
-                             "docs/DEVELOPING.md, 'Run settings')")
-    helps = {
-        "n_signatures": f"k, alternative signatures of multi-model operators (default: "
-                        f"{DEFAULT_N_SIGNATURES})",
-        "operators": f"operator to apply, repeatable: {_registered('operators')} (default: "
-                     "closedApr and allMed; `modelmine operators` describes them)",
-        "min_support": "minimum support of the itemsets shown in the report (default: "
-                       f"{DEFAULT_MIN_SUPPORT})",
-        "resampling": "with replacement (bootstrap, KDD 2012), without (subsample), or "
-                      "complementary-pairs (two disjoint halves per pair, Shah and Samworth "
-                      "2013; -b even) (default: bootstrap)",
-        "sample_fraction": "size of each resample as a fraction of the samples (default: "
-                           "1.0 for bootstrap, 0.9 for subsample)",
-        "per_class": "also select each class against the rest (three or more classes), on "
-                     "the same resamples: per-class panels in markers.csv / markers.gmt and "
-                     "the report (docs/markers.md)",
-        "weighted_resampling": "with --sample-weight: draw the resamples with probability "
-                               "proportional to the weights, and fit the selector "
-                               "unweighted",
-        "selector_params": "a parameter of the selector, repeatable, e.g. --selector-param "
-                           "C=0.1 for svm-rfe (checked against the selector)",
-        "scale": "scale the features inside each resample before selecting: standard "
-                 "(z-scores) or minmax ([0, 1]) (default: none)",
-        "signature_size": "features per signature, when it should differ from -m (the base "
-                          "models' size); default: -m",
-    }
-    for one in SETTINGS:
-        if one.flags and one.name not in _SHARED_SETTINGS:
-            extra = {"help": helps[one.name]} if one.name in helps else {}
-            add_setting_option(g, one.name, **extra)
+    helps = {**_HELPS, "operators": f"operator to apply, repeatable: "
+             f"{_registered('operators')} (default: closedApr and allMed; `modelmine "
+             "operators` describes them)"}
+    add_door_options(p, door_of("run"), helps=helps, title="settings of the run (as the "
+                     "parameters of mm.run; docs/DEVELOPING.md, 'Run settings')")
 
 
 #: The subcommands, in the order of the help: their one line and their epilog.
@@ -532,6 +566,8 @@ def _top_parser(*, seed: int | None, light: bool = False,
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``modelmine`` command (for documentation and tests)."""
+    from .. import base_models, evaluation, pipeline  # noqa: F401 (their doors register)
+    from .._doors import door_of
     from ..spec import DEFAULT_RANDOM_STATE
 
     parser, add = _top_parser(seed=DEFAULT_RANDOM_STATE)
@@ -581,8 +617,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "operators (DIR/evaluation.csv), so the report shows error vs stability")
     p.add_argument("--n-folds", "--folds", dest="n_folds", type=_folds, default=10,
                    help="folds of --evaluate (default: 10)")
-    _add_run_options(p)
     _add_input_options(p)
+    _add_run_options(p)
 
     p = add("operators")
     p.add_argument("--kind", choices=["single", "multi"], help="only this kind")
@@ -638,6 +674,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="output file (default: DIR/lattice.FORMAT, or ./lattice.FORMAT)")
     p.add_argument("--force", action="store_true", help="replace an existing FILE")
     _add_input_options(p)
+    add_door_options(p, door_of("bootstrap"), helps=_HELPS, title="settings of the base "
+                     "models of DATA (as the parameters of mm.bootstrap)")
 
     p = add("evaluate")
     p.add_argument("data", metavar="DATA", help="data file or embedded:NAME")
@@ -648,9 +686,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--classifier", "-c", action="append", metavar="NAME",
                    help=f"classifier, repeatable: {_registered('classifiers')} (default: "
                    "svm, 1nn and tree, as KDD 2012)")
-    p.add_argument("-k", "--n-signatures", type=_pos_int, default=DEFAULT_N_SIGNATURES,
-                   metavar="K", help="k, alternative signatures of multi-model operators "
-                   f"(default: {DEFAULT_N_SIGNATURES})")
     p.add_argument("--n-folds", "--folds", dest="n_folds", type=_folds, default=10,
                    help="stratified cross-validation folds (default: 10)")
     p.add_argument("--cache", metavar="DIR", default=None,
@@ -660,6 +695,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="output directory (default: modelmine-evaluation-SEED)")
     p.add_argument("--force", action="store_true", help="replace an existing DIR")
     _add_input_options(p)
+    add_door_options(p, door_of("evaluate"), helps=_HELPS, title="settings of each fold's "
+                     "base models (as the parameters of mm.evaluate)")
 
     p = add("report")
     p.add_argument("directory", metavar="DIR")
@@ -712,18 +749,19 @@ def option_of(name: str) -> str | None:
     return _OPTION_OF.get(name)
 
 
-_PARAMETER = re.compile(r"The '(\w+)' parameter of ([\w.]+)")
-
-
 def _one_line(exc: BaseException) -> str:
+    from ..exceptions import InvalidParameterError
+
     text = " ".join(str(exc).split())
     if isinstance(exc, KeyError):  # str(KeyError) is the repr of the key
         text = f"missing key {text}"
     if isinstance(exc, OSError) and exc.strerror and exc.filename is None:
         text = " ".join(exc.strerror.split())  # no "[Errno 28]": the text names the file
-    text = _PARAMETER.sub(
-        lambda m: (f"The {m.group(1)!r} parameter ({option_of(m.group(1))}) of {m.group(2)}"
-                   if option_of(m.group(1)) else m.group(0)), text)
+    param = exc.param if isinstance(exc, InvalidParameterError) else None
+    option = None if param is None else option_of(param)
+    if option is not None:  # the option the user typed, beside the API's parameter
+        text = text.replace(f"The {param!r} parameter of",
+                            f"The {param!r} parameter ({option}) of", 1)
     notes = " ".join(" ".join(str(n).split()) for n in getattr(exc, "__notes__", ()) or ())
     text = f"{text} {notes}".strip()
     return text or type(exc).__name__

@@ -244,15 +244,23 @@ class BaseModelCache:
             raise param_error("cache_dir", func, "a directory", str(self.directory))
 
     def key(self, *, fingerprint: str, fold: int, train: np.ndarray, selector: Any,
-            n_bootstraps: int, n_features: int, seed: int,
-            outcome: str = "classification") -> dict[str, Any]:
-        """The key of one (selector, fold)'s base models."""
+            n_bootstraps: int, n_features: int | None, seed: int,
+            outcome: str = "classification", spec: Any = None) -> dict[str, Any]:
+        """The key of one (selector, fold)'s base models: the data, the fold, the
+        selector's record, b, m, the seed, and every other setting of the fold's ``spec``
+        that shapes base models and differs from the table's default (resampling,
+        scaling, ...: none for the KDD'12 defaults, whose keys are those of earlier
+        caches)."""
         key = {"version": self.VERSION, "data": fingerprint, "fold": fold,
                "train": hashlib.sha256(train.tobytes()).hexdigest(), "selector": selector,
                "n_bootstraps": n_bootstraps, "n_features": n_features, "seed": int(seed),
                "n_train": int(train.size)}
         if outcome != "classification":  # classification keys are those of earlier caches
             key["outcome"] = outcome
+        if spec is not None:
+            other = _other_settings(spec)
+            if other:
+                key["settings"] = other
         return key
 
     def path(self, label: str, key: Mapping[str, Any]) -> str | None:
@@ -284,6 +292,32 @@ class BaseModelCache:
         if path is not None:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
             base.save(path)
+
+
+#: Settings a cache key holds already (or that do not shape a fold's base models there).
+_KEYED = ("selector", "selector_params", "n_bootstraps", "n_features", "random_state",
+          "outcome", "fit_full", "scale")
+
+
+def _other_settings(spec: Any) -> dict[str, Any]:
+    """The settings of a fold's spec that shape base models, differ from the table's
+    defaults and are not keyed otherwise (the selector's record holds its scale)."""
+    from ..spec import SETTINGS, RunSpec
+
+    plain = RunSpec(selector=spec.selector if isinstance(spec.selector, str) else None,
+                    outcome=spec.outcome, n_bootstraps=spec.n_bootstraps, operators=())
+    mine, default = spec.to_settings(), plain.to_settings()
+    out = {}
+    for one in SETTINGS:
+        if one.stage != "models" or one.name in _KEYED:
+            continue
+        *path, last = one.stored.split(".")
+        a, b = mine, default
+        for part in path:
+            a, b = a.get(part, {}), b.get(part, {})
+        if a.get(last) != b.get(last):
+            out[one.stored] = a.get(last)
+    return out
 
 
 def fold_parts(sequence: Sequence[Fold]) -> tuple[tuple[np.ndarray, np.ndarray], ...]:

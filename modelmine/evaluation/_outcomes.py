@@ -28,7 +28,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._doors import door
+from ..operators import operator_kinds
+from ..spec import PRESETS, RunSpec
 from ..validation import check_choice, check_int, param_error
+from ._adjustment import refuse_covariates
 from ._result import EvaluationResult
 
 __all__ = ["OUTCOME_MODELS", "evaluate_outcome"]
@@ -73,14 +77,15 @@ OUTCOME_MODELS: dict[str, dict[str, Any]] = {
 
 
 def _outcome_task(X: Any, values: np.ndarray, payload: dict[str, Any], *, outcome: str,
-                  operators: list[str], models: list[str], n_bootstraps: int,
-                  n_features: int, n_signatures: int,
+                  operators: list[str], models: list[str], n_signatures: int,
                   operator_params: Mapping[str, Mapping[str, Any]] | None) -> dict[str, Any]:
     """One (selector, fold): base models on the training part, each operator's signature,
     each model fitted on the signature's genes and measured on the test part."""
+    import dataclasses
+
     from threadpoolctl import threadpool_limits
 
-    from ..base_models import bootstrap
+    from ..base_models import check_run_data, fit_base_models
     from ..operators import apply_operators
     from ._folds import BaseModelCache
 
@@ -90,25 +95,19 @@ def _outcome_task(X: Any, values: np.ndarray, payload: dict[str, Any], *, outcom
         path, key = payload["cache_path"], payload["key"]
         base = BaseModelCache.load(path, key)
         if base is None:
-            selector = payload["selector"]
+            fold = payload["spec"].replace(_FUNC, random_state=key["seed"], operators=())
+            checked = check_run_data(X[train], values[train], fold, n_jobs=1, func=_FUNC,
+                                     groups=payload.get("groups"),
+                                     sample_weight=payload.get("sample_weight"))
             if payload.get("covariates") is not None:  # the training part's covariates
-                from ..selectors import get_selector
-                from ..selectors._covariates import adjusted
-
-                selector = adjusted(get_selector(selector, None, func=_FUNC).for_outcome(
-                    outcome, _FUNC), payload["covariates"], func=_FUNC)
-            base = bootstrap(X[train], values[train], outcome=outcome,
-                             selector=selector, n_bootstraps=n_bootstraps,
-                             n_features=n_features, random_state=key["seed"], n_jobs=1,
-                             progress=False, groups=payload.get("groups"),
-                             sample_weight=payload.get("sample_weight"),
-                             weighted_resampling=payload.get("weighted_resampling", False))
+                checked = dataclasses.replace(checked, covariates=payload["covariates"])
+            base = fit_base_models(checked, progress=False)
             BaseModelCache.store(path, base)
+        # the signatures' size as asked (m, unresolved: aggregate caps what it cannot serve)
+        n_features = payload["size"]
         fitted = apply_operators(base, operators, n_features=n_features,
                                  n_signatures=n_signatures, params=operator_params)
-        sel = payload["selector"]
-        label = str(payload.get("label") or (sel if isinstance(sel, str)
-                                             else base.selector["name"]))
+        label = str(payload["label"])
         rows, parts, signatures = [], [], {}
         for op in operators:
             sig = fitted.get(op)
@@ -135,25 +134,30 @@ def _outcome_task(X: Any, values: np.ndarray, payload: dict[str, Any], *, outcom
     return {"label": label, "rows": rows, "parts": parts, "signatures": signatures}
 
 
-def evaluate_outcome(X: Any, y: Any, outcome: str, selectors: Sequence[Any] | Mapping[str, Any],
-                     operators: Sequence[str], models: Sequence[str] | None = None, *,
-                     n_folds: int = 5, n_bootstraps: int = 50, n_features: int = 20,
-                     n_signatures: int = 10, random_state: int = 0,
-                     groups: Any = None, n_jobs: int | None = None,
-                     feature_names: Any = None,
+@door("evaluate_outcome", study=True, preset=PRESETS["study"],
+      # the selectors and operators compared are the protocol's own (given, or the
+      # record's); ``outcome`` is its own positional parameter (checked against a record's);
+      # covariates are refused until the folds adjust for them (refuse_covariates)
+      without=("selector", "selector_params", "min_support", "per_class", "covariates"))
+def evaluate_outcome(X: Any, y: Any, outcome: str, selectors: Any = None,
+                     operators: Any = None, models: Sequence[str] | None = None, *,
+                     n_folds: int = 5,
                      operator_params: Mapping[str, Mapping[str, Any]] | None = None,
-                     progress: bool | None = None, sample_weight: Any = None,
-                     weighted_resampling: bool = False, executor: Any = None,
-                     cache_dir: Any = None, covariates: Any = None) -> EvaluationResult:
+                     groups: Any = None, n_jobs: int | None = None,
+                     feature_names: Any = None, progress: bool | None = None,
+                     sample_weight: Any = None, executor: Any = None,
+                     cache_dir: Any = None, covariates: Any = None, spec: RunSpec,
+                     record: RunSpec | None = None, run: Any = None) -> EvaluationResult:
     """Cross-validate signatures of a continuous or survival outcome (KDD 2012, sec. 3).
 
     In each of ``n_folds`` folds (stratified by the outcome's strata; grouped with
     ``groups``), each selector's ``n_bootstraps`` base models are built on the training
-    part only (:func:`modelmine.bootstrap` with ``outcome``), every single-model operator and
-    ``nobagg`` give a signature, and each model of ``models`` is fitted on the
-    signature's genes (training part) and tested on the test part. The base models of
-    fold f are ``mm.bootstrap(X[train], y[train], outcome=..., random_state=seed + f)``
-    (the ``"outcome"`` seed derivation of :data:`modelmine.evaluation.SEED_DERIVATIONS`).
+    part only (:func:`modelmine.bootstrap` with the call's settings and ``outcome``),
+    every single-model operator and ``nobagg`` give a signature, and each model of
+    ``models`` is fitted on the signature's genes (training part) and tested on the test
+    part. The base models of fold f are ``mm.bootstrap(X[train], y[train],
+    spec=spec.replace(random_state=seed))`` with the fold's seed (the ``"outcome"`` seed
+    derivation of :data:`modelmine.evaluation.SEED_DERIVATIONS`).
 
     Parameters
     ----------
@@ -161,19 +165,26 @@ def evaluate_outcome(X: Any, y: Any, outcome: str, selectors: Sequence[Any] | Ma
     y : array-like
         Numbers (regression) or the event / time structured array (survival).
     outcome : {"regression", "survival"}
-    selectors : sequence of str or Selector, or mapping label -> selector
-    operators : sequence of str
-        Single-model operators; ``"nobagg"`` is added.
+        What y is (that of ``spec=`` / ``run=`` when given).
+    selectors : sequence of str or Selector, or mapping label -> selector, optional
+        Default: the selector of ``run=``, else the outcome's
+        (``modelmine.spec.DEFAULT_SELECTORS``).
+    operators : sequence of str, optional
+        Single-model operators (default: those of ``run=``, else mostFreq, closedApr,
+        avgRank); ``"nobagg"`` is added.
     models : sequence of str, optional
         Names of :data:`OUTCOME_MODELS` for the outcome (default: its first).
-    n_folds, n_bootstraps, n_features, n_signatures, random_state, groups, n_jobs :
+    **settings
+    n_folds : int, default=5
         As in :func:`modelmine.evaluate`.
-    feature_names : sequence of str, optional
     operator_params : mapping, optional
         Parameters per operator, as in :func:`modelmine.evaluate`.
+    groups, n_jobs : optional
+        As in :func:`modelmine.evaluate`.
+    feature_names : sequence of str, optional
     progress : bool, optional
         A progress bar over the (selector, fold) tasks.
-    sample_weight, weighted_resampling, executor, cache_dir :
+    sample_weight, executor, cache_dir :
         As in :func:`modelmine.evaluate`: the weights reach each fold's selectors (or
         draw its resamples), never the models that measure the signatures.
     covariates : DataFrame, mapping or 2-D array-like, optional
@@ -191,16 +202,57 @@ def evaluate_outcome(X: Any, y: Any, outcome: str, selectors: Sequence[Any] | Ma
     from ..base_models import data_fingerprint
     from ..base_models._design import check_design, refuse_unweighted
     from ..outcomes import check_outcome, require_survival
-    from ..selectors import get_selector
+    from ..spec import DEFAULT_SELECTORS
+    from ._choices import (
+        RECORDED,
+        check_operator_params,
+        described,
+        fold_selectors,
+        record_label,
+        resolve_operators,
+    )
     from ._folds import BaseModelCache, make_folds, run_tasks, seed_plan
 
     outcome = check_choice(outcome, "outcome", _FUNC, ("regression", "survival"))
+    if covariates is None:  # the spec names covariates, whose values were not given
+        refuse_covariates(spec, _FUNC, param="spec" if run is None else "run",
+                          what="settings" if run is None else "a run")
+    if spec.outcome != outcome:
+        if run is not None or spec.outcome != "classification":  # a spec of its own
+            raise param_error("outcome", _FUNC, f"the outcome of the spec "
+                              f"({spec.outcome!r})", outcome)
+        spec = spec.replace(_FUNC, outcome=outcome, selector=None, selector_params=None)
+    if record is not None:
+        if selectors is None:
+            selectors = {record_label(record): RECORDED}
+        if operators is None:
+            operators = [op for op, kind in record.operator_kinds.items()
+                         if kind == "single" and op != "nobagg"] or None
+        if operator_params is None and operators is not None:
+            operator_params = {k: dict(v) for k, v in record.operator_params.items()
+                               if k in operators} or None
     if outcome == "survival":
         require_survival(_FUNC)
+    specs = fold_selectors([DEFAULT_SELECTORS[outcome]] if selectors is None
+                            else selectors, spec, _FUNC)
+    chosen_ops = (["mostFreq", "closedApr", "avgRank"] if operators is None
+                  else [operators] if isinstance(operators, str) else list(operators))
+    kinds = operator_kinds(chosen_ops, func=_FUNC)
+    multi = [name for name, kind in kinds.items() if kind != "single"]
+    if multi:
+        raise param_error("operators", _FUNC, f"single-model operators for "
+                          f"outcome={outcome!r} (one signature per fold)",
+                          f"{multi}", show=False)
+    params = check_operator_params(operator_params, resolve_operators([*kinds, "nobagg"], _FUNC),
+                           _FUNC)
+    jobs = check_int(n_jobs, "n_jobs", _FUNC, allow_none=True)
+    if jobs == 0:
+        raise param_error("n_jobs", _FUNC, "a non-zero integer or None", n_jobs)
     target = check_outcome(y, outcome, func=_FUNC)
     data = check_dataset(X, target.strata, func=_FUNC, feature_names=feature_names)
     names = OUTCOME_MODELS[outcome]
-    chosen = list(models) if models else [next(iter(names))]
+    chosen = ([models] if isinstance(models, str) else list(models)) if models \
+        else [next(iter(names))]
     for name in chosen:
         check_choice(name, "classifiers", _FUNC, list(names))
     k = check_int(n_folds, "n_folds", _FUNC, min_value=2)
@@ -210,57 +262,48 @@ def evaluate_outcome(X: Any, y: Any, outcome: str, selectors: Sequence[Any] | Ma
                           f"every stratum of the outcome: {', '.join(target.strata_labels)})",
                           n_folds)
     design = check_design(groups, sample_weight, data.n_samples, func=_FUNC,
-                          weighted_resampling=bool(weighted_resampling))
+                          weighted_resampling=spec.weighted_resampling)
     if design.sample_weight is not None and not design.weighted_resampling:
-        given = (selectors.items() if isinstance(selectors, Mapping)
-                 else [(v if isinstance(v, str) else None, v) for v in selectors])
-        built = [(label, get_selector(v, None, func=_FUNC)) for label, v in given]
-        refuse_unweighted({label or sel.name: sel for label, sel in built}, _FUNC)
+        refuse_unweighted({label: s.selectors[0] for label, s in specs.items()}, _FUNC)
     from ._folds import fold_covariates
 
     covs = fold_covariates(covariates, data.n_samples, target.values, outcome, design,
-                           [get_selector(v, None, func=_FUNC) for v in (
-                               selectors.values() if isinstance(selectors, Mapping)
-                               else selectors)], func=_FUNC)
+                           [one.selectors[0] for one in specs.values()], func=_FUNC)
     cache = BaseModelCache(cache_dir, _FUNC)
-    seeds = seed_plan(random_state, n_folds=k, n_units=len(selectors), derivation="outcome",
-                      func=_FUNC)
-    ops = [o for o in dict.fromkeys([*operators, "nobagg"])]
+    seeds = seed_plan(spec.random_state, n_folds=k, n_units=len(specs),
+                      derivation="outcome", func=_FUNC)
+    ops = [o for o in dict.fromkeys([*kinds, "nobagg"])]
     folds = make_folds(target.strata, n_folds=k, seeds=seeds, groups=design.groups,
                        func=_FUNC)
     values = target.values
     fingerprint = (data_fingerprint(data.X, target.strata, design, target=values)
                    if cache.directory is not None else "")
     tasks: dict[int, dict[str, Any]] = {}
-    # A mapping gives the labels (label -> selector); a list is labelled by the names.
-    labelled = (list(selectors.items()) if isinstance(selectors, Mapping)
-                else [(None, sel) for sel in selectors])
-    for s, (label, sel) in enumerate(labelled):
+    for s, (label, one) in enumerate(specs.items()):
         for f, fold in enumerate(folds):
-            described = sel if isinstance(sel, str) else (
-                sel.describe() if hasattr(sel, "describe") else repr(sel))
+            what = described(one)
             if covs is not None:  # adjusted fits: another cache entry
-                described = {"selector": described, "covariates": covs.checksums()}
+                what = {"selector": what, "covariates": covs.checksums()}
             key = cache.key(fingerprint=fingerprint, fold=f, train=fold.train,
-                            selector=described, n_bootstraps=n_bootstraps,
-                            n_features=n_features, seed=seeds.units[f][s], outcome=outcome)
-            task: dict[str, Any] = {"selector": sel, "label": label, "train": fold.train,
+                            selector=what, n_bootstraps=one.n_bootstraps,
+                            n_features=one.n_features, seed=seeds.units[f][s],
+                            outcome=outcome, spec=one)
+            task: dict[str, Any] = {"spec": one, "label": label, "train": fold.train,
                                     "test": fold.test, "fold": f, "key": key,
-                                    "cache_path": cache.path(str(label or sel), key)}
+                                    "cache_path": cache.path(label, key),
+                                    "size": one.signature_size or one.n_features}
             if covs is not None:
                 task["covariates"] = covs.subset(fold.train)
             if not design.empty:
                 task["groups"] = None if design.groups is None else design.groups[fold.train]
                 task["sample_weight"] = (None if design.sample_weight is None
                                          else design.sample_weight[fold.train])
-                task["weighted_resampling"] = design.weighted_resampling
             tasks[s * k + f] = task
     results = run_tasks(
         _outcome_task, data.X, values, tasks,
         {"outcome": outcome, "operators": ops, "models": chosen,
-         "n_bootstraps": n_bootstraps, "n_features": n_features,
-         "n_signatures": n_signatures, "operator_params": operator_params},
-        executor=executor, n_jobs=n_jobs, func=_FUNC,
+         "n_signatures": spec.n_signatures, "operator_params": params},
+        executor=executor, n_jobs=jobs, func=_FUNC,
         label=f"evaluate {outcome} (selector x fold)", progress=progress)
     fold_rows, pred_rows = [], []
     signatures: dict[tuple[str, str, int], Any] = {}
@@ -277,7 +320,8 @@ def evaluate_outcome(X: Any, y: Any, outcome: str, selectors: Sequence[Any] | Ma
         signatures=signatures, fold_indices=[(fold.train, fold.test) for fold in folds],
         operator_kinds=dict.fromkeys(ops, "single"),
         feature_names=np.asarray(data.feature_names),
-        settings={"n_folds": k, "n_bootstraps": n_bootstraps, "n_features": n_features,
+        settings={"n_folds": k, "n_bootstraps": spec.n_bootstraps,
+                  "n_features": spec.n_features,
                   "random_state": seeds.entropy, "seed_derivation": seeds.derivation,
                   "operators": ops, "models": chosen,
                   "n_samples": data.n_samples, "n_features_in": data.n_features_in,

@@ -32,6 +32,7 @@ import pandas as pd
 from threadpoolctl import threadpool_limits
 
 from .._data import check_dataset
+from .._doors import door
 from ..base_models import (
     BaseModels,
     check_run_data,
@@ -47,19 +48,23 @@ from ..operators import (
     Signature,
     SignatureSet,
     aggregate,
-    available_operators,
-    get_operator,
-    operator_kinds,
     operator_seed,
 )
-from ..selectors import Selector, average_ranks, get_selector
-from ..spec import DataDefault, RunSpec, capped, defaults
+from ..selectors import average_ranks
+from ..spec import PRESETS, RunSpec, capped
 from ..validation import check_int, param_error
+from ._adjustment import refuse_covariates
+from ._choices import (
+    RECORDED,
+    check_operator_params,
+    described,
+    fold_selectors,
+    record_label,
+    resolve_operators,
+)
 from ._classifiers import resolve_classifiers
 from ._folds import BaseModelCache, fold_covariates, fold_parts, make_folds, run_tasks, seed_plan
 from ._result import EvaluationResult
-
-_D = defaults("n_bootstraps", "n_features", "n_signatures", "random_state")
 
 __all__ = ["KDD12_SELECTORS", "evaluate"]
 
@@ -79,77 +84,6 @@ KDD12_CLASSIFIERS: tuple[str, ...] = ("svm", "1nn", "tree")
 
 def _top_count(fraction: float, p: int) -> int:
     return max(1, round(fraction * p))
-
-
-# ---------------------------------------------------------------------- validation
-def _resolve_selectors(spec: Any, func: str) -> dict[str, Selector]:
-    if isinstance(spec, (str, bytes, Selector)) or hasattr(spec, "fit"):
-        spec = [spec]
-    items: list[tuple[str | None, Any]]
-    if isinstance(spec, Mapping):
-        items = [(str(k), v) for k, v in spec.items()]
-    elif isinstance(spec, Sequence):
-        items = [(None, v) for v in spec]
-    else:
-        raise param_error("selectors", func, "a list of selector names or selectors", spec,
-                          exc=TypeError)
-    if not items:
-        raise param_error("selectors", func, "a non-empty list of selectors", spec)
-    out: dict[str, Selector] = {}
-    for label, value in items:
-        sel = get_selector(value, None, func=func)
-        label = label or (value if isinstance(value, str) else sel.name)
-        if label in out:
-            raise param_error("selectors", func, "selectors with distinct names",
-                              f"{label!r} twice", show=False)
-        out[label] = sel
-    return out
-
-
-def _resolve_operators(spec: Any, func: str) -> list[Operator]:
-    if spec is None:
-        spec = available_operators()["name"].tolist()
-    elif isinstance(spec, (str, Operator)):
-        spec = [spec]
-    if not isinstance(spec, Sequence) or not spec:
-        raise param_error("operators", func, "None (all available) or a non-empty list of "
-                          "operator names", spec, exc=TypeError if not isinstance(
-                              spec, Sequence) else ValueError)
-    # Names are checked where every door checks them (operator_kinds); Operator objects
-    # (not necessarily registered) are taken as they are.
-    names = [v for v in spec if not isinstance(v, Operator)]
-    if names:
-        operator_kinds(names, param="operators", func=func)
-    ops: list[Operator] = []
-    for value in spec:
-        op = value if isinstance(value, Operator) else get_operator(value)
-        if any(o.name == op.name for o in ops):
-            raise param_error("operators", func, "distinct operators", f"{op.name!r} twice",
-                              show=False)
-        ops.append(op)
-    # The baseline every comparison of KDD'12 Table 2 includes.
-    if not any(o.name == "nobagg" for o in ops):
-        ops.insert(0, get_operator("nobagg"))
-    return ops
-
-
-def _check_params(params: Any, ops: list[Operator], func: str) -> dict[str, dict[str, Any]]:
-    if params is None:
-        return {}
-    if not isinstance(params, Mapping):
-        raise param_error("operator_params", func, "a mapping operator name -> parameters",
-                          params, exc=TypeError)
-    known = [o.name for o in ops]
-    out = {}
-    for name, value in params.items():
-        if name not in known:
-            raise param_error("operator_params", func, "keyed by evaluated operators ("
-                              + ", ".join(repr(n) for n in known) + ")", name)
-        if not isinstance(value, Mapping):
-            raise param_error("operator_params", func, "a mapping of parameters for "
-                              f"{name!r}", value, exc=TypeError)
-        out[name] = dict(value)
-    return out
 
 
 # ---------------------------------------------------------------------- the task
@@ -172,54 +106,13 @@ def _single_ranks(base: BaseModels) -> np.ndarray:
 
 
 def _evaluate_outcome(X: Any, y: Any, outcome: str, selectors: Any, operators: Any,
-                      classifiers: Any, **kwargs: Any) -> Any:
-    """The continuous and survival outcomes: defaults of the outcome, then
-    :func:`evaluate_outcome` (the same fold engine, models of :data:`OUTCOME_MODELS`)."""
-    from ..spec import DEFAULT_SELECTORS
-    from ._outcomes import OUTCOME_MODELS, evaluate_outcome
+                      classifiers: Any, *, spec: RunSpec, **kwargs: Any) -> Any:
+    """The continuous and survival outcomes: :func:`evaluate_outcome` (the same fold engine,
+    models of :data:`OUTCOME_MODELS`) with evaluate's settings."""
+    from ._outcomes import evaluate_outcome
 
-    if outcome not in OUTCOME_MODELS:
-        raise param_error("outcome", _FUNC, "'classification', 'regression' or 'survival'",
-                          outcome)
-    if not isinstance(kwargs["weighted_resampling"], bool | np.bool_):
-        raise param_error("weighted_resampling", _FUNC, "a bool",
-                          kwargs["weighted_resampling"], exc=TypeError)
-
-    def listed(value: Any) -> list[Any]:
-        return [value] if isinstance(value, str) or not isinstance(value, Sequence) \
-            else list(value)
-
-    chosen_sels: Any = ([DEFAULT_SELECTORS[outcome]] if selectors is None
-                        else dict(selectors) if isinstance(selectors, Mapping)
-                        else listed(selectors))
-    # Checked here, so that a selector that cannot fit the outcome is refused before the
-    # first fit, in the name of evaluate.
-    for label, sel in _resolve_selectors(chosen_sels, _FUNC).items():
-        if outcome not in sel.outcomes:
-            from ..selectors import selectors_for
-
-            raise param_error(
-                "selectors", _FUNC, f"selectors for outcome={outcome!r} (default: "
-                f"{DEFAULT_SELECTORS[outcome]!r}; selectors for it: "
-                f"{', '.join(selectors_for(outcome))})",
-                f"{label!r}, which fits {' or '.join(map(repr, sel.outcomes))} only",
-                show=False)
-    chosen_models = None if classifiers is None else listed(classifiers)
-    chosen_ops = (["mostFreq", "closedApr", "avgRank"] if operators is None
-                  else listed(operators))
-    kinds = operator_kinds(chosen_ops, func=_FUNC)
-    multi = [name for name, kind in kinds.items() if kind != "single"]
-    if multi:
-        raise param_error("operators", _FUNC, f"single-model operators for "
-                          f"outcome={outcome!r} (one signature per fold)",
-                          f"{multi}", show=False)
-    params = _check_params(kwargs.pop("operator_params"),
-                           _resolve_operators([*kinds, "nobagg"], _FUNC), _FUNC)
-    jobs = check_int(kwargs["n_jobs"], "n_jobs", _FUNC, allow_none=True)
-    if jobs == 0:
-        raise param_error("n_jobs", _FUNC, "a non-zero integer or None", kwargs["n_jobs"])
-    return evaluate_outcome(X, y, outcome, chosen_sels, list(kinds), chosen_models,
-                            operator_params=params, **kwargs)
+    return evaluate_outcome(X, y, outcome, selectors, operators, classifiers, spec=spec,
+                            **kwargs)
 
 
 def _run_task(X: Any, y: np.ndarray, payload: dict[str, Any], *, operators: list[Operator],
@@ -236,13 +129,12 @@ def _run_task(X: Any, y: np.ndarray, payload: dict[str, Any], *, operators: list
         base = BaseModelCache.load(path, key)
         cached = base is not None
         if base is None:
-            # The fold's run specification: mm.run(X[train], y[train], selector=...,
-            # n_bootstraps=b, n_features=m, random_state=seed) gives these base models and,
-            # through operator_seed, these signatures.
-            spec = RunSpec(selector=payload["selector"], n_bootstraps=key["n_bootstraps"],
-                           n_features=key["n_features"], random_state=key["seed"],
-                           weighted_resampling=payload.get("weighted_resampling", False),
-                           operators=(), func=_FUNC)
+            # The fold's run specification: mm.run(X[train], y[train], spec=spec) gives
+            # these base models and, through operator_seed, these signatures. Every fold
+            # fits the full training part too (nobagg, the robustness table).
+            spec = payload["spec"].replace(_FUNC, n_features=key["n_features"],
+                                           random_state=key["seed"], operators=(),
+                                           fit_full=True)
             checked = check_run_data(
                 X_tr, y_tr, spec, feature_names=feature_names, n_jobs=1, func=_FUNC,
                 groups=payload.get("groups"), sample_weight=payload.get("sample_weight"))
@@ -263,7 +155,7 @@ def _run_task(X: Any, y: np.ndarray, payload: dict[str, Any], *, operators: list
             # is a cap) may leave fewer than m distinct features in a fold's base models;
             # the signature is then capped at what the operator can serve (its size is
             # recorded in the results' n_features column).
-            size = ({"n_features": min(key["n_features"], int(op.max_features(base)))}
+            size = ({"n_features": min(payload["size"], int(op.max_features(base)))}
                     if op.kind == "single" else {"n_signatures": n_signatures})
             try:
                 with warnings.catch_warnings():  # the sizes used are in the results' table
@@ -314,6 +206,14 @@ def _run_task(X: Any, y: np.ndarray, payload: dict[str, Any], *, operators: list
 
 
 # ---------------------------------------------------------------------- evaluate
+@door("evaluate", study=True, stage="mining", preset=PRESETS["kdd2012"],
+      # the selectors and operators compared, and their parameters, are the protocol's own
+      # (``selectors``, ``operators``, ``operator_params``: given, or the record's); no
+      # itemsets or per-class panels; covariates are refused until the folds adjust for
+      # them (refuse_covariates)
+      without=("selector", "selector_params", "min_support", "per_class", "covariates"),
+      notes={"fit_full": "Each fold fits the full training part too (the nobagg "
+                         "baseline and the robustness table need it), whatever this says."})
 def evaluate(
     X: Any,
     y: Any,
@@ -322,21 +222,18 @@ def evaluate(
     classifiers: Any = None,
     *,
     n_folds: int = 10,
-    n_bootstraps: int = _D["n_bootstraps"],
-    n_features: int = _D["n_features"],
-    n_signatures: int = _D["n_signatures"],
     operator_params: Mapping[str, Mapping[str, Any]] | None = None,
     feature_names: Any = None,
-    random_state: Any = _D["random_state"],
     n_jobs: int | None = None,
     executor: Any = None,
     cache_dir: str | os.PathLike[str] | None = None,
     progress: bool | None = None,
     groups: Any = None,
     sample_weight: Any = None,
-    weighted_resampling: bool = False,
-    outcome: str = "classification",
     covariates: Any = None,
+    spec: RunSpec,
+    record: RunSpec | None = None,
+    run: Any = None,
 ) -> Any:
     """Run the evaluation protocol of Woznica, Nguyen and Kalousis (KDD 2012, section 3).
 
@@ -346,6 +243,9 @@ def evaluate(
     operator aggregates them into a signature (or ``n_signatures`` alternative signatures),
     and every classifier is trained on each signature (training part) and tested on the
     test part. No test sample ever reaches a selector, an operator or a classifier's fit.
+    The settings of each fold's base models are the call's (the KDD'12 preset: the table's
+    defaults; or those of ``spec=`` / ``run=``) with the fold's seed: ``evaluate(X, y,
+    run=r)`` evaluates the run's own selector, scaling, resampling and operators.
 
     Parameters
     ----------
@@ -355,43 +255,26 @@ def evaluate(
     selectors : sequence or mapping, optional
         Selector names (see :func:`modelmine.selectors.available_selectors`), Selector
         objects, scikit-learn estimators or callables; a mapping gives them labels.
-        Default: for classes the four of KDD'12 (:data:`KDD12_SELECTORS`: "ig",
-        "relieff", "svm-rfe", "svm"); for an outcome its own
-        (``modelmine.spec.DEFAULT_SELECTORS``).
+        Default: the selector of ``run=`` (as its spec builds it); else, for
+        classes, the four of KDD'12 (:data:`KDD12_SELECTORS`: "ig", "relieff", "svm-rfe",
+        "svm"), and for an outcome its own (``modelmine.spec.DEFAULT_SELECTORS``).
     operators : sequence of str, optional
-        Operator names (:func:`modelmine.operators.available_operators`); default: every available
-        operator. ``"nobagg"`` (the selector fitted once on the training part, no
-        aggregation) is always added: it is the baseline of every comparison.
+        Operator names (:func:`modelmine.operators.available_operators`); default: those of
+        ``run=`` (for an outcome, its single-model ones), else every available operator.
+        ``"nobagg"`` (the selector fitted once on the training part, no aggregation) is
+        always added: it is the baseline of every comparison.
     classifiers : sequence or mapping, optional
         Default: ("svm", "1nn", "tree") for classes, the outcome's first model otherwise.
         Names of the paper's classifiers (linear SVM with C = 0.5, 1-nearest neighbour, a
         decision tree; see :mod:`modelmine.evaluation._classifiers`) or any scikit-learn
         classifiers (cloned); a mapping gives them labels.
+    **settings
     n_folds : int, default=10
         Number of folds, between 2 and the size of the smallest class.
-    n_bootstraps : int, default=150
-        b, base models per (selector, fold).
-    n_features : int, default=20
-        m, the size of the base models' subsets and of single-model signatures; unset, on
-        data of fewer than 60 features, round(p / 3) as at every door (capped
-        by what the operator can serve when a selector that chooses its own subset size,
-        such as CFS, left fewer than m distinct features in a fold's base models).
-    n_signatures : int, default=10
-        k, alternative signatures of multi-model operators (capped by the number of
-        distinct base models).
     operator_params : mapping, optional
-        Extra parameters per operator name, e.g. ``{"closedApr": {"min_support": 0.1}}``.
+        Extra parameters per operator name, e.g. ``{"closedApr": {"min_support": 0.1}}``;
+        default: those of ``run=``.
     feature_names : sequence of str, optional
-    random_state : None, int, SeedSequence, RandomState or Generator, default=0
-        Seed of the whole protocol (:func:`modelmine.spec.resolve_seed`).
-        ``SeedSequence(random_state).spawn`` gives one child for the folds and one per
-        fold; a fold's child gives the fold's seed (the ``seed`` column of
-        :attr:`EvaluationResult.tasks`), the seed of that fold's :class:`~modelmine.RunSpec`
-        for every selector (the selectors are compared on the same resamples), from which
-        the operators that draw are seeded as in :func:`modelmine.run`: so
-        ``mm.run(X[train], y[train], selector=..., n_bootstraps=b, n_features=m,
-        random_state=seed)`` reproduces a fold's base models and signatures. Nothing
-        depends on the order in which tasks finish.
     n_jobs : int or None
         joblib workers over the (selector, fold) tasks; -1 = all cores.
     executor : dask.distributed.Client or str, optional
@@ -415,26 +298,12 @@ def evaluate(
         Weights given to each fold's selectors on its training part (or drawing its
         resamples with ``weighted_resampling``), as in :func:`modelmine.bootstrap`. The
         classifiers that measure the error are fitted unweighted, as in the paper.
-    weighted_resampling : bool, default=False
-        As in :func:`modelmine.bootstrap`.
     covariates : DataFrame, mapping or 2-D array-like, optional
         Clinical covariates of the samples (their values, one row per sample, as
         :func:`modelmine.run` takes them): each fold's selectors are fitted adjusted for
         those of its training part, as a run with ``covariates=`` fits them
         (``docs/outcomes.md``, "Clinical covariates"). The classifiers and models that
         measure a signature are fitted on its genes alone: the error is the genes'.
-    outcome : {"classification", "regression", "survival"}, default="classification"
-        For a continuous or survival ``y`` (``docs/outcomes.md``): the folds are
-        stratified by its strata, ``selectors`` must fit it (default: the outcome's,
-        ``modelmine.spec.DEFAULT_SELECTORS``), ``operators`` are the single-model ones
-        (default: mostFreq, closedApr, avgRank), ``classifiers`` names the models of
-        :data:`modelmine.evaluation.OUTCOME_MODELS` ("ridge", "rf"; "coxph", "rsf"), and
-        the :class:`~modelmine.evaluation.EvaluationResult` has that ``outcome`` and its
-        measures (RMSE and R^2; Harrell's and Uno's concordance and the integrated Brier
-        score; the model in the ``classifier`` column). Weights,
-        ``cache_dir``, ``executor`` and ``n_jobs`` are honoured as for classes; the folds
-        and seeds come from the one fold engine (seed derivation ``"outcome"``,
-        :data:`modelmine.evaluation.SEED_DERIVATIONS`).
 
     Returns
     -------
@@ -445,6 +314,18 @@ def evaluate(
         (:meth:`EvaluationResult.stability`), and the KDD'12 Table 2 and Table 4 and the
         Saeys et al. (2008) robustness layouts (:meth:`EvaluationResult.table2`,
         :meth:`~EvaluationResult.table4`, :meth:`~EvaluationResult.robustness_table`).
+        The seed: ``SeedSequence(random_state).spawn`` gives one child for the folds and
+        one per fold; a fold's child gives the fold's seed (the ``seed`` column of
+        :attr:`EvaluationResult.tasks`), the seed of that fold's spec for every selector
+        (the selectors are compared on the same resamples), from which the operators that
+        draw are seeded as in :func:`modelmine.run`: so ``mm.run(X[train], y[train],
+        spec=spec.replace(random_state=seed))`` reproduces a fold's base models and
+        signatures. For a continuous or survival ``outcome`` (``docs/outcomes.md``), the
+        folds are stratified by its strata, the operators are the single-model ones
+        (default: mostFreq, closedApr, avgRank), ``classifiers`` names the models of
+        :data:`modelmine.evaluation.OUTCOME_MODELS` ("ridge", "rf"; "coxph", "rsf"), and
+        the result holds that ``outcome`` and its measures (RMSE and R^2; Harrell's and
+        Uno's concordance and the integrated Brier score).
 
     Raises
     ------
@@ -452,35 +333,49 @@ def evaluate(
         ``n_folds`` larger than the smallest class; an unknown selector, operator or
         classifier name (the message lists the valid ones).
     """
+    if covariates is None:  # the spec names covariates, whose values were not given
+        refuse_covariates(spec, _FUNC, param="spec" if run is None else "run",
+                          what="settings" if run is None else "a run")
+    outcome = spec.outcome
+    if record is not None:  # a run's selector (as its spec builds it) and operators
+        if selectors is None:
+            selectors = {record_label(record): RECORDED}
+        if operators is None:  # for an outcome, its single-model operators
+            operators = [op for op, kind in record.operator_kinds.items()
+                         if outcome == "classification" or (kind == "single"
+                                                            and op != "nobagg")] or None
+        if operator_params is None and operators is not None:
+            operator_params = {k: dict(v) for k, v in record.operator_params.items()
+                               if k in operators} or None
     if outcome != "classification":
+        if record is None:  # the outcome's defaults (a record would give its own)
+            selectors = [spec.selector] if selectors is None else selectors
+            operators = ["mostFreq", "closedApr", "avgRank"] if operators is None \
+                else operators
         return _evaluate_outcome(
             X, y, outcome, selectors, operators, classifiers, n_folds=n_folds,
-            n_bootstraps=n_bootstraps, n_features=n_features, n_signatures=n_signatures,
-            operator_params=operator_params, random_state=random_state, groups=groups,
-            n_jobs=n_jobs, executor=executor, cache_dir=cache_dir,
-            sample_weight=sample_weight, weighted_resampling=weighted_resampling,
-            feature_names=feature_names, progress=progress, covariates=covariates)
+            operator_params=operator_params, groups=groups, n_jobs=n_jobs,
+            executor=executor, cache_dir=cache_dir, sample_weight=sample_weight,
+            feature_names=feature_names, progress=progress, covariates=covariates,
+            spec=spec)
     if selectors is None:
         selectors = KDD12_SELECTORS
     if classifiers is None:
         classifiers = KDD12_CLASSIFIERS
     data = check_dataset(X, y, func=_FUNC, feature_names=feature_names)
-    sels = _resolve_selectors(selectors, _FUNC)
-    ops = _resolve_operators(operators, _FUNC)
+    sels = fold_selectors(selectors, spec)
+    ops = resolve_operators(operators, _FUNC)
     clfs = resolve_classifiers(classifiers, _FUNC)
-    params = _check_params(operator_params, ops, _FUNC)
+    params = check_operator_params(operator_params, ops, _FUNC)
     counts = np.bincount(data.y)
     smallest = int(counts.min())
     folds_k = check_int(n_folds, "n_folds", _FUNC, min_value=2)
-    if not isinstance(weighted_resampling, bool | np.bool_):
-        raise param_error("weighted_resampling", _FUNC, "a bool", weighted_resampling,
-                          exc=TypeError)
     design = check_design(groups, sample_weight, data.n_samples, func=_FUNC,
-                          weighted_resampling=bool(weighted_resampling))
+                          weighted_resampling=spec.weighted_resampling)
     if design.sample_weight is not None and not design.weighted_resampling:
-        refuse_unweighted(sels, _FUNC)  # before any fold is fitted
+        refuse_unweighted({label: s.selectors[0] for label, s in sels.items()}, _FUNC)
     covs = fold_covariates(covariates, data.n_samples, data.y, "classification", design,
-                           list(sels.values()), func=_FUNC)
+                           [s.selectors[0] for s in sels.values()], func=_FUNC)
     if design.grouped and design.n_groups < folds_k:
         raise param_error("groups", _FUNC, f"at least n_folds={folds_k} groups (grouped "
                           "folds hold whole groups)", f"{design.n_groups} groups",
@@ -489,19 +384,20 @@ def evaluate(
         raise param_error("n_folds", _FUNC, f"an integer in [2, {smallest}] (at most the "
                           f"size of the smallest class, {smallest} samples, so that every "
                           "fold holds every class)", n_folds)
-    b = check_int(n_bootstraps, "n_bootstraps", _FUNC, min_value=2)
-    m = (n_features.rule(data.n_features_in) if isinstance(n_features, DataDefault)
-         else check_int(n_features, "n_features", _FUNC, min_value=1))
+    b = spec.n_bootstraps
+    m = spec.for_data(data.n_features_in, _FUNC).n_features
+    m = check_int(m, "n_features", _FUNC, min_value=1)
     m = capped(m, data.n_features_in, name="n_features", func=_FUNC,
                why=f"the {data.n_features_in} features of X")
-    k = check_int(n_signatures, "n_signatures", _FUNC, min_value=1)
+    size = m if spec.signature_size is None else min(spec.signature_size, data.n_features_in)
+    k = spec.n_signatures
     jobs = check_int(n_jobs, "n_jobs", _FUNC, allow_none=True)
     if jobs == 0:
         raise param_error("n_jobs", _FUNC, "a non-zero integer or None", n_jobs)
     cache = BaseModelCache(cache_dir, _FUNC)
 
     labels = data.classes[data.y]  # the user's labels, for predictions and classifiers
-    seeds = seed_plan(random_state, n_folds=folds_k, n_units=len(sels), func=_FUNC)
+    seeds = seed_plan(spec.random_state, n_folds=folds_k, n_units=len(sels), func=_FUNC)
     folds = make_folds(data.y, n_folds=folds_k, seeds=seeds, groups=design.groups,
                        every_stratum=True, func=_FUNC)
     fingerprint = data_fingerprint(data.X, data.y, design)
@@ -509,21 +405,20 @@ def evaluate(
     sel_labels = list(sels)
     for s, label in enumerate(sel_labels):
         for f, fold in enumerate(folds):
-            described = sels[label].describe()
+            what = described(sels[label])
             if covs is not None:  # adjusted fits: another cache entry
-                described = {**described, "covariates": covs.checksums()}
+                what = {**what, "covariates": covs.checksums()}
             key = cache.key(fingerprint=fingerprint, fold=f, train=fold.train,
-                            selector=described, n_bootstraps=b, n_features=m,
-                            seed=seeds.units[f][s])
-            task = {"selector": sels[label], "train": fold.train, "test": fold.test,
-                    "key": key, "cache_path": cache.path(label, key)}
+                            selector=what, n_bootstraps=b, n_features=m,
+                            seed=seeds.units[f][s], spec=sels[label])
+            task = {"spec": sels[label], "train": fold.train, "test": fold.test,
+                    "key": key, "cache_path": cache.path(label, key), "size": size}
             if covs is not None:
                 task["covariates"] = covs.subset(fold.train)
             if not design.empty:  # the fold's part of the design (in the data's fingerprint)
                 task["groups"] = None if design.groups is None else design.groups[fold.train]
                 task["sample_weight"] = (None if design.sample_weight is None
                                          else design.sample_weight[fold.train])
-                task["weighted_resampling"] = design.weighted_resampling
             tasks[s * folds_k + f] = task
     kwargs = {"operators": ops, "classifiers": clfs, "n_signatures": k,
               "operator_params": params, "feature_names": data.feature_names}
@@ -538,12 +433,13 @@ def evaluate(
                          "n_folds": folds_k, "n_bootstraps": b, "n_features": m,
                          "n_signatures": k, "random_state": seeds.entropy,
                          "seed_derivation": seeds.derivation,
-                         "selectors": {lb: sels[lb].describe() for lb in sel_labels},
+                         "selectors": {lb: described(sels[lb]) for lb in sel_labels},
                          "operators": [o.name for o in ops], "classifiers": list(clfs),
                          "classifier_params": {c: repr(e) for c, e in clfs.items()},
                          "fold_seed": seeds.split[0], "n_samples": data.n_samples,
                          "n_features_in": data.n_features_in,
                          "data_sha256": fingerprint, "seconds": seconds,
+                         **({"signature_size": size} if size != m else {}),
                          **({"design": design.describe()} if not design.empty else {}),
                      })
 

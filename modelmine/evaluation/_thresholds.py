@@ -39,9 +39,9 @@ from ..diagnostics import kuncheva_stability, signature_performance
 from ..operators import Signature, aggregate, get_operator
 from ..selectors import get_selector, model_from_output
 from ..validation import check_choice, check_int, check_real, param_error
+from ._choices import resolve_selectors
 from ._classifiers import resolve_classifiers
 from ._folds import make_folds, run_tasks, seed_plan
-from ._protocol import _resolve_selectors
 from ._vocabulary import one_of, renamed
 
 __all__ = [
@@ -341,7 +341,7 @@ def evaluate_thresholds(
         stability_std, auc, auc_std; ``plot()`` draws Pes's figures.
     """
     data = check_dataset(X, y, func=_FUNC, feature_names=feature_names)
-    sels = _resolve_selectors(selectors, _FUNC)
+    sels = resolve_selectors(selectors, _FUNC)
     if selector_params is None:
         params = {k: v for k, v in PES_SELECTOR_PARAMS.items() if k in sels and sels[k].name == k}
     elif isinstance(selector_params, dict):

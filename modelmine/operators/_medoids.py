@@ -37,7 +37,7 @@ import numpy as np
 
 from ..base_models import BaseModels
 from ..constants import DEFAULT_K_RANGE, SILHOUETTE_NO_STRUCTURE
-from ..exceptions import NotApplicableError
+from ..exceptions import InvalidParameterError, NotApplicableError
 from ..patterns._kmedoids import KMedoidsResult
 from ..patterns._model_clusters import (
     ModelClusters,
@@ -109,7 +109,9 @@ def _k_range(k_range: Any, func: str) -> list[int]:
         return list(DEFAULT_K_RANGE)
     try:
         ks = [check_int(k, "k_range", func, min_value=2) for k in k_range]
-    except TypeError:
+    except InvalidParameterError:  # an integer out of range: its own message
+        raise
+    except TypeError:  # not iterable
         raise param_error(
             "k_range", func, "an iterable of integers >= 2", k_range, exc=TypeError
         ) from None

@@ -53,6 +53,7 @@ from typing import Any
 import numpy as np
 
 from ..constants import KMEDOIDS_RESTART_MAX_ROWS, KMEDOIDS_RESTARTS
+from ..exceptions import InvalidParameterError
 from ..validation import check_choice, check_int, param_error
 
 __all__ = [
@@ -286,7 +287,9 @@ def kmedoids_range(
     n = dist.shape[0]
     try:
         ks = sorted({int(check_int(k, "ks", func, min_value=1, max_value=n)) for k in ks})
-    except TypeError:
+    except InvalidParameterError:  # an integer out of range: its own message
+        raise
+    except TypeError:  # not iterable
         raise param_error("ks", func, "an iterable of integers", ks, exc=TypeError) from None
     if not ks:
         raise param_error("ks", func, "a non-empty iterable of integers", ks)

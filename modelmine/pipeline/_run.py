@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from .._doors import door
 from .._files import atomic_directory, directory_lock
 from .._progress import phase
 from .._utils import frozen, jsonable, library_versions, positional_names
@@ -43,16 +44,13 @@ from ..exceptions import DataError
 from ..operators import Signature, SignatureSet, apply_operators
 from ..patterns import ItemsetLattice, Itemsets, TooManyItemsetsError, mine_itemsets
 from ..report import range_text, scaling_statement
-from ..spec import DEFAULT_OPERATORS, RunSpec, defaults, spec_alone
+from ..spec import DEFAULT_OPERATORS, RunSpec
 from ..validation import param_error
 from . import _store
 
 __all__ = ["DEFAULT_OPERATORS", "MiningRun", "resume", "run"]
 
 _FUNC = "run"
-
-#: The defaults of the run's settings: those of modelmine.spec.SETTINGS, stated once.
-_D = defaults()
 
 
 @dataclass(frozen=True, eq=False)
@@ -829,45 +827,22 @@ def mixed_statement(arr: np.ndarray, low: float, high: float) -> str:
             "assumed, and the report z-scores each variable")
 
 
+@door("run")
 def run(
     X: Any,
     y: Any = None,
     *,
-    selector: Any = _D["selector"],
-    operators: Sequence[str] = _D["operators"],
-    n_bootstraps: int = _D["n_bootstraps"],
-    n_features: int | None = _D["n_features"],
-    n_signatures: int = _D["n_signatures"],
-    min_support: float = _D["min_support"],
-    resampling: str = _D["resampling"],
-    sample_fraction: float | None = _D["sample_fraction"],
-    stratify: bool = _D["stratify"],
-    selector_params: dict[str, Any] | None = _D["selector_params"],
-    operator_params: Mapping[str, Mapping[str, Any]] | None = _D["operator_params"],
     feature_names: Any = None,
-    random_state: Any = _D["random_state"],
     n_jobs: int | None = None,
-    artificial_features: str | None = _D["artificial_features"],
     executor: Any = None,
     run_dir: str | os.PathLike[str] | None = None,
     checkpoint_every: int = 10,
     progress: bool | None = None,
     command: Sequence[str] | None = None,
-    scale: str = _D["scale"],
-    signature_size: int | None = _D["signature_size"],
     groups: Any = None,
     sample_weight: Any = None,
-    weighted_resampling: bool = _D["weighted_resampling"],
-    per_class: bool = _D["per_class"],
-    outcome: str = _D["outcome"],
-    max_per_class: int | None = _D["max_per_class"],
-    fit_full: bool = _D["fit_full"],
-    spec: RunSpec | None = None,
     covariates: Any = None,
-    feature_map: Any = _D["feature_map"],
-    feature_map_columns: Sequence[str] | None = _D["feature_map_columns"],
-    collapse: str = _D["collapse"],
-    unmapped: str = _D["unmapped"],
+    spec: RunSpec,
 ) -> MiningRun:
     """Mine the models of a feature selector: base models, signatures, itemsets, diagnostics.
 
@@ -887,33 +862,10 @@ def run(
     y : array-like of shape (n_samples,), or str, optional
         Class labels; required unless ``X`` is a LoadedData. For an AnnData,
         ``"obs:COLUMN"`` names a column of its ``obs``. A continuous target is refused
-        (:func:`modelmine.datasets.check_target`).
-    selector : str, Selector, estimator or callable, optional
-        As in :func:`modelmine.bootstrap` (default: the outcome's, "svm-rfe" for classes).
-    operators : sequence of str, default=("closedApr", "allMed")
-        Registered operator names (``modelmine.operators.available_operators()``).
-    n_bootstraps : int, default=150
-        b (KDD 2012, section 3).
-    n_features : int, default=20
-        m: features per base model (and per signature unless ``signature_size``). Above
-        p it is capped at p with a warning (:func:`modelmine.spec.capped`). Left at its
-        default on data of fewer than 60 features (a clinical table), m is round(p / 3)
-        (:func:`modelmine.constants.default_n_features`).
-    n_signatures : int, default=10
-        k: alternatives of the multi-model operators (capped per operator by
-        :func:`modelmine.aggregate`, which records the cap in the provenance).
-    min_support : float in (0, 1] or int, default=0.2
-        Minimum support of the closed itemsets the run keeps (:attr:`MiningRun.itemsets`).
-    resampling, sample_fraction, stratify, selector_params, feature_names : optional
+        unless ``outcome`` says what it is (:func:`modelmine.datasets.check_target`).
+    **settings
+    feature_names : sequence of str, optional
         As in :func:`modelmine.bootstrap`.
-    artificial_features : {"permutation", "knockoff"} or None
-        As in :func:`modelmine.bootstrap`: what the ``stabl`` operator needs.
-    operator_params : mapping of str to mapping, optional
-        Extra parameters per operator, e.g. ``{"closedApr": {"min_support": 0.3}}``.
-    random_state : None, int, SeedSequence, RandomState or Generator, default=0
-        Seed of the whole run (:func:`modelmine.spec.resolve_seed`); the fixed seed 0
-        unless told otherwise, so the same call gives the same result. None draws fresh
-        entropy and records it.
     n_jobs, executor : optional
         Workers for the bootstrap (joblib) or a Dask client / scheduler address. Results
         do not depend on them.
@@ -927,14 +879,6 @@ def run(
         Progress bar (None: when stderr is a terminal).
     command : sequence of str, optional
         The command line to record in ``run.json`` (``modelmine run`` passes its own).
-    scale : {"none", "standard", "minmax"}, default="none"
-        Scale the features inside each resample before the selector sees them
-        (:class:`modelmine.selectors._scaling.ScaledSelector`): SVM-RFE ranks by weight
-        size, which follows the units of unscaled data. Recorded in the settings.
-    signature_size : int, optional
-        Features per signature of the operators, when it should differ from the base
-        models' m (for example base models of 50 features mined into signatures of 20).
-        Default: ``n_features``.
     groups : array-like of shape (n_samples,), or str, optional
         The unit each sample belongs to (patient, donor, batch): every resampling scheme
         draws whole groups (:func:`modelmine.bootstrap`; ``docs/groups.md``). For an
@@ -944,28 +888,6 @@ def run(
         Sample weights, given to the selector on each resample (selectors that take them:
         :func:`modelmine.selectors.weighted_selectors`) or, with ``weighted_resampling``,
         drawing the resamples. ``"obs:COLUMN"`` for an AnnData.
-    weighted_resampling : bool, default=False
-        As in :func:`modelmine.bootstrap`.
-    per_class : bool, default=False
-        Also select one class against the rest for every class (three or more), on the
-        run's own resamples (common random numbers; the resamples then hold every class),
-        with every operator: the per-class panels (:attr:`MiningRun.class_signatures`,
-        :meth:`MiningRun.markers`, which then gives them by default; ``docs/markers.md``).
-    outcome : {"classification", "regression", "survival"}, default="classification"
-        What ``y`` is: class labels; numbers (a drug response, an age); or a survival
-        target, the structured array of the event indicator and the time
-        (``sksurv.util.Surv.from_arrays(event, time)``; ``pip install
-        'modelmine[survival]'``). The selector must fit it (default: the outcome's,
-        ``modelmine.spec.DEFAULT_SELECTORS``); ``docs/outcomes.md``.
-    max_per_class : int, optional
-        At most this many samples of each class in each resample (:class:`~modelmine.RunSpec`).
-    fit_full : bool, default=True
-        Also fit the selector once on all the data (the "nobagg" baseline of KDD 2012).
-    spec : RunSpec, optional
-        All the settings at once (:class:`modelmine.RunSpec`), instead of their keywords
-        (which must then be left at their defaults). The execution keywords (``n_jobs``,
-        ``executor``, ``run_dir``, ``checkpoint_every``, ``progress``, ``command``) and
-        ``feature_names`` still apply.
     covariates : DataFrame, mapping, or sequence of str, optional
         Clinical covariates (age, sex, stage, batch) the run adjusts for: a DataFrame of
         one row per sample (numeric columns as they are, text columns one-hot), or the
@@ -975,23 +897,8 @@ def run(
         them) and ``coxnet`` (unpenalised); every regression selector (y and the genes
         replaced by their residuals on them); not the classification selectors. The
         markers report effects adjusted for them (hazard ratio, regression slope, odds
-        ratio per SD). Recorded in ``run.json``; ``docs/outcomes.md``.
-    feature_map : path-like, DataFrame or mapping, optional
-        Probe IDs -> gene symbols, applied to the feature names before selection
-        (a two-column table; a GEO platform annotation with ``feature_map_columns=("ID",
-        "Gene Symbol")``). The probes of one gene become one feature by ``collapse``;
-        probes without a single symbol are kept or dropped by ``unmapped``. The mapping
-        is stored in ``run.json`` (``settings.feature_map``) with what it did
-        (``data.feature_map``), named in the report; ``docs/biology.md``.
-    feature_map_columns : (str, str), optional
-        The probe and symbol columns of a table (default: its first two).
-    collapse : {"max-mean", "mean"}, default="max-mean"
-        The probe of highest mean stands for its gene (WGCNA's ``collapseRows``
-        "MaxMean"), or the gene is the mean of its probes in each sample (limma's
-        ``avereps``).
-    unmapped : {"keep", "drop"}, default="keep"
-        Probes the map gives no single symbol (missing, or several genes as GEO's
-        ``A /// B``): kept under their own IDs, or dropped.
+        ratio per SD). Their names are the run's ``covariates`` setting (recorded in
+        ``run.json``); ``docs/outcomes.md``.
 
     Returns
     -------
@@ -1006,31 +913,14 @@ def run(
     >>> len(r.signatures["closedApr"]), len(r.signatures["allMed"])
     (10, 3)
     """
-    given = {"selector": selector, "operators": operators, "n_bootstraps": n_bootstraps,
-             "n_features": n_features, "n_signatures": n_signatures,
-             "min_support": min_support, "resampling": resampling,
-             "sample_fraction": sample_fraction, "stratify": stratify,
-             "selector_params": selector_params, "operator_params": operator_params,
-             "random_state": random_state, "artificial_features": artificial_features,
-             "scale": scale, "signature_size": signature_size,
-             "weighted_resampling": weighted_resampling, "per_class": per_class,
-             "outcome": outcome, "max_per_class": max_per_class, "fit_full": fit_full,
-             "feature_map": feature_map, "feature_map_columns": feature_map_columns,
-             "collapse": collapse, "unmapped": unmapped}
     # a MuData, or a mapping of modality names to tables: one LoadedData (issue 51)
     X, y, groups, sample_weight = as_loaded(X, y, groups, sample_weight)
     groups, sample_weight = _design_columns(X, groups, sample_weight)
-    X, y, source, feature_names = _data(X, y, feature_names,
-                                        spec.outcome if spec is not None else outcome)
-    X, feature_names, covs = take_covariates(
-        X, covariates, () if spec is None else spec.covariates, source, feature_names)
-    if spec is None:
-        spec = RunSpec(**{**given, "covariates": () if covs is None else covs.sources},
-                       func=_FUNC)
-    else:
-        spec_alone(spec, given, _D, _FUNC)
-        if covs is not None and tuple(spec.covariates) != covs.sources:
-            spec = spec.replace(func=_FUNC, covariates=covs.sources)
+    X, y, source, feature_names = _data(X, y, feature_names, spec.outcome)
+    X, feature_names, covs = take_covariates(X, covariates, spec.covariates, source,
+                                             feature_names)
+    if covs is not None and tuple(spec.covariates) != covs.sources:
+        spec = spec.replace(func=_FUNC, covariates=covs.sources)
     X, feature_names, mapped = map_features(X, feature_names, spec, source)
     return _execute(X, y, spec, Execution(n_jobs=n_jobs, executor=executor,
                                           run_dir=run_dir, checkpoint_every=checkpoint_every,

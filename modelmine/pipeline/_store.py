@@ -30,7 +30,6 @@ import contextlib
 import csv
 import gzip
 import json
-import re
 import shutil
 import zlib
 from collections.abc import Mapping
@@ -47,7 +46,7 @@ from .._files import write_text_atomic as _write_text
 from .._progress import phase
 from .._utils import jsonable
 from ..base_models import BaseModels, DamagedCheckpointError, RunDirectory
-from ..exceptions import DataError, RunStateError
+from ..exceptions import DataError, InvalidParameterError, RunStateError
 from ..operators import Signature, SignatureSet
 from ..selectors._scaling import SCALE_METHODS
 from ..spec import RunSpec, setting, settings_schema
@@ -402,7 +401,6 @@ def spec_of_settings(settings: Mapping[str, Any], func: str = "MiningRun") -> Ru
     return RunSpec.from_settings(stored, func=func)
 
 
-_PARAMETER = re.compile(r"^The '(\w+)' parameter of [\w.]+ ")
 
 
 def stored_spec(settings: dict[str, Any], path: Path) -> RunSpec | None:
@@ -421,15 +419,15 @@ def stored_spec(settings: dict[str, Any], path: Path) -> RunSpec | None:
         return spec_of_settings(settings, "MiningRun.load")
     except (TypeError, ValueError) as exc:
         text = " ".join(str(exc).split())
-        found = _PARAMETER.match(text)
-        if found is None:
+        if not isinstance(exc, InvalidParameterError) or exc.param is None:
             raise DataError(f"{str(path)!r} is corrupt: its settings are refused: {text}"
                             ) from None
-        key = found.group(1)
+        key = exc.param
         with contextlib.suppress(KeyError):
             key = setting(key).stored
+        head = f"The {exc.param!r} parameter of {exc.func} "
         raise DataError(f"{str(path)!r} is corrupt: field 'settings.{key}' "
-                        f"{text[found.end():]}") from None
+                        f"{text.removeprefix(head)}") from None
 
 
 #: The numeric columns of effects.csv that every row must hold, finite; p- and q-values
