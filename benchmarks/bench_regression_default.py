@@ -7,10 +7,11 @@ for every seed (``numpy.random.default_rng(seed)``) five planted genes S with ra
 ``R^2 = var(X_S beta) / var(y)`` equal ``--r2`` (0.7) in expectation. The truth is S; the
 score of a ranking is how many of S are among its best m = 20 (the default m) and best 5.
 
-Selectors: ``svr-rfe`` (modelmine's, the regression default), ``lasso`` (modelmine's, order
-of entry on the LARS path), the library route ``RFE(SVR(kernel="linear"), step=0.1)`` of
-scikit-learn on the standardised data (its tied ``ranking_`` ordered by index, as a user
-gets it), and, with ``--old-seeds``, the svr-rfe before issue 39 (``RFE(LinearSVR(epsilon=0,
+Selectors: ``svr-rfe`` (modelmine's, the regression default before this benchmark),
+``lasso`` (modelmine's, order of entry on the LARS path; the default since), the library
+route ``RFE(SVR(kernel="linear"), step=0.1)`` of scikit-learn on the standardised data
+(its tied ``ranking_`` ordered by index, as a user gets it), and, with ``--old-seeds``,
+the svr-rfe before issue 39 (``RFE(LinearSVR(epsilon=0,
 max_iter=10000))`` on [0, 1]-scaled features, tied ranks ordered by index). For each, the
 seconds of one fit and whether reversing the columns reverses the ranking exactly.
 

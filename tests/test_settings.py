@@ -297,8 +297,8 @@ def test_a_field_s_own_check_never_replaces_the_table_s_constraint(monkeypatch):
     stricter = [dataclasses.replace(s, constraint=Integer(5, allow_none=True))
                 if s.name == "max_per_class" else s for s in SETTINGS]
     monkeypatch.setattr(spec_module, "SETTINGS", tuple(stricter))
-    with pytest.raises(ValueError, match="'max_per_class' parameter of RunSpec must be an "
-                                         "integer >= 5 or None. Got 3"):
+    with pytest.raises(ValueError, match=r"'max_per_class' parameter of RunSpec must be an "
+                                         r"integer >= 5 or None\. Got 3"):
         RunSpec(max_per_class=3)
     assert RunSpec(max_per_class=6).max_per_class == 6
 
@@ -321,3 +321,30 @@ def test_cli_options_of_the_settings_are_derived():
         assert option_of(one.name) == one.option
     spec = run_spec(args, operators=list(spec_module.DEFAULT_OPERATORS))
     assert spec == RunSpec(func="run")
+
+
+def test_the_outcomes_default_selectors_are_stated_as_the_code_has_them():
+    """Issue 48: the regression default had become lasso while five texts still said
+    svr-rfe. Every text that lists the three defaults (docs, docstrings, help) lists
+    DEFAULT_SELECTORS, and the help and the docstrings derive it."""
+    import re
+
+    from modelmine.spec import DEFAULT_SELECTORS
+
+    truth = ", ".join(DEFAULT_SELECTORS.values())
+    root = Path(__file__).resolve().parents[1]
+    files = [root / "README.md", *sorted((root / "docs").glob("*.md")),
+             *sorted((root / "modelmine").rglob("*.py"))]
+    found = 0
+    for path in files:
+        for listed in re.findall(r"svm-rfe, [a-z-]+, coxnet", path.read_text("utf-8")):
+            found += 1
+            assert listed == truth, (path, listed)
+    assert found >= 2
+    helped = " ".join(build_parser()._subparsers._group_actions[0].choices["run"]
+                      .format_help().split())
+    assert (f"(default: {DEFAULT_SELECTORS['classification']}; "
+            f"{DEFAULT_SELECTORS['regression']} with --outcome regression") in helped
+    for door in (mm.run, bootstrap, RunSpec):
+        assert f"'{DEFAULT_SELECTORS['regression']}' for regression" in " ".join(
+            inspect.getdoc(door).split())
