@@ -141,6 +141,7 @@ class Door:
         own = self.own()
         head = [p for p in own if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
         tail = [p for p in own if p.kind == p.KEYWORD_ONLY]
+        var = [p for p in own if p.kind == p.VAR_KEYWORD]  # old names, still accepted
         names = self.settings()
         params = ([inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
                   if "self" in inspect.signature(self.body).parameters else [])
@@ -158,6 +159,7 @@ class Door:
         if "spec" in inspect.signature(self.body).parameters:
             params.append(inspect.Parameter("spec", inspect.Parameter.KEYWORD_ONLY,
                                             default=None))
+        params += var
         ret = inspect.signature(self.body).return_annotation
         return inspect.Signature(params, return_annotation=ret)
 
@@ -211,6 +213,9 @@ class Door:
             raise TypeError(f"{self.name}() {exc}") from None
         given = dict(bound.arguments)
         spec, run = given.pop("spec", None), given.pop("run", None)
+        for p in self.own():
+            if p.kind == p.VAR_KEYWORD:  # the body's **old_names, as they came
+                given.update(given.pop(p.name, {}))
         names = set(self.settings())
         settings = {k: given.pop(k) for k in list(given) if k in names}
         made = self.spec(settings, spec, run)

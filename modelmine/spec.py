@@ -797,8 +797,12 @@ def fill_settings(doc: str | None, names: Sequence[str],
         end += 1
     extra = [indent + line if line else line
              for entry in after for line in entry.split("\n")]
-    rest = [ln for ln in lines[at + 1:end]]
-    filled = lines[:at] + ([block] if block else []) + rest + extra + lines[end:]
+    rest = lines[at + 1:end]
+    # a trailing ``**old_names`` entry stays last, as in the signature
+    cut = next((i for i, line in enumerate(rest) if line.startswith(indent + "**")),
+               len(rest))
+    filled = (lines[:at] + ([block] if block else []) + rest[:cut] + extra + rest[cut:]
+              + lines[end:])
     return "\n".join(filled)
 
 

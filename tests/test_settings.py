@@ -199,7 +199,14 @@ def test_a_new_setting_reaches_api_files_cli_and_docs(widgets, tmp_path):
 
 #: Every door that takes a setting of the base models' stage, as the user reaches it.
 DOORS = {"run": mm.run, "bootstrap": bootstrap, "evaluate": mm.evaluate,
-         "RunSpec": RunSpec, "ModelMiningSelector": ModelMiningSelector}
+         "RunSpec": RunSpec, "ModelMiningSelector": ModelMiningSelector,
+         "evaluate_outcome": mm.evaluation.evaluate_outcome,
+         "selection_null": mm.evaluation.selection_null,
+         "evaluate_thresholds": mm.evaluation.evaluate_thresholds,
+         "compare_aggregations": mm.evaluation.compare_aggregations,
+         "grouping_effect": mm.evaluation.grouping_effect,
+         "leave_one_group_out": mm.evaluation.leave_one_group_out,
+         "marker_panels": mm.singlecell.marker_panels}
 
 
 @pytest.mark.parametrize("name", sorted(DOORS))
@@ -213,7 +220,9 @@ def test_a_new_setting_is_a_documented_keyword_of_every_door(widgets, name):
     assert params["n_widgets"].kind is inspect.Parameter.KEYWORD_ONLY
     doc = inspect.getdoc(door)
     assert "n_widgets : int, default=3\n    Widgets per resample (a test)." in doc
-    assert _documented_parameters(door) == [p for p in params if p != "self"]
+    assert _documented_parameters(door) == [
+        f"**{p}" if params[p].kind is inspect.Parameter.VAR_KEYWORD else p
+        for p in params if p != "self"]
 
 
 def test_the_keywords_go_with_the_row():
@@ -284,9 +293,20 @@ def test_a_new_setting_reaches_the_base_models_of_every_door(widgets, tmp_path):
     assert clone(est).get_params()["n_widgets"] == 9
     est.set_params(n_widgets=2)
     assert est.fit(X, y).base_models_.spec.n_widgets == 2
+    # the studies: their base models' settings (their results keep the spec)
+    kw = dict(n_bootstraps=4, progress=False)
+    assert mm.evaluation.selection_null(X, y, "anova", n_widgets=4, n_permutations=10,
+                                        **kw).spec.n_widgets == 4
+    assert mm.evaluation.evaluate_thresholds(
+        X, y, selectors=["anova"], thresholds=[0.1], n_folds=2, n_widgets=5,
+        **kw).spec.n_widgets == 5
+    assert mm.evaluation.compare_aggregations(
+        X, y, operators=["meanScore"], n_folds=2, thresholds=[0.5], n_widgets=6,
+        **kw).spec.n_widgets == 6
     # the subcommands whose base models it shapes, and their defaults
     parser = build_parser()
-    for line in (["lattice", "embedded:colon"], ["evaluate", "embedded:colon"]):
+    for line in (["lattice", "embedded:colon"], ["evaluate", "embedded:colon"],
+                 ["markers", "cells.h5ad", "--groupby", "obs:leiden"]):
         assert parser.parse_args(line).n_widgets == 3
         assert parser.parse_args([*line, "--n-widgets", "4"]).n_widgets == 4
 

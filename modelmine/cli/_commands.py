@@ -603,7 +603,7 @@ def _null(run: MiningRun, data: LoadedData, directory: Path, args: argparse.Name
         print(f"modelmine {args.command}: {_null_estimate(run, data, args)}",
               file=sys.stderr, flush=True)
     log = None if sys.stdout.isatty() else directory / "null.log"
-    null = selection_null(data.X, data.y, base=run.base_models, n_permutations=args.null,
+    null = selection_null(data.X, data.y, run=run, n_permutations=args.null,
                           # the run's own seed (--random-state, or the recorded one on --resume)
                           itemsets=itemsets, random_state=int(run.base_models.random_state),
                           n_jobs=args.n_jobs,
@@ -885,11 +885,9 @@ def cmd_markers(args: argparse.Namespace) -> int:
         try:
             result = marker_panels(
                 adata, args.groupby, layer=args.layer, use_raw=bool(args.use_raw),
-                selector=args.selector, direction=args.direction, reference=args.reference,
-                n_bootstraps=args.n_bootstraps, n_features=args.n_features,
-                max_per_class=args.max_per_class, groups=args.groups,
-                random_state=seed, n_jobs=args.n_jobs,
-                progress=False if args.quiet else None)
+                direction=args.direction, reference=args.reference, groups=args.groups,
+                n_jobs=args.n_jobs, progress=False if args.quiet else None,
+                spec=door_spec(args, door_of("marker_panels"), random_state=seed))
         except DataError as exc:  # the API calls the data 'AnnData': name the file
             raise DataError(str(exc).replace("'AnnData'", repr(str(source)))) from None
         failed: BaseException | None = None

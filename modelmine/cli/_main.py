@@ -566,9 +566,14 @@ def _top_parser(*, seed: int | None, light: bool = False,
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``modelmine`` command (for documentation and tests)."""
-    from .. import base_models, evaluation, pipeline  # noqa: F401 (their doors register)
+    from .. import (  # noqa: F401 (the doors register themselves)
+        base_models,
+        evaluation,
+        pipeline,
+        singlecell,
+    )
     from .._doors import door_of
-    from ..spec import DEFAULT_RANDOM_STATE
+    from ..spec import DEFAULT_RANDOM_STATE, setting
 
     parser, add = _top_parser(seed=DEFAULT_RANDOM_STATE)
 
@@ -634,19 +639,20 @@ def build_parser() -> argparse.ArgumentParser:
                    help="read .raw (its matrix and genes) instead of .X, as scanpy's "
                    "use_raw=True: where scanpy's files keep the log-normalised values when "
                    ".X is scaled")
-    p.add_argument("--selector", "-s", default="wilcoxon",
-                   help=f"feature selector, each cluster against the rest: "
-                   f"{_classification_selectors()} (default: wilcoxon)")
-    p.add_argument("-b", "--n-bootstraps", type=_pos_int, default=50, metavar="B",
-                   help="resamples (default: 50)")
-    p.add_argument("-m", "--n-features", type=_pos_int, default=10, metavar="M",
-                   help="genes per panel (default: 10)")
-    add_old_spelling(p, ["--panel-size"], "--n-features", dest="n_features", type=_pos_int,
-                     metavar="M")
-    p.add_argument("--max-per-class", type=_pos_int, default=500, metavar="N",
-                   help="at most N cells of each cluster per resample (default: 500)")
+    add_door_options(p, door_of("marker_panels"), helps={
+        **_HELPS,
+        "selector": f"feature selector, each cluster against the rest: "
+                    f"{_classification_selectors()}",
+        "n_bootstraps": "resamples", "n_features": "genes per panel",
+        "max_per_class": "at most N cells of each cluster per resample",
+        "sample_fraction": "fraction of each cluster's cells drawn before the cap",
+        "stratify": "draw each cluster's own cells (without --groups)"},
+        title="settings of the panels' base models (as the parameters of "
+              "mm.singlecell.marker_panels)")
+    add_old_spelling(p, ["--panel-size"], "--n-features", dest="n_features",
+                     type=_setting_type(setting("n_features")), metavar="M")
     add_old_spelling(p, ["--max-cells-per-group"], "--max-per-class", dest="max_per_class",
-                     type=_pos_int, metavar="N")
+                     type=_setting_type(setting("max_per_class")), metavar="N")
     p.add_argument("--direction", choices=["up", "down", "both"], default="up",
                    help="markers higher in the cluster (default), lower, or either")
     p.add_argument("--reference", choices=["each", "rest"], default=None,

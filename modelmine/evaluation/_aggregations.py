@@ -34,6 +34,7 @@ from sklearn.model_selection import StratifiedKFold, cross_val_score
 from threadpoolctl import threadpool_limits
 
 from .._data import check_dataset
+from .._doors import door
 from .._utils import FrozenDict, ImmutableSlots, frozen, readonly
 from ..base_models import bootstrap
 from ..diagnostics import (
@@ -45,7 +46,9 @@ from ..diagnostics import (
 from ..operators import Signature, aggregate, get_operator
 from ..operators._two_level import LOWER_IS_BETTER
 from ..selectors import average_ranks, get_selector
+from ..spec import PRESETS, RunSpec
 from ..validation import check_int, check_real, param_error
+from ._adjustment import refuse_covariates
 from ._classifiers import resolve_classifiers
 from ._folds import SeedPlan, make_folds, run_tasks, seed_plan
 from ._vocabulary import one_of, renamed
@@ -81,17 +84,19 @@ class AggregationComparison(ImmutableSlots):
         Each fold's rank vector (ties sharing their average rank), read-only.
     train_indices : tuple of ndarray
         The training records of each fold, read-only.
+    spec : RunSpec or None
+        The settings of the folds' base models (each fold's with its seed).
 
     The result is immutable all the way down (attributes, mappings and arrays), like
     :class:`modelmine.evaluation.ThresholdResult`.
     """
 
-    __slots__ = ("_tables", "asd", "rank_vectors", "settings", "train_indices")
+    __slots__ = ("_tables", "asd", "rank_vectors", "settings", "spec", "train_indices")
 
     def __init__(self, *, stability: pd.DataFrame, accuracy: pd.DataFrame,
                  wacc: pd.DataFrame, asd: float, settings: Mapping[str, Any] | None = None,
                  rank_vectors: Mapping[str, np.ndarray] | None = None,
-                 train_indices: Sequence[np.ndarray] = ()) -> None:
+                 train_indices: Sequence[np.ndarray] = (), spec: Any = None) -> None:
         set_ = object.__setattr__
         set_(self, "_tables", {"stability": stability.copy(), "accuracy": accuracy.copy(),
                                "wacc": wacc.copy()})
@@ -100,12 +105,14 @@ class AggregationComparison(ImmutableSlots):
         set_(self, "rank_vectors", FrozenDict({k: readonly(v, copy=True)
                                                for k, v in (rank_vectors or {}).items()}))
         set_(self, "train_indices", tuple(readonly(t, copy=True) for t in train_indices))
+        set_(self, "spec", spec)
 
     _tables: dict[str, pd.DataFrame]
     asd: float
     settings: Mapping[str, Any]
     rank_vectors: Mapping[str, np.ndarray]
     train_indices: tuple[np.ndarray, ...]
+    spec: Any
 
     def __repr__(self) -> str:
         names = list(self._tables["stability"].get("aggregation", []))
@@ -152,75 +159,69 @@ def _fold_task(
     y: np.ndarray,
     payload: dict[str, Any],
     *,
-    selector: Any,
+    spec: RunSpec,
     names: Sequence[str],
-    n_bootstraps: int,
 ) -> dict[str, Any]:
     train = payload["train"]
     with threadpool_limits(limits=1):
-        base = bootstrap(
-            X[train],
-            y[train],
-            selector=selector,
-            n_bootstraps=n_bootstraps,
-            n_features=max(1, X.shape[1] // 4),
-            random_state=payload["seed"],
-            n_jobs=1,
-            fit_full=False,
-            progress=False,
-        )
+        base = bootstrap(X[train], y[train], n_jobs=1, progress=False,
+                         spec=spec.replace(_FUNC, random_state=payload["seed"]))
         vectors = _rank_vectors(base, names)
     scores = None if base.scores is None else np.asarray(base.scores, dtype=np.float64)
     return {"vectors": vectors, "scores": scores}
 
 
+@door("compare_aggregations", study=True, stage="models", preset=PRESETS["salman2022"],
+      # the selector is the protocol's ``selectors`` (one: the vocabulary of the
+      # evaluations); Salman's accuracy needs classes; no per-class panels or covariates
+      without=("selector", "outcome", "per_class", "covariates"))
 def compare_aggregations(
     X: Any,
     y: Any,
     *,
-    selectors: Any = "ig",
-    selector_params: dict[str, Any] | None = None,
+    selectors: Any = None,
     operators: Sequence[str] = SALMAN_AGGREGATIONS,
     n_folds: int = 10,
-    n_bootstraps: int = 50,
     top_fraction: float = 0.25,
     thresholds: Sequence[float] = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0),
     classifiers: Any = "naive-bayes",
     test_fraction: float = 1 / 3,
     feature_names: Any = None,
-    random_state: Any = 0,
     n_jobs: int | None = None,
     executor: Any = None,
     progress: bool | None = None,
+    spec: RunSpec,
+    run: Any = None,
     **old_names: Any,
 ) -> AggregationComparison:
     """Salman's comparison of aggregation functions: stability and accuracy (WAM).
 
     Salman (2022, Sections 3.3, 4.3.2 and 4.4): see the module docstring for the two
     parts. Salman's full setting (100 folds, 1,000 bootstraps) takes hours here; the
-    defaults are reduced (10 folds, 50 bootstraps), and say so in the result's settings.
+    defaults are reduced (10 folds, 50 bootstraps: the ``salman2022`` preset), and say so
+    in the result's settings. The base models of every fold are the call's settings (or
+    those of ``spec=`` / ``run=``) with the fold's seed.
 
     Parameters
     ----------
     X, y : the data (any form :func:`modelmine.bootstrap` accepts)
-    selectors : str or Selector, or a list of one, default="ig"
-        One selector (Salman: information gain and mRMR).
-    selector_params : dict, optional
+    **settings
+    selectors : str or Selector, or a list of one, optional
+        One selector (Salman: information gain and mRMR); default: the settings' (the
+        preset's ``"ig"``).
     operators : sequence of str
         The aggregations compared: single-model operators (default: Salman's five,
         :data:`SALMAN_AGGREGATIONS`).
     n_folds : int, default=10
         f, folds of the stability cross-validation (Salman: 100).
-    n_bootstraps : int, default=50
-        b (Salman: 1,000; Stuart is computable for at most 200 lists).
     top_fraction : float in (0, 1], default=0.25
         The top fraction compared by Jaccard's index.
     thresholds : sequence of float in (0, 1]
         Fractions of the features kept for the accuracy curves.
     classifiers : str or estimator, or a list of one, default="naive-bayes"
     test_fraction : float in (0, 1), default=1/3
-    feature_names, random_state, n_jobs, executor, progress
-        As in :func:`modelmine.evaluate` (``random_state`` defaults to 0).
+    feature_names, n_jobs, executor, progress
+        As in :func:`modelmine.evaluate`.
     **old_names
         The former names, still accepted: ``selector`` (``selectors``), ``aggregations``
         (``operators``), ``classifier`` (``classifiers``).
@@ -229,15 +230,22 @@ def compare_aggregations(
     -------
     AggregationComparison
     """
+    refuse_covariates(spec, _FUNC, param="spec" if run is None else "run",
+                      what="settings" if run is None else "a run")
     given = renamed(_FUNC, old_names, {
-        "selector": ("selectors", selectors, "ig"),
+        "selector": ("selectors", selectors, None),
         "aggregations": ("operators", operators, SALMAN_AGGREGATIONS),
         "classifier": ("classifiers", classifiers, "naive-bayes")})
     aggregations = given["operators"]
     classifier = one_of(given["classifiers"], "classifiers", _FUNC, "classifier")
     data = check_dataset(X, y, func=_FUNC, feature_names=feature_names)
-    sel = get_selector(one_of(given["selectors"], "selectors", _FUNC, "selector"),
-                       selector_params, func=_FUNC)
+    chosen = given["selectors"]
+    if chosen is not None:  # the settings with that selector (and their parameters)
+        value = one_of(chosen, "selectors", _FUNC, "selector")
+        named = isinstance(value, str)
+        spec = spec.replace(_FUNC, selector=value if named else get_selector(value, func=_FUNC),
+                            selector_params=spec.selector_params if named else None)
+    sel = spec.selectors[0]
     if isinstance(aggregations, str) or not aggregations:
         raise param_error("operators", _FUNC, "a non-empty list of operator names", aggregations)
     names = []
@@ -249,7 +257,7 @@ def compare_aggregations(
             raise param_error("operators", _FUNC, "distinct operators", aggregations)
         names.append(op.name)
     f = check_int(n_folds, "n_folds", _FUNC, min_value=2)
-    b = check_int(n_bootstraps, "n_bootstraps", _FUNC, min_value=2)
+    b = spec.n_bootstraps
     top = check_real(top_fraction, "top_fraction", _FUNC, low=0.0, high=1.0, closed="right")
     tf = check_real(test_fraction, "test_fraction", _FUNC, low=0.0, high=1.0, closed="neither")
     ths = [float(t) for t in thresholds]
@@ -267,13 +275,13 @@ def compare_aggregations(
         )
     p = data.n_features_in
     # Salman's folds, each fold's seed and the accuracy split's ("salman2022").
-    seeds = seed_plan(random_state, n_folds=f, derivation="salman2022", func=_FUNC)
+    seeds = seed_plan(spec.random_state, n_folds=f, derivation="salman2022", func=_FUNC)
     cv_folds = make_folds(data.y, n_folds=f, seeds=seeds, func=_FUNC)
     tasks: dict[int, dict[str, Any]] = {
         i: {"train": fold.train, "seed": seeds.units[i][0]} for i, fold in enumerate(cv_folds)
     }
     folds = run_tasks(_fold_task, data.X, data.y, tasks,
-                      dict(selector=sel, names=names, n_bootstraps=b), executor=executor,
+                      dict(spec=spec, names=names), executor=executor,
                       n_jobs=n_jobs, func=_FUNC, label="compare_aggregations", unit="fold",
                       progress=progress)
 
@@ -306,17 +314,8 @@ def compare_aggregations(
                              func=_FUNC)
     train, test = held_out.train, held_out.test
     with threadpool_limits(limits=1):
-        base = bootstrap(
-            data.X[train],
-            data.y[train],
-            selector=sel,
-            n_bootstraps=b,
-            n_features=max(1, p // 4),
-            random_state=acc_seed,
-            n_jobs=n_jobs,
-            fit_full=False,
-            progress=False,
-        )
+        base = bootstrap(data.X[train], data.y[train], n_jobs=n_jobs, progress=False,
+                         spec=spec.replace(_FUNC, random_state=acc_seed))
     vectors = _rank_vectors(base, names)
     X_te, y_te = data.X[test], data.y[test]
     n_cv = max(2, min(5, int(np.bincount(y_te).min())))
@@ -363,4 +362,5 @@ def compare_aggregations(
         settings=settings,
         rank_vectors=rank_vectors,
         train_indices=tuple(tasks[i]["train"] for i in range(f)),
+        spec=spec,
     )

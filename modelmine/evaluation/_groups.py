@@ -11,28 +11,35 @@ multi-centre study: does the signature survive without any one site?
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from .._doors import door
 from ..base_models._design import check_design
 from ..diagnostics._nogueira import nogueira_stability
+from ..spec import PRESETS, RunSpec
 from ..validation import param_error
+from ._adjustment import refuse_covariates
 
 __all__ = ["LeaveOneGroupOutResult", "grouping_effect", "leave_one_group_out"]
 
 
+@door("grouping_effect", study=True, stage="models", preset=PRESETS["study"],
+      defaults={"selector": "anova", "fit_full": False},
+      # no per-class panels; covariates are refused until the folds adjust for them
+      without=("per_class", "covariates"))
 def grouping_effect(
-    X: Any, y: Any, groups: Any, *, selector: Any = "anova", operator: str = "mostFreq",
-    classifier: Any = "svm", n_bootstraps: int = 50, n_features: int = 20,
-    n_folds: int = 5, random_state: Any = 0, n_jobs: int | None = None,
+    X: Any, y: Any, groups: Any, *, operator: str = "mostFreq", classifier: Any = "svm",
+    n_folds: int = 5, n_jobs: int | None = None, spec: RunSpec, run: Any = None,
 ) -> pd.DataFrame:
     """Stability and error of the same run with row-level and group-level resampling.
 
     Runs :func:`modelmine.bootstrap` and :func:`modelmine.evaluate` twice on the same data
-    and seed: once resampling rows (``StratifiedKFold`` folds), once resampling whole
+    and settings: once resampling rows (``StratifiedKFold`` folds), once resampling whole
     groups (``StratifiedGroupKFold`` folds, :mod:`modelmine.base_models._design`). Where a
     group's samples resemble each other (a patient's biopsies), the row-level column
     overstates stability and understates error; ``benchmarks/bench_groups.py`` measures
@@ -43,11 +50,12 @@ def grouping_effect(
     X, y : the data and class labels.
     groups : array-like of shape (n_samples,)
         The unit of each sample (patient, donor, batch).
-    selector, operator, classifier : optional
-        The selector of the base models, the operator whose signature is evaluated, and the
-        classifier that measures its error (as in :func:`modelmine.evaluate`).
-    n_bootstraps, n_features, n_folds, random_state, n_jobs : optional
-        As in :func:`modelmine.evaluate` (b, m, folds, seed, workers).
+    **settings
+    operator, classifier : optional
+        The operator whose signature is evaluated, and the classifier that measures its
+        error (as in :func:`modelmine.evaluate`).
+    n_folds, n_jobs : optional
+        As in :func:`modelmine.evaluate` (folds, workers).
 
     Returns
     -------
@@ -63,21 +71,19 @@ def grouping_effect(
     from ._protocol import evaluate
 
     func = "grouping_effect"
+    refuse_covariates(spec, func, param="spec" if run is None else "run",
+                      what="settings" if run is None else "a run")
     n = len(y)
     design = check_design(groups, None, n, func=func)
     if not isinstance(operator, str):
         raise param_error("operator", func, "an operator name", operator, exc=TypeError)
     rows = []
     for level, g in (("rows", None), ("groups", design.groups)):
-        base = bootstrap(X, y, selector, n_bootstraps=n_bootstraps, n_features=n_features,
-                         random_state=random_state, n_jobs=n_jobs, fit_full=False,
-                         progress=False, groups=g)
+        base = bootstrap(X, y, spec=spec, n_jobs=n_jobs, progress=False, groups=g)
         stab = nogueira_stability(base)
-        result = evaluate(X, y, selectors=[selector], operators=[operator],
-                          classifiers=[classifier], n_folds=n_folds,
-                          n_bootstraps=n_bootstraps, n_features=n_features,
-                          random_state=random_state, n_jobs=n_jobs, progress=False,
-                          groups=g)
+        result = evaluate(X, y, selectors=[spec.selector], operators=[operator],
+                          classifiers=[classifier], n_folds=n_folds, n_jobs=n_jobs,
+                          progress=False, groups=g, spec=spec)
         folds = result.folds[result.folds.operator == operator]
         sizes = np.array([te.size for _, te in result.fold_indices])
         err = float((folds.sort_values("fold").error.to_numpy() * sizes).sum() / sizes.sum())
@@ -111,12 +117,15 @@ class LeaveOneGroupOutResult:
     kept : pandas.Series
         For each feature of the full signature, the fraction of the leave-outs that keep
         it (1.0: no single group carries it).
+    spec : RunSpec or None
+        The settings of every run (all the samples, and without each batch).
     """
 
     signature: tuple[str, ...]
     table: pd.DataFrame
     stability: float
     kept: pd.Series
+    spec: RunSpec | None = None
 
     def __repr__(self) -> str:
         worst = self.table.sort_values("jaccard").iloc[0]
@@ -125,10 +134,13 @@ class LeaveOneGroupOutResult:
                 f"lowest without {worst.group!r}; stability {self.stability:.2f})")
 
 
+@door("leave_one_group_out", study=True, preset=PRESETS["study"],
+      # one operator (``operator``, its own, with its ``operator_params``)
+      without=("operators",))
 def leave_one_group_out(
-    X: Any, y: Any, batches: Any, *, groups: Any = None, selector: Any = "svm-rfe",
-    operator: str = "closedApr", n_bootstraps: int = 50, n_features: int = 20,
-    random_state: Any = 0, n_jobs: int | None = None, **settings: Any,
+    X: Any, y: Any, batches: Any, *, groups: Any = None, operator: str = "closedApr",
+    operator_params: Mapping[str, Any] | None = None, sample_weight: Any = None,
+    n_jobs: int | None = None, spec: RunSpec, run: Any = None,
 ) -> LeaveOneGroupOutResult:
     """How much the signature changes when one batch or site is left out.
 
@@ -142,21 +154,27 @@ def leave_one_group_out(
     batches : array-like of shape (n_samples,)
         The site, batch or study of each sample: the units left out one at a time (at
         least 3; leaving one out must leave two classes).
+    **settings
     groups : array-like of shape (n_samples,), optional
         The resampling groups (patients) inside each run, as in :func:`modelmine.run`.
-    selector, operator, n_bootstraps, n_features, random_state, n_jobs : optional
-        As in :func:`modelmine.run`; ``operator`` is a single-signature operator.
-    **settings
-        Further keywords of :func:`modelmine.run` (``resampling``, ``stratify``,
-        ``selector_params``, ``operator_params``, ``scale``, ``sample_weight``, ...).
+    operator : str, default="closedApr"
+        A single-signature operator.
+    operator_params : mapping, optional
+        Its parameters.
+    sample_weight : array-like of shape (n_samples,), optional
+        As in :func:`modelmine.run`.
+    n_jobs : optional
+        As in :func:`modelmine.run`.
 
     Returns
     -------
     LeaveOneGroupOutResult
     """
-    from ..pipeline import run
+    from ..pipeline import run as mine
 
     func = "leave_one_group_out"
+    spec = spec.replace(func, operators=[operator], operator_params=None if not
+                        operator_params else {operator: dict(operator_params)})
     yy = np.asarray(y)
     n = yy.shape[0]
     units = check_design(batches, None, n, func=func)
@@ -164,17 +182,15 @@ def leave_one_group_out(
         raise param_error("batches", func, "at least 3 batches (one is left out at a time)",
                           f"{units.n_groups} batches", show=False)
     assert units.groups is not None and units.group_labels is not None
-    weights = settings.pop("sample_weight", None)
+    weights = sample_weight
     g_arr = None if groups is None else check_design(groups, None, n, func=func).groups
     w_arr = None if weights is None else np.asarray(weights, dtype=np.float64)
 
     def signature(rows: np.ndarray) -> tuple[str, ...]:
         Xr = X.iloc[rows] if isinstance(X, pd.DataFrame) else X[rows]
-        r = run(Xr, yy[rows], selector=selector, operators=[operator],
-                n_bootstraps=n_bootstraps, n_features=n_features, random_state=random_state,
-                n_jobs=n_jobs, progress=False,
-                groups=None if g_arr is None else g_arr[rows],
-                sample_weight=None if w_arr is None else w_arr[rows], **settings)
+        r = mine(Xr, yy[rows], spec=spec, n_jobs=n_jobs, progress=False,
+                 groups=None if g_arr is None else g_arr[rows],
+                 sample_weight=None if w_arr is None else w_arr[rows])
         sig = r.signatures[operator]
         if not hasattr(sig, "names"):
             raise param_error("operator", func, "a single-signature operator", operator)
@@ -206,4 +222,4 @@ def leave_one_group_out(
     kept = pd.Series([float(np.mean([f in s for s in sets])) for f in full],
                      index=pd.Index(full, name="feature"), name="kept")
     return LeaveOneGroupOutResult(signature=full, table=pd.DataFrame(rows_out),
-                                  stability=float(stab), kept=kept)
+                                  stability=float(stab), kept=kept, spec=spec)

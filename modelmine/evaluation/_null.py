@@ -27,6 +27,7 @@ calibration of both against the alternatives (docs/outcomes.md).
 
 from __future__ import annotations
 
+import dataclasses
 import numbers
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -38,9 +39,17 @@ from threadpoolctl import threadpool_limits
 
 from .._data import check_dataset
 from .._deprecation import renamed_accessor
+from .._doors import door
 from .._progress import progress_bar
 from .._utils import readonly
-from ..base_models import BaseModels, add_artificial_features, bootstrap, data_fingerprint
+from ..base_models import (
+    BaseModels,
+    add_artificial_features,
+    bootstrap,
+    check_run_data,
+    data_fingerprint,
+    fit_base_models,
+)
 from ..base_models._bootstrap import fit_rows, shared_route
 from ..base_models._design import NO_DESIGN, SampleDesign, check_design
 from ..base_models._executors import Runner
@@ -48,8 +57,9 @@ from ..diagnostics._significance import bh_qvalues
 from ..exceptions import DataError
 from ..outcomes import standardized_target
 from ..selectors import get_selector, model_from_output
-from ..spec import DEFAULT_RANDOM_STATE
+from ..spec import PRESETS, RunSpec
 from ..validation import check_choice, check_int, param_error
+from ._adjustment import refuse_covariates
 
 __all__ = ["MIN_PERMUTATIONS", "SelectionNullResult", "selection_null"]
 
@@ -84,6 +94,8 @@ class SelectionNullResult:
     selector : mapping
         The selector's record.
     random_state : int
+    spec : RunSpec or None
+        The settings of the base models whose resamples were refitted.
     """
 
     feature_names: np.ndarray
@@ -100,6 +112,7 @@ class SelectionNullResult:
     n_permutations: int
     selector: Mapping[str, Any]
     random_state: int
+    spec: RunSpec | None = None
 
     def __post_init__(self) -> None:
         for name in (
@@ -409,6 +422,10 @@ def _null_chunk(
     return out
 
 
+@door("selection_null", study=True, stage="models", preset=PRESETS["stability-selection"],
+      # the base models of a run are mined by a run; covariates are refused until the
+      # refits adjust for them (refuse_covariates: issue 49)
+      without=("per_class", "covariates"))
 def selection_null(
     X: Any,
     y: Any,
@@ -418,11 +435,6 @@ def selection_null(
     n_permutations: int = 100,
     itemsets: Any = None,
     pooled: bool = True,
-    n_bootstraps: int = 50,
-    n_features: int | None = 20,
-    resampling: str = "subsample",
-    sample_fraction: float | None = 0.5,
-    selector_params: dict[str, Any] | None = None,
     feature_names: Any = None,
     random_state: Any = None,
     n_jobs: int | None = None,
@@ -431,30 +443,35 @@ def selection_null(
     groups: Any = None,
     sample_weight: Any = None,
     log: Any = None,
-    outcome: str | None = None,
     covariates: Any = None,
     covariate_null: str | None = None,
+    spec: RunSpec,
+    run: Any = None,
 ) -> SelectionNullResult:
     """Permutation null of the selection frequencies (and itemset supports).
 
-    Reruns the selector on the resamples of ``base`` (or of new base models built with
-    :func:`modelmine.bootstrap`) with the labels permuted, ``n_permutations`` times, and
-    compares the observed selection frequency of each feature with its null frequencies:
-    p-value ``(1 + #{null >= observed}) / (1 + N)`` (Phipson and Smyth 2010), pooled over
-    the features when ``pooled`` (N = n_permutations x p), and Benjamini-Hochberg (1995)
-    q-values. ``itemsets`` get the same test of their support (is this co-selection more
-    frequent than chance?), each against its own null. Base models built with artificial
-    features are rerun on the same augmented data (rebuilt from their seed).
+    Reruns the selector on the resamples of ``base`` (the base models of ``run=``, or new
+    base models built with :func:`modelmine.bootstrap` and the call's settings: by
+    default stability selection's, Meinshausen and Buehlmann 2010) with the labels
+    permuted, ``n_permutations`` times, and compares the observed selection frequency of
+    each feature with its null frequencies: p-value ``(1 + #{null >= observed}) / (1 +
+    N)`` (Phipson and Smyth 2010), pooled over the features when ``pooled`` (N =
+    n_permutations x p), and Benjamini-Hochberg (1995) q-values. ``itemsets`` get the same
+    test of their support (is this co-selection more frequent than chance?), each against
+    its own null. Base models built with artificial features are rerun on the same
+    augmented data (rebuilt from their seed).
 
     Parameters
     ----------
     X, y : the data the base models were (or will be) built on.
     selector : selector spec, optional
-        As in :func:`modelmine.bootstrap`; default: the one of ``base`` as its spec
-        builds it (``base.spec``: with the run's ``scale`` and outcome; built-in
-        selectors only), else ``"svm-rfe"``.
+        The selector refitted, as in :func:`modelmine.bootstrap`; default: the one of the
+        base models as their spec builds it (``base.spec``: with their ``scale`` and
+        outcome; built-in selectors only), else the settings' (``"svm-rfe"``).
+    **settings
     base : BaseModels, optional
-        Base models of (X, y); their resamples, m and selector are reused.
+        Base models of (X, y) (default: those of ``run=``); their resamples, m, selector
+        and outcome are reused, and the settings keywords then build nothing.
     n_permutations : int, default=100
         At least 10.
     itemsets : Itemsets, Signature or sequence of feature sets, optional
@@ -462,13 +479,10 @@ def selection_null(
         an itemset operator (the itemsets it used), or sets of feature indices / names.
     pooled : bool, default=True
         Pool the null frequencies of all features for the feature p-values.
-    n_bootstraps, n_features, resampling, sample_fraction, selector_params,
-    feature_names : optional
-        Used to build the base models when ``base`` is None (by default subsamples of
-        half the data, Meinshausen and Buehlmann 2010).
+    feature_names : sequence of str, optional
     random_state : int or None
         Seed of the permutations (and of the base models built here). None: the base
-        models' seed (for base models built here, the fixed seed 0 of every door).
+        models' seed (for base models built here, the settings' seed: 0 unless told).
     n_jobs, executor, progress : as in :func:`modelmine.bootstrap`
         Results do not depend on ``n_jobs`` or the executor.
     groups, sample_weight : array-like of shape (n_samples,), optional
@@ -479,16 +493,14 @@ def selection_null(
     log : path-like, optional
         Append the progress (permutations done, time spent and left) to this file, one
         line per finished chunk: what ``modelmine run --null`` writes to ``null.log``.
-    outcome : {"classification", "regression", "survival"}, optional
-        What y is when ``base`` is None (default: classification); with ``base``, the
-        outcome its selector recorded. The values (or event / time pairs) are permuted.
     covariates : DataFrame, mapping or 2-D array-like, optional
         The clinical covariates of the samples (their values, as :func:`modelmine.run`
-        takes them, or the run's encoded ``MiningRun.covariates``): required when ``base``
-        was adjusted for covariates, and then its covariates. The selector is refitted
-        adjusted for them, and the null outcomes keep their effect (:class:`CovariateNull`:
-        Freedman-Lane for regression, draws from the classes' logistic model on the
-        covariates for classes). Survival has no such scheme and is refused.
+        takes them, or the run's encoded ``MiningRun.covariates``; with ``run=``, the
+        run's by default): required when ``base`` was adjusted for covariates, and then
+        its covariates. The selector is refitted adjusted for them, and the null outcomes
+        keep their effect (:class:`CovariateNull`: Freedman-Lane for regression, draws
+        from the classes' logistic model on the covariates for classes). Survival has no
+        such scheme and is refused.
     covariate_null : {"freedman-lane", "parametric", "strata", "raw"}, optional
         The scheme with covariates (default: the outcome's first, see above); the others
         are what ``benchmarks/bench_covariate_null.py`` compares them with.
@@ -500,10 +512,17 @@ def selection_null(
     n_perm = check_int(n_permutations, "n_permutations", _FUNC, min_value=MIN_PERMUTATIONS)
     if not isinstance(pooled, bool | np.bool_):
         raise param_error("pooled", _FUNC, "a bool", pooled, exc=TypeError)
+    if base is None and run is not None:
+        base = run.base_models
+    if base is not None and not isinstance(base, BaseModels):
+        raise param_error("base", _FUNC, "a modelmine.BaseModels or None",
+                          type(base).__name__, exc=TypeError, show=False)
     if isinstance(base, BaseModels):
         outcome = base.outcome
         record = base.selector if isinstance(base.selector, Mapping) else {}
         adjusted_for = [str(c) for c in record.get("covariates") or ()]
+        if adjusted_for and covariates is None and run is not None:
+            covariates = run.covariates  # the run's own, as it was adjusted
         if adjusted_for and covariates is None:  # before any fit
             raise param_error(
                 "covariates", _FUNC, "the covariates the base models were adjusted for "
@@ -511,8 +530,11 @@ def selection_null(
                 "MiningRun.covariates), so that the null refits the selector adjusted",
                 None, show=False)
     else:
-        outcome = check_choice(outcome or "classification", "outcome", _FUNC,
-                               ("classification", "regression", "survival"))
+        if selector is not None:
+            spec = spec.replace(_FUNC, selector=selector)
+        if covariates is None:  # the spec names covariates, whose values were not given
+            refuse_covariates(spec, _FUNC, param="spec" if run is None else "run")
+        outcome = spec.outcome
     target = None
     if outcome != "classification":  # permute the values (or event / time pairs)
         from ..outcomes import check_outcome
@@ -530,44 +552,22 @@ def selection_null(
     covs = None
     if covariates is not None:
         covs = _null_covariates(covariates, base, outcome, data, design, target)
+    built_here = base is None
     if base is None:
-        chosen: Any = "svm-rfe" if selector is None else selector
-        if covs is not None:  # the adjusted selector, as mm.run(covariates=...) fits it
-            from ..selectors._covariates import adjusted
-
-            chosen = adjusted(get_selector(chosen, selector_params, func=_FUNC)
-                              .for_outcome(outcome, _FUNC), covs, func=_FUNC)
-            selector, selector_params = chosen, None
-        base = bootstrap(
-            X,
-            y,
-            chosen,
-            n_bootstraps=n_bootstraps,
-            n_features=n_features,
-            resampling=resampling,
-            sample_fraction=sample_fraction,
-            selector_params=selector_params,
-            feature_names=feature_names,
-            # None: the fixed seed of every door (the permutations then follow the base
-            # models' seed), so that the same call gives the same null
-            random_state=DEFAULT_RANDOM_STATE if random_state is None else random_state,
-            n_jobs=n_jobs,
-            executor=executor,
-            progress=progress,
-            fit_full=False,
-            groups=groups,
-            sample_weight=sample_weight,
-            outcome=outcome,
-        )
-    elif not isinstance(base, BaseModels):
-        raise param_error(
-            "base",
-            _FUNC,
-            "a modelmine.BaseModels or None",
-            type(base).__name__,
-            exc=TypeError,
-            show=False,
-        )
+        # the settings' base models (None: the settings' seed, and the permutations then
+        # follow the base models' seed), so that the same call gives the same null
+        fit_spec = spec if random_state is None else spec.replace(
+            _FUNC, random_state=random_state)
+        if covs is None:
+            base = bootstrap(X, y, spec=fit_spec, feature_names=feature_names,
+                             n_jobs=n_jobs, executor=executor, progress=progress,
+                             groups=groups, sample_weight=sample_weight)
+        else:  # the selector adjusted for them, as mm.run(covariates=...) fits it
+            checked = check_run_data(X, y, fit_spec, feature_names=feature_names,
+                                     n_jobs=n_jobs, func=_FUNC, groups=groups,
+                                     sample_weight=sample_weight)
+            base = fit_base_models(dataclasses.replace(checked, covariates=covs),
+                                   executor=executor, progress=progress)
     labels = data.y if target is None else np.zeros(data.n_samples, np.int64)
     if base.data_sha256 and base.data_sha256 != data_fingerprint(data.X, labels, design,
                                                                   target):
@@ -590,8 +590,11 @@ def selection_null(
         # The selector as the run's spec builds it: with the run's feature scaling
         # (``scale``) and outcome, exactly as its base models were fitted.
         sel = base.spec.replace(_FUNC).selectors[0]
-    else:
-        sel = get_selector(selector, selector_params, func=_FUNC).for_outcome(outcome, _FUNC)
+    elif built_here:  # the settings' selector, as they built the base models
+        sel = spec.selectors[0]
+    else:  # another selector refitted on the base models' resamples
+        sel = get_selector(selector, dict(spec.selector_params) or None,
+                           func=_FUNC).for_outcome(outcome, _FUNC)
     null_draw = None
     if covs is not None:
         from ..selectors._covariates import CovariateAdjustedSelector, adjusted
@@ -677,6 +680,7 @@ def selection_null(
         n_permutations=n_perm,
         selector=sel.describe(),
         random_state=int(ss.entropy),  # type: ignore[arg-type]
+        spec=_spec_of(base),
     )
 
 
@@ -719,3 +723,9 @@ def _null_covariates(covariates: Any, base: Any, outcome: str, data: Any, design
     check_not_explained(covs.values, data.y if target is None else target, outcome,
                         func=_FUNC)
     return covs
+def _spec_of(base: BaseModels) -> RunSpec | None:
+    """The base models' spec (None for models of a custom selector read from a file)."""
+    try:
+        return base.spec
+    except ValueError:
+        return None

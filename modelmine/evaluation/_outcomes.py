@@ -184,7 +184,7 @@ def evaluate_outcome(X: Any, y: Any, outcome: str, selectors: Any = None,
     feature_names : sequence of str, optional
     progress : bool, optional
         A progress bar over the (selector, fold) tasks.
-    sample_weight, executor, cache_dir :
+    sample_weight, executor, cache_dir : optional
         As in :func:`modelmine.evaluate`: the weights reach each fold's selectors (or
         draw its resamples), never the models that measure the signatures.
     covariates : DataFrame, mapping or 2-D array-like, optional
@@ -326,7 +326,8 @@ def evaluate_outcome(X: Any, y: Any, outcome: str, selectors: Any = None,
                   "operators": ops, "models": chosen,
                   "n_samples": data.n_samples, "n_features_in": data.n_features_in,
                   "outcome": outcome, "selectors": labels, "classifiers": chosen,
-                  **({"design": design.describe()} if not design.empty else {})})
+                  **({"design": design.describe()} if not design.empty else {})},
+        spec=spec)
 
 
 def _learner_column(table: pd.DataFrame) -> pd.DataFrame:

@@ -428,7 +428,7 @@ def evaluate(
                         progress=progress)
     seconds = time.perf_counter() - start
     return _assemble(results, tasks, sel_labels, ops, clfs, fold_parts(folds), labels,
-                     data.feature_names,
+                     data.feature_names, spec=spec,
                      settings={
                          "n_folds": folds_k, "n_bootstraps": b, "n_features": m,
                          "n_signatures": k, "random_state": seeds.entropy,
@@ -447,7 +447,8 @@ def evaluate(
 def _assemble(results: dict[int, dict[str, Any]], tasks: dict[int, dict[str, Any]],
               sel_labels: list[str], ops: list[Operator], clfs: dict[str, Any],
               folds: Sequence[tuple[np.ndarray, np.ndarray]], labels: np.ndarray,
-              feature_names: np.ndarray, settings: dict[str, Any]) -> EvaluationResult:
+              feature_names: np.ndarray, settings: dict[str, Any],
+              spec: RunSpec | None = None) -> EvaluationResult:
     """Put the task results in place, in (selector, operator, classifier, fold) order."""
     n_folds = len(folds)
     rows, pred_rows, rob_rows, task_rows, skipped = [], [], [], [], []
@@ -505,7 +506,7 @@ def _assemble(results: dict[int, dict[str, Any]], tasks: dict[int, dict[str, Any
         signatures=signatures, rankings=rankings,
         fold_indices=tuple((tr.copy(), te.copy()) for tr, te in folds),
         operator_kinds={o.name: o.kind for o in ops}, feature_names=feature_names,
-        settings=settings,
+        settings=settings, spec=spec,
     )
 
 

@@ -109,6 +109,9 @@ class EvaluationResult:
     feature_names : ndarray of str
     settings : dict
         The protocol's parameters, the data fingerprint and the wall time (``seconds``).
+    spec : RunSpec or None
+        The settings of the folds' base models (each fold's with the fold's selector and
+        seed), as scanpy keeps a call's parameters beside its result.
     """
 
     _TABLES = ("folds", "predictions", "robustness_folds", "tasks", "skipped")
@@ -121,7 +124,7 @@ class EvaluationResult:
                  fold_indices: Sequence[tuple[np.ndarray, np.ndarray]],
                  operator_kinds: Mapping[str, str], feature_names: np.ndarray,
                  settings: Mapping[str, Any] | None = None,
-                 outcome: str = "classification") -> None:
+                 outcome: str = "classification", spec: Any = None) -> None:
         # Immutable all the way down: tables are kept private and handed out as copies,
         # mappings are read-only, arrays cannot be written through.
         outcome = check_choice(outcome, "outcome", "EvaluationResult",
@@ -141,6 +144,7 @@ class EvaluationResult:
         set_(self, "operator_kinds", FrozenDict(operator_kinds))
         set_(self, "feature_names", readonly(feature_names, copy=True))
         set_(self, "settings", frozen(dict(settings or {})))
+        set_(self, "spec", spec)
 
     _tables: dict[str, pd.DataFrame]
     outcome: str
@@ -150,6 +154,7 @@ class EvaluationResult:
     operator_kinds: Mapping[str, str]
     feature_names: np.ndarray
     settings: Mapping[str, Any]
+    spec: Any
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"EvaluationResult is immutable: cannot set {name!r}.")

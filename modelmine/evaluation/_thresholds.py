@@ -33,12 +33,15 @@ from threadpoolctl import threadpool_limits
 
 from .._data import check_dataset
 from .._deprecation import renamed_accessor
+from .._doors import door
 from .._utils import FrozenDict, ImmutableSlots, frozen, readonly
 from ..base_models import bootstrap
 from ..diagnostics import kuncheva_stability, signature_performance
 from ..operators import Signature, aggregate, get_operator
 from ..selectors import get_selector, model_from_output
+from ..spec import PRESETS, RunSpec
 from ..validation import check_choice, check_int, check_real, param_error
+from ._adjustment import refuse_covariates
 from ._choices import resolve_selectors
 from ._classifiers import resolve_classifiers
 from ._folds import make_folds, run_tasks, seed_plan
@@ -93,17 +96,19 @@ class ThresholdResult(ImmutableSlots):
         The top features of each split's ranking, best first (read-only).
     train_indices : ndarray of shape (T, n_train)
         The training records of each split (the others are its test records), read-only.
+    spec : RunSpec or None
+        The settings of the ensembles' base models (each with its ranker and seed).
 
     The result is immutable all the way down: its attributes cannot be set, its mappings
     are read-only and its arrays cannot be written through, so a result shared between
     analyses (or cached) cannot be changed by one of them.
     """
 
-    __slots__ = ("_table", "orders", "settings", "train_indices")
+    __slots__ = ("_table", "orders", "settings", "spec", "train_indices")
 
     def __init__(self, *, table: pd.DataFrame, settings: Mapping[str, Any] | None = None,
                  orders: Mapping[tuple[str, str], np.ndarray] | None = None,
-                 train_indices: np.ndarray | None = None) -> None:
+                 train_indices: np.ndarray | None = None, spec: Any = None) -> None:
         set_ = object.__setattr__
         set_(self, "_table", table.copy())
         set_(self, "settings", frozen(dict(settings or {})))
@@ -111,11 +116,13 @@ class ThresholdResult(ImmutableSlots):
                                          for k, v in (orders or {}).items()}))
         set_(self, "train_indices",
              None if train_indices is None else readonly(train_indices, copy=True))
+        set_(self, "spec", spec)
 
     _table: pd.DataFrame
     settings: Mapping[str, Any]
     orders: Mapping[tuple[str, str], np.ndarray]
     train_indices: np.ndarray | None
+    spec: Any
 
     def __repr__(self) -> str:
         sel = list(dict.fromkeys(self._table.get("selector", [])))
@@ -212,13 +219,15 @@ def _task(
     payload: dict[str, Any],
     *,
     counts: list[int],
-    n_bootstraps: int,
     aggregation: str,
     classifier: Any,
 ) -> dict[str, Any]:
     """One (selector, split): simple and ensemble rankings, subsets and AUCs."""
     train, test = payload["train"], payload["test"]
-    sel = payload["selector"]
+    # the split's settings: the selector's, the split's seed, m the largest threshold's
+    spec = payload["spec"].replace(_FUNC, n_features=max(counts),
+                                   random_state=payload["seed"])
+    sel = spec.selectors[0]
     X_tr, y_tr, X_te, y_te = X[train], y[train], X[test], y[test]
     p = X.shape[1]
     # Rankings break ties by feature index; relabelling the features by a seeded random
@@ -235,17 +244,7 @@ def _task(
             selector=sel.name,
         )
         simple = np.argsort(model.ranks, kind="stable")[:n_max]
-        base = bootstrap(
-            X_sel,
-            y_tr,
-            selector=sel,
-            n_bootstraps=n_bootstraps,
-            n_features=n_max,
-            random_state=payload["seed"],
-            n_jobs=1,
-            fit_full=False,
-            progress=False,
-        )
+        base = bootstrap(X_sel, y_tr, spec=spec, n_jobs=1, progress=False)
         agg = aggregate(base, aggregation, n_features=n_max)
         assert isinstance(agg, Signature)
         ensemble = agg.features
@@ -260,6 +259,11 @@ def _task(
     return out
 
 
+@door("evaluate_thresholds", study=True, stage="models", preset=PRESETS["pes2019"],
+      # the rankers compared and their parameters per label are the protocol's own; the
+      # thresholds decide m; Pes's AUC needs classes; no per-class panels or covariates
+      without=("selector", "selector_params", "n_features", "outcome", "per_class",
+               "covariates"))
 def evaluate_thresholds(
     X: Any,
     y: Any,
@@ -269,15 +273,15 @@ def evaluate_thresholds(
     thresholds: Sequence[float] = PES_THRESHOLDS,
     n_folds: int = 20,
     train_fraction: float = 0.8,
-    n_bootstraps: int = 50,
     operators: Any = "avgRank",
     classifiers: Any = "svm",
     tie_break: str = "random",
     feature_names: Any = None,
-    random_state: Any = 0,
     n_jobs: int | None = None,
     executor: Any = None,
     progress: bool | None = None,
+    spec: RunSpec,
+    run: Any = None,
     **old_names: Any,
 ) -> ThresholdResult:
     """Pes's protocol: each ranker simple vs as a bootstrap ensemble, across thresholds.
@@ -286,12 +290,15 @@ def evaluate_thresholds(
     the records for training; on each training set the simple ranking (the selector fitted
     once) and the ensemble ranking (B bootstraps aggregated by mean rank); for each
     threshold the top ``round(th * p)`` features (at least 1); stability = average
-    pairwise Kuncheva index over the T subsets, performance = AUC on the test part.
+    pairwise Kuncheva index over the T subsets, performance = AUC on the test part. The
+    ensembles' other settings are the call's (Pes's preset: B = 50 bootstraps; or those of
+    ``spec=`` / ``run=``, whose scaling reaches the simple ranking too).
 
     Parameters
     ----------
     X : array-like, DataFrame or scipy.sparse matrix of shape (n_samples, p)
     y : array-like of shape (n_samples,)
+    **settings
     selectors : sequence of str / Selector, or mapping label -> selector
         Default: Pes's eight rankers (:data:`PES_SELECTORS`). A mapping gives labels, for
         example ``{"relieff-w": Selector}``; names must be distinct and registered.
@@ -305,8 +312,6 @@ def evaluate_thresholds(
         repeated hold-out.
     train_fraction : float in (0, 1), default=0.8
         X, the fraction of the records in each training set (Pes: 0.7, 0.8, 0.9).
-    n_bootstraps : int, default=50
-        B, bootstraps per ensemble (Pes: 20, 50, 100).
     operators : str, or a list of one, default="avgRank"
         The operator aggregating the B rankings (Pes: mean rank).
     classifiers : str or scikit-learn classifier, or a list of one, default="svm"
@@ -322,9 +327,6 @@ def evaluate_thresholds(
         split) by a seeded random permutation, which turns the index tie-break into a
         random one; "index" keeps it.
     feature_names : sequence of str, optional
-    random_state : None, int, SeedSequence, RandomState or Generator, default=0
-        Seed of the whole protocol (:func:`modelmine.spec.resolve_seed`; None draws one,
-        recorded in ``settings``).
     n_jobs : int or None
         joblib workers over the (selector, split) tasks; the result does not depend on it.
     executor : dask.distributed.Client or str, optional
@@ -338,8 +340,11 @@ def evaluate_thresholds(
     -------
     ThresholdResult
         ``to_frame()`` has the columns selector, mode, threshold, n_features, stability,
-        stability_std, auc, auc_std; ``plot()`` draws Pes's figures.
+        stability_std, auc, auc_std; ``plot()`` draws Pes's figures. The seed of the
+        whole protocol is the settings' ``random_state`` (``settings``).
     """
+    refuse_covariates(spec, _FUNC, param="spec" if run is None else "run",
+                      what="settings" if run is None else "a run")
     data = check_dataset(X, y, func=_FUNC, feature_names=feature_names)
     sels = resolve_selectors(selectors, _FUNC)
     if selector_params is None:
@@ -374,7 +379,7 @@ def evaluate_thresholds(
     classifier = one_of(given["classifiers"], "classifiers", _FUNC, "classifier")
     T = check_int(n_folds, "n_folds", _FUNC, min_value=2)
     frac = check_real(train_fraction, "train_fraction", _FUNC, low=0.0, high=1.0, closed="neither")
-    B = check_int(n_bootstraps, "n_bootstraps", _FUNC, min_value=2)
+    B = spec.n_bootstraps
     ties = check_choice(tie_break, "tie_break", _FUNC, ["random", "index"])
     op = get_operator(aggregation) if isinstance(aggregation, str) else None
     if op is None or op.kind != "single":
@@ -406,8 +411,11 @@ def evaluate_thresholds(
 
     labels = list(sels)
     # Pes's repeated hold-out: repeat t's split and each selector's seed on it ("pes2019").
-    seeds = seed_plan(random_state, n_folds=T, n_units=len(labels), derivation="pes2019",
-                      func=_FUNC)
+    seeds = seed_plan(spec.random_state, n_folds=T, n_units=len(labels),
+                      derivation="pes2019", func=_FUNC)
+    # each ranker's settings: the call's, with that ranker
+    specs = {label: spec.replace(_FUNC, selector=sels[label], selector_params=None,
+                                 operators=()) for label in labels}
     folds = make_folds(data.y, n_folds=T, seeds=seeds, scheme="holdout",
                        train_fraction=frac, func=_FUNC)
     tasks: dict[int, dict[str, Any]] = {}
@@ -417,15 +425,14 @@ def evaluate_thresholds(
             tasks[t * len(labels) + s] = {
                 "train": fold.train,
                 "test": fold.test,
-                "selector": sels[label],
+                "spec": specs[label],
                 "seed": seed_s,
                 "perm": (
                     np.random.default_rng(seed_s).permutation(p) if ties == "random" else None
                 ),
             }
     results = run_tasks(_task, data.X, data.y, tasks,
-                        dict(counts=counts, n_bootstraps=B, aggregation=op.name,
-                             classifier=clf_est),
+                        dict(counts=counts, aggregation=op.name, classifier=clf_est),
                         executor=executor, n_jobs=n_jobs, func=_FUNC,
                         label="evaluate_thresholds", progress=progress)
 
@@ -463,7 +470,7 @@ def evaluate_thresholds(
                     }
                 )
     settings = {
-        "selectors": {k: v.describe() for k, v in sels.items()},
+        "selectors": {k: specs[k].selectors[0].describe() for k in labels},
         "n_splits": T,
         "tie_break": ties,
         "train_fraction": frac,
@@ -479,5 +486,5 @@ def evaluate_thresholds(
     train_idx = np.vstack([tasks[t * len(labels)]["train"] for t in range(T)])
     train_idx.flags.writeable = False
     return ThresholdResult(
-        table=pd.DataFrame(rows), settings=settings, orders=orders, train_indices=train_idx
-    )
+        table=pd.DataFrame(rows), settings=settings, orders=orders, train_indices=train_idx,
+        spec=spec)

@@ -32,16 +32,21 @@ import pandas as pd
 import scipy.sparse as sp
 
 from .._deprecation import UNSET, renamed_accessor, renamed_keyword
+from .._doors import door
 from .._progress import phase
 from ..diagnostics._markers import expression_columns, fold_changes
 from ..diagnostics._significance import bh_qvalues
 from ..report import h5_key
 from ..selectors._wilcoxon import wilcoxon_by_group
+from ..spec import PRESETS
 from ..validation import check_choice, check_int, param_error
 
 __all__ = ["MarkerPanels", "marker_panels", "panel_memory", "wilcoxon_by_group"]
 
 _FUNC = "marker_panels"
+
+#: The defaults of the panels' base models (docs/DEVELOPING.md, "Doors and presets").
+_PRESET = PRESETS["marker-panels"]
 
 #: Clusters smaller than this are refused (a cluster against the rest needs a few cells).
 MIN_CELLS_PER_GROUP = 3
@@ -78,6 +83,8 @@ class MarkerPanels:
     base_models : dict
         Cluster -> :class:`~modelmine.BaseModels` of that cluster against the rest.
     settings : dict
+    spec : RunSpec or None
+        The settings of the panels' base models.
     """
 
     panels: dict[str, list[str]]
@@ -85,6 +92,7 @@ class MarkerPanels:
     base_models: dict[str, Any]
     settings: dict[str, Any] = field(default_factory=dict)
     combinations: pd.DataFrame = field(default_factory=pd.DataFrame)
+    spec: Any = None
 
     def __repr__(self) -> str:
         # a summary, not the tables and every cluster's base models
@@ -140,32 +148,34 @@ def _obs_column(obs: pd.DataFrame, given: Any, param: str, examples: str, each: 
                           "one", show=False)
     return column
 
+@door("marker_panels", stage="models", preset=PRESETS["marker-panels"],
+      # every cluster's panel is a class against the rest (classes, per class already);
+      # no sample weights or covariates in an atlas's panels
+      without=("outcome", "per_class", "weighted_resampling", "covariates"))
 def marker_panels(
     adata: Any,
     groupby: str,
     *,
     layer: str | None = None,
     use_raw: bool = False,
-    selector: Any = "wilcoxon",
     direction: str = "up",
     reference: str | None = None,
-    selector_params: dict[str, Any] | None = None,
-    n_bootstraps: int = 50,
-    n_features: int = 10,
-    max_per_class: int | None = 500,
-    sample_fraction: float = 0.8,
     combination_size: int = 3,
     combination_support: float = 0.3,
     groups: str | None = None,
     n_genes: int = 100,
-    random_state: Any = 0,
     key_added: str = "modelmine_markers",
     n_jobs: int | None = None,
     progress: bool | None = None,
     panel_size: Any = UNSET,
     max_cells_per_group: Any = UNSET,
+    spec: Any,
 ) -> MarkerPanels:
     """Stable marker panels for every cluster, written into the AnnData (issue 29).
+
+    The settings of the base models are the ``marker-panels`` preset (``wilcoxon``, b = 50
+    subsamples of 80 % of each cluster's cells, at most 500 of a cluster, m = 10 genes per
+    panel), or those given (keywords, or ``spec=``).
 
     Parameters
     ----------
@@ -174,14 +184,12 @@ def marker_panels(
         sparse).
     groupby : str
         The cluster column of ``adata.obs`` (``"leiden"``; ``"obs:leiden"`` too).
+    **settings
     layer : str, optional
     use_raw : bool, default=False
         Read ``adata.raw`` (its matrix and genes), as scanpy's ``use_raw=True``: scanpy's
         files keep the log-normalised values there when ``.X`` is scaled
         (``pbmc68k_reduced``).
-    selector : str or Selector, default="wilcoxon"
-        Any classification selector; the sparse ones ("wilcoxon", "t-test", "logreg",
-        "anova", "chi2") scale to 10^5 cells (``docs/singlecell.md``).
     direction : {"up", "down", "both"}, default="up"
         The markers sought: higher in the cluster than elsewhere (``"up"``, scanpy's order
         and what a FACS or qPCR panel mostly needs), lower, or either. The signed
@@ -197,19 +205,8 @@ def marker_panels(
         :func:`~modelmine.selectors.wilcoxon_auroc_pairwise`; "t-test",
         :func:`~modelmine.selectors.welch_t_pairwise`), "rest" for the others; on two
         synthetic atlases, "each" found the planted markers best (``docs/singlecell.md``).
-    selector_params : dict, optional
-        Further parameters of a built-in selector (``{"C": 0.1}`` for "logreg"); a
-        ``direction`` or ``reference`` in it must agree with the arguments of that name
-        (which are recorded and order the panels), else it is refused.
-    n_bootstraps : int, default=50
-    n_features : int, default=10
-        Genes per base model and per panel (m; ``-m/--n-features`` of ``modelmine
-        markers``).
-    max_per_class : int or None, default=500
-        At most this many cells of each cluster in each resample (None: no cap), as
-        :func:`modelmine.run`'s ``max_per_class``.
-    sample_fraction : float, default=0.8
-        Fraction of each cluster's cells drawn (without replacement) before the cap.
+        A ``direction`` or ``reference`` in ``selector_params`` must agree with these
+        arguments (which are recorded and order the panels), else it is refused.
     combination_size : int, default=3
         The largest combination of genes reported per cluster (2 or more; NS-Forest's
         question: which genes mark the cluster together).
@@ -223,7 +220,6 @@ def marker_panels(
     n_genes : int, default=100
         Genes per cluster in ``adata.uns[key_added]`` (the panel first, then by
         frequency and mean rank).
-    random_state : int, default=0
     key_added : str, default="modelmine_markers"
     n_jobs : int, optional
     progress : bool, optional
@@ -240,11 +236,13 @@ def marker_panels(
     from ..base_models import check_run_data, fit_class_models
     from ..base_models._checks import available_memory
     from ..datasets._biodata import from_anndata
-    from ..spec import RunSpec
-
-    n_features = renamed_keyword(_FUNC, "panel_size", "n_features", panel_size, n_features, 10)
-    max_per_class = renamed_keyword(_FUNC, "max_cells_per_group", "max_per_class",
-                                    max_cells_per_group, max_per_class, 500)
+    m = renamed_keyword(_FUNC, "panel_size", "n_features", panel_size, spec.n_features,
+                        _PRESET.default("n_features"))
+    cap = renamed_keyword(_FUNC, "max_cells_per_group", "max_per_class", max_cells_per_group,
+                          spec.max_per_class, _PRESET.default("max_per_class"))
+    if (m, cap) != (spec.n_features, spec.max_per_class):  # given by their old names
+        spec = spec.replace(_FUNC, n_features=m, max_per_class=cap)
+    selector, selector_params = spec.selector, dict(spec.selector_params) or None
     obs = adata.obs
     column = _obs_column(obs, groupby, "groupby", "", "a cluster")
     counts = obs[column].value_counts()
@@ -287,9 +285,9 @@ def marker_panels(
                                  "reference", _FUNC, ["each", "rest"])
     selector, params, reference = _directed_selector(selector, direction, reference,
                                                      selector_params)
-    b = check_int(n_bootstraps, "n_bootstraps", _FUNC, min_value=2)
-    m = check_int(n_features, "n_features", _FUNC, min_value=1)
-    cap = check_int(max_per_class, "max_per_class", _FUNC, min_value=1, allow_none=True)
+    b, sample_fraction = spec.n_bootstraps, spec.sample_fraction
+    if m is None:
+        raise param_error("n_features", _FUNC, "an integer >= 1 (genes per panel)", None)
     top = check_int(n_genes, "n_genes", _FUNC, min_value=1)
     size = check_int(combination_size, "combination_size", _FUNC, min_value=2)
     # a float32 atlas stays float32 (half the memory; every statistic is computed in
@@ -322,13 +320,11 @@ def marker_panels(
                           f"{n_groups} clusters x {b} resamples x {X.shape[1]:,} genes "
                           f"need about {need / 2**30:.1f} GiB, and {free / 2**30:.1f} GiB "
                           "are available", b, show=False)
-    spec = RunSpec(selector=selector, selector_params=params, n_bootstraps=b, n_features=m,
-                   resampling="subsample", sample_fraction=sample_fraction,
-                   # donors hold cells of several clusters: whole donors are drawn, not
-                   # stratified by cluster, then each cluster capped (docs/singlecell.md)
-                   stratify=group_col is None,
-                   max_per_class=cap, operators=(), fit_full=False,
-                   random_state=random_state, func=_FUNC)
+    spec = spec.replace(_FUNC, selector=selector, selector_params=params, operators=(),
+                        # donors hold cells of several clusters: whole donors are drawn,
+                        # not stratified by cluster, then each cluster capped
+                        # (docs/singlecell.md)
+                        stratify=spec.stratify and group_col is None)
     checked = check_run_data(X, loaded.y, spec, feature_names=loaded.feature_names,
                              n_jobs=n_jobs, func=_FUNC, groups=loaded.groups,
                              sparse_dtype=dtype, one_vs_rest=True)
@@ -405,7 +401,7 @@ def marker_panels(
     adata.uns[key_added]["combinations"] = combinations.assign(
         features=combinations["features"].map(" + ".join))
     return MarkerPanels(panels=panels, table=table, base_models=dict(models),
-                        settings=settings, combinations=combinations)
+                        settings=settings, combinations=combinations, spec=spec)
 
 
 def _directed_selector(selector: Any, direction: str, reference: str | None,
