@@ -54,7 +54,7 @@ from .validation import check_choice, check_fraction_or_count, check_int, check_
 
 #: The public names (issue 38); the policies other modules share (``capped``, ``resolve_seed``,
 #: ``spec_alone``) and the lists of choices are imported from here but are not public.
-__all__ = ["DEFAULT_SELECTORS", "RunSpec"]
+__all__ = ["DEFAULT_SELECTORS", "PRESETS", "Preset", "RunSpec"]
 
 #: The operators of ``mm.run`` and ``modelmine run`` unless told otherwise: one consensus
 #: signature from frequent model fragments (closedApr) and k alternatives (allMed).

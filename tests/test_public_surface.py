@@ -64,6 +64,8 @@ PUBLIC_SETTINGS = frozenset({
     "modelmine.outcomes.SURVIVAL_DTYPE", "modelmine.spec.DEFAULT_SELECTORS",
     # the KDD'12 protocol's selectors and the recorded seed derivation of each protocol
     "modelmine.evaluation.KDD12_SELECTORS", "modelmine.evaluation.SEED_DERIVATIONS",
+    # the published protocols' defaults, by name (issue 48): spec=PRESETS[...].spec()
+    "modelmine.spec.PRESETS",
 })
 
 #: Test modules that test an internal kernel against an independent oracle: which kernel,
