@@ -201,7 +201,7 @@ def test_default_out_and_the_selectors_it_lists(tmp_path):
     assert (tmp_path / "modelmine-markers-3" / "markers.csv").is_file()
     helped = subprocess.run([sys.executable, "-m", "modelmine", "markers", "--help"],
                             capture_output=True, text=True, timeout=120)
-    listed = helped.stdout[helped.stdout.index("--selector"):].split("(default")[0]
+    listed = helped.stdout[helped.stdout.index("--selector NAME"):].split("(default")[0]
     listed = " ".join(listed.split())
     for name in ("wilcoxon", "t-test", "anova", "l1-logistic"):
         assert name in listed
