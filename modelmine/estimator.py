@@ -179,7 +179,9 @@ class ModelMiningSelector(SelectorMixin, BaseEstimator):
         # The one policy for m above p (modelmine.spec.capped): capped with a warning.
         checked = check_run_data(X, y, spec, feature_names=names, n_jobs=self.n_jobs,
                                  func=_NAME, groups=groups, sample_weight=sample_weight)
-        self.n_features_ = int(checked.spec.n_features)  # type: ignore[arg-type]
+        # the signature's size: signature_size when given, else m (capped at p)
+        self.n_features_ = int(checked.spec.signature_size  # type: ignore[arg-type]
+                               or checked.spec.n_features)
         base = fit_base_models(checked, progress=False)
         params = dict(self.operator_params or {})
         size = {"n_signatures": k} if kind == "multi" else {"n_features": self.n_features_}

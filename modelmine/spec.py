@@ -1029,7 +1029,7 @@ def _takes_declared(cls: type) -> type:
     @functools.wraps(init)
     def __init__(self: Any, **kwargs: Any) -> None:
         declared = {s.name for s in SETTINGS}
-        unknown = sorted(set(kwargs) - declared - own - {"func"})
+        unknown = sorted(set(kwargs) - declared - own - {"func", "recorded_kinds"})
         if unknown:
             raise TypeError(f"RunSpec() got an unexpected keyword argument {unknown[0]!r}")
         extra = {k: kwargs.pop(k) for k in list(kwargs) if k in declared - own}
@@ -1093,10 +1093,15 @@ class RunSpec:
     collapse: str = _DEFAULTS["collapse"]
     unmapped: str = _DEFAULTS["unmapped"]
     func: InitVar[str] = "RunSpec"
+    # the kinds of operators a stored run names that are not registered here (a plugin
+    # not installed): from_settings gives them, so that a loaded run keeps its spec
+    recorded_kinds: InitVar[Mapping[str, str] | None] = None
 
-    def __post_init__(self, func: str) -> None:
+    def __post_init__(self, func: str, recorded_kinds: Mapping[str, str] | None) -> None:
         def put(name: str, value: Any) -> None:
             object.__setattr__(self, name, value)
+
+        object.__setattr__(self, "_recorded_kinds", dict(recorded_kinds or {}))
 
         own = {f.name for f in fields(self)}
         extra = self._extra
@@ -1266,6 +1271,17 @@ class RunSpec:
                               hint=f"Use [{self.operators!r}] for one operator.")
         # the operators' registry, found without importing the operators (which sit above)
         operators = default_of("operator")
+        recorded = self._recorded_kinds
+        absent = set(self.operators) - set(operators.names())
+        if absent and absent <= set(recorded):
+            # a stored run's operators, some of a plugin not installed here
+            kinds = {n: (operators.entry(n).kind if n in operators else recorded[n])
+                     for n in self.operators}
+            object.__setattr__(self, "operators", tuple(kinds))
+            object.__setattr__(self, "_kinds", dict(kinds))
+            object.__setattr__(self, "operator_params", _frozen_params(
+                self.operator_params, "operator_params", func, nested=True))
+            return
         kinds = operators.kinds(list(self.operators), param="operators", func=func)
         object.__setattr__(self, "operators", tuple(kinds))
         object.__setattr__(self, "_kinds", dict(kinds))
@@ -1355,7 +1371,8 @@ class RunSpec:
                               "an unknown setting", exc=TypeError, show=False)
         extra = {k: v for k, v in self._extra.items()
                  if k not in changes}
-        return replace(self, func=func, **extra, **changes)
+        return replace(self, func=func, recorded_kinds=self._recorded_kinds, **extra,
+                       **changes)
 
     def for_data(self, p: int, func: str = "RunSpec") -> RunSpec:
         """The settings for data of ``p`` features: each default that the data decide
@@ -1410,8 +1427,11 @@ class RunSpec:
 
     @classmethod
     def from_settings(cls, settings: Mapping[str, Any], *, selector: Any = None,
+                      record: Mapping[str, Any] | None = None,
+                      kinds: Mapping[str, str] | None = None,
                       func: str = "resume") -> RunSpec:
-        """The specification of a stored run (``run.json`` or ``checkpoint.json``).
+        """The specification of a stored run (``run.json``, ``checkpoint.json``, a
+        BaseModels file's settings).
 
         Parameters
         ----------
@@ -1420,6 +1440,15 @@ class RunSpec:
         selector : optional
             The custom selector of a run whose selector is not registered (recorded as
             None).
+        record : mapping, optional
+            The stored description of the selector (``BaseModels.selector``): a selector
+            this specification cannot rebuild (a custom object not given again, a plugin
+            not installed) is then held as a
+            :class:`~modelmine.selectors.RecordedSelector` of it, which describes itself
+            as stored and refuses to be fitted; without it, such a selector is refused.
+        kinds : mapping, optional
+            The kind of each stored operator ("single" or "multi"): an operator not
+            registered here (a plugin not installed) is then kept with it.
         func : str, default="resume"
         """
         given: dict[str, Any] = {}
@@ -1431,6 +1460,11 @@ class RunSpec:
                 given[one.name] = node
         if selector is not None:
             given["selector"] = selector
+        elif record is not None and not _rebuildable(given.get("selector")):
+            from .selectors import RecordedSelector
+
+            given["selector"] = RecordedSelector(record)
+            given["selector_params"] = None
         if given.get("selector") is None:
             raise param_error("selector", func, "the custom selector the run used", None)
         name, params = given["selector"], given.get("selector_params")
@@ -1449,7 +1483,14 @@ class RunSpec:
         for name in ("operators",):
             if name in given:
                 given[name] = list(given[name])
-        return cls(**given, func=func)
+        return cls(**given, func=func, recorded_kinds=kinds)
+
+
+def _rebuildable(name: Any) -> bool:
+    """Whether a stored selector name builds here: registered (each of an ensemble's)."""
+    from .selectors import default_registry
+
+    return isinstance(name, str) and all(n in default_registry() for n in name.split("+"))
 
 
 # ------------------------------------------------------------ the table's readers

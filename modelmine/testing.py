@@ -63,7 +63,7 @@ def make_base_models(n_models: int = 24, n_features_in: int = 40, n_features: in
     if resampling == "complementary-pairs":
         record["n_pairs"] = n_models // 2
     art = rng.random((n_models, n_features_in)) < 0.05 if artificial else None
-    return BaseModels(
+    return BaseModels.from_records(
         subsets=subsets, ranks=ranks, scores=scores,
         sample_indices=rng.integers(0, n_samples, (n_models, n_samples)),
         feature_names=np.array([f"f{j}" for j in range(n_features_in)]),
@@ -88,7 +88,7 @@ def base_models_from_subsets(subsets: Any) -> BaseModels:
     b, p = S.shape
     key = -S.astype(np.float64) * 10 + np.arange(p)[None, :] * 1e-3
     ranks = np.argsort(np.argsort(key, axis=1, kind="stable"), axis=1) + 1
-    return BaseModels(
+    return BaseModels.from_records(
         subsets=S, ranks=ranks, scores=-key, sample_indices=np.zeros((b, 1), dtype=np.int64),
         feature_names=np.array([f"f{j}" for j in range(p)]),
         selector={"name": "hand", "kind": "subset", "params": {}}, n_features=None,

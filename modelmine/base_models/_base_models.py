@@ -14,6 +14,7 @@ import html
 import io
 import json
 import os
+import pickle
 import zipfile
 import zlib
 from collections.abc import Mapping, Sequence
@@ -116,14 +117,17 @@ def _readonly(a: np.ndarray) -> np.ndarray:
 class BaseModels:
     """The b base feature models of one selector (KDD 2012, section 2). Immutable.
 
-    Build it with :func:`modelmine.bootstrap`; load a saved one with :meth:`load`.
+    Build it with :func:`modelmine.bootstrap`; load a saved one with :meth:`load`. It holds
+    one record of what made the models, :attr:`spec`; the descriptions of the selector,
+    the resampling and the artificial features, m and the seed are views of it (and of
+    :attr:`design`, what the data brought: groups, weights).
 
     Attributes
     ----------
     subsets : ndarray of bool, shape (b, p)
         ``subsets[i, j]`` is True when model i selected feature j. For ranking selectors
         each row holds exactly ``n_features`` True values; for selectors that choose their
-        own subset (``selector["kind"] == "subset"``) the rows may differ in size.
+        own subset (``selector_kind == "subset"``) the rows may differ in size.
     ranks : ndarray of int32, shape (b, p)
         Rank of each feature in each model, 1 = best, a total order (ties broken by
         feature index, see :mod:`modelmine.selectors`).
@@ -139,14 +143,12 @@ class BaseModels:
         Resamples of whole groups (``bootstrap(..., groups=...)``) vary in size: their rows
         are padded on the right with -1; :meth:`resample` gives model i's rows alone.
     feature_names : ndarray of str, shape (p,)
-    selector : mapping (read-only)
-        ``{"name", "kind", "params"}`` of the selector.
-    n_features : int or None
-        The requested subset size m (a cap for subset-kind selectors).
-    resampling : mapping (read-only)
-        ``{"method": "bootstrap" | "subsample", "stratify": bool, "fraction": float}``.
-    random_state : int
-        The seed (``numpy.random.SeedSequence`` entropy) that reproduces these models.
+    spec : RunSpec
+        The settings that made these models (:class:`~modelmine.RunSpec`, without the
+        mining settings: ``operators=()``), the one record they hold; saved with them.
+        A workflow that refits derives its settings from it (``base.spec.replace(...)``).
+        For a custom selector read back from a file (its object is not stored), the spec
+        holds a :class:`~modelmine.selectors.RecordedSelector`, which refuses to refit.
     classes : tuple
         The class labels of the data, in the order of the codes 0..K-1.
     n_samples : int
@@ -156,18 +158,18 @@ class BaseModels:
     full_model : FeatureModel or None
         The selector fitted once on all the data (the "nobagg" baseline of KDD 2012,
         section 3), with ``scores`` (or None), ``ranks`` and ``subset`` of shape (p,).
+    extra : mapping (read-only)
+        What the fit adds (a heterogeneous ensemble's ``model_selectors``, ...).
     artificial_subsets : ndarray of bool, shape (b, p_artificial), or None
         When the models were fitted on data with artificial features appended
         (``bootstrap(..., artificial_features=...)``): ``artificial_subsets[i, j]`` is True
         when model i selected artificial feature j. The real features' subsets, ranks
         (among the real features) and scores are in the attributes above, and
         ``feature_names`` are the real features' names. None otherwise.
-    artificial : mapping (read-only)
-        ``{"method": "permutation" | "knockoff", "n_features": p_artificial}``, or empty.
-    settings : mapping (read-only)
-        The record of the settings that made these models (:meth:`RunSpec.to_settings`
-        of :attr:`spec`, without operators), saved with them; empty for models saved
-        before it was kept (their :attr:`spec` is rebuilt from the records above).
+    design : mapping (read-only)
+        What the data brought to the resampling, not a setting: ``groups`` (the number
+        of groups whole groups were drawn from) and ``sample_weight`` (``"resampling"``
+        when the weights drew the resamples, ``"selector"`` when the selector took them).
     """
 
     subsets: np.ndarray
@@ -175,18 +177,14 @@ class BaseModels:
     scores: np.ndarray | None
     sample_indices: np.ndarray
     feature_names: np.ndarray
-    selector: Mapping[str, Any]
-    n_features: int | None
-    resampling: Mapping[str, Any]
-    random_state: int
+    spec: RunSpec
     classes: Sequence[Any]
     n_samples: int
     data_sha256: str = ""
     full_model: FeatureModel | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
     artificial_subsets: np.ndarray | None = None
-    artificial: Mapping[str, Any] = field(default_factory=dict)
-    settings: Mapping[str, Any] = field(default_factory=dict)
+    design: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         subsets = np.asarray(self.subsets, dtype=bool)
@@ -196,6 +194,8 @@ class BaseModels:
         ranks = np.asarray(self.ranks)
         if ranks.shape != (b, p):
             raise ValueError(f"ranks must have shape {(b, p)}; got {ranks.shape}.")
+        if not isinstance(self.spec, RunSpec):
+            raise TypeError(f"spec must be a modelmine.RunSpec; got {type(self.spec).__name__}.")
         object.__setattr__(self, "subsets", _readonly(subsets))
         object.__setattr__(self, "ranks", _readonly(ranks.astype(np.int32, copy=False)))
         if self.scores is not None:
@@ -218,10 +218,7 @@ class BaseModels:
                 raise ValueError(f"artificial_subsets must have {b} rows; got shape "
                                  f"{art.shape}.")
             object.__setattr__(self, "artificial_subsets", _readonly(art))
-            if not self.artificial:
-                object.__setattr__(self, "artificial", {"method": "unknown",
-                                                        "n_features": art.shape[1]})
-        for name in ("selector", "resampling", "extra", "artificial", "settings"):
+        for name in ("extra", "design"):
             object.__setattr__(self, name, frozen(jsonable(dict(getattr(self, name)))))
         object.__setattr__(self, "classes", frozen([_json_label(c) for c in self.classes]))
         if self.full_model is not None:
@@ -236,78 +233,138 @@ class BaseModels:
                 raise ValueError(f"full_model must hold arrays of shape ({p},).")
             object.__setattr__(self, "full_model", full)
 
-    # ------------------------------------------------------------------ sizes
-    @property
-    def spec(self) -> RunSpec:
-        """The settings that made these models, as one validated record
-        (:class:`~modelmine.RunSpec`, ``operators=()``): the spec itself for models just
-        fitted, else read from :attr:`settings` (saved with the models), else, for models
-        saved before that record was kept, rebuilt from ``selector``, ``resampling``,
-        ``artificial``, ``n_features``, the seed and the full-data model. A workflow that
-        refits derives its settings from it (``base.spec.replace(...)``).
-
-        Raises
-        ------
-        ValueError
-            For loaded models of a custom selector (not registered: the object is not
-            stored).
-        """
-        memo = self.__dict__.get("_spec")
-        if memo is None:
-            memo = (RunSpec.from_settings(self.settings, func="BaseModels.spec")
-                    if self.settings else self._spec_from_records())
-            object.__setattr__(self, "_spec", memo)
-        return memo
-
-    def _kept(self, spec: RunSpec) -> BaseModels:
-        """These models, holding ``spec`` (the settings that made them) in memory: a
-        custom selector's object is then part of :attr:`spec` too."""
-        object.__setattr__(self, "_spec", spec)
-        return self
+    @classmethod
+    def from_records(cls, *, subsets: Any, ranks: Any, scores: Any, sample_indices: Any,
+                     feature_names: Any, selector: Mapping[str, Any],
+                     n_features: int | None, resampling: Mapping[str, Any],
+                     random_state: int, classes: Sequence[Any], n_samples: int,
+                     data_sha256: str = "", full_model: FeatureModel | None = None,
+                     extra: Mapping[str, Any] | None = None,
+                     artificial_subsets: Any = None,
+                     artificial: Mapping[str, Any] | None = None,
+                     settings: Mapping[str, Any] | None = None) -> BaseModels:
+        """Base models from the records of a file (or of models made by hand): the
+        selector's description, the resampling record, m, the seed, the artificial
+        features' record and, when stored, the settings; their :attr:`spec` is read from
+        ``settings``, else rebuilt from the records (a selector not registered here is
+        held as a :class:`~modelmine.selectors.RecordedSelector` of its description).
+        The one reader of the old records (:meth:`load` and :mod:`modelmine.testing`)."""
+        record = record_from_file(selector)  # as it is meant; also for a record by hand
+        b = int(np.asarray(subsets).shape[0])
+        if settings:
+            spec = RunSpec.from_settings(settings, record=record, func="BaseModels.spec")
+        else:
+            spec = _spec_from_records(record, n_features=n_features,
+                                      resampling=resampling, random_state=random_state,
+                                      artificial=artificial or {}, n_models=b,
+                                      fit_full=full_model is not None)
+        design = {k: resampling[k] for k in ("groups", "sample_weight") if k in resampling}
+        return cls(subsets=subsets, ranks=ranks, scores=scores,
+                   sample_indices=sample_indices, feature_names=feature_names, spec=spec,
+                   classes=classes, n_samples=n_samples, data_sha256=data_sha256,
+                   full_model=full_model, extra=extra or {},
+                   artificial_subsets=artificial_subsets, design=design)
 
     def __getstate__(self) -> dict[str, Any]:
-        # A custom selector in the remembered spec may not pickle (a lambda): workers get
-        # the record (``settings``), as a loaded copy does.
-        state = dict(self.__dict__)
-        state.pop("_spec", None)
+        # A custom selector may not pickle (a lambda): workers then get its record, as a
+        # copy read from a file does.
+        state = {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
+        try:
+            pickle.dumps(self.spec)
+        except Exception:
+            from ..selectors import RecordedSelector
+
+            state["spec"] = self.spec.replace(
+                "BaseModels", selector=RecordedSelector(self.selector), selector_params=None)
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
 
-    def _spec_from_records(self) -> RunSpec:
-        sel = record_from_file(self.selector)  # as loaded; also for a record made by hand
-        params = dict(sel.get("params") or {})
-        if sel.get("kind") == "heterogeneous":
-            records = list(params.get("selectors", ()))
-            selector: Any = [str(r["name"]) for r in records]
-            params = {str(r["name"]): dict(r.get("params") or {}) for r in records}
-            b = self.n_models // max(1, len(records))
-        else:
-            selector, b = sel.get("name"), self.n_models
-        res = dict(self.resampling)
-        return RunSpec(
-            selector=selector, selector_params=params, n_bootstraps=b,
-            n_features=self.n_features, resampling=res.get("method", "bootstrap"),
-            sample_fraction=res.get("fraction"), stratify=bool(res.get("stratify", False)),
-            max_per_class=res.get("max_per_class"),
-            weighted_resampling=self.weighted_resampling,
-            scale=sel.get("scale") or "none", outcome=self.outcome,
-            artificial_features=self.artificial.get("method") if self.artificial else None,
-            fit_full=self.full_model is not None or sel.get("kind") == "heterogeneous",
-            random_state=int(self.random_state), operators=(), func="BaseModels.spec")
+    # ------------------------------------------------------------------ views
+    def _view(self, name: str, make: Any) -> Any:
+        memo = self.__dict__.get(name)
+        if memo is None:
+            memo = make()
+            object.__setattr__(self, name, memo)
+        return memo
+
+    @property
+    def selector(self) -> Mapping[str, Any]:
+        """The selector's description (``{"name", "kind", "params"}`` and, for another
+        outcome, ``"outcome"``; its ``scale``, its ``covariates``), as the fitted selector
+        describes itself: a view of :attr:`spec`. Read-only."""
+        return self._view("_selector", lambda: frozen(jsonable(fitted_description(
+            self.spec))))
+
+    @property
+    def selector_name(self) -> str:
+        """The selector's name (the names joined by "+" for a heterogeneous ensemble)."""
+        return str(self.selector.get("name"))
+
+    @property
+    def selector_kind(self) -> str:
+        """What the selector returns: "scores", "ranking", "subset", or "heterogeneous"."""
+        return str(self.selector.get("kind"))
+
+    @property
+    def resampling(self) -> Mapping[str, Any]:
+        """The resampling record (``{"method", "stratify", "fraction"}``, and ``groups``,
+        ``max_per_class``, ``sample_weight``, ``n_pairs`` when they apply): a view of
+        :attr:`spec` and :attr:`design`. Read-only."""
+        def make() -> Any:
+            spec = self.spec
+            out: dict[str, Any] = {"method": spec.resampling, "stratify": spec.stratify,
+                                   "fraction": float(spec.sample_fraction or 1.0)}
+            if "groups" in self.design:
+                out["groups"] = self.design["groups"]
+            if spec.max_per_class is not None:
+                out["max_per_class"] = spec.max_per_class
+            if "sample_weight" in self.design:
+                out["sample_weight"] = self.design["sample_weight"]
+            if spec.resampling == "complementary-pairs":
+                out["n_pairs"] = spec.n_bootstraps // 2
+            return frozen(out)
+
+        return self._view("_resampling", make)
+
+    @property
+    def artificial(self) -> Mapping[str, Any]:
+        """``{"method": "permutation" | "knockoff", "n_features": p_artificial}`` of the
+        artificial features (``"unknown"`` for artificial subsets given without their
+        setting), or empty: a view of :attr:`spec`. Read-only."""
+        if self.artificial_subsets is None:
+            return frozen({})
+        return frozen({"method": self.spec.artificial_features or "unknown",
+                       "n_features": int(self.artificial_subsets.shape[1])})
+
+    @property
+    def n_features(self) -> int | None:
+        """m, the requested subset size (a cap for subset selectors): ``spec.n_features``."""
+        return self.spec.n_features
+
+    @property
+    def random_state(self) -> int:
+        """The seed (``numpy.random.SeedSequence`` entropy) that reproduces these models:
+        ``spec.random_state``."""
+        return int(self.spec.random_state)
+
+    @property
+    def settings(self) -> Mapping[str, Any]:
+        """The record of :attr:`spec` (:meth:`RunSpec.to_settings`), as saved with the
+        models. Read-only."""
+        return self._view("_settings", lambda: frozen(jsonable(self.spec.to_settings())))
 
     @property
     def outcome(self) -> str:
         """What the models' y was: "classification", "regression" or "survival"."""
-        return str(self.selector.get("outcome", "classification"))
+        return str(self.spec.outcome)
 
     @property
     def weighted_resampling(self) -> bool:
-        """Whether the resamples were drawn in proportion to the sample weights (the
-        record ``resampling["sample_weight"] == "resampling"``; else, with weights, the
-        selector took them)."""
-        return self.resampling.get("sample_weight") == "resampling"
+        """Whether the resamples were drawn in proportion to the sample weights (else,
+        with weights, the selector took them)."""
+        return self.design.get("sample_weight") == "resampling"
 
     @property
     def n_models(self) -> int:
@@ -425,24 +482,24 @@ class BaseModels:
         if len(names) == 1:
             return self
         rows = np.flatnonzero(np.asarray(self.model_selectors) == selector)
-        records = {r["name"]: r for r in self.selector["params"]["selectors"]}
         without = set(self.extra.get("selectors_without_scores", ()))
         scores = None if (self.scores is None or selector in without) else self.scores[rows]
-        try:  # the ensemble's settings, for that selector alone
-            whole = self.spec
-            settings = whole.replace(
-                "BaseModels.models_of", selector=selector,
-                selector_params=dict(whole.selector_params.get(selector) or {}),
-                fit_full=False).to_settings()
-        except ValueError:  # a custom selector read from disk
-            settings = {}
+        whole = self.spec
+        if whole.heterogeneous:  # the ensemble's settings, for that selector alone
+            given = whole.selector[list(names).index(selector)]
+            params = whole.selector_params.get(selector) if isinstance(given, str) else None
+        else:  # an ensemble known by its record: that selector's record
+            from ..selectors import RecordedSelector
+
+            records = {r["name"]: r for r in self.selector["params"]["selectors"]}
+            given, params = RecordedSelector(records[selector]), None
+        spec = whole.replace("BaseModels.models_of", selector=given,
+                             selector_params=dict(params or {}), fit_full=False)
         return BaseModels(
             subsets=self.subsets[rows], ranks=self.ranks[rows], scores=scores,
             sample_indices=self.sample_indices[rows], feature_names=self.feature_names,
-            selector=dict(records[selector]), n_features=self.n_features,
-            resampling=dict(self.resampling), random_state=self.random_state,
-            classes=list(self.classes), n_samples=self.n_samples,
-            data_sha256=self.data_sha256, settings=settings,
+            spec=spec, classes=list(self.classes), n_samples=self.n_samples,
+            data_sha256=self.data_sha256, design=dict(self.design),
             extra={"modalities": self.extra["modalities"]} if self.modalities else {},
         )
 
@@ -563,6 +620,8 @@ class BaseModels:
 
     # ------------------------------------------------------------ persistence
     def _meta(self) -> dict[str, Any]:
+        """The file's record: the views of :attr:`spec` the format stores, and the spec's
+        own record (``settings``), from which :meth:`load` reads it back."""
         return {
             "format": _FORMAT,
             "format_version": _FORMAT_VERSION,
@@ -575,7 +634,7 @@ class BaseModels:
             "data_sha256": self.data_sha256,
             "extra": jsonable(self.extra),
             **({"artificial": jsonable(self.artificial)} if self.artificial else {}),
-            **({"settings": jsonable(self.settings)} if self.settings else {}),
+            "settings": jsonable(self.settings),
         }
 
     def save(self, path: str | os.PathLike[str]) -> Path:
@@ -814,16 +873,87 @@ class BaseModels:
             except (DataError, TypeError, ValueError) as exc:
                 raise corrupt(f"'extra.modalities' is not a list of [name, features] "
                               f"covering the {p} features ({exc})") from None
-        return cls(
-            subsets=subsets, ranks=ranks, scores=scores, sample_indices=idx,
-            # a record from before a default changed keeps its meaning (ReliefF's variant)
-            feature_names=names, selector=record_from_file(meta["selector"]), n_features=m,
-            resampling=meta["resampling"], random_state=int(meta["random_state"]),
-            classes=meta["classes"], n_samples=n_samples, data_sha256=meta["data_sha256"],
-            full_model=full, extra=meta.get("extra", {}),
-            artificial_subsets=artificial_subsets, artificial=artificial,
-            settings=meta.get("settings") or {},
-        )
+        try:
+            return cls.from_records(
+                subsets=subsets, ranks=ranks, scores=scores, sample_indices=idx,
+                # a record from before a default changed keeps its meaning (ReliefF's)
+                feature_names=names, selector=meta["selector"], n_features=m,
+                resampling=meta["resampling"], random_state=int(meta["random_state"]),
+                classes=meta["classes"], n_samples=n_samples,
+                data_sha256=meta["data_sha256"], full_model=full,
+                extra=meta.get("extra", {}), artificial_subsets=artificial_subsets,
+                artificial=artificial, settings=meta.get("settings") or {})
+        except (TypeError, ValueError) as exc:  # settings the specification refuses
+            raise corrupt(f"its settings are refused ({' '.join(str(exc).split())})"
+                          ) from None
+
+
+def fitted_description(spec: RunSpec) -> dict[str, Any]:
+    """How the selector(s) of ``spec`` describe themselves once fitted (what a BaseModels
+    file records as ``selector``): each built selector's :meth:`Selector.describe`, with
+    the covariates its fit adjusts for (:func:`modelmine.selectors._covariates.adjusts`),
+    and, for a heterogeneous ensemble (Salman 2022, Section 3.2.2), the pooled record."""
+    from ..selectors import RecordedSelector
+    from ..selectors._covariates import adjusts
+
+    def one(sel: Any) -> dict[str, Any]:
+        out = dict(sel.describe())
+        if (spec.covariates and not isinstance(sel, RecordedSelector) and adjusts(sel)):
+            out["covariates"] = list(spec.covariates)  # as CovariateAdjustedSelector's
+        return out
+
+    if not spec.heterogeneous:
+        return one(spec.selectors[0])
+    out: dict[str, Any] = {"name": "+".join(s.name for s in spec.selectors),
+                           "kind": "heterogeneous",
+                           "params": {"selectors": [one(s) for s in spec.selectors]}}
+    if spec.outcome != "classification":
+        out["outcome"] = spec.outcome
+    return out
+
+
+def _spec_from_records(record: Mapping[str, Any], *, n_features: int | None,
+                       resampling: Mapping[str, Any], random_state: int,
+                       artificial: Mapping[str, Any], n_models: int,
+                       fit_full: bool) -> RunSpec:
+    """The spec of base models saved before their settings record was kept (or made by
+    hand), rebuilt from their records; a selector not registered here is held as its
+    record (:class:`~modelmine.selectors.RecordedSelector`)."""
+    from ..selectors import RecordedSelector, default_registry
+
+    params = dict(record.get("params") or {})
+    if record.get("kind") == "heterogeneous":
+        records = list(params.get("selectors", ()))
+        names = [str(r["name"]) for r in records]
+        b = n_models // max(1, len(records))
+        if all(n in default_registry() for n in names):
+            selector: Any = names
+            params = {str(r["name"]): dict(r.get("params") or {}) for r in records}
+        else:
+            selector, params = RecordedSelector(record), {}
+    else:
+        b = n_models
+        name = record.get("name")
+        if name in default_registry():
+            selector = name
+        else:
+            selector, params = RecordedSelector(record), {}
+    res = dict(resampling)
+    method = res.get("method", "bootstrap")
+    return RunSpec(
+        selector=selector, selector_params=params,
+        # b of the models (at least the 2 a spec takes: base models made by hand)
+        n_bootstraps=max(2, b + (b % 2 if method == "complementary-pairs" else 0)),
+        n_features=n_features, resampling=method, sample_fraction=res.get("fraction"),
+        stratify=bool(res.get("stratify", False)), max_per_class=res.get("max_per_class"),
+        weighted_resampling=res.get("sample_weight") == "resampling",
+        scale=record.get("scale") or "none",
+        outcome=str(record.get("outcome", "classification")),
+        artificial_features=artificial.get("method") if artificial.get("method") in (
+            "permutation", "knockoff") else None,
+        fit_full=fit_full or record.get("kind") == "heterogeneous",
+        covariates=record.get("covariates") or (),
+        random_state=int(random_state), operators=(), func="BaseModels.spec")
 
 
 def _model_layout(meta: dict[str, Any], b: int, where: str,

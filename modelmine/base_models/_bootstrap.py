@@ -336,8 +336,7 @@ def fit_class_models(checked: CheckedRun, *, executor: Any = None,
     if spec.heterogeneous:
         raise param_error("per_class", _FUNC, "False for a list of selectors", True)
     b, p, m = spec.n_bootstraps, data.n_features_in, spec.n_features
-    seeds, _full, resampling_record, X_fit, artificial_record, ss, fingerprint = _plan(
-        checked)
+    seeds, _full, _record, X_fit, _root, fingerprint = _plan(checked)
     sel = checked.selectors[0]
     K = int(data.classes.size)
     runner = Runner(executor, checked.n_jobs)
@@ -382,13 +381,25 @@ def fit_class_models(checked: CheckedRun, *, executor: Any = None,
                   + 1).astype(np.int32)
         out[label] = BaseModels(
             subsets=sub, ranks=rk, scores=sc, sample_indices=sample_indices,
-            selector=sel.describe(), full_model=None,
+            full_model=None, spec=kept,
             artificial_subsets=None if X_fit.shape[1] == p else subsets[c, :, p:],
-            feature_names=data.feature_names, n_features=m, resampling=resampling_record,
-            random_state=int(ss.entropy), classes=["rest", label], n_samples=data.n_samples,
-            data_sha256=fingerprint, artificial=artificial_record,
-            extra={"one_vs_rest": label, **modality_record(data)},
-            settings=kept.to_settings())._kept(kept)
+            feature_names=data.feature_names, classes=["rest", label],
+            n_samples=data.n_samples, data_sha256=fingerprint,
+            design=design_record(checked),
+            extra={"one_vs_rest": label, **modality_record(data)})
+    return out
+
+
+def design_record(checked: CheckedRun) -> dict[str, Any]:
+    """What the data brought to the resampling (:attr:`BaseModels.design`): the number of
+    groups whole groups were drawn from, and whether the sample weights drew the
+    resamples or went to the selector."""
+    design = checked.design
+    out: dict[str, Any] = {}
+    if design.grouped:
+        out["groups"] = design.n_groups
+    if design.sample_weight is not None:
+        out["sample_weight"] = "resampling" if design.weighted_resampling else "selector"
     return out
 
 
@@ -405,10 +416,11 @@ def models_spec(spec: RunSpec) -> RunSpec:
 
 
 def _plan(checked: CheckedRun) -> tuple[Any, ...]:
-    """The seeds of a run's resamples and what they are recorded as: ``(seeds, full_seed,
-    resampling_record, X_fit, artificial_record, root SeedSequence, fingerprint)``."""
+    """The seeds of a run's resamples and the data they draw from: ``(seeds, full_seed,
+    resampling_record, X_fit, root SeedSequence, fingerprint)`` (the resampling record is
+    what the bootstrap stage's manifest states)."""
     data, spec = checked.data, checked.spec
-    b, p = spec.n_bootstraps, data.n_features_in
+    b = spec.n_bootstraps
     method, fraction, stratify = spec.resampling, float(spec.sample_fraction or 1.0), \
         spec.stratify
     artificial = spec.artificial_features
@@ -438,25 +450,23 @@ def _plan(checked: CheckedRun) -> tuple[Any, ...]:
         seeds = [(children[i], np.random.SeedSequence(
             ss.entropy, spawn_key=(*ss.spawn_key, b + 1, i // 2)), i % 2) for i in range(b)]
     X_fit = data.X
-    artificial_record: dict[str, Any] = {}
     if artificial is not None:
         art_seed = np.random.SeedSequence(ss.entropy, spawn_key=(*ss.spawn_key, b + 2))
         X_fit = add_artificial_features(data.X, artificial, np.random.default_rng(art_seed),
                                         design.members() if design.grouped else None)
-        artificial_record = {"method": artificial, "n_features": p}
-    return seeds, full_seed, resampling_record, X_fit, artificial_record, ss, fingerprint
+    return seeds, full_seed, resampling_record, X_fit, ss, fingerprint
 
 
 def _fit(checked: CheckedRun, *, executor: Any, store_dir: str | os.PathLike[str] | None,
          resume: bool, every: int, progress: bool | None) -> BaseModels:
     data, spec = checked.data, checked.spec
-    p, m = data.n_features_in, spec.n_features
+    p = data.n_features_in
     design = checked.design
     if store_dir is not None and resume and (Path(store_dir) / "manifest.json").exists():
         # The chunk layout is the run's own (a spec resolves a seed, never None).
         every = int(RunDirectory.read_manifest(store_dir)["settings"]["checkpoint_every"])
     plan = _plan(checked)
-    seeds, full_seed, resampling_record, X_fit, artificial_record, ss, fingerprint = plan
+    seeds, full_seed, resampling_record, X_fit, ss, fingerprint = plan
     seed = int(ss.entropy)
     runner = Runner(executor, checked.n_jobs)
     parts: list[_Fitted] = []
@@ -472,25 +482,21 @@ def _fit(checked: CheckedRun, *, executor: Any, store_dir: str | os.PathLike[str
     finally:
         runner.close()
     labels = [c.item() if hasattr(c, "item") else c for c in data.classes]
-    common: dict[str, Any] = dict(feature_names=data.feature_names, n_features=m,
-                  resampling=resampling_record,
-                  random_state=seed,
-                  classes=labels,
-                  n_samples=data.n_samples, data_sha256=fingerprint,
-                  artificial=artificial_record)
-    kept = models_spec(spec)
-    common["settings"] = kept.to_settings()
+    # the one record of what made the models: the spec (their selector, resampling,
+    # m and seed are its views), and what the data brought to the resampling
+    common: dict[str, Any] = dict(feature_names=data.feature_names, spec=models_spec(spec),
+                                  classes=labels, n_samples=data.n_samples,
+                                  data_sha256=fingerprint, design=design_record(checked))
     if not spec.heterogeneous:
         part = parts[0]
         base = BaseModels(subsets=part.subsets, ranks=part.ranks, scores=part.scores,
-                          sample_indices=part.sample_indices,
-                          selector=part.selector.describe(), full_model=part.full_model,
+                          sample_indices=part.sample_indices, full_model=part.full_model,
                           artificial_subsets=part.artificial_subsets,
-                          extra=modality_record(data), **common)._kept(kept)
+                          extra=modality_record(data), **common)
         if part.store is not None:
             part.store.finish(base)
         return base
-    return _pool(parts, common, modality_record(data))._kept(kept)
+    return _pool(parts, common, modality_record(data))
 
 
 def modality_record(data: Any) -> dict[str, Any]:
@@ -642,7 +648,6 @@ def _pool(parts: list[_Fitted], common: dict[str, Any],
           record: dict[str, Any] | None = None) -> BaseModels:
     """Pool the selectors' models (Salman 2022, Section 3.2.2): the same b resamples for
     every selector, since a resample depends only on (seed, i)."""
-    outcome = parts[0].selector.outcome
     without = [part.selector.name for part in parts if part.scores is None]
     if len(without) == len(parts):
         scores = None
@@ -659,14 +664,11 @@ def _pool(parts: list[_Fitted], common: dict[str, Any],
     artificial = (None if parts[0].artificial_subsets is None else
                   np.vstack([p.artificial_subsets for p in parts
                              if p.artificial_subsets is not None]))
+    # the pooled record (every selector's description) is a view of the spec
     return BaseModels(
         subsets=np.vstack([part.subsets for part in parts]),
         ranks=np.vstack([part.ranks for part in parts]), scores=scores,
         sample_indices=np.vstack([part.sample_indices for part in parts]),
-        selector={"name": "+".join(names), "kind": "heterogeneous",
-                  "params": {"selectors": [dict(part.selector.describe())
-                                           for part in parts]},
-                  **({} if outcome == "classification" else {"outcome": outcome})},
         full_model=None, artificial_subsets=artificial, extra=extra, **common)
 
 

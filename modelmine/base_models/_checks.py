@@ -99,6 +99,14 @@ def check_run_data(X: Any, y: Any, spec: RunSpec, *, feature_names: Any = None,
     ValueError, TypeError
         The standard message (``The 'x' parameter of run must be ...``).
     """
+    from ..selectors import RecordedSelector
+    from ..selectors._recorded import refit_refusal
+
+    recorded = [s.name for s in spec.selectors if isinstance(s, RecordedSelector)]
+    if recorded:  # a stored run's custom selector: nothing can be fitted with it
+        raise param_error("selector", func, "a selector that can be fitted",
+                          f"{recorded[0]!r}, known only by its record", show=False,
+                          hint=refit_refusal(recorded[0]))
     check_container(X, "X", func)  # before any work, y's reading included
     check_container(y, "y", func, target=True)
     if spec.outcome == "classification":

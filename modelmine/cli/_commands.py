@@ -219,7 +219,7 @@ def _summary(run: MiningRun, out: Path, quiet: bool, null: Any = None,
     base = run.base_models
     diag = run.diagnostics
     nog = diag[diag["measure"] == "nogueira"].iloc[0]
-    print(f"{base.n_models} base models of {base.selector.get('name')} on "
+    print(f"{base.n_models} base models of {base.selector_name} on "
           f"{base.n_samples} samples x {base.n_features_in} features (seed {base.random_state})")
     for key in ("values", "scaling", "m", "covariates"):
         if run.data.get(key):
@@ -625,14 +625,12 @@ def _null_estimate(run: MiningRun, data: LoadedData, args: argparse.Namespace) -
     import os
     import time
 
-    from ..selectors import get_selector
 
     base = run.base_models
     fits = args.null * base.n_models
     what = f"permutation null: {args.null} permutations x {base.n_models} refits"
     try:
-        selector = (run.spec.selectors[0] if run.spec is not None else
-                    get_selector(base.selector["name"], dict(base.selector.get("params", {}))))
+        selector = run.spec.selectors[0]
         rows = base.resample(0)
         y = np.unique(data.y, return_inverse=True)[1]
         start = time.perf_counter()
@@ -648,7 +646,7 @@ def _null_estimate(run: MiningRun, data: LoadedData, args: argparse.Namespace) -
         workers = args.n_jobs
     total = one * fits / min(workers, fits)
     when = f"about {total / 60:.0f} min" if total >= 90 else f"about {total:.0f} s"
-    return (f"{what} of {base.selector['name']}, {when} on {workers} worker(s) (one refit took "
+    return (f"{what} of {base.selector_name}, {when} on {workers} worker(s) (one refit took "
             f"{one:.2g} s); progress in the bar" + ("" if sys.stdout.isatty() else
                                                    " and in null.log"))
 
@@ -664,7 +662,6 @@ def _evaluate_run(run: MiningRun, data: LoadedData, args: argparse.Namespace,
     ``error_measure``."""
     from ..evaluation import evaluate
 
-    assert run.spec is not None
     outcome = run.spec.outcome
     # the run's own selector (built for its outcome, scaled as the run built it), its
     # operators (for an outcome, the single-model ones) and its settings, per fold

@@ -56,7 +56,7 @@ def as_scores(data: Any, func: str) -> Any:
     if isinstance(data, BaseModels):
         if data.scores is None:
             raise param_error("scores", func, "base models with scores", "base models of "
-                              f"the ranking-only selector {data.selector.get('name')!r}",
+                              f"the ranking-only selector {data.selector_name!r}",
                               show=False)
         return data.scores
     return data

@@ -50,7 +50,7 @@ class ErrorControlCheck:
 def _check_covariates_given(run: Any, X: Any, func: str) -> None:
     """A run adjusted for covariates is checked adjusted: X must hold their columns (as
     the run read them), else the error names X and the columns, not the run's door."""
-    names = tuple(run.spec.covariates) if run.spec is not None else ()
+    names = tuple(run.spec.covariates)
     if not names:
         return
     from ..datasets import LoadedData
@@ -104,7 +104,6 @@ def check_error_control(
     """
     from ..operators import Signature
     from ..pipeline import run as mine
-    from ..spec import RunSpec
 
     func = "check_error_control"
     if pfer is None and fdr is None:
@@ -119,28 +118,16 @@ def check_error_control(
         operators.append("stabl")
         params["stabl"] = {"fdr": check_real(fdr, "fdr", func, low=0.0, high=1.0,
                                              closed="neither")}
-    b = run.spec.n_bootstraps if run.spec is not None else int(run.settings["n_bootstraps"])
+    b = run.spec.n_bootstraps
     # The run's own settings, on complementary pairs (which draw nothing to weight or cap).
-    changes: dict[str, Any] = dict(n_bootstraps=b + (b % 2), resampling="complementary-pairs",
-                   sample_fraction=None, weighted_resampling=False, max_per_class=None,
-                   per_class=False,
-                   artificial_features="permutation" if fdr is not None else None,
-                   operators=operators, operator_params=params)
-    if run.spec is not None:
-        spec = run.spec.replace(func, **changes)
-    else:  # a run of a custom selector read from disk: its object is not stored
-        settings = dict(run.settings)
-        spec = RunSpec(
-            selector=run.base_models.selector["name"],
-            selector_params=dict(run.base_models.selector.get("params") or {}),
-            n_features=run.base_models.n_features,
-            signature_size=settings.get("signature_size"),
-            stratify=bool(settings["resampling"].get("stratify", False)),
-            scale=settings.get("scale") or "none",
-            min_support=settings["min_support"],
-            random_state=int(run.base_models.random_state),
-            outcome=run.base_models.outcome, func=func, **changes)
-    weights = (sample_weight if run.base_models.resampling.get("sample_weight") == "selector"
+    spec = run.spec.replace(
+        func, n_bootstraps=b + (b % 2), resampling="complementary-pairs",
+        sample_fraction=None, weighted_resampling=False, max_per_class=None, per_class=False,
+        artificial_features="permutation" if fdr is not None else None,
+        operators=operators, operator_params=params)
+    # the weights go to the selector as in the run's base models (where they drew the
+    # run's resamples, complementary pairs draw nothing to weight)
+    weights = (sample_weight if run.base_models.design.get("sample_weight") == "selector"
                else None)
     names = [str(f) for f in run.base_models.feature_names]
     from ..datasets import LoadedData

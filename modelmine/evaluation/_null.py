@@ -580,13 +580,12 @@ def selection_null(
             show=False,
         )
     if selector is None:
-        from ..selectors import default_registry
+        from ..selectors import RecordedSelector
 
-        name = base.selector.get("name")
-        if name not in default_registry():
+        if isinstance(base.spec.selectors[0], RecordedSelector):  # a custom one, from a file
             raise param_error(
-                "selector", _FUNC, f"the custom selector the base models used ({name!r})", None
-            )
+                "selector", _FUNC, "the custom selector the base models used "
+                f"({base.selector_name!r})", None)
         # The selector as the run's spec builds it: with the run's feature scaling
         # (``scale``) and outcome, exactly as its base models were fitted.
         sel = base.spec.replace(_FUNC).selectors[0]
@@ -619,7 +618,7 @@ def selection_null(
         root = np.random.SeedSequence(base.random_state)
         art_seed = np.random.SeedSequence(root.entropy, spawn_key=(*root.spawn_key, b + 2))
         X_fit = add_artificial_features(
-            data.X, str(base.artificial["method"]), np.random.default_rng(art_seed),
+            data.X, str(base.spec.artificial_features), np.random.default_rng(art_seed),
             design.members() if design.grouped else None,
         )
     children = ss.spawn(n_perm)
@@ -680,7 +679,7 @@ def selection_null(
         n_permutations=n_perm,
         selector=sel.describe(),
         random_state=int(ss.entropy),  # type: ignore[arg-type]
-        spec=_spec_of(base),
+        spec=base.spec,
     )
 
 
@@ -723,9 +722,3 @@ def _null_covariates(covariates: Any, base: Any, outcome: str, data: Any, design
     check_not_explained(covs.values, data.y if target is None else target, outcome,
                         func=_FUNC)
     return covs
-def _spec_of(base: BaseModels) -> RunSpec | None:
-    """The base models' spec (None for models of a custom selector read from a file)."""
-    try:
-        return base.spec
-    except ValueError:
-        return None

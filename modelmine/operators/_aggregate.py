@@ -129,7 +129,7 @@ def run_operator(op: Operator, base: BaseModels, *, n_features: Any = None,
     result = op.func(base, **call)
     record = {"operator": op.name, "kind": op.kind, "origin": op.origin,
               "params": dict(call), **capped_record,
-              "base_models": {"selector": base.selector.get("name"),
+              "base_models": {"selector": base.selector_name,
                               "n_models": base.n_models, "n_features_in": base.n_features_in,
                               "n_features": base.n_features,
                               "random_state": str(base.random_state)}}

@@ -38,13 +38,11 @@ STABL_GRID = np.arange(0.0, 1.0, 0.01)
 
 
 def _resampling(base: BaseModels) -> tuple[str, float, int | None]:
-    rec = base.resampling
-    method = str(rec.get("method"))
-    fraction = float(rec.get("fraction", math.nan))
-    n_pairs = rec.get("n_pairs")
-    if method == "complementary-pairs" and n_pairs is None:
-        n_pairs = base.n_models // 2
-    return method, fraction, None if n_pairs is None else int(n_pairs)
+    """The models' resampling scheme, fraction and pairs (their spec)."""
+    spec = base.spec
+    method = str(spec.resampling)
+    n_pairs = spec.n_bootstraps // 2 if method == "complementary-pairs" else None
+    return method, float(spec.sample_fraction or math.nan), n_pairs
 
 
 def bound_for(base: BaseModels, bound: str = "auto", *, func: str = _FUNC) -> str:
@@ -381,7 +379,7 @@ def stabl(
                 f"{passing.size} feature(s) are selected more often than "
                 f"{threshold:.2f}, the threshold minimising FDP+; estimated false "
                 f"discovery proportion {estimate:.3g} (Hedou et al. 2024), from "
-                f"{art.size} {base.artificial.get('method', 'artificial')} features."
+                f"{art.size} {base.spec.artificial_features or 'artificial'} features."
             )
     if n_features is not None and passing.size > n_features:
         statement += f" Capped at the {n_features} most frequent."
@@ -392,7 +390,7 @@ def stabl(
         "fdr_target": target,
         "n_passing": int(passing.size),
         "n_artificial": int(art.size),
-        "artificial": base.artificial.get("method"),
+        "artificial": base.spec.artificial_features or "unknown",
         "artificial_max_frequency": float(art.max()) if art.size else 0.0,
         "statement": statement,
     }

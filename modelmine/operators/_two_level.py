@@ -25,6 +25,7 @@ import numpy as np
 
 from ..base_models import BaseModels
 from ..exceptions import NotApplicableError
+from ..selectors import RecordedSelector
 from ..validation import check_int, param_error
 from ._signature import Signature
 
@@ -125,23 +126,23 @@ def aggregate_two_level(
         ranks[q, order] = np.arange(1, p + 1)
         scores[q] = _oriented_scores(sig, p)
         within_records[name] = {"n_models": sub.n_models, "top": [int(v) for v in order[:m]]}
+    # one "model" per selector: its aggregate, as a selector known by its record
+    aggregated = RecordedSelector({
+        "name": f"{op.name} within " + "+".join(names), "kind": "scores",
+        "params": {"within": op.name},
+        **({} if base.outcome == "classification" else {"outcome": base.outcome})})
     between_base = BaseModels(
         subsets=ranks <= m,
         ranks=ranks,
         scores=scores.astype(np.float32),
         sample_indices=np.zeros((n_sel, 1), dtype=np.int32),
         feature_names=base.feature_names,
-        selector={
-            "name": f"{op.name} within " + "+".join(names),
-            "kind": "scores",
-            "params": {"within": op.name},
-        },
-        n_features=m,
-        resampling=dict(base.resampling),
-        random_state=base.random_state,
+        spec=base.spec.replace("aggregate", selector=aggregated, selector_params=None,
+                               n_features=m, artificial_features=None, fit_full=False),
         classes=list(base.classes),
         n_samples=base.n_samples,
         data_sha256=base.data_sha256,
+        design=dict(base.design),
     )
     try:
         final = registry.aggregate(
@@ -168,7 +169,7 @@ def aggregate_two_level(
                 "normalisation": "min-max of the aggregated scores, oriented higher = better",
             },
             "base_models": {
-                "selector": base.selector.get("name"),
+                "selector": base.selector_name,
                 "n_models": base.n_models,
                 "n_features_in": p,
                 "n_features": base.n_features,

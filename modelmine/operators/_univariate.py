@@ -72,7 +72,7 @@ def _scores(base: BaseModels, operator: str) -> np.ndarray:
             "(within='selector') with a rank aggregation for those.")
     if base.scores is None:
         raise NotApplicableError(f"The operator {operator!r} aggregates scores, but the selector "
-                         f"{base.selector.get('name')!r} gives only rankings: use a "
+                         f"{base.selector_name!r} gives only rankings: use a "
                          "rank aggregation (avgRank, stuart, rra) instead.")
     return base.scores
 
@@ -94,7 +94,7 @@ def geom_mean(base: BaseModels, *, n_features: int) -> Signature:
     s = _scores(base, "geomMean")
     if (s < 0).any():
         raise NotApplicableError("The operator 'geomMean' needs non-negative scores; the selector "
-                         f"{base.selector.get('name')!r} gives negative ones.")
+                         f"{base.selector_name!r} gives negative ones.")
     with np.errstate(divide="ignore"):
         key = np.exp(np.log(s).mean(axis=0))
     return _top(base, key, n_features, descending=True, operator="geomMean",
@@ -419,7 +419,7 @@ def _rra_top_scores(normalised: np.ndarray, m: int) -> np.ndarray:
 def _nobagg_max(base: BaseModels) -> int:
     if base.full_model is None:
         return base.n_features_in
-    if base.selector.get("kind") == "subset":
+    if base.selector_kind == "subset":
         return int(base.full_model.subset.sum())
     return base.n_features_in
 
@@ -435,7 +435,7 @@ def nobagg(base: BaseModels, *, n_features: int) -> Signature:
     if full is None:
         raise NotApplicableError("The operator 'nobagg' needs the selector fitted on all the data: "
                          "build the base models with bootstrap(..., fit_full=True).")
-    cand = (np.flatnonzero(full.subset) if base.selector.get("kind") == "subset"
+    cand = (np.flatnonzero(full.subset) if base.selector_kind == "subset"
             else np.arange(base.n_features_in))
     feats = cand[np.argsort(full.ranks[cand], kind="stable")][:n_features]
     if full.scores is not None:

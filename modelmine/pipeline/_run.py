@@ -65,10 +65,14 @@ class MiningRun:
         One entry per operator, in the order asked: a :class:`~modelmine.Signature` for a
         single-model operator, a :class:`~modelmine.SignatureSet` of k alternatives for a
         multi-model one. Read-only.
-    settings : mapping
-        What shaped the results: selector and its parameters, ``n_bootstraps``,
-        ``n_features``, ``n_signatures``, ``operators``, ``min_support``, resampling,
-        ``random_state``. Read-only.
+    spec : RunSpec
+        The settings of the run, the one record it holds (:class:`~modelmine.RunSpec`,
+        with m capped at p, the seed resolved and the selector's parameters as fitted):
+        the one the run was made with, or, for a run read from its directory, the one
+        ``run.json`` stores. Workflows that refit derive theirs from it
+        (``run.spec.replace(...)``). Never None: a custom selector read back from a file
+        (its object is not stored) is held as a
+        :class:`~modelmine.selectors.RecordedSelector`, which refuses to refit.
     data : mapping
         Where the data came from (``source``, ``format``, ``target``, ``storage``,
         ``n_samples``, ``n_features_in``). Read-only.
@@ -88,23 +92,20 @@ class MiningRun:
     class_frequencies : DataFrame or None
         With ``per_class=True``: the selection frequency of every feature (rows) in the
         base models of each class against the rest (columns, the class labels as text).
-    spec : RunSpec or None
-        The settings of the run, as one validated record (:class:`~modelmine.RunSpec`,
-        with m capped at p and the seed resolved): the one the run was made with, or, for
-        a run read from its directory, the one ``run.json`` stores. Workflows that refit
-        derive theirs from it (``run.spec.replace(...)``). None only for a run of a custom
-        selector read back from disk (the object is not stored).
     covariates : DataFrame or None
         With ``covariates=``: their encoded values per sample (a categorical covariate as
         indicators of its levels but the first), which :meth:`markers` adjusts for.
     effects_table : DataFrame or None
         Every tested feature's effect, p-value and q-value (:meth:`effects`); None for a
         run read from a directory written before ``effects.csv`` existed.
+    design : mapping
+        What the data brought (not a setting): the groups' sizes and checksum, the sample
+        weights' use and range (``run.json`` records it under ``settings.design``).
     """
 
     base_models: BaseModels
     signatures: Mapping[str, Signature | SignatureSet]
-    settings: Mapping[str, Any]
+    spec: RunSpec
     data: Mapping[str, Any]
     diagnostics_table: pd.DataFrame = field(repr=False)
     command: tuple[str, ...] | None = None
@@ -113,9 +114,9 @@ class MiningRun:
     class_signatures: Mapping[str, Mapping[str, Signature | SignatureSet]] = field(
         default_factory=dict, repr=False)
     class_frequencies: pd.DataFrame | None = field(default=None, repr=False)
-    spec: RunSpec | None = field(default=None, repr=False)
     covariates: pd.DataFrame | None = field(default=None, repr=False)
     effects_table: pd.DataFrame | None = field(default=None, repr=False)
+    design: Mapping[str, Any] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.base_models, BaseModels):
@@ -128,8 +129,11 @@ class MiningRun:
                                   "Signature or SignatureSet", f"{type(sig).__name__} for "
                                   f"{name!r}", exc=TypeError, show=False)
         object.__setattr__(self, "signatures", frozen(sigs))
-        object.__setattr__(self, "settings", frozen(jsonable(dict(self.settings))))
+        if not isinstance(self.spec, RunSpec):
+            raise param_error("spec", "MiningRun", "a RunSpec", type(self.spec).__name__,
+                              exc=TypeError, show=False)
         object.__setattr__(self, "data", frozen(jsonable(dict(self.data))))
+        object.__setattr__(self, "design", frozen(jsonable(dict(self.design))))
         object.__setattr__(self, "versions", frozen(jsonable(dict(self.versions))))
         if self.command is not None:
             object.__setattr__(self, "command", tuple(str(c) for c in self.command))
@@ -140,17 +144,24 @@ class MiningRun:
             {str(c): frozen(dict(ops)) for c, ops in dict(self.class_signatures).items()}))
         if self.class_frequencies is not None:
             object.__setattr__(self, "class_frequencies", self.class_frequencies.copy())
-        if self.spec is None:
-            object.__setattr__(self, "spec", _store.spec_of_settings(self.settings))
-        elif not isinstance(self.spec, RunSpec):
-            raise param_error("spec", "MiningRun", "a RunSpec or None",
-                              type(self.spec).__name__, exc=TypeError, show=False)
         if self.covariates is not None:
             object.__setattr__(self, "covariates", self.covariates.copy())
         if self.effects_table is not None:
             object.__setattr__(self, "effects_table", self.effects_table.copy())
 
     # ------------------------------------------------------------------ views
+    @property
+    def settings(self) -> Mapping[str, Any]:
+        """The record ``run.json`` stores: :meth:`RunSpec.to_settings` of :attr:`spec`,
+        with what its base models resolved (the selector's record, the resampling's, m,
+        the signatures' size) and :attr:`design`. A read-only view."""
+        memo = self.__dict__.get("_settings")
+        if memo is None:
+            memo = frozen(jsonable(_store.run_settings(self.spec, self.base_models,
+                                                       self.design)))
+            object.__setattr__(self, "_settings", memo)
+        return memo
+
     @property
     def diagnostics(self) -> pd.DataFrame:
         """Stability of the base models and diversity of each operator's alternatives.
@@ -211,9 +222,8 @@ class MiningRun:
 
     @property
     def outcome(self) -> str:
-        """What the run's y was: "classification", "regression" or "survival" (the spec's,
-        else the base models' record)."""
-        return self.spec.outcome if self.spec is not None else self.base_models.outcome
+        """What the run's y was: "classification", "regression" or "survival"."""
+        return str(self.spec.outcome)
 
     @property
     def outcome_values(self) -> Any:
@@ -1234,17 +1244,13 @@ def _mine(X: Any, y: Any, checked: CheckedRun, execution: Execution, *,
             run_dir=None if directory is None else directory / _store.BOOTSTRAPS,
             resume=resuming, checkpoint_every=execution.checkpoint_every,
             progress=execution.progress)
-    settings = {**spec.to_settings(), "selector": base.selector["name"],
-                "selector_params": base.selector["params"], "resampling": base.resampling,
-                "n_features": base.n_features,
-                "signature_size": (base.n_features if spec.signature_size is None
-                                   else spec.signature_size)}
-    if not checked.design.empty:
-        settings["design"] = checked.design.describe()
+    # the run's spec as its base models resolved it (the selector's parameters as fitted,
+    # the signatures' size): the one run.json stores, the same after MiningRun.load
+    spec = _store.resolved_spec(spec, base, _FUNC)
+    design = {} if checked.design.empty else checked.design.describe()
     phase("operators: %s on the %d base models", ", ".join(spec.operator_kinds),
           base.n_models)
-    signatures = apply_operators(base, spec.operator_kinds,
-                                 n_features=settings["signature_size"],
+    signatures = apply_operators(base, spec.operator_kinds, n_features=spec.signature_size,
                                  n_signatures=spec.n_signatures, params=spec.operator_params)
     class_signatures: dict[str, Any] = {}
     class_frequencies = None
@@ -1254,7 +1260,7 @@ def _mine(X: Any, y: Any, checked: CheckedRun, execution: Execution, *,
         freqs = {}
         for label, models in class_models.items():
             class_signatures[str(label)] = apply_operators(
-                models, spec.operator_kinds, n_features=settings["signature_size"],
+                models, spec.operator_kinds, n_features=spec.signature_size,
                 n_signatures=spec.n_signatures, params=spec.operator_params)
             freqs[str(label)] = models.subsets.mean(axis=0)
         class_frequencies = pd.DataFrame(freqs, index=pd.Index(
@@ -1263,7 +1269,7 @@ def _mine(X: Any, y: Any, checked: CheckedRun, execution: Execution, *,
 
     phase("diagnostics: the stability, diversity and agreement of the signatures")
     target = y if checked.data.target is None else checked.data.target
-    result = MiningRun(base_models=base, signatures=signatures, settings=settings,
+    result = MiningRun(base_models=base, signatures=signatures, spec=spec,
                        data=described, diagnostics_table=run_diagnostics(base, signatures),
                        command=None if execution.command is None else tuple(execution.command),
                        versions=library_versions(),
@@ -1276,12 +1282,9 @@ def _mine(X: Any, y: Any, checked: CheckedRun, execution: Execution, *,
                            outcome=spec.outcome),
                        class_signatures=class_signatures,
                        class_frequencies=class_frequencies,
-                       covariates=_covariate_frame(checked, source),
+                       covariates=_covariate_frame(checked, source), design=design,
                        effects_table=run_effects(X, target, base, spec.outcome,
-                                                 checked.covariates),
-                       # the settings as resolved (the selector's parameters, the signature
-                       # size), as run.json stores them: the same spec after MiningRun.load
-                       spec=_store.spec_of_settings(settings, _FUNC) or spec)
+                                                 checked.covariates))
     if directory is not None:
         _store.finish_checkpoint(result, directory)
     return result

@@ -356,7 +356,6 @@ def read_run(directory: Path, cls: type[MiningRun]) -> MiningRun:
                         f"{version}).")
     meta = _record(raw, run_path, RUN_FORMAT, _run_schema())
     _check_support(meta["settings"], run_path)
-    spec = stored_spec(meta["settings"], run_path)
     base_path = regular_file(directory / "base_models.npz")
     if not base_path.is_file():
         raise DataError(f"{str(directory)!r} has no base_models.npz: it is not a complete "
@@ -373,50 +372,73 @@ def read_run(directory: Path, cls: type[MiningRun]) -> MiningRun:
     for i, entry in enumerate(stored["operators"]):
         signatures[entry["operator"]] = _signature(entry, base, sig_path,
                                                    f"operators[{i}].result")
+    kinds = {name: "single" if isinstance(sig, Signature) else "multi"
+             for name, sig in signatures.items()}
+    spec = stored_spec(meta["settings"], run_path, record=base.selector, kinds=kinds)
     class_signatures, class_frequencies = _read_class_panels(directory, base)
     diag_path = directory / "diagnostics.json"
     diag = schema.check(_read_json(diag_path, "a modelmine run directory"),
                         _DIAGNOSTICS_SCHEMA, repr(str(diag_path)))
     expression = _read_expression(directory / EXPRESSION, base)
     effects = _read_effects(directory / EFFECTS, base, expression)
-    return cls(base_models=base, signatures=signatures, settings=meta["settings"],
+    return cls(base_models=base, signatures=signatures, spec=spec,
                data=meta["data"], diagnostics_table=diagnostics_from_records(diag),
                command=meta.get("command"), versions=meta.get("versions") or {},
                expression=expression, class_signatures=class_signatures,
-               class_frequencies=class_frequencies, spec=spec,
+               class_frequencies=class_frequencies,
                covariates=_read_covariates(directory / COVARIATES, base),
-               effects_table=effects)
+               effects_table=effects, design=meta["settings"].get("design") or {})
 
 
-def spec_of_settings(settings: Mapping[str, Any], func: str = "MiningRun") -> RunSpec | None:
-    """The :class:`~modelmine.RunSpec` a run's stored settings describe (None for a custom
-    selector, whose object is not stored). A heterogeneous ensemble is stored as the
-    names joined by "+" (:meth:`RunSpec.from_settings` reads it)."""
-    from ..selectors import default_registry
+def run_settings(spec: RunSpec, base: BaseModels, design: Mapping[str, Any]
+                 ) -> dict[str, Any]:
+    """What ``run.json`` stores under ``settings`` (format version 2): the spec's record
+    (:meth:`RunSpec.to_settings`) with what its base models resolved (the selector's
+    name and fitted parameters, the resampling record, m, the signatures' size) and what
+    the data brought (``design``). :attr:`MiningRun.settings` is this view."""
+    settings = {**spec.to_settings(), "selector": base.selector["name"],
+                "selector_params": base.selector["params"],
+                "resampling": dict(base.resampling), "n_features": base.n_features,
+                "signature_size": (base.n_features if spec.signature_size is None
+                                   else spec.signature_size)}
+    if design:
+        settings["design"] = dict(design)
+    return settings
 
-    stored = dict(settings)
-    name = stored.get("selector")
-    if name is None or any(n not in default_registry() for n in str(name).split("+")):
-        return None  # a custom selector: its object is not in the settings
-    return RunSpec.from_settings(stored, func=func)
+
+def resolved_spec(spec: RunSpec, base: BaseModels, func: str) -> RunSpec:
+    """The run's spec as its base models resolved it (what ``run.json`` reads back):
+    the settings of :func:`run_settings` read again; a selector this cannot rebuild (a
+    custom object) keeps its object, with m and the signatures' size resolved."""
+    settings = run_settings(spec, base, {})
+    if all(isinstance(s, str) for s in (spec.selector if spec.heterogeneous
+                                         else [spec.selector])):
+        return spec_of_settings(settings, func, record=base.selector)
+    return spec.replace(func, n_features=base.n_features,
+                        signature_size=settings["signature_size"])
 
 
+def spec_of_settings(settings: Mapping[str, Any], func: str = "MiningRun", *,
+                     record: Mapping[str, Any] | None = None,
+                     kinds: Mapping[str, str] | None = None) -> RunSpec:
+    """The :class:`~modelmine.RunSpec` a run's stored settings describe
+    (:meth:`RunSpec.from_settings`): a heterogeneous ensemble is stored as the names
+    joined by "+"; a selector it cannot rebuild (a custom object, a plugin not installed)
+    is held as its ``record`` (the base models' description), an operator not registered
+    here with its recorded ``kinds``."""
+    return RunSpec.from_settings(dict(settings), record=record, kinds=kinds, func=func)
 
 
-def stored_spec(settings: dict[str, Any], path: Path) -> RunSpec | None:
+def stored_spec(settings: dict[str, Any], path: Path, *, record: Mapping[str, Any],
+                kinds: Mapping[str, str]) -> RunSpec:
     """The :class:`~modelmine.RunSpec` of stored settings, checked as the API checks them;
     a value it refuses is reported against the file and its key (not a parameter or a
-    command-line option: the user did not type it). None when a selector or operator
-    is not registered here (a plugin that is not installed: the run still loads) or the
-    selector was a custom object."""
-    from ..operators import operator_kinds
-
+    command-line option: the user did not type it). A selector or an operator that is not
+    registered here (a plugin that is not installed; a custom selector's object) is kept
+    as its record (``record``, the base models' description; ``kinds``, the signatures'),
+    so that the run still loads, with a spec that refuses to refit it."""
     try:
-        operator_kinds(list(settings["operators"]), func="MiningRun.load")
-    except (TypeError, ValueError):
-        return None
-    try:
-        return spec_of_settings(settings, "MiningRun.load")
+        return spec_of_settings(settings, "MiningRun.load", record=record, kinds=kinds)
     except (TypeError, ValueError) as exc:
         text = " ".join(str(exc).split())
         if not isinstance(exc, InvalidParameterError) or exc.param is None:

@@ -45,6 +45,7 @@ from ._mrmr import (
 )
 from ._outcome_selectors import rrelieff_scores
 from ._rankers import OneRRules, gain_ratio, oner_rules, oner_scores
+from ._recorded import RecordedSelector  # noqa: F401 (internal)
 from ._relieff import relieff_scores
 from ._relieff_weka import relieff_weka_scores
 from ._singlecell import (

@@ -166,6 +166,14 @@ class CovariateAdjustedSelector(Selector):
         return {**self.selector.describe(), "covariates": list(self.covariates.sources)}
 
 
+def adjusts(selector: Any) -> bool:
+    """Whether :func:`adjusted` fits ``selector`` adjusted for covariates: every selector
+    of a continuous or survival outcome (or refuses it), a classification selector of
+    :data:`CLASS_ADJUSTMENT` (the others are fitted as they are). What a base models'
+    record of the selector says (``BaseModels.selector["covariates"]``) follows it."""
+    return selector.outcome != "classification" or selector.name in CLASS_ADJUSTMENT
+
+
 def adjusted(selector: Any, covariates: Covariates | None, *, func: str) -> Any:
     """The selector as the run fits it: adjusted for the covariates where its model
     allows, itself with a warning naming it (a classification selector not in
@@ -173,7 +181,7 @@ def adjusted(selector: Any, covariates: Covariates | None, *, func: str) -> Any:
     if covariates is None:
         return selector
     if selector.outcome == "classification":
-        if selector.name not in CLASS_ADJUSTMENT:
+        if not adjusts(selector):
             warnings.warn(
                 f"The covariates {', '.join(covariates.sources)} did not enter the fits of "
                 f"the selector {selector.name!r}: modelmine adjusts its built-in selectors "

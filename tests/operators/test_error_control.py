@@ -127,10 +127,8 @@ def test_threshold_for_pfer_bad_pfer(pfer):
 
 
 def _with_resampling(base, method, fraction=0.5):
-    record = {"method": method, "stratify": False, "fraction": fraction}
-    if method == "complementary-pairs":
-        record["n_pairs"] = base.n_models // 2
-    return dataclasses.replace(base, resampling=record)
+    return dataclasses.replace(base, spec=base.spec.replace(resampling=method,
+                                                            sample_fraction=fraction))
 
 
 def _hand_base():

@@ -11,7 +11,6 @@ differ from scikit-rebate's on colon (``docs/weka_relieff_svm.md``), so each che
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from pathlib import Path
 
@@ -52,10 +51,22 @@ def pinned(data):
                         n_features=10, random_state=0)
 
 
-def _old(base: mm.BaseModels, settings: dict | None = None) -> mm.BaseModels:
-    """``base`` with the records an earlier release wrote for the default ReliefF."""
-    return dataclasses.replace(base, selector={**base.selector, "params": OLD_DEFAULT},
-                               settings=settings or {})
+def _old(base: mm.BaseModels, path: Path, settings: dict | None = None) -> Path:
+    """``base`` saved at ``path`` as an earlier release wrote it for the default ReliefF:
+    the selector's record without ``variant`` (format 1, no checksum), and no settings
+    record unless ``settings``."""
+    base.save(path)
+    with np.load(path, allow_pickle=False) as arch:
+        arrays = {k: arch[k] for k in arch.files}
+    meta = json.loads(str(arrays.pop("meta")))
+    meta.pop("sha256", None)
+    meta.pop("settings", None)
+    meta["format_version"] = 1
+    meta["selector"] = {**meta["selector"], "params": OLD_DEFAULT}
+    if settings:
+        meta["settings"] = json.loads(json.dumps(settings, default=dict))
+    np.savez_compressed(path, meta=np.array(json.dumps(meta)), **arrays)
+    return path
 
 
 def _stored_params(path: Path) -> dict:
@@ -107,7 +118,7 @@ def test_distance_weighting_is_wekas_only():
 # --------------------------------------------------------- records written before
 def test_an_old_base_models_file_loads_as_skrebate(tmp_path, data, pinned, skrebate_scores):
     X, y = data
-    path = _old(pinned).save(tmp_path / "old.npz")
+    path = _old(pinned, tmp_path / "old.npz")
     assert _stored_params(path) == OLD_DEFAULT  # the file holds the old record
     loaded = mm.BaseModels.load(path)
     assert dict(loaded.selector["params"]) == {**OLD_DEFAULT, **SKREBATE}
@@ -116,7 +127,7 @@ def test_an_old_base_models_file_loads_as_skrebate(tmp_path, data, pinned, skreb
     np.testing.assert_allclose(_scores(sel, data), skrebate_scores, rtol=0, atol=1e-9)
     assert mm.bootstrap(X, y, spec=loaded.spec) == pinned
     # a file with its settings record, as to_settings wrote the default: no parameters
-    path = _old(pinned, {**pinned.settings, "selector_params": {}}).save(tmp_path / "s.npz")
+    path = _old(pinned, tmp_path / "s.npz", {**pinned.settings, "selector_params": {}})
     assert mm.BaseModels.load(path).spec == pinned.spec
 
 
@@ -128,7 +139,7 @@ def test_an_old_run_directory_loads_as_skrebate(tmp_path, data, skrebate_scores)
     meta = json.loads((directory / "run.json").read_text())
     meta["settings"]["selector_params"] = dict(OLD_DEFAULT)  # as _mine wrote it
     (directory / "run.json").write_text(json.dumps(meta))
-    _old(run.base_models).save(directory / "base_models.npz")
+    _old(run.base_models, directory / "base_models.npz")
     loaded = mm.MiningRun.load(directory)
     assert loaded.spec == run.spec
     assert loaded.spec.selectors[0].variant == "skrebate"
