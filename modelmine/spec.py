@@ -853,8 +853,9 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
            "bootstraps, m = 20, KDD'12's cross-validation (mm.evaluate): the table's "
            "defaults", {}),
     Preset("stability-selection", "Meinshausen and Buehlmann (2010): b = 50 subsamples of "
-           "half the samples, m = 20 (selection_null's base models when none are given)",
-           {"selector": "svm-rfe", "n_bootstraps": 50, "n_features": 20,
+           "half the samples, m = 20 (selection_null's base models when none are given; "
+           "the selector: the outcome's, SVM-RFE for classes)",
+           {"n_bootstraps": 50, "n_features": 20,
             "resampling": "subsample", "sample_fraction": 0.5, "fit_full": False}),
     Preset("pes2019", "Pes (2019, section 3.3): ensembles of B = 50 bootstraps of each "
            "training set (evaluate_thresholds; m is the largest threshold's count)",

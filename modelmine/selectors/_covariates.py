@@ -169,8 +169,8 @@ class CovariateAdjustedSelector(Selector):
 def adjusts(selector: Any) -> bool:
     """Whether :func:`adjusted` fits ``selector`` adjusted for covariates: every selector
     of a continuous or survival outcome (or refuses it), a classification selector of
-    :data:`CLASS_ADJUSTMENT` (the others are fitted as they are). What a base models'
-    record of the selector says (``BaseModels.selector["covariates"]``) follows it."""
+    :data:`CLASS_ADJUSTMENT` (the others are fitted as they are). The covariates a base
+    models' description of its selector names follow it."""
     return selector.outcome != "classification" or selector.name in CLASS_ADJUSTMENT
 
 

@@ -114,7 +114,7 @@ def _block(base: BaseModels, cols: np.ndarray) -> BaseModels:
     return dataclasses.replace(
         base, subsets=base.subsets[:, cols], ranks=ranks, scores=None,
         feature_names=base.feature_names[cols], full_model=None, extra={},
-        artificial_subsets=base.artificial_subsets[:, cols], settings={})
+        artificial_subsets=base.artificial_subsets[:, cols])
 
 
 def test_stabl_per_modality_is_stabl_on_each_modality_alone(run):
