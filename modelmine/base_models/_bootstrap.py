@@ -193,7 +193,8 @@ def _fit_chunk(
 
 
 @door("bootstrap", stage="models", positional=("selector",), fixed={"operators": ()},
-      # per-class panels are mined by mm.run; covariates are columns mm.run takes out of X
+      # per-class panels are mined by mm.run; covariates are columns mm.run takes out of
+      # X (a spec naming them is refused)
       without=("per_class", "covariates"))
 def bootstrap(
     X: Any,
@@ -278,6 +279,11 @@ def bootstrap(
     >>> base.subsets.shape
     (20, 2000)
     """
+    if spec.covariates:  # their values are data, which mm.run takes out of X
+        raise param_error("spec", _FUNC, "settings without covariates (bootstrap fits the "
+                          "selector as it is; mm.run(X, y, covariates=...) fits base models "
+                          "adjusted for them)", "settings adjusted for "
+                          f"{', '.join(spec.covariates)}", show=False)
     checked = check_run_data(X, y, spec, feature_names=feature_names, n_jobs=n_jobs,
                              func=_FUNC, groups=groups, sample_weight=sample_weight)
     return fit_base_models(checked, executor=executor, run_dir=run_dir, resume=resume,

@@ -608,10 +608,9 @@ def _null(run: MiningRun, data: LoadedData, directory: Path, args: argparse.Name
                           itemsets=itemsets, random_state=int(run.base_models.random_state),
                           n_jobs=args.n_jobs,
                           executor=args.executor, progress=False if args.quiet else None,
-                          groups=data.groups, sample_weight=data.sample_weight, log=log,
-                          # adjusted runs: the null keeps the covariates' effect
-                          # (Freedman-Lane; the classes' logistic model on them)
-                          covariates=run.covariates)
+                          # an adjusted run's covariates come with it: the null keeps their
+                          # effect (Freedman-Lane; the classes' logistic model on them)
+                          groups=data.groups, sample_weight=data.sample_weight, log=log)
     safe_frame(null.to_frame()).to_csv(directory / "null.csv")
     _store.write_null_tables(run, directory, null)
     if len(null.itemsets):
@@ -668,8 +667,8 @@ def _evaluate_run(run: MiningRun, data: LoadedData, args: argparse.Namespace,
     result = evaluate(
         data.X, data.y, run=run, n_folds=args.n_folds, feature_names=data.feature_names,
         n_jobs=args.n_jobs, executor=args.executor, progress=False if args.quiet else None,
-        groups=data.groups, sample_weight=data.sample_weight,
-        covariates=run.covariates)  # each fold's fits adjusted, as the run's
+        # an adjusted run's covariates come with it: each fold's fits adjusted, as the run's
+        groups=data.groups, sample_weight=data.sample_weight)
     if outcome == "classification":
         table = result.to_frame("table2").reset_index()[["operator", "error", "stability",
                                                "error_points", "stability_points"]]

@@ -88,7 +88,9 @@ def check_error_control(
     Parameters
     ----------
     run : MiningRun
-    X, y : the run's data (or a LoadedData as ``X``).
+    X, y : the run's data (or a LoadedData as ``X``). For a run adjusted for covariates,
+        X holds their columns as the run was given them, or X is the data without them
+        and the run's own values (``run.covariates``) are taken.
     pfer : float, optional
         The expected number of false selections allowed (stabilitySelection).
     fdr : float in (0, 1), optional
@@ -108,7 +110,15 @@ def check_error_control(
     func = "check_error_control"
     if pfer is None and fdr is None:
         raise param_error("pfer", func, "a positive number, or fdr given", None)
-    _check_covariates_given(run, X, func)
+    from ..datasets import LoadedData
+    from ._adjustment import holds_columns
+
+    covariates, named = None, tuple(run.spec.covariates)
+    if (named and run.covariates is not None and not isinstance(X, LoadedData)
+            and not holds_columns(X, named, None)):
+        covariates = run.covariates  # the run's own values (X: its data without them)
+    else:
+        _check_covariates_given(run, X, func)
     operators, params = [], {}
     if pfer is not None:
         operators.append("stabilitySelection")
@@ -130,10 +140,8 @@ def check_error_control(
     weights = (sample_weight if run.base_models.design.get("sample_weight") == "selector"
                else None)
     names = [str(f) for f in run.base_models.feature_names]
-    from ..datasets import LoadedData
-
     checked = mine(X, y, spec=spec, n_jobs=n_jobs, executor=executor, progress=progress,
-                   groups=groups, sample_weight=weights,
+                   groups=groups, sample_weight=weights, covariates=covariates,
                    feature_names=None if isinstance(X, LoadedData) else names)
     chosen: dict[str, list[str]] = {}
     for op, result in run.signatures.items():

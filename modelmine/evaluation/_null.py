@@ -59,7 +59,7 @@ from ..outcomes import standardized_target
 from ..selectors import get_selector, model_from_output
 from ..spec import PRESETS, RunSpec
 from ..validation import check_choice, check_int, param_error
-from ._adjustment import refuse_covariates
+from ._adjustment import holds_columns, study_covariates
 
 __all__ = ["MIN_PERMUTATIONS", "SelectionNullResult", "selection_null"]
 
@@ -423,9 +423,9 @@ def _null_chunk(
 
 
 @door("selection_null", study=True, stage="models", preset=PRESETS["stability-selection"],
-      # the base models of a run are mined by a run; covariates are refused until the
-      # refits adjust for them (refuse_covariates: issue 49)
-      without=("per_class", "covariates"))
+      # the base models of a run are mined by a run; the covariates' values are the
+      # body's (the spec names them: study_covariates)
+      without=("per_class",))
 def selection_null(
     X: Any,
     y: Any,
@@ -493,14 +493,16 @@ def selection_null(
     log : path-like, optional
         Append the progress (permutations done, time spent and left) to this file, one
         line per finished chunk: what ``modelmine run --null`` writes to ``null.log``.
-    covariates : DataFrame, mapping or 2-D array-like, optional
-        The clinical covariates of the samples (their values, as :func:`modelmine.run`
-        takes them, or the run's encoded ``MiningRun.covariates``; with ``run=``, the
-        run's by default): required when ``base`` was adjusted for covariates, and then
-        its covariates. The selector is refitted adjusted for them, and the null outcomes
-        keep their effect (:class:`CovariateNull`: Freedman-Lane for regression, draws
-        from the classes' logistic model on the covariates for classes). Survival has no
-        such scheme and is refused.
+    covariates : DataFrame, mapping, 2-D array-like or sequence of str, optional
+        The clinical covariates of the samples, as :func:`modelmine.run` takes them (their
+        values, or names of columns of X; or the run's encoded ``MiningRun.covariates``).
+        Default: the columns of X the settings name (``spec.covariates``, or those of the
+        base models' spec), else, with ``run=``, the run's own values. Required when
+        ``base`` was adjusted for covariates, and then its covariates. The selector is
+        refitted adjusted for them, and the null outcomes keep their effect
+        (:class:`CovariateNull`: Freedman-Lane for regression, draws from the classes'
+        logistic model on the covariates for classes). Survival has no such scheme and is
+        refused.
     covariate_null : {"freedman-lane", "parametric", "strata", "raw"}, optional
         The scheme with covariates (default: the outcome's first, see above); the others
         are what ``benchmarks/bench_covariate_null.py`` compares them with.
@@ -521,8 +523,15 @@ def selection_null(
         outcome = base.outcome
         record = base.selector if isinstance(base.selector, Mapping) else {}
         adjusted_for = [str(c) for c in record.get("covariates") or ()]
-        if adjusted_for and covariates is None and run is not None:
-            covariates = run.covariates  # the run's own, as it was adjusted
+        names = tuple(base.spec.covariates)
+        if covariates is None and names and (
+                run is not None or holds_columns(X, names, feature_names)):
+            # the columns of X the base models' settings name (taken out, as mm.run took
+            # them), or the run's own values
+            X, feature_names, covariates, _ = study_covariates(
+                X, None, base.spec, run, feature_names=feature_names, func=_FUNC)
+            if not adjusted_for:  # a selector fitted as it is: so are its refits
+                covariates = None
         if adjusted_for and covariates is None:  # before any fit
             raise param_error(
                 "covariates", _FUNC, "the covariates the base models were adjusted for "
@@ -532,8 +541,9 @@ def selection_null(
     else:
         if selector is not None:
             spec = spec.replace(_FUNC, selector=selector)
-        if covariates is None:  # the spec names covariates, whose values were not given
-            refuse_covariates(spec, _FUNC, param="spec" if run is None else "run")
+        # the covariates given, or the columns of X the settings name
+        X, feature_names, covariates, spec = study_covariates(
+            X, covariates, spec, feature_names=feature_names, func=_FUNC)
         outcome = spec.outcome
     target = None
     if outcome != "classification":  # permute the values (or event / time pairs)

@@ -32,7 +32,7 @@ from .._doors import door
 from ..operators import operator_kinds
 from ..spec import PRESETS, RunSpec
 from ..validation import check_choice, check_int, param_error
-from ._adjustment import refuse_covariates
+from ._adjustment import study_covariates
 from ._result import EvaluationResult
 
 __all__ = ["OUTCOME_MODELS", "evaluate_outcome"]
@@ -137,8 +137,8 @@ def _outcome_task(X: Any, values: np.ndarray, payload: dict[str, Any], *, outcom
 @door("evaluate_outcome", study=True, preset=PRESETS["study"],
       # the selectors and operators compared are the protocol's own (given, or the
       # record's); ``outcome`` is its own positional parameter (checked against a record's);
-      # covariates are refused until the folds adjust for them (refuse_covariates)
-      without=("selector", "selector_params", "min_support", "per_class", "covariates"))
+      # the covariates' values are the body's (the spec names them: study_covariates)
+      without=("selector", "selector_params", "min_support", "per_class"))
 def evaluate_outcome(X: Any, y: Any, outcome: str, selectors: Any = None,
                      operators: Any = None, models: Sequence[str] | None = None, *,
                      n_folds: int = 5,
@@ -187,9 +187,10 @@ def evaluate_outcome(X: Any, y: Any, outcome: str, selectors: Any = None,
     sample_weight, executor, cache_dir : optional
         As in :func:`modelmine.evaluate`: the weights reach each fold's selectors (or
         draw its resamples), never the models that measure the signatures.
-    covariates : DataFrame, mapping or 2-D array-like, optional
-        As in :func:`modelmine.evaluate`: each fold's selectors adjusted for those of its
-        training part; the models fitted on the signature's genes alone.
+    covariates : DataFrame, mapping, 2-D array-like or sequence of str, optional
+        As in :func:`modelmine.evaluate` (default: those the settings name, or the run's):
+        each fold's selectors adjusted for those of its training part; the models fitted
+        on the signature's genes alone.
 
     Returns
     -------
@@ -214,9 +215,9 @@ def evaluate_outcome(X: Any, y: Any, outcome: str, selectors: Any = None,
     from ._folds import BaseModelCache, make_folds, run_tasks, seed_plan
 
     outcome = check_choice(outcome, "outcome", _FUNC, ("regression", "survival"))
-    if covariates is None:  # the spec names covariates, whose values were not given
-        refuse_covariates(spec, _FUNC, param="spec" if run is None else "run",
-                          what="settings" if run is None else "a run")
+    # the covariates given, or those the settings name (columns of X, the run's values)
+    X, feature_names, covariates, spec = study_covariates(
+        X, covariates, spec, run, feature_names=feature_names, func=_FUNC)
     if spec.outcome != outcome:
         if run is not None or spec.outcome != "classification":  # a spec of its own
             raise param_error("outcome", _FUNC, f"the outcome of the spec "

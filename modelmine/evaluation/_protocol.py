@@ -53,7 +53,7 @@ from ..operators import (
 from ..selectors import average_ranks
 from ..spec import PRESETS, RunSpec, capped
 from ..validation import check_int, param_error
-from ._adjustment import refuse_covariates
+from ._adjustment import study_covariates
 from ._choices import (
     RECORDED,
     check_operator_params,
@@ -209,9 +209,9 @@ def _run_task(X: Any, y: np.ndarray, payload: dict[str, Any], *, operators: list
 @door("evaluate", study=True, stage="mining", preset=PRESETS["kdd2012"],
       # the selectors and operators compared, and their parameters, are the protocol's own
       # (``selectors``, ``operators``, ``operator_params``: given, or the record's); no
-      # itemsets or per-class panels; covariates are refused until the folds adjust for
-      # them (refuse_covariates)
-      without=("selector", "selector_params", "min_support", "per_class", "covariates"),
+      # itemsets or per-class panels; the covariates' values are the body's (the spec
+      # names them: study_covariates)
+      without=("selector", "selector_params", "min_support", "per_class"),
       notes={"fit_full": "Each fold fits the full training part too (the nobagg "
                          "baseline and the robustness table need it), whatever this says."})
 def evaluate(
@@ -298,9 +298,11 @@ def evaluate(
         Weights given to each fold's selectors on its training part (or drawing its
         resamples with ``weighted_resampling``), as in :func:`modelmine.bootstrap`. The
         classifiers that measure the error are fitted unweighted, as in the paper.
-    covariates : DataFrame, mapping or 2-D array-like, optional
-        Clinical covariates of the samples (their values, one row per sample, as
-        :func:`modelmine.run` takes them): each fold's selectors are fitted adjusted for
+    covariates : DataFrame, mapping, 2-D array-like or sequence of str, optional
+        Clinical covariates of the samples, as :func:`modelmine.run` takes them: their
+        values (one row per sample) or names of columns of X. Default: the columns of X
+        the settings name (``spec.covariates``), else, with ``run=``, the run's own
+        values (``MiningRun.covariates``). Each fold's selectors are fitted adjusted for
         those of its training part, as a run with ``covariates=`` fits them
         (``docs/outcomes.md``, "Clinical covariates"). The classifiers and models that
         measure a signature are fitted on its genes alone: the error is the genes'.
@@ -333,9 +335,9 @@ def evaluate(
         ``n_folds`` larger than the smallest class; an unknown selector, operator or
         classifier name (the message lists the valid ones).
     """
-    if covariates is None:  # the spec names covariates, whose values were not given
-        refuse_covariates(spec, _FUNC, param="spec" if run is None else "run",
-                          what="settings" if run is None else "a run")
+    # the covariates given, or those the settings name (columns of X, the run's values)
+    X, feature_names, covariates, spec = study_covariates(
+        X, covariates, spec, run, feature_names=feature_names, func=_FUNC)
     outcome = spec.outcome
     if record is not None:  # a run's selector (as its spec builds it) and operators
         if selectors is None:

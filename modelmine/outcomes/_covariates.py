@@ -25,7 +25,7 @@ rows (:class:`modelmine.selectors._covariates.CovariateAdjustedSelector`, throug
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,7 +36,8 @@ import scipy.sparse as sp
 from ..validation import param_error
 
 __all__ = ["ADJUSTED_SELECTORS", "Covariates", "check_covariates",
-           "check_not_explained", "cox_fit", "logistic_fit", "residualise"]
+           "check_not_explained", "cox_fit", "logistic_fit", "residualise",
+           "take_covariates"]
 
 #: The selectors whose fit takes covariates, by outcome (regression: every selector, on
 #: residuals). Classification selectors do not: the markers are adjusted instead.
@@ -107,7 +108,13 @@ def check_covariates(covariates: Any, n: int, *, func: str,
     Returns
     -------
     Covariates
+        Given a Covariates (checked already), itself, once its rows are checked.
     """
+    if isinstance(covariates, Covariates):
+        if covariates.values.shape[0] != n:
+            raise param_error(option, func, f"one row per sample ({n})",
+                              f"{covariates.values.shape[0]} rows", show=False)
+        return covariates
     if isinstance(covariates, pd.DataFrame):
         frame = covariates
     elif isinstance(covariates, Mapping):
@@ -174,6 +181,67 @@ LP_CELLS = 50_000_000
 #: then a linear function of the covariates (float64 rounding leaves about 1e-30 of it).
 EXPLAINED_RSS = 1e-12
 
+
+def take_covariates(X: Any, covariates: Any, names: Sequence[str], feature_names: Any,
+                    *, read: pd.DataFrame | None = None, func: str) -> tuple[Any, Any, Any]:
+    """The covariates of a run or a study, checked and encoded, and X without them.
+
+    ``covariates`` is a DataFrame / mapping / 2-D array of values, or names of columns: of
+    X when it is a DataFrame (any dtype), else of its features (``feature_names``); None
+    takes the names the settings record (``names``: :attr:`modelmine.RunSpec.covariates`),
+    from ``read`` (the covariates data were read with: ``read_data(covariates=...)``,
+    ``--covariate``) when given, else from X.
+
+    Returns
+    -------
+    X, feature_names, Covariates or None
+    """
+    if covariates is None and read is not None:  # read_data(covariates=...), --covariate
+        wanted = list(names) or list(read.columns)
+        missing = [c for c in wanted if c not in read.columns]
+        if missing:
+            raise param_error("covariates", func, "columns the data were read with "
+                              f"({', '.join(map(repr, read.columns))})", missing[0])
+        return X, feature_names, check_covariates(read[wanted], X.shape[0], func=func)
+    if covariates is None and names:
+        covariates = list(names)
+    if covariates is None:
+        return X, feature_names, None
+    if isinstance(covariates, str):
+        covariates = [covariates]
+    n = X.shape[0]
+    if isinstance(covariates, list | tuple) and all(isinstance(c, str) for c in covariates):
+        wanted = list(covariates)
+        if isinstance(X, pd.DataFrame):
+            columns = [str(c) for c in X.columns]
+        else:
+            columns = ([str(f) for f in feature_names] if feature_names is not None
+                       else [])
+        missing = [c for c in wanted if c not in columns]
+        if missing:
+            where = ("the columns of X" if isinstance(X, pd.DataFrame) else
+                     "the features of the data" if columns else "columns of X (X has no "
+                     "column names: pass the covariates' values as a DataFrame)")
+            raise param_error("covariates", func, f"names among {where}", missing[0],
+                              hint=None if not columns else
+                              f"First columns: {', '.join(map(repr, columns[:6]))}.")
+        if isinstance(X, pd.DataFrame):
+            frame = X[wanted]
+            X = X.drop(columns=wanted)
+            if feature_names is not None:
+                feature_names = [f for f in feature_names if str(f) not in wanted]
+        else:
+            index = {c: j for j, c in enumerate(columns)}
+            cols = [index[c] for c in wanted]
+            rest = np.asarray([j for j in range(len(columns)) if j not in set(cols)])
+            block = X[:, cols]
+            block = block.toarray() if sp.issparse(block) else np.asarray(block)
+            frame = pd.DataFrame(block, columns=wanted)
+            X = X[:, rest]
+            feature_names = [columns[j] for j in rest]
+        covariates = frame
+    covs = check_covariates(covariates, n, func=func)
+    return X, feature_names, covs
 
 def check_not_explained(Z: np.ndarray, y: Any, outcome: str, *, func: str) -> None:
     """Refuse an outcome the covariates explain exactly: nothing is left for the genes,

@@ -965,65 +965,18 @@ def map_features(X: Any, feature_names: Any, spec: RunSpec, source: LoadedData |
 def take_covariates(X: Any, covariates: Any, names: Sequence[str],
                     source: LoadedData | None, feature_names: Any,
                     func: str = _FUNC) -> tuple[Any, Any, Any]:
-    """The covariates of a run, checked and encoded, and X without them.
-
-    ``covariates`` is a DataFrame / mapping of values, or names of columns: of X when it
-    is a DataFrame (any dtype), else of its features (``feature_names``, a LoadedData's);
-    None takes the names recorded in the spec (``names``).
+    """The covariates of a run, checked and encoded, and X without them
+    (:func:`modelmine.outcomes._covariates.take_covariates`, with those a LoadedData was
+    read with).
 
     Returns
     -------
     X, feature_names, Covariates or None
     """
-    from ..outcomes import check_covariates
+    from ..outcomes._covariates import take_covariates as take
 
-    read = None if source is None else source.covariates
-    if covariates is None and read is not None:  # read_data(covariates=...), --covariate
-        wanted = list(names) or list(read.columns)
-        missing = [c for c in wanted if c not in read.columns]
-        if missing:
-            raise param_error("covariates", func, "columns the data were read with "
-                              f"({', '.join(map(repr, read.columns))})", missing[0])
-        return X, feature_names, check_covariates(read[wanted], X.shape[0], func=func)
-    if covariates is None and names:
-        covariates = list(names)
-    if covariates is None:
-        return X, feature_names, None
-    if isinstance(covariates, str):
-        covariates = [covariates]
-    n = X.shape[0]
-    if isinstance(covariates, list | tuple) and all(isinstance(c, str) for c in covariates):
-        wanted = list(covariates)
-        if isinstance(X, pd.DataFrame):
-            columns = [str(c) for c in X.columns]
-        else:
-            columns = ([str(f) for f in feature_names] if feature_names is not None
-                       else [])
-        missing = [c for c in wanted if c not in columns]
-        if missing:
-            where = ("the columns of X" if isinstance(X, pd.DataFrame) else
-                     "the features of the data" if columns else "columns of X (X has no "
-                     "column names: pass the covariates' values as a DataFrame)")
-            raise param_error("covariates", func, f"names among {where}", missing[0],
-                              hint=None if not columns else
-                              f"First columns: {', '.join(map(repr, columns[:6]))}.")
-        if isinstance(X, pd.DataFrame):
-            frame = X[wanted]
-            X = X.drop(columns=wanted)
-            if feature_names is not None:
-                feature_names = [f for f in feature_names if str(f) not in wanted]
-        else:
-            index = {c: j for j, c in enumerate(columns)}
-            cols = [index[c] for c in wanted]
-            rest = np.asarray([j for j in range(len(columns)) if j not in set(cols)])
-            block = X[:, cols]
-            block = block.toarray() if sp.issparse(block) else np.asarray(block)
-            frame = pd.DataFrame(block, columns=wanted)
-            X = X[:, rest]
-            feature_names = [columns[j] for j in rest]
-        covariates = frame
-    covs = check_covariates(covariates, n, func=func)
-    return X, feature_names, covs
+    return take(X, covariates, names, feature_names,
+                read=None if source is None else source.covariates, func=func)
 
 
 def _design_columns(X: Any, groups: Any, sample_weight: Any) -> tuple[Any, Any]:

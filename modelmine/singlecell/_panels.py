@@ -236,6 +236,9 @@ def marker_panels(
     from ..base_models import check_run_data, fit_class_models
     from ..base_models._checks import available_memory
     from ..datasets._biodata import from_anndata
+    from ..evaluation._adjustment import refuse_covariates
+
+    refuse_covariates(spec, _FUNC)  # an atlas's panels are not adjusted
     m = renamed_keyword(_FUNC, "panel_size", "n_features", panel_size, spec.n_features,
                         _PRESET.default("n_features"))
     cap = renamed_keyword(_FUNC, "max_cells_per_group", "max_per_class", max_cells_per_group,

@@ -4,7 +4,8 @@ what the study adds, their published defaults as named presets.
 Truths: the presets' values are the defaults each study had before (a study called with
 its old keywords gives what the same call with the preset's spec gives); a study of a
 run equals the study called by hand with the run's selector and settings; a setting of
-the run (here ``scale``) reaches the refits; covariates are refused by one check.
+the run (here ``scale``, the covariates) reaches the refits; the studies that cannot
+adjust for covariates refuse them by one check.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import inspect
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import modelmine as mm
@@ -108,14 +110,45 @@ def test_a_preset_s_spec_gives_what_the_study_s_keywords_give():
     assert scaled.selector["scale"] == "minmax" and scaled.spec.scale == "minmax"
 
 
-def test_covariates_reach_the_studies_and_are_refused_by_one_check():
-    X, y = _data()
-    spec = RunSpec(selector="lasso", outcome="regression", covariates=["age"])
-    rng = np.random.default_rng(0)
-    yr = rng.normal(size=X.shape[0])
-    for call in (lambda: mm.evaluate(X, yr, spec=spec),
-                 lambda: selection_null(X, yr, spec=spec),
-                 lambda: mm.evaluation.evaluate_outcome(X, yr, "regression", spec=spec)):
+def test_covariates_named_by_the_settings_reach_the_studies_that_adjust():
+    """A spec naming covariates (columns of X) gives what the study given their values
+    gives (the adjusted null and folds, checked against statsmodels in
+    tests/pipeline/test_covariates.py); a run's reach its null through ``run=`` alone; the
+    studies that cannot adjust refuse them by one check, before any fit."""
+    rng = np.random.default_rng(3)
+    n = 40
+    X = pd.DataFrame(rng.normal(size=(n, 12)), columns=[f"g{j}" for j in range(12)])
+    age = rng.normal(size=n)
+    y = X["g0"].to_numpy() + age + rng.normal(size=n)
+    Xa = X.assign(age=age)
+    spec = RunSpec(selector="lasso", outcome="regression", covariates=["age"],
+                   n_bootstraps=4, n_features=3, operators=["mostFreq"])
+    kw = dict(n_permutations=10, progress=False)
+    by_spec = selection_null(Xa, y, spec=spec, **kw)
+    by_values = selection_null(X, y, spec=spec.replace(covariates=()),
+                               covariates=Xa[["age"]], **kw)
+    assert np.array_equal(by_spec.null_frequencies, by_values.null_frequencies)
+    assert by_spec.selector["covariates"] == ["age"] and by_spec.spec.covariates == ("age",)
+    r = mm.run(Xa, y, spec=spec, progress=False)
+    assert np.array_equal(
+        selection_null(X.to_numpy(), y, run=r, **kw).null_frequencies,
+        selection_null(X.to_numpy(), y, base=r.base_models, covariates=r.covariates,
+                       **kw).null_frequencies)
+    folds = mm.evaluation.evaluate_outcome(Xa, y, "regression", spec=spec, n_folds=2,
+                                           progress=False).folds
+    assert folds.equals(mm.evaluation.evaluate_outcome(
+        X, y, "regression", spec=spec.replace(covariates=()), covariates=Xa[["age"]],
+        n_folds=2, progress=False).folds)
+    with pytest.raises(ValueError, match=r"'covariates' parameter of evaluate must be "
+                                         r"names among the columns of X"):
+        mm.evaluate(X, y, spec=spec)  # the settings name a column X does not hold
+    labels = np.where(y > np.median(y), "high", "low")
+    refused = RunSpec(selector="anova", covariates=["age"], n_bootstraps=4)
+    for call in (lambda: evaluate_thresholds(Xa, labels, spec=refused),
+                 lambda: compare_aggregations(Xa, labels, spec=refused)):
         with pytest.raises(ValueError, match=r"'spec' parameter of \w+ must be settings "
                                              r"without covariates.*adjusted for age"):
             call()
+    with pytest.raises(ValueError, match=r"'spec' parameter of bootstrap must be settings "
+                                         r"without covariates"):
+        mm.bootstrap(Xa, labels, spec=refused)

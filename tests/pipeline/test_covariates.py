@@ -426,8 +426,11 @@ def test_cli_null_and_evaluate_with_covariates_run_adjusted(tmp_path, capsys):
 
 
 def test_the_error_control_check_of_an_adjusted_run_is_adjusted_and_names_x():
-    """check_error_control refits the run's settings, covariates included; data without
-    the covariate columns are refused naming X and the columns, not the run's door."""
+    """check_error_control refits the run's settings, covariates included: from the
+    columns of X, or, for data without them, the run's own values (the same check); a run
+    without its values is refused naming X and the columns, not the run's door."""
+    import dataclasses
+
     from modelmine.evaluation import check_error_control
 
     X, y = _whas500()
@@ -436,9 +439,12 @@ def test_the_error_control_check_of_an_adjusted_run_is_adjusted_and_names_x():
     checked = check_error_control(run, X, y, pfer=1.0)
     assert checked.run.spec.covariates == ("age",)
     assert "age" not in set(checked.run.base_models.feature_names)
+    by_run = check_error_control(run, X.drop(columns=["age"]), y, pfer=1.0)
+    assert by_run.table.equals(checked.table)
+    without = dataclasses.replace(run, covariates=None)  # a run that lost their values
     for bad in (X.drop(columns=["age"]), X.to_numpy(dtype=float)):
         with pytest.raises(ValueError, match=r"'X' parameter of check_error_control.*'age'"):
-            check_error_control(run, bad, y, pfer=1.0)
+            check_error_control(without, bad, y, pfer=1.0)
 
 
 def test_evaluate_fits_each_fold_adjusted_for_its_covariates():
