@@ -215,7 +215,8 @@ Y0 = np.array([0, 1] * 10)
                                       r"Got a single class \[1.0\] instead"),
     (dict(y=np.r_[np.zeros(19), 1], stratify=True), ValueError,
      r"'stratify' .* fewer than 2 members .* Got True with class\(es\) \[1.0\] of size 1"),
-    (dict(n_features=0), ValueError, r"'n_features' .* must be an integer >= 1. Got 0"),
+    (dict(n_features=0), ValueError, r"'n_features' .* must be an integer >= 1 or None. "
+                                        r"Got 0"),
     (dict(n_features=2.5), TypeError, r"'n_features' .* must be an integer"),
     (dict(n_features=None), ValueError, r"'n_features' .* for the ranking selector 'anova'"),
     (dict(n_bootstraps=1), ValueError, r"'n_bootstraps' .* must be an integer >= 2. Got 1"),
