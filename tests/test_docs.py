@@ -69,10 +69,13 @@ def test_the_python_blocks_of_the_page_run(page, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     # A page may register operators or change module settings: give it its own registry
     # and put the evaluation defaults back afterwards.
+    from modelmine import _registry as _registries
     from modelmine import evaluation
     from modelmine.operators import _registry
 
-    monkeypatch.setattr(_registry, "_DEFAULT", _registry.OperatorRegistry())
+    page_registry = _registry.OperatorRegistry()
+    monkeypatch.setattr(_registry, "_DEFAULT", page_registry)
+    monkeypatch.setitem(_registries._DEFAULTS, "operator", page_registry)  # RunSpec's
     for name in ("PES_SELECTORS", "PES_THRESHOLDS", "SALMAN_AGGREGATIONS"):
         monkeypatch.setattr(evaluation, name, getattr(evaluation, name))
     namespace: dict = {"__name__": "__docs__"}
