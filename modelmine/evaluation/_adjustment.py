@@ -10,11 +10,12 @@ the columns of X its settings name, else, for ``run=``, the run's own values
 :func:`~modelmine.evaluation.evaluate_outcome` (each fold's selectors adjusted for its
 training part's covariates), :func:`~modelmine.evaluation.selection_null` (the null
 outcomes keep the covariates' effect) and :func:`~modelmine.evaluation.check_error_control`
-(a run again).
+(a run again); :func:`~modelmine.evaluation.leave_one_group_out` runs
+:func:`modelmine.run`, which takes the columns of X its settings name.
 
-The studies that cannot adjust (Pes's thresholds, Salman's aggregations, the grouping
-studies: their refits do not carry the covariates) refuse such settings here, before any
-fit (:func:`refuse_covariates`).
+The studies that cannot adjust (Pes's thresholds, Salman's aggregations,
+:func:`~modelmine.evaluation.grouping_effect`, the single-cell panels: their refits do not
+carry the covariates) refuse such settings here, before any fit (:func:`refuse_covariates`).
 """
 
 from __future__ import annotations
