@@ -112,6 +112,8 @@ sphinx_gallery_conf = {
     "show_memory": False,
     "min_reported_time": 1,
     "capture_repr": ("__repr__",),
+    # pyplot's figures, and the Figure objects modelmine's plots return (no pyplot)
+    "image_scrapers": ("matplotlib", "figure_scraper.scrape"),
     "reset_modules": ("matplotlib",),
     "thumbnail_size": (400, 280),
     "abort_on_example_error": False,

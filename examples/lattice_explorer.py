@@ -1,17 +1,21 @@
-"""Write the interactive lattice explorer of a leukemia run, and (optionally) its screenshots.
+"""
+The interactive lattice explorer
+================================
 
-Base models: ``modelmine.run`` with the "chi2" selector on leukemia (72 x 7129), b = 150,
-m = 20, operators closedApr (one consensus signature) and allMed (k = 5 alternatives)
-(Woznica, Nguyen & Kalousis, KDD 2012, Sections 2 and 4). The closed itemsets at support
-0.15 and their Hasse diagram go into one offline page (``ItemsetLattice.to_html``).
+``ItemsetLattice.to_html`` writes the closed itemsets of a run and their Hasse diagram into
+one offline page: search a gene, click an itemset for its support and the base models that
+hold it, compare two signatures (docs/lattice.md). This example makes the run on leukemia
+(72 x 7129) with the "chi2" selector, closedApr (one consensus signature) and allMed (k = 5
+alternatives) (Woznica, Nguyen and Kalousis, KDD 2012, sections 2 and 4), writes the page,
+and shows it below as a notebook does.
+
+Run it::
 
     python examples/lattice_explorer.py [--fast] [--out DIR] [--screenshots DIR]
 
 ``--screenshots DIR`` drives headless Chromium (as the tests do) through the page's controls
 and saves the PNGs of docs/lattice.md there.
 """
-
-from __future__ import annotations
 
 import argparse
 import sys
@@ -20,44 +24,46 @@ from pathlib import Path
 
 import modelmine as mm
 
+parser = argparse.ArgumentParser(description="Write the interactive lattice explorer of a "
+                                 "leukemia run, and (optionally) its screenshots.")
+parser.add_argument("--fast", action="store_true", help="b = 40 instead of 150")
+parser.add_argument("--out", type=Path, default=None, help="output directory")
+parser.add_argument("--screenshots", type=Path, default=None,
+                    help="save screenshots of the page here (needs Chromium)")
+args = parser.parse_args()
+out = args.out or Path(tempfile.mkdtemp(prefix="modelmine-explorer-"))
+out.mkdir(parents=True, exist_ok=True)
 
-def main(argv: list[str] | None = None) -> Path:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--fast", action="store_true", help="b = 40 instead of 150")
-    parser.add_argument("--out", type=Path, default=None, help="output directory")
-    parser.add_argument(
-        "--screenshots",
-        type=Path,
-        default=None,
-        help="save screenshots of the page here (needs Chromium)",
-    )
-    args = parser.parse_args(argv)
-    out = args.out or Path(tempfile.mkdtemp(prefix="modelmine-explorer-"))
-    out.mkdir(parents=True, exist_ok=True)
-    X, y, names = mm.datasets.load_leukemia(return_names=True)
-    run = mm.run(
-        X,
-        y,
-        selector="chi2",
-        n_bootstraps=40 if args.fast else 150,
-        n_features=20,
-        n_signatures=5,
-        operators=["closedApr", "allMed"],
-        feature_names=names,
-        random_state=0,
-    )
-    lattice = run.lattice(min_support=0.15)  # carries the run's signatures
-    page = lattice.to_html(
-        out / "leukemia_lattice.html", title="modelmine lattice explorer: leukemia, chi2, b = 150"
-    )
-    print(f"{lattice}: wrote {page}")
-    if args.screenshots is not None:
-        screenshots(page, lattice, run, args.screenshots)
-    return page
+# %%
+# The run
+# -------
+X, y, names = mm.datasets.load_leukemia(return_names=True)
+run = mm.run(X, y, selector="chi2", n_bootstraps=40 if args.fast else 150, n_features=20,
+             n_signatures=5, operators=["closedApr", "allMed"], feature_names=names,
+             random_state=0, progress=False)
+
+# %%
+# The page
+# --------
+# The closed itemsets at support 0.15, with the run's signatures to compare.
+lattice = run.lattice(min_support=0.15)  # carries the run's signatures
+page_path = lattice.to_html(out / "leukemia_lattice.html",
+                            title="modelmine lattice explorer: leukemia, chi2, b = 150")
+print(f"{lattice}: wrote {page_path.name}")
+
+# %%
+# In a notebook, the lattice shows itself: the same explorer, inline (search a gene, click
+# an itemset, pick two signatures to compare).
+lattice  # noqa: B018 (a notebook and the gallery show the last expression)
 
 
+# %%
+# Screenshots
+# -----------
+# What docs/lattice.md shows, taken in headless Chromium through the page's own controls
+# (only with ``--screenshots DIR``).
 def screenshots(page_path: Path, lattice, run, folder: Path) -> None:
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "report"))
+    sys.path.insert(0, str(Path(sys.argv[0]).resolve().parents[1] / "tests" / "report"))
     from browser_session import BrowserPage
 
     folder.mkdir(parents=True, exist_ok=True)
@@ -103,5 +109,5 @@ def screenshots(page_path: Path, lattice, run, folder: Path) -> None:
     print(f"screenshots in {folder}")
 
 
-if __name__ == "__main__":
-    main()
+if args.screenshots is not None:
+    screenshots(page_path, lattice, run, args.screenshots)

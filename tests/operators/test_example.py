@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import runpy
+import sys
 from pathlib import Path
 
 import pytest
@@ -11,9 +12,9 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "alternative_signat
 
 
 @pytest.mark.slow
-def test_example_fast(capsys):
-    module = runpy.run_path(str(EXAMPLE))
-    module["main"](["--fast"])
+def test_example_fast(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "argv", [str(EXAMPLE), "--fast"])
+    runpy.run_path(str(EXAMPLE), run_name="__main__")
     out = capsys.readouterr().out
     assert "closedApr:" in out and "allMed: 4 alternative signatures" in out
     assert out.count("overlap with closedApr") == 4
