@@ -111,7 +111,9 @@ sphinx_gallery_conf = {
     "download_all_examples": False,
     "show_memory": False,
     "min_reported_time": 1,
-    "capture_repr": ("__repr__",),
+    # a cell ending with an object shows it as a notebook does (the lattice explorer, a
+    # table), its text otherwise
+    "capture_repr": ("_repr_html_", "__repr__"),
     # pyplot's figures, and the Figure objects modelmine's plots return (no pyplot)
     "image_scrapers": ("matplotlib", "figure_scraper.scrape"),
     "reset_modules": ("matplotlib",),

@@ -14,6 +14,8 @@ Run it::
     python examples/lattice.py [--fast] [--out DIR]     # b = 150 (the paper), or 40
 """
 
+# sphinx_gallery_thumbnail_number = 3
+
 import argparse
 import tempfile
 from pathlib import Path

@@ -1,6 +1,6 @@
 """
 Model mining in a scikit-learn pipeline, tuned by nested cross-validation
-========================================================================
+=========================================================================
 
 ``ModelMiningSelector`` (Woznica, Nguyen and Kalousis, KDD 2012) is a scikit-learn feature
 selector: in a Pipeline, the bootstrap, the mining and the selection happen inside each

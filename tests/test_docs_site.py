@@ -7,7 +7,7 @@ query, one page of the API reference and one page of the gallery, and checks tha
 loads with no console error, no uncaught exception, no request leaving the machine and no
 broken image, and shows what it is for: the search finds the API page of ``bootstrap``,
 the API page gives the signature, parameters and returns of ``mm.run``, the gallery page
-its code and output.
+(the quick start) its code, output and figures.
 
 Skipped, with the reason, when the site is not built or Chromium is missing, except under
 ``MODELMINE_REQUIRE_DOCS=1`` (CI: ``.ci/run`` runs ``make docs`` first), where it must run.
@@ -34,7 +34,7 @@ REQUIRED = bool(os.environ.get("MODELMINE_REQUIRE_DOCS"))
 PAGES = {
     "index.html": "Robust feature selection by",
     "reference/generated/modelmine.pipeline.run.html": "Mine the models of a feature selector",
-    "gallery/index.html": "Gallery",
+    "gallery/quickstart.html": "Most frequently selected genes across the base models",
 }
 
 
@@ -71,6 +71,10 @@ def test_the_site_renders_offline_and_its_search_finds_the_api(tmp_path):
             assert text in page.evaluate("document.body.innerText"), rel
             assert _problems(page) == [], rel
             page.screenshot(artifacts / f"site-{rel.replace('/', '-')}.png")
+            if rel.startswith("gallery/"):
+                images = page.evaluate("document.querySelectorAll('img.sphx-glr-single-img')"
+                                       ".length")
+                assert images >= 3, images  # the frequencies, the stability, the overlaps
             if rel.startswith("reference/"):
                 api = page.evaluate("document.querySelector('dl.py.function').innerText")
                 for needed in ("modelmine.pipeline.run(", "n_bootstraps=150", "Parameters",

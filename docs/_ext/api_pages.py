@@ -230,6 +230,9 @@ def generate(app: Sphinx, config: Any) -> None:
 
 
 def start(app: Sphinx) -> None:
+    # A page generate() added since the last build is not yet among the documents of a
+    # pickled environment, where autosummary (next, at builder-inited) looks for them.
+    app.env.find_files(app.config, app.builder)
     app.env.modelmine_homes = homes(surface())  # type: ignore[attr-defined]
     app.env.modelmine_unlinked = {}  # type: ignore[attr-defined]
 
