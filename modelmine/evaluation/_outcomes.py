@@ -134,9 +134,11 @@ def _outcome_task(X: Any, values: np.ndarray, payload: dict[str, Any], *, outcom
     return {"label": label, "rows": rows, "parts": parts, "signatures": signatures}
 
 
-@door("evaluate_outcome", study=True, preset=PRESETS["study"],
-      # the selectors and operators compared are the protocol's own (given, or the
-      # record's); ``outcome`` is its own positional parameter (checked against a record's);
+@door("evaluate_outcome", study=True, stage="mining", preset=PRESETS["study"],
+      # as evaluate: the settings of the base models and of their mining, not the gene
+      # map (the data's columns are the study's X); the selectors and operators compared
+      # are the protocol's own (given, or the record's); ``outcome`` is its own
+      # positional parameter (checked against a record's);
       # the covariates' values are the body's (the spec names them: study_covariates)
       without=("selector", "selector_params", "min_support", "per_class"))
 def evaluate_outcome(X: Any, y: Any, outcome: str, selectors: Any = None,
