@@ -46,17 +46,23 @@ seeds) and the share of seeds in which no planted feature of the block is found
 Seeds per selector (``SEEDS``): 30 for ``l1-logistic``, 10 for ``l1-logistic-raw``, 8 for
 ``svm-rfe`` (five times the time).
 
-Run (about 25 minutes on two shared cores)::
+Run (about 25 minutes on two shared cores; 44 minutes at a load of 12 on two cores)::
 
     nice -n 10 /work/main/.venv/bin/python benchmarks/bench_multiomic.py \\
         --out benchmarks/results/multiomic.csv | tee benchmarks/results/multiomic.log
+
+``--from-csv CSV`` fits nothing: it prints the summary and the paired comparisons (each
+reading minus the one before it, seed by seed) of a CSV the script wrote
+(``benchmarks/results/multiomic_summary.log``).
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -208,6 +214,41 @@ def summary(table: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
+#: The paired comparisons: (reading, reading it is compared with).
+COMPARISONS = ((READINGS[1], READINGS[0]), (READINGS[2], READINGS[1]))
+
+
+def paired(table: pd.DataFrame) -> pd.DataFrame:
+    """Per selector, scenario and block (and ``both``), each comparison's mean difference
+    of recall and of the false discovery rate over the seeds, with its paired standard
+    error (the readings of one seed share its data and resamples)."""
+    t = with_union(table)
+    t = t.assign(recall=t["true"] / t["planted"],
+                 fdr=np.where(t["selected"] > 0, t["false"] / t["selected"].clip(lower=1),
+                              0.0))
+    out = []
+    for (config, scenario, block), part in t.groupby(["config", "scenario", "block"],
+                                                     sort=False):
+        wide = part.pivot(index="seed", columns="reading", values=["recall", "fdr"])
+        for reading, other in COMPARISONS:
+            row = {"config": config, "scenario": scenario, "block": block,
+                   "difference": f"{reading} - {other}", "seeds": len(wide)}
+            for column in ("recall", "fdr"):
+                d = wide[column][reading] - wide[column][other]
+                row[column] = d.mean()
+                row[f"{column}_se"] = d.std(ddof=1) / np.sqrt(len(d))
+            out.append(row)
+    return pd.DataFrame(out)
+
+
+def report(table: pd.DataFrame) -> None:
+    """Print the summary and the paired comparisons."""
+    with pd.option_context("display.width", 250, "display.max_columns", 30):
+        print(summary(table).to_string(index=False, float_format=lambda v: f"{v:.4f}"))
+        print()
+        print(paired(table).to_string(index=False, float_format=lambda v: f"{v:.4f}"))
+
+
 def measure(scenario: str, config: str, seed: int) -> list[dict]:
     """Every row of one seed, scenario and selector."""
     rows = across(scenario, config, seed)
@@ -219,8 +260,16 @@ def main() -> None:
     parser.add_argument("--seeds", nargs="+", default=[f"{k}={v}" for k, v in SEEDS.items()],
                         help="CONFIG=N: the seeds 0..N-1 of each selector configuration")
     parser.add_argument("--out", default=None)
+    parser.add_argument("--from-csv", default=None, metavar="CSV",
+                        help="fit nothing: print the summary and the paired comparisons of "
+                        "a CSV this script wrote")
     args = parser.parse_args()
     commit = head_commit()
+    if args.from_csv:
+        report(pd.read_csv(args.from_csv))
+        command = " ".join([Path(sys.argv[0]).as_posix(), *sys.argv[1:]])
+        print(f"# commit {commit}; command: .venv/bin/python {command}")
+        return
     start = time.time()
     rows: list[dict] = []
     seeds = {}
@@ -237,8 +286,7 @@ def main() -> None:
             print(f"# {config} seed {seed} done ({time.time() - start:.0f} s)", flush=True)
     table = finish(rows, args.out, commit)
     print()
-    with pd.option_context("display.width", 250, "display.max_columns", 30):
-        print(summary(table).to_string(index=False, float_format=lambda v: f"{v:.4f}"))
+    report(table)
     print(f"# {time.time() - start:.0f} s")
 
 
