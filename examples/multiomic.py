@@ -4,12 +4,13 @@ Several omics in one run (simulated data)
 
 A proteomics-like and a transcriptomics-like block of the same 100 samples, kept in one
 MuData and mined together. The data are made up here, and say so: no real study is
-embedded. The design is the one of ``benchmarks/bench_multiomic.py`` (docs/biology.md quotes
-its measurements): "prot" holds 150 proteins as raw intensities (around 10^4, 20 % noise),
-"rna" 1,500 transcripts on a log scale (around 2 to 12); the first 5 proteins and the first
-10 transcripts are shifted by 0.8 of their standard deviation in the "case" samples,
-everything else is noise. Because the truth is known, the example can say which selections
-are right.
+embedded. Two blocks of different sizes and scales with planted features in both, as in
+``benchmarks/bench_multiomic.py`` (whose measurements docs/biology.md quotes, on blocks of
+its own): "prot" holds 150 proteins as raw intensities (around 10^4, 20 % noise), "rna"
+1,500 transcripts on a log scale (around 2 to 12); the first 5 proteins and the first 10
+transcripts are shifted by 0.8 of their standard deviation in the "case" samples,
+everything else is noise. Because the truth is known, the example can say which
+selections are right.
 
 What it shows: ``mm.run(mdata, "obs:label")`` makes one run over both modalities, features
 named ``prot:P0``, ``rna:G3``, with the ``stabl`` operator choosing one reliability
