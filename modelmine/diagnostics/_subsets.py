@@ -52,8 +52,10 @@ def _ratio_stability(Z: np.ndarray, measure: str, pairwise: bool) -> tuple[float
     for rows, dense, sparse in overlap_blocks(Z, block_rows=_BLOCK_ROWS):
         idx = np.arange(rows.start, rows.stop)
         if dense is None and full is None:
-            # Pairs without overlap score 0: only the stored overlaps matter.
-            assert sparse is not None
+            # Pairs without overlap score 0: only the stored overlaps matter (none at all
+            # when no subset holds a feature: every pair is two empty subsets, counted above)
+            if sparse is None:
+                continue
             coo = sparse.tocoo()
             i = coo.row + rows.start
             off = i != coo.col

@@ -441,3 +441,24 @@ def test_results_are_frozen_and_readable():
     with pytest.raises(ValueError):
         res.pairwise[0, 1] = 0.0
     assert "ci95" in repr(nogueira_stability(A2))
+
+
+@pytest.mark.parametrize("measure", ["jaccard", "dice"])
+@pytest.mark.parametrize("n_empty", [5, 3])
+def test_ratio_stability_with_empty_subsets_equals_the_pairwise_average(measure, n_empty):
+    """Models that select nothing (an l1 fit at a strong penalty) crashed the blocked
+    computation when every subset was empty (an assertion in the sparse path). Oracle: the
+    average over ordered pairs, two empty subsets counting 1 (the documented convention)."""
+    rng = np.random.default_rng(0)
+    Z = np.zeros((5, 40), dtype=bool)
+    Z[n_empty:] = rng.random((5 - n_empty, 40)) < 0.2
+    func = jaccard_stability if measure == "jaccard" else dice_stability
+
+    def pair(a, b):
+        if not a.any() and not b.any():
+            return 1.0
+        r = (a & b).sum()
+        return r / (a | b).sum() if measure == "jaccard" else 2 * r / (a.sum() + b.sum())
+
+    expected = np.mean([pair(Z[i], Z[j]) for i in range(5) for j in range(5) if i != j])
+    assert func(Z).value == pytest.approx(expected, rel=1e-12)
