@@ -44,6 +44,7 @@ extensions = [
     "sphinx_copybutton",
     "api_pages",
     "paper_links",
+    "page_links",
     "site_checks",
 ]
 

@@ -1,13 +1,12 @@
 """Docs that run: the Python blocks of README.md and docs/*.md are executed (issue 23).
 
 Each page runs in a fresh namespace, in a temporary working directory, its ```python blocks
-in order, so a renamed function or attribute breaks the build and not the reader. A page
-declares what its blocks need in HTML comments, which readers of the rendered page do not
-see:
+in order, so a renamed function or attribute breaks the build and not the reader. Every
+block a page runs is on the page: the data and objects its examples share (``X``, ``y``,
+``base``, ``run``, ...) are made in a visible block, and nothing silences the warnings a
+reader would see (issue 52: no hidden set-up). A page states, in HTML comments readers of
+the rendered page do not see, only how the test treats it:
 
-- ``<!-- docs-test-page: prelude`` ... ``-->``: code run before the page's first block (the
-  data and objects the prose assumes: ``X``, ``y``, ``base``, ``run``, ...). Smaller sizes
-  than the prose shows are set only here, in the open.
 - ``<!-- docs-test-page: slow -->``: the page takes more than a few seconds
   (``@pytest.mark.slow``; it still runs in CI).
 - ``<!-- docs-test: skip REASON -->`` just before a block: the block is not run (it needs a
@@ -26,7 +25,8 @@ PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 
 _FENCE = re.compile(r"^```python\s*\n(.*?)^```\s*$", re.S | re.M)
 _SKIP = re.compile(r"<!--\s*docs-test:\s*skip\s+(\S[^>]*?)\s*-->\s*$")
-_PRELUDE = re.compile(r"<!--\s*docs-test-page:\s*prelude\s*\n(.*?)-->", re.S)
+_HIDDEN = re.compile(r"<!--\s*docs-test-page:\s*prelude")
+_SILENCED = re.compile(r"warnings\.(?:simplefilter|filterwarnings)\(\s*[\"']ignore")
 _SLOW = re.compile(r"<!--\s*docs-test-page:\s*slow\s*-->")
 
 
@@ -54,6 +54,16 @@ def _pages() -> list:
     return params
 
 
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_every_block_shows_its_setup_and_no_warning_is_silenced(page):
+    """What a block needs is made in a visible block of its page, never in a hidden
+    comment; no block turns the warnings a reader would see off."""
+    text = page.read_text(encoding="utf-8")
+    assert not _HIDDEN.search(text), f"{page.name}: a hidden set-up; show it in a block"
+    silenced = [line for line, code, _ in blocks(text) if _SILENCED.search(code)]
+    assert not silenced, f"{page.name}: the blocks at lines {silenced} silence warnings"
+
+
 def test_the_block_reader_sees_skips_and_lines():
     text = ("intro\n\n```python\na = 1\n```\n\n<!-- docs-test: skip needs a cluster -->\n"
             "```python\nb = 2\n```\n")
@@ -79,9 +89,6 @@ def test_the_python_blocks_of_the_page_run(page, tmp_path, monkeypatch):
     for name in ("PES_SELECTORS", "PES_THRESHOLDS", "SALMAN_AGGREGATIONS"):
         monkeypatch.setattr(evaluation, name, getattr(evaluation, name))
     namespace: dict = {"__name__": "__docs__"}
-    prelude = _PRELUDE.search(text)
-    if prelude:
-        exec(compile(prelude.group(1), f"{page.name}:prelude", "exec"), namespace)
     ran = 0
     for line, code, skip in blocks(text):
         compiled = compile(code, f"{page.name}:{line}", "exec")
