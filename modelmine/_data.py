@@ -89,14 +89,28 @@ def check_container(value: Any, name: str, func: str, *, target: bool = False,
 
     if (isinstance(value, np.ndarray) or sp.issparse(value)
             or isinstance(value, (pd.DataFrame, pd.Series, pd.Index, pd.Categorical))
-            or is_anndata(value)
-            or hasattr(value, "__array__") or hasattr(value, "__array_interface__")):
+            or is_anndata(value)):
         return
-    if not target and (is_mudata(value) or is_modality_mapping(value)):
-        return  # read block by block (datasets.from_mudata, from_modalities)
+    if hasattr(value, "__array__") or hasattr(value, "__array_interface__"):
+        try:  # another array library's object: it must give numpy an array
+            np.asarray(value)
+        except Exception as exc:  # any library's own failure, named
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+            raise param_error(name, func, TARGETS if target else CONTAINERS,
+                              f"{_describe_type(value)} that numpy cannot read as an array "
+                              f"({type(exc).__name__}{': ' + first if first else ''})",
+                              exc=TypeError, show=False) from None
+        return
+    if not target and is_modality_mapping(value):
+        _check_modality_mapping(value, name, func)
+        return  # read block by block (datasets.from_modalities)
+    if not target and is_mudata(value):
+        return  # read block by block (datasets.from_mudata)
     if target and isinstance(value, str):
         return
     if isinstance(value, (list, tuple)) and _shallow_rows(value, 1 if target else 2):
+        if not target:
+            _check_equal_rows(value, name, func)
         return
     what = TARGETS if target else CONTAINERS + (
         ", or the LoadedData of modelmine.datasets.read_data" if loaded else "")
@@ -110,6 +124,38 @@ def check_container(value: Any, name: str, func: str, *, target: bool = False,
         hint = "Read a file with modelmine.datasets.read_data first."
     raise param_error(name, func, what, given, exc=TypeError, show=False, hint=hint)
 
+
+def _check_equal_rows(value: list[Any] | tuple[Any, ...], name: str, func: str) -> None:
+    """Rows of one length (numpy raised its own "inhomogeneous shape" error on a ragged
+    list of rows, naming no parameter)."""
+    sizes = sorted({len(row) if isinstance(row, (list, tuple, np.ndarray)) else -1
+                    for row in value})
+    if len(sizes) > 1:
+        lengths = " or ".join(str(s) for s in sizes if s >= 0)
+        raise param_error(name, func, "rows of one length (one value per feature)",
+                          f"a {type(value).__name__} whose rows hold {lengths} values"
+                          + (", beside scalars" if sizes[0] < 0 else ""), show=False)
+
+
+def _check_modality_mapping(value: Any, name: str, func: str) -> None:
+    """A mapping of modality names to tables, checked as a container: at least one
+    modality, each named by non-empty text without the separator and holding a table
+    (its values are checked where the blocks are read)."""
+    from .datasets._biodata import is_anndata
+    from .datasets._multiomic import MODALITY_SEPARATOR
+    from .datasets._record import LoadedData
+
+    what = ("a mapping of modality names to tables (pandas DataFrames indexed by sample "
+            "ID, AnnData or LoadedData)")
+    if not value:
+        raise param_error(name, func, what, "an empty mapping", show=False)
+    for key, table in value.items():
+        if not isinstance(key, str) or not key or MODALITY_SEPARATOR in key:
+            raise param_error(name, func, f"{what}, each name non-empty text without "
+                              f"{MODALITY_SEPARATOR!r}", f"the name {key!r}", show=False)
+        if not (isinstance(table, pd.DataFrame | LoadedData) or is_anndata(table)):
+            raise param_error(name, func, what, f"modality {key!r} as "
+                              f"{_describe_type(table)}", exc=TypeError, show=False)
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from .._data import check_container
 from .._doors import door
 from .._files import atomic_directory, directory_lock
 from .._progress import phase
@@ -923,6 +924,8 @@ def run(
     >>> len(r.signatures["closedApr"]), len(r.signatures["allMed"])
     (10, 3)
     """
+    if not isinstance(X, LoadedData):  # before any work: a mapping's names and tables too
+        check_container(X, "X", _FUNC, loaded=True)
     # a MuData, or a mapping of modality names to tables: one LoadedData (issue 51)
     X, y, groups, sample_weight = as_loaded(X, y, groups, sample_weight)
     groups, sample_weight = _design_columns(X, groups, sample_weight)
@@ -1020,12 +1023,13 @@ def _data(X: Any, y: Any, feature_names: Any, outcome: str = "classification"
           ) -> tuple[Any, Any, LoadedData | None, Any]:
     """The doors' data: an AnnData, a LoadedData, or X and y; continuous targets refused
     unless the outcome is not classification."""
-    from .._data import check_container
     from ..datasets import check_target, from_anndata
     from ..datasets._biodata import is_anndata
 
     if not isinstance(X, LoadedData):  # a foreign container: refused before any work
         check_container(X, "X", _FUNC, loaded=True)
+    if isinstance(X, list | tuple):  # rows of values (checked): the array the run reads
+        X = np.asarray(X)
     if y is not None:
         check_container(y, "y", _FUNC, target=True)
     if is_anndata(X):
@@ -1316,6 +1320,8 @@ def resume(run_dir: str | os.PathLike[str], X: Any, y: Any = None, *, selector: 
     settings = dict(record["settings"])
     settings["random_state"] = record["random_state"]
     spec = RunSpec.from_settings(settings, selector=selector, func="resume")
+    if not isinstance(X, LoadedData):  # before any work: a mapping's names and tables too
+        check_container(X, "X", _FUNC, loaded=True)
     # a MuData, or a mapping of modality names to tables: one LoadedData (issue 51)
     X, y, groups, sample_weight = as_loaded(X, y, groups, sample_weight)
     groups, sample_weight = _design_columns(X, groups, sample_weight)
