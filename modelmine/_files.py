@@ -184,7 +184,9 @@ def check_output_target(out: str | os.PathLike[str], *, force: bool, what: str =
     ------
     DataError
         The parent does not exist or is not writable, or ``out`` exists (without
-        ``force``), or ``out`` exists and is of the other kind (file vs directory).
+        ``force``), or ``out`` exists and is of the other kind (file vs directory), or
+        ``out`` is a symbolic link (the rename that writes it would replace the link:
+        issue 50, an empty linked directory was replaced silently).
     """
     path = Path(out).expanduser()
     parent = path.parent if str(path.parent) else Path(".")
@@ -201,6 +203,11 @@ def check_output_target(out: str | os.PathLike[str], *, force: bool, what: str =
     if path.is_symlink() and not path.exists():
         raise DataError(f"Output {what} {str(path)!r} is a symbolic link to nothing "
                         f"({os.readlink(path)!r}); remove it or choose another --out.")
+    if path.is_symlink():  # an output appears by a rename, which would replace the link
+        raise DataError(f"Output {what} {str(path)!r} is a symbolic link to "
+                        f"{str(path.resolve())!r}: modelmine writes its outputs by renaming "
+                        "them into place, which would replace the link, not write there; "
+                        f"give --out {str(path.resolve())!r}.")
     if path.exists():
         if what == "directory" and not path.is_dir():
             raise DataError(f"Output directory {str(path)!r} exists and is a file.")

@@ -157,7 +157,42 @@ def _run_schema() -> dict[str, Any]:
         "data": _DATA,
         "versions": schema.Optional(schema.MapOf((str, type(None)))),
         "itemsets_note": schema.Optional((str, type(None))),
+        # sha256 of the value tables beside it (issue 50: an edited expression.csv.gz
+        # loaded and was drawn); runs written before have none
+        "checksums": schema.Optional(schema.MapOf(schema.Where(
+            str, lambda v: len(v) == 64 and all(c in "0123456789abcdef" for c in v),
+            "a sha256 in hexadecimal"))),
     }
+
+
+#: The files of a run directory that run.json checksums (their values are read back as
+#: data: the report draws them, the markers are computed from them).
+CHECKSUMMED = (EXPRESSION, COVARIATES)
+
+
+def _file_sha256(path: Path) -> str:
+    import hashlib
+
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _check_checksums(directory: Path, recorded: Mapping[str, str] | None) -> None:
+    """The checksummed files as run.json recorded them: an edited or replaced one is
+    refused, naming it and what to do (runs written before have no checksums; a deleted
+    one reads as absent, as in a run written before the file existed)."""
+    for name, sha in (recorded or {}).items():
+        if name not in CHECKSUMMED:
+            raise DataError(f"{str(directory / 'run.json')!r} is corrupt: field "
+                            f"'checksums' names {name!r}, which is not a file it checks.")
+        path = directory / name
+        if _file_sha256(regular_file(path)) != sha:
+            raise DataError(f"{str(path)!r} was changed or is corrupt (its checksum does "
+                            "not match run.json): restore it, or delete it to load the run "
+                            "without it.")
 
 
 def _checkpoint_schema() -> dict[str, Any]:
@@ -300,11 +335,14 @@ def _write_run(run: MiningRun, directory: Path, *, with_report: bool,
     if run.itemsets is not None:
         safe_frame(run.itemsets.to_frame(), safe).to_csv(directory / "itemsets.csv",
                                                           index=False)
+    checksums = {name: _file_sha256(directory / name) for name in CHECKSUMMED
+                 if (directory / name).is_file()}
     _write_json(directory / "run.json", {
         "format": RUN_FORMAT, "format_version": RUN_FORMAT_VERSION,
         "title": f"modelmine report: {Path(str(run.data.get('source'))).name}",
         "command": run.command, "settings": run.settings, "data": run.data,
-        "versions": run.versions, "itemsets_note": run.itemsets_note})
+        "versions": run.versions, "itemsets_note": run.itemsets_note,
+        **({"checksums": checksums} if checksums else {})})
     if with_report:
         write_report(run, directory / "report.html", markers=markers)
 
@@ -379,6 +417,11 @@ def read_run(directory: Path, cls: type[MiningRun]) -> MiningRun:
     diag_path = directory / "diagnostics.json"
     diag = schema.check(_read_json(diag_path, "a modelmine run directory"),
                         _DIAGNOSTICS_SCHEMA, repr(str(diag_path)))
+    recorded = meta.get("checksums")
+    if recorded:  # a deleted one reads as absent (as the refusal advises); an edited one not
+        recorded = {name: sha for name, sha in recorded.items()
+                    if (directory / name).exists() or (directory / name).is_symlink()}
+    _check_checksums(directory, recorded)
     expression = _read_expression(directory / EXPRESSION, base)
     effects = _read_effects(directory / EFFECTS, base, expression)
     return cls(base_models=base, signatures=signatures, spec=spec,

@@ -539,6 +539,52 @@ def test_markers_gmt_keeps_each_set_on_one_line_whatever_the_class_names(tmp_pat
         assert " " not in name
 
 
+def test_an_edited_expression_table_is_refused_by_its_checksum(tmp_path, capsys):
+    """Item 12: expression.csv.gz was not checksummed: an edited file loaded and was
+    drawn in the report."""
+    import gzip
+
+    frame = small_frame(n=24, p=6)
+    run = mm.run(frame.drop(columns="y").to_numpy(), frame["y"].to_numpy(), selector="anova",
+                 operators=["mostFreq"], n_bootstraps=6, n_features=2, random_state=0)
+    out = tmp_path / "run"
+    run.save(out, report=False)
+    assert mm.MiningRun.load(out).expression is not None  # the checksum holds
+    path = out / "expression.csv.gz"
+    text = gzip.decompress(path.read_bytes()).decode()
+    lines = text.splitlines()
+    cells = lines[1].split(",")
+    cells[-1] = str(float(cells[-1]) + 1.0)  # one value edited, still a valid table
+    lines[1] = ",".join(cells)
+    path.write_bytes(gzip.compress(("\n".join(lines) + "\n").encode()))
+    with pytest.raises(mm.exceptions.DataError, match=r"expression.csv.gz' was changed or is "
+                                                      r"corrupt \(its checksum does not match "
+                                                      r"run.json\): restore it, or delete it"):
+        mm.MiningRun.load(out)
+    bad(["report", out], capsys, "expression.csv.gz", "checksum")
+    path.unlink()  # as the message says: the run loads without it
+    assert mm.MiningRun.load(out).expression is None
+
+
+def test_an_out_that_is_a_symbolic_link_is_refused_naming_its_target(tmp_path, capsys,
+                                                                       data_csv,
+                                                                       finished_run):
+    """Item 14: --out pointing to a symlinked empty directory replaced the link with a new
+    directory, silently (the linked directory stayed empty)."""
+    real = tmp_path / "real"
+    real.mkdir()
+    link = tmp_path / "link"
+    link.symlink_to(real, target_is_directory=True)
+    bad(["run", data_csv, "-t", "y", *FAST, "--out", link], capsys,
+        "is a symbolic link to", str(real.resolve()), f"give --out {str(real.resolve())!r}")
+    assert link.is_symlink() and list(real.iterdir()) == []
+    report = tmp_path / "share.html"
+    report.symlink_to(tmp_path / "elsewhere.html")
+    (tmp_path / "elsewhere.html").write_text("mine")
+    bad(["report", finished_run, "--out", report], capsys, "symbolic link")
+    assert (tmp_path / "elsewhere.html").read_text() == "mine"
+
+
 def test_rows_as_lists_run_and_ragged_rows_or_a_bad_mapping_are_refused():
     """What the object round found once it drew foreign objects first: mm.run on a list
     of rows (which the container check accepts) failed with "'list' object has no
