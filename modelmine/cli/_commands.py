@@ -46,7 +46,7 @@ def _read_input(args: argparse.Namespace, source: str, target: str | None = None
     resumed run); the reader's notes go to stderr unless --quiet."""
     import warnings
 
-    from ..datasets import ManyClassesWarning, MetadataColumnsWarning
+    from ..datasets import ManyClassesWarning, MetadataColumnsWarning, ScaledValuesWarning
 
     recorded = options is not None  # --resume: the run's own record of how it read
     if options is None:
@@ -75,13 +75,14 @@ def _read_input(args: argparse.Namespace, source: str, target: str | None = None
     with warnings.catch_warnings(record=True) as caught, cli_door():
         warnings.simplefilter("always", ManyClassesWarning)
         warnings.simplefilter("always", MetadataColumnsWarning)
+        warnings.simplefilter("always", ScaledValuesWarning)
         # run.json's read_options keep the key "weights" (files as they were); read_data's
         # keyword is sample_weight (issue 38)
         call = {("sample_weight" if k == "weights" else k): v for k, v in kwargs.items()}
         source, call = _modality_tables(source, call, recorded)
         data = read_data(source, target, **call)
-    cautions = [f"warning: {w.message}" for w in caught
-                if issubclass(w.category, ManyClassesWarning | MetadataColumnsWarning)]
+    cautions = [f"warning: {w.message}" for w in caught if issubclass(
+        w.category, ManyClassesWarning | MetadataColumnsWarning | ScaledValuesWarning)]
     # --quiet silences the reader's notes, never a warning about the data (issue 26)
     for note in [*([] if args.quiet else data.notes), *cautions]:
         print(f"modelmine {args.command}: {note}", file=sys.stderr)
@@ -113,7 +114,7 @@ def _modality_tables(source: Any, call: dict[str, Any],
 #: The options of `_add_input_options` (cli/_main.py), as read_data's keyword arguments.
 _INPUT_OPTIONS = ("labels", "labels_column", "index_col", "transpose", "layer", "backed",
                   "drop", "groups", "weights", "keep_columns", "outcome", "event",
-                  "covariates", "modalities", "intersect")
+                  "covariates", "modalities", "intersect", "use_raw")
 
 
 def _selector_params(args: argparse.Namespace, selector: str) -> dict[str, Any]:

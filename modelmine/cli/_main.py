@@ -361,6 +361,10 @@ def _add_input_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--backed", action="store_true",
                    help="for .h5ad: open the file in backed mode, reading only the chosen "
                    "matrix into memory (not the other layers, obsm, uns)")
+    g.add_argument("--use-raw", action="store_true",
+                   help="for .h5ad: read .raw (its matrix and genes) instead of .X, as "
+                   "scanpy's use_raw=True: where scanpy's files keep the log-normalised "
+                   "values when .X is scaled (a scaled matrix gets a warning)")
 
 
 def _selector_param(text: str) -> tuple[str, Any]:

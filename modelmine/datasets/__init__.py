@@ -13,6 +13,7 @@ takes as it is. :func:`write_arff` writes data for WEKA.
 from ._arff import write_arff
 from ._biodata import (
     ManyClassesWarning,
+    ScaledValuesWarning,
     check_target,  # noqa: F401 (internal)
     from_anndata,
 )
@@ -44,6 +45,7 @@ __all__ = [
     "LoadedData",
     "ManyClassesWarning",
     "MetadataColumnsWarning",
+    "ScaledValuesWarning",
     "available",
     "collapse_features",
     "from_anndata",

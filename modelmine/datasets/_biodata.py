@@ -34,6 +34,7 @@ from ._record import LoadedData
 __all__ = [
     "ANNDATA_EXTRA",
     "ManyClassesWarning",
+    "ScaledValuesWarning",
     "check_target",
     "from_anndata",
     "is_anndata",
@@ -52,6 +53,66 @@ OBS_PREFIX = "obs:"
 
 class ManyClassesWarning(UserWarning):
     """The target has many classes for few samples (see :func:`check_target`)."""
+
+
+class ScaledValuesWarning(UserWarning):
+    """An AnnData's matrix holds scaled (centred) values, where expression was expected
+    (:func:`from_anndata`)."""
+
+
+def negative_mass(values: Any) -> tuple[float, float]:
+    """The share of the absolute mass of ``values`` that is negative, and their minimum
+    (0 and the minimum for non-negative values; 1 for an all-zero mass)."""
+    values = np.asarray(values)
+    if not values.size:
+        return 0.0, 0.0
+    low = float(values.min())
+    if low >= 0:
+        return 0.0, low
+    mass = float(np.abs(values).sum(dtype=np.float64))
+    negative = float(-values[values < 0].sum(dtype=np.float64))
+    return (negative / mass if mass else 1.0), low
+
+
+def _warn_scaled(X: Any, adata: Any, where: str, use_raw: bool, layer: str | None) -> None:
+    """Say when the matrix read holds scaled (centred) values (more than
+    :data:`~modelmine.constants.NEGATIVE_MASS_TOLERANCE` of its absolute mass negative,
+    scanpy's ``sc.pp.scale``) while ``.raw`` or a layer holds unscaled values, and name
+    them. The selectors rank scaled values as they are, and the markers' AUROC and
+    standardised effect do not change with a gene's scale, but the markers' class means
+    and the report's expression plots show them as expression, and ``.X`` then often
+    holds only the highly variable genes (``modelmine markers`` refuses scaled values;
+    issue 50). A matrix with nothing unscaled beside it is the data as they are (log
+    ratios, methylation M-values): no warning."""
+    from ..constants import NEGATIVE_MASS_TOLERANCE
+
+    def unscaled(matrix: Any) -> bool:  # the first rows tell; backed files stay on disk
+        head = matrix[: min(2000, matrix.shape[0])]
+        values = head.data if sp.issparse(head) else np.asarray(head)
+        return negative_mass(values)[0] <= NEGATIVE_MASS_TOLERANCE
+
+    share, low = negative_mass(X.data if sp.issparse(X) else X)
+    if share <= NEGATIVE_MASS_TOLERANCE:
+        return
+    options, genes = [], ""
+    raw = getattr(adata, "raw", None)
+    if not use_raw and raw is not None and unscaled(raw.X):
+        options.append(f"{_switch('use_raw')} (.raw holds unscaled values, scanpy's "
+                       "use_raw=True)")
+        if raw.X.shape[1] != X.shape[1]:
+            genes = f", and it holds {X.shape[1]:,} of the {raw.X.shape[1]:,} genes of .raw"
+    layers = [str(k) for k in getattr(adata, "layers", {})
+              if k != layer and unscaled(adata.layers[k])]
+    if layers:
+        options.append(f"{option_text('layer')} NAME (unscaled layers: "
+                       f"{_listing(layers, 6)})")
+    if not options:
+        return
+    warnings.warn(
+        f"{where} holds scaled (centred) values: {share:.0%} of their absolute mass is "
+        f"negative, down to {low:.3g}{genes}. The selectors rank them as they are, but the "
+        "markers' class means and the report's expression plots show them as expression; "
+        f"for expression pass {' or '.join(options)}.", ScaledValuesWarning, stacklevel=4)
 
 
 #: Which door read the data: "api" (Python) or "cli" (``modelmine``), so that a message
@@ -87,6 +148,12 @@ def option_text(name: str, value: Any = None) -> str:
         flag = _FLAGS.get(name, "--" + name.replace("_", "-"))
         return flag if value is None else f"{flag} {value}"
     return name if value is None else f"{name}={value!r}"
+
+
+def _switch(name: str) -> str:
+    """A boolean option turned on, as the user's door spells it: ``--use-raw`` on the
+    command line, ``use_raw=True`` in Python."""
+    return option_text(name) if _DOOR.get() == "cli" else f"{name}=True"
 
 
 def _listing(items: Sequence[Any], limit: int = 8) -> str:
@@ -541,6 +608,8 @@ def from_anndata(
     sample_weight: str | None = None,
     event: str | None = None,
     weights: Any = UNSET,
+    use_raw: bool = False,
+    warn_scaled: bool = True,
 ) -> Any:
     """An ``AnnData`` as a :class:`~modelmine.datasets.LoadedData`.
 
@@ -573,6 +642,13 @@ def from_anndata(
     weights : str, optional
         The old name of ``sample_weight``, deprecated (a FutureWarning; it goes in the next
         release).
+    use_raw : bool, default=False
+        Read ``adata.raw`` (its matrix and genes, with the observations' obs), as scanpy's
+        ``use_raw=True``: where scanpy's files keep the log-normalised values when ``.X``
+        is scaled (``modelmine run --use-raw``, as ``modelmine markers``).
+    warn_scaled : bool, default=True
+        Warn (:class:`ScaledValuesWarning`) when the matrix read holds scaled, centred
+        values while ``.raw`` or a layer holds unscaled ones, naming them.
 
     Returns
     -------
@@ -581,7 +657,27 @@ def from_anndata(
     weights = renamed_keyword("from_anndata", "weights", "sample_weight", weights,
                               sample_weight, None)
     where = source
-    X = _matrix(adata, layer, where, sparse_dtype)
+    if use_raw:
+        raw = getattr(adata, "raw", None)
+        if raw is None:
+            raise DataError(f"{_switch('use_raw')}: {where!r} has no .raw matrix "
+                            "(scanpy keeps it there after sc.pp.scale when asked to); read "
+                            ".X, or a layer with " + option_text("layer") + ".")
+        if layer is not None:
+            raise DataError(f"{option_text('layer', layer)} and "
+                            f"{_switch('use_raw')} both name the matrix to read; "
+                            "give one (.raw holds one matrix).")
+        from types import SimpleNamespace
+
+        matrix_of = SimpleNamespace(X=raw.X, layers={}, var_names=raw.var_names,
+                                    obs=adata.obs, obs_names=adata.obs_names)
+    else:
+        matrix_of = adata
+    X = _matrix(matrix_of, layer, where + (" (.raw)" if use_raw else ""), sparse_dtype)
+    if warn_scaled:
+        _warn_scaled(X, adata, f"{where!r}" + (" .raw" if use_raw else
+                                               "" if layer is None else f" layer {layer!r}"),
+                     use_raw, layer)
     obs = adata.obs
     column = split_obs_target(target)
     if unlabelled:
@@ -618,7 +714,7 @@ def from_anndata(
                 f"The labels given for {where!r} have shape {y.shape}; expected "
                 f"({X.shape[0]},), one per observation."
             )
-    names = np.asarray([str(v) for v in adata.var_names], dtype=str)
+    names = np.asarray([str(v) for v in matrix_of.var_names], dtype=str)
     if len(set(names.tolist())) != names.size:
         raise DataError(
             f"The var_names of {where!r} are not unique; call "
@@ -687,6 +783,7 @@ def read_h5ad(
     event: str | None = None,
     sheet: pd.DataFrame | None = None,
     sheet_where: str = "",
+    use_raw: bool = False,
 ) -> Any:
     """Read an ``.h5ad`` file into a LoadedData (see :func:`from_anndata`).
 
@@ -719,7 +816,7 @@ def read_h5ad(
     try:
         return from_anndata(
             adata, target, layer=layer, source=where, fmt="h5ad", unlabelled=unlabelled,
-            groups=groups, sample_weight=weights, event=event,
+            groups=groups, sample_weight=weights, event=event, use_raw=use_raw,
         )
     finally:
         if backed and getattr(adata, "file", None) is not None:

@@ -72,7 +72,7 @@ def read_data(source: str | os.PathLike[str] | Mapping[str, Any], target: Any = 
               event: str | None = None,
               covariates: Sequence[str] | None = None,
               modalities: Sequence[str] | None = None, intersect: bool = False,
-              weights: Any = UNSET) -> LoadedData:
+              weights: Any = UNSET, use_raw: bool = False) -> LoadedData:
     """Read a dataset for ``modelmine run`` / ``modelmine lattice``.
 
     Parameters
@@ -141,6 +141,12 @@ def read_data(source: str | os.PathLike[str] | Mapping[str, Any], target: Any = 
     weights : str, optional
         The old name of ``sample_weight``, deprecated (a FutureWarning; it goes in the next
         release).
+    use_raw : bool, default=False
+        For ``.h5ad``: read ``.raw`` (its matrix and genes), as scanpy's ``use_raw=True``
+        and ``modelmine markers --use-raw``: where scanpy's files keep the log-normalised
+        values when ``.X`` is scaled. A scaled matrix read while ``.raw`` or a layer holds
+        unscaled values gets a :class:`~modelmine.datasets.ScaledValuesWarning` naming
+        them.
 
     Several omics of the same samples (``docs/biology.md``): ``source`` a MuData ``.h5mu``
     file (``target="obs:COLUMN"``), or a mapping of modality names to table files, each
@@ -163,6 +169,10 @@ def read_data(source: str | os.PathLike[str] | Mapping[str, Any], target: Any = 
     if (isinstance(source, Mapping) or str(source).lower().endswith(".h5mu")
             or modalities is not None or intersect):
         from ._multiomic import read_multiomic
+
+        if use_raw:  # never ignored silently
+            raise DataError("--use-raw reads the .raw matrix of an .h5ad file; for several "
+                            "omics name each modality's matrix in its own file.")
 
         return read_multiomic(
             source, target, modalities=modalities, intersect=intersect, labels=labels,
@@ -215,7 +225,7 @@ def read_data(source: str | os.PathLike[str] | Mapping[str, Any], target: Any = 
         for option, used in (("--drop", bool(drop)), ("--keep-columns", bool(keep_columns)),
                              ("--index-col", index_col is not None),
                              ("--transpose", bool(transpose)), ("--layer", layer is not None),
-                             ("--backed", bool(backed))):
+                             ("--backed", bool(backed)), ("--use-raw", bool(use_raw))):
             if used:  # never ignored silently
                 raise DataError(f"{option} does not apply to the embedded dataset {text!r} "
                                 "(export it with `modelmine datasets export` to a table "
@@ -246,7 +256,8 @@ def read_data(source: str | os.PathLike[str] | Mapping[str, Any], target: Any = 
         raise DataError(f"--{'groups' if groups is not None else 'sample-weight'} names a column; "
                         f"the MATLAB file {text!r} has none (save the data as a table or an "
                         ".h5ad with that column).")
-    h5ad_only = {"--layer": layer is not None, "--backed": bool(backed)}
+    h5ad_only = {"--layer": layer is not None, "--backed": bool(backed),
+                 "--use-raw": bool(use_raw)}
     for option, used in {**(table_only if kind in ("mat", "h5ad") else {}),
                          **(h5ad_only if kind != "h5ad" else {})}.items():
         if used:
@@ -266,7 +277,8 @@ def read_data(source: str | os.PathLike[str] | Mapping[str, Any], target: Any = 
     elif kind == "h5ad":
         data = read_h5ad(path, target, layer=layer, backed=backed,
                          unlabelled=label_series is not None, groups=groups, weights=weights,
-                         event=event, sheet=sheet, sheet_where=str(labels))
+                         event=event, sheet=sheet, sheet_where=str(labels),
+                         use_raw=bool(use_raw))
         if label_series is not None:
             rows, y, joined = join_labels(data.sample_names, label_series, where=text,
                                           labels_where=str(labels))

@@ -115,7 +115,7 @@ _SUPPORT = schema.Where(float, lambda v: (0 < v <= 1) if isinstance(v, float) el
 #: data again with these keyword arguments, so no other key is accepted.
 _READ_OPTION_NAMES = ("labels", "labels_column", "index_col", "transpose", "layer", "backed",
                       "drop", "groups", "weights", "keep_columns", "outcome", "event",
-                      "covariates", "modalities", "intersect")
+                      "covariates", "modalities", "intersect", "use_raw")
 _READ_OPTIONS = schema.Where(
     {"labels": schema.Optional(str), "labels_column": schema.Optional(str),
      "index_col": schema.Optional(str), "transpose": schema.Optional(bool),
@@ -129,7 +129,9 @@ _READ_OPTIONS = schema.Where(
      "event": schema.Optional(str), "covariates": schema.Optional(schema.ListOf(str)),
      # multi-omic input: --modality NAME or NAME=FILE (absolute), --intersect
      "modalities": schema.Optional(schema.ListOf(str)),
-     "intersect": schema.Optional(bool)},
+     "intersect": schema.Optional(bool),
+     # --use-raw: an .h5ad's .raw matrix (issue 50)
+     "use_raw": schema.Optional(bool)},
     lambda v: set(v) <= set(_READ_OPTION_NAMES),
     "an object of the options " + ", ".join(_READ_OPTION_NAMES))
 _DATA = {"source": str, "format": str, "target": (str, type(None)),

@@ -34,6 +34,8 @@ import scipy.sparse as sp
 from .._deprecation import UNSET, renamed_accessor, renamed_keyword
 from .._doors import door
 from .._progress import phase
+from ..constants import NEGATIVE_MASS_TOLERANCE
+from ..datasets._biodata import negative_mass
 from ..diagnostics._markers import expression_columns, fold_changes
 from ..diagnostics._significance import bh_qvalues
 from ..report import h5_key
@@ -305,7 +307,8 @@ def marker_panels(
     source = matrix_of.X if layer is None else adata.layers[layer]
     dtype = np.float32 if getattr(source, "dtype", None) == np.float32 else np.float64
     loaded = from_anndata(matrix_of, f"obs:{column}", layer=layer, sparse_dtype=dtype,
-                          groups=None if group_col is None else f"obs:{group_col}")
+                          groups=None if group_col is None else f"obs:{group_col}",
+                          warn_scaled=False)  # refused below (_negative_values)
     X = loaded.X
     values = X.data if sp.issparse(X) else np.asarray(X)
     clipped = 0
@@ -637,23 +640,13 @@ def _cluster_order(column: pd.Series, clusters: list[str]) -> list[str]:
     return sorted(clusters, key=_natural_key)
 
 
-#: Negative values carrying at most this share of a matrix's absolute mass are noise
-#: around zero (set to 0, with a warning); more is centred data. Scaled (z-scored) data
-#: carry half their mass below zero (each gene has mean 0: pbmc68k_reduced's X, 50.0 %);
-#: scanpy's simulated krumsiek11 carries 0.16 % (values down to -0.016, noise of the ODE
-#: simulation around 0). 1 % separates the two by a factor of 6 and 50.
-NEGATIVE_MASS_TOLERANCE = 0.01
-
-
 def _negative_values(X: Any, values: np.ndarray, adata: Any, use_raw: bool,
                      layer: str | None, where: str) -> tuple[Any, np.ndarray, int]:
     """Negative values: noise around zero (at most :data:`NEGATIVE_MASS_TOLERANCE` of the
     absolute mass) is set to 0 with a warning; scaled, centred values are refused with
     what to pass instead (``use_raw=True`` when ``.raw`` holds usable values, a layer)."""
     negative = values < 0
-    low = float(values.min())
-    mass = float(np.abs(values).sum(dtype=np.float64))
-    share = float(-values[negative].sum(dtype=np.float64)) / mass if mass else 1.0
+    share, low = negative_mass(values)
     if share <= NEGATIVE_MASS_TOLERANCE:
         n = int(negative.sum())
         warnings.warn(f"{where}: {n:,} negative value(s), down to {low:.3g}, carry "

@@ -59,7 +59,8 @@ _NOWHERE = {
 #: Options that take any value or none (flags), or whose "bad" value is legitimately used.
 _SKIP = {"help", "version", "quiet", "verbose", "debug", "force", "executor", "command", "action",
          "transpose", "backed", "stratify", "annotate", "evaluate", "weighted_resampling",
-         "per_class", "annotate_full", "intersect"}
+         "per_class", "annotate_full", "intersect",
+         "use_raw"}  # a flag; on a table it is refused (test_reliability_round5)
 
 
 def _commands(tmp, data_csv, finished_run):

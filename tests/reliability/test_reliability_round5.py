@@ -539,6 +539,72 @@ def test_markers_gmt_keeps_each_set_on_one_line_whatever_the_class_names(tmp_pat
         assert " " not in name
 
 
+@pytest.fixture
+def scaled_h5ad(tmp_path):
+    """scanpy's layout: .raw log-normalised (12 genes), .X those values scaled (z-scores
+    of the 8 'highly variable' genes), a layer of counts."""
+    anndata = pytest.importorskip("anndata")
+    import pandas as pd
+
+    rng = np.random.default_rng(3)
+    counts = rng.poisson(5, size=(30, 12)).astype(float)
+    counts[::2, 0] += 10  # a marker of the first class
+    lognorm = np.log1p(counts / counts.sum(axis=1, keepdims=True) * 1e4)
+    obs = pd.DataFrame({"label": np.where(np.arange(30) % 2 == 0, "a", "b")},
+                       index=[f"c{i}" for i in range(30)])
+    genes = [f"g{j}" for j in range(12)]
+    full = anndata.AnnData(lognorm, obs=obs, var=pd.DataFrame(index=genes))
+    adata = full[:, :8].copy()
+    adata.raw = full
+    scaled = adata.X - adata.X.mean(axis=0)
+    adata.X = scaled / scaled.std(axis=0)
+    adata.layers["counts"] = counts[:, :8]
+    path = tmp_path / "cells.h5ad"
+    adata.write_h5ad(path)
+    return path
+
+
+def test_run_reads_raw_with_use_raw_and_warns_on_a_scaled_matrix(tmp_path, capsys,
+                                                                   scaled_h5ad):
+    """Item 8: `modelmine run` on a scanpy file used a scaled .X silently and had no
+    --use-raw (`markers` had one and refused scaled data)."""
+    # the input options and their warnings are run's (shared by every command reading
+    # data); lattice reads as run does and writes no report
+    assert main(["lattice", str(scaled_h5ad), "-t", "obs:label", "-s", "anova", "-b", "6",
+                 "-m", "3", "-q", "--out", str(tmp_path / "scaled.graphml")]) == 0
+    err = capsys.readouterr().err
+    warning = [line for line in err.splitlines() if "scaled (centred) values" in line]
+    assert len(warning) == 1, err
+    assert "50% of their absolute mass is negative" in warning[0]
+    assert "it holds 8 of the 12 genes of .raw" in warning[0]
+    assert "--use-raw (.raw holds unscaled values" in warning[0]
+    assert "--layer NAME (unscaled layers: 'counts')" in warning[0]
+    out = tmp_path / "raw"
+    assert main(["run", str(scaled_h5ad), "-t", "obs:label", "--use-raw", *FAST, "-o",
+                 "mostFreq", "--out", str(out)]) == 0
+    assert "scaled" not in capsys.readouterr().err
+    record = json.loads((out / "run.json").read_text())
+    assert record["data"]["read_options"]["use_raw"] is True
+    assert mm.BaseModels.load(out).n_features_in == 12  # .raw's genes
+    with pytest.warns(mm.datasets.ScaledValuesWarning, match="use_raw=True"):
+        mm.datasets.read_data(scaled_h5ad, "obs:label")
+    # values with nothing unscaled beside them are the data as they are (log ratios,
+    # M-values): no warning
+    import anndata
+
+    ratios = anndata.read_h5ad(scaled_h5ad)
+    del ratios.raw
+    del ratios.layers["counts"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", mm.datasets.ScaledValuesWarning)
+        mm.datasets.from_anndata(ratios, "obs:label")
+    bad(["run", tmp_path / "x.csv", "-t", "y", "--use-raw", "--out", tmp_path / "o"],
+        capsys, "No such file")
+    small_frame().to_csv(tmp_path / "x.csv", index=False)
+    bad(["run", tmp_path / "x.csv", "-t", "y", "--use-raw", "--out", tmp_path / "o"],
+        capsys, "--use-raw does not apply")
+
+
 def test_an_edited_expression_table_is_refused_by_its_checksum(tmp_path, capsys):
     """Item 12: expression.csv.gz was not checksummed: an edited file loaded and was
     drawn in the report."""
