@@ -188,7 +188,7 @@ def check_run_data(X: Any, y: Any, spec: RunSpec, *, feature_names: Any = None,
     if design.grouped and data.target is not None:
         data = _group_strata(data, design, spec.outcome)
     if not design.empty:
-        _check_design_fits(design, data.y, spec, func)
+        _check_design_fits(design, data.y, spec, func, data.classes)
     _check_resamples_vary(design, data.y, spec, func)
     b, n_sel = spec.n_bootstraps, len(spec.selectors)
     drawn = n // 2 if method == "complementary-pairs" else max(2, round(fraction * n))
@@ -215,7 +215,7 @@ def check_run_data(X: Any, y: Any, spec: RunSpec, *, feature_names: Any = None,
 
 
 def _check_design_fits(design: SampleDesign, y: np.ndarray, spec: RunSpec,
-                       func: str) -> None:
+                       func: str, classes: Any = None) -> None:
     """What the groups and weights must satisfy for the run's scheme and selectors."""
     method, fraction = spec.resampling, float(spec.sample_fraction or 1.0)
     if design.grouped:
@@ -262,9 +262,10 @@ def _check_design_fits(design: SampleDesign, y: np.ndarray, spec: RunSpec,
             if empty:
                 raise param_error("sample_weight", func, "a positive weight in every class "
                                   "for stratified weighted resampling",
-                                  f"all weights zero in class code(s) {empty}", show=False)
+                                  f"all weights zero in class {_names(empty, classes)}",
+                                  show=False)
         if not spec.stratify:
-            _check_weighted_draws(design, y, spec, func)
+            _check_weighted_draws(design, y, spec, func, classes)
         if method == "subsample":
             units_w = design.group_weights() if design.grouped else w
             assert units_w is not None
@@ -290,7 +291,7 @@ _MIN_DRAW_CHANCE = 0.01
 
 
 def _check_weighted_draws(design: SampleDesign, y: np.ndarray, spec: RunSpec,
-                          func: str) -> None:
+                          func: str, classes: Any = None) -> None:
     """Refuse weighted resampling (not stratified) whose draws can hardly ever hold the
     classes a resample needs: two, or every class for ``per_class``. A unit (row, or
     group) of class c is drawn with probability ``P_c``, its class's share of the weight;
@@ -316,7 +317,7 @@ def _check_weighted_draws(design: SampleDesign, y: np.ndarray, spec: RunSpec,
             raise param_error("sample_weight", func, "a positive weight in every class "
                               "with per_class=True and weighted_resampling=True (each "
                               "resample must hold every class)",
-                              f"all weights zero in class code(s) {empty.tolist()}",
+                              f"all weights zero in class {_names(empty, classes)}",
                               show=False)
         chance = 1.0 - float(np.sum((1.0 - share) ** s))
         need = "every class"
@@ -325,15 +326,17 @@ def _check_weighted_draws(design: SampleDesign, y: np.ndarray, spec: RunSpec,
             raise param_error("sample_weight", func, "positive weights in at least 2 "
                               "classes with weighted_resampling=True (a resample must hold "
                               "two classes), or stratify=True",
-                              f"all positive weights in class code "
-                              f"{int(np.argmax(share))}", show=False)
+                              "all positive weights in class "
+                              f"{_names([int(np.argmax(share))], classes)}", show=False)
         chance = 1.0 - float(np.sum(share ** s))
         need = "two classes"
     if chance < _MIN_DRAW_CHANCE:
         raise param_error("sample_weight", func, "weights that let a weighted resample "
                           f"hold {need} (stratify=True draws each class among its own "
-                          "samples)", f"class weight shares "
-                          f"{', '.join(f'{x:.3g}' for x in share)}: a resample of {s} "
+                          "samples)", "class weight shares "
+                          + ", ".join(f"{_names([c], classes)} {x:.3g}"
+                                      for c, x in enumerate(share))
+                          + f": a resample of {s} "
                           f"draws holds {need} with probability {max(chance, 0.0):.2g}",
                           show=False)
 
@@ -517,6 +520,15 @@ def available_memory() -> int | None:
 
 def _gib(n: float) -> str:
     return f"{n / 2**30:.1f} GiB" if n >= 2**30 else f"{n / 2**20:.0f} MiB"
+
+
+def _names(codes: Any, classes: Any) -> str:
+    """Classes by their names (the labels as given), not their codes: ``'tumour'``,
+    ``'a', 'b'`` (issue 50: messages said "class code 0")."""
+    codes = [int(c) for c in np.asarray(codes).ravel()]
+    if classes is None:
+        return ", ".join(str(c) for c in codes)
+    return ", ".join(repr(_label(classes[c])) for c in codes)
 
 
 def _label(value: Any) -> Any:

@@ -237,8 +237,9 @@ def check_target(y: Any, *, where: str, option: str = "--target") -> np.ndarray:
             f"{_door_option(option)} {where} has {small.size} "
             f"class{'es' if small.size > 1 else ''} of fewer than {MIN_CLASS_SIZE_WARNING} "
             f"samples: {shown}{more}. A bootstrap sample of the {n} misses a class of "
-            f"{smallest} with probability (1 - {smallest}/{n})^{n} = {miss:.2g}, about "
-            f"{miss * 150:.2g} of 150 resamples (a resample needs two classes, and a "
+            f"{smallest} with probability (1 - {smallest}/{n})^{n} = {miss:.2g}, so about "
+            f"{miss:.0%} of the resamples, whatever their number, hold none of it (a "
+            "resample needs two classes, and a "
             "per-class run draws again until it holds every class), and what marks such a "
             "class rests on a handful of samples. Merge them or leave them out if you can.",
             ManyClassesWarning,
@@ -294,13 +295,17 @@ def set_sample_index(
             # Text, so not a feature; what it is, is sample IDs that repeat (it used to be
             # reported later as a non-numeric feature column).
             _unique_ids(column, f"The first column {first!r} of {where!r} looks like sample "
-                        "IDs (text) but repeats", "; each sample needs its own ID (or name "
-                        "the ID column with --index-col).")
+                        "IDs (text) but repeats", "; each sample needs its own ID (name "
+                        "the ID column with --index-col), and if it names each sample's "
+                        f"patient or donor, pass {option_text('groups', first)} (resampling "
+                        "then keeps its samples together; docs/groups.md).")
         if first == target or not _is_id_column(column):
             return frame, None
         chosen = first
+        shown = (f"column {first!r}" if first else "column (its header is empty, as R's "
+                 "write.csv writes row names)")
         note = (
-            f"read the first column {first!r} of {where!r} as sample IDs (it is not "
+            f"read the first {shown} of {where!r} as sample IDs (it is not "
             "numeric and its values are unique); name another one with --index-col"
         )
     ids = _unique_ids(frame[chosen], f"Duplicate sample IDs in column {chosen!r} of "
@@ -381,15 +386,21 @@ def read_sample_sheet(path: str | Path) -> pd.DataFrame:
     if not file.is_file():
         raise DataError(f"--labels: {where!r} is not a regular file (a directory, pipe, "
                         "socket or device); give a label table.")
+    from ._readers import _decimal_comma_columns, _encoding
+
     suffixes = [s.lower() for s in file.suffixes if s.lower() not in (".gz", ".bz2", ".xz")]
     last = suffixes[-1] if suffixes else ""
+    encoding = _encoding(file)  # UTF-8, or UTF-16 by its byte order mark, as the data
     try:
         if last in (".tsv", ".tab"):
-            table = pd.read_csv(file, sep="\t", dtype=str, keep_default_na=True)
+            table = pd.read_csv(file, sep="\t", dtype=str, keep_default_na=True,
+                                encoding=encoding)
         elif last == ".csv":
-            table = pd.read_csv(file, sep=",", dtype=str, keep_default_na=True)
+            table = pd.read_csv(file, sep=",", dtype=str, keep_default_na=True,
+                                encoding=encoding)
         else:
-            table = pd.read_csv(file, sep=None, engine="python", dtype=str)
+            table = pd.read_csv(file, sep=None, engine="python", dtype=str,
+                                encoding=encoding)
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError, ValueError,
             OSError, EOFError, zlib.error, lzma.LZMAError) as exc:
         # OSError / EOFError / zlib.error: a damaged or truncated .gz, .bz2 or .xz (bad
@@ -415,6 +426,16 @@ def read_sample_sheet(path: str | Path) -> pd.DataFrame:
     sheet = table.drop(columns=[columns[0]])
     sheet = sheet.apply(lambda c: c.where(c.isna(), c.astype(str).str.strip()))
     sheet.index = pd.Index(ids.to_numpy(), name="sample")
+    # decimal commas (an age of 45,5) beside another separator are numbers, as in the data;
+    # a comma that could separate thousands (1,234) stays text, refused where a number is
+    # needed (sheet_values)
+    found, ambiguous = (([], []) if last == ".csv" else _decimal_comma_columns(sheet))
+    commas = [c for c in found if c not in ambiguous]
+    for c in commas:
+        sheet[c] = sheet[c].str.replace(",", ".", regex=False)
+    sheet.attrs["notes"] = ([f"read the decimal commas of --labels {where!r} as decimal "
+                             f"points ({len(commas)} column(s), e.g. {commas[0]!r})"]
+                            if commas else [])
     return sheet
 
 
@@ -473,7 +494,17 @@ def sheet_values(sheet: pd.DataFrame, column: str, ids: Sequence[str], option: s
             f"{len(missing)} of the {len(values)} labelled samples: {_listing(missing, 5)}; "
             "every sample needs one (fill them in the sheet, or leave those samples out).")
     numbers = pd.to_numeric(values, errors="coerce")
-    return numbers if numbers.notna().all() else values
+    if numbers.notna().all():
+        return numbers
+    from ._readers import _decimal_comma_columns, _example
+
+    if _decimal_comma_columns(values.to_frame())[0]:  # numbers, with a comma
+        raise DataError(
+            f"{option} {column!r} of the --labels sheet {labels_where!r} writes numbers with "
+            f"commas (e.g. {_example(values)!r}), which could be decimal commas or thousands "
+            "separators: save the sheet with decimal points, or (for decimal commas) with "
+            "tabs or semicolons between the fields.")
+    return values
 
 
 def join_labels(

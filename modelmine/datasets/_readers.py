@@ -300,8 +300,7 @@ def read_data(source: str | os.PathLike[str] | Mapping[str, Any], target: Any = 
                 sample_weight=from_sheet["weights"] if "weights" in from_sheet
                 else None if data.sample_weight is None else data.sample_weight[rows])
     else:
-        frame = _read_table(path, kind)
-        notes: list[str] = []
+        frame, notes = _read_table(path, kind)
         if drop:
             missing = [c for c in drop if c not in frame.columns]
             if missing:
@@ -321,6 +320,8 @@ def read_data(source: str | os.PathLike[str] | Mapping[str, Any], target: Any = 
             frame, [c for c in covariates or () if c not in in_sheet.get("covariates", ())],
             target, text)
         if not transpose:  # the groups column is never mistaken for the sample IDs
+            frame, note = _row_numbers(frame, text)
+            notes += [note] if note else []
             frame, note = set_sample_index(frame, index_col,
                                            None if label_series is not None else target, text)
             notes += [note] if note else []
@@ -350,10 +351,14 @@ def read_data(source: str | os.PathLike[str] | Mapping[str, Any], target: Any = 
             while target in frame.columns:  # a label column named like a feature
                 target += "_label"
             frame[target] = y
+        _refuse_unnamed(frame, text)
         if keep_columns:
             frame, note = _keep(frame, keep_columns, target, text)
             notes.append(note)
         data = _split_target(frame, target, text, kind, outcome)
+        if outcome == "classification" and label_series is None:
+            data, note = _strip_labels(data, text)
+            notes += [note] if note else []
         sample_names = (None if isinstance(frame.index, pd.RangeIndex)
                         else np.asarray([str(i) for i in frame.index], dtype=str))
         data = dataclasses.replace(
@@ -378,7 +383,31 @@ def read_data(source: str | os.PathLike[str] | Mapping[str, Any], target: Any = 
                             f"(the first at row {int(np.flatnonzero(bad)[0])}: "
                             f"{data.y[int(np.flatnonzero(bad)[0])]!r}).")
         data = dataclasses.replace(data, y=values)
+    if sheet is not None and sheet.attrs.get("notes"):
+        data = dataclasses.replace(data, notes=(*sheet.attrs["notes"], *data.notes))
     return data
+
+
+def _strip_labels(data: LoadedData, where: str) -> tuple[LoadedData, str | None]:
+    """Text labels without the spaces around them, as the ``--labels`` sheet reads them: a
+    label typed ``'tumour '`` in one row is the class ``'tumour'`` (it was a class of its
+    own, where the same labels in a sample sheet made one class)."""
+    y = np.asarray(data.y, dtype=object)
+    text = np.array([isinstance(v, str) for v in y])
+    if not text.any():
+        return data, None
+    stripped = y.copy()
+    stripped[text] = [v.strip() for v in y[text]]
+    changed = [str(v) for v in pd.unique(y[text][stripped[text] != y[text]])]
+    if not changed:
+        return data, None
+    if any(v == "" for v in stripped[text]):
+        raise DataError(f"Target column {data.target!r} of {where!r} has label(s) of spaces "
+                        "only: fill them in, or leave those samples out.")
+    return (dataclasses.replace(data, y=stripped.astype(data.y.dtype if data.y.dtype.kind
+                                                         == "U" else object)),
+            f"read the labels of {where!r} without the spaces around them, as a sample "
+            f"sheet's ({len(changed)} label(s), e.g. {changed[0]!r})")
 
 
 def _keep(frame: pd.DataFrame, patterns: Sequence[str], target: Any,
@@ -543,14 +572,20 @@ def _open_text(path: Path) -> Any:
     return open(path, "rb")
 
 
-def _refuse_overflowing_exponents(path: Path) -> None:
+def _refuse_overflowing_exponents(path: Path, encoding: str = "utf-8") -> None:
     """Refuse a text table holding a number that would crash pandas' parser (see
     :data:`_OVERFLOWING_EXPONENT`); read in blocks, so the cost is one pass over the file."""
     if path.suffix.lower() == ".zst":
         return  # no decompressor in the standard library: left to pandas
     tail = b""
     try:
-        with _open_text(path) as fh:
+        with _open_text(path) as raw:
+            fh: Any = raw
+            if encoding == "utf-16":  # the scan reads bytes: the text as UTF-8
+                import io
+
+                fh = io.BytesIO(io.TextIOWrapper(raw, encoding="utf-16",
+                                                 errors="replace").read().encode())
             while True:
                 block = fh.read(1 << 20)
                 if not block:
@@ -571,10 +606,55 @@ def _refuse_overflowing_exponents(path: Path) -> None:
         return  # damaged: pandas says how, in _read_table
 
 
-def _read_table(path: Path, kind: str) -> pd.DataFrame:
+def _encoding(path: Path) -> str:
+    """The text encoding of a table: UTF-8, or UTF-16 when the file starts with its byte
+    order mark (Excel's "Unicode text"); a UTF-8 byte order mark is skipped."""
+    try:
+        with _open_text(path) as fh:
+            head = fh.read(4)
+    except (OSError, EOFError, zlib.error, lzma.LZMAError, zipfile.BadZipFile, DataError):
+        return "utf-8"  # damaged: pandas says how
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "utf-16"
+    return "utf-8-sig" if head.startswith(b"\xef\xbb\xbf") else "utf-8"
+
+
+#: A number written with a decimal comma (``1,5``, ``-0,25``, ``3,2e-5``), or an integer.
+_DECIMAL_COMMA = re.compile(r"^\s*[-+]?(?:\d+(?:,\d*)?|,\d+)(?:[eE][-+]?\d+)?\s*$")
+#: What could as well be a thousands separator: ``1,234`` or ``12,345,678``.
+_THOUSANDS = re.compile(r"^\s*[-+]?[1-9]\d{0,2}(?:,\d{3})+\s*$")
+
+
+def _decimal_comma_columns(frame: pd.DataFrame) -> tuple[list[str], list[str]]:
+    """The text columns of a table that hold numbers with decimal commas, and those of
+    them whose every comma could be a thousands separator (ambiguous)."""
+    found, ambiguous = [], []
+    for column in frame.columns:
+        values = frame[column]
+        if pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values):
+            continue
+        text = values.dropna().astype(str)
+        if not len(text) or not text.str.contains(",", regex=False).any():
+            continue
+        if not text.map(lambda v: bool(_DECIMAL_COMMA.match(v))).all():
+            continue
+        found.append(str(column))
+        commas = text[text.str.contains(",", regex=False)]
+        if commas.map(lambda v: bool(_THOUSANDS.match(v))).all():
+            ambiguous.append(str(column))
+    return found, ambiguous
+
+
+def _read_table(path: Path, kind: str) -> tuple[pd.DataFrame, list[str]]:
+    """A table as pandas reads it, checked, with the reader's notes: UTF-8 or UTF-16 (by
+    its byte order mark); with a separator other than the comma, numbers written with
+    decimal commas (``1,5``) are read as numbers (a note says so), and a comma that could
+    as well separate thousands (``1,234``) is refused (issue 50)."""
     where = str(path)
+    notes: list[str] = []
+    encoding = "utf-8" if kind == "parquet" else _encoding(path)
     if kind != "parquet":
-        _refuse_overflowing_exponents(path)
+        _refuse_overflowing_exponents(path, encoding)
     try:
         if kind == "parquet":
             from ..exceptions import require_extra
@@ -584,24 +664,40 @@ def _read_table(path: Path, kind: str) -> pd.DataFrame:
         else:
             sep = "\t" if kind == "tsv" else _TABLE_SEPARATORS.get(
                 path.suffix.lower(), ",")
-            if path.suffix.lower() == ".txt":
-                frame = pd.read_csv(path, sep=None, engine="python")
-            else:
-                frame = pd.read_csv(path, sep=sep)
+            options: dict[str, Any] = ({"sep": None, "engine": "python"}
+                                       if path.suffix.lower() == ".txt" else {"sep": sep})
+            frame = pd.read_csv(path, encoding=encoding, **options)
+            found, ambiguous = (_decimal_comma_columns(frame) if sep != "," or
+                                path.suffix.lower() == ".txt" else ([], []))
+            if ambiguous:
+                raise DataError(
+                    f"{where!r} writes numbers with commas that could be decimal commas or "
+                    f"thousands separators (column {ambiguous[0]!r}, e.g. "
+                    f"{_example(frame[ambiguous[0]])!r}); save it with decimal points and "
+                    "no thousands separators.")
+            if found:
+                frame = pd.read_csv(path, encoding=encoding, decimal=",", **options)
+                notes.append(f"read the decimal commas of {where!r} as decimal points "
+                             f"({len(found)} column(s), e.g. {found[0]!r})")
     except pd.errors.EmptyDataError:
         raise DataError(f"{where!r} is empty: no header and no rows.") from None
     except pd.errors.ParserError as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else "parse error"
         raise DataError(f"Malformed {kind.upper()} file {where!r}: {first}") from None
-    except UnicodeDecodeError:
-        raise DataError(f"{where!r} is not a text {kind.upper()} file (it is not valid "
-                        "UTF-8).") from None
+    except UnicodeDecodeError as exc:  # Latin-1 / Windows-1252 (Excel's "CSV"), or binary
+        byte = exc.object[exc.start:exc.start + 1].hex() if exc.object else ""
+        raise DataError(f"{where!r} is not UTF-8 text{f' (byte 0x{byte})' if byte else ''}: "
+                        "save it as UTF-8 (Excel: 'CSV UTF-8'), or as UTF-16 with a byte "
+                        "order mark (Excel: 'Unicode text').") from None
+    except DataError:
+        raise
     except (OSError, ValueError, ImportError, EOFError, zlib.error, lzma.LZMAError,
             zipfile.BadZipFile, NotImplementedError, TypeError) as exc:
         # EOFError / zlib.error: a truncated or damaged .gz, .bz2, .xz or .zip
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise DataError(f"Cannot read {kind.upper()} file {where!r}: {first}") from None
-    _refuse_duplicate_columns(path, kind, frame)
+    frame = _empty_headers(frame, _refuse_duplicate_columns(path, kind, frame, encoding),
+                           where)
     if frame.shape[0] == 0:
         raise DataError(f"{where!r} has a header but no data rows.")
     if frame.shape[1] < 2:
@@ -610,28 +706,41 @@ def _read_table(path: Path, kind: str) -> pd.DataFrame:
             f"column (is the separator right? {kind.upper()} expects "
             f"{'tabs' if kind == 'tsv' else 'commas'})."
         )
-    return frame
+    return frame, notes
 
 
-def _refuse_duplicate_columns(path: Path, kind: str, frame: pd.DataFrame) -> None:
+def _example(values: pd.Series) -> str:
+    text = values.dropna().astype(str)
+    commas = text[text.str.contains(",", regex=False)]
+    return str(commas.iloc[0] if len(commas) else text.iloc[0])
+
+
+def _refuse_duplicate_columns(path: Path, kind: str, frame: pd.DataFrame,
+                              encoding: str = "utf-8") -> list[str] | None:
     """Refuse a table whose header repeats a name: pandas renames the second ``g0`` to
-    ``g0.1`` silently, and the features would no longer be the file's."""
+    ``g0.1`` silently, and the features would no longer be the file's. Returns the header
+    as written (None when it cannot be read again)."""
     if kind == "parquet":
         header = [str(c) for c in frame.columns]
     elif path.suffix.lower() == ".txt":  # sniffed separator: ask pandas for the raw header
         try:
             first = pd.read_csv(path, sep=None, header=None, nrows=1, dtype=str,
-                                engine="python")
+                                engine="python", encoding=encoding)
         except Exception:  # the header was read once already; keep the table's own error
-            return
+            return None
         header = ["" if pd.isna(v) else str(v) for v in first.iloc[0].tolist()]
     else:
         try:
             with _open_text(path) as fh:
-                line = fh.readline(1 << 26).decode("utf-8-sig")
+                if encoding == "utf-16":
+                    import io
+
+                    line = io.TextIOWrapper(fh, encoding="utf-16").readline(1 << 26)
+                else:
+                    line = fh.readline(1 << 26).decode("utf-8-sig")
         except (OSError, EOFError, zlib.error, lzma.LZMAError, zipfile.BadZipFile,
                 UnicodeDecodeError, DataError):
-            return
+            return None
         header = next(csv.reader([line.rstrip("\r\n")],
                                  delimiter="\t" if kind == "tsv" else ","), [])
     seen: dict[str, int] = {}
@@ -641,6 +750,59 @@ def _refuse_duplicate_columns(path: Path, kind: str, frame: pd.DataFrame) -> Non
     if repeated:
         raise DataError(f"{str(path)!r} repeats the column name(s) {_listing(repeated)}; "
                         "column names must be unique (rename them).")
+    return header
+
+
+def _empty_headers(frame: pd.DataFrame, header: list[str] | None,
+                   where: str) -> pd.DataFrame:
+    """The column whose header is empty named "" (pandas names it ``Unnamed: 3``, a name
+    that is not the file's and went into every output, issue 50); several such columns are
+    refused (no option could tell them apart)."""
+    if header is None or len(header) != frame.shape[1]:
+        return frame
+    empty = [i for i, name in enumerate(header) if not str(name).strip()]
+    if not empty:
+        return frame
+    if len(empty) > 1:
+        shown = ", ".join(str(i + 1) for i in empty[:6])
+        raise DataError(f"{len(empty)} columns of {where!r} have an empty header (columns "
+                        f"{shown}): a feature needs a name in every output; name them in "
+                        "the header.")
+    names = [str(c) for c in frame.columns]
+    for i in empty:
+        names[i] = ""
+    frame.columns = pd.Index(names)
+    return frame
+
+
+def _row_numbers(frame: pd.DataFrame, where: str) -> tuple[pd.DataFrame, str | None]:
+    """A first column without a header that numbers the rows 1..n or 0..n-1 (R's
+    ``write.csv`` row names) is left out, with a note: it is neither a feature nor an ID."""
+    if not frame.shape[1] or str(frame.columns[0]) != "":
+        return frame, None
+    values = frame.iloc[:, 0]
+    if not pd.api.types.is_integer_dtype(values):
+        return frame, None
+    numbers = values.to_numpy()
+    if not (np.array_equal(numbers, np.arange(numbers.size))
+            or np.array_equal(numbers, np.arange(1, numbers.size + 1))):
+        return frame, None
+    return frame.iloc[:, 1:], (f"left out the first column of {where!r}: it has no header "
+                               "and numbers the rows (R's write.csv row names)")
+
+
+def _refuse_unnamed(frame: pd.DataFrame, where: str) -> None:
+    """Refuse columns left with an empty header (a first column of row names, as R's
+    ``write.csv`` writes them, is read as the sample IDs before this): a feature needs a
+    name in every output."""
+    columns = [str(c) for c in frame.columns]
+    if "" not in columns:
+        return
+    i = columns.index("")
+    after = f" (after {columns[i - 1]!r})" if i > 0 else ""
+    raise DataError(f"Column {i + 1} of {where!r}{after} has an empty header: a feature "
+                    "needs a name in every output; name it in the header, or leave it out "
+                    "with --drop ''.")
 
 
 def _split_target(frame: pd.DataFrame, target: str | None, where: str, kind: str,
@@ -671,15 +833,18 @@ def _split_target(frame: pd.DataFrame, target: str | None, where: str, kind: str
     if bad:
         from ._biodata import option_text
 
+        commas, _ = _decimal_comma_columns(features[bad])
+        if commas and len(commas) == len(bad):  # numbers, with the separator's comma
+            raise DataError(f"{where!r} writes numbers with decimal commas (column "
+                            f"{commas[0]!r}, e.g. {_example(features[commas[0]])!r}) in a "
+                            "file whose separator is the comma: save it with decimal points, "
+                            "or with tabs or semicolons between the fields (then decimal "
+                            "commas are read as numbers).")
         repeated = [c for c in bad if features[c].nunique(dropna=True) < len(features)]
         hint = ""
-        if repeated:  # a patient / donor / batch column: resample its groups whole
+        if repeated:
             c = repeated[0]
-            hint = (f" {c!r} repeats its values ({features[c].nunique()} distinct over "
-                    f"{len(features)} samples): if it names each sample's patient, donor or "
-                    f"batch, pass {option_text('groups', c)} (resampling and folds then "
-                    "keep its samples together; docs/groups.md), else "
-                    f"{option_text('drop', [c] if option_text('drop') == 'drop' else c)}.")
+            hint = _repeated_column_hint(features[c], str(c))
         raise DataError(f"Non-numeric feature column(s) in {where!r}: {_listing(bad)}; "
                         "only the target may hold text: drop them, or name them as "
                         f"{option_text('groups')} or {option_text('covariates')}.{hint}")
@@ -692,6 +857,39 @@ def _split_target(frame: pd.DataFrame, target: str | None, where: str, kind: str
                         f"{_listing(cols)}.")
     return LoadedData(X=X, y=y.to_numpy(), feature_names=np.array(features.columns, dtype=str),
                       source=where, target=target, format=kind)
+
+
+#: Words in a column name that name each sample's unit (a group to resample whole).
+GROUP_WORDS = frozenset({"patient", "donor", "subject", "individual", "mouse", "animal",
+                         "batch", "site", "center", "centre", "plate", "lane", "family",
+                         "litter", "cage", "run", "pool", "id"})
+
+
+def _repeated_column_hint(column: pd.Series, name: str) -> str:
+    """What a text column that repeats its values probably is, and the option for it: a
+    unit of several samples (a patient, donor, batch: ``--groups``), or an attribute of a
+    few levels shared by many samples (sex, stage, treatment: ``--covariate``, or
+    ``--drop``). Many small groups, or a name of a unit, make a unit; a few large levels
+    (the largest holding more than a third of the samples) an attribute (issue 50: ``sex``
+    was advised ``--groups sex``)."""
+    from ._biodata import option_text
+
+    counts = column.astype(str).value_counts()
+    n = int(column.size)
+    words = [w for w in re.split(r"[^a-z0-9]+", re.sub(r"([a-z])([A-Z])", r"\1_\2",
+                                                     name).lower()) if w]
+    unit = (any(w in GROUP_WORDS or re.fullmatch(r"(batch|donor|patient)\d+", w)
+                for w in words)
+            or (counts.size >= 3 and int(counts.iloc[0]) * 3 <= n))
+    drop = option_text("drop", [name] if option_text("drop") == "drop" else name)
+    shown = f" {name!r} repeats its values ({counts.size} distinct over {n} samples)"
+    if unit:
+        return (f"{shown}: if it names each sample's patient, donor or batch, pass "
+                f"{option_text('groups', name)} (resampling and folds then keep its samples "
+                f"together; docs/groups.md), else {drop}.")
+    return (f"{shown}, a few levels shared by many samples: if it is an attribute of the "
+            f"samples (sex, stage, treatment), pass {option_text('covariates', name)} to "
+            f"adjust for it (docs/outcomes.md), else {drop}.")
 
 
 #: Words in a column name that mark metadata rather than a measured feature.

@@ -125,7 +125,7 @@ def _refused(match, **kwargs):
 
 def test_weighted_resampling_with_all_weight_in_one_class_is_refused_at_the_door():
     y = np.arange(40) % 2
-    _refused(r"'sample_weight'.*at least 2 classes.*class code 0",
+    _refused(r"'sample_weight'.*at least 2 classes.*positive weights in class 0",
              sample_weight=np.where(y == 0, 1.0, 0.0), weighted_resampling=True)
     # a weight of 1e13 among ones (1e308 is refused by its range since issue 50): every
     # draw is that sample

@@ -6,8 +6,10 @@ Each test was written against the defect and failed before its fix.
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -605,6 +607,57 @@ def test_run_reads_raw_with_use_raw_and_warns_on_a_scaled_matrix(tmp_path, capsy
         capsys, "--use-raw does not apply")
 
 
+def test_item_10_messages_say_what_applies(tmp_path, capsys):
+    """Item 10: the class-of-one warning quoted 150 resamples under -b 20; weight errors
+    said "class code 0"; a decimal-comma .txt was answered "pass --groups g1"; `sex` got
+    "pass --groups sex"; a repeated-ID first column did not point to --groups."""
+    import pandas as pd
+
+    # a class of 3 among 60: the share of resamples, not "of 150"
+    y = np.array(["a"] * 30 + ["b"] * 27 + ["c"] * 3)
+    with pytest.warns(mm.datasets.ManyClassesWarning) as caught:
+        mm.datasets.check_target(y, where="(test)")
+    text = str(caught[0].message)
+    assert "150" not in text and "5% of the resamples, whatever their number" in text
+    # weights: the class by its name
+    frame = small_frame(n=30)
+    X = frame.drop(columns="y").to_numpy()
+    labels = np.where(frame["y"] == 1, "tumour", "normal")
+    with pytest.raises(ValueError, match=r"all positive weights in class 'tumour'"):
+        mm.bootstrap(X, labels, selector="anova", n_bootstraps=3, weighted_resampling=True,
+                     sample_weight=(labels == "tumour").astype(float))
+    # a decimal-comma .txt (Excel in a comma locale) is read as numbers, with a note
+    table = frame.copy()
+    txt = tmp_path / "expr.txt"
+    table.to_csv(txt, sep=";", index=False, decimal=",")
+    data = mm.datasets.read_data(txt, "y")
+    np.testing.assert_allclose(data.X, X, rtol=1e-12)
+    assert any("decimal commas" in note for note in data.notes)
+    table.to_csv(tmp_path / "comma.csv", index=False, decimal=",")  # sep and decimal ","
+    bad(["run", tmp_path / "comma.csv", "-t", "y", "--out", tmp_path / "o"], capsys,
+        "writes numbers with decimal commas", "save it with decimal points")
+    (tmp_path / "thousands.tsv").write_text("g1\tg2\ty\n1,234\t5\ta\n2,345\t6\tb\n")
+    bad(["run", tmp_path / "thousands.tsv", "-t", "y", "--out", tmp_path / "o"], capsys,
+        "could be decimal commas or thousands separators", "'g1'", "'1,234'")
+    # sex: an attribute of a few levels, not a unit to resample
+    table["sex"] = np.where(np.arange(30) % 3 == 0, "F", "M")
+    table.to_csv(tmp_path / "sex.csv", index=False)
+    err = bad(["run", tmp_path / "sex.csv", "-t", "y", "--out", tmp_path / "o"], capsys,
+              "--covariate sex", "--drop sex")
+    assert "--groups sex" not in err
+    table = table.drop(columns="sex")
+    table["patient"] = [f"P{i // 3}" for i in range(30)]
+    table.to_csv(tmp_path / "patient.csv", index=False)
+    bad(["run", tmp_path / "patient.csv", "-t", "y", "--out", tmp_path / "o"], capsys,
+        "--groups patient")
+    # a first column of IDs that repeat: point to --groups too
+    ids = pd.concat([pd.Series([f"P{i // 2}" for i in range(30)], name="sample"),
+                     frame], axis=1)
+    ids.to_csv(tmp_path / "ids.csv", index=False)
+    bad(["run", tmp_path / "ids.csv", "-t", "y", "--out", tmp_path / "o"], capsys,
+        "looks like sample IDs", "--index-col", "--groups sample")
+
+
 def test_an_edited_expression_table_is_refused_by_its_checksum(tmp_path, capsys):
     """Item 12: expression.csv.gz was not checksummed: an edited file loaded and was
     drawn in the report."""
@@ -632,6 +685,35 @@ def test_an_edited_expression_table_is_refused_by_its_checksum(tmp_path, capsys)
     assert mm.MiningRun.load(out).expression is None
 
 
+def test_an_empty_column_header_is_not_unnamed_in_the_outputs(tmp_path, capsys):
+    """Item 13: an empty column header became pandas' 'Unnamed: N' in every output, with
+    no note. R's row names (an empty first header) are read as IDs or left out, with a
+    note; an empty header elsewhere is refused, naming its position."""
+    frame = small_frame(n=20, p=4)
+    ids = [f"S{i}" for i in range(20)]
+    frame.index = ids
+    frame.to_csv(tmp_path / "r_names.csv")  # pandas writes R's layout: "" then the columns
+    data = mm.datasets.read_data(tmp_path / "r_names.csv", "y")
+    assert list(data.sample_names) == ids
+    assert not any("Unnamed" in name for name in data.feature_names)
+    assert any("its header is empty" in note for note in data.notes)
+    frame.reset_index(drop=True).rename(index=lambda i: i + 1).to_csv(tmp_path / "rows.csv")
+    data = mm.datasets.read_data(tmp_path / "rows.csv", "y")
+    assert list(data.feature_names) == ["g0", "g1", "g2", "g3"]
+    assert any("numbers the rows" in note for note in data.notes)
+    text = (tmp_path / "r_names.csv").read_text().splitlines()
+    text[0] = text[0].replace(",g2,", ",,")  # and a feature without a name
+    (tmp_path / "holes.csv").write_text("\n".join(text) + "\n")
+    bad(["run", tmp_path / "holes.csv", "-t", "y", "--out", tmp_path / "o"], capsys,
+        "2 columns of", "empty header (columns 1, 4)")
+    frame.reset_index(drop=True).rename(columns={"g2": ""}).to_csv(tmp_path / "hole.csv",
+                                                                   index=False)
+    bad(["run", tmp_path / "hole.csv", "-t", "y", "--out", tmp_path / "o"], capsys,
+        "Column 3 of", "(after 'g1') has an empty header", "--drop ''")
+    data = mm.datasets.read_data(tmp_path / "hole.csv", "y", drop=[""])
+    assert list(data.feature_names) == ["g0", "g1", "g3"]
+
+
 def test_an_out_that_is_a_symbolic_link_is_refused_naming_its_target(tmp_path, capsys,
                                                                        data_csv,
                                                                        finished_run):
@@ -649,6 +731,174 @@ def test_an_out_that_is_a_symbolic_link_is_refused_naming_its_target(tmp_path, c
     (tmp_path / "elsewhere.html").write_text("mine")
     bad(["report", finished_run, "--out", report], capsys, "symbolic link")
     assert (tmp_path / "elsewhere.html").read_text() == "mine"
+
+
+# ------------------------------------------- 7. the command line's file inputs, by hypothesis
+FILE_EXAMPLES = int(os.environ.get("MODELMINE_FUZZ_EXAMPLES", "25"))
+
+
+def _file_inputs():
+    """A table as a lab might keep it: random headers, sample IDs (or none), a label
+    column or a sample sheet beside it, written with a separator, a decimal mark, an
+    encoding and an extension drawn at random (some of them mismatched, as users do)."""
+    import pandas as pd
+    from hypothesis import strategies as st
+
+    letters = st.characters(min_codepoint=0x41, max_codepoint=0x5A)
+    name_char = st.characters(blacklist_categories=("Cs", "Cc"), blacklist_characters=",;\t\"'")
+    names = st.tuples(letters, st.text(name_char, max_size=6)).map("".join)
+    # a label written NA, NULL or INF means a missing or infinite value (R and pandas)
+    labels = names.filter(lambda v: pd.isna(pd.to_numeric(v, errors="coerce"))
+                          and v not in pd._libs.parsers.STR_NA_VALUES)
+    return st.fixed_dictionaries({
+        "n": st.integers(6, 10), "p": st.integers(2, 4),
+        "features": st.lists(names, min_size=4, max_size=4, unique=True),
+        "classes": st.lists(labels, min_size=2, max_size=2, unique=True),
+        "ids": st.sampled_from(["text", "none"]),
+        "labels": st.sampled_from(["column", "sheet"]),
+        # hypothesis starts from the first choices: those a reader most often gets wrong
+        "sep": st.sampled_from(["\t", ";", ","]),
+        "decimal": st.sampled_from([",", "."]),
+        "encoding": st.sampled_from(["utf-16", "utf-8-sig", "utf-8", "latin-1"]),
+        "suffix": st.sampled_from([".tsv", ".txt", ".csv"]),
+        "sheet_sep": st.sampled_from([",", "\t"]),
+        "sheet_encoding": st.sampled_from(["utf-16", "utf-8", "utf-8-sig"]),
+        "age": st.booleans(),  # a covariate of the sheet, in its decimal mark
+        "seed": st.integers(0, 2**16)})
+
+
+def _write_inputs(case: dict, directory: Path):
+    """Write the case's files; return (data path, sheet path or None, what the user meant:
+    the values, feature names, labels, sample IDs and the sheet's ages)."""
+    import pandas as pd
+
+    rng = np.random.default_rng(case["seed"])
+    n, p = case["n"], case["p"]
+    features = case["features"][:p]
+    X = np.round(rng.normal(scale=100, size=(n, p)), 4)
+    y = np.array(case["classes"])[np.arange(n) % 2]
+    ids = [f"S{i}" for i in range(n)]
+    frame = pd.DataFrame(X, columns=features)
+    if case["ids"] == "text" or case["labels"] == "sheet":
+        frame.insert(0, "sample", ids)
+    sheet = None
+    age = np.round(rng.uniform(20, 80, size=n), 1)
+    if case["labels"] == "column":
+        frame["class"] = y
+    else:
+        sheet = directory / ("samples.tsv" if case["sheet_sep"] == "\t" else "samples.csv")
+        order = rng.permutation(n)
+        pd.DataFrame({"sample": np.array(ids)[order], "class": y[order],
+                      "age": age[order]}).to_csv(
+            sheet, sep=case["sheet_sep"], decimal=case["decimal"], index=False,
+            encoding=case["sheet_encoding"])
+    path = directory / f"data{case['suffix']}"
+    frame.to_csv(path, sep=case["sep"], decimal=case["decimal"], index=False,
+                 encoding=case["encoding"])
+    return path, sheet, (X, features, y, ids, age)
+
+
+def test_the_command_line_reads_a_lab_file_as_meant_or_refuses_it_in_one_line(tmp_path):
+    """A property-based round (hypothesis) over the file inputs of `modelmine run`: random
+    headers, sample sheets, separators, decimal marks and encodings. Each file is read as
+    the user meant (the values, the feature names, the labels, the sample IDs) or refused
+    with one line naming the file or the option; never another exception, never a hang.
+    A layout a lab means (the extension's separator, a decimal comma beside another
+    separator, UTF-16 with its byte order mark) must be read, not refused.
+    ``MODELMINE_FUZZ_EXAMPLES`` sets the number of examples (25 here; a longer sweep:
+    ``MODELMINE_FUZZ_EXAMPLES=2000``, docs/reliability.md)."""
+    import itertools
+    import shutil as sh
+    from datetime import timedelta
+
+    from hypothesis import HealthCheck, given, settings
+
+    from modelmine.datasets._biodata import cli_door
+
+    counter = itertools.count()
+
+    @settings(max_examples=FILE_EXAMPLES, deadline=timedelta(seconds=5), derandomize=True,
+              suppress_health_check=[HealthCheck.too_slow])
+    @given(case=_file_inputs())
+    def check(case):
+        directory = tmp_path / f"case{next(counter)}"
+        directory.mkdir()
+        try:
+            path, sheet, (X, features, y, ids, age) = _write_inputs(case, directory)
+        except (UnicodeEncodeError, ValueError):
+            sh.rmtree(directory)  # the case cannot be written in that encoding
+            return
+        kwargs: dict = ({"labels": str(sheet), "labels_column": "class"} if sheet else {})
+        if sheet and case["age"]:
+            kwargs["covariates"] = ["age"]
+        # A layout a lab means and modelmine reads: the extension's separator (any, for a
+        # sniffed .txt), a decimal mark other than the separator, UTF-8 or UTF-16 with its
+        # byte order mark (Latin-1 only when it is plain ASCII, hence also UTF-8); a
+        # sheet's ages with decimal commas only beside tabs.
+        text_bytes = path.read_bytes()
+        must_read = ((case["suffix"] == ".txt"
+                      or case["sep"] == {".csv": ",", ".tsv": "\t"}[case["suffix"]])
+                     and not (case["sep"] == "," and case["decimal"] == ",")
+                     and (case["encoding"] != "latin-1" or text_bytes.isascii())
+                     and not ("covariates" in kwargs and case["sheet_sep"] == ","
+                              and case["decimal"] == ","))
+        try:
+            with no_hang(10), warnings.catch_warnings(), cli_door():
+                warnings.simplefilter("ignore")
+                data = mm.datasets.read_data(path, None if sheet else "class", **kwargs)
+        except mm.exceptions.DataError as exc:
+            text = str(exc)
+            assert "\n" not in text.strip(), text
+            assert str(path) in text or (sheet and str(sheet) in text) or "--" in text, text
+            assert not must_read, (case, text)
+            return
+        finally:
+            sh.rmtree(directory, ignore_errors=True)
+        assert list(data.feature_names) == features, (case, list(data.feature_names))
+        np.testing.assert_allclose(data.X, X, rtol=1e-12, atol=0)
+        assert [str(v) for v in data.y] == [v.strip() for v in y], case  # as a sheet's
+        if case["ids"] == "text" or sheet:
+            assert list(data.sample_names) == ids, case
+        if "covariates" in kwargs:
+            np.testing.assert_allclose(data.covariates["age"], age, rtol=1e-12)
+
+    check()
+
+
+def test_what_the_file_round_found_is_read_as_meant_or_refused(tmp_path, capsys):
+    """What the round above found, each pinned: a UTF-16 sample sheet (Excel's "Unicode
+    text") was refused as not UTF-8, and its ages with decimal commas were read as text;
+    the same labels with a trailing space were one class in a sheet and two in a data
+    column; a Latin-1 file (Excel's Windows "CSV") was "not a text CSV file"."""
+    import pandas as pd
+
+    frame = small_frame(n=12, p=3)
+    ids = [f"S{i}" for i in range(12)]
+    data = frame.drop(columns="y").set_axis(ids)
+    data.to_csv(tmp_path / "expr.csv")
+    age = np.round(np.linspace(20.5, 75.5, 12), 1)
+    sheet = pd.DataFrame({"class": np.where(frame["y"] == 1, "tumour", "normal"),
+                          "age": age}, index=pd.Index(ids, name="sample"))
+    sheet.to_csv(tmp_path / "samples.tsv", sep="\t", decimal=",", encoding="utf-16")
+    read = mm.datasets.read_data(tmp_path / "expr.csv", labels=tmp_path / "samples.tsv",
+                                 labels_column="class", covariates=["age"])
+    np.testing.assert_array_equal(read.covariates["age"], age)
+    assert any("decimal commas of --labels" in note for note in read.notes)
+    sheet.to_csv(tmp_path / "samples.csv", decimal=",")  # "45,5" quoted beside commas
+    bad(["run", tmp_path / "expr.csv", "--labels", tmp_path / "samples.csv",
+         "--labels-column", "class", "--covariate", "age", "--out", tmp_path / "o"], capsys,
+        "--covariate 'age' of the --labels sheet", "writes numbers with commas")
+    # the same labels, one with a trailing space: one class at every door
+    spaced = frame.assign(y=np.where(frame["y"] == 1, "tumour", "normal"))
+    spaced.loc[0, "y"] = spaced.loc[0, "y"] + " "
+    spaced.to_csv(tmp_path / "spaced.csv", index=False)
+    read = mm.datasets.read_data(tmp_path / "spaced.csv", "y")
+    assert sorted(set(read.y)) == ["normal", "tumour"]
+    assert any("without the spaces around them" in note for note in read.notes)
+    # Latin-1: refused naming the byte and how to save it
+    (tmp_path / "latin.csv").write_bytes("gène,g1,y\n1,2,a\n3,4,b\n".encode("latin-1"))
+    bad(["run", tmp_path / "latin.csv", "-t", "y", "--out", tmp_path / "o"], capsys,
+        "is not UTF-8 text (byte 0xe8)", "CSV UTF-8")
 
 
 def test_rows_as_lists_run_and_ragged_rows_or_a_bad_mapping_are_refused():
