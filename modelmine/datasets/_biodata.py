@@ -30,6 +30,7 @@ from ..constants import (
 )
 from ..exceptions import DataError
 from ._record import LoadedData
+from ._text import comma_example, decimal_comma_columns, text_encoding
 
 __all__ = [
     "ANNDATA_EXTRA",
@@ -386,11 +387,9 @@ def read_sample_sheet(path: str | Path) -> pd.DataFrame:
     if not file.is_file():
         raise DataError(f"--labels: {where!r} is not a regular file (a directory, pipe, "
                         "socket or device); give a label table.")
-    from ._readers import _decimal_comma_columns, _encoding
-
     suffixes = [s.lower() for s in file.suffixes if s.lower() not in (".gz", ".bz2", ".xz")]
     last = suffixes[-1] if suffixes else ""
-    encoding = _encoding(file)  # UTF-8, or UTF-16 by its byte order mark, as the data
+    encoding = text_encoding(file)  # UTF-8, or UTF-16 by its byte order mark, as the data
     try:
         if last in (".tsv", ".tab"):
             table = pd.read_csv(file, sep="\t", dtype=str, keep_default_na=True,
@@ -429,7 +428,7 @@ def read_sample_sheet(path: str | Path) -> pd.DataFrame:
     # decimal commas (an age of 45,5) beside another separator are numbers, as in the data;
     # a comma that could separate thousands (1,234) stays text, refused where a number is
     # needed (sheet_values)
-    found, ambiguous = (([], []) if last == ".csv" else _decimal_comma_columns(sheet))
+    found, ambiguous = (([], []) if last == ".csv" else decimal_comma_columns(sheet))
     commas = [c for c in found if c not in ambiguous]
     for c in commas:
         sheet[c] = sheet[c].str.replace(",", ".", regex=False)
@@ -496,12 +495,10 @@ def sheet_values(sheet: pd.DataFrame, column: str, ids: Sequence[str], option: s
     numbers = pd.to_numeric(values, errors="coerce")
     if numbers.notna().all():
         return numbers
-    from ._readers import _decimal_comma_columns, _example
-
-    if _decimal_comma_columns(values.to_frame())[0]:  # numbers, with a comma
+    if decimal_comma_columns(values.to_frame())[0]:  # numbers, with a comma
         raise DataError(
             f"{option} {column!r} of the --labels sheet {labels_where!r} writes numbers with "
-            f"commas (e.g. {_example(values)!r}), which could be decimal commas or thousands "
+            f"commas (e.g. {comma_example(values)!r}), which could be decimal commas or thousands "
             "separators: save the sheet with decimal points, or (for decimal commas) with "
             "tabs or semicolons between the fields.")
     return values

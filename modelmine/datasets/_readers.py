@@ -27,6 +27,7 @@ from ..exceptions import DataError
 from ..validation import closest_names
 from ._matlab import read_mat
 from ._record import LoadedData
+from ._text import comma_example, decimal_comma_columns, open_text, text_encoding
 
 __all__ = ["EMBEDDED_PREFIX", "DataError", "LoadedData", "read_data"]
 
@@ -548,30 +549,6 @@ _OVERFLOWING_EXPONENT = re.compile(rb"[eE][-+]?[0-9]{10}")
 _MANTISSA = re.compile(rb"(?:^|[^\w.])[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)$")
 
 
-def _open_text(path: Path) -> Any:
-    """The (decompressed) byte stream of a text table, by its extension."""
-    suffix = path.suffix.lower()
-    if suffix == ".gz":
-        import gzip
-
-        return gzip.open(path, "rb")
-    if suffix == ".bz2":
-        import bz2
-
-        return bz2.open(path, "rb")
-    if suffix == ".xz":
-        return lzma.open(path, "rb")
-    if suffix == ".zip":
-        archive = zipfile.ZipFile(path)
-        names = archive.namelist()
-        if len(names) != 1:
-            archive.close()
-            raise DataError(f"{str(path)!r} must hold exactly one table; it holds "
-                            f"{len(names)} files.")
-        return archive.open(names[0])
-    return open(path, "rb")
-
-
 def _refuse_overflowing_exponents(path: Path, encoding: str = "utf-8") -> None:
     """Refuse a text table holding a number that would crash pandas' parser (see
     :data:`_OVERFLOWING_EXPONENT`); read in blocks, so the cost is one pass over the file."""
@@ -579,7 +556,7 @@ def _refuse_overflowing_exponents(path: Path, encoding: str = "utf-8") -> None:
         return  # no decompressor in the standard library: left to pandas
     tail = b""
     try:
-        with _open_text(path) as raw:
+        with open_text(path) as raw:
             fh: Any = raw
             if encoding == "utf-16":  # the scan reads bytes: the text as UTF-8
                 import io
@@ -606,45 +583,6 @@ def _refuse_overflowing_exponents(path: Path, encoding: str = "utf-8") -> None:
         return  # damaged: pandas says how, in _read_table
 
 
-def _encoding(path: Path) -> str:
-    """The text encoding of a table: UTF-8, or UTF-16 when the file starts with its byte
-    order mark (Excel's "Unicode text"); a UTF-8 byte order mark is skipped."""
-    try:
-        with _open_text(path) as fh:
-            head = fh.read(4)
-    except (OSError, EOFError, zlib.error, lzma.LZMAError, zipfile.BadZipFile, DataError):
-        return "utf-8"  # damaged: pandas says how
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return "utf-16"
-    return "utf-8-sig" if head.startswith(b"\xef\xbb\xbf") else "utf-8"
-
-
-#: A number written with a decimal comma (``1,5``, ``-0,25``, ``3,2e-5``), or an integer.
-_DECIMAL_COMMA = re.compile(r"^\s*[-+]?(?:\d+(?:,\d*)?|,\d+)(?:[eE][-+]?\d+)?\s*$")
-#: What could as well be a thousands separator: ``1,234`` or ``12,345,678``.
-_THOUSANDS = re.compile(r"^\s*[-+]?[1-9]\d{0,2}(?:,\d{3})+\s*$")
-
-
-def _decimal_comma_columns(frame: pd.DataFrame) -> tuple[list[str], list[str]]:
-    """The text columns of a table that hold numbers with decimal commas, and those of
-    them whose every comma could be a thousands separator (ambiguous)."""
-    found, ambiguous = [], []
-    for column in frame.columns:
-        values = frame[column]
-        if pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values):
-            continue
-        text = values.dropna().astype(str)
-        if not len(text) or not text.str.contains(",", regex=False).any():
-            continue
-        if not text.map(lambda v: bool(_DECIMAL_COMMA.match(v))).all():
-            continue
-        found.append(str(column))
-        commas = text[text.str.contains(",", regex=False)]
-        if commas.map(lambda v: bool(_THOUSANDS.match(v))).all():
-            ambiguous.append(str(column))
-    return found, ambiguous
-
-
 def _read_table(path: Path, kind: str) -> tuple[pd.DataFrame, list[str]]:
     """A table as pandas reads it, checked, with the reader's notes: UTF-8 or UTF-16 (by
     its byte order mark); with a separator other than the comma, numbers written with
@@ -652,7 +590,7 @@ def _read_table(path: Path, kind: str) -> tuple[pd.DataFrame, list[str]]:
     as well separate thousands (``1,234``) is refused (issue 50)."""
     where = str(path)
     notes: list[str] = []
-    encoding = "utf-8" if kind == "parquet" else _encoding(path)
+    encoding = "utf-8" if kind == "parquet" else text_encoding(path)
     if kind != "parquet":
         _refuse_overflowing_exponents(path, encoding)
     try:
@@ -667,13 +605,13 @@ def _read_table(path: Path, kind: str) -> tuple[pd.DataFrame, list[str]]:
             options: dict[str, Any] = ({"sep": None, "engine": "python"}
                                        if path.suffix.lower() == ".txt" else {"sep": sep})
             frame = pd.read_csv(path, encoding=encoding, **options)
-            found, ambiguous = (_decimal_comma_columns(frame) if sep != "," or
+            found, ambiguous = (decimal_comma_columns(frame) if sep != "," or
                                 path.suffix.lower() == ".txt" else ([], []))
             if ambiguous:
                 raise DataError(
                     f"{where!r} writes numbers with commas that could be decimal commas or "
                     f"thousands separators (column {ambiguous[0]!r}, e.g. "
-                    f"{_example(frame[ambiguous[0]])!r}); save it with decimal points and "
+                    f"{comma_example(frame[ambiguous[0]])!r}); save it with decimal points and "
                     "no thousands separators.")
             if found:
                 frame = pd.read_csv(path, encoding=encoding, decimal=",", **options)
@@ -709,12 +647,6 @@ def _read_table(path: Path, kind: str) -> tuple[pd.DataFrame, list[str]]:
     return frame, notes
 
 
-def _example(values: pd.Series) -> str:
-    text = values.dropna().astype(str)
-    commas = text[text.str.contains(",", regex=False)]
-    return str(commas.iloc[0] if len(commas) else text.iloc[0])
-
-
 def _refuse_duplicate_columns(path: Path, kind: str, frame: pd.DataFrame,
                               encoding: str = "utf-8") -> list[str] | None:
     """Refuse a table whose header repeats a name: pandas renames the second ``g0`` to
@@ -731,7 +663,7 @@ def _refuse_duplicate_columns(path: Path, kind: str, frame: pd.DataFrame,
         header = ["" if pd.isna(v) else str(v) for v in first.iloc[0].tolist()]
     else:
         try:
-            with _open_text(path) as fh:
+            with open_text(path) as fh:
                 if encoding == "utf-16":
                     import io
 
@@ -833,10 +765,10 @@ def _split_target(frame: pd.DataFrame, target: str | None, where: str, kind: str
     if bad:
         from ._biodata import option_text
 
-        commas, _ = _decimal_comma_columns(features[bad])
+        commas, _ = decimal_comma_columns(features[bad])
         if commas and len(commas) == len(bad):  # numbers, with the separator's comma
             raise DataError(f"{where!r} writes numbers with decimal commas (column "
-                            f"{commas[0]!r}, e.g. {_example(features[commas[0]])!r}) in a "
+                            f"{commas[0]!r}, e.g. {comma_example(features[commas[0]])!r}) in a "
                             "file whose separator is the comma: save it with decimal points, "
                             "or with tabs or semicolons between the fields (then decimal "
                             "commas are read as numbers).")
