@@ -197,7 +197,12 @@ def test_a_covariate_run_suggests_the_same_command_and_the_cli_takes_it(cli_runs
     monkeypatch.chdir(cli_runs)
     import modelmine.evaluation as evaluation
 
-    def first_fold(*args, covariates=None, **kwargs):  # the evaluation, reached: stopped
+    def first_fold(*args, covariates=None, run=None, **kwargs):  # reached: stopped
+        # the covariates come with the run (issue 48): its settings name them, it holds
+        # their values
+        if covariates is None:
+            assert run.covariates is not None and len(run.covariates) == 62
+            covariates = run.covariates
         raise RuntimeError(f"reached the evaluation, covariates {list(covariates.columns)}")
 
     monkeypatch.setattr(evaluation, "evaluate", first_fold)

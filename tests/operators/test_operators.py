@@ -268,7 +268,7 @@ def test_closed_apr_cut_of_last_itemset():
 
 
 def _base_from_subsets(S, ranks_bias=None):
-    from dataclasses import replace
+    from modelmine.base_models import BaseModels
 
     b, p = S.shape
     template = make_base_models(n_models=b, n_features_in=p, n_features=1)
@@ -276,8 +276,12 @@ def _base_from_subsets(S, ranks_bias=None):
     # selected features first, then by a fixed preference, then index
     key = -S.astype(float) * 10 + bias[None, :] + np.arange(p)[None, :] * 1e-3
     ranks = np.argsort(np.argsort(key, axis=1), axis=1) + 1
-    return replace(template, subsets=S, ranks=ranks, scores=-key, n_features=None,
-                   selector={"name": "hand", "kind": "subset", "params": {}})
+    return BaseModels.from_records(
+        subsets=S, ranks=ranks, scores=-key, sample_indices=template.sample_indices,
+        feature_names=template.feature_names, n_features=None,
+        selector={"name": "hand", "kind": "subset", "params": {}},
+        resampling=dict(template.resampling), random_state=0, classes=template.classes,
+        n_samples=template.n_samples)
 
 
 def test_structure_operators_return_base_models(real_base):

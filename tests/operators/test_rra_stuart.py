@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import string
-from dataclasses import replace
 from fractions import Fraction
 from math import factorial
 
@@ -11,9 +10,19 @@ import mpmath
 import numpy as np
 import pytest
 
+from modelmine.base_models import BaseModels
 from modelmine.operators import OperatorRegistry
 from modelmine.operators._univariate import rra_scores, stuart_scores
 from modelmine.testing import make_base_models
+
+
+def _lists(template, *, subsets, ranks, feature_names, n_features, kind):
+    """Base models holding given ranked lists (a selector "lists" of the given kind)."""
+    return BaseModels.from_records(
+        subsets=subsets, ranks=ranks, scores=None, sample_indices=template.sample_indices,
+        feature_names=feature_names, selector={"name": "lists", "kind": kind, "params": {}},
+        n_features=n_features, resampling=dict(template.resampling), random_state=0,
+        classes=template.classes, n_samples=template.n_samples)
 
 LISTS = [list("ufcw"), list("hfjyeqpkrv"), list("qefdkcxjmrtz")]
 ITEMS = list(string.ascii_lowercase)  # 26 items in all
@@ -52,9 +61,8 @@ def test_rra_operator_on_base_models_from_the_lists():
                                                   if ITEMS[j] not in lst]
         ranks[i, order] = np.arange(1, 27)
         subsets[i, [ITEMS.index(c) for c in lst]] = True
-    base = replace(template, subsets=subsets, ranks=ranks, scores=None,
-                   feature_names=np.array(ITEMS), n_features=None,
-                   selector={"name": "lists", "kind": "subset", "params": {}})
+    base = _lists(template, subsets=subsets, ranks=ranks, feature_names=np.array(ITEMS),
+                  n_features=None, kind="subset")
     sig = OperatorRegistry(group=None).aggregate(base, "rra", n_features=3, lists="subset")
     assert sig.names.tolist()[0] == "f"
     assert sig.scores[0] == pytest.approx(EXPECTED["f"], abs=1e-6)
@@ -147,8 +155,8 @@ def test_stuart_with_many_lists_keeps_every_feature(b):
     ranks = np.vstack([rng.permutation(np.arange(2, p + 1)) for _ in range(b)])
     ranks = np.column_stack([np.ones(b, dtype=int), ranks])
     template = make_base_models(n_models=b, n_features_in=p, n_features=5)
-    base = replace(template, ranks=ranks, subsets=ranks <= 5, scores=None,
-                   selector={"name": "lists", "kind": "ranking", "params": {}})
+    base = _lists(template, subsets=ranks <= 5, ranks=ranks,
+                  feature_names=template.feature_names, n_features=5, kind="ranking")
     import warnings
 
     with warnings.catch_warnings():

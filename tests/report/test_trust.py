@@ -2,27 +2,25 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 import pytest
 
 import modelmine as mm
+from modelmine.base_models import BaseModels
 from modelmine.diagnostics import nogueira_stability
 from modelmine.report import build_report, operator_result, trust_warnings
 from modelmine.testing import base_models_from_subsets
 
 
 def _pairs(base):
-    return dataclasses.replace(
-        base,
-        resampling={
-            "method": "complementary-pairs",
-            "stratify": False,
-            "fraction": 0.5,
-            "n_pairs": base.n_models // 2,
-        },
-    )
+    """The same models recorded as complementary pairs of half-samples."""
+    return BaseModels.from_records(
+        subsets=base.subsets, ranks=base.ranks, scores=base.scores,
+        sample_indices=base.sample_indices, feature_names=base.feature_names,
+        selector=dict(base.selector), n_features=None,
+        resampling={"method": "complementary-pairs", "stratify": False, "fraction": 0.5,
+                    "n_pairs": base.n_models // 2},
+        random_state=0, classes=base.classes, n_samples=base.n_samples)
 
 
 def test_stable_and_controlled_gives_no_warning():
