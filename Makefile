@@ -6,7 +6,7 @@ BIN     = $(VENV)/bin
 STAMP   = $(VENV)/.modelmine-installed
 OUT    ?= modelmine-demo
 
-.PHONY: install browser weka limma demo test docs lint typecheck bench reproduce reproduce-full publish-kdd12 clean
+.PHONY: install browser weka limma demo test test-slow test-all docs lint typecheck bench reproduce reproduce-full publish-kdd12 clean
 
 install: $(STAMP)
 
@@ -57,7 +57,17 @@ limma:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends r-base-core r-bioc-limma >/dev/null; \
 	else echo "R's limma not found and cannot be installed here: its test will be skipped"; fi
 
+# `make test` (the README's command): every test but those marked slow, under 12 minutes on
+# an idle 2-core machine. `make test-slow`: the slow ones (published numbers recomputed at
+# their size, oracles on full real data, the full fuzz sweeps, the docs' pages and command
+# lines run as written); CI (.ci/run) runs both. `make test-all`: both in one session.
 test: install browser weka limma
+	$(BIN)/python -m pytest tests plugins -q -n $(PYTEST_WORKERS) -m "not slow" --durations=15
+
+test-slow: install browser weka limma
+	$(BIN)/python -m pytest tests plugins -q -n $(PYTEST_WORKERS) -m slow --durations=15
+
+test-all: install browser weka limma
 	$(BIN)/python -m pytest tests plugins -q -n $(PYTEST_WORKERS) --durations=15
 
 # The documentation site (docs/conf.py), offline, into docs/_build/html: the markdown pages,

@@ -27,6 +27,9 @@ by these rules, stated here once and nowhere else:
 - *Figures* are built but not rendered (``Figure.savefig`` writes nothing): rendering is
   what most of a report's time goes to, and tests/report renders them.
 - *Skipped lines* (:data:`SKIP`), each with its reason: they need a killed run or hours.
+- *Tier.* The pages' command lines are the slow tier (``make test-slow``, which CI runs
+  after ``make test``): 38 tests, about 260 CPU-seconds. Each subcommand and option they
+  use has its own fast test in tests/cli; the reader of the pages stays in ``make test``.
 
 **Docstring examples.** The ``>>>`` examples of every module of the package run as doctests
 (:func:`doctest_modules`), so a docstring cannot drift from the code it shows.
@@ -248,6 +251,7 @@ def _no_rendering(self: Any, fname: Any, **kwargs: Any) -> None:
         Path(fname).write_bytes(b"")
 
 
+@pytest.mark.slow  # the docs run as written (make test-slow; CI runs it): 260 CPU-s in all
 @pytest.mark.parametrize("page, lines", _pages())
 def test_the_command_lines_of_the_page_run(page, lines, tmp_path, monkeypatch, capsys):
     import matplotlib

@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CSV = ROOT / "docs" / "studies" / "pes_text_b50_basehock.csv"
 
 
+@pytest.mark.slow  # 28 CPU-s: the slow tier (make test-slow), run by CI
 def test_chi2_on_basehock_recomputed_at_b50():
     committed = pd.read_csv(CSV)
     X, y = mm.datasets.load("basehock", min_df=1)[:2]
