@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import itertools
 import re
 import subprocess
@@ -109,6 +110,7 @@ class _Imports(ast.NodeVisitor):
             self.found.add(target)
 
 
+@functools.cache  # the sources do not change during a session: parsed once per worker
 def _graph(module_level_only: bool) -> dict[str, set[str]]:
     graph = {}
     for name, path in MODULES.items():
