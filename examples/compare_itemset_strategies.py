@@ -1,6 +1,6 @@
-"""Which closedApr / maxApr? The readings of KDD 2012 section 2.2 compared on real data.
+"""Which closedApr / maxApr? The readings of KDD 2012 section 2.1 compared on real data.
 
-Woznica, Nguyen and Kalousis (KDD 2012, section 2.2) build closedApr and maxApr as "the
+Woznica, Nguyen and Kalousis (KDD 2012, section 2.1) build closedApr and maxApr as "the
 union of the most frequent itemsets until the union holds m features". Taken literally
 (itemsets by decreasing support, the last one cut) closedApr is mostFreq up to ties (a
 theorem, docs/operators.md). This script compares the readings modelmine implements

@@ -65,7 +65,7 @@ def default_n_features(p: int) -> int:
 #: k = 10 alternative signatures of multi-model operators: KDD 2012, section 3 (Table 4).
 DEFAULT_N_SIGNATURES = 10
 
-#: k = 2, ..., 10 clusters tried by largeMed (KDD 2012, section 2.3 chooses k by the average
+#: k = 2, ..., 10 clusters tried by largeMed (KDD 2012, section 2.1 chooses k by the average
 #: silhouette; the range matches DEFAULT_N_SIGNATURES as its upper end).
 DEFAULT_K_RANGE = tuple(range(2, DEFAULT_N_SIGNATURES + 1))
 

@@ -55,7 +55,7 @@ class ModelMiningSelector(SelectorMixin, BaseEstimator):
     operator : str, default="closedApr"
         A registered operator (:func:`modelmine.operators.available_operators`): single-model
         ("closedApr", "avgRank", "mostFreq", ...) or multi-model ("allMed",
-        "allClosedApr", ...). KDD 2012, sections 2.2-2.4.
+        "allClosedApr", ...). KDD 2012, sections 2.1-2.2.
     alternative : int or None, default=None
         For a multi-model operator, which alternative (0-based) ``transform`` selects;
         None selects the first. Tunable by :class:`~sklearn.model_selection.GridSearchCV`.

@@ -925,7 +925,7 @@ def capped(value: int, limit: int, *, name: str, func: str, why: str) -> int:
     Used for m above p (:func:`modelmine.run`, :func:`modelmine.bootstrap`,
     :func:`modelmine.evaluate`, :class:`modelmine.ModelMiningSelector`), a signature size
     above p, and, in :func:`modelmine.aggregate`, k above the alternatives an operator can
-    return (KDD 2012, section 2.4: at most the distinct base models) and m above the
+    return (KDD 2012, section 2.2: at most the distinct base models) and m above the
     features an operator can return; ``aggregate`` also records the request and the cap in
     the signature's provenance.
 

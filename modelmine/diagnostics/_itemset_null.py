@@ -1,6 +1,6 @@
 """Do the itemsets of the base models beat chance? Curveball randomisation of the models.
 
-Model mining (Woznica, Nguyen and Kalousis, KDD 2012, section 2.2) reads the features that
+Model mining (Woznica, Nguyen and Kalousis, KDD 2012, section 2.1) reads the features that
 base models select *together*. Features selected often are also selected together often by
 chance alone: two features each in 80 % of the models share about 64 % of them with no
 structure at all. :func:`itemset_significance` asks whether an itemset's support exceeds

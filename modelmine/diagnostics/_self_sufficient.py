@@ -1,7 +1,7 @@
 """Which groups of features are co-selected for real? Self-sufficient itemsets.
 
 A group of features that the base models select together (Woznica, Nguyen and Kalousis,
-KDD 2012, section 2.2) shows up in the itemsets of the models, but so does every superset
+KDD 2012, section 2.1) shows up in the itemsets of the models, but so does every superset
 that adds a feature which happened to be selected in the same models, and every subset
 of it. :func:`itemset_significance` tests an itemset's support against the models' and
 the features' margins: a planted triple plus a noise feature beats that null too, and the

@@ -30,7 +30,7 @@ __all__ = ["distinct_models", "run_operator"]
 
 def distinct_models(base: BaseModels) -> int:
     """Number of distinct subsets among the base models (k's limit for the medoid
-    operators, KDD 2012, section 2.4)."""
+    operators, KDD 2012, section 2.2)."""
     return int(np.unique(np.packbits(base.subsets, axis=1), axis=0).shape[0])
 
 
@@ -107,7 +107,7 @@ def run_operator(op: Operator, base: BaseModels, *, n_features: Any = None,
         requested = check_int(DEFAULT_N_SIGNATURES if n_signatures is None else n_signatures,
                               "n_signatures", func, min_value=1)
         assert requested is not None
-        # The one capping policy of k (KDD 2012, section 2.4): an operator cannot return
+        # The one capping policy of k (KDD 2012, section 2.2): an operator cannot return
         # more alternatives than its max_signatures (the distinct base models for the
         # medoid operators); the request and the cap are recorded in the provenance.
         hi = _applicable(op, int(op.max_signatures(base)))

@@ -37,7 +37,7 @@ BUILTINS: tuple[Callable[..., Any], ...] = (
     # error-controlled selection (Meinshausen and Buehlmann 2010; Shah and Samworth 2013;
     # Hedou et al. 2024)
     stability_selection, stabl,
-    # multi-model (KDD 2012, section 2.4)
+    # multi-model (KDD 2012, section 2.2)
     all_med, all_closed_apr, all_max_apr, all_med_closed_apr, all_med_max_apr,
 )
 

@@ -1,6 +1,6 @@
 """Model component combination: closedApr, maxApr, allClosedApr, allMaxApr.
 
-Woznica, Nguyen and Kalousis (KDD 2012, sections 2.2 and 2.4) treat the b selected subsets
+Woznica, Nguyen and Kalousis (KDD 2012, sections 2.1 and 2.2) treat the b selected subsets
 as transactions, mine their frequent closed (or maximal) itemsets, and build a signature by
 joining the itemsets of highest support until it holds m features; the multi-model
 variants return the k itemsets of highest support as k alternative signatures.

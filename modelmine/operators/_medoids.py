@@ -1,6 +1,6 @@
 """Exact structure preservation and multiple models: mostRep, largeMed, med*Apr, allMed.
 
-Woznica, Nguyen and Kalousis (KDD 2012, sections 2.3 and 2.4) return whole base models,
+Woznica, Nguyen and Kalousis (KDD 2012, sections 2.1 and 2.2) return whole base models,
 chosen as medoids under the Jaccard distance between their subsets:
 
 - mostRep: the medoid of all b models (least total distance to the others);
@@ -305,7 +305,7 @@ def _group_for_itemsets(
 ) -> tuple[np.ndarray, list[dict[str, Any]], int]:
     """Models containing any of the top-k itemsets (widened until k distinct subsets).
 
-    The paper's IS_top (KDD 2012, section 2.3): every itemset with the top support, so the
+    The paper's IS_top (KDD 2012, section 2.1): every itemset with the top support, so the
     group never depends on how ties in support are ordered; for k alternatives, every
     itemset tied with the k-th. The group then widens, itemset by itemset in closedApr's
     order, until its models hold k distinct subsets.

@@ -437,7 +437,7 @@ def register_operator(
     func : callable, optional
         The operator; omitted when used as a decorator.
     kind : {"single", "multi"}, default="single"
-        One signature, or k alternative signatures (KDD 2012, section 2.4).
+        One signature, or k alternative signatures (KDD 2012, section 2.2).
     description : str, optional
         One line for :func:`available` (default: the docstring's first line).
     order_invariant : bool, default=True

@@ -4,7 +4,7 @@ A signature is a feature model built from the base models (Woznica, Nguyen and K
 KDD 2012, section 2): feature indices in signature order, their names, a score per feature
 where the operator has one, and a provenance record saying how it was built (operator,
 parameters, itemsets or base models and clusters behind it). A multi-model operator
-(KDD 2012, section 2.4) returns k alternative signatures as a :class:`SignatureSet`.
+(KDD 2012, section 2.2) returns k alternative signatures as a :class:`SignatureSet`.
 """
 
 from __future__ import annotations
@@ -216,7 +216,7 @@ class Signature:
 
 @dataclass(frozen=True, eq=False)
 class SignatureSet:
-    """k alternative signatures from a multi-model operator (KDD 2012, section 2.4).
+    """k alternative signatures from a multi-model operator (KDD 2012, section 2.2).
 
     Attributes
     ----------

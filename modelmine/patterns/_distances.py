@@ -1,6 +1,6 @@
 """Jaccard distances between base models, vectorised.
 
-Woznica, Nguyen and Kalousis (KDD 2012, section 2.3, "exact structure preservation") compare
+Woznica, Nguyen and Kalousis (KDD 2012, section 2.1, "exact structure preservation") compare
 base models by the Jaccard distance of their feature subsets,
 ``d(S_i, S_j) = 1 - |S_i & S_j| / |S_i | S_j|``; mostRep, largeMed, medClosedApr, medMaxApr
 and allMed run (k-)medoids on these distances.
@@ -164,7 +164,7 @@ def jaccard_rows(subsets: np.ndarray, *, block_rows: int = BLOCK_ROWS,
 def jaccard_distances(models: Any, *, dtype: Any = np.float64) -> np.ndarray:
     """Pairwise Jaccard distances between the subsets of base models.
 
-    ``d(S_i, S_j) = 1 - |S_i & S_j| / |S_i | S_j|`` (KDD 2012, section 2.3), with
+    ``d(S_i, S_j) = 1 - |S_i & S_j| / |S_i | S_j|`` (KDD 2012, section 2.1), with
     ``d = 0`` when both subsets are empty (as :func:`scipy.spatial.distance.pdist`).
 
     Parameters

@@ -1,6 +1,6 @@
 """Transactions and itemsets: what the miners read and what they return.
 
-The b selected subsets of the base models are transactions (KDD 2012, section 2.2);
+The b selected subsets of the base models are transactions (KDD 2012, section 2.1);
 :class:`Itemsets` holds the frequent, closed or maximal itemsets mined from them, in one
 canonical order, with their supports. The miners are in ``_mining.py``.
 """

@@ -1,6 +1,6 @@
 """k-medoids over precomputed distances between base models, with the silhouette.
 
-Woznica, Nguyen and Kalousis (KDD 2012, section 2.3 and 2.4) cluster the base models with
+Woznica, Nguyen and Kalousis (KDD 2012, sections 2.1 and 2.2) cluster the base models with
 k-medoids under the Jaccard distance: largeMed keeps the k of best average silhouette and
 returns the medoid of the largest cluster, allMed returns the k medoids.
 
@@ -203,7 +203,7 @@ def kmedoids(
 ) -> KMedoidsResult:
     """k-medoids (PAM) on a precomputed distance matrix.
 
-    Used over Jaccard distances between base models (KDD 2012, sections 2.3-2.4).
+    Used over Jaccard distances between base models (KDD 2012, sections 2.1-2.2).
 
     Parameters
     ----------
@@ -263,7 +263,7 @@ def kmedoids_range(
     """k-medoids for several k on one distance matrix: ``{k: kmedoids(distances, k, ...)}``.
 
     largeMed tries k = 2..10 and keeps the k of best average silhouette (Woznica, Nguyen and
-    Kalousis, KDD 2012, section 2.3). The results equal those of :func:`kmedoids` called once
+    Kalousis, KDD 2012, section 2.1). The results equal those of :func:`kmedoids` called once
     per k, but the distance matrix is checked and converted once and, with the ``"pam"``
     backend, BUILD runs once up to the largest k: BUILD is greedy, so its start for k is the
     first k medoids of its start for k + 1 (Kaufman and Rousseeuw, 1990, section 2.4).

@@ -1,6 +1,6 @@
 """k-medoids of base models on their distinct subsets, bounded in memory (issue 50).
 
-The medoid operators of Woznica, Nguyen and Kalousis (KDD 2012, sections 2.3-2.4: mostRep,
+The medoid operators of Woznica, Nguyen and Kalousis (KDD 2012, sections 2.1-2.2: mostRep,
 largeMed, allMed, the med*Apr family) cluster base models under the Jaccard distance of their
 subsets. Bootstrap models repeat, the more so the smaller the table: a model and its copies
 are at distance 0, so k-medoids over the b models is k-medoids over the d distinct subsets

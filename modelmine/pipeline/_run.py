@@ -3,7 +3,7 @@
 The whole flow of Woznica, Nguyen and Kalousis (KDD 2012, sections 2-3): a selector on b
 resamples gives the base models (:func:`modelmine.bootstrap`); the registered operators turn
 them into consensus and alternative signatures (:func:`modelmine.operators.apply_operators`);
-the closed itemsets (section 2.2) and the diagnostics (stability of the base models,
+the closed itemsets (section 2.1) and the diagnostics (stability of the base models,
 Nogueira et al. 2018; diversity of the alternatives, KDD 2012 eq. 1) describe them.
 :func:`run` returns it all as an immutable :class:`MiningRun`; :meth:`MiningRun.save` writes
 the run directory that ``modelmine run`` writes, and :meth:`MiningRun.load` reads it back.
@@ -193,7 +193,7 @@ class MiningRun:
     @property
     def itemsets(self) -> Itemsets | None:
         """The closed itemsets of the base models at the run's ``min_support`` (KDD 2012,
-        section 2.2), or None when they would exceed the mining guard (see
+        section 2.1), or None when they would exceed the mining guard (see
         :attr:`itemsets_note`)."""
         return self._mined[0]
 
@@ -684,7 +684,7 @@ def _same_table(a: pd.DataFrame, b: pd.DataFrame) -> bool:
 
 
 def run_itemsets(base: BaseModels, min_support: float) -> tuple[Itemsets | None, str | None]:
-    """The closed itemsets a run shows (KDD 2012, section 2.2), or why there are none.
+    """The closed itemsets a run shows (KDD 2012, section 2.1), or why there are none.
 
     When the ``max_itemsets`` guard of :func:`modelmine.mine_itemsets` finds that they would
     explode at this support (univariate selectors with a large m), the run keeps everything

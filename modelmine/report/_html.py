@@ -5,11 +5,11 @@ sheet is inline, there is no web font, and the only script is the lattice explor
 (:meth:`modelmine.ItemsetLattice.to_html`). It shows what Woznica, Nguyen and Kalousis
 (KDD 2012) report for a run, for a biologist: the data and settings, the consensus signature
 as genes with their frequencies and integer ranks (section 2), their expression by class,
-each alternative (section 2.3) as a gene x alternative matrix and the Jaccard overlap among
+each alternative (section 2.2) as a gene x alternative matrix and the Jaccard overlap among
 them (section 3, eq. 1), the per-feature selection frequency, the stability of the base
 models and of each signature size with confidence intervals (Nogueira et al., JMLR 2018),
 error vs stability per operator (Table 2) or the command that computes it, and the
-closed-itemset lattice (section 2.2) with its explorer. Every table downloads as CSV
+closed-itemset lattice (section 2.1) with its explorer. Every table downloads as CSV
 (data: URLs).
 
 The page is a list of sections (:data:`._sections.SECTIONS`), each a small function of

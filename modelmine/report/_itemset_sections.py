@@ -1,5 +1,5 @@
 """The report's ``#itemsets`` section: the top of the closed-itemset lattice (KDD 2012,
-section 2.2), the support distribution, the lattice explorer, and whether the itemsets
+section 2.1), the support distribution, the lattice explorer, and whether the itemsets
 beat chance (``#cooccurrence``: curveball randomisations, Gionis et al., TKDD 2007)."""
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def itemsets(page: Any) -> str:
                "<i>together</i>; its support is the fraction of base models containing "
                "the whole group. Closed itemsets are those no superset matches in support; "
                "closedApr builds the consensus signature from those of highest support "
-               "(KDD 2012, section 2.2).</div>")
+               "(KDD 2012, section 2.1).</div>")
     out.append(img(plot_lattice_top(mined, page.names), "Top of the closed-itemset lattice"))
     out.append(img(plot_support_distribution(mined, n_models=page.base.n_models),
                    "Support distribution of the mined itemsets"))

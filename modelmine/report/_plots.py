@@ -274,7 +274,7 @@ def plot_lattice_top(itemsets: Any, feature_names: Sequence[str], *, top: int = 
     Nodes are placed in rows by itemset size (singletons at the top), a row wrapped onto
     more lines when its boxes would not fit side by side (no box covers another), and
     labelled with their features and support (with the count of base models); edges are
-    the Hasse (cover) relations among the shown itemsets (KDD 2012, section 2.2). Ties in
+    the Hasse (cover) relations among the shown itemsets (KDD 2012, section 2.1). Ties in
     support go to the smaller, then the lexicographically smaller itemset.
     """
     sets, support = _itemset_list(itemsets)

@@ -55,7 +55,7 @@ class OperatorResult:
     """The output of one operator: its name, kind, signature(s) and the parameters used.
 
     ``kind`` is ``"single"`` (one consensus signature) or ``"multi"`` (k alternatives,
-    KDD 2012, section 2.4); ``result`` is what :func:`modelmine.aggregate` returned.
+    KDD 2012, section 2.2); ``result`` is what :func:`modelmine.aggregate` returned.
     """
 
     operator: str

@@ -207,7 +207,7 @@ def error_control(page: Page) -> str:
 def _alternatives_of(page: Page, res: Any) -> list[str]:
     out = [f"<h3>{e(res.operator)}: {len(res.signatures)} alternative signatures</h3>",
            '<div class="note">Alternative signatures are different gene sets that each '
-           "describe the data well (KDD 2012, section 2.3): a biologist can pick the one "
+           "describe the data well (KDD 2012, section 2.2): a biologist can pick the one "
            "with the most plausible genes.</div>"]
     name = slug(res.operator)
     if res.signatures:

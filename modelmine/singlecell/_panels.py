@@ -78,7 +78,7 @@ class MarkerPanels:
     combinations : pandas.DataFrame
         Per cluster (``class``), the genes selected together (``features``): the closed
         itemsets of two or more
-        genes of the cluster's base models (KDD 2012, section 2.2), most supported first,
+        genes of the cluster's base models (KDD 2012, section 2.1), most supported first,
         with ``support``, ``lift``, the ``p_value`` / ``q_value`` of their co-selection
         against chance (:func:`modelmine.diagnostics.itemset_significance`) and the
         ``auroc`` of the combination's score on all the cells.
@@ -483,7 +483,7 @@ def _combinations(base: Any, X: Any, in_group: np.ndarray, names: np.ndarray, si
                   min_support: float, group: str, seed: int, top: int = 5,
                   columns: np.ndarray | None = None) -> pd.DataFrame:
     """The cluster's genes selected together: the frequent itemsets of 2..size genes of its
-    base models (KDD 2012, section 2.2), most supported first and, among equally supported
+    base models (KDD 2012, section 2.1), most supported first and, among equally supported
     ones, the most discriminating (the AUROC of the combination's score, the sum of its
     genes' z-scores each signed by the gene's direction in the cluster); the ``top`` of
     them tested against chance (:func:`modelmine.diagnostics.itemset_significance`).

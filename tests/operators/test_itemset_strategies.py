@@ -91,7 +91,7 @@ def test_unknown_strategy_lists_them():
 
 @pytest.mark.parametrize("operator", ["medClosedApr", "medMaxApr"])
 def test_med_apr_starts_from_every_itemset_of_top_support(operator):
-    # IS_top (KDD 2012, section 2.3): {0, 1} and {2, 3} both have the top support 3; the
+    # IS_top (KDD 2012, section 2.1): {0, 1} and {2, 3} both have the top support 3; the
     # group holds the models of both, not only those of the first in itemset order.
     S = np.zeros((6, 8), dtype=bool)
     S[:3, [0, 1]] = True

@@ -3,7 +3,7 @@
 The operator stabClosedApr and the selector "fisher" (:class:`FisherScoreSelector`).
 
 
-closedApr (Woznica, Nguyen and Kalousis, KDD 2012, section 2.2) joins closed itemsets in
+closedApr (Woznica, Nguyen and Kalousis, KDD 2012, section 2.1) joins closed itemsets in
 order of support alone, so its first itemsets are often single features. stabClosedApr
 picks, at each step, the frequent closed itemset that covers the largest *area* of the
 base-model matrix with features not yet chosen: ``support x |new features|``, the greedy
