@@ -9,7 +9,7 @@ of half the samples, m = 3). No gene has an effect given the covariates, so a ca
 null gives each gene's p-value (``pooled=False``, 19 draws: p in steps of 1/20) at most
 alpha with probability at most alpha.
 
-Schemes (``modelmine.evaluation._null.COVARIATE_NULLS``): ``freedman-lane`` (regression,
+Schemes (the outcome kinds' ``covariate_nulls``): ``freedman-lane`` (regression,
 the default: permute the residuals of y on the covariates, add back the fitted values;
 Freedman and Lane 1983), ``parametric`` (classification, the default: each class drawn
 from the logistic model of the classes on the covariates), ``strata`` (y permuted within

@@ -50,6 +50,7 @@ from .constants import (
     default_n_features,
 )
 from .exceptions import SizeCappedWarning
+from .outcomes import DEFAULT_OUTCOME, KindView, OutcomeKind, outcome_kind
 from .validation import check_choice, check_fraction_or_count, check_int, check_real, param_error
 
 #: The public names (issue 38); the policies other modules share (``capped``, ``resolve_seed``,
@@ -61,10 +62,10 @@ __all__ = ["DEFAULT_SELECTORS", "PRESETS", "Preset", "RunSpec"]
 DEFAULT_OPERATORS = ("closedApr", "allMed")
 
 #: The selector of each outcome unless told otherwise: SVM-RFE for classes (KDD 2012's
-#: default), its regression analogue for a continuous target, the elastic-net Cox path
-#: (stabs' survival learner) for survival.
-DEFAULT_SELECTORS = {"classification": "svm-rfe", "regression": "lasso",
-                     "survival": "coxnet"}
+#: default), the lasso for a continuous target, the elastic-net Cox path (stabs' survival
+#: learner) for survival. A read-only view of the outcome kinds' ``default_selector``
+#: (:func:`modelmine.outcomes.outcome_kind`), registered ones included.
+DEFAULT_SELECTORS: Mapping[str, str] = KindView("default_selector")
 
 #: The seed of every door unless told otherwise (as scanpy's ``random_state=0``): the
 #: same command gives the same result. ``random_state=None`` draws fresh entropy.
@@ -498,9 +499,9 @@ def _scales() -> list[str]:
 
 
 def _outcomes() -> list[str]:
-    from .outcomes import OUTCOMES
+    from .outcomes import default_registry
 
-    return list(OUTCOMES)
+    return default_registry().names()
 
 
 def _support_schema() -> Any:
@@ -524,10 +525,13 @@ def _list_schema() -> Any:
 
 
 def _outcome_defaults() -> str:
-    """The default selector of each outcome, in words (from :data:`DEFAULT_SELECTORS`, so
-    that no text restates it)."""
-    return ", ".join(f"{sel!r} for {'classes' if outcome == 'classification' else outcome}"
-                     for outcome, sel in DEFAULT_SELECTORS.items())
+    """The default selector of each outcome, in words (from the outcome kinds, so that no
+    text restates it)."""
+    from .outcomes import default_registry, outcome_kind
+
+    kinds = [outcome_kind(name) for name in default_registry().names()]
+    return ", ".join(f"{kind.default_selector!r} for "
+                     f"{'classes' if kind.classes else kind.name}" for kind in kinds)
 
 
 #: Every setting of a run, declared once (KDD 2012, sections 2-3). Derived from it:
@@ -647,7 +651,7 @@ SETTINGS: tuple[Setting, ...] = (
             note="The per-class panels (``MiningRun.class_signatures``, "
             "``MiningRun.markers()``; ``docs/markers.md``), on the run's own resamples "
             "(common random numbers). Three or more classes."),
-    Setting("outcome", "classification", Choice(_outcomes),
+    Setting("outcome", DEFAULT_OUTCOME, Choice(_outcomes),
             "what y is: class labels, a continuous value, or a survival target",
             ("--outcome",),
             note="A survival target is the structured array of the event indicator and the "
@@ -1137,8 +1141,8 @@ class RunSpec:
         if self.sample_fraction is None:
             put("sample_fraction", float(DEFAULT_FRACTIONS[method]))
         if self.selector is None:
-            put("selector", DEFAULT_SELECTORS[self.outcome])
-        if self.per_class and self.outcome != "classification":
+            put("selector", self.outcome_kind.default_selector)
+        if self.per_class and not self.outcome_kind.classes:
             raise param_error("per_class", func, "False unless outcome='classification' "
                               "(per-class panels need classes)", True)
         gene_map = self.feature_map
@@ -1226,7 +1230,7 @@ class RunSpec:
             own = [dict(self.selector_params) if isinstance(self.selector, str) else None]
         self._record_defaults(built, own, func)
         for sel in built:
-            if self.outcome not in sel.outcomes:
+            if not self.outcome_kind.fits(sel):
                 from .selectors import selectors_for
 
                 fits = " or ".join(repr(o) for o in sel.outcomes)
@@ -1234,7 +1238,8 @@ class RunSpec:
                     "selector", func, f"a selector for outcome={self.outcome!r} (selectors "
                     f"for it: {', '.join(selectors_for(self.outcome))})",
                     f"{sel.name!r}, which fits {fits} only", show=False,
-                    hint=None if self.outcome != "classification" else
+                    # the outcome left at its default: the selector's says what to pass
+                    hint=None if self.outcome != DEFAULT_OUTCOME else
                     f"For {sel.name!r}, pass outcome={sel.outcomes[0]!r} (modelmine run "
                     f"--outcome {sel.outcomes[0]}).")
         built = [sel.for_outcome(self.outcome, func) for sel in built]
@@ -1332,6 +1337,12 @@ class RunSpec:
                               hint=f"Or leave {name!r} out of the operators.")
 
     # ------------------------------------------------------------------ views
+    @property
+    def outcome_kind(self) -> OutcomeKind:
+        """What :attr:`outcome` names: its :class:`~modelmine.outcomes.OutcomeKind` (the
+        target's check, the default selector, the evaluation's models, ...)."""
+        return outcome_kind(self.outcome)
+
     @property
     def heterogeneous(self) -> bool:
         """Whether the selector is a list (a heterogeneous ensemble, Salman 2022)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import warnings
 
 import numpy as np
@@ -13,6 +14,7 @@ from modelmine._registry import AVAILABLE_COLUMNS
 from modelmine.diagnostics import MeasureRegistry
 from modelmine.evaluation import ClassifierRegistry
 from modelmine.exceptions import PluginWarning
+from modelmine.outcomes import OutcomeKindRegistry, outcome_kind
 from modelmine.selectors import Selector, SelectorOutput, SelectorRegistry
 
 
@@ -39,7 +41,8 @@ class VarianceSelector(Selector):
 
 def test_every_available_has_one_shape():
     for table in (mm.operators.available_operators(), mm.selectors.available_selectors(),
-                  mm.diagnostics.available_measures(), mm.evaluation.available_classifiers()):
+                  mm.diagnostics.available_measures(), mm.evaluation.available_classifiers(),
+                  mm.outcomes.available_outcome_kinds()):
         assert list(table.columns) == AVAILABLE_COLUMNS
         assert len(table) > 0 and table["name"].is_unique
         assert (table.loc[table["entry_point"].isna(), "origin"] == "built-in").any()
@@ -89,6 +92,35 @@ def test_selector_plugins_load_lazily_and_broken_ones_warn(monkeypatch):
     row = reg.available().set_index("name").loc["variance"]
     assert row["origin"] == "fake-plugin"
     assert row["entry_point"] == "variance = fake_module:variance"
+
+
+def test_outcome_kinds_load_lazily_conflict_loudly_and_are_fitted_as_their_values(
+        monkeypatch):
+    reg = OutcomeKindRegistry(group="test")
+    regression = outcome_kind("regression")
+    ordinal = dataclasses.replace(regression, name="ordinal")
+    eps = [FakeEntryPoint("ordinal", ordinal),
+           FakeEntryPoint("broken", None, error=ImportError("no such module")),
+           FakeEntryPoint("notakind", object()), FakeEntryPoint("levels", ordinal)]
+    monkeypatch.setattr(reg, "_entry_points", lambda: eps)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        names = reg.names()
+    assert names == ["classification", "regression", "survival", "ordinal"]
+    assert sum(issubclass(w.category, PluginWarning) for w in caught) == 3
+    row = reg.available().set_index("name").loc["ordinal"]
+    assert (row["kind"], row["origin"]) == ("regression", "fake-plugin")
+    assert reg.kind("ordinal") is ordinal
+    with pytest.raises(ValueError, match=r"'ordinal' is already registered by 'fake-plugin'"
+                                         r".*cannot register it too"):
+        reg.register(ordinal)
+    # numbers cannot be fitted by the selectors of censored times
+    with pytest.raises(ValueError, match=r"'fitted_as' parameter of register_outcome_kind"):
+        reg.register(dataclasses.replace(regression, name="times", fitted_as="survival"))
+    with pytest.raises(TypeError, match="must be an OutcomeKind"):
+        reg.register("ordinal")
+    with pytest.raises(ValueError, match=r"Did you mean 'ordinal'\?"):
+        reg.kind("ordnal", func="run")
 
 
 def test_measure_registry_and_stability_by_name():

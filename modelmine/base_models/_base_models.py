@@ -30,6 +30,7 @@ from .. import _schema as schema
 from .._files import umask_mode, write_error
 from .._utils import frozen, jsonable
 from ..exceptions import DataError
+from ..outcomes import DEFAULT_OUTCOME
 from ..selectors import FeatureModel, average_ranks, record_from_file
 from ..selectors._scaling import SCALE_METHODS
 from ..spec import RunSpec
@@ -907,7 +908,7 @@ def fitted_description(spec: RunSpec) -> dict[str, Any]:
     out: dict[str, Any] = {"name": "+".join(s.name for s in spec.selectors),
                            "kind": "heterogeneous",
                            "params": {"selectors": [one(s) for s in spec.selectors]}}
-    if spec.outcome != "classification":
+    if spec.outcome != DEFAULT_OUTCOME:  # the records of classes name none
         out["outcome"] = spec.outcome
     return out
 
@@ -948,7 +949,7 @@ def _spec_from_records(record: Mapping[str, Any], *, n_features: int | None,
         stratify=bool(res.get("stratify", False)), max_per_class=res.get("max_per_class"),
         weighted_resampling=res.get("sample_weight") == "resampling",
         scale=record.get("scale") or "none",
-        outcome=str(record.get("outcome", "classification")),
+        outcome=str(record.get("outcome", DEFAULT_OUTCOME)),
         artificial_features=artificial.get("method") if artificial.get("method") in (
             "permutation", "knockoff") else None,
         fit_full=fit_full or record.get("kind") == "heterogeneous",

@@ -33,7 +33,7 @@ from .._doors import door
 from .._files import directory_lock
 from .._progress import progress_bar
 from ..exceptions import DataError
-from ..outcomes import standardized_target
+from ..outcomes import DEFAULT_OUTCOME, standardized_target
 from ..selectors import FeatureModel, Selector, model_from_output
 from ..spec import ARTIFICIAL_FEATURES, RESAMPLING_METHODS, SETTINGS, RunSpec
 from ..validation import check_int, param_error
@@ -722,7 +722,7 @@ def resume(
                    random_state=int(settings["random_state"]), fit_full=settings["fit_full"],
                    artificial_features=settings.get("artificial_features"),
                    weighted_resampling=res.get("sample_weight") == "resampling",
-                   outcome=str(recorded.get("outcome", "classification")),
+                   outcome=str(recorded.get("outcome", DEFAULT_OUTCOME)),
                    max_per_class=res.get("max_per_class"), operators=(), func="resume")
     checked = check_run_data(X, y, spec, feature_names=feature_names, n_jobs=n_jobs,
                              func="resume", groups=groups, sample_weight=sample_weight)

@@ -21,7 +21,7 @@ import scipy.sparse as sp
 
 from .._data import Dataset, check_container, check_dataset
 from ..constants import MIN_SAMPLES_PER_CLASS
-from ..outcomes import check_outcome
+from ..outcomes import OutcomeKind
 from ..spec import RunSpec, capped
 from ..validation import check_int, param_error
 from ._design import NO_DESIGN, SampleDesign, check_design, refuse_unweighted
@@ -109,11 +109,12 @@ def check_run_data(X: Any, y: Any, spec: RunSpec, *, feature_names: Any = None,
                           hint=refit_refusal(recorded[0]))
     check_container(X, "X", func)  # before any work, y's reading included
     check_container(y, "y", func, target=True)
-    if spec.outcome == "classification":
+    kind = spec.outcome_kind
+    if kind.classes:
         data = check_dataset(X, y, func=func, feature_names=feature_names,
                              sparse_dtype=sparse_dtype, modalities=modalities)
     else:
-        outcome = check_outcome(y, spec.outcome, func=func)
+        outcome = kind.check(y, func=func)
         data = check_dataset(X, outcome.strata, func=func, feature_names=feature_names,
                              modalities=modalities)
         data = dataclasses.replace(data, classes=outcome.strata_labels,
@@ -166,7 +167,7 @@ def check_run_data(X: Any, y: Any, spec: RunSpec, *, feature_names: Any = None,
     n_jobs_eff = check_int(n_jobs, "n_jobs", func, allow_none=True)
     if n_jobs_eff == 0:
         raise param_error("n_jobs", func, "a non-zero integer or None", n_jobs)
-    if counts.min() < MIN_SAMPLES_PER_CLASS and spec.outcome != "classification":
+    if counts.min() < MIN_SAMPLES_PER_CLASS and not kind.classes:
         shown = ", ".join(f"{_label(c)}: {int(k)}" for c, k in zip(data.classes, counts))
         raise param_error("y", func, f"a {spec.outcome} target whose values are not nearly "
                           "all equal (each stratum the resampling keeps, the quantile bins "
@@ -186,7 +187,7 @@ def check_run_data(X: Any, y: Any, spec: RunSpec, *, feature_names: Any = None,
     design = check_design(groups, sample_weight, n, func=func,
                           weighted_resampling=spec.weighted_resampling)
     if design.grouped and data.target is not None:
-        data = _group_strata(data, design, spec.outcome)
+        data = _group_strata(data, design, kind)
     if not design.empty:
         _check_design_fits(design, data.y, spec, func, data.classes)
     _check_resamples_vary(design, data.y, spec, func)
@@ -400,29 +401,17 @@ def _check_resamples_vary(design: SampleDesign, y: np.ndarray, spec: RunSpec,
                       fraction)
 
 
-def _group_strata(data: Dataset, design: SampleDesign, outcome: str) -> Dataset:
-    """Strata of whole groups for a continuous or survival outcome: the quantile bins of
-    the groups' mean y, or whether a group had an event (the halves of the groups' median
-    times when nearly every group had one), given to each group's samples; so stratified
-    resampling of groups keeps the proportions of the groups' outcomes."""
-    from ..outcomes import regression_strata
-
-    members = design.members()
-    if outcome == "regression":
-        means = np.array([float(np.mean(data.target[rows])) for rows in members])
-        if np.unique(means).size < 2:
-            return data
-        codes, labels = regression_strata(means)
-    else:
-        any_event = np.array([bool(data.target["event"][rows].any()) for rows in members])
-        if min(int(any_event.sum()), int((~any_event).sum())) >= 2:
-            codes, labels = any_event.astype(np.intp), np.array(["censored", "event"])
-        else:
-            med = np.array([float(np.median(data.target["time"][rows])) for rows in members])
-            codes = (med > np.median(med)).astype(np.intp)
-            labels = np.array(["early", "late"])
-            if np.unique(codes).size < 2:
-                return data
+def _group_strata(data: Dataset, design: SampleDesign, kind: OutcomeKind) -> Dataset:
+    """Strata of whole groups for an outcome without classes, given to each group's
+    samples (the kind's ``group_strata``: the quantile bins of the groups' mean y, or
+    whether a group had an event, the halves of the groups' median times when nearly every
+    group had one); so stratified resampling of groups keeps the proportions of the
+    groups' outcomes."""
+    found = (None if kind.group_strata is None
+             else kind.group_strata(data.target, design.members()))
+    if found is None:
+        return data
+    codes, labels = found
     assert design.groups is not None
     return dataclasses.replace(data, y=np.asarray(codes, np.intp)[design.groups],
                                classes=labels)

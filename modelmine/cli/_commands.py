@@ -30,6 +30,7 @@ from ..base_models import BaseModels, bootstrap
 from ..datasets import EMBEDDED_PREFIX, LoadedData, read_data
 from ..exceptions import DataError
 from ..operators import Signature, SignatureSet
+from ..outcomes import DEFAULT_OUTCOME, outcome_kind
 from ..pipeline import MiningRun
 
 __all__ = ["cmd_datasets", "cmd_evaluate", "cmd_lattice", "cmd_markers", "cmd_operators",
@@ -56,11 +57,12 @@ def _read_input(args: argparse.Namespace, source: str, target: str | None = None
             if target is not None:
                 raise DataError("--time names the time column of a survival outcome; give "
                                 "it instead of --target, not with it.")
-            if options.get("outcome") != "survival":
+            if options.get("outcome") is None or not outcome_kind(
+                    options["outcome"], func="modelmine").censored:
                 raise DataError("--time names the time column of a survival outcome: add "
                                 "--outcome survival and --event COLUMN.")
             target = time
-        if options.get("outcome") == "classification":
+        if options.get("outcome") == DEFAULT_OUTCOME:
             options["outcome"] = None  # read_data's default: not recorded
         if options.get("labels"):
             options["labels"] = str(Path(options["labels"]).resolve())
@@ -142,10 +144,8 @@ def _selector_params(args: argparse.Namespace, selector: str) -> dict[str, Any]:
 
 def _outcome_selector(args: argparse.Namespace) -> tuple[str, str]:
     """The run's outcome (--outcome) and selector (--selector, or the outcome's default)."""
-    from ..spec import DEFAULT_SELECTORS
-
-    outcome = getattr(args, "outcome", None) or "classification"
-    return outcome, args.selector or DEFAULT_SELECTORS[outcome]
+    kind = outcome_kind(getattr(args, "outcome", None) or DEFAULT_OUTCOME, func="modelmine")
+    return kind.name, args.selector or kind.default_selector
 
 
 def door_spec(args: argparse.Namespace, door: Any, **given: Any) -> Any:
@@ -662,7 +662,6 @@ def _evaluate_run(run: MiningRun, data: LoadedData, args: argparse.Namespace,
     ``error_measure``."""
     from ..evaluation import evaluate
 
-    outcome = run.spec.outcome
     # the run's own selector (built for its outcome, scaled as the run built it), its
     # operators (for an outcome, the single-model ones) and its settings, per fold
     result = evaluate(
@@ -670,7 +669,7 @@ def _evaluate_run(run: MiningRun, data: LoadedData, args: argparse.Namespace,
         n_jobs=args.n_jobs, executor=args.executor, progress=False if args.quiet else None,
         # an adjusted run's covariates come with it: each fold's fits adjusted, as the run's
         groups=data.groups, sample_weight=data.sample_weight)
-    if outcome == "classification":
+    if run.spec.outcome_kind.classes:
         table = result.to_frame("table2").reset_index()[["operator", "error", "stability",
                                                "error_points", "stability_points"]]
     else:
@@ -687,10 +686,7 @@ def _outcome_table(result: Any) -> pd.DataFrame:
     table = summary.drop(columns=["selector", "classifier", "model"],
                          errors="ignore").merge(
         stability.rename(columns={"nogueira": "stability"}), on="operator")
-    if result.outcome == "regression":
-        error, measure = table["rmse"], "rmse"
-    else:
-        error, measure = 1.0 - table["harrell_c"], "1 - harrell_c"
+    error, measure = result.outcome_kind.error_of(table)
     table.insert(1, "error", error)
     table.insert(2, "stability", table.pop("stability"))
     table.insert(3, "error_measure", measure)
@@ -789,7 +785,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     if args.n_features > data.shape[1]:  # refused, not clamped: as `modelmine run`
         raise DataError(f"-m/--n-features must be at most the {data.shape[1]} features of "
                         f"{data.source!r}; got {args.n_features}.")
-    if spec.outcome != "classification":
+    if not spec.outcome_kind.classes:
         return _evaluate_outcome(args, data, spec, out)
     result = evaluate(
         data.X, data.y, selectors=args.selector, operators=args.operator,
@@ -842,7 +838,7 @@ def _evaluate_outcome(args: argparse.Namespace, data: LoadedData, spec: Any,
         safe_frame(summary).to_csv(tmp / "summary.csv", index=False)
         safe_frame(result.stability()).to_csv(tmp / "stability.csv", index=False)
         safe_frame(result.predictions).to_csv(tmp / "predictions.csv", index=False)
-        if outcome == "regression":
+        if spec.outcome_kind.sample_loss is not None:  # errors per sample: pairs
             safe_frame(result.paired_differences()).to_csv(tmp / "paired_differences.csv",
                                                            index=False)
         _write_evaluation_record(tmp, result.settings, data.source)

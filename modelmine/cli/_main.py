@@ -252,9 +252,10 @@ def _fraction(text: str) -> float:
 def _classification_selectors() -> str:
     """The selectors `modelmine markers` can use (classification: each cluster against
     the rest), for its help."""
+    from ..outcomes import DEFAULT_OUTCOME
     from ..selectors import selectors_for
 
-    return ", ".join(selectors_for("classification"))
+    return ", ".join(selectors_for(DEFAULT_OUTCOME))
 
 
 def _registered(what: str) -> str:
@@ -272,13 +273,15 @@ def _registered(what: str) -> str:
 
 
 def _outcome_selectors() -> str:
-    """The default selector of each outcome, for the help (from
-    ``modelmine.spec.DEFAULT_SELECTORS``, so that no help restates it)."""
-    from ..spec import DEFAULT_SELECTORS
+    """The default selector of each outcome, for the help (from the outcome kinds'
+    ``default_selector``, read when the parser is built, so that no help restates it)."""
+    from ..outcomes import DEFAULT_OUTCOME, default_registry, outcome_kind
 
-    first, *others = DEFAULT_SELECTORS.items()
-    return f"{first[1]}; " + ", ".join(f"{sel} with --outcome {outcome}"
-                                       for outcome, sel in others)
+    first = outcome_kind(DEFAULT_OUTCOME)
+    others = [outcome_kind(name) for name in default_registry().names()
+              if name != DEFAULT_OUTCOME]
+    return f"{first.default_selector}; " + ", ".join(
+        f"{kind.default_selector} with --outcome {kind.name}" for kind in others)
 
 
 def _add_model_options(p: argparse.ArgumentParser, *, several_selectors: bool = False) -> None:

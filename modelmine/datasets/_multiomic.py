@@ -37,6 +37,7 @@ import pandas as pd
 import scipy.sparse as sp
 
 from ..exceptions import DataError
+from ..outcomes import DEFAULT_OUTCOME, outcome_kind
 from ._record import LoadedData
 
 __all__ = [
@@ -447,7 +448,8 @@ def as_loaded(X: Any, y: Any, groups: Any, sample_weight: Any) -> tuple[Any, Any
 
 def read_multiomic(source: Any, target: Any = None, *, modalities: Sequence[str] | None = None,
                    intersect: bool = False, labels: Any = None, labels_column: Any = None,
-                   layer: str | None = None, backed: bool = False, outcome: str = "classification",
+                   layer: str | None = None, backed: bool = False,
+                   outcome: str = DEFAULT_OUTCOME,
                    groups: str | None = None, sample_weight: str | None = None,
                    event: str | None = None, covariates: Any = None,
                    read_table: Any = None, **table_options: Any) -> LoadedData:
@@ -521,17 +523,18 @@ def read_multiomic(source: Any, target: Any = None, *, modalities: Sequence[str]
                                fmt="modalities")
         data = dataclasses.replace(data, labels=str(labels), target=first.target, notes=(
             *[n for b in blocks.values() for n in b.notes], *data.notes))
-    if outcome == "classification":
+    kind = outcome_kind(outcome)
+    if kind.classes:
         check_target(data.y, where=f"{data.target!r} of {data.source!r}",
                      option="--labels" if labels is not None else "--target")
-    elif outcome == "regression":
+    elif not kind.censored:  # numbers
         values = pd.to_numeric(pd.Series(data.y), errors="coerce").to_numpy(np.float64)
         if not np.isfinite(values).all():
             raise DataError(f"--target {data.target!r} of {data.source!r} must hold finite "
-                            "numbers for --outcome regression.")
+                            f"numbers for --outcome {kind.name}.")
         data = dataclasses.replace(data, y=values)
     else:
-        raise DataError("--outcome survival does not apply to multi-omic data yet.")
+        raise DataError(f"--outcome {kind.name} does not apply to multi-omic data yet.")
     return data
 
 

@@ -24,6 +24,7 @@ import pandas as pd
 
 from .._deprecation import UNSET, renamed_keyword
 from ..exceptions import DataError
+from ..outcomes import DEFAULT_OUTCOME, default_registry, outcome_kind
 from ..validation import closest_names
 from ._matlab import read_mat
 from ._record import LoadedData
@@ -69,7 +70,7 @@ def read_data(source: str | os.PathLike[str] | Mapping[str, Any], target: Any = 
               drop: Sequence[str] | None = None, groups: str | None = None,
               sample_weight: str | None = None,
               keep_columns: Sequence[str] | None = None,
-              outcome: str = "classification",
+              outcome: str = DEFAULT_OUTCOME,
               event: str | None = None,
               covariates: Sequence[str] | None = None,
               modalities: Sequence[str] | None = None, intersect: bool = False,
@@ -122,9 +123,11 @@ def read_data(source: str | os.PathLike[str] | Mapping[str, Any], target: Any = 
     sample_weight : str, optional
         The column of each sample's weight, taken out of the features into
         ``LoadedData.sample_weight`` (``--sample-weight`` of ``modelmine run``).
-    outcome : {"classification", "regression", "survival"}, default="classification"
-        What ``target`` holds: class labels (a continuous column is refused,
-        :func:`check_target`), numbers, or the survival times (with ``event``).
+    outcome : str, default="classification"
+        What ``target`` holds, a registered outcome kind
+        (:func:`modelmine.outcomes.outcome_kind`): class labels ("classification"; a
+        continuous column is refused, :func:`check_target`), numbers ("regression"), or
+        the survival times ("survival", with ``event``).
     event : str, optional
         For survival: the column (``"obs:COLUMN"`` of an ``.h5ad``) of the event indicator,
         0/1 or booleans; ``target`` is then the time column, and ``LoadedData.y`` the
@@ -193,18 +196,20 @@ def read_data(source: str | os.PathLike[str] | Mapping[str, Any], target: Any = 
     )
 
     text = str(source)
-    if outcome not in ("classification", "regression", "survival"):
-        raise DataError(f"--outcome must be classification, regression or survival; got "
+    if outcome not in default_registry():
+        names = default_registry().names()
+        raise DataError(f"--outcome must be {', '.join(names[:-1])} or {names[-1]}; got "
                         f"{outcome!r}.")
-    if (outcome == "survival") != (event is not None):
+    what = outcome_kind(outcome)
+    if what.censored != (event is not None):
         raise DataError("--event names the event column of a survival outcome: give it with "
                         "--outcome survival and --time COLUMN." if event is not None else
-                        "--outcome survival needs --time COLUMN and --event COLUMN (the "
+                        f"--outcome {outcome} needs --time COLUMN and --event COLUMN (the "
                         "event indicator, 0/1).")
-    if outcome != "classification" and text.startswith(EMBEDDED_PREFIX):
+    if not what.classes and text.startswith(EMBEDDED_PREFIX):
         raise DataError(f"The embedded datasets have class labels; --outcome {outcome} needs "
                         "a table or an .h5ad with the outcome's column(s).")
-    if outcome != "classification" and labels is not None:
+    if not what.classes and labels is not None:
         raise DataError(f"--labels joins class labels; for --outcome {outcome} name the "
                         "column(s) of the data instead.")
     if labels_column is not None and labels is None:  # never ignored silently
@@ -357,7 +362,7 @@ def read_data(source: str | os.PathLike[str] | Mapping[str, Any], target: Any = 
             frame, note = _keep(frame, keep_columns, target, text)
             notes.append(note)
         data = _split_target(frame, target, text, kind, outcome)
-        if outcome == "classification" and label_series is None:
+        if what.classes and label_series is None:
             data, note = _strip_labels(data, text)
             notes += [note] if note else []
         sample_names = (None if isinstance(frame.index, pd.RangeIndex)
@@ -372,15 +377,15 @@ def read_data(source: str | os.PathLike[str] | Mapping[str, Any], target: Any = 
         if event is not None:
             data = dataclasses.replace(data, y=survival_target(
                 design["event"], data.y, f"--event {event!r}", f"--time {target!r}", text))
-    if outcome == "classification":
+    if what.classes:
         check_target(data.y, where=f"{data.target!r} of {text!r}",
                      option="--labels" if labels is not None else "--target")
-    elif outcome == "regression":
+    elif not what.censored:  # numbers
         values = pd.to_numeric(pd.Series(data.y), errors="coerce").to_numpy(np.float64)
         bad = ~np.isfinite(values)
         if bad.any():
             raise DataError(f"--target {data.target!r} of {text!r} must hold finite numbers "
-                            f"for --outcome regression; {int(bad.sum())} value(s) are not "
+                            f"for --outcome {outcome}; {int(bad.sum())} value(s) are not "
                             f"(the first at row {int(np.flatnonzero(bad)[0])}: "
                             f"{data.y[int(np.flatnonzero(bad)[0])]!r}).")
         data = dataclasses.replace(data, y=values)
@@ -738,13 +743,14 @@ def _refuse_unnamed(frame: pd.DataFrame, where: str) -> None:
 
 
 def _split_target(frame: pd.DataFrame, target: str | None, where: str, kind: str,
-                  outcome: str = "classification") -> LoadedData:
+                  outcome: str = DEFAULT_OUTCOME) -> LoadedData:
     columns = [str(c) for c in frame.columns]
     frame.columns = pd.Index(columns)
-    option, what = {"survival": ("--time", "time"), "regression": ("--target", "value")}.get(
-        outcome, ("--target", "label"))
-    if target is None and outcome == "survival":
-        raise DataError(f"--outcome survival needs --time COLUMN (the times of {where!r}) "
+    values = outcome_kind(outcome)
+    option, what = (("--time", "time") if values.censored else ("--target", "label")
+                    if values.classes else ("--target", "value"))
+    if target is None and values.censored:
+        raise DataError(f"--outcome {outcome} needs --time COLUMN (the times of {where!r}) "
                         f"and --event COLUMN (columns: {_listing(columns)}).")
     if target is None:
         raise DataError(f"{where!r} is a table: name its label column with --target, or "

@@ -29,6 +29,7 @@ import pandas as pd
 import scipy.sparse as sp
 
 from .._utils import positional_names
+from ..outcomes import DEFAULT_OUTCOME, outcome_kind
 from ..validation import check_choice, param_error
 from ._markers import EFFECT_MEASURES, marker_table
 from ._significance import bh_qvalues
@@ -52,7 +53,7 @@ def data_effect_measure(X: Any) -> str:
     return "log2_fold_change" if low >= 0 and high > 100 else "standardized_mean_difference"
 
 
-def effect_table(X: Any, y: Any, outcome: str = "classification", *,
+def effect_table(X: Any, y: Any, outcome: Any = DEFAULT_OUTCOME, *,
                  feature_names: Any = None, covariates: Any = None,
                  effect: str = "auto", modalities: Any = None) -> pd.DataFrame:
     """The effect, p-value and q-value of every feature: one row per feature (and class).
@@ -75,7 +76,9 @@ def effect_table(X: Any, y: Any, outcome: str = "classification", *,
     y : array-like
         Class labels, numbers (regression) or the structured array of ``event`` and
         ``time`` (survival).
-    outcome : {"classification", "regression", "survival"}, default="classification"
+    outcome : str or OutcomeKind, default="classification"
+        "classification", "regression", "survival" or another registered kind
+        (:func:`modelmine.outcomes.outcome_kind`): class labels, numbers or censored times.
     feature_names : sequence of str, optional
         Default: the DataFrame's columns, else ``x0``, ``x1``, ...
     covariates : ndarray of shape (n_samples, q), optional
@@ -99,9 +102,7 @@ def effect_table(X: Any, y: Any, outcome: str = "classification", *,
         ``q_value`` after ``p_value``, sorted by ``rank``.
     """
     func = "effect_table"
-    if outcome not in ("classification", "regression", "survival"):
-        raise param_error("outcome", func, "one of 'classification', 'regression', "
-                          "'survival'", outcome)
+    kind = outcome_kind(outcome, func=func)
     effect = check_choice(effect, "effect", func, EFFECT_MEASURES)
     if isinstance(X, pd.DataFrame):
         names = [str(c) for c in X.columns] if feature_names is None else None
@@ -119,7 +120,7 @@ def effect_table(X: Any, y: Any, outcome: str = "classification", *,
     Z = None if covariates is None else np.asarray(covariates, dtype=np.float64)
     segments = _segments(modalities, p, func)
     parts = []
-    if outcome == "classification":
+    if kind.classes:
         whole = data_effect_measure(matrix) if effect == "auto" else effect
         for _, start, stop in segments:
             measure = whole if effect != "auto" or len(segments) == 1 else (
@@ -132,7 +133,7 @@ def effect_table(X: Any, y: Any, outcome: str = "classification", *,
     for a in range(0, p, _CHUNK):
         frame = pd.DataFrame(_dense(matrix, a, min(a + _CHUNK, p)),
                              columns=names[a:a + _CHUNK])
-        parts.append(outcome_marker_table(frame, y, outcome, covariates=Z))
+        parts.append(outcome_marker_table(frame, y, kind, covariates=Z))
     table = _with_modality(pd.concat(parts, ignore_index=True), segments, names)
     table.insert(list(table.columns).index("p_value") + 1, "q_value",
                  bh_qvalues(table["p_value"].to_numpy()))

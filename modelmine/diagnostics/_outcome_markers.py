@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import chi2, norm
 
+from ..outcomes import outcome_kind
 from ..validation import check_real, param_error
 from ._markers import _wilson
 
@@ -277,7 +278,7 @@ def adjusted_class_effects(X: Any, y: Any, covariates: Any, *,
 
 
 def outcome_marker_table(
-    X: Any, y: Any, outcome: str, *, frequency: Any = None, n_models: int | None = None,
+    X: Any, y: Any, outcome: Any, *, frequency: Any = None, n_models: int | None = None,
     q_values: Any = None, confidence_level: float = 0.95, covariates: Any = None,
 ) -> pd.DataFrame:
     """One row per gene: direction and strength of its link with a continuous or
@@ -290,7 +291,9 @@ def outcome_marker_table(
     y : array-like
         The outcome: numbers (``outcome="regression"``), or the structured array of
         ``event`` and ``time`` (``outcome="survival"``).
-    outcome : {"regression", "survival"}
+    outcome : str or OutcomeKind
+        "regression", "survival" or another registered kind without classes
+        (:func:`modelmine.outcomes.outcome_kind`): its values are numbers or censored times.
     frequency : array-like of shape (genes,), optional
         Each gene's selection frequency over the b base models, with ``n_models`` (b)
         for its Wilson interval.
@@ -325,9 +328,10 @@ def outcome_marker_table(
     func = "outcome_marker_table"
     level = check_real(confidence_level, "confidence_level", func, low=0.0, high=1.0,
                        closed="neither")
-    if outcome not in ("regression", "survival"):
-        raise param_error("outcome", func, "'regression' or 'survival' (class markers: "
-                          "marker_table)", outcome)
+    kind = outcome_kind(outcome, func=func)
+    if kind.classes:
+        raise param_error("outcome", func, "an outcome without classes, as 'regression' "
+                          "or 'survival' (class markers: marker_table)", kind.name)
     frame = X if isinstance(X, pd.DataFrame) else pd.DataFrame(np.asarray(X, dtype=float))
     names = [str(c) for c in frame.columns]
     values = frame.to_numpy(dtype=np.float64)
@@ -336,9 +340,9 @@ def outcome_marker_table(
     Z = None if covariates is None else np.asarray(covariates, dtype=np.float64)
     if Z is not None and Z.ndim == 1:
         Z = Z[:, None]
-    if outcome == "regression" and Z is not None:
+    if not kind.censored and Z is not None:  # numbers
         rows = _adjusted_regression(values, np.asarray(y, dtype=np.float64), Z, names)
-    elif outcome == "regression":
+    elif not kind.censored:
         rows = _regression_columns(values, np.asarray(y, dtype=np.float64), names)
     else:
         event = np.asarray(y["event"], dtype=bool)

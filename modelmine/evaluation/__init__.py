@@ -5,7 +5,7 @@ agreement, diversity) and returns an :class:`EvaluationResult` with the KDD'12 T
 Table 4 layouts and the Saeys et al. (2008) single-versus-ensemble robustness table.
 For a continuous or survival outcome (``outcome=``) the same :class:`EvaluationResult`
 holds that outcome's measures (RMSE, R^2; concordance, integrated Brier score) with the
-models of :data:`OUTCOME_MODELS`.
+models of its kind (:attr:`modelmine.outcomes.OutcomeKind.models`).
 Every protocol (KDD'12, outcomes, Pes's :func:`evaluate_thresholds`, Salman's
 :func:`compare_aggregations`, grouped folds) runs on one fold engine: its folds, its seeds
 (:data:`SEED_DERIVATIONS`) and its runner. Classifiers come from a registry
@@ -32,10 +32,7 @@ from ._null import (
     SelectionNullResult,
     selection_null,
 )
-from ._outcomes import (
-    OUTCOME_MODELS,  # noqa: F401 (internal)
-    evaluate_outcome,
-)
+from ._outcomes import evaluate_outcome
 from ._pooling import pool_differences
 from ._protocol import KDD12_SELECTORS, evaluate
 from ._result import (

@@ -116,16 +116,15 @@ def fold_selectors(selectors: Any, spec: RunSpec, func: str = _FUNC) -> dict[str
     if isinstance(selectors, Mapping) and any(v is RECORDED for v in selectors.values()):
         return {label: spec for label in selectors}
     resolved = resolve_selectors(selectors, func)
-    outcome = spec.outcome
+    kind = spec.outcome_kind
     for label, sel in resolved.items():  # before the first fit, in the study's words
-        if outcome not in sel.outcomes:
+        if not kind.fits(sel):
             from ..selectors import selectors_for
-            from ..spec import DEFAULT_SELECTORS
 
             raise param_error(
-                "selectors", func, f"selectors for outcome={outcome!r} (default: "
-                f"{DEFAULT_SELECTORS[outcome]!r}; selectors for it: "
-                f"{', '.join(selectors_for(outcome))})",
+                "selectors", func, f"selectors for outcome={kind.name!r} (default: "
+                f"{kind.default_selector!r}; selectors for it: "
+                f"{', '.join(selectors_for(kind))})",
                 f"{label!r}, which fits {' or '.join(map(repr, sel.outcomes))} only",
                 show=False)
     # a name stays a name (the record of the fold's base models then names it)

@@ -43,6 +43,7 @@ from sklearn.model_selection import StratifiedGroupKFold, StratifiedKFold, Strat
 from .._progress import progress_bar
 from ..base_models import BaseModels, seed_sequence
 from ..base_models._executors import Runner
+from ..outcomes import DEFAULT_OUTCOME
 from ..spec import resolve_seed
 from ..validation import param_error
 
@@ -245,7 +246,7 @@ class BaseModelCache:
 
     def key(self, *, fingerprint: str, fold: int, train: np.ndarray, selector: Any,
             n_bootstraps: int, n_features: int | None, seed: int,
-            outcome: str = "classification", spec: Any = None) -> dict[str, Any]:
+            outcome: str = DEFAULT_OUTCOME, spec: Any = None) -> dict[str, Any]:
         """The key of one (selector, fold)'s base models: the data, the fold, the
         selector's record, b, m, the seed, and every other setting of the fold's ``spec``
         that shapes base models and differs from the table's default (resampling,
@@ -255,7 +256,7 @@ class BaseModelCache:
                "train": hashlib.sha256(train.tobytes()).hexdigest(), "selector": selector,
                "n_bootstraps": n_bootstraps, "n_features": n_features, "seed": int(seed),
                "n_train": int(train.size)}
-        if outcome != "classification":  # classification keys are those of earlier caches
+        if outcome != DEFAULT_OUTCOME:  # classification keys are those of earlier caches
             key["outcome"] = outcome
         if spec is not None:
             other = _other_settings(spec)
@@ -325,7 +326,7 @@ def fold_parts(sequence: Sequence[Fold]) -> tuple[tuple[np.ndarray, np.ndarray],
     return tuple((f.train.copy(), f.test.copy()) for f in sequence)
 
 
-def fold_covariates(covariates: Any, n: int, y: Any, outcome: str, design: Any,
+def fold_covariates(covariates: Any, n: int, y: Any, outcome: Any, design: Any,
                     selectors: list[Any], *, func: str) -> Any:
     """The covariates of an evaluation, checked before any fold is fitted: encoded (as
     :func:`modelmine.run` encodes them), not explaining the outcome exactly, without

@@ -55,7 +55,7 @@ from ..base_models._design import NO_DESIGN, SampleDesign, check_design
 from ..base_models._executors import Runner
 from ..diagnostics._significance import bh_qvalues
 from ..exceptions import DataError
-from ..outcomes import standardized_target
+from ..outcomes import OutcomeKind, outcome_kind, standardized_target
 from ..selectors import get_selector, model_from_output
 from ..spec import PRESETS, RunSpec
 from ..validation import check_choice, check_int, param_error
@@ -236,12 +236,6 @@ def _itemsets(itemsets: Any, names: np.ndarray) -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
-#: The schemes of :class:`CovariateNull`; the first of each outcome is the default, the
-#: others are there for the calibration benchmark (``benchmarks/bench_covariate_null.py``).
-COVARIATE_NULLS = {"regression": ("freedman-lane", "raw", "strata"),
-                   "classification": ("parametric", "raw", "strata")}
-
-
 @dataclass(frozen=True, eq=False)
 class CovariateNull:
     """How a null outcome is drawn when the base models were adjusted for covariates.
@@ -292,13 +286,16 @@ class CovariateNull:
         return y[rng.permutation(n)]
 
 
-def make_covariate_null(Z: np.ndarray, y: np.ndarray, outcome: str,
+def make_covariate_null(Z: np.ndarray, y: np.ndarray, outcome: Any,
                    scheme: str | None = None) -> CovariateNull:
     """The :class:`CovariateNull` of outcome ``y`` (values, or class codes) given the
-    encoded covariates Z (the default scheme of the outcome unless ``scheme``)."""
+    encoded covariates Z (the default scheme of the outcome unless ``scheme``: the first
+    of its kind's :attr:`~modelmine.outcomes.OutcomeKind.covariate_nulls`; the others are
+    there for the calibration benchmark, ``benchmarks/bench_covariate_null.py``)."""
     from ..outcomes._covariates import residualise
 
-    scheme = COVARIATE_NULLS[outcome][0] if scheme is None else scheme
+    scheme = outcome_kind(outcome, func=_FUNC).covariate_nulls[0] if scheme is None \
+        else scheme
     Z = np.asarray(Z, dtype=np.float64)
     sd = Z.std(axis=0)
     Zs = (Z[:, sd > 0] - Z[:, sd > 0].mean(axis=0)) / sd[sd > 0]
@@ -546,10 +543,9 @@ def selection_null(
             X, covariates, spec, feature_names=feature_names, func=_FUNC)
         outcome = spec.outcome
     target = None
-    if outcome != "classification":  # permute the values (or event / time pairs)
-        from ..outcomes import check_outcome
-
-        checked_y = check_outcome(y, outcome, func=_FUNC)
+    kind = outcome_kind(outcome, func=_FUNC)
+    if not kind.classes:  # permute the values (or event / time pairs)
+        checked_y = kind.check(y, func=_FUNC)
         target = checked_y.values
         data = check_dataset(X, checked_y.strata, func=_FUNC, feature_names=feature_names)
     else:
@@ -561,7 +557,7 @@ def selection_null(
                           weighted_resampling=drawn_by_weight and sample_weight is not None)
     covs = None
     if covariates is not None:
-        covs = _null_covariates(covariates, base, outcome, data, design, target)
+        covs = _null_covariates(covariates, base, kind, data, design, target)
     built_here = base is None
     if base is None:
         # the settings' base models (None: the settings' seed, and the permutations then
@@ -612,8 +608,8 @@ def selection_null(
             sel = adjusted(sel, covs, func=_FUNC)
         null_draw = make_covariate_null(
             covs.values, data.y if target is None else standardized_target(target),
-            outcome, check_choice(covariate_null or COVARIATE_NULLS[outcome][0],
-                                  "covariate_null", _FUNC, COVARIATE_NULLS[outcome]))
+            kind, check_choice(covariate_null or kind.covariate_nulls[0],
+                               "covariate_null", _FUNC, kind.covariate_nulls))
     sets = _itemsets(itemsets, base.feature_names)
     if random_state is not None:
         ss = seed_sequence(random_state, func=_FUNC)
@@ -693,7 +689,7 @@ def selection_null(
     )
 
 
-def _null_covariates(covariates: Any, base: Any, outcome: str, data: Any, design: Any,
+def _null_covariates(covariates: Any, base: Any, kind: OutcomeKind, data: Any, design: Any,
                      target: Any) -> Any:
     """The covariates of a null, checked: those of ``base`` when it was adjusted (by name:
     as given to :func:`modelmine.run`, or the run's encoded columns), for an outcome that
@@ -701,11 +697,11 @@ def _null_covariates(covariates: Any, base: Any, outcome: str, data: Any, design
     from ..outcomes import check_covariates
     from ..outcomes._covariates import check_not_explained
 
-    if outcome not in COVARIATE_NULLS:
+    if not kind.covariate_nulls:
         raise param_error("covariates", _FUNC, "covariates for a classification or "
                           "regression outcome (censored survival times have no "
                           "Freedman-Lane scheme: their residuals are not exchangeable)",
-                          f"covariates with outcome={outcome!r}", show=False)
+                          f"covariates with outcome={kind.name!r}", show=False)
     if design.grouped:
         raise param_error("covariates", _FUNC, "no covariates with groups (the null of "
                           "a grouped design permutes whole groups; with covariates it "
@@ -729,6 +725,6 @@ def _null_covariates(covariates: Any, base: Any, outcome: str, data: Any, design
             raise param_error("covariates", _FUNC, "the covariates the base models were "
                               f"adjusted for ({', '.join(wanted)})", list(covs.sources),
                               show=False)
-    check_not_explained(covs.values, data.y if target is None else target, outcome,
+    check_not_explained(covs.values, data.y if target is None else target, kind,
                         func=_FUNC)
     return covs

@@ -2,7 +2,9 @@
 
 The folds, the selection inside each training part and the stability across folds are
 those of :func:`modelmine.evaluate` (Woznica, Nguyen and Kalousis, KDD 2012, section 3);
-what changes with the outcome is the model fitted on each signature and what measures it:
+what changes with the outcome is the model fitted on each signature and what measures it,
+both held by the outcome's kind (:attr:`modelmine.outcomes.OutcomeKind.models`,
+``measure``, ``sample_errors``):
 
 - regression: ridge regression (``"ridge"``, the penalty chosen by efficient leave-one-out
   on the training part) or a random forest (``"rf"``); RMSE and R^2 per fold, and each test
@@ -30,53 +32,18 @@ import pandas as pd
 
 from .._doors import door
 from ..operators import operator_kinds
+from ..outcomes import DEFAULT_OUTCOME, outcome_kind
 from ..spec import PRESETS, RunSpec
 from ..validation import check_choice, check_int, param_error
 from ._adjustment import study_covariates
 from ._result import EvaluationResult
 
-__all__ = ["OUTCOME_MODELS", "evaluate_outcome"]
+__all__ = ["evaluate_outcome"]
 
 _FUNC = "evaluate"
 
 
-def _ridge() -> Any:
-    from sklearn.linear_model import RidgeCV
-    from sklearn.pipeline import make_pipeline
-    from sklearn.preprocessing import StandardScaler
-
-    return make_pipeline(StandardScaler(), RidgeCV(alphas=np.logspace(-3, 3, 13)))
-
-
-def _rf_regressor() -> Any:
-    from sklearn.ensemble import RandomForestRegressor
-
-    return RandomForestRegressor(n_estimators=200, random_state=0, n_jobs=1)
-
-
-def _coxph() -> Any:
-    from sklearn.pipeline import make_pipeline
-    from sklearn.preprocessing import StandardScaler
-    from sksurv.linear_model import CoxPHSurvivalAnalysis
-
-    return make_pipeline(StandardScaler(), CoxPHSurvivalAnalysis(alpha=1.0, ties="breslow"))
-
-
-def _rsf() -> Any:
-    from sksurv.ensemble import RandomSurvivalForest
-
-    return RandomSurvivalForest(n_estimators=200, min_samples_leaf=3, random_state=0,
-                                n_jobs=1)
-
-
-#: The models fitted on each signature, by outcome and name (the first is the default).
-OUTCOME_MODELS: dict[str, dict[str, Any]] = {
-    "regression": {"ridge": _ridge, "rf": _rf_regressor},
-    "survival": {"coxph": _coxph, "rsf": _rsf},
-}
-
-
-def _outcome_task(X: Any, values: np.ndarray, payload: dict[str, Any], *, outcome: str,
+def _outcome_task(X: Any, values: np.ndarray, payload: dict[str, Any], *, outcome: Any,
                   operators: list[str], models: list[str], n_signatures: int,
                   operator_params: Mapping[str, Mapping[str, Any]] | None) -> dict[str, Any]:
     """One (selector, fold): base models on the training part, each operator's signature,
@@ -90,7 +57,8 @@ def _outcome_task(X: Any, values: np.ndarray, payload: dict[str, Any], *, outcom
     from ._folds import BaseModelCache
 
     train, test, f = payload["train"], payload["test"], payload["fold"]
-    names = OUTCOME_MODELS[outcome]
+    kind = outcome_kind(outcome, func=_FUNC)
+    assert kind.measure is not None
     with threadpool_limits(limits=1):
         path, key = payload["cache_path"], payload["key"]
         base = BaseModelCache.load(path, key)
@@ -118,18 +86,18 @@ def _outcome_task(X: Any, values: np.ndarray, payload: dict[str, Any], *, outcom
             genes = _dense(X[:, cols])  # the signature's columns, once per operator
             Xtr, Xte = genes[train], genes[test]
             for mname in models:
-                model = names[mname]()
+                model = kind.models[mname]()
                 model.fit(Xtr, values[train])
                 pred = np.asarray(model.predict(Xte), dtype=np.float64)
                 row = {"selector": label, "operator": op, "model": mname, "fold": f,
                        "n_features": int(cols.size)}
-                row.update(_measures(outcome, model, Xte, pred, values[train], values[test]))
+                row.update(kind.measure(model, Xte, pred, values[train], values[test]))
                 rows.append(row)
                 part = pd.DataFrame({"selector": label, "operator": op, "model": mname,
                                      "fold": f, "sample": test, "prediction": pred})
-                if outcome == "regression":
-                    part["y_true"] = values[test]
-                    part["squared_error"] = (pred - values[test]) ** 2
+                if kind.sample_errors is not None:  # each sample's error, for pairs
+                    for column, per_sample in kind.sample_errors(pred, values[test]).items():
+                        part[column] = per_sample
                 parts.append(part)
     return {"label": label, "rows": rows, "parts": parts, "signatures": signatures}
 
@@ -166,16 +134,19 @@ def evaluate_outcome(X: Any, y: Any, outcome: str, selectors: Any = None,
     X : array-like of shape (n_samples, p)
     y : array-like
         Numbers (regression) or the event / time structured array (survival).
-    outcome : {"regression", "survival"}
-        What y is (that of ``spec=`` / ``run=`` when given).
+    outcome : str
+        What y is: "regression", "survival" or another registered kind without classes
+        (:func:`modelmine.outcomes.outcome_kind`; that of ``spec=`` / ``run=`` when
+        given).
     selectors : sequence of str or Selector, or mapping label -> selector, optional
-        Default: the selector of ``run=``, else the outcome's
-        (``modelmine.spec.DEFAULT_SELECTORS``).
+        Default: the selector of ``run=``, else the outcome's (its kind's
+        ``default_selector``).
     operators : sequence of str, optional
         Single-model operators (default: those of ``run=``, else mostFreq, closedApr,
         avgRank); ``"nobagg"`` is added.
     models : sequence of str, optional
-        Names of :data:`OUTCOME_MODELS` for the outcome (default: its first).
+        Names of the outcome kind's models (:attr:`~modelmine.outcomes.OutcomeKind.models`:
+        "ridge", "rf" for regression, "coxph", "rsf" for survival; default: its first).
     **settings
     n_folds : int, default=5
         As in :func:`modelmine.evaluate`.
@@ -204,8 +175,6 @@ def evaluate_outcome(X: Any, y: Any, outcome: str, selectors: Any = None,
     from .._data import check_dataset
     from ..base_models import data_fingerprint
     from ..base_models._design import check_design, refuse_unweighted
-    from ..outcomes import check_outcome, require_survival
-    from ..spec import DEFAULT_SELECTORS
     from ._choices import (
         RECORDED,
         check_operator_params,
@@ -216,12 +185,17 @@ def evaluate_outcome(X: Any, y: Any, outcome: str, selectors: Any = None,
     )
     from ._folds import BaseModelCache, make_folds, run_tasks, seed_plan
 
-    outcome = check_choice(outcome, "outcome", _FUNC, ("regression", "survival"))
+    kind = outcome_kind(outcome, func=_FUNC)
+    if kind.classes or not kind.models:
+        raise param_error("outcome", _FUNC, "an outcome without classes whose kind has "
+                          "models to fit on a signature, as 'regression' or 'survival' "
+                          "(classes: evaluate)", kind.name)
+    outcome = kind.name
     # the covariates given, or those the settings name (columns of X, the run's values)
     X, feature_names, covariates, spec = study_covariates(
         X, covariates, spec, run, feature_names=feature_names, func=_FUNC)
     if spec.outcome != outcome:
-        if run is not None or spec.outcome != "classification":  # a spec of its own
+        if run is not None or spec.outcome != DEFAULT_OUTCOME:  # a spec of its own
             raise param_error("outcome", _FUNC, f"the outcome of the spec "
                               f"({spec.outcome!r})", outcome)
         spec = spec.replace(_FUNC, outcome=outcome, selector=None, selector_params=None)
@@ -234,9 +208,8 @@ def evaluate_outcome(X: Any, y: Any, outcome: str, selectors: Any = None,
         if operator_params is None and operators is not None:
             operator_params = {k: dict(v) for k, v in record.operator_params.items()
                                if k in operators} or None
-    if outcome == "survival":
-        require_survival(_FUNC)
-    specs = fold_selectors([DEFAULT_SELECTORS[outcome]] if selectors is None
+    kind.require(_FUNC)
+    specs = fold_selectors([kind.default_selector] if selectors is None
                             else selectors, spec, _FUNC)
     chosen_ops = (["mostFreq", "closedApr", "avgRank"] if operators is None
                   else [operators] if isinstance(operators, str) else list(operators))
@@ -251,9 +224,9 @@ def evaluate_outcome(X: Any, y: Any, outcome: str, selectors: Any = None,
     jobs = check_int(n_jobs, "n_jobs", _FUNC, allow_none=True)
     if jobs == 0:
         raise param_error("n_jobs", _FUNC, "a non-zero integer or None", n_jobs)
-    target = check_outcome(y, outcome, func=_FUNC)
+    target = kind.check(y, func=_FUNC)
     data = check_dataset(X, target.strata, func=_FUNC, feature_names=feature_names)
-    names = OUTCOME_MODELS[outcome]
+    names = kind.models
     chosen = ([models] if isinstance(models, str) else list(models)) if models \
         else [next(iter(names))]
     for name in chosen:
@@ -304,7 +277,7 @@ def evaluate_outcome(X: Any, y: Any, outcome: str, selectors: Any = None,
             tasks[s * k + f] = task
     results = run_tasks(
         _outcome_task, data.X, values, tasks,
-        {"outcome": outcome, "operators": ops, "models": chosen,
+        {"outcome": kind, "operators": ops, "models": chosen,
          "n_signatures": spec.n_signatures, "operator_params": params},
         executor=executor, n_jobs=jobs, func=_FUNC,
         label=f"evaluate {outcome} (selector x fold)", progress=progress)
@@ -344,40 +317,3 @@ def _learner_column(table: pd.DataFrame) -> pd.DataFrame:
 
 def _dense(X: Any) -> np.ndarray:
     return X.toarray() if hasattr(X, "toarray") else np.asarray(X, dtype=np.float64)
-
-
-def _measures(outcome: str, model: Any, Xte: np.ndarray, pred: np.ndarray,
-              y_train: np.ndarray, y_test: np.ndarray) -> dict[str, float]:
-    if outcome == "regression":
-        resid = y_test - pred
-        ss = float(np.sum((y_test - y_test.mean()) ** 2))
-        return {"rmse": float(np.sqrt(np.mean(resid ** 2))),
-                "r2": float(1 - np.sum(resid ** 2) / ss) if ss > 0 else np.nan}
-    from sksurv.metrics import (
-        concordance_index_censored,
-        concordance_index_ipcw,
-        integrated_brier_score,
-    )
-
-    harrell = float(concordance_index_censored(y_test["event"], y_test["time"], pred)[0])
-    # Uno's C and the Brier score need test times inside the training follow-up
-    tau = float(y_train["time"][y_train["event"]].max()) if y_train["event"].any() else 0.0
-    inside = y_test["time"] < tau
-    try:
-        uno = float(concordance_index_ipcw(y_train, y_test[inside], pred[inside],
-                                           tau=tau)[0])
-    except ValueError:
-        uno = np.nan
-    ibs = np.nan
-    observed = y_test["time"][inside]
-    if observed.size >= 2 and hasattr(model, "predict_survival_function"):
-        lo, hi = float(np.quantile(observed, 0.1)), float(np.quantile(observed, 0.9))
-        if hi > lo:
-            grid = np.linspace(lo, hi, 20)
-            try:
-                curves = model.predict_survival_function(Xte[inside])
-                surv = np.vstack([fn(grid) for fn in curves])
-                ibs = float(integrated_brier_score(y_train, y_test[inside], surv, grid))
-            except ValueError:
-                ibs = np.nan
-    return {"harrell_c": harrell, "uno_c": uno, "integrated_brier": ibs}

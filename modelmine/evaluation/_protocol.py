@@ -108,7 +108,7 @@ def _single_ranks(base: BaseModels) -> np.ndarray:
 def _evaluate_outcome(X: Any, y: Any, outcome: str, selectors: Any, operators: Any,
                       classifiers: Any, *, spec: RunSpec, **kwargs: Any) -> Any:
     """The continuous and survival outcomes: :func:`evaluate_outcome` (the same fold engine,
-    models of :data:`OUTCOME_MODELS`) with evaluate's settings."""
+    the models of the outcome's kind) with evaluate's settings."""
     from ._outcomes import evaluate_outcome
 
     return evaluate_outcome(X, y, outcome, selectors, operators, classifiers, spec=spec,
@@ -257,7 +257,8 @@ def evaluate(
         objects, scikit-learn estimators or callables; a mapping gives them labels.
         Default: the selector of ``run=`` (as its spec builds it); else, for
         classes, the four of KDD'12 (:data:`KDD12_SELECTORS`: "ig", "relieff", "svm-rfe",
-        "svm"), and for an outcome its own (``modelmine.spec.DEFAULT_SELECTORS``).
+        "svm"), and for an outcome its own (its kind's ``default_selector``,
+        :func:`modelmine.outcomes.outcome_kind`).
     operators : sequence of str, optional
         Operator names (:func:`modelmine.operators.available_operators`); default: those of
         ``run=`` (for an outcome, its single-model ones), else every available operator.
@@ -325,7 +326,8 @@ def evaluate(
         signatures. For a continuous or survival ``outcome`` (``docs/outcomes.md``), the
         folds are stratified by its strata, the operators are the single-model ones
         (default: mostFreq, closedApr, avgRank), ``classifiers`` names the models of
-        :data:`modelmine.evaluation.OUTCOME_MODELS` ("ridge", "rf"; "coxph", "rsf"), and
+        the outcome's kind (:attr:`modelmine.outcomes.OutcomeKind.models`: "ridge",
+        "rf"; "coxph", "rsf"), and
         the result holds that ``outcome`` and its measures (RMSE and R^2; Harrell's and
         Uno's concordance and the integrated Brier score).
 
@@ -339,17 +341,17 @@ def evaluate(
     X, feature_names, covariates, spec = study_covariates(
         X, covariates, spec, run, feature_names=feature_names, func=_FUNC)
     outcome = spec.outcome
+    classes = spec.outcome_kind.classes
     if record is not None:  # a run's selector (as its spec builds it) and operators
         if selectors is None:
             selectors = {record_label(record): RECORDED}
         if operators is None:  # for an outcome, its single-model operators
             operators = [op for op, kind in record.operator_kinds.items()
-                         if outcome == "classification" or (kind == "single"
-                                                            and op != "nobagg")] or None
+                         if classes or (kind == "single" and op != "nobagg")] or None
         if operator_params is None and operators is not None:
             operator_params = {k: dict(v) for k, v in record.operator_params.items()
                                if k in operators} or None
-    if outcome != "classification":
+    if not classes:
         if record is None:  # the outcome's defaults (a record would give its own)
             selectors = [spec.selector] if selectors is None else selectors
             operators = ["mostFreq", "closedApr", "avgRank"] if operators is None \
@@ -376,7 +378,7 @@ def evaluate(
                           weighted_resampling=spec.weighted_resampling)
     if design.sample_weight is not None and not design.weighted_resampling:
         refuse_unweighted({label: s.selectors[0] for label, s in sels.items()}, _FUNC)
-    covs = fold_covariates(covariates, data.n_samples, data.y, "classification", design,
+    covs = fold_covariates(covariates, data.n_samples, data.y, outcome, design,
                            [s.selectors[0] for s in sels.values()], func=_FUNC)
     if design.grouped and design.n_groups < folds_k:
         raise param_error("groups", _FUNC, f"at least n_folds={folds_k} groups (grouped "

@@ -29,18 +29,10 @@ from ..diagnostics import (
 )
 from ..diagnostics._subsets import PAIRWISE_MEASURES
 from ..operators import Signature, SignatureSet
+from ..outcomes import DEFAULT_OUTCOME, OutcomeKind, outcome_kind
 from ..validation import check_choice, check_real, param_error
 
 __all__ = ["EvaluationResult"]
-
-#: The measures of each outcome's per-fold table (the columns :meth:`EvaluationResult.summary`
-#: averages): the classes' test error; RMSE and R^2; Harrell's and Uno's concordance and the
-#: integrated Brier score.
-OUTCOME_MEASURES: dict[str, tuple[str, ...]] = {
-    "classification": ("error",),
-    "regression": ("rmse", "r2"),
-    "survival": ("harrell_c", "uno_c", "integrated_brier"),
-}
 
 _ERROR_TESTS = ("mcnemar", "mcnemar_chi2", "ttest", "wilcoxon")
 _STABILITY_TESTS = ("ttest", "wilcoxon", "nogueira")
@@ -51,7 +43,8 @@ class EvaluationResult:
 
     One type answers "how good and how stable are these signatures under cross-validation"
     for classes, a continuous and a survival outcome (issue 38, item 3); what differs is the
-    :attr:`outcome` and the measure columns of :attr:`folds` (``OUTCOME_MEASURES``):
+    :attr:`outcome` and the measure columns of :attr:`folds` (its kind's
+    :attr:`~modelmine.outcomes.OutcomeKind.measures`):
     ``error`` for classes, ``rmse`` and ``r2`` for regression, ``harrell_c``, ``uno_c`` and
     ``integrated_brier`` for survival.
 
@@ -124,11 +117,10 @@ class EvaluationResult:
                  fold_indices: Sequence[tuple[np.ndarray, np.ndarray]],
                  operator_kinds: Mapping[str, str], feature_names: np.ndarray,
                  settings: Mapping[str, Any] | None = None,
-                 outcome: str = "classification", spec: Any = None) -> None:
+                 outcome: str = DEFAULT_OUTCOME, spec: Any = None) -> None:
         # Immutable all the way down: tables are kept private and handed out as copies,
         # mappings are read-only, arrays cannot be written through.
-        outcome = check_choice(outcome, "outcome", "EvaluationResult",
-                               tuple(OUTCOME_MEASURES))
+        outcome = outcome_kind(outcome, func="EvaluationResult").name
         given = dict(zip(self._TABLES, (folds, predictions, robustness_folds, tasks,
                                         skipped), strict=True))
         tables = {k: pd.DataFrame() if v is None else v for k, v in given.items()}
@@ -198,9 +190,14 @@ class EvaluationResult:
         """Classifier labels (the learners fitted on the signatures), in the order given."""
         return list(self.settings["classifiers"])
 
+    @property
+    def outcome_kind(self) -> OutcomeKind:
+        """What :attr:`outcome` names (:class:`~modelmine.outcomes.OutcomeKind`)."""
+        return outcome_kind(self.outcome)
+
     def _classes_only(self, what: str, func: str) -> None:
         """Refuse a class-only method or layout for a regression or survival result."""
-        if self.outcome != "classification":
+        if not self.outcome_kind.classes:
             raise param_error("outcome", func, f"'classification' for {what} (a KDD'12 "
                               "layout of class errors; for this outcome use "
                               "to_frame('folds'), summary(), stability() and "
@@ -210,18 +207,18 @@ class EvaluationResult:
         """The folds' measures averaged per (selector, operator, classifier), with their
         standard errors over the folds (``<measure>_se``).
 
-        The measures are the outcome's (``OUTCOME_MEASURES``): ``error`` for classes,
+        The measures are the outcome's (its kind's ``measures``): ``error`` for classes,
         ``rmse`` and ``r2`` for regression, ``harrell_c``, ``uno_c`` and
         ``integrated_brier`` for survival. For an outcome the deprecated copy ``model`` of
         ``classifier`` closes the table (one release).
         """
-        measures = list(OUTCOME_MEASURES[self.outcome])
+        measures = list(self.outcome_kind.measures)
         grouped = self._tables["folds"].groupby(["selector", "operator", "classifier"],
                                                 sort=False)
         out = grouped[measures].mean()
         sem = grouped[measures].sem().add_suffix("_se")
         table = pd.concat([out, sem], axis=1).reset_index()
-        if self.outcome != "classification":
+        if not self.outcome_kind.classes:
             table["model"] = table["classifier"]
         return table
 
@@ -339,7 +336,8 @@ class EvaluationResult:
         from scipy.stats import norm
 
         func = "EvaluationResult.paired_differences"
-        if self.outcome == "survival":
+        kind = self.outcome_kind
+        if not kind.classes and kind.sample_loss is None:
             raise param_error("outcome", func, "'classification' or 'regression' (survival "
                               "errors are not per sample: compare the folds' concordance, "
                               "summary())", self.outcome)
@@ -384,8 +382,8 @@ class EvaluationResult:
             part = preds[preds.selector == sel]
             # each sample's loss: 0/1 (wrong) for classes, the squared error for regression
             loss = {op: (g.sort_values("sample").set_index("sample").correct.eq(False)
-                         .astype(float) if self.outcome == "classification"
-                         else g.set_index("sample").squared_error.sort_index())
+                         .astype(float) if kind.classes
+                         else g.set_index("sample")[kind.sample_loss].sort_index())
                     for op, g in part.groupby("operator")}
             for op, base in pairs:
                 if op not in loss or base not in loss:
@@ -405,7 +403,7 @@ class EvaluationResult:
         table = pd.DataFrame(rows, columns=["selector", "operator", "baseline", "n_samples",
                                             "identical_fraction", "error_difference",
                                             "ci_low", "ci_high"])
-        if self.outcome != "classification":
+        if not kind.classes:
             table.insert(3, "classifier", clf)
             table["model"] = clf  # deprecated copy of classifier (one release)
         return table
@@ -517,7 +515,7 @@ class EvaluationResult:
         layouts = {"folds": lambda: self.folds, "table2": lambda: self._table2(**kwargs),
                    "table4": lambda: self._table4(**kwargs)}
         check_choice(layout, "layout", "EvaluationResult.to_frame", tuple(layouts))
-        if layout != "folds" and self.outcome != "classification":
+        if layout != "folds" and not self.outcome_kind.classes:
             raise param_error("layout", "EvaluationResult.to_frame",
                               f"'folds' for outcome={self.outcome!r} (layout={layout!r} is "
                               "the KDD'12 layout of class errors and classifier agreement; "
@@ -645,7 +643,7 @@ class EvaluationResult:
 
     def __repr__(self) -> str:
         s = self.settings
-        shown = "" if self.outcome == "classification" else f"outcome={self.outcome!r}, "
+        shown = "" if self.outcome == DEFAULT_OUTCOME else f"outcome={self.outcome!r}, "
         seconds = f", seconds={s['seconds']:.1f}" if "seconds" in s else ""
         return (f"EvaluationResult({shown}selectors={self.selectors}, "
                 f"operators={len(self.operator_kinds)}, classifiers={self.classifiers}, "

@@ -25,6 +25,7 @@ import numpy as np
 
 from ..base_models import BaseModels
 from ..exceptions import NotApplicableError
+from ..outcomes import DEFAULT_OUTCOME
 from ..selectors import RecordedSelector
 from ..validation import check_int, param_error
 from ._signature import Signature
@@ -130,7 +131,7 @@ def aggregate_two_level(
     aggregated = RecordedSelector({
         "name": f"{op.name} within " + "+".join(names), "kind": "scores",
         "params": {"within": op.name},
-        **({} if base.outcome == "classification" else {"outcome": base.outcome})})
+        **({} if base.outcome == DEFAULT_OUTCOME else {"outcome": base.outcome})})
     between_base = BaseModels(
         subsets=ranks <= m,
         ranks=ranks,

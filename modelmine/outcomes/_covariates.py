@@ -34,15 +34,11 @@ import pandas as pd
 import scipy.sparse as sp
 
 from ..validation import param_error
+from ._kinds import outcome_kind
 
-__all__ = ["ADJUSTED_SELECTORS", "Covariates", "check_covariates",
+__all__ = ["Covariates", "check_covariates",
            "check_not_explained", "cox_fit", "logistic_fit", "residualise",
            "take_covariates"]
-
-#: The selectors whose fit takes covariates, by outcome (regression: every selector, on
-#: residuals). Classification selectors do not: the markers are adjusted instead.
-ADJUSTED_SELECTORS = {"survival": ("cox-score", "coxnet"), "regression": None}
-
 
 @dataclass(frozen=True, eq=False)
 class Covariates:
@@ -243,7 +239,8 @@ def take_covariates(X: Any, covariates: Any, names: Sequence[str], feature_names
     covs = check_covariates(covariates, n, func=func)
     return X, feature_names, covs
 
-def check_not_explained(Z: np.ndarray, y: Any, outcome: str, *, func: str) -> None:
+
+def check_not_explained(Z: np.ndarray, y: Any, outcome: Any, *, func: str) -> None:
     """Refuse an outcome the covariates explain exactly: nothing is left for the genes,
     whose selection would then follow rounding noise.
 
@@ -266,14 +263,17 @@ def check_not_explained(Z: np.ndarray, y: Any, outcome: str, *, func: str) -> No
         Encoded covariates.
     y : ndarray
         Class codes, values, or the structured array of event and time.
-    outcome : {"classification", "regression", "survival"}
+    outcome : str or OutcomeKind
+        The run's outcome (:func:`modelmine.outcomes.outcome_kind`): its values are class
+        labels, numbers or censored times.
     func : str
         The public function, named in the message.
     """
+    kind = outcome_kind(outcome, func=func)
     Z = np.asarray(Z, dtype=np.float64)
     sd = Z.std(axis=0)
     Zs = (Z[:, sd > 0] - Z[:, sd > 0].mean(axis=0)) / sd[sd > 0]
-    if outcome == "regression":
+    if not kind.classes and not kind.censored:
         v = np.asarray(y, dtype=np.float64)
         total = float(((v - v.mean()) ** 2).sum())
         rss = float((residualise(v, Zs).ravel() ** 2).sum())
@@ -286,7 +286,7 @@ def check_not_explained(Z: np.ndarray, y: Any, outcome: str, *, func: str) -> No
                 "noise", show=False)
         return
     design = np.column_stack([np.ones(Z.shape[0]), Zs])
-    if outcome == "classification":
+    if kind.classes:
         codes = np.unique(np.asarray(y), return_inverse=True)[1].ravel()
         k = int(codes.max()) + 1
         r = design.shape[1]

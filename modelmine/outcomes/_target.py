@@ -17,55 +17,26 @@ from __future__ import annotations
 
 import importlib.util
 import warnings
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from ..validation import param_error
 
-__all__ = ["OUTCOMES", "Outcome", "check_outcome", "require_survival", "standardized_target",
-           "survival_arrays"]
+__all__ = ["SURVIVAL_DTYPE", "check_classes", "check_survival", "check_values",
+           "group_strata_of_survival", "group_strata_of_values", "regression_strata",
+           "require_survival", "standardized_target", "survival_arrays"]
 
 #: The smallest spread of a regression target, relative to its largest magnitude, that is
 #: more than rounding (float64 resolves about 2.2e-16 of a value): below it, y is refused.
 MIN_RELATIVE_SPREAD = 1e-12
-
-#: The kinds of outcome a run can have (``RunSpec.outcome``, ``--outcome``).
-OUTCOMES = ("classification", "regression", "survival")
 
 #: The dtype of a survival target inside modelmine (scikit-survival's layout).
 SURVIVAL_DTYPE = np.dtype([("event", "?"), ("time", "<f8")])
 
 #: Quantile bins of a continuous target for stratified resampling (fewer for small n).
 REGRESSION_STRATA = 5
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """A checked target of any kind.
-
-    Attributes
-    ----------
-    kind : {"classification", "regression", "survival"}
-    values : ndarray
-        What the selectors fit: float64 values (regression), a structured array with the
-        fields ``event`` (bool) and ``time`` (float64) (survival); the labels as given
-        (classification).
-    strata : ndarray of int
-        Codes 0..K-1 the resampling stratifies by and checks (each resample must hold two).
-    strata_labels : ndarray of str
-        What each stratum is ("Q1".."Q5", "censored"/"event", "early"/"late").
-    """
-
-    kind: str
-    values: np.ndarray
-    strata: np.ndarray
-    strata_labels: np.ndarray
-
-    @property
-    def n_samples(self) -> int:
-        return int(self.values.shape[0])
 
 
 def require_survival(func: str) -> None:
@@ -126,42 +97,19 @@ def survival_arrays(y: Any, func: str = "check_outcome", name: str = "y"
     return event, time
 
 
-def check_outcome(y: Any, kind: str, *, func: str, name: str = "y") -> Outcome:
-    """Check a target against the run's kind of outcome and derive its strata.
-
-    Parameters
-    ----------
-    y : array-like of shape (n_samples,)
-        Class labels (classification); numbers (regression); a structured array of event
-        and time (survival, :func:`survival_arrays`).
-    kind : {"classification", "regression", "survival"}
-    func, name : str
-        The public function and the parameter, named in error messages.
-
-    Returns
-    -------
-    Outcome
-    """
-    if kind not in OUTCOMES:
-        raise param_error("outcome", func, f"one of {', '.join(map(repr, OUTCOMES))}", kind)
-    if kind == "survival":
-        require_survival(func)
-        event, time = survival_arrays(y, func, name)
-        values = np.empty(event.size, dtype=SURVIVAL_DTYPE)
-        values["event"], values["time"] = event, time
-        n_event = int(event.sum())
-        if min(n_event, event.size - n_event) >= 2:
-            strata, labels = event.astype(np.intp), np.array(["censored", "event"])
-        else:  # all (or all but one) had the event: stratify by the halves of the times,
-            # each of which then holds events
-            strata = (time > np.median(time)).astype(np.intp)
-            labels = np.array(["early", "late"])
-            if np.unique(strata).size < 2:
-                strata, labels = np.zeros(event.size, np.intp), np.array(["all"])
-        return Outcome(kind, values, strata, labels)
+def check_classes(y: Any, *, func: str, name: str = "y"
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The target of a classification: the labels as given, one stratum (the resampling
+    stratifies by the classes themselves; ``check_dataset`` checks the labels)."""
     arr = y.to_numpy() if hasattr(y, "to_numpy") else np.asarray(y)
-    if kind == "classification":
-        return Outcome(kind, arr, np.zeros(arr.shape[0], np.intp), np.array(["all"]))
+    return arr, np.zeros(arr.shape[0], np.intp), np.array(["all"])
+
+
+def check_values(y: Any, *, func: str, name: str = "y"
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A continuous target: finite numbers that vary beyond rounding, as float64, and its
+    quantile bins (:func:`regression_strata`)."""
+    arr = y.to_numpy() if hasattr(y, "to_numpy") else np.asarray(y)
     if arr.ndim != 1:
         raise param_error(name, func, "a 1-D array of numbers (a continuous target)",
                           f"an array of shape {arr.shape}", show=False)
@@ -184,7 +132,52 @@ def check_outcome(y: Any, kind: str, *, func: str, name: str = "y") -> Outcome:
                           f"deviation at least {MIN_RELATIVE_SPREAD:g} of its largest "
                           "magnitude)", f"a standard deviation of {spread:.3g} of its "
                           "largest magnitude", show=False)
-    return Outcome(kind, values, *regression_strata(values))
+    return (values, *regression_strata(values))
+
+
+def check_survival(y: Any, *, func: str, name: str = "y"
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A survival target (:func:`survival_arrays`) as a :data:`SURVIVAL_DTYPE` array, and
+    its strata: the event indicator, or the halves of the times when all (or all but one)
+    of the samples had the event."""
+    event, time = survival_arrays(y, func, name)
+    values = np.empty(event.size, dtype=SURVIVAL_DTYPE)
+    values["event"], values["time"] = event, time
+    n_event = int(event.sum())
+    if min(n_event, event.size - n_event) >= 2:
+        strata, labels = event.astype(np.intp), np.array(["censored", "event"])
+    else:  # all (or all but one) had the event: stratify by the halves of the times,
+        # each of which then holds events
+        strata = (time > np.median(time)).astype(np.intp)
+        labels = np.array(["early", "late"])
+        if np.unique(strata).size < 2:
+            strata, labels = np.zeros(event.size, np.intp), np.array(["all"])
+    return values, strata, labels
+
+
+def group_strata_of_values(values: np.ndarray, members: Sequence[np.ndarray]
+                           ) -> tuple[np.ndarray, np.ndarray] | None:
+    """Strata of whole groups of a continuous target: the quantile bins of the groups'
+    mean y (None when every group has the same mean)."""
+    means = np.array([float(np.mean(values[rows])) for rows in members])
+    if np.unique(means).size < 2:
+        return None
+    return regression_strata(means)
+
+
+def group_strata_of_survival(values: np.ndarray, members: Sequence[np.ndarray]
+                             ) -> tuple[np.ndarray, np.ndarray] | None:
+    """Strata of whole groups of a survival target: whether a group had an event, or the
+    halves of the groups' median times when nearly every group had one (None when those
+    do not differ)."""
+    any_event = np.array([bool(values["event"][rows].any()) for rows in members])
+    if min(int(any_event.sum()), int((~any_event).sum())) >= 2:
+        return any_event.astype(np.intp), np.array(["censored", "event"])
+    med = np.array([float(np.median(values["time"][rows])) for rows in members])
+    codes = (med > np.median(med)).astype(np.intp)
+    if np.unique(codes).size < 2:
+        return None
+    return codes, np.array(["early", "late"])
 
 
 def standardized_target(values: np.ndarray) -> np.ndarray:

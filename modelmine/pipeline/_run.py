@@ -43,6 +43,7 @@ from ..datasets import LoadedData
 from ..datasets._multiomic import as_loaded
 from ..exceptions import DataError
 from ..operators import Signature, SignatureSet, apply_operators
+from ..outcomes import DEFAULT_OUTCOME, outcome_kind
 from ..patterns import ItemsetLattice, Itemsets, TooManyItemsetsError, mine_itemsets
 from ..report import range_text, scaling_statement
 from ..spec import DEFAULT_OPERATORS, RunSpec
@@ -232,14 +233,7 @@ class MiningRun:
         (regression), or the structured array of event and time (survival)."""
         if self.expression is None:
             return None
-        if self.outcome == "survival":
-            from ..outcomes import SURVIVAL_DTYPE
-
-            out = np.empty(len(self.expression), dtype=SURVIVAL_DTYPE)
-            out["event"] = self.expression["event"].to_numpy().astype(bool)
-            out["time"] = self.expression["time"].to_numpy(dtype=np.float64)
-            return out
-        return self.expression[OUTCOME_COLUMNS[self.outcome][0]].to_numpy()
+        return self.spec.outcome_kind.values_from(self.expression)
 
     def frequencies(self) -> pd.DataFrame:
         """Every feature with its selection frequency and mean rank, most frequent first."""
@@ -297,7 +291,8 @@ class MiningRun:
             return self._class_markers(operator, effect, auto=auto)
         name = self._markers_operator(operator)
         assert self.expression is not None
-        lead = OUTCOME_COLUMNS[self.outcome]
+        kind = self.spec.outcome_kind
+        lead = kind.columns
         kept = [g for g in _genes_of(self.signatures[name])
                 if g in self.expression.columns and g not in lead]
         if not kept:
@@ -309,11 +304,11 @@ class MiningRun:
             table = null.to_frame()
             q = table["q_value"].reindex([str(f) for f in base.feature_names]).to_numpy()
         Z = None if self.covariates is None else self.covariates.to_numpy(np.float64)
-        if self.outcome != "classification":
+        if not kind.classes:
             from ..diagnostics import outcome_marker_table
 
             frame = outcome_marker_table(
-                self.expression[kept], self.outcome_values, self.outcome,
+                self.expression[kept], self.outcome_values, kind,
                 frequency=self._kept_values(base.subsets.mean(axis=0), kept),
                 n_models=base.n_models,
                 q_values=None if q is None else self._kept_values(q, kept), covariates=Z)
@@ -712,18 +707,13 @@ def _genes_of(result: Signature | SignatureSet) -> list[str]:
     return genes
 
 
-#: The leading columns of :attr:`MiningRun.expression` (and ``expression.csv.gz``) that
-#: hold the outcome, by kind; the genes follow.
-OUTCOME_COLUMNS = {"classification": ("class",), "regression": ("outcome",),
-                   "survival": ("time", "event")}
-
-
 def signature_expression(X: Any, y: Any, base: BaseModels,
                          signatures: Mapping[str, Signature | SignatureSet],
                          sample_names: Any = None,
-                         outcome: str = "classification") -> pd.DataFrame:
+                         outcome: Any = DEFAULT_OUTCOME) -> pd.DataFrame:
     """The values of the signatures' genes per sample, with the outcome first (the class;
-    the value; or the time and the event indicator: :data:`OUTCOME_COLUMNS`).
+    the value; or the time and the event indicator: the outcome kind's
+    :attr:`~modelmine.outcomes.OutcomeKind.columns`).
 
     The genes of every signature, the most frequently selected first (ties: mean rank,
     then index), at most :data:`EXPRESSION_MAX_GENES` beyond those of the single-model
@@ -748,19 +738,13 @@ def signature_expression(X: Any, y: Any, base: BaseModels,
                    else X if sp.issparse(X) else np.asarray(X))
     block = matrix[:, cols]
     block = block.toarray() if sp.issparse(block) else np.asarray(block, dtype=np.float64)
-    labels = y.to_numpy() if isinstance(y, pd.Series) else np.asarray(y)
     index = (pd.Index([str(s) for s in sample_names], name="sample")
              if sample_names is not None else pd.RangeIndex(block.shape[0], name="sample"))
     frame = pd.DataFrame(block, index=index,
                          columns=[str(base.feature_names[j]) for j in cols])
-    if outcome == "survival":
-        frame.insert(0, "event", np.asarray(labels["event"], dtype=np.int64))
-        frame.insert(0, "time", np.asarray(labels["time"], dtype=np.float64))
-    elif outcome == "regression":
-        frame.insert(0, "outcome", labels.astype(np.float64))
-    else:
-        frame.insert(0, "class",
-                     labels.astype(str) if labels.dtype.kind in "OUS" else labels)
+    lead = outcome_kind(outcome, func=_FUNC).target_columns(y)
+    for at, (name, values) in enumerate(lead.items()):
+        frame.insert(at, name, values)
     return frame
 
 
@@ -1019,13 +1003,14 @@ class Execution:
     command: Sequence[str] | None = None
 
 
-def _data(X: Any, y: Any, feature_names: Any, outcome: str = "classification"
+def _data(X: Any, y: Any, feature_names: Any, outcome: Any = DEFAULT_OUTCOME
           ) -> tuple[Any, Any, LoadedData | None, Any]:
     """The doors' data: an AnnData, a LoadedData, or X and y; continuous targets refused
-    unless the outcome is not classification."""
+    for an outcome of classes."""
     from ..datasets import check_target, from_anndata
     from ..datasets._biodata import is_anndata
 
+    classes = outcome_kind(outcome, func=_FUNC).classes
     if not isinstance(X, LoadedData):  # a foreign container: refused before any work
         check_container(X, "X", _FUNC, loaded=True)
     if isinstance(X, list | tuple):  # rows of values (checked): the array the run reads
@@ -1037,7 +1022,7 @@ def _data(X: Any, y: Any, feature_names: Any, outcome: str = "classification"
             raise param_error("y", _FUNC, "the labels, or 'obs:COLUMN' for a column of the "
                               "AnnData's obs", None)
         X, y = from_anndata(X, y), None
-        if outcome == "classification":  # a continuous obs column: say how to ask for it
+        if classes:  # a continuous obs column: say how to ask for it
             check_target(X.y, where=f"({X.target} of the AnnData)", option="y")
     source = X if isinstance(X, LoadedData) else None
     if source is not None:
@@ -1049,7 +1034,7 @@ def _data(X: Any, y: Any, feature_names: Any, outcome: str = "classification"
     elif y is None:
         raise param_error("y", _FUNC, "the class labels (array-like of shape (n_samples,))",
                           None)
-    elif outcome == "classification":
+    elif classes:
         check_target(y, where="(the labels)", option="y")
     return X, y, source, feature_names
 
@@ -1067,11 +1052,11 @@ def _execute(X: Any, y: Any, spec: RunSpec, execution: Execution, *,
                              n_jobs=execution.n_jobs, func=_FUNC, groups=groups,
                              sample_weight=sample_weight,
                              modalities=() if source is None else source.modalities)
-    taken = sorted(set(OUTCOME_COLUMNS[spec.outcome]) & {
-        str(f) for f in checked.data.feature_names})
+    lead = spec.outcome_kind.columns
+    taken = sorted(set(lead) & {str(f) for f in checked.data.feature_names})
     if taken:  # the expression table leads with these columns (expression.csv.gz)
         raise param_error("feature_names", _FUNC, "names other than "
-                          f"{', '.join(map(repr, OUTCOME_COLUMNS[spec.outcome]))}, the "
+                          f"{', '.join(map(repr, lead))}, the "
                           f"outcome's columns of the run's expression table",
                           f"a feature named {taken[0]!r} (rename it)", show=False)
     if covariates is not None:
@@ -1146,9 +1131,9 @@ def _with_covariates(checked: CheckedRun, covariates: Any) -> CheckedRun:
                           show=False)
     from ..outcomes._covariates import check_not_explained
 
-    outcome = checked.spec.outcome
-    check_not_explained(covariates.values, checked.data.y if outcome == "classification"
-                        else checked.data.target, outcome, func=_FUNC)
+    kind = checked.spec.outcome_kind
+    check_not_explained(covariates.values, checked.data.y if kind.classes
+                        else checked.data.target, kind, func=_FUNC)
     checked = dataclasses.replace(checked, covariates=covariates)
     checked.selectors  # noqa: B018  (refuses a selector that cannot take them, now)
     return checked
@@ -1159,7 +1144,7 @@ def covariates_statement(checked: CheckedRun, covariates: Any) -> str:
     names = ", ".join(covariates.sources)
     encoded = ("" if list(covariates.columns) == list(covariates.sources) else
                f" (encoded as {', '.join(covariates.columns)})")
-    outcome = checked.spec.outcome
+    kind = checked.spec.outcome_kind
     names_of = [s.name for s in checked.spec.selectors]
     sel = ", ".join(names_of)
     how = {"cox-score": "cox-score's score test of each gene", "coxnet": "coxnet, "
@@ -1172,12 +1157,15 @@ def covariates_statement(checked: CheckedRun, covariates: Any) -> str:
                            "replaced by its residuals on them, in each resample"}
     classes = [f"{n} ({ways[CLASS_ADJUSTMENT[n][0]]})" if n in CLASS_ADJUSTMENT else
                f"not {n} (a selector modelmine cannot adjust)" for n in names_of]
-    where = {"survival": "in every fit of " + "; ".join(how.get(n, n) for n in names_of),
-             "regression": f"in every fit of {sel} (y and each gene replaced by their "
-                           "residuals on them, in each resample)",
-             "classification": "in every fit of " + "; ".join(classes)}[outcome]
-    effect = {"survival": "hazard ratios", "regression": "slopes",
-              "classification": "odds ratios"}[outcome]
+    if kind.classes:
+        where, effect = "in every fit of " + "; ".join(classes), "odds ratios"
+    elif kind.censored:
+        where = "in every fit of " + "; ".join(how.get(n, n) for n in names_of)
+        effect = "hazard ratios"
+    else:  # numbers: every selector on residuals
+        where = (f"in every fit of {sel} (y and each gene replaced by their residuals on "
+                 "them, in each resample)")
+        effect = "slopes"
     return (f"{names}{encoded}: adjusted for {where}, and in the markers' {effect} per SD "
             "(the gene and the covariates in one model)")
 

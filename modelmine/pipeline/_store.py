@@ -48,6 +48,7 @@ from .._utils import jsonable
 from ..base_models import BaseModels, DamagedCheckpointError, RunDirectory
 from ..exceptions import DataError, InvalidParameterError, RunStateError
 from ..operators import Signature, SignatureSet
+from ..outcomes import default_registry
 from ..selectors._scaling import SCALE_METHODS
 from ..spec import RunSpec, setting, settings_schema
 
@@ -124,8 +125,7 @@ _READ_OPTIONS = schema.Where(
      "weights": schema.Optional(str),
      "keep_columns": schema.Optional(schema.ListOf(str)),
      "outcome": schema.Optional(schema.Where(
-         str, lambda v: v in ("classification", "regression", "survival"),
-         "classification, regression or survival")),
+         str, lambda v: v in default_registry(), "a registered outcome kind")),
      "event": schema.Optional(str), "covariates": schema.Optional(schema.ListOf(str)),
      # multi-omic input: --modality NAME or NAME=FILE (absolute), --intersect
      "modalities": schema.Optional(schema.ListOf(str)),

@@ -22,6 +22,7 @@ import pandas as pd
 
 from ..base_models import BaseModels
 from ..exceptions import DataError
+from ..outcomes import OutcomeKind
 from ..patterns import Itemsets
 from ._diagnostics import run_diagnostics
 from ._records import OperatorResult, operator_result
@@ -148,8 +149,10 @@ class Page:
                               diagnostics=self.diagnostics, null=self.null)
 
     @property
-    def outcome(self) -> str:
-        return str(self.base.selector.get("outcome", "classification"))
+    def outcome_kind(self) -> OutcomeKind:
+        """What the run's outcome is (:class:`~modelmine.outcomes.OutcomeKind`): the
+        sections show classes, numbers or censored times by it."""
+        return self.base.spec.outcome_kind
 
     # ------------------------------------------------------------- markers
     @cached_property

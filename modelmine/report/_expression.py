@@ -33,7 +33,7 @@ def expression(page: Any) -> str:
     box plots), or, for a continuous or survival outcome, against the outcome."""
     frame = page.run.expression
     head = '<h2 id="expression">Expression of the signature genes</h2>'
-    if page.outcome != "classification" and frame is not None:
+    if not page.outcome_kind.classes and frame is not None:
         return head + "\n" + _outcome_expression(page, frame)
     if frame is None or frame.shape[1] < 2:
         return head + ('\n<p class="muted">The expression values are not part of this run '
@@ -63,9 +63,8 @@ def _outcome_expression(page: Any, frame: pd.DataFrame) -> str:
         signature_predictions,
     )
 
-    kind = page.outcome
-    lead = 1 if kind == "regression" else 2
-    genes = list(frame.columns[lead:])
+    kind = page.outcome_kind
+    genes = list(frame.columns[len(kind.columns):])
     shown = [page.names[j] for j in page.highlight] if page.highlight else genes[:30]
     shown = [g for g in shown if g in genes] or genes[:30]
     if not shown:
@@ -76,21 +75,21 @@ def _outcome_expression(page: Any, frame: pd.DataFrame) -> str:
             "to the outcome, not an unbiased estimate of the signature's performance "
             "(<code>modelmine evaluate</code> selects inside each fold).")
     parts = []
-    if kind == "regression":
+    y = kind.values_from(frame)
+    if not kind.censored:  # numbers
         pred = signature_predictions(frame, shown, kind)
         parts.append(f'<div class="note">Each panel is a gene of {which} against the '
                      "outcome, with its least-squares line and Spearman's rho; then the "
                      "outcome predicted from the signature's genes (ridge regression, "
                      f"5-fold, out of fold) against the observed one. {note}</div>")
-        parts.append(img(plot_outcome_scatter(frame, shown[:8]),
+        parts.append(img(plot_outcome_scatter(frame, shown[:8], y),
                          "The top genes against the outcome"))
         parts.append(img(plot_predicted_observed(
-            frame["outcome"].to_numpy(dtype=np.float64), pred,
+            np.asarray(y, dtype=np.float64), pred,
             "Signature: predicted against observed"), "Predicted against observed"))
     else:
         risk = signature_predictions(frame, shown, kind)
-        fig, p_value = plot_kaplan_meier(frame["time"].to_numpy(dtype=np.float64),
-                                         frame["event"].to_numpy().astype(bool), risk,
+        fig, p_value = plot_kaplan_meier(y["time"], y["event"], risk,
                                          "Signature risk score, split at its median")
         parts.append(f'<div class="note">Kaplan-Meier curves of the samples above and at '
                      "or below the median of the signature's risk score (a Cox model of "

@@ -27,49 +27,41 @@ __all__ = ["plot_hazard_ratios", "plot_kaplan_meier", "plot_outcome_scatter",
            "plot_predicted_observed", "signature_predictions"]
 
 
-def signature_predictions(expression: pd.DataFrame, genes: Sequence[str], outcome: str,
+def signature_predictions(expression: pd.DataFrame, genes: Sequence[str], outcome: Any,
                           *, n_splits: int = 5, random_state: int = 0) -> np.ndarray:
-    """Out-of-fold predictions of the outcome from the signature's genes.
+    """Out-of-fold predictions of the outcome from the signature's genes, by the first
+    model of its kind (:attr:`modelmine.outcomes.OutcomeKind.models`).
 
     Regression: ridge regression (``RidgeCV``) on the standardised genes, predicted y.
     Survival: a Cox model with a small ridge penalty (scikit-survival's
     ``CoxPHSurvivalAnalysis(alpha=1)``), the risk score. ``n_splits``-fold, shuffled.
     """
     from sklearn.model_selection import KFold
-    from sklearn.pipeline import make_pipeline
-    from sklearn.preprocessing import StandardScaler
 
+    from ..outcomes import outcome_kind
+
+    kind = outcome_kind(outcome, func="signature_predictions")
     X = expression[list(genes)].to_numpy(dtype=np.float64)
     out = np.empty(X.shape[0])
     folds = KFold(n_splits=min(n_splits, X.shape[0]), shuffle=True,
                   random_state=random_state)
-    if outcome == "regression":
-        from sklearn.linear_model import RidgeCV
-
-        y: Any = expression["outcome"].to_numpy(dtype=np.float64)
-        model: Any = make_pipeline(StandardScaler(), RidgeCV(alphas=np.logspace(-3, 3, 13)))
-    else:
-        from sksurv.linear_model import CoxPHSurvivalAnalysis
-
-        from ..outcomes import SURVIVAL_DTYPE
-
-        y = np.empty(X.shape[0], dtype=SURVIVAL_DTYPE)
-        y["event"] = expression["event"].to_numpy().astype(bool)
-        y["time"] = expression["time"].to_numpy(dtype=np.float64)
-        model = make_pipeline(StandardScaler(), CoxPHSurvivalAnalysis(alpha=1.0,
-                                                                      ties="breslow"))
+    y = kind.values_from(expression)
+    if not kind.censored:
+        y = np.asarray(y, dtype=np.float64)
+    model = next(iter(kind.models.values()))()
     for train, test in folds.split(X):
         out[test] = model.fit(X[train], y[train]).predict(X[test])
     return out
 
 
 @_plain_text
-def plot_outcome_scatter(expression: pd.DataFrame, genes: Sequence[str]) -> Figure:
-    """Each gene (in the data's units) against the continuous outcome, with its
+def plot_outcome_scatter(expression: pd.DataFrame, genes: Sequence[str],
+                         y: np.ndarray) -> Figure:
+    """Each gene (in the data's units) against the continuous outcome ``y``, with its
     least-squares line and Spearman's rho in the title."""
     from scipy.stats import spearmanr
 
-    y = expression["outcome"].to_numpy(dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
     genes = list(genes)
     cols = min(4, max(1, len(genes)))
     rows = int(np.ceil(len(genes) / cols)) if genes else 1

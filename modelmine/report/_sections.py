@@ -67,17 +67,15 @@ class Section:
 # ---------------------------------------------------------------- data and settings
 def _classes_entry(base: Any) -> dict[str, str]:
     """The data table's row on the classes; for a continuous or survival outcome, what
-    the labels the resampling keeps are (not classes: strata of the outcome)."""
+    the labels the resampling keeps are (not classes: strata of the outcome, in the
+    words of its kind's ``strata_note``)."""
     labels = ", ".join(str(c) for c in base.classes)
-    outcome = str(base.selector.get("outcome", "classification"))
-    if outcome == "regression":
-        return {"resampling strata": f"{len(base.classes)} quantile bins of y ({labels}): "
-                "a regression run has no classes; these only stratify and check the "
-                "resamples"}
-    if outcome == "survival":
-        return {"resampling strata": f"{labels}: a survival run has no classes; these only "
-                "stratify and check the resamples"}
-    return {"classes": labels}
+    kind = base.spec.outcome_kind
+    if kind.classes:
+        return {"classes": labels}
+    strata = kind.strata_note.format(n=len(base.classes), labels=labels) or labels
+    return {"resampling strata": f"{strata}: a {kind.name} run has no classes; these only "
+            "stratify and check the resamples"}
 
 
 def _run_settings(page: Page) -> dict[str, Any]:

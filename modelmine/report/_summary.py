@@ -55,7 +55,7 @@ def _figures(page: Any) -> str:
         thumbs.append(_thumb(dots[0], "Dot plot of the top marker genes by class",
                              "fig-markers"))
     frame = page.run.expression
-    if page.outcome == "classification" and frame is not None and frame.shape[1] >= 2:
+    if page.outcome_kind.classes and frame is not None and frame.shape[1] >= 2:
         genes = heatmap_genes(page)[:SUMMARY_GENES]
         thumbs.append(_thumb(plot_expression_heatmap(frame, genes, width=SUMMARY_WIDTH),
                              "Heat map of the top signature genes by class", "fig-heatmap"))
@@ -66,10 +66,7 @@ def _question(page: Any) -> str:
     base = page.base
     source = shareable(str(dict(page.run.data or {}).get("source", "the data")))
     classes = ", ".join(str(c) for c in base.classes)
-    question = (f"Which genes separate the classes {e(classes)} of" if page.outcome ==
-                "classification" else "Which genes predict the continuous outcome of"
-                if page.outcome == "regression" else "Which genes predict survival (censored "
-                "times) in")
+    question = page.outcome_kind.question.format(classes=e(classes))
     named = (f", named x0 to x{base.n_features_in - 1} by their column positions"
              if is_positional(page.names) else "")
     return (f"{question} {e(source)} ({base.n_samples} samples x "

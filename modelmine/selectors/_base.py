@@ -26,6 +26,7 @@ import numpy as np
 from sklearn.base import clone
 
 from .._utils import jsonable
+from ..outcomes import DEFAULT_OUTCOME, outcome_kind
 from ..outcomes._target import SURVIVAL_DTYPE
 from ..validation import param_error
 
@@ -141,10 +142,10 @@ def _door_labels(y: Any, owner: str, method: str) -> np.ndarray:
 def _door_y(selector: Any, y: Any, owner: str, method: str) -> Any:
     """The target as the selector's outcome needs it: class codes (:func:`_door_labels`),
     float64 values (regression) or the event / time structured array (survival)."""
-    outcome = getattr(selector, "outcome", "classification")
-    if outcome == "classification":
+    kind = outcome_kind(getattr(selector, "outcome", DEFAULT_OUTCOME))
+    if kind.classes:
         return _door_labels(y, owner, method)
-    if outcome == "survival":
+    if kind.censored:
         arr = np.asarray(y)
         if arr.dtype == SURVIVAL_DTYPE:
             return arr
@@ -236,9 +237,11 @@ class Selector(ABC):
     #: :func:`modelmine.bootstrap` passes the weights of the resample's rows to such
     #: selectors and refuses weights for the others, naming them.
     supports_weights: bool = False
-    #: The outcomes the selector fits (:data:`modelmine.outcomes.OUTCOMES`): a run of
-    #: another outcome refuses it by name. One selector class may fit several (the random
-    #: forest: a classifier or a regressor); :meth:`for_outcome` picks one.
+    #: The outcomes the selector fits (names of :func:`modelmine.outcomes.outcome_kind`):
+    #: a run of another outcome refuses it by name, unless that outcome is fitted as one of
+    #: these (:attr:`~modelmine.outcomes.OutcomeKind.fitted_as`). One selector class may
+    #: fit several (the random forest: a classifier or a regressor); :meth:`for_outcome`
+    #: picks one.
     outcomes: tuple[str, ...] = ("classification",)
     #: Whether :meth:`prepare` depends on the labels. When it does not, the per-class
     #: panels (each class against the rest) prepare the data once for all the classes.
@@ -265,18 +268,21 @@ class Selector(ABC):
         :meth:`for_outcome` chose another."""
         return str(self.__dict__.get("_outcome", self.outcomes[0]))
 
-    def for_outcome(self, outcome: str, func: str = "Selector.for_outcome") -> Selector:
-        """A copy of the selector that fits ``outcome`` (refused when it cannot)."""
+    def for_outcome(self, outcome: Any, func: str = "Selector.for_outcome") -> Selector:
+        """A copy of the selector that fits ``outcome`` (a name or an
+        :class:`~modelmine.outcomes.OutcomeKind`; refused when it cannot): the selector
+        fits the values of the kind it is fitted as (:attr:`OutcomeKind.fitted_as`)."""
         import copy
 
-        if outcome not in self.outcomes:
+        kind = outcome_kind(outcome, func=func)
+        if not kind.fits(self):
             fits = " or ".join(repr(o) for o in self.outcomes)
-            raise param_error("selector", func, f"a selector for outcome={outcome!r}",
+            raise param_error("selector", func, f"a selector for outcome={kind.name!r}",
                               f"{self.name!r}, which fits {fits} only", show=False)
-        if outcome == self.outcome:
+        if kind.fitted_as == self.outcome:
             return self
         out = copy.copy(self)
-        out.__dict__["_outcome"] = outcome
+        out.__dict__["_outcome"] = kind.fitted_as
         return out
 
     @abstractmethod
@@ -367,7 +373,7 @@ class Selector(ABC):
         """Name, kind and parameters, as stored in :class:`modelmine.BaseModels`."""
         out = {"name": self.name, "kind": self.kind,
                "params": jsonable(self.get_params(), unknown="repr")}
-        if self.outcome != "classification":
+        if self.outcome != DEFAULT_OUTCOME:  # the records of classes name none
             out["outcome"] = self.outcome
         return out
 
@@ -557,7 +563,8 @@ class EstimatorSelector(Selector):
         if hasattr(est, "coef_"):
             coef = np.asarray(est.coef_, dtype=np.float64)
             p = X.shape[1]
-            if coef.ndim == 2 and coef.shape[0] == p and self.outcome == "survival":
+            if (coef.ndim == 2 and coef.shape[0] == p
+                    and outcome_kind(self.outcome).censored):
                 # scikit-survival's penalised paths: features x penalties, the last
                 # (smallest) penalty is the fitted model
                 scores = np.abs(coef[:, -1])

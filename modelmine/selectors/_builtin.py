@@ -15,6 +15,7 @@ import pandas as pd
 import scipy.sparse as sp
 
 from .._registry import BUILT_IN, Entry, Registry
+from ..outcomes import outcome_kind
 from ..validation import check_choice, check_int, check_real, param_error
 from ._base import (
     LIBLINEAR_LOCK,
@@ -446,7 +447,8 @@ class RandomForestSelector(Selector):
                sample_weight: np.ndarray | None = None) -> SelectorOutput:
         from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor
 
-        cls = RandomForestRegressor if self.outcome == "regression" else RandomForestClassifier
+        cls = (RandomForestClassifier if outcome_kind(self.outcome).classes
+               else RandomForestRegressor)
         forest = cls(
             n_estimators=self.n_estimators, max_features=self.max_features,
             random_state=random_state, n_jobs=1,
@@ -588,16 +590,19 @@ def weighted_selectors() -> list[str]:
             if getattr(_DEFAULT.entry(name).obj, "supports_weights", False)]
 
 
-def selectors_for(outcome: str) -> list[str]:
-    """The registered selectors that fit ``outcome`` ("classification", "regression" or
-    "survival"; each selector's ``outcomes``), by name.
+def selectors_for(outcome: Any) -> list[str]:
+    """The registered selectors that fit ``outcome``, by name.
+
+    ``outcome`` is "classification", "regression", "survival" or another registered kind
+    (:func:`modelmine.outcomes.outcome_kind`); each selector's ``outcomes`` name the kinds
+    it fits.
 
     Built in: for regression "pearson", "lasso", "elastic-net", "rrelieff",
     "random-forest", "svr-rfe"; for survival "cox-score", "coxnet", "boosted-cox"
     (``docs/outcomes.md``).
     """
-    return [name for name in _DEFAULT.names()
-            if outcome in getattr(_DEFAULT.entry(name).obj, "outcomes", ("classification",))]
+    kind = outcome_kind(outcome, func="selectors_for")
+    return [name for name in _DEFAULT.names() if kind.fits(_DEFAULT.entry(name).obj)]
 
 
 def refresh() -> None:

@@ -34,8 +34,8 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from ..outcomes import outcome_kind
 from ..outcomes._covariates import (
-    ADJUSTED_SELECTORS,
     Covariates,
     cox_adjusted_scores,
     residualise,
@@ -131,10 +131,11 @@ class CovariateAdjustedSelector(Selector):
              random_state: int) -> SelectorOutput:
         keep = Z.std(axis=0) > 0  # a level absent from this resample
         Z = Z[:, keep]
-        if self.outcome == "regression":
+        kind = outcome_kind(self.outcome)
+        if not kind.classes and not kind.censored:  # numbers: on residuals
             return self.selector.select(residualise(X, Z), residualise(y, Z).ravel(),
                                         random_state=random_state)
-        if self.outcome == "classification":
+        if kind.classes:
             how = CLASS_ADJUSTMENT[self.name][0]
             inner = getattr(self.selector, "selector", self.selector)  # past a scaling
             if how == "ancova" and getattr(inner, "reference", "rest") == "rest":
@@ -171,7 +172,7 @@ def adjusts(selector: Any) -> bool:
     of a continuous or survival outcome (or refuses it), a classification selector of
     :data:`CLASS_ADJUSTMENT` (the others are fitted as they are). The covariates a base
     models' description of its selector names follow it."""
-    return selector.outcome != "classification" or selector.name in CLASS_ADJUSTMENT
+    return not outcome_kind(selector.outcome).classes or selector.name in CLASS_ADJUSTMENT
 
 
 def adjusted(selector: Any, covariates: Covariates | None, *, func: str) -> Any:
@@ -180,7 +181,8 @@ def adjusted(selector: Any, covariates: Covariates | None, *, func: str) -> Any:
     :data:`CLASS_ADJUSTMENT`), or refused (a survival selector that cannot take them)."""
     if covariates is None:
         return selector
-    if selector.outcome == "classification":
+    kind = outcome_kind(selector.outcome)
+    if kind.classes:
         if not adjusts(selector):
             warnings.warn(
                 f"The covariates {', '.join(covariates.sources)} did not enter the fits of "
@@ -189,7 +191,7 @@ def adjusted(selector: Any, covariates: Covariates | None, *, func: str) -> Any:
                 "are adjusted.", UserWarning, stacklevel=3)
             return selector
         return CovariateAdjustedSelector(selector, covariates)
-    allowed = ADJUSTED_SELECTORS[selector.outcome]
+    allowed = kind.adjusted_selectors
     if allowed is not None and selector.name not in allowed:
         raise param_error("covariates", func, f"a selector that adjusts for them for "
                           f"outcome={selector.outcome!r} ({', '.join(allowed)})",

@@ -18,6 +18,7 @@ import numpy as np
 
 from .._utils import jsonable
 from ..exceptions import DataError
+from ..outcomes import DEFAULT_OUTCOME
 from ._base import Selector, SelectorOutput
 
 __all__ = ["RecordedSelector"]
@@ -37,7 +38,7 @@ class RecordedSelector(Selector):
         self.record = jsonable(dict(record))
         self.name = str(self.record.get("name") or "selector")
         self.kind = self.record.get("kind", "scores")
-        outcome = str(self.record.get("outcome", "classification"))
+        outcome = str(self.record.get("outcome", DEFAULT_OUTCOME))
         self.outcomes = (outcome,)
 
     def get_params(self) -> dict[str, Any]:
