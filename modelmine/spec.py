@@ -50,7 +50,14 @@ from .constants import (
     default_n_features,
 )
 from .exceptions import SizeCappedWarning
-from .outcomes import DEFAULT_OUTCOME, KindView, OutcomeKind, outcome_kind
+from .outcomes import (
+    DEFAULT_OUTCOME,
+    KindView,
+    OutcomeKind,
+    builtin_kinds,
+    default_registry,
+    outcome_kind,
+)
 from .validation import check_choice, check_fraction_or_count, check_int, check_real, param_error
 
 #: The public names (issue 38); the policies other modules share (``capped``, ``resolve_seed``,
@@ -227,20 +234,27 @@ class Fraction(Constraint):
 @dataclass(frozen=True)
 class Choice(Constraint):
     """One of ``options`` (or None when ``allow_none``); ``options`` may be a function
-    giving them (a registry, read when the check runs)."""
+    giving them (a registry, read when the check runs). ``shown``, a function too, gives
+    the options the docstrings and the docs' table list when they are not all of them (a
+    registry's built-ins: no plugin is scanned when a module is imported, and the docs do
+    not depend on what is installed)."""
 
     options: Any = ()
     allow_none: bool = False
+    shown: Any = None
 
     def choices(self) -> list[str]:
         return list(self.options() if callable(self.options) else self.options)
 
+    def _listed(self) -> list[str]:
+        return self.choices() if self.shown is None else list(self.shown())
+
     def describe(self) -> str:
-        return ("one of " + ", ".join(repr(o) for o in self.choices())
+        return ("one of " + ", ".join(repr(o) for o in self._listed())
                 + (" or None" if self.allow_none else ""))
 
     def type_text(self) -> str:
-        return ("{" + ", ".join(f'"{o}"' for o in self.choices()) + "}"
+        return ("{" + ", ".join(f'"{o}"' for o in self._listed()) + "}"
                 + (" or None" if self.allow_none else ""))
 
     def check(self, value: Any, name: str, func: str) -> Any:
@@ -499,9 +513,13 @@ def _scales() -> list[str]:
 
 
 def _outcomes() -> list[str]:
-    from .outcomes import default_registry
-
+    """The registered outcome kinds (read when a value is checked: plugins' too)."""
     return default_registry().names()
+
+
+def _builtin_outcomes() -> list[str]:
+    """The built-in outcome kinds (what the docstrings and the docs' table list)."""
+    return [kind.name for kind in builtin_kinds()]
 
 
 def _support_schema() -> Any:
@@ -525,13 +543,11 @@ def _list_schema() -> Any:
 
 
 def _outcome_defaults() -> str:
-    """The default selector of each outcome, in words (from the outcome kinds, so that no
-    text restates it)."""
-    from .outcomes import default_registry, outcome_kind
-
-    kinds = [outcome_kind(name) for name in default_registry().names()]
+    """The default selector of each built-in outcome, in words (from the kinds, so that no
+    text restates it; the built-ins only, so that importing modelmine scans no plugin and
+    the docs' table does not depend on what is installed)."""
     return ", ".join(f"{kind.default_selector!r} for "
-                     f"{'classes' if kind.classes else kind.name}" for kind in kinds)
+                     f"{'classes' if kind.classes else kind.name}" for kind in builtin_kinds())
 
 
 #: Every setting of a run, declared once (KDD 2012, sections 2-3). Derived from it:
@@ -548,7 +564,8 @@ SETTINGS: tuple[Setting, ...] = (
         "them", stored=(str, type(None)),
         type="str, Selector, estimator, callable, or a list of them"),
         f"the feature selector of the base models (default: the outcome's: "
-        f"{', '.join(DEFAULT_SELECTORS.values())})", ("-s", "--selector"), required=True,
+        f"{', '.join(kind.default_selector for kind in builtin_kinds())})",
+        ("-s", "--selector"), required=True,
         always_stored=True, metavar="NAME",
         note="A registered name (:func:`modelmine.selectors.available_selectors`), a "
         ":class:`modelmine.selectors.Selector`, a scikit-learn estimator (with ``coef_`` "
@@ -651,7 +668,7 @@ SETTINGS: tuple[Setting, ...] = (
             note="The per-class panels (``MiningRun.class_signatures``, "
             "``MiningRun.markers()``; ``docs/markers.md``), on the run's own resamples "
             "(common random numbers). Three or more classes."),
-    Setting("outcome", DEFAULT_OUTCOME, Choice(_outcomes),
+    Setting("outcome", DEFAULT_OUTCOME, Choice(_outcomes, shown=_builtin_outcomes),
             "what y is: class labels, a continuous value, or a survival target",
             ("--outcome",),
             note="A survival target is the structured array of the event indicator and the "

@@ -140,6 +140,11 @@ def test_a_kind_states_its_facts_once():
         assert set(kind.measures) >= {kind.error_measure}
     with pytest.raises(ValueError, match="'censored' parameter of OutcomeKind"):
         dataclasses.replace(outcome_kind("classification"), name="both", censored=True)
+    survival = outcome_kind("survival")  # immutable all the way down
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        survival.default_selector = "cox-score"
+    with pytest.raises(TypeError):
+        survival.models["cox"] = survival.models["coxph"]
 
 
 #: Comparisons of an outcome with the name of a kind (the brief's measure), and tables

@@ -21,6 +21,7 @@ from ._kinds import (
     OutcomeKind,
     OutcomeKindRegistry,
     available_outcome_kinds,
+    builtin_kinds,  # noqa: F401 (internal)
     check_outcome,
     default_registry,
     outcome_kind,

@@ -37,6 +37,7 @@ __all__ = [
     "OutcomeKindRegistry",
     "add_builtins",
     "available_outcome_kinds",
+    "builtin_kinds",
     "check_outcome",
     "default_registry",
     "outcome_kind",
@@ -188,10 +189,19 @@ class OutcomeKind:
         if self.classes and self.censored:
             raise param_error("censored", func, "False for a kind of class labels "
                               "(classes=True)", True)
+        if len(columns) != (2 if self.censored else 1):
+            raise param_error("columns", func, "two names (the time's and the event's) for "
+                              "censored times, one otherwise", columns)
         models = FrozenDict(self.models)
         if not all(isinstance(k, str) and callable(v) for k, v in models.items()):
             raise param_error("models", func, "a mapping of model names to factories",
                               dict(models), exc=TypeError)
+        if models and self.measure is None:
+            raise param_error("measure", func, "the function that measures its models",
+                              None)
+        if self.measures and self.error_measure not in self.measures:
+            raise param_error("error_measure", func, "one of its measures "
+                              f"({', '.join(map(repr, self.measures))})", self.error_measure)
         if self.sample_loss is not None and self.sample_errors is None:
             raise param_error("sample_loss", func, "None without sample_errors",
                               self.sample_loss)
@@ -377,6 +387,12 @@ _BUILTINS: list[OutcomeKind] = []
 def add_builtins(kinds: Any) -> None:
     """Declare the built-in kinds (called once, by ``outcomes/_builtin.py``)."""
     _BUILTINS.extend(kinds)
+
+
+def builtin_kinds() -> tuple[OutcomeKind, ...]:
+    """The built-in kinds, in order, without scanning the entry points (for the texts a
+    module writes when it is imported)."""
+    return tuple(_BUILTINS)
 
 
 def _register_builtins(registry: Registry[Entry]) -> None:
