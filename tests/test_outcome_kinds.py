@@ -112,8 +112,10 @@ def test_a_made_up_kind_reaches_every_door_with_no_other_edit(ordinal, data, tmp
         assert "ordinal" not in available_outcome_kinds()["name"].tolist()
         with pytest.raises(ValueError, match="'outcome' parameter of RunSpec"):
             mm.RunSpec(outcome="ordinal")
-        with pytest.raises(DataError, match=r"'settings\.outcome' must be one of "
-                           r"'classification', 'regression', 'survival'; it is 'ordinal'"):
+        # not called damage: the kind a package registers is missing, and how to add it
+        with pytest.raises(DataError, match=r"made with the outcome kind 'ordinal', which is "
+                           r"not registered here \(the kinds here: 'classification', "
+                           r"'regression', 'survival'\): install or import the package"):
             mm.MiningRun.load(tmp_path / "run")
     finally:
         register_outcome_kind(ordinal)  # for the fixture's own removal

@@ -97,6 +97,16 @@ def _record(data: Any, path: Path, fmt: str, shape: dict[str, Any]) -> dict[str,
     """``data`` read from ``path``, checked: the format marker, then the declared schema."""
     if not isinstance(data, dict) or data.get("format") != fmt:
         raise DataError(f"{str(path)!r} is not a {fmt} file.")
+    settings = data.get("settings")
+    outcome = settings.get("outcome") if isinstance(settings, dict) else None
+    if isinstance(outcome, str) and outcome not in default_registry():
+        # not damage: a kind a plugin registers (modelmine.outcomes entry points)
+        known = ", ".join(map(repr, default_registry()))
+        raise DataError(f"{str(path)!r} was made with the outcome kind {outcome!r}, which "
+                        f"is not registered here (the kinds here: {known}): install or "
+                        "import the package that registers it (modelmine.outcomes entry "
+                        "points, modelmine.outcomes.register_outcome_kind), then load it "
+                        "again.")
     return schema.check(data, shape, repr(str(path)))
 
 
