@@ -2,7 +2,12 @@
 labels of every dtype, donors spanning clusters, scanpy's files as shipped (.raw, slightly
 negative values), the annotations file plotted by scanpy, the output directory's lock and
 checks, GMT names, the combinations' cost bound, empty categories, binary selectors, the
-selector's direction, the clusters' order and the low-stability caution."""
+selector's direction, the clusters' order and the low-stability caution.
+
+``modelmine markers`` runs in-process (``modelmine.cli.main``, the ``cli`` fixture) where
+the test is about its outputs and messages; a separate process (``markers_process``) where
+it is about the process: a lock held by another one.
+"""
 
 from __future__ import annotations
 
@@ -10,12 +15,14 @@ import subprocess
 import sys
 import time
 import warnings
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
 import pytest
 import scipy.sparse as sp
 
+from modelmine.cli import main
 from modelmine.singlecell import marker_panels
 
 sc = pytest.importorskip("scanpy")
@@ -37,9 +44,24 @@ def planted(labels, n_genes: int = 24, seed: int = 0, donors: int = 6):
                            var=pd.DataFrame(index=[f"g{j}" for j in range(n_genes)]))
 
 
-def cli(*argv, timeout=300):
+def markers_process(*argv, timeout=300):
+    """``python -m modelmine markers ARGV`` in a process of its own."""
     return subprocess.run([sys.executable, "-m", "modelmine", "markers", *map(str, argv)],
                           capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.fixture
+def cli(capsys):
+    """``modelmine markers ARGV`` in this process: its exit code (``returncode``) and what
+    it printed (``stdout``, ``stderr``), as :func:`markers_process` returns them."""
+
+    def markers(*argv):
+        capsys.readouterr()
+        code = main(["markers", *map(str, argv)])
+        printed = capsys.readouterr()
+        return SimpleNamespace(returncode=code, stdout=printed.out, stderr=printed.err)
+
+    return markers
 
 
 FAST = ["-b", "4", "--n-features", "3", "--quiet"]
@@ -51,7 +73,7 @@ FAST = ["-b", "4", "--n-features", "3", "--quiet"]
     np.repeat([True, False], 60),
     pd.Categorical(np.repeat([0, 1, 2, 10], 30)),
 ])
-def test_cli_writes_every_output_for_numeric_and_boolean_clusters(tmp_path, labels):
+def test_cli_writes_every_output_for_numeric_and_boolean_clusters(tmp_path, labels, cli):
     # issue 40.4: KeyError '0' in the report after all the work, nothing written
     adata = planted(np.repeat(np.arange(4), 30))
     adata.obs["cl"] = labels
@@ -94,7 +116,7 @@ def test_donors_spanning_clusters_are_resampled_whole(groups):
             assert (clusters[idx] == c).sum() <= 25  # then each cluster capped
 
 
-def test_cli_groups_take_obs_prefix(tmp_path):
+def test_cli_groups_take_obs_prefix(tmp_path, cli):
     planted(np.repeat(["x", "y", "z"], 60)).write_h5ad(tmp_path / "cells.h5ad")
     for groups in ("obs:donor", "donor"):
         done = cli(tmp_path / "cells.h5ad", "--groupby", "obs:cl", "--groups", groups,
@@ -105,7 +127,7 @@ def test_cli_groups_take_obs_prefix(tmp_path):
     assert bad.returncode == 2 and "--groups" in bad.stderr and "nope" in bad.stderr
 
 
-def test_pbmc68k_reduced_as_shipped_reads_raw_and_plots_from_the_annotations(tmp_path):
+def test_pbmc68k_reduced_as_shipped_reads_raw_and_plots_from_the_annotations(tmp_path, cli):
     # issue 39.7: scaled .X refused with a word of .raw; use_raw / --use-raw read it; the
     # annotations file plots with scanpy's dotplot as the help says
     import matplotlib
@@ -139,7 +161,7 @@ def test_pbmc68k_reduced_as_shipped_reads_raw_and_plots_from_the_annotations(tmp
     assert notes.var.loc[first, "modelmine_markers_0"].all()
 
 
-def test_annotations_of_counts_in_x_plot_as_they_are(tmp_path):
+def test_annotations_of_counts_in_x_plot_as_they_are(tmp_path, cli):
     import matplotlib
 
     matplotlib.use("Agg")
@@ -165,7 +187,7 @@ def test_noise_around_zero_is_set_to_zero_and_scaled_data_refused():
         marker_panels(scaled, "cell_type", n_bootstraps=3)
 
 
-def test_an_existing_output_is_kept_without_force_and_a_running_one_locked(tmp_path):
+def test_an_existing_output_is_kept_without_force_and_a_running_one_locked(tmp_path, cli):
     # issue 40.10: no lock, existing output replaced; 40.18: dangling symlink after the work
     from modelmine._files import directory_lock
 
@@ -177,8 +199,9 @@ def test_an_existing_output_is_kept_without_force_and_a_running_one_locked(tmp_p
     assert done.returncode == 2 and "--force" in done.stderr
     assert (out / "mine.txt").read_text() == "keep"
     fresh = tmp_path / "fresh"
-    with directory_lock(fresh):  # another markers run writing it
-        done = cli(tmp_path / "cells.h5ad", "--groupby", "cl", "--out", fresh, *FAST)
+    with directory_lock(fresh):  # another markers run (this process) writing it
+        done = markers_process(tmp_path / "cells.h5ad", "--groupby", "cl", "--out", fresh,
+                               *FAST)
     assert done.returncode == 2 and "Another modelmine" in done.stderr
     assert not fresh.exists()
     dangling = tmp_path / "dangling"
@@ -190,17 +213,15 @@ def test_an_existing_output_is_kept_without_force_and_a_running_one_locked(tmp_p
     assert "Errno" not in done.stderr and time.perf_counter() - start < 60
 
 
-def test_default_out_and_the_selectors_it_lists(tmp_path):
+def test_default_out_and_the_selectors_it_lists(tmp_path, monkeypatch, cli):
     # issue 38: --out required where `run` has a default; --selector lists regression ones
     planted(np.repeat(["x", "y", "z"], 30)).write_h5ad(tmp_path / "cells.h5ad")
-    done = subprocess.run([sys.executable, "-m", "modelmine", "markers",
-                           str(tmp_path / "cells.h5ad"), "--groupby", "cl", "--random-state",
-                           "3", *FAST], capture_output=True, text=True, timeout=300,
-                          cwd=tmp_path)
+    monkeypatch.chdir(tmp_path)
+    done = cli(tmp_path / "cells.h5ad", "--groupby", "cl", "--random-state", "3", *FAST)
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "modelmine-markers-3" / "markers.csv").is_file()
-    helped = subprocess.run([sys.executable, "-m", "modelmine", "markers", "--help"],
-                            capture_output=True, text=True, timeout=120)
+    helped = cli("--help")
+    assert helped.returncode == 0, helped.stderr
     listed = helped.stdout[helped.stdout.index("--selector NAME"):].split("(default")[0]
     listed = " ".join(listed.split())
     for name in ("wilcoxon", "t-test", "anova", "l1-logistic"):
@@ -209,7 +230,7 @@ def test_default_out_and_the_selectors_it_lists(tmp_path):
         assert name not in listed
 
 
-def test_gmt_names_hold_no_tab_or_line_break(tmp_path):
+def test_gmt_names_hold_no_tab_or_line_break(tmp_path, cli):
     # issue 40.9
     adata = planted(np.repeat(["x\ty", "new\nline", "plain"], 30))
     adata.var_names = [f"g\t{j}" if j % 2 else f"g\n{j}" for j in range(adata.n_vars)]
@@ -274,7 +295,7 @@ def test_a_binary_selector_fits_each_cluster_against_the_rest():
     assert set(result.panels["y"]) <= {"g3", "g4", "g5"} and result.panels["y"]
 
 
-def test_messages_name_groupby_and_the_file(tmp_path):
+def test_messages_name_groupby_and_the_file(tmp_path, cli):
     adata = planted(np.repeat(["x", "y", "z"], 30))
     adata.obs["cl"] = adata.obs["cl"].astype(object)
     adata.obs.loc["c0", "cl"] = np.nan
