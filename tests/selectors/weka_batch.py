@@ -11,7 +11,8 @@ process, answers a list of them in one JVM:
   a new evaluator with the command-line arguments ``args`` (``-i`` and ``-s`` included),
   which is what ``java weka.attributeSelection.<evaluator> args`` prints
   (``ASEvaluation.runEvaluator``), as ``weka_oracle.selected_subset`` and ``ranker_merits``
-  read it.
+  read it;
+- ``Sort(values)``: the order ``weka.core.Utils.sort`` gives (ties as the jar breaks them).
 
 Each job reads its ARFF file afresh and builds a new evaluator, so nothing is shared
 between jobs but the JVM: the answers are the ones separate ``java`` runs give.
@@ -49,10 +50,14 @@ public class WekaBatch {
     while ((line = in.readLine()) != null) {
       if (line.isEmpty()) continue;
       String[] f = line.split("\\t", -1);
-      String[] opts = Arrays.copyOfRange(f, 3, f.length);
+      String[] opts = Arrays.copyOfRange(f, Math.min(3, f.length), f.length);
       StringBuilder b = new StringBuilder();
       try {
-        if (f[0].equals("scores")) {
+        if (f[0].equals("sort")) {
+          double[] v = new double[f.length - 1];
+          for (int i = 1; i < f.length; i++) v[i - 1] = Double.parseDouble(f[i]);
+          for (int x : Utils.sort(v)) b.append(x).append('\\n');
+        } else if (f[0].equals("scores")) {
           Instances d = DataSource.read(f[1]);
           d.setClassIndex(d.numAttributes() - 1);
           ASEvaluation e = ASEvaluation.forName(f[2], opts);
@@ -121,10 +126,20 @@ class Select:
     options: tuple[str, ...] = ()
 
 
-def run(jobs: Sequence[Scores | Select], timeout: float = 1800) -> list[str]:
+@dataclass(frozen=True)
+class Sort:
+    """The indices that ``weka.core.Utils.sort`` orders ``values`` by."""
+
+    values: tuple[float, ...]
+
+
+def run(jobs: Sequence[Scores | Select | Sort], timeout: float = 1800) -> list[str]:
     """Every job's output, in order, from one JVM. A job WEKA fails raises, with its trace."""
     lines = []
     for job in jobs:
+        if isinstance(job, Sort):
+            lines.append("\t".join(["sort", *map(repr, map(float, job.values))]))
+            continue
         name = f"weka.attributeSelection.{job.evaluator}"
         if isinstance(job, Scores):
             fields = ["scores", str(job.arff), name, *job.options]
@@ -153,6 +168,11 @@ def scores_of(out: str, n_features: int) -> np.ndarray:
     scores = np.array([float(t) for t in out.split()])
     assert scores.shape == (n_features,), out[:2000]
     return scores
+
+
+def order_of(out: str) -> list[int]:
+    """The indices a :class:`Sort` job printed."""
+    return [int(t) for t in out.split()]
 
 
 def subset_of(out: str) -> list[int]:
