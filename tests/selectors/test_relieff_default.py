@@ -17,7 +17,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 from skrebate import ReliefF
-from weka_oracle import attribute_scores, requires_weka
+from weka_batch import Arffs, Scores, run, scores_of
+from weka_oracle import requires_weka
 
 import modelmine as mm
 from modelmine import RunSpec
@@ -85,8 +86,9 @@ def test_the_default_relieff_is_weka_relieff_attribute_eval(tmp_path, data):
     X, y = data
     sel = get_selector("relieff")
     assert sel.get_params() == {"n_neighbors": 10, "variant": "weka"}
-    weka = attribute_scores(tmp_path, X, np.unique(y, return_inverse=True)[1],
-                            "ReliefFAttributeEval")
+    arff = Arffs(tmp_path)(X, np.unique(y, return_inverse=True)[1])
+    (out,) = run([Scores(arff, "ReliefFAttributeEval")])
+    weka = scores_of(out, X.shape[1])
     ours = _scores(sel, data)
     assert np.all(np.abs(ours - weka) <= 1e-9 * np.maximum(1e-3, np.abs(weka)))
 
@@ -208,20 +210,54 @@ def test_a_cache_of_skrebate_models_is_not_reused_for_the_weka_default(
     assert again.folds.equals(weka.folds) and old.folds.equals(skrebate.folds)
 
 
-def test_skrebate_shared_counts_beyond_the_budget_fall_back_with_the_figures():
-    """Issue 37, memory: scikit-rebate's shared route keeps n x n mismatch counts (28 n^2
-    bytes while built). For 4,500 rows that is 541 MiB, above the 512 MiB budget: the
-    resamples fall back, with a warning that gives the figures, to computing their own
-    distances, and every base model equals ReliefF fitted on its resample alone."""
+def _counts_data(n: int) -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(0)
-    n = 4500
     X = rng.integers(0, 4, size=(n, 4)).astype(np.float64)
     y = (X[:, 0] + rng.integers(0, 2, size=n) > 2).astype(np.int64)
-    selector = mm.selectors.get_selector("relieff", {"variant": "skrebate"})
-    with pytest.warns(RuntimeWarning, match=r"541 MiB for 4,500 rows.*512 MiB"):
-        base = mm.bootstrap(X, y, selector=selector, n_bootstraps=2, n_features=2,
-                            random_state=0, progress=False)
+    return X, y
+
+
+class _AboveTheBudget(ReliefFSelector):
+    """scikit-rebate's ReliefF whose ``prepare`` answers as above the budget (None, what
+    the real one returns for 4,500 rows), whatever the number of rows."""
+
+    def prepare(self, X, y):
+        return None
+
+
+def _falls_back_to_each_resample_alone(selector, n: int) -> None:
+    """Bootstrap of ``selector`` on ``n`` rows: every base model equals ReliefF fitted on
+    its resample alone."""
+    X, y = _counts_data(n)
+    base = mm.bootstrap(X, y, selector=selector, n_bootstraps=2, n_features=2,
+                        random_state=0, progress=False, n_jobs=1)
     for b in range(2):
         rows = base.sample_indices[b]
         alone = selector.select(X[rows], y[rows], random_state=0).scores
         np.testing.assert_array_equal(base.scores[b], alone.astype(np.float32))
+
+
+def test_skrebate_shared_counts_beyond_the_budget_fall_back_with_the_figures():
+    """Issue 37, memory: scikit-rebate's shared route keeps n x n mismatch counts (28 n^2
+    bytes while built). For 4,500 rows that is 541 MiB, above the 512 MiB budget: the
+    shared route is refused before anything is allocated (``prepare`` returns None), with
+    a warning that gives the figures, and no memory is asked for it. With that answer the
+    resamples compute their own distances, and every base model equals ReliefF fitted on
+    its resample alone: checked here on 450 rows, and at 4,500 under the real budget in the
+    slow twin below."""
+    X, y = _counts_data(4500)
+    selector = mm.selectors.get_selector("relieff", {"variant": "skrebate"})
+    with pytest.warns(RuntimeWarning, match=r"541 MiB for 4,500 rows.*512 MiB"):
+        assert selector.prepare(X, y) is None
+    assert selector.prepare_nbytes(X, y) == 0
+    _falls_back_to_each_resample_alone(_AboveTheBudget(variant="skrebate"), 450)
+
+
+@pytest.mark.slow
+def test_skrebate_shared_counts_beyond_the_real_budget_fall_back_at_full_size():
+    """The fallback of the test above at its real size: 4,500 rows (541 MiB) under the
+    512 MiB budget, two resamples each equal to ReliefF fitted alone (the fast tier checks
+    the figures at this size and the fallback's scores on 450 rows)."""
+    selector = mm.selectors.get_selector("relieff", {"variant": "skrebate"})
+    with pytest.warns(RuntimeWarning, match=r"541 MiB for 4,500 rows.*512 MiB"):
+        _falls_back_to_each_resample_alone(selector, 4500)
