@@ -12,14 +12,14 @@ scikit-survival's breast cancer data (its numeric columns), a slice of columns e
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
 from scipy.stats import pearsonr
-from weka_oracle import _EVAL_ALL, _compiled, requires_weka
+from weka_batch import Scores, run, scores_of
+from weka_oracle import requires_weka
 
 import modelmine as mm
 from modelmine.outcomes import cox_score_statistics
@@ -197,30 +197,47 @@ def _numeric_class_arff(path: Path, X: np.ndarray, y: np.ndarray) -> Path:
     return path
 
 
-def _weka_rrelieff(tmp_path: Path, X: np.ndarray, y: np.ndarray, *options: str
-                   ) -> np.ndarray:
-    arff = _numeric_class_arff(tmp_path / "numeric.arff", X, y)
-    cmd = _compiled(tmp_path, "EvalAll", _EVAL_ALL)
-    run = subprocess.run([*cmd, str(arff), "weka.attributeSelection.ReliefFAttributeEval",
-                          *options], capture_output=True, text=True, timeout=300)
-    assert run.returncode == 0, run.stderr[-2000:]
-    scores = np.array([float(t) for t in run.stdout.split()])
-    assert scores.shape == (X.shape[1],)
-    return scores
-
-
-@requires_weka
-@pytest.mark.parametrize(("options", "params"), [
+RRELIEFF_OPTIONS = [
     ((), {}),
     (("-M", "-1", "-D", "1", "-K", "10"), {"n_neighbors": 10}),
     (("-W", "-A", "2"), {"weight_by_distance": True, "sigma": 2}),
     (("-K", "5", "-W", "-A", "3"), {"n_neighbors": 5, "weight_by_distance": True,
                                       "sigma": 3}),
-])
-def test_rrelieff_equals_weka(tmp_path: Path, options: tuple[str, ...],
+]
+
+
+def _repeated_targets() -> tuple[np.ndarray, np.ndarray]:
+    """A target rounded to whole numbers (many dC = 0)."""
+    X, y = _colon_regression(n=45, p=25, seed=3)
+    return X, np.round(y)
+
+
+def _sparse_options(weighted: bool) -> tuple[str, ...]:
+    return ("-K", "15", *(("-W",) if weighted else ()))
+
+
+@pytest.fixture(scope="module")
+def weka_rrelieff(tmp_path_factory) -> dict:
+    """WEKA's ``ReliefFAttributeEval`` on a numeric class (RReliefF) for every question of
+    this module, keyed by its options, from one JVM (``tests/selectors/weka_batch.py``:
+    each question on its own reading of the ARFF file and a new evaluator)."""
+    folder = tmp_path_factory.mktemp("rrelieff")
+    plain = _numeric_class_arff(folder / "numeric.arff", *_colon_regression(n=50, p=30))
+    rounded = _numeric_class_arff(folder / "rounded.arff", *_repeated_targets())
+    jobs = {("plain", options): Scores(plain, "ReliefFAttributeEval", options)
+            for options, _ in RRELIEFF_OPTIONS}
+    for weighted in (False, True):
+        jobs["rounded", _sparse_options(weighted)] = Scores(
+            rounded, "ReliefFAttributeEval", _sparse_options(weighted))
+    return dict(zip(jobs, run(list(jobs.values()))))
+
+
+@requires_weka
+@pytest.mark.parametrize(("options", "params"), RRELIEFF_OPTIONS)
+def test_rrelieff_equals_weka(weka_rrelieff: dict, options: tuple[str, ...],
                               params: dict[str, object]) -> None:
     X, y = _colon_regression(n=50, p=30)
-    weka = _weka_rrelieff(tmp_path, X, y, *options)
+    weka = scores_of(weka_rrelieff["plain", options], X.shape[1])
     ours = rrelieff_scores(X, y, **params)  # type: ignore[arg-type]
     assert np.abs(ours - weka).max() <= 1e-9
     assert np.abs(weka).max() > 1e-2  # real, non-trivial weights
@@ -231,13 +248,12 @@ def test_rrelieff_equals_weka(tmp_path: Path, options: tuple[str, ...],
 
 @requires_weka
 @pytest.mark.parametrize("weighted", [False, True])
-def test_rrelieff_equals_weka_repeated_targets_sparse(tmp_path: Path, weighted: bool) -> None:
+def test_rrelieff_equals_weka_repeated_targets_sparse(weka_rrelieff: dict,
+                                                      weighted: bool) -> None:
     """A target rounded to whole numbers (many dC = 0), more neighbours, sparse X."""
-    X, y = _colon_regression(n=45, p=25, seed=3)
-    yt = np.round(y)
+    X, yt = _repeated_targets()
     assert np.unique(yt).size < 12
-    options = ("-K", "15", *(("-W",) if weighted else ()))
-    weka = _weka_rrelieff(tmp_path, X, yt, *options)
+    weka = scores_of(weka_rrelieff["rounded", _sparse_options(weighted)], X.shape[1])
     ours = rrelieff_scores(sp.csr_matrix(X), yt, n_neighbors=15,
                            weight_by_distance=weighted)
     assert np.abs(ours - weka).max() <= 1e-9
