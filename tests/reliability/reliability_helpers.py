@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from matplotlib.figure import Figure
 
 from modelmine.base_models import _base_models
 from modelmine.cli import main
@@ -31,6 +32,38 @@ def no_hang(seconds: int):
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, old)
+
+
+#: matplotlib's own ``Figure.savefig``, taken when the tests are collected: before the
+#: fixtures of tests/conftest.py replace it in the tests that build figures without drawing.
+_SAVEFIG = Figure.savefig
+
+
+def _write_nothing(self, fname, *args, **kwargs):
+    """``Figure.savefig`` that writes an empty file: the figure is built, not drawn (the rule
+    of tests/conftest.py)."""
+    if hasattr(fname, "write"):
+        try:
+            fname.write(b"")
+        except TypeError:  # a text buffer (SVG)
+            fname.write("")
+    else:
+        with open(fname, "wb"):
+            pass
+
+
+@contextlib.contextmanager
+def figures(*, drawn: bool):
+    """Inside the block, figures are drawn (matplotlib's ``Figure.savefig``) or only built
+    (``savefig`` writes an empty file), whatever the test's rule (tests/conftest.py
+    RENDERED): a test whose report is built, not drawn, draws a lattice for real; a
+    session fixture, set up before that rule applies, builds its report without drawing."""
+    current = Figure.savefig
+    Figure.savefig = _SAVEFIG if drawn else _write_nothing
+    try:
+        yield
+    finally:
+        Figure.savefig = current
 
 
 def small_frame(n: int = 30, p: int = 12, seed: int = 0) -> pd.DataFrame:

@@ -305,6 +305,7 @@ def test_mining_run_load_on_damaged_run_directories(name, finished_run, tmp_path
 
 
 @pytest.mark.slow
+@pytest.mark.rendered
 @settings(
     max_examples=min(EXAMPLES, 8),
     deadline=None,

@@ -10,7 +10,7 @@ import shutil
 
 import numpy as np
 import pytest
-from reliability_helpers import FAST, bad, copy_tree
+from reliability_helpers import FAST, bad, copy_tree, figures
 
 import modelmine as mm
 from modelmine._files import directory_lock
@@ -174,13 +174,34 @@ def _dollar_csv(tmp_path, names):
     return path
 
 
-def test_dollar_signs_in_feature_names_are_drawn_as_they_are(tmp_path, capsys):
+@pytest.mark.parametrize("drawn", [
+    False, pytest.param(True, marks=[pytest.mark.slow, pytest.mark.rendered])])
+def test_dollar_signs_in_feature_names_are_drawn_as_they_are(tmp_path, capsys, monkeypatch,
+                                                             drawn):
     """g{i}$^$ made matplotlib's mathtext fail after all the bootstraps (and every
-    --resume); a$_b$c was drawn garbled. Every figure is built with parse_math off."""
+    --resume); a$_b$c was drawn garbled. Every figure is built with parse_math off: each
+    figure the run's report saves shows its names with parse_math off, and the
+    selection-frequency figure and the lattice are drawn. The report's figures are built
+    here, drawn in the slow twin (drawn=True: what raised)."""
+    from matplotlib.figure import Figure
+    from matplotlib.text import Text
+
     names = [f"g{i}$^$" for i in range(11)] + ["a$_b$c"]
     data = _dollar_csv(tmp_path, names)
+    saved, savefig = [], Figure.savefig
+
+    def keep(self, *args, **kwargs):
+        saved.append([t for t in self.findobj(Text) if "$" in t.get_text()
+                      and t.get_visible()])  # drawing makes hidden tick labels too
+        return savefig(self, *args, **kwargs)
+
+    monkeypatch.setattr(Figure, "savefig", keep)
     assert main(["run", str(data), "-t", "y", *FAST, "--out", str(tmp_path / "o")]) == 0
+    monkeypatch.setattr(Figure, "savefig", savefig)
     assert (tmp_path / "o" / "report.html").stat().st_size > 0
+    shown = [t for texts in saved for t in texts]
+    assert {t.get_text() for t in shown} & set(names)
+    assert all(not t.get_parse_math() for t in shown)
     from modelmine.report import plot_selection_frequency
 
     run = mm.MiningRun.load(tmp_path / "o")
@@ -189,7 +210,9 @@ def test_dollar_signs_in_feature_names_are_drawn_as_they_are(tmp_path, capsys):
     shown = {t.get_text() for t in texts}
     assert shown & set(names) and all(not t.get_parse_math() for t in texts)
     fig.canvas.draw()  # mathtext would raise here on g0$^$
-    run.lattice().draw(tmp_path / "lattice.png")
+    with figures(drawn=True):
+        run.lattice().draw(tmp_path / "lattice.png")
+    assert (tmp_path / "lattice.png").stat().st_size > 0
 
 
 # ------------------------------------------ 8. every stored number at the limits of its type
@@ -220,35 +243,54 @@ def _with_token(record, path, token):
     return json.dumps(copy).replace(json.dumps(marker), token)
 
 
+def _limit_cases(paths: list, *, full: bool) -> list:
+    """(path, token) pairs of the sweep: every path with every limit (full), or a seeded
+    slice in which each limit is put in two numeric fields drawn at random."""
+    if full:
+        return [(path, token) for path in paths for token in _LIMITS]
+    rng = np.random.default_rng(8)
+    return [(paths[int(i)], token) for token in _LIMITS
+            for i in rng.choice(len(paths), min(2, len(paths)), replace=False)]
+
+
+@pytest.mark.parametrize("full", [
+    False, pytest.param(True, marks=[pytest.mark.slow, pytest.mark.rendered])])
 @pytest.mark.parametrize("name", ["run.json", "signatures.json", "diagnostics.json"])
 def test_every_stored_number_at_its_limits_is_refused_or_harmless(tmp_path, finished_run,
-                                                                   name):
-    """Each numeric field of each stored JSON record (at most 25 per file, spread over the
-    file) set to each limit of its type: loading either refuses it with a DataError that
-    names the file, or gives a run whose report and tables build."""
+                                                                   name, full):
+    """Numeric fields of each stored JSON record (at most 25 per file, spread over the
+    file) set to the limits of their type: loading either refuses the value with a
+    DataError that names the file, or gives a run whose tables and report build. The fast
+    tier puts each limit in two fields drawn with a fixed seed and builds one report (its
+    figures built, not drawn); the slow twin (full=True) sweeps every field with every
+    limit and draws up to 4 reports."""
     record = json.loads((finished_run / name).read_text())
     paths = list(_numeric_paths(record))
     paths = paths[:: max(1, len(paths) // 25)]
     assert paths
-    loaded = []
-    for path in paths:
-        for token in _LIMITS:
-            run = copy_tree(finished_run, tmp_path / "run")
-            (run / name).write_text(_with_token(record, path, token))
-            try:
-                got = mm.MiningRun.load(run)
-            except DataError as exc:
-                assert name in str(exc), (path, token, str(exc))
-            else:
-                got.frequencies()
-                got.warnings()
-                loaded.append((path, token, got))
-            shutil.rmtree(run)
-    assert len(loaded) < len(paths) * len(_LIMITS)  # the sweep does reach the checks
-    # The report (the slow consumer) for the most extreme values that loaded, at most 4.
+    loaded, refused = [], []
+    cases = _limit_cases(paths, full=full)
+    assert {token for _, token in cases} == set(_LIMITS)
+    for path, token in cases:
+        run = copy_tree(finished_run, tmp_path / "run")
+        (run / name).write_text(_with_token(record, path, token))
+        try:
+            got = mm.MiningRun.load(run)
+        except DataError as exc:
+            assert name in str(exc), (path, token, str(exc))
+            refused.append((path, token))
+        else:
+            got.frequencies()
+            got.warnings()
+            loaded.append((path, token, got))
+        shutil.rmtree(run)
+    assert refused and loaded  # the sweep does reach the checks, and what passes them
+    # The report (the slow consumer) for the most extreme values that loaded.
     extreme = [case for case in loaded if case[1] in ("1e308", "-1e308", "9" * 5000)]
-    for _, _, got in (extreme or loaded)[:: max(1, len(extreme or loaded) // 4)][:4]:
+    shown = extreme or loaded
+    for _, _, got in shown[:: max(1, len(shown) // 4)][:4 if full else 1]:
         got.report(tmp_path / "r.html")
+        assert (tmp_path / "r.html").stat().st_size > 0
 
 
 # ------------------------------------------------------------- 11. CSV formula injection
@@ -270,8 +312,8 @@ def test_names_that_start_formulas_are_neutralised_in_every_csv(tmp_path):
     X.iloc[:, :5] += y[:, None] * 2  # the formula-named features are the informative ones
     run = mm.run(X, y, selector="anova", n_bootstraps=8, n_features=6, n_signatures=2,
                  operators=["mostFreq", "allMed"])
-    run.save(tmp_path / "safe")
-    run.save(tmp_path / "raw", spreadsheet_safe=False)
+    run.save(tmp_path / "safe", report=False)  # the CSV files are what is checked
+    run.save(tmp_path / "raw", spreadsheet_safe=False, report=False)
     for rel in ("frequencies.csv", "signatures/mostFreq.csv", "signatures/allMed.csv",
                 "diagnostics.csv"):
         text = (tmp_path / "safe" / rel).read_text()
@@ -331,12 +373,16 @@ _NASTY = ["<script>alert(1)</script>", "a\"b'c", "x&amp;y", "$^$", "a$_b$c", "=1
           "back\\slash", "%(fmt)s"]
 
 
-def test_every_user_string_survives_every_output_format(tmp_path):
+@pytest.mark.parametrize("drawn", [
+    False, pytest.param(True, marks=[pytest.mark.slow, pytest.mark.rendered])])
+def test_every_user_string_survives_every_output_format(tmp_path, drawn):
     """Feature names and class labels with markup, TeX, formula starts, control
     characters and very long text go through every writer: the HTML report (no markup of
     theirs is live), the lattice drawing as SVG and PNG, the CSV files (no cell starts a
     formula), the GMT file (one line per gene set, tab-separated fields), the annotated
-    h5ad; the run directory loads back equal."""
+    h5ad; the run directory loads back equal. The report's figures are built here and
+    drawn (their SVG in the page) in the slow twin (drawn=True); the lattice is drawn in
+    both."""
     import xml.etree.ElementTree as ET
 
     import pandas as pd
@@ -354,9 +400,11 @@ def test_every_user_string_survives_every_output_format(tmp_path):
     html = (out / "report.html").read_text()
     assert "<script>alert(1)</script>" not in html and "<b>bold</b>" not in html
     lattice = run.lattice()
-    lattice.draw(tmp_path / "lattice.svg")
+    with figures(drawn=True):
+        lattice.draw(tmp_path / "lattice.svg")
+        lattice.draw(tmp_path / "lattice.png")
     ET.parse(tmp_path / "lattice.svg")  # well-formed XML whatever the names
-    lattice.draw(tmp_path / "lattice.png")
+    assert (tmp_path / "lattice.png").stat().st_size > 0
     explorer = tmp_path / "lattice.html"
     lattice.to_html(explorer)
     assert "<script>alert(1)</script>" not in explorer.read_text().replace(
