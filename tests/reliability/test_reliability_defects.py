@@ -62,7 +62,7 @@ def _write_manifest(run: Path, manifest: dict) -> None:
     ],
 )
 def test_a_run_refused_before_its_first_checkpoint_leaves_nothing(
-    tmp_path, capsys, data_csv, frame_edit, pattern
+    tmp_path, capsys, data_csv, frame_edit, pattern, report_page_left_out
 ):
     data = tmp_path / "d.csv"
     frame_edit(small_frame()).to_csv(data, index=False)
@@ -86,8 +86,10 @@ def test_a_run_failing_in_its_first_fit_leaves_nothing(tmp_path, capsys, monkeyp
 
 
 def test_a_run_failing_after_a_checkpoint_says_so_and_resumes(
-    tmp_path, capsys, monkeypatch, data_csv
+    tmp_path, capsys, monkeypatch, data_csv, finished_run
 ):
+    """The resumed run writes its whole report (built, not drawn) and equals a run that
+    was never interrupted (finished_run: the same data, selector and seed)."""
     import modelmine.pipeline._run as run_module
 
     def boom(*args, **kwargs):
@@ -104,14 +106,13 @@ def test_a_run_failing_after_a_checkpoint_says_so_and_resumes(
     )
     monkeypatch.undo()
     assert main(["run", "--resume", str(out), "-q"]) == 0
-    truth = tmp_path / "truth"
-    assert main(["run", str(data_csv), "-t", "y", *FAST, "--out", str(truth)]) == 0
-    assert mm.BaseModels.load(out) == mm.BaseModels.load(truth)
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["run", "truth"]
+    assert "<h1>" in (out / "report.html").read_text()  # the page, not left out
+    assert mm.BaseModels.load(out) == mm.BaseModels.load(finished_run)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["run"]
 
 
 def test_resume_works_on_a_checkpoint_without_bootstraps(
-    tmp_path, capsys, interrupted_run, data_csv
+    tmp_path, capsys, interrupted_run, data_csv, report_page_left_out
 ):
     # A run killed after its checkpoint.json, before its first chunk.
     partial = copy_tree(interrupted_run, tmp_path / ".run.partial")
@@ -122,7 +123,7 @@ def test_resume_works_on_a_checkpoint_without_bootstraps(
     assert mm.BaseModels.load(out).n_models == 12
 
 
-def test_an_empty_partial_directory_does_not_block(tmp_path, data_csv):
+def test_an_empty_partial_directory_does_not_block(tmp_path, data_csv, report_page_left_out):
     # A run killed between creating .DIR.partial and writing its checkpoint.
     (tmp_path / ".run.partial").mkdir()
     assert main(["run", str(data_csv), "-t", "y", *FAST, "--out", str(tmp_path / "run")]) == 0
@@ -314,7 +315,7 @@ def test_a_full_disk_names_the_file(tmp_path, monkeypatch):
 
 
 def test_a_full_disk_during_the_run_files_names_the_file_and_keeps_the_bootstraps(
-    tmp_path, capsys, monkeypatch, data_csv
+    tmp_path, capsys, monkeypatch, data_csv, report_page_left_out
 ):
     from modelmine import _files
 
@@ -416,7 +417,7 @@ def test_degenerate_data_fail_before_the_first_fit(monkeypatch, Xy, make, patter
 
 
 def test_n_features_above_p_is_capped_with_a_warning_everywhere(tmp_path, capsys, data_csv,
-                                                                Xy):
+                                                                Xy, report_page_left_out):
     """issue 23: one policy for m above p, at every door: capped at p with a warning that
     says so (the CLI prints it as one line on stderr) and the run equals a run at m = p."""
     from modelmine.cli import main
@@ -550,7 +551,7 @@ def test_a_fifo_is_refused_without_blocking(tmp_path, capsys):
 
 
 def test_workers_are_capped_at_the_chunks_with_a_warning_above_the_cores(
-    monkeypatch, capsys, tmp_path, data_csv
+    monkeypatch, capsys, tmp_path, data_csv, report_page_left_out
 ):
     from modelmine.base_models import _executors
 
@@ -646,7 +647,8 @@ def test_nested_item_sets_name_the_data():
 
 
 # ----------------------------------------------------------------------- 12. smaller
-def test_stale_partials_of_a_killed_write_are_removed(tmp_path, data_csv):
+def test_stale_partials_of_a_killed_write_are_removed(tmp_path, data_csv,
+                                                     report_page_left_out):
     stale = tmp_path / ".run.partial-abc123"
     stale.mkdir()
     (stale / "base_models.npz").write_text("half")
@@ -654,7 +656,8 @@ def test_stale_partials_of_a_killed_write_are_removed(tmp_path, data_csv):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["run"]
 
 
-def test_resume_keeps_the_original_command_and_works_from_elsewhere(tmp_path, monkeypatch, capsys):
+def test_resume_keeps_the_original_command_and_works_from_elsewhere(tmp_path, monkeypatch, capsys,
+                                                                    report_page_left_out):
     import modelmine.pipeline._run as run_module
 
     here = tmp_path / "here"
@@ -678,7 +681,7 @@ def test_resume_keeps_the_original_command_and_works_from_elsewhere(tmp_path, mo
     assert record["command"] == ["modelmine", *argv]
 
 
-def test_outputs_follow_the_umask(tmp_path, finished_run, data_csv):
+def test_outputs_follow_the_umask(tmp_path, data_csv, report_page_left_out):
     old = os.umask(0o022)
     try:
         out = tmp_path / "run"
@@ -696,29 +699,34 @@ def test_outputs_follow_the_umask(tmp_path, finished_run, data_csv):
 
 
 # ----------------------------------------------------------------------- found by the fuzz
-@pytest.mark.parametrize("suffix", [".csv", ".csv.gz"])
-def test_an_exponent_that_crashes_pandas_is_refused(tmp_path, suffix):
+def test_an_exponent_that_crashes_pandas_is_refused(tmp_path):
     # pandas 2.x's float parser overflows on exponents of 10+ digits and the process dies
-    # (pandas-dev/pandas#63089); the fuzz test found it in a damaged CSV. Run in a child
-    # process, so that a regression fails this test instead of killing the suite.
-    path = tmp_path / f"d{suffix}"
+    # (pandas-dev/pandas#63089); the fuzz test found it in a damaged CSV. Read in a child
+    # process (one for the plain and the gzipped file), so that a regression fails this
+    # test instead of killing the suite.
+    paths = [tmp_path / f"d{suffix}" for suffix in (".csv", ".csv.gz")]
     frame = small_frame(n=8, p=3).astype(str)
     frame.iloc[3, 1] = "-0.73E483292342275"
-    frame.to_csv(path, index=False)
+    for path in paths:
+        frame.to_csv(path, index=False)
     code = (
         "import sys, modelmine as mm\n"
-        "try:\n    mm.datasets.read_data(sys.argv[1], 'y')\n"
-        "except mm.exceptions.DataError as e:\n    print(e)\n"
+        "for path in sys.argv[1:]:\n"
+        "    try:\n        mm.datasets.read_data(path, 'y')\n"
+        "    except mm.exceptions.DataError as e:\n        print(e)\n"
     )
     proc = subprocess.run(
-        [sys.executable, "-c", code, str(path)],
+        [sys.executable, "-c", code, *map(str, paths)],
         capture_output=True,
         text=True,
         timeout=120,
         env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
     )
     assert proc.returncode == 0, proc.stderr
-    assert "whose exponent no floating-point value can have" in proc.stdout
+    said = proc.stdout.splitlines()
+    assert len(said) == 2, proc.stdout
+    for path, line in zip(paths, said):
+        assert str(path) in line and "whose exponent no floating-point value can have" in line
     # Identifiers that merely contain E and digits are not numbers.
     ids = tmp_path / "ids.csv"
     ids.write_text("ENSE00001234567890,g1,y\n1,2,0\n3,4,1\n1.5e10,5,0\n2,2,1\n")
