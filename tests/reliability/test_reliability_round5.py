@@ -43,7 +43,7 @@ sys.exit(main(["run", sys.argv[3], "-t", "y", "-s", "anova", "-b", "40", "-m", "
 
 
 def test_a_killed_run_with_damaged_chunks_resumes_bit_identical(
-    tmp_path, capsys, killed_when_written, data_csv
+    tmp_path, capsys, killed_when_written, data_csv, report_page_left_out
 ):
     out, stopped = tmp_path / "run", tmp_path / "stopped"
     killed_when_written(_KILLED_RUN, out, stopped, data_csv, marker=stopped)
@@ -93,7 +93,7 @@ def test_a_chunk_with_wrong_content_is_refitted_not_refused(tmp_path):
 
 
 def test_a_damaged_bootstrap_manifest_refits_every_chunk_from_the_seed(
-    tmp_path, capsys, interrupted_run, finished_run
+    tmp_path, capsys, interrupted_run, finished_run, report_page_left_out
 ):
     # the seed is recorded twice (checkpoint.json, then the bootstraps' manifest): a
     # manifest that is not JSON stranded the run ("the manifest is corrupt", forever)
@@ -108,7 +108,7 @@ def test_a_damaged_bootstrap_manifest_refits_every_chunk_from_the_seed(
 
 
 def test_a_checkpoint_that_cannot_be_continued_names_a_command_that_works(
-    tmp_path, capsys, interrupted_run
+    tmp_path, capsys, interrupted_run, report_page_left_out
 ):
     # a manifest naming a file outside the run is refused (never read), and --resume would
     # fail the same way forever: the message names the command that starts over
@@ -170,7 +170,8 @@ def test_groups_covariates_and_weights_are_read_from_the_sample_sheet(expression
     assert list(data.feature_names) == [f"g{j}" for j in range(6)]
 
 
-def test_the_sample_sheet_columns_reach_the_run(tmp_path, capsys, expression_and_sheet):
+def test_the_sample_sheet_columns_reach_the_run(tmp_path, capsys, expression_and_sheet,
+                                               report_page_left_out):
     expr, sheet_path, _ = expression_and_sheet
     out = tmp_path / "run"
     assert main(["run", str(expr), "--labels", str(sheet_path), "--labels-column", "class",
@@ -567,7 +568,8 @@ def scaled_h5ad(tmp_path):
 
 
 def test_run_reads_raw_with_use_raw_and_warns_on_a_scaled_matrix(tmp_path, capsys,
-                                                                   scaled_h5ad):
+                                                                   scaled_h5ad,
+                                                                   report_page_left_out):
     """Item 8: `modelmine run` on a scanpy file used a scaled .X silently and had no
     --use-raw (`markers` had one and refused scaled data)."""
     # the input options and their warnings are run's (shared by every command reading
