@@ -49,9 +49,17 @@ def _argv(root: Path, out: Path) -> list[str]:
             "--index-col", "sample", *FAST, *OPTIONS, "--out", str(out)]
 
 
-def test_a_run_with_the_biodata_options_loads_back_under_the_schemas(labelled, tmp_path):
-    out = tmp_path / "run"
+@pytest.fixture(scope="module")
+def finished(labelled, tmp_path_factory):
+    """The run of the biodata options, finished, with its whole report (do not modify)."""
+    out = tmp_path_factory.mktemp("finished") / "run"
     assert main(_argv(labelled, out)) == 0
+    return out
+
+
+def test_a_run_with_the_biodata_options_loads_back_under_the_schemas(finished):
+    out = finished
+    assert (out / "report.html").stat().st_size > 0
     record = json.loads((out / "run.json").read_text())
     assert record["settings"]["scale"] == "standard"
     assert record["settings"]["signature_size"] == 3
@@ -65,40 +73,32 @@ def test_a_run_with_the_biodata_options_loads_back_under_the_schemas(labelled, t
 
 
 def test_a_killed_run_with_the_biodata_options_resumes_identically(
-    labelled, tmp_path, monkeypatch, capsys
+    labelled, tmp_path, monkeypatch, capsys, finished, report_page_left_out
 ):
+    """The resumed run equals the run never interrupted (``finished``: the same command)."""
     import modelmine.pipeline._run as run_module
 
     def boom(*args, **kwargs):
         raise DataError("operators failed on purpose")
 
     out = tmp_path / "run"
-    monkeypatch.setattr(run_module, "apply_operators", boom)
-    assert main(_argv(labelled, out)) == 2
+    with monkeypatch.context() as patch:
+        patch.setattr(run_module, "apply_operators", boom)
+        assert main(_argv(labelled, out)) == 2
     partial = tmp_path / ".run.partial"
     record = _store.read_checkpoint(partial)  # the checkpoint schema takes the new fields
     assert record["settings"]["scale"] == "standard"
     assert record["data"]["read_options"]["labels"].endswith("labels.tsv")
     manifest = json.loads((partial / "bootstraps" / "manifest.json").read_text())
     assert manifest["settings"]["selector"]["scale"] == "standard"
-    monkeypatch.undo()
     capsys.readouterr()
     # Settings cannot change on resume, input options included.
     assert main(["run", "--resume", str(out), "--scale", "minmax"]) == 2
     assert "--scale" in capsys.readouterr().err
     assert main(["run", "--resume", str(out), "-q"]) == 0
-    truth = tmp_path / "truth"
-    assert main(_argv(labelled, truth)) == 0
-    assert mm.BaseModels.load(out) == mm.BaseModels.load(truth)
+    assert mm.BaseModels.load(out) == mm.BaseModels.load(finished)
     pd.testing.assert_frame_equal(mm.MiningRun.load(out).expression,
-                                  mm.MiningRun.load(truth).expression)
-
-
-@pytest.fixture(scope="module")
-def finished(labelled, tmp_path_factory):
-    out = tmp_path_factory.mktemp("finished") / "run"
-    assert main(_argv(labelled, out)) == 0
-    return out
+                                  mm.MiningRun.load(finished).expression)
 
 
 def _edit_json(path: Path, edit) -> None:
