@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from reliability_helpers import FAST, figures, small_frame
+from reliability_helpers import FAST, figures, leave_report_page_out, small_frame
 
 import modelmine as mm
 from modelmine.cli import main
@@ -52,19 +52,13 @@ def interrupted_run(tmp_path_factory, data_csv) -> Path:
     return partial
 
 
-#: The page :func:`report_page_left_out` writes as report.html.
-STUB_PAGE = "<!DOCTYPE html>\n<title>report page left out by this test</title>\n"
-
-
 @pytest.fixture
 def report_page_left_out(monkeypatch):
     """The run report's page (its sections and figures: about 3 of the 3.5 CPU-s of a
-    small ``modelmine run``) replaced by :data:`STUB_PAGE`, for the tests of run
+    small ``modelmine run``) replaced by a one-line page, for the tests of run
     directories, locks, file modes, refusals and resumes, which never read it. Every
     writer still writes report.html, through the same atomic write. The page of such runs
     is built by ``finished_run`` (whose report test_cli_sweep's ``report`` command writes
     again), by the resumed run of test_reliability_defects, by the tests here that read a
     report, and in tests/report."""
-    from modelmine.report import _html
-
-    monkeypatch.setattr(_html, "render", lambda page, figures_dir=None: STUB_PAGE)
+    leave_report_page_out(monkeypatch)

@@ -66,6 +66,19 @@ def figures(*, drawn: bool):
         Figure.savefig = current
 
 
+#: The page :func:`leave_report_page_out` writes as report.html.
+STUB_PAGE = "<!DOCTYPE html>\n<title>report page left out by this test</title>\n"
+
+
+def leave_report_page_out(patch) -> None:
+    """With ``patch`` (a pytest MonkeyPatch), the run report's page is :data:`STUB_PAGE`:
+    its sections and figures are not built (tests/reliability/conftest.py,
+    ``report_page_left_out``)."""
+    from modelmine.report import _html
+
+    patch.setattr(_html, "render", lambda page, figures_dir=None: STUB_PAGE)
+
+
 def small_frame(n: int = 30, p: int = 12, seed: int = 0) -> pd.DataFrame:
     rng = np.random.default_rng(seed)
     frame = pd.DataFrame(rng.normal(size=(n, p)), columns=[f"g{j}" for j in range(p)])
