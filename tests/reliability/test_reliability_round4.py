@@ -444,7 +444,8 @@ def test_a_bad_weight_is_quoted_with_its_row(tmp_path, capsys):
 
 # ------------------------------ 18. --force replaces only a directory modelmine wrote
 def test_force_does_not_delete_a_directory_of_unrelated_files(tmp_path, capsys, data_csv,
-                                                              finished_run):
+                                                              finished_run,
+                                                              report_page_left_out):
     out = tmp_path / "thesis"
     out.mkdir()
     (out / "chapter1.tex").write_text("precious\n")
