@@ -107,7 +107,6 @@ def killed_when_written(wait_for_file):
 #: a report's time (a grouped CLI run with its extras: 27 s rendered, 8.5 s not), and the
 #: suite must stay under 12 minutes.
 RENDERED = ("tests/report/", "tests/cli/test_cli_figures.py",
-            "tests/reliability/test_marker_properties.py",
             "tests/singlecell/", "tests/patterns/test_lattice.py",
             "tests/examples/")
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

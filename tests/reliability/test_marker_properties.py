@@ -14,8 +14,9 @@ panels' genes are genes of the data, one panel per non-empty cluster; through th
 every file written reads back: markers.csv with pandas (the names intact, as the
 spreadsheet rule of docs/reliability.md writes them), panels.gmt one line per cluster with
 tab-separated fields and no tab or line break inside a field, annotations.h5ad with
-anndata (and scanpy's dot plot on it), report.html. Bounded: a few tenths of a second
-per API example, about a second per CLI example (``MODELMINE_FUZZ_EXAMPLES``).
+anndata (and scanpy's dot plot on it), report.html (its figures built; drawn in the
+slow-marked twin of the CLI property). Bounded: a few tenths of a second per API example,
+about half a second per CLI example (``MODELMINE_FUZZ_EXAMPLES``).
 """
 
 from __future__ import annotations
@@ -230,9 +231,14 @@ def _write(adata, path) -> None:
         adata.write_h5ad(path)
 
 
+@pytest.mark.parametrize("figures", [
+    "built", pytest.param("drawn", marks=[pytest.mark.slow, pytest.mark.rendered])])
 @CLI
 @given(drawn=atlases())
-def test_markers_cli_refuses_at_the_door_or_writes_files_that_read_back(drawn, tmp_path_factory):
+def test_markers_cli_refuses_at_the_door_or_writes_files_that_read_back(drawn, figures,
+                                                                        tmp_path_factory):
+    """The report's figures are built in the fast tier, and drawn in the slow twin
+    (figures="drawn") on the same examples."""
     from modelmine.cli import main
     from modelmine.singlecell import MarkerPanels
 
