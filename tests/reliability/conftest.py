@@ -58,7 +58,7 @@ def report_page_left_out(monkeypatch):
     small ``modelmine run``) replaced by a one-line page, for the tests of run
     directories, locks, file modes, refusals and resumes, which never read it. Every
     writer still writes report.html, through the same atomic write. The page of such runs
-    is built by ``finished_run`` (whose report test_cli_sweep's ``report`` command writes
-    again), by the resumed run of test_reliability_defects, by the tests here that read a
-    report, and in tests/report."""
+    is built by ``finished_run``, by the resumed run of test_reliability_defects, by the
+    biodata options' run of test_biodata_records, by the tests here that read a report,
+    and in tests/report and tests/cli."""
     leave_report_page_out(monkeypatch)
