@@ -257,21 +257,20 @@ def test_dense_counts_give_the_sparse_result():
     pd.testing.assert_frame_equal(a.table, b.table)
 
 
-def test_cli_markers_writes_what_scanpy_reads(pbmc, tmp_path):
-    import subprocess
-    import sys
-
+def test_cli_markers_writes_what_scanpy_reads(pbmc, tmp_path, capsys):
+    """``modelmine markers`` (run in this process: ``modelmine.cli.main``) on pbmc68k's
+    file: its outputs as scanpy reads them, and a bad --groupby refused before any output."""
     import anndata
+
+    from modelmine.cli import main
 
     data = tmp_path / "cells.h5ad"
     pbmc.write_h5ad(data)
     out = tmp_path / "markers"
-    done = subprocess.run([sys.executable, "-m", "modelmine", "markers", str(data),
-                           "--groupby", "obs:louvain", "-s", "anova", "-b", "6",
-                           "--n-features", "4", "--max-per-class", "60", "--out",
-                           str(out), "--quiet", "--direction", "both"],
-                          capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
+    code = main(["markers", str(data), "--groupby", "obs:louvain", "-s", "anova", "-b", "6",
+                 "--n-features", "4", "--max-per-class", "60", "--out", str(out), "--quiet",
+                 "--direction", "both"])
+    assert code == 0, capsys.readouterr().err
     report = (out / "report.html").read_text(encoding="utf-8")
     table = pd.read_csv(out / "markers.csv", dtype={"class": str})
     notes = anndata.read_h5ad(out / "annotations.h5ad")
@@ -282,10 +281,9 @@ def test_cli_markers_writes_what_scanpy_reads(pbmc, tmp_path):
         assert ", ".join(genes) in report
     assert notes.uns["modelmine_markers"]["params"]["direction"] == "both"
     assert len((out / "panels.gmt").read_text().splitlines()) == len(first)
-    bad = subprocess.run([sys.executable, "-m", "modelmine", "markers", str(data),
-                          "--groupby", "obs:nope", "--out", str(tmp_path / "x")],
-                         capture_output=True, text=True, timeout=300)
-    assert bad.returncode == 2 and "--groupby" in bad.stderr
+    capsys.readouterr()
+    code = main(["markers", str(data), "--groupby", "obs:nope", "--out", str(tmp_path / "x")])
+    assert code == 2 and "--groupby" in capsys.readouterr().err
     assert not (tmp_path / "x").exists()
 
 
@@ -440,9 +438,9 @@ def test_a_backed_file_reads_its_matrix_or_layer(pbmc, tmp_path):
     adata.write_h5ad(tmp_path / "cells.h5ad")
     backed = anndata.read_h5ad(tmp_path / "cells.h5ad", backed="r")
     kwargs = dict(n_bootstraps=4, n_features=3, max_per_class=40)
+    in_memory = marker_panels(adata.copy(), "louvain", **kwargs).panels
     for layer in (None, "lognorm"):
-        ours = marker_panels(backed, "louvain", layer=layer, **kwargs)
-        assert ours.panels == marker_panels(adata.copy(), "louvain", **kwargs).panels
+        assert marker_panels(backed, "louvain", layer=layer, **kwargs).panels == in_memory
     assert backed.isbacked and "modelmine_markers" in backed.uns
     with pytest.raises(ValueError, match="'layer' parameter of marker_panels"):
         marker_panels(backed, "louvain", layer="counts", n_bootstraps=2)
