@@ -54,7 +54,7 @@ def test_parameters(params):
 def test_sparse_text_equals_select_on_the_resample():
     X, y = mm.datasets.load("basehock")[:2]
     rows = np.random.default_rng(3).choice(X.shape[0], 400, replace=False)
-    Xs = sp.csr_matrix(X[rows], dtype=np.float64)
+    Xs = sp.csr_matrix(X[rows], dtype=np.float64)[:, :1000]  # 400 documents, 1,000 words
     _check(Xs, _codes(np.asarray(y)[rows]))
 
 
@@ -122,7 +122,7 @@ def test_mostly_zero_dense_data_are_sorted_by_their_non_zeros(name):
     # values and counts), and the scores stay those of select on the dense resample
     X, y = mm.datasets.load("basehock")[:2]
     rows = np.random.default_rng(4).choice(X.shape[0], 300, replace=False)
-    dense = sp.csr_matrix(X[rows], dtype=np.float64).toarray()
+    dense = sp.csr_matrix(X[rows], dtype=np.float64)[:, :1000].toarray()  # 1,000 words
     yc = _codes(np.asarray(y)[rows])
     sel = get_selector(name)
     prepared = sel.prepare(dense, yc)
@@ -216,7 +216,7 @@ def test_oner_compiled_and_numpy_routes_are_the_same_floats(case, monkeypatch):
     rng = np.random.default_rng(11)
     if case == "leukemia":  # raw intensities, every value distinct
         X, y = mm.datasets.load("leukemia")[:2]
-        X, y = np.asarray(X, dtype=np.float64)[:, :1500], _codes(np.asarray(y))
+        X, y = np.asarray(X, dtype=np.float64)[:, :500], _codes(np.asarray(y))
     elif case == "text":
         X, y = mm.datasets.load("pcmac")[:2]
         rows = rng.choice(X.shape[0], 300, replace=False)
