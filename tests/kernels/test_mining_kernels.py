@@ -48,9 +48,12 @@ def test_canonical_order_against_python_sort(n_items, uneven):
     sets = [tuple(rng.choice(pool, size=min(int(k), len(pool)), replace=False))
             for k in rng.integers(1, 9, n)]
     if uneven:  # one long itemset among many short ones: the bucketed path
-        sets += [(int(i),) for i in rng.choice(pool, 300_000)]
+        sets += [(int(i),) for i in rng.choice(pool, 40_000)]
         sets.append(tuple(pool[:40].tolist()))
     lengths = np.array([len(s) for s in sets])
+    if uneven and pool.size >= 40:  # rows x longest (40) above 4 x items + 2^20: the
+        # bucketed path (with 5 items the longest itemset holds 5 and no bucket is needed)
+        assert lengths.size * lengths.max() > 4 * lengths.sum() + (1 << 20)
     counts = rng.integers(1, 4, len(sets))
     flat = np.fromiter((i for s in sets for i in s), np.int64)
     indptr, indices, out_counts = canonical_order(lengths, flat, counts)
