@@ -12,12 +12,19 @@ test, and any out-of-bounds access or undefined behaviour aborts the child.
 Inconsistent buffers and out-of-range indices must be refused, not read. Skipped only
 where no C compiler with the sanitizers is found, never under
 ``MODELMINE_REQUIRE_SANITIZER=1`` (set in CI).
+
+Slow-marked, as the LCM and SMO sanitizer tests are: the sanitized build and the child
+Python under ASan take about 6 CPU-s whatever the number of cases. The fast tier checks the
+compiled search and OneR rules against the numpy passes bit for bit on real and awkward data
+(``test_information.py``, ``test_shared_counting_routes.py``); this test adds the memory
+checks, in ``make test-slow`` and CI.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from c_sanitizers import run_sanitized
 
 import modelmine
@@ -161,6 +168,7 @@ print("ok", case + 1, "cuts", n_cuts)
 '''
 
 
+@pytest.mark.slow
 def test_the_c_mdl_search_is_memory_safe_and_exact_under_sanitizers(tmp_path):
     run = run_sanitized(SOURCE, "_mdl", _CHILD, ["7", "60"], tmp_path)
     assert run.returncode == 0, run.stderr[-4000:]
