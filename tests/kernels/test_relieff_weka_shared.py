@@ -20,7 +20,8 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from scipy.spatial.distance import pdist, squareform
-from weka_oracle import attribute_scores, requires_weka
+from weka_batch import Arffs, Scores, run, scores_of
+from weka_oracle import requires_weka
 
 import modelmine as mm
 import modelmine.selectors._relieff_weka as rw
@@ -250,17 +251,32 @@ def test_bad_input_is_refused_with_the_parameter_named(kwargs, exc, match):
         resample_relieff_weka_scores(fold, codes, rows, **kwargs)
 
 
-@requires_weka
-@pytest.mark.parametrize("weighted", [False, True])
-def test_resample_with_repeats_equals_the_weka_jar(tmp_path, weighted):
-    # three classes of unequal sizes (priors weight the misses), three levels (tied
-    # distances), sparse storage, a bootstrap (repeated rows: hits of each other at 0)
+def _three_classes_three_levels():
+    """Three classes of unequal sizes (priors weight the misses), three levels (tied
+    distances), and a bootstrap of its rows (repeated rows: hits of each other at 0)."""
     rs = np.random.RandomState(7)
     y = np.repeat([0, 1, 2], [22, 12, 6])
     X = np.sign(np.round(rs.randn(40, 30) + 0.7 * (y[:, None] == 1) * (np.arange(30) < 4)))
-    rows = rs.choice(40, 40)
+    return X, y, rs.choice(40, 40)
+
+
+@pytest.fixture(scope="module")
+def weka_on_the_resample(tmp_path_factory) -> dict[bool, np.ndarray]:
+    """WEKA's ReliefFAttributeEval on the bootstrap rows written out, with and without
+    ``-W``, from one JVM (``tests/weka_batch.py``)."""
+    X, y, rows = _three_classes_three_levels()
+    arff = Arffs(tmp_path_factory.mktemp("relieff-weka-shared"))(X[rows], y[rows])
+    outs = run([Scores(arff, "ReliefFAttributeEval", ("-W",) if weighted else ())
+                for weighted in (False, True)])
+    return {weighted: scores_of(out, X.shape[1]) for weighted, out in zip((False, True), outs)}
+
+
+@requires_weka
+@pytest.mark.parametrize("weighted", [False, True])
+def test_resample_with_repeats_equals_the_weka_jar(weka_on_the_resample, weighted):
+    # sparse storage of the data, a bootstrap resample of it
+    X, y, rows = _three_classes_three_levels()
     got = resample_relieff_weka_scores(WekaReliefFFold.of(sp.csr_matrix(X)), y, rows,
                                        weight_by_distance=weighted)
-    weka = attribute_scores(tmp_path, X[rows], y[rows], "ReliefFAttributeEval",
-                            *(("-W",) if weighted else ()))
+    weka = weka_on_the_resample[weighted]
     assert np.all(np.abs(got - weka) <= 1e-9 * np.maximum(1e-3, np.abs(weka)))

@@ -219,7 +219,7 @@ def _sparse_options(weighted: bool) -> tuple[str, ...]:
 @pytest.fixture(scope="module")
 def weka_rrelieff(tmp_path_factory) -> dict:
     """WEKA's ``ReliefFAttributeEval`` on a numeric class (RReliefF) for every question of
-    this module, keyed by its options, from one JVM (``tests/selectors/weka_batch.py``:
+    this module, keyed by its options, from one JVM (``tests/weka_batch.py``:
     each question on its own reading of the ARFF file and a new evaluator)."""
     folder = tmp_path_factory.mktemp("rrelieff")
     plain = _numeric_class_arff(folder / "numeric.arff", *_colon_regression(n=50, p=30))

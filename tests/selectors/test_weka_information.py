@@ -4,7 +4,7 @@ WEKA's attribute evaluators (``InfoGainAttributeEval``, ``SymmetricalUncertAttri
 ``ChiSquaredAttributeEval``, ``GainRatioAttributeEval``, ``OneRAttributeEval``) are built on
 the same data, and every feature's score is read at full precision, as
 ``weka_oracle.attribute_scores`` reads it (the module's questions all asked of one JVM,
-``tests/selectors/weka_batch.py``, at the first test that needs them): ours must equal
+``tests/weka_batch.py``, at the first test that needs them): ours must equal
 WEKA's to 1e-12 (relative) on the shared microarrays (a bounded number of columns; every column in
 ``benchmarks/bench_weka_information.py``), on multiclass, three-level, tied and count data,
 and on bootstrap resamples (repeated rows) through the shared-resample route. OneR equals

@@ -4,7 +4,7 @@
 with and without the distance weighting (``-W``), on the shared microarrays (a bounded number
 of columns: every column in ``benchmarks/bench_weka_relieff_svm.py``), on multiclass data
 (misses weighted by the class priors) and on three-level data (tied distances). WEKA's
-answers are all read from one JVM (``tests/selectors/weka_batch.py``, the module's ``weka``
+answers are all read from one JVM (``tests/weka_batch.py``, the module's ``weka``
 fixture). The tests skip when WEKA is absent, except under ``MODELMINE_REQUIRE_WEKA=1`` (CI),
 where they fail.
 """
