@@ -72,9 +72,24 @@ def counts():
     return adata, X, y
 
 
+#: scanpy's scores of the module's fixtures, computed once: (id, groupby, method) ->
+#: (the AnnData, its read-only scores).
+_SCANPY: dict[tuple[int, str, str], tuple[object, np.ndarray]] = {}
+
+
 def scanpy_scores(adata, groupby: str, method: str) -> np.ndarray:
     """scanpy's rank_genes_groups scores, one row per group (in category order), one
-    column per gene (in the matrix's order)."""
+    column per gene (in the matrix's order); computed once per AnnData, groupby and
+    method (the fixtures' AnnData are module-scoped and never changed), read-only."""
+    key = (id(adata), groupby, method)
+    if key not in _SCANPY or _SCANPY[key][0] is not adata:
+        out = _scanpy_scores(adata, groupby, method)
+        out.flags.writeable = False
+        _SCANPY[key] = (adata, out)
+    return _SCANPY[key][1]
+
+
+def _scanpy_scores(adata, groupby: str, method: str) -> np.ndarray:
     ref = adata.copy()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -620,18 +635,20 @@ def test_wilcoxon_against_each_cluster_is_the_weakest_auroc(counts):
     X, y = X[:800, :40], y[:800]
     Xd = X.toarray()
     rows = np.random.default_rng(5).choice(800, 300, replace=False)  # a small resample
+    Xr, yr = Xd[rows], y[rows]
+    auc = {}  # (c, j): AUROC of class c against class j, minus 1/2, per gene
+    for c in range(4):
+        for j in set(range(4)) - {c}:
+            both = (yr == c) | (yr == j)
+            auc[c, j] = np.array([roc_auc_score(yr[both] == c, Xr[both, g])
+                                  for g in range(40)]) - 0.5
     for direction in ("up", "both"):
         sel = WilcoxonSelector(direction=direction, reference="each")
         out = sel.select_rows_one_vs_rest([sel.prepare(X, y)] * 4, X, y, rows,
                                           (0, 1, 2, 3), random_state=0)
-        Xr, yr = Xd[rows], y[rows]
         for c in range(4):
-            pair = []
-            for j in set(range(4)) - {c}:
-                both = (yr == c) | (yr == j)
-                auc = np.array([roc_auc_score(yr[both] == c, Xr[both, g])
-                                for g in range(40)]) - 0.5
-                pair.append(auc if direction == "up" else np.abs(auc))
+            pair = [auc[c, j] if direction == "up" else np.abs(auc[c, j])
+                    for j in set(range(4)) - {c}]
             np.testing.assert_allclose(out[c].scores, np.min(pair, axis=0), atol=1e-12)
     assert WilcoxonSelector(reference="each").get_params() == {"reference": "each"}
 
