@@ -124,7 +124,7 @@ def test_scales_to_5000_closed_itemsets():
     T = np.zeros((150, 60), bool)
     T[:, :12] = rng.random((150, 12)) < 0.7
     T[:, 12:] = rng.random((150, 48)) < 0.12
-    closed = mine_itemsets(T, itemset_type="closed", min_support=4)
+    closed = mine_itemsets(T, itemset_type="closed", min_support=10)  # 6,156 of them
     assert len(closed) >= 5000
     start = time.perf_counter()
     lat = ItemsetLattice(closed)
