@@ -12,10 +12,12 @@ process, answers a list of them in one JVM:
   which is what ``java weka.attributeSelection.<evaluator> args`` prints
   (``ASEvaluation.runEvaluator``), as ``weka_oracle.selected_subset`` and ``ranker_merits``
   read it;
+- ``Classify(arff, classifier, options)``: what ``java <classifier> options -t arff``
+  prints (``Evaluation.evaluateModel``, as ``Classifier.runClassifier`` calls it);
 - ``Sort(values)``: the order ``weka.core.Utils.sort`` gives (ties as the jar breaks them).
 
-Each job reads its ARFF file afresh and builds a new evaluator, so nothing is shared
-between jobs but the JVM: the answers are the ones separate ``java`` runs give.
+Each job reads its ARFF file afresh and builds a new evaluator or classifier, so nothing is
+shared between jobs but the JVM: the answers are the ones separate ``java`` runs give.
 """
 
 from __future__ import annotations
@@ -65,6 +67,10 @@ public class WekaBatch {
           AttributeEvaluator ae = (AttributeEvaluator) e;
           for (int j = 0; j < d.numAttributes() - 1; j++)
             b.append(Double.toString(ae.evaluateAttribute(j))).append('\\n');
+        } else if (f[0].equals("classify")) {
+          weka.classifiers.Classifier c = (weka.classifiers.Classifier) Class.forName(f[2])
+              .getDeclaredConstructor().newInstance();
+          b.append(weka.classifiers.Evaluation.evaluateModel(c, opts)).append('\\n');
         } else {
           ASEvaluation e = (ASEvaluation) Class.forName(f[2]).getDeclaredConstructor()
               .newInstance();
@@ -127,18 +133,33 @@ class Select:
 
 
 @dataclass(frozen=True)
+class Classify:
+    """What ``java <classifier> <options> -t arff`` prints (``Evaluation.evaluateModel`` on
+    a new classifier, as ``Classifier.runClassifier`` calls it), e.g. SMO's weights."""
+
+    arff: Path
+    classifier: str  # a full class name, e.g. "weka.classifiers.functions.SMO"
+    options: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Sort:
     """The indices that ``weka.core.Utils.sort`` orders ``values`` by."""
 
     values: tuple[float, ...]
 
 
-def run(jobs: Sequence[Scores | Select | Sort], timeout: float = 1800) -> list[str]:
+def run(jobs: Sequence[Scores | Select | Classify | Sort], timeout: float = 1800
+        ) -> list[str]:
     """Every job's output, in order, from one JVM. A job WEKA fails raises, with its trace."""
     lines = []
     for job in jobs:
         if isinstance(job, Sort):
             lines.append("\t".join(["sort", *map(repr, map(float, job.values))]))
+            continue
+        if isinstance(job, Classify):
+            lines.append("\t".join(["classify", str(job.arff), job.classifier, *job.options,
+                                    "-t", str(job.arff)]))
             continue
         name = f"weka.attributeSelection.{job.evaluator}"
         if isinstance(job, Scores):

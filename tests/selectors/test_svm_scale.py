@@ -3,22 +3,22 @@
 Independent truths: scikit-learn's ``MinMaxScaler`` / ``MaxAbsScaler`` applied by hand
 before our SVM-RFE; invariance of the ranking under a change of each feature's units (which
 holds under min-max scaling and fails without it); and WEKA 3.6's ``SVMAttributeEval``
-itself (skipped without WEKA, except in CI).
+itself (skipped without WEKA, except in CI; its three answers from one JVM,
+``tests/weka_batch.py``).
 """
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
 from sklearn.preprocessing import MaxAbsScaler, MinMaxScaler
-from weka_oracle import java, ranker_merits, requires_weka
+from weka_batch import Arffs, Classify, Select, merits_of, run
+from weka_oracle import RANKER, requires_weka
 
 import modelmine as mm
-from modelmine.datasets import write_arff
 from modelmine.selectors import get_selector, svm_rfe_ranking, svm_weights
 
 
@@ -99,13 +99,39 @@ def test_bad_scale_names_the_parameter():
         get_selector("svm-rfe", {"scale": "zscore"})
 
 
+def _three_class_leukemia() -> tuple[np.ndarray, np.ndarray]:
+    X, y = mm.datasets.load("leukemia")
+    X = np.asarray(X, dtype=np.float64)[:, :300]
+    y = np.unique(y, return_inverse=True)[1]
+    y[(y == 0) & (np.random.RandomState(1).rand(y.size) < 0.4)] = 2
+    return X, y
+
+
+SVM_ATTRIBUTE_EVAL = ("-C", "0.5", "-X", "50")
+
+
+@pytest.fixture(scope="module")
+def weka(tmp_path_factory) -> dict[str, str]:
+    """What WEKA prints for the module's three questions, from one JVM: SVMAttributeEval
+    under Ranker on raw colon and on three-class leukemia, SMO's model on raw colon."""
+    arff = Arffs(tmp_path_factory.mktemp("svm-scale"))
+    colon, leukemia = arff(*_raw_colon()), arff(*_three_class_leukemia())
+    jobs = {
+        "colon": Select(colon, "SVMAttributeEval", RANKER, SVM_ATTRIBUTE_EVAL),
+        "smo": Classify(colon, "weka.classifiers.functions.SMO",
+                        ("-C", "0.5", "-L", "1e-6", "-P", "1e-12", "-no-cv")),
+        "leukemia": Select(leukemia, "SVMAttributeEval", RANKER, SVM_ATTRIBUTE_EVAL),
+    }
+    return dict(zip(jobs, run(list(jobs.values()))))
+
+
 @requires_weka
-def test_svm_rfe_default_equals_weka_svm_attribute_eval(tmp_path: Path):
+def test_svm_rfe_default_equals_weka_svm_attribute_eval(weka):
     """WEKA's SVMAttributeEval (SMO, C = 0.5, attributes normalised, 50 removed per step)
     on raw intensities: our default scaling with the same step and a tight solver
     tolerance gives WEKA's ranking (up to near ties of the last SVMs)."""
     X, y = _raw_colon()
-    weka = ranker_merits(tmp_path, X, y, "SVMAttributeEval", "-C", "0.5", "-X", "50")
+    weka = merits_of(weka["colon"], X.shape[1])
     ours = get_selector("svm-rfe", {"step": 50, "tol": 1e-9}).select(
         X, y, random_state=0).ranking
     weka_rank = np.empty(X.shape[1], dtype=int)
@@ -118,14 +144,12 @@ def test_svm_rfe_default_equals_weka_svm_attribute_eval(tmp_path: Path):
 
 
 @requires_weka
-def test_svm_scores_equal_weka_smo_weights(tmp_path: Path):
+def test_svm_scores_equal_weka_smo_weights(weka):
     """"svm" (SVMONE) against WEKA's SMO (C = 0.5, attributes normalised, its default) on
     raw intensities: |w| equal to the four decimals SMO prints (solver tolerances tight on
     both sides)."""
     X, y = _raw_colon()
-    arff = write_arff(tmp_path / "smo.arff", X, y)
-    out = java("weka.classifiers.functions.SMO", "-C", "0.5", "-L", "1e-6", "-P", "1e-12",
-               "-t", str(arff), "-no-cv")
+    out = weka["smo"]
     weka = np.zeros(X.shape[1])
     # lines like " +      -0.0244 * (normalized) f1"
     for m in re.finditer(r"^\s*\+?\s*(-?[\d.]+(?:E-?\d+)?)\s+\*\s+\(normalized\)\s+f(\d+)",
@@ -137,15 +161,12 @@ def test_svm_scores_equal_weka_smo_weights(tmp_path: Path):
 
 
 @requires_weka
-def test_multiclass_weka_rule_equals_svm_attribute_eval(tmp_path: Path):
+def test_multiclass_weka_rule_equals_svm_attribute_eval(weka):
     """More than two classes: ``multiclass="weka"`` (one binary elimination per class,
     features dealt in turn) gives SVMAttributeEval's ranking; the default sum over
     one-vs-one SVMs (scikit-learn's rule) does not."""
-    X, y = mm.datasets.load("leukemia")
-    X = np.asarray(X, dtype=np.float64)[:, :300]
-    y = np.unique(y, return_inverse=True)[1]
-    y[(y == 0) & (np.random.RandomState(1).rand(y.size) < 0.4)] = 2
-    weka = ranker_merits(tmp_path, X, y, "SVMAttributeEval", "-C", "0.5", "-X", "50")
+    X, y = _three_class_leukemia()
+    weka = merits_of(weka["leukemia"], X.shape[1])
     weka_rank = np.empty(X.shape[1], dtype=int)
     weka_rank[np.argsort(-weka, kind="stable")] = np.arange(1, X.shape[1] + 1)
     params = {"step": 50, "tol": 1e-9}
