@@ -22,6 +22,7 @@ shared between jobs but the JVM: the answers are the ones separate ``java`` runs
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import re
 import shutil
@@ -90,7 +91,8 @@ public class WekaBatch {
 """
 
 #: The JVM's options: the client compiler only and one garbage-collector thread, which
-#: halve the CPU time of these short runs (Java's arithmetic is the same at every tier).
+#: halve the CPU time of these short runs (Java's arithmetic is the same at every tier);
+#: javac runs on them too (without the heap size).
 _JVM = ("-Xmx2g", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")
 
 _compiled_in: dict[str, Path] = {}
@@ -101,10 +103,12 @@ def _command() -> list[str]:
     runs the source file directly)."""
     if "dir" not in _compiled_in:
         where = Path(tempfile.mkdtemp(prefix="modelmine-weka-batch-"))
+        atexit.register(shutil.rmtree, where, ignore_errors=True)
         (where / "WekaBatch.java").write_text(_DRIVER)
         _compiled_in["dir"] = where
         if shutil.which("javac") is not None:
-            subprocess.run(["javac", "-nowarn", "-cp", str(WEKA_JAR), "-d", str(where),
+            subprocess.run(["javac", *(f"-J{o}" for o in _JVM[1:]), "-nowarn", "-cp",
+                            str(WEKA_JAR), "-d", str(where),
                             str(where / "WekaBatch.java")],
                            check=True, timeout=300, capture_output=True)
     where = _compiled_in["dir"]
