@@ -515,9 +515,10 @@ _EFFECT_NUMBERS = ("effect_size", "p_value", "q_value")
 def _read_effects(path: Path, base: BaseModels,
                   expression: pd.DataFrame | None) -> pd.DataFrame | None:
     """``effects.csv`` (every tested feature's effect), checked against the base models:
-    its features are theirs (each once per class), its effects finite, its p- and
-    q-values in [0, 1]. The class labels take the type the expression table gives them
-    (``expression.csv.gz``). None when absent (a directory from before the file)."""
+    its features are theirs (each once for each of their classes), its effects finite,
+    its p- and q-values in [0, 1]. The class labels take the type the expression table
+    gives them (``expression.csv.gz``). None when absent (a directory from before the
+    file)."""
     if not path.exists() and not path.is_symlink():
         return None
     where = repr(str(path))
@@ -545,10 +546,16 @@ def _read_effects(path: Path, base: BaseModels,
                         "base_models.npz.")
     frame["feature"] = [n if n in set(names) else back.get(n, n) for n in frame["feature"]]
     groups = frame.groupby("class", sort=False) if "class" in frame.columns else [(None, frame)]
-    for _, part in groups:
-        if len(part) != len(names) or part["feature"].nunique() != len(names):
-            raise DataError(f"{where} is corrupt: it must hold every feature of "
-                            f"base_models.npz once{' per class' if 'class' in frame else ''}.")
+    classes = [str(c) for c in base.classes]
+    written = {str(safe_cell(c)): c for c in classes} | {c: c for c in classes}
+    # every class of the base models (a table cut after a class, or with its header only,
+    # held every feature once for each class it kept)
+    every_class = "class" not in frame.columns or not classes or (
+        {written.get(c, c) for c in frame["class"]} == set(classes))
+    if not every_class or any(len(part) != len(names) or part["feature"].nunique() != len(names)
+                              for _, part in groups):
+        raise DataError(f"{where} is corrupt: it must hold every feature of "
+                        f"base_models.npz once{' per class' if 'class' in frame else ''}.")
     for col in _EFFECT_NUMBERS:
         try:
             values = frame[col].to_numpy(dtype=np.float64)

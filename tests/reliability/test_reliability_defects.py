@@ -731,3 +731,20 @@ def test_an_exponent_that_crashes_pandas_is_refused(tmp_path):
     ids = tmp_path / "ids.csv"
     ids.write_text("ENSE00001234567890,g1,y\n1,2,0\n3,4,1\n1.5e10,5,0\n2,2,1\n")
     assert mm.datasets.read_data(ids, "y").X[2, 0] == 1.5e10
+
+
+@pytest.mark.parametrize("kept", ["the header", "the first class"])
+def test_an_effects_table_cut_between_classes_is_refused(tmp_path, finished_run, kept):
+    # the fuzz (test_fuzz_files, effects.csv) found an effects.csv cut to its header that
+    # loaded as an empty table: each class it kept held every feature once, and it kept
+    # none. A table cut after its first class loaded with that class alone.
+    run = copy_tree(finished_run, tmp_path / "run")
+    path = run / "effects.csv"
+    header, *rows = path.read_text().splitlines()
+    first = rows[0].split(",", 1)[0]
+    keep = [] if kept == "the header" else [r for r in rows if r.split(",", 1)[0] == first]
+    assert len(keep) < len(rows)  # finished_run has two classes of 12 features
+    path.write_text("\n".join([header, *keep]) + "\n")
+    with pytest.raises(DataError, match=r"effects\.csv' is corrupt: it must hold every "
+                                        r"feature of base_models\.npz once per class"):
+        mm.MiningRun.load(run)
