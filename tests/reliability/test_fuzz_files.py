@@ -3,7 +3,9 @@
 The property, for each: a damaged file (random byte flips, truncation) or a well-formed
 file with inconsistent values gives either a correct load or a ModelmineError whose
 message names the file; never another exception, never a hang (each example runs under an
-alarm). ``MODELMINE_FUZZ_EXAMPLES`` raises the number of examples for a longer hunt.
+alarm). Each property runs a seeded slice of SLICE examples in the fast tier and its full
+sweep of EXAMPLES in a slow-marked twin (``examples="sweep"``); ``MODELMINE_FUZZ_EXAMPLES``
+raises the sweep's number of examples for a longer hunt.
 """
 
 from __future__ import annotations
@@ -26,12 +28,28 @@ from modelmine.pipeline import resume as resume_bootstrap
 from modelmine.testing import make_base_models
 
 EXAMPLES = int(os.environ.get("MODELMINE_FUZZ_EXAMPLES", "30"))
+#: The examples of each property in the fast tier (``make test``).
+SLICE = min(10, EXAMPLES)
 FUZZ = settings(
     max_examples=EXAMPLES,
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
+#: Each property twice: the slice in the fast tier, the sweep slow-marked.
+SWEEP = pytest.mark.parametrize(
+    "examples", [SLICE, pytest.param(EXAMPLES, marks=pytest.mark.slow)], ids=["slice", "sweep"])
+
+
+def fuzz(examples: int):
+    """The decorated ``check(draw)`` as a hypothesis test of ``examples`` derandomized
+    examples, each drawing what it needs from ``draw`` (``st.data()``)."""
+    def decorate(check):
+        return settings(FUZZ, max_examples=examples)(given(draw=st.data())(check))
+
+    return decorate
+
+
 SECONDS = 20  # far above any single load here; a hang fails instead of blocking the suite
 
 
@@ -83,41 +101,47 @@ def tables(tmp_path_factory):
 
 
 @pytest.mark.parametrize("name", ["d.csv", "d.tsv", "d.csv.gz", "d.parquet", "d.mat"])
-@FUZZ
-@given(draw=st.data())
-def test_read_data_on_damaged_files(name, tables, tmp_path, draw):
-    path = tmp_path / name
-    path.write_bytes(damage(tables[name], draw.draw))
-    target = None if name.endswith(".mat") else "y"
-    loaded = refused_or_loaded(lambda: mm.datasets.read_data(path, target), path)
-    if loaded is not None:
-        X = loaded.X.toarray() if hasattr(loaded.X, "toarray") else loaded.X
-        assert X.shape[0] == len(loaded.y) and np.isfinite(X).all()
-        assert len(loaded.feature_names) == X.shape[1]
+@SWEEP
+def test_read_data_on_damaged_files(name, tables, tmp_path, examples):
+    @fuzz(examples)
+    def check(draw):
+        path = tmp_path / name
+        path.write_bytes(damage(tables[name], draw.draw))
+        target = None if name.endswith(".mat") else "y"
+        loaded = refused_or_loaded(lambda: mm.datasets.read_data(path, target), path)
+        if loaded is not None:
+            X = loaded.X.toarray() if hasattr(loaded.X, "toarray") else loaded.X
+            assert X.shape[0] == len(loaded.y) and np.isfinite(X).all()
+            assert len(loaded.feature_names) == X.shape[1]
+
+    check()
 
 
 @pytest.mark.parametrize("name", ["labels.tsv", "labels.tsv.gz"])
 @pytest.mark.filterwarnings("ignore::modelmine.datasets.ManyClassesWarning")
-@FUZZ
-@given(draw=st.data())
-def test_read_data_with_damaged_label_files(name, tables, tmp_path, draw):
+@SWEEP
+def test_read_data_with_damaged_label_files(name, tables, tmp_path, examples):
     """--labels FILE (sample IDs, then labels), joined to the data by sample ID."""
-    import gzip
+    @fuzz(examples)
+    def check(draw):
+        import gzip
 
-    frame = small_frame(n=20, p=5)
-    data = tmp_path / "d.csv"
-    if not data.exists():
-        expr = frame.drop(columns="y")
-        expr.insert(0, "sample", [f"S{i}" for i in range(len(frame))])
-        expr.to_csv(data, index=False)
-    text = "id\tgroup\n" + "".join(f"S{i}\t{'ab'[v]}\n" for i, v in enumerate(frame["y"]))
-    raw = gzip.compress(text.encode()) if name.endswith(".gz") else text.encode()
-    path = tmp_path / name
-    path.write_bytes(damage(raw, draw.draw))
-    loaded = refused_or_loaded(lambda: mm.datasets.read_data(data, labels=path), path,
-                               str(data))
-    if loaded is not None:
-        assert loaded.X.shape[0] == len(loaded.y) == len(loaded.sample_names)
+        frame = small_frame(n=20, p=5)
+        data = tmp_path / "d.csv"
+        if not data.exists():
+            expr = frame.drop(columns="y")
+            expr.insert(0, "sample", [f"S{i}" for i in range(len(frame))])
+            expr.to_csv(data, index=False)
+        text = "id\tgroup\n" + "".join(f"S{i}\t{'ab'[v]}\n" for i, v in enumerate(frame["y"]))
+        raw = gzip.compress(text.encode()) if name.endswith(".gz") else text.encode()
+        path = tmp_path / name
+        path.write_bytes(damage(raw, draw.draw))
+        loaded = refused_or_loaded(lambda: mm.datasets.read_data(data, labels=path), path,
+                                   str(data))
+        if loaded is not None:
+            assert loaded.X.shape[0] == len(loaded.y) == len(loaded.sample_names)
+
+    check()
 
 
 # ----------------------------------------------------------------------- BaseModels files
@@ -132,15 +156,18 @@ def base_file(request, tmp_path_factory):
     return base, path.read_bytes()
 
 
-@FUZZ
-@given(draw=st.data())
-def test_base_models_load_on_damaged_files(base_file, tmp_path, draw):
-    base, data = base_file
-    path = tmp_path / "b.npz"
-    path.write_bytes(damage(data, draw.draw))
-    loaded = refused_or_loaded(lambda: mm.BaseModels.load(path), path)
-    if loaded is not None:  # the checksum leaves one possibility: nothing that counts changed
-        assert loaded == base
+@SWEEP
+def test_base_models_load_on_damaged_files(base_file, tmp_path, examples):
+    @fuzz(examples)
+    def check(draw):
+        base, data = base_file
+        path = tmp_path / "b.npz"
+        path.write_bytes(damage(data, draw.draw))
+        loaded = refused_or_loaded(lambda: mm.BaseModels.load(path), path)
+        if loaded is not None:  # the checksum leaves one possibility: nothing that counts changed
+            assert loaded == base
+
+    check()
 
 
 _JSON = st.recursive(
@@ -181,46 +208,50 @@ _ARRAYS = [
 ]
 
 
-@FUZZ
-@given(draw=st.data())
-def test_base_models_load_on_schema_valid_but_inconsistent_files(base_file, tmp_path, draw):
+@SWEEP
+def test_base_models_load_on_schema_valid_but_inconsistent_files(base_file, tmp_path, examples):
     """Valid archives with a valid checksum, whose record or arrays were changed."""
-    _, data = base_file
-    path = tmp_path / "b.npz"
-    path.write_bytes(data)
-    field = draw.draw(st.sampled_from(_FIELDS + _ARRAYS))
+    @fuzz(examples)
+    def check(draw):
+        _, data = base_file
+        path = tmp_path / "b.npz"
+        path.write_bytes(data)
+        field = draw.draw(st.sampled_from(_FIELDS + _ARRAYS))
 
-    def edit(arrays, meta):
-        if field in _FIELDS:
-            meta[field] = draw.draw(_JSON)
-        elif draw.draw(st.booleans()) or field not in arrays:
-            shape = draw.draw(st.lists(st.integers(0, 6), min_size=0, max_size=3))
-            dtype = draw.draw(st.sampled_from(["<i4", "<i8", "<f4", "|b1", "|u1", "<U3"]))
-            arrays[field] = np.zeros(shape, dtype=dtype)
-        else:
-            a = arrays[field].copy()
-            if a.size:
-                flat = a.reshape(-1)
-                at = draw.draw(st.integers(0, flat.size - 1))
-                if a.dtype.kind in "iu":
-                    flat[at] = draw.draw(
-                        st.integers(np.iinfo(a.dtype).min // 2, np.iinfo(a.dtype).max // 2)
-                    )
-                elif a.dtype.kind == "f":
-                    flat[at] = draw.draw(st.floats(width=32))
-                elif a.dtype.kind == "b":
-                    flat[at] = not flat[at]
-                else:
-                    flat[at] = draw.draw(st.text(max_size=3))
-            arrays[field] = a
+        def edit(arrays, meta):
+            if field in _FIELDS:
+                meta[field] = draw.draw(_JSON)
+            elif draw.draw(st.booleans()) or field not in arrays:
+                shape = draw.draw(st.lists(st.integers(0, 6), min_size=0, max_size=3))
+                dtype = draw.draw(st.sampled_from(["<i4", "<i8", "<f4", "|b1", "|u1", "<U3"]))
+                arrays[field] = np.zeros(shape, dtype=dtype)
+            else:
+                a = arrays[field].copy()
+                if a.size:
+                    flat = a.reshape(-1)
+                    at = draw.draw(st.integers(0, flat.size - 1))
+                    if a.dtype.kind in "iu":
+                        flat[at] = draw.draw(
+                            st.integers(np.iinfo(a.dtype).min // 2, np.iinfo(a.dtype).max // 2)
+                        )
+                    elif a.dtype.kind == "f":
+                        flat[at] = draw.draw(st.floats(width=32))
+                    elif a.dtype.kind == "b":
+                        flat[at] = not flat[at]
+                    else:
+                        flat[at] = draw.draw(st.text(max_size=3))
+                arrays[field] = a
 
-    rewrite_npz(path, edit)
-    loaded = refused_or_loaded(lambda: mm.BaseModels.load(path), path)
-    if loaded is not None:  # a correct load: the invariants hold
-        b, p = loaded.shape
-        assert np.array_equal(np.sort(loaded.ranks, axis=1), np.tile(np.arange(1, p + 1), (b, 1)))
-        assert loaded.sample_indices.max() < loaded.n_samples
-        assert loaded.scores is None or np.isfinite(loaded.scores).all()
+        rewrite_npz(path, edit)
+        loaded = refused_or_loaded(lambda: mm.BaseModels.load(path), path)
+        if loaded is not None:  # a correct load: the invariants hold
+            b, p = loaded.shape
+            assert np.array_equal(np.sort(loaded.ranks, axis=1),
+                                  np.tile(np.arange(1, p + 1), (b, 1)))
+            assert loaded.sample_indices.max() < loaded.n_samples
+            assert loaded.scores is None or np.isfinite(loaded.scores).all()
+
+    check()
 
 
 # A heterogeneous ensemble (bootstrap(selector=[...]), Salman 2022): per-model selectors,
@@ -235,37 +266,40 @@ def hetero_file(tmp_path_factory):
     return base, path.read_bytes()
 
 
-@FUZZ
-@given(draw=st.data())
+@SWEEP
 def test_heterogeneous_base_models_load_on_damaged_or_inconsistent_files(
-        hetero_file, tmp_path, draw):
-    base, data = hetero_file
-    path = tmp_path / "h.npz"
-    if draw.draw(st.booleans()):
-        path.write_bytes(damage(data, draw.draw))
-    else:
-        path.write_bytes(data)
-        where = draw.draw(st.sampled_from(["selector", "extra"]))
-        key = draw.draw(st.sampled_from(
-            ["params", "kind"] if where == "selector"
-            else ["model_selectors", "selectors_without_scores"]))
+        hetero_file, tmp_path, examples):
+    @fuzz(examples)
+    def check(draw):
+        base, data = hetero_file
+        path = tmp_path / "h.npz"
+        if draw.draw(st.booleans()):
+            path.write_bytes(damage(data, draw.draw))
+        else:
+            path.write_bytes(data)
+            where = draw.draw(st.sampled_from(["selector", "extra"]))
+            key = draw.draw(st.sampled_from(
+                ["params", "kind"] if where == "selector"
+                else ["model_selectors", "selectors_without_scores"]))
 
-        def edit(arrays, meta):
-            if draw.draw(st.booleans()):
-                meta[where][key] = draw.draw(_JSON)
-            else:  # a plausible value: selector names, shuffled or cut
-                names = list(base.model_selectors)
-                meta[where][key] = draw.draw(st.lists(st.sampled_from(
-                    [*sorted(set(names)), "ig"]), max_size=len(names) + 1))
+            def edit(arrays, meta):
+                if draw.draw(st.booleans()):
+                    meta[where][key] = draw.draw(_JSON)
+                else:  # a plausible value: selector names, shuffled or cut
+                    names = list(base.model_selectors)
+                    meta[where][key] = draw.draw(st.lists(st.sampled_from(
+                        [*sorted(set(names)), "ig"]), max_size=len(names) + 1))
 
-        rewrite_npz(path, edit)
-    loaded = refused_or_loaded(lambda: mm.BaseModels.load(path), path)
-    if loaded is not None:  # a correct load: each model's scores finite, or NaN if unscored
-        without = set(loaded.extra.get("selectors_without_scores", ()))
-        unscored = np.array([s in without for s in loaded.model_selectors])
-        assert loaded.scores is None or np.isfinite(loaded.scores[~unscored]).all()
-        assert loaded.scores is None or np.isnan(loaded.scores[unscored]).all()
-        assert len(loaded.model_selectors) == loaded.n_models
+            rewrite_npz(path, edit)
+        loaded = refused_or_loaded(lambda: mm.BaseModels.load(path), path)
+        if loaded is not None:  # a correct load: each model's scores finite, or NaN if unscored
+            without = set(loaded.extra.get("selectors_without_scores", ()))
+            unscored = np.array([s in without for s in loaded.model_selectors])
+            assert loaded.scores is None or np.isfinite(loaded.scores[~unscored]).all()
+            assert loaded.scores is None or np.isnan(loaded.scores[unscored]).all()
+            assert len(loaded.model_selectors) == loaded.n_models
+
+    check()
 
 
 # ----------------------------------------------------------------------- run directories
@@ -280,28 +314,31 @@ _RUN_FILES = [
 
 
 @pytest.mark.parametrize("name", _RUN_FILES)
-@FUZZ
-@given(draw=st.data())
-def test_mining_run_load_on_damaged_run_directories(name, finished_run, tmp_path, draw):
-    run = tmp_path / "run"
-    if not run.exists():
-        shutil.copytree(finished_run, run)
-    path = run / name
-    original = (finished_run / name).read_bytes()
-    path.write_bytes(damage(original, draw.draw))
-    try:
-        loaded = refused_or_loaded(lambda: mm.MiningRun.load(run), path)
-        if loaded is not None:  # what loads can be shown
-            with no_hang(SECONDS):
-                loaded.frequencies()
-                loaded.diagnostics  # noqa: B018
-                loaded._repr_html_()
-                assert loaded.base_models.n_models == 12
-                if loaded.effects_table is not None:  # what loads has every feature
-                    assert set(loaded.effects().feature) == {
-                        str(f) for f in loaded.base_models.feature_names}
-    finally:
-        path.write_bytes(original)
+@SWEEP
+def test_mining_run_load_on_damaged_run_directories(name, finished_run, tmp_path, examples):
+    @fuzz(examples)
+    def check(draw):
+        run = tmp_path / "run"
+        if not run.exists():
+            shutil.copytree(finished_run, run)
+        path = run / name
+        original = (finished_run / name).read_bytes()
+        path.write_bytes(damage(original, draw.draw))
+        try:
+            loaded = refused_or_loaded(lambda: mm.MiningRun.load(run), path)
+            if loaded is not None:  # what loads can be shown
+                with no_hang(SECONDS):
+                    loaded.frequencies()
+                    loaded.diagnostics  # noqa: B018
+                    loaded._repr_html_()
+                    assert loaded.base_models.n_models == 12
+                    if loaded.effects_table is not None:  # what loads has every feature
+                        assert set(loaded.effects().feature) == {
+                            str(f) for f in loaded.base_models.feature_names}
+        finally:
+            path.write_bytes(original)
+
+    check()
 
 
 @pytest.mark.slow
@@ -350,33 +387,40 @@ def checkpointed(tmp_path_factory):
 
 
 @pytest.mark.parametrize("name", ["manifest.json", "chunk-00000.npz", "full_model.npz"])
-@FUZZ
-@given(draw=st.data())
-def test_resume_on_damaged_checkpoints(name, checkpointed, tmp_path, draw):
-    source, X, y, truth = checkpointed
-    run = tmp_path / "run"
-    if run.exists():
-        shutil.rmtree(run)
-    shutil.copytree(source, run)
-    path = run / name
-    path.write_bytes(damage(path.read_bytes(), draw.draw))
-    resumed = refused_or_loaded(lambda: resume_bootstrap(run, X, y), path, "manifest", str(run))
-    if resumed is not None:  # a correct load: the same models as without the damage
-        assert resumed == truth
+@SWEEP
+def test_resume_on_damaged_checkpoints(name, checkpointed, tmp_path, examples):
+    @fuzz(examples)
+    def check(draw):
+        source, X, y, truth = checkpointed
+        run = tmp_path / "run"
+        if run.exists():
+            shutil.rmtree(run)
+        shutil.copytree(source, run)
+        path = run / name
+        path.write_bytes(damage(path.read_bytes(), draw.draw))
+        resumed = refused_or_loaded(lambda: resume_bootstrap(run, X, y), path, "manifest", str(run))
+        if resumed is not None:  # a correct load: the same models as without the damage
+            assert resumed == truth
+
+    check()
 
 
-@FUZZ
-@given(draw=st.data())
-def test_read_checkpoint_on_damaged_records(interrupted_run, tmp_path, draw):
-    partial = tmp_path / ".run.partial"
-    if not partial.exists():
-        shutil.copytree(interrupted_run, partial)
-    path = partial / "checkpoint.json"
-    original = (interrupted_run / "checkpoint.json").read_bytes()
-    path.write_bytes(damage(original, draw.draw))
-    try:
-        record = refused_or_loaded(lambda: _store.read_checkpoint(partial), path)
-        if record is not None:
-            assert record["settings"]["n_bootstraps"] >= 2
-    finally:
-        path.write_bytes(original)
+@SWEEP
+def test_read_checkpoint_on_damaged_records(interrupted_run, tmp_path, examples):
+    @fuzz(examples)
+    def check(draw):
+        partial = tmp_path / ".run.partial"
+        if not partial.exists():
+            shutil.copytree(interrupted_run, partial)
+        path = partial / "checkpoint.json"
+        original = (interrupted_run / "checkpoint.json").read_bytes()
+        path.write_bytes(damage(original, draw.draw))
+        try:
+            record = refused_or_loaded(lambda: _store.read_checkpoint(partial), path)
+            if record is not None:
+                assert record["settings"]["n_bootstraps"] >= 2
+        finally:
+            path.write_bytes(original)
+
+    check()
+
