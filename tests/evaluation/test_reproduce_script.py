@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import runpy
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -102,16 +103,29 @@ TINY = ["--domains", "microarray", "--datasets", "colon", "--selectors", "ig", "
         "--no-saeys", "--n-jobs", "1"]
 
 
-def test_a_rerun_resumes_from_the_cache_and_refits_only_unfinished_work(tmp_path,
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory):
+    """The TINY setting run once with a cache and a log, shared by the tests below that
+    read its output (the resume test copies the cache and the log before changing them):
+    the output directory, the cache and the log."""
+    root = tmp_path_factory.mktemp("kdd12-tiny")
+    cache, log, out = root / "cache", root / "run.log", root / "first"
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        _run_script(monkeypatch, *TINY, "--cache", str(cache), "--log", str(log),
+                    "--out", str(out))
+    return out, cache, log
+
+
+def test_a_rerun_resumes_from_the_cache_and_refits_only_unfinished_work(tiny_run, tmp_path,
                                                                         monkeypatch):
     """Issue 37: `make reproduce-full` resumes where a killed run stopped. A (selector,
     fold) whose base models were not yet saved is refitted, every finished one is loaded
     (its file untouched), the results are those of the uninterrupted run, and the run log
     gains one more header and one more line per dataset."""
-    cache, log = tmp_path / "cache", tmp_path / "run.log"
-    first, second = tmp_path / "first", tmp_path / "second"
-    _run_script(monkeypatch, *TINY, "--cache", str(cache), "--log", str(log),
-                "--out", str(first))
+    first, shared_cache, shared_log = tiny_run
+    cache, log, second = tmp_path / "cache", tmp_path / "run.log", tmp_path / "second"
+    shutil.copytree(shared_cache, cache)  # the shared run's files stay as it wrote them
+    shutil.copy2(shared_log, log)
     files = sorted((cache / "colon").glob("*.npz"))
     assert len(files) == 6  # 2 selectors x 3 folds, each saved as it finished
     # the --relieff weka choice reached the selector the base models were fitted with
@@ -143,14 +157,15 @@ def test_a_rerun_resumes_from_the_cache_and_refits_only_unfinished_work(tmp_path
     assert re.search(r"colon \(62 x 2000\).*: \d+ s wall", text)
 
 
-def test_paired_differences_csv_agrees_with_the_per_fold_results(tmp_path, monkeypatch):
+def test_paired_differences_csv_agrees_with_the_per_fold_results(tiny_run, tmp_path,
+                                                                 monkeypatch):
     """Issue 37, item 4: paired_differences.csv has the issue's columns (and the baseline
     that tells closedApr - mostFreq from closedApr - nobagg); each difference is the
     difference of the pooled cross-validated errors recomputed from the per-fold errors
     and test sizes, inside its interval, and identical_fraction the share of folds whose
-    two signatures hold the same features."""
-    out = tmp_path / "out"
-    _run_script(monkeypatch, *TINY, "--out", str(out))
+    two signatures hold the same features. The run is the shared TINY one (it fitted
+    every task: its cache was only written)."""
+    out = tiny_run[0]
     paired = pd.read_csv(out / "paired_differences.csv", keep_default_na=False,
                          na_values=[""])
     assert list(paired.columns) == ["dataset", "selector", "operator", "strategy",
@@ -186,14 +201,13 @@ def test_paired_differences_csv_agrees_with_the_per_fold_results(tmp_path, monke
 
 
 def test_findings_test_every_claim_the_run_can_and_are_recomputed_from_the_files(
-        tmp_path, monkeypatch):
+        tiny_run, tmp_path, monkeypatch):
     """Issue 49, item 1: the run ends with findings.csv (every claim of the paper's sections
     4.1-4.2 whose selectors, operators and classifiers it ran, per domain), and
     ``--findings`` recomputes it from the run's files alone. Here the run predicts every
     sample, so the error cells are exact: each one's difference is the difference of the
     two operators' cross-validated errors in the per-fold results."""
-    out, again = tmp_path / "out", tmp_path / "again"
-    _run_script(monkeypatch, *TINY, "--out", str(out))
+    out, again = tiny_run[0], tmp_path / "again"  # the shared TINY run
     findings = pd.read_csv(out / "findings.csv")
     kf = runpy.run_path(str(SCRIPT.with_name("kdd12_findings.py")), run_name="kdd12_findings")
     ran = {"ig", "relieff"}
