@@ -202,6 +202,9 @@ WHITE_BOX_TESTS = {
         "tiny (_run.mine_itemsets), a child stopped after a chunk to be killed",
     "tests/cli/test_cli_groups.py":
         "a child stopped after a chunk (RunDirectory.write_chunk) to be killed",
+    "tests/cli/conftest.py":
+        "the report's page left out (report._html.render) of the tests that never read "
+        "it, as tests/reliability does",
     "tests/patterns/test_mining_guard.py":
         "backends made missing (_mining._installed), the LCM memory budget shrunk "
         "(LCM_STORE_BYTES) and the C miner spied (_lcm.mine)",

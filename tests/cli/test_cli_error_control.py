@@ -15,31 +15,49 @@ SEED = 4
 FAST = ["--selector", "anova", "-b", "12", "-m", "15", "--seed", str(SEED)]
 
 
+def _main_captured(argv):
+    """``main(argv)`` in this process with its stdout and stderr captured (a module
+    fixture cannot use capsys): the exit status, what it printed on each."""
+    import contextlib
+    import io
+
+    stdout, stderr = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+        code = main(argv)
+    return code, stdout.getvalue(), stderr.getvalue()
+
+
 @pytest.fixture(scope="module")
-def ec_dir(tmp_path_factory):
+def ec_quiet(tmp_path_factory):
+    """One quiet run with --pfer, --fdr and --null, shared by the tests that read it: its
+    directory and what it printed on stdout and stderr (--quiet before the command)."""
     out = tmp_path_factory.mktemp("cli-ec") / "colon-ec"
-    assert (
-        main(
-            [
-                "run",
-                "embedded:colon",
-                *FAST,
-                "-o",
-                "closedApr",
-                "--pfer",
-                "1",
-                "--fdr",
-                "0.2",
-                "--null",
-                "10",
-                "--quiet",
-                "--out",
-                str(out),
-            ]
-        )
-        == 0
-    )
-    return out
+    code, stdout, stderr = _main_captured(
+        ["--quiet", "run", "embedded:colon", *FAST, "-o", "closedApr", "--pfer", "1",
+         "--fdr", "0.2", "--null", "10", "--out", str(out)])
+    assert code == 0, stderr
+    return out, stdout, stderr
+
+
+@pytest.fixture(scope="module")
+def ec_dir(ec_quiet):
+    return ec_quiet[0]
+
+
+@pytest.fixture(scope="module")
+def loud_run(tmp_path_factory, page_left_out):
+    """One run that is not quiet, with --pfer 0.1 (a level the 5 genes of mostFreq do not
+    all pass) and --null 10, shared by the tests of what a run prints: its directory and
+    what it printed on stdout and stderr (its report's page, which they do not read, left
+    out)."""
+    out = tmp_path_factory.mktemp("cli-ec-loud") / "run"
+    with page_left_out():
+        code, stdout, stderr = _main_captured(
+            ["run", "embedded:colon", "-s", "anova", "-b", "6", "-m", "5", "--seed",
+             str(SEED), "-o", "mostFreq", "--pfer", "0.1", "--null", "10", "--out",
+             str(out)])
+    assert code == 0, stderr
+    return out, stdout, stderr
 
 
 def test_error_control_run_equals_the_python_api(ec_dir):
@@ -107,30 +125,16 @@ def test_error_control_run_equals_the_python_api(ec_dir):
 
 
 @pytest.mark.parametrize("quiet", [False, True])
-def test_summary_prints_cautions(tmp_path, capsys, quiet):
-    # CAUTION lines go to stderr, and --quiet never hides them (issue 26)
-    assert (
-        main(
-            [
-                *(["--quiet"] if quiet else []),
-                "run",
-                "embedded:colon",
-                *FAST,
-                "-o",
-                "mostFreq",
-                "--pfer",
-                "0.1",
-                "--out",
-                str(tmp_path / "r"),
-            ]
-        )
-        == 0
-    )
-    captured = capsys.readouterr()
-    assert "CAUTION:" in captured.err and "pass stabilitySelection" in captured.err
-    assert "CAUTION:" not in captured.out
+def test_summary_prints_cautions(request, quiet):
+    # CAUTION lines go to stderr, and --quiet never hides them (issue 26): the shared quiet
+    # run (--pfer 1 --fdr 0.2) and the shared loud one (--pfer 0.1)
+    _, out, err = request.getfixturevalue("ec_quiet" if quiet else "loud_run")
+    assert "CAUTION:" in err and "pass stabilitySelection" in err
+    assert "CAUTION:" not in out
     if quiet:
-        assert captured.out == ""
+        assert out == ""
+    else:
+        assert "error control: " in out  # the statements, also on stdout when not quiet
 
 
 @pytest.mark.parametrize(
@@ -151,13 +155,10 @@ def test_bad_error_control_options(tmp_path, capsys, extra, message):
     assert message in capsys.readouterr().err
 
 
-def test_the_null_announces_its_cost_and_logs_its_progress(tmp_path, capsys):
+def test_the_null_announces_its_cost_and_logs_its_progress(loud_run):
     """Issue 26, item 2: a time estimate before the null starts, and its progress in
-    null.log when the output is not a terminal (as under pytest)."""
-    out = tmp_path / "run"
-    assert main(["run", "embedded:colon", "-s", "anova", "-b", "6", "-m", "5", "--null",
-                 "10", "--out", str(out)]) == 0
-    err = capsys.readouterr().err
+    null.log when the output is not a terminal (as under pytest). The shared loud run."""
+    out, _, err = loud_run
     assert "permutation null: 10 permutations x 6 refits of anova, about" in err
     lines = (out / "null.log").read_text().splitlines()
     assert "started, 10 permutations to do" in lines[0]
