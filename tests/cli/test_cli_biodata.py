@@ -54,6 +54,26 @@ def _run_h5ad(h5ad, out, *options):
     return main(["run", str(h5ad), "--target", "obs:diagnosis", *FAST, *options, "--out", str(out)])
 
 
+@pytest.fixture(scope="module")
+def annotated_run(tmp_path_factory, h5ad):
+    """The h5ad run with closedApr, allMed (-k 3) and --annotate, without --evaluate: shared
+    by the tests that read it."""
+    out = tmp_path_factory.mktemp("annotated") / "run"
+    assert _run_h5ad(h5ad, out, "-o", "closedApr", "-o", "allMed", "-k", "3",
+                     "--annotate") == 0
+    return out
+
+
+@pytest.fixture(scope="module")
+def evaluated_run(tmp_path_factory, h5ad):
+    """The h5ad run with closedApr, mostFreq, --evaluate (3 folds) and --annotate-full (a
+    full copy of the data): shared by the tests that read it."""
+    out = tmp_path_factory.mktemp("evaluated") / "run"
+    assert _run_h5ad(h5ad, out, "-o", "closedApr", "-o", "mostFreq", "--evaluate",
+                     "--folds", "3", "--annotate-full") == 0
+    return out
+
+
 def _gmt(path):
     sets = {}
     for line in path.read_text().splitlines():
@@ -62,10 +82,10 @@ def _gmt(path):
     return sets
 
 
-def test_h5ad_run_annotates_the_anndata_and_writes_gmt(tmp_path, colon, h5ad, fast_truth):
+def test_h5ad_run_annotates_the_anndata_and_writes_gmt(annotated_run, evaluated_run, colon,
+                                                      h5ad, fast_truth):
     _, labels, names, ids = colon
-    out = tmp_path / "run"
-    assert _run_h5ad(h5ad, out, "-o", "closedApr", "-o", "allMed", "-k", "3", "--annotate") == 0
+    out = annotated_run
     run = mm.MiningRun.load(out)
     assert run.base_models == fast_truth
     annotated = anndata.read_h5ad(out / "annotated.h5ad")
@@ -103,15 +123,15 @@ def test_h5ad_run_annotates_the_anndata_and_writes_gmt(tmp_path, colon, h5ad, fa
     settings = annotated.uns["modelmine"]["settings"]
     assert isinstance(settings, dict) and settings["n_bootstraps"] == 8
     assert settings["selector"] == "anova" and settings["signature_size"] == 12
-    full = tmp_path / "full"
-    assert _run_h5ad(h5ad, full, "--annotate-full") == 0
-    copied = anndata.read_h5ad(full / "annotated.h5ad")
+    # the shared --evaluate run asked for --annotate-full (the same bootstraps: FAST)
+    copied = anndata.read_h5ad(evaluated_run / "annotated.h5ad")
     np.testing.assert_array_equal(np.asarray(copied.X), anndata.read_h5ad(h5ad).X)
     assert copied.var["modelmine_frequency"].tolist() == annotated.var[
         "modelmine_frequency"].tolist()
 
 
-def test_expression_and_labels_files_with_the_run_options(tmp_path, colon):
+def test_expression_and_labels_files_with_the_run_options(tmp_path, colon,
+                                                         report_page_left_out):
     raw, labels, names, ids = colon
     raw, names = raw[:, :300], names[:300]
     expr = pd.DataFrame(raw, columns=names)
@@ -191,7 +211,8 @@ def test_expression_and_labels_files_with_the_run_options(tmp_path, colon):
     assert run.data["labels"].endswith("labels.csv")
 
 
-def test_genes_by_samples_file_through_the_cli(tmp_path, colon, fast_truth):
+def test_genes_by_samples_file_through_the_cli(tmp_path, colon, fast_truth,
+                                               report_page_left_out):
     raw, labels, names, ids = colon
     table = pd.DataFrame(raw.T, columns=ids)
     table.insert(0, "gene", names)
@@ -218,7 +239,7 @@ def test_genes_by_samples_file_through_the_cli(tmp_path, colon, fast_truth):
     assert mm.BaseModels.load(out) == fast_truth
 
 
-def test_many_small_classes_warn_and_run(tmp_path, capsys):
+def test_many_small_classes_warn_and_run(tmp_path, capsys, report_page_left_out):
     X, _, names = mm.datasets.load_leukemia(return_names=True)
     classes = np.repeat([f"type{i}" for i in range(18)], 4)  # 18 classes of 4 samples
     frame = pd.DataFrame(X[:, :200], columns=names[:200])
@@ -297,11 +318,8 @@ def test_h5ad_without_the_obs_column_exits_2(tmp_path, h5ad, capsys):
     assert code == 2 and "obs:subtype is not a column" in err and "'diagnosis'" in err
 
 
-def test_run_evaluate_puts_error_vs_stability_in_the_report(tmp_path, h5ad):
-    out = tmp_path / "run"
-    assert (
-        _run_h5ad(h5ad, out, "-o", "closedApr", "-o", "mostFreq", "--evaluate", "--folds", "3") == 0
-    )
+def test_run_evaluate_puts_error_vs_stability_in_the_report(evaluated_run):
+    out = evaluated_run
     table = pd.read_csv(out / "evaluation.csv")
     assert set(table["operator"]) >= {"closedApr", "mostFreq"}
     assert table["error"].between(0, 1).all() and table["stability"].notna().all()
@@ -311,9 +329,8 @@ def test_run_evaluate_puts_error_vs_stability_in_the_report(tmp_path, h5ad):
     assert "--evaluate" in record["command"]
 
 
-def test_report_names_the_evaluation_command_when_not_run(tmp_path, h5ad):
-    out = tmp_path / "run"
-    assert _run_h5ad(h5ad, out, "-o", "mostFreq") == 0
+def test_report_names_the_evaluation_command_when_not_run(annotated_run):
+    out = annotated_run  # the shared run without --evaluate
     html = (out / "report.html").read_text()
     assert "Not run for this report" in html
     assert "--target obs:diagnosis" in html  # the run's command, in the settings
