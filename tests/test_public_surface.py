@@ -205,6 +205,9 @@ WHITE_BOX_TESTS = {
     "tests/cli/conftest.py":
         "the report's page left out (report._html.render) of the tests that never read "
         "it, as tests/reliability does",
+    "tests/cli/test_cli_figures.py":
+        "the run's own page built, not drawn (report._html.render wrapped), before its "
+        "--figures step replaces it with a drawn one",
     "tests/patterns/test_mining_guard.py":
         "backends made missing (_mining._installed), the LCM memory budget shrunk "
         "(LCM_STORE_BYTES) and the C miner spied (_lcm.mine)",

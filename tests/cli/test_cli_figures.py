@@ -1,7 +1,8 @@
 """--figures DIR and the report's figure downloads (issue 26, item 3): every figure of the
 report as SVG, PDF and a 300-dpi PNG, checked as files (an SVG parses as XML, a PDF starts
 with its header, the PNG's pixels are 300/110 of the page's), and --figures refused where it
-would mix with other files."""
+would mix with other files. The pages written with --figures are drawn; the run's own page
+before its --figures step is built, not drawn (that step replaces it)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import base64
 import re
 import struct
 import xml.etree.ElementTree as ET
+
+import pytest
 
 from modelmine.cli import main
 
@@ -18,7 +21,39 @@ def _png_size(data: bytes) -> tuple[int, int]:
     return struct.unpack(">II", data[16:24])
 
 
-def test_figures_for_a_paper(tmp_path, capsys):
+@pytest.fixture
+def pages_drawn_with_figures_only(monkeypatch):
+    """A page written with --figures (``render``'s ``figures_dir``) is drawn; any other is
+    built, not drawn: the run's own page, which its --figures step replaces before any
+    check reads it (``Figure.savefig`` writes an empty file while it is built)."""
+    from matplotlib.figure import Figure
+
+    from modelmine.report import _html
+
+    real = _html.render
+
+    def render(page, figures_dir=None):
+        if figures_dir is not None:
+            return real(page, figures_dir)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(Figure, "savefig", _write_nothing)
+            return real(page, figures_dir)
+
+    monkeypatch.setattr(_html, "render", render)
+
+
+def _write_nothing(self, fname, *args, **kwargs):
+    if hasattr(fname, "write"):
+        try:
+            fname.write(b"")
+        except TypeError:  # a text buffer (SVG)
+            fname.write("")
+    else:
+        with open(fname, "wb"):
+            pass
+
+
+def test_figures_for_a_paper(tmp_path, capsys, pages_drawn_with_figures_only):
     figures, out = tmp_path / "figs", tmp_path / "run"
     assert main(["run", "embedded:colon", "-s", "anova", "-b", "6", "-m", "5", "-o",
                  "mostFreq", "--figures", str(figures), "-q", "--out", str(out)]) == 0
