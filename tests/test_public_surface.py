@@ -216,6 +216,9 @@ WHITE_BOX_TESTS = {
         "removed (_null.bootstrap) to show the refusal comes before any fit",
     "tests/pipeline/test_run.py":
         "a run killed after its bootstraps (_run.apply_operators), then resumed",
+    "tests/pipeline/conftest.py":
+        "the report's page left out (report._html.render) of the tests that never read "
+        "it, as tests/reliability does",
     "tests/reliability/conftest.py":
         "interrupted_run: a run killed after its bootstraps (_run.apply_operators)",
     "tests/reliability/reliability_helpers.py":
