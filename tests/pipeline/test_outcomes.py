@@ -7,14 +7,12 @@ invariants (strata sizes, reproducibility across workers, save / load round trip
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import numpy as np
 import pandas as pd
 import pytest
 
 import modelmine as mm
+from modelmine.cli import main
 from modelmine.outcomes import SURVIVAL_DTYPE, check_outcome
 
 sksurv = pytest.importorskip("sksurv")
@@ -133,7 +131,7 @@ def test_outcome_runs_save_and_load(tmp_path):
     X, y = _survival(n=80, p=20)
     run = mm.run(X, y, outcome="survival", selector="cox-score", n_bootstraps=10,
                  n_features=4, progress=False)
-    run.save(tmp_path / "run")
+    run.save(tmp_path / "run", report=False)  # the files are under test, not the page
     loaded = mm.MiningRun.load(tmp_path / "run")
     assert loaded.outcome == "survival"
     assert list(loaded.expression.columns[:2]) == ["time", "event"]
@@ -196,11 +194,8 @@ def test_breast_cancer_end_to_end_through_the_cli(tmp_path):
     data = tmp_path / "bc.csv"
     X, y = _breast_cancer_csv(data)
     out = tmp_path / "run"
-    done = subprocess.run([sys.executable, "-m", "modelmine", "run", str(data), "--outcome",
-                           "survival", "--time", "days", "--event", "relapse", "-b", "20",
-                           "-m", "8", "--out", str(out), "--quiet"],
-                          capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr
+    assert main(["run", str(data), "--outcome", "survival", "--time", "days", "--event",
+                 "relapse", "-b", "20", "-m", "8", "--out", str(out), "--quiet"]) == 0
     settings = mm.MiningRun.load(out).settings
     assert settings["outcome"] == "survival" and settings["selector"] == "coxnet"
     markers = pd.read_csv(out / "markers.csv")
@@ -214,6 +209,18 @@ def test_breast_cancer_end_to_end_through_the_cli(tmp_path):
     assert "log-rank p" in html and "hazard ratio" in html
 
 
+@pytest.fixture(scope="module")
+def bad_outcome_csv(tmp_path_factory):
+    """The breast cancer table with an event column that is neither 0/1 nor boolean (ER:
+    0 or 2), written once for the refusals below (which read it, never write it)."""
+    data = tmp_path_factory.mktemp("outcome-refusals") / "bc.csv"
+    _breast_cancer_csv(data)
+    table = pd.read_csv(data)
+    table.insert(3, "ER", np.where(np.arange(len(table)) % 2, 2, 0))
+    table.to_csv(data, index=False)
+    return data
+
+
 @pytest.mark.parametrize(("options", "message"), [
     (["--outcome", "survival", "--time", "days"], "needs --time COLUMN and --event"),
     (["--time", "days", "--event", "relapse"], "add --outcome survival"),
@@ -224,31 +231,25 @@ def test_breast_cancer_end_to_end_through_the_cli(tmp_path):
      "selector for outcome='survival'"),
     (["--target", "days"], "--outcome regression"),
 ])
-def test_cli_refuses_bad_outcome_options(tmp_path, options, message):
-    data = tmp_path / "bc.csv"
-    _breast_cancer_csv(data)
-    table = pd.read_csv(data)
-    table.insert(3, "ER", np.where(np.arange(len(table)) % 2, 2, 0))
-    table.to_csv(data, index=False)
-    done = subprocess.run([sys.executable, "-m", "modelmine", "run", str(data), *options,
-                           "-b", "4", "--out", str(tmp_path / "out"), "--quiet"],
-                          capture_output=True, text=True, timeout=300)
-    assert done.returncode == 2, done.stderr
-    assert message in done.stderr
+def test_cli_refuses_bad_outcome_options(bad_outcome_csv, tmp_path, capsys, options,
+                                         message):
+    code = main(["run", str(bad_outcome_csv), *options, "-b", "4",
+                 "--out", str(tmp_path / "out"), "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert message in err
     assert not (tmp_path / "out").exists()
 
 
-def test_cli_regression_with_a_non_numeric_target_is_refused(tmp_path):
+def test_cli_regression_with_a_non_numeric_target_is_refused(tmp_path, capsys):
     X, y = _planted(n=30, p=5)
     table = pd.DataFrame(X, columns=[f"g{i}" for i in range(5)])
     table.insert(0, "response", np.where(np.arange(30) % 3, y.round(3).astype(str), "pending"))
     table.to_csv(tmp_path / "d.csv", index=False)
-    done = subprocess.run([sys.executable, "-m", "modelmine", "run", str(tmp_path / "d.csv"),
-                           "--outcome", "regression", "--target", "response", "-b", "4",
-                           "--out", str(tmp_path / "out"), "--quiet"],
-                          capture_output=True, text=True, timeout=300)
-    assert done.returncode == 2
-    assert "must hold finite numbers for --outcome regression" in done.stderr
+    code = main(["run", str(tmp_path / "d.csv"), "--outcome", "regression", "--target",
+                 "response", "-b", "4", "--out", str(tmp_path / "out"), "--quiet"])
+    assert code == 2
+    assert "must hold finite numbers for --outcome regression" in capsys.readouterr().err
 
 
 def test_cli_evaluate_regression_writes_the_paired_differences(tmp_path):
@@ -257,12 +258,9 @@ def test_cli_evaluate_regression_writes_the_paired_differences(tmp_path):
     table.insert(0, "response", y)
     table.to_csv(tmp_path / "d.csv", index=False)
     out = tmp_path / "ev"
-    done = subprocess.run([sys.executable, "-m", "modelmine", "evaluate",
-                           str(tmp_path / "d.csv"), "--outcome", "regression", "--target",
-                           "response", "-s", "pearson", "-o", "mostFreq", "-b", "6", "-m", "3",
-                           "--n-folds", "3", "--out", str(out), "--quiet"],
-                          capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
+    assert main(["evaluate", str(tmp_path / "d.csv"), "--outcome", "regression", "--target",
+                 "response", "-s", "pearson", "-o", "mostFreq", "-b", "6", "-m", "3",
+                 "--n-folds", "3", "--out", str(out), "--quiet"]) == 0
     folds = pd.read_csv(out / "folds.csv")
     assert set(folds.operator) == {"mostFreq", "nobagg"} and folds.r2.mean() > 0.5
     paired = pd.read_csv(out / "paired_differences.csv")
