@@ -165,7 +165,8 @@ def test_groups_by_obs_column_follow_the_joined_samples(mdata):
         mm.run(mdata, "obs:label", groups=np.zeros(3), **small)
 
 
-def test_the_command_line_reads_tables_by_modality(mdata, tmp_path, capsys):
+def test_the_command_line_reads_tables_by_modality(mdata, tmp_path, capsys,
+                                                   report_page_left_out):
     from modelmine.cli import main
 
     for name, adata in mdata.mod.items():

@@ -76,7 +76,7 @@ def test_per_class_refusals(colon, capsys):
     assert "(--per-class)" in capsys.readouterr().err
 
 
-def test_cli_per_class(tmp_path, capsys):
+def test_cli_per_class(tmp_path, capsys, report_page_left_out):
     X, y, _ = _planted(seed=5)
     frame = X.assign(cls=y)
     path = tmp_path / "four.csv"
