@@ -1,5 +1,6 @@
 """Every HTML page modelmine writes has one shell (issue 38 item 5): the run report, the
-lattice explorer and the single-cell marker report differ only in their body and style."""
+lattice explorer and the single-cell marker report differ only in their body and style.
+The pages' figures are built, not drawn: their HTML is under test."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ _SHELL = re.compile(
     r"<body>.*</body></html>\n\Z", re.S)
 
 
-def test_the_run_report_and_the_lattice_explorer_share_the_shell(tmp_path):
+def test_the_run_report_and_the_lattice_explorer_share_the_shell(tmp_path, not_drawn):
     X, y = mm.datasets.load_colon()
     run = mm.run(X[:, :60], y, selector="anova", n_bootstraps=6, n_features=5,
                  n_signatures=2, random_state=0)
@@ -31,7 +32,7 @@ def test_the_run_report_and_the_lattice_explorer_share_the_shell(tmp_path):
     assert match and match["title"] == "a &lt;lattice&gt; &amp; co"
 
 
-def test_the_marker_report_shares_the_shell(tmp_path):
+def test_the_marker_report_shares_the_shell(tmp_path, not_drawn):
     sc = pytest.importorskip("scanpy")
     adata = sc.datasets.pbmc68k_reduced().raw.to_adata()
     adata.X = sp.csr_matrix(adata.X)

@@ -23,6 +23,7 @@ from modelmine.report import (
 
 sys.path.insert(0, str(Path(__file__).parent))
 from browser import find_chromium, inspect_page
+from not_drawn import figures_not_drawn
 
 ANCHORS = (
     "summary",
@@ -44,8 +45,11 @@ def run(leukemia_raw_run):
 
 @pytest.fixture(scope="module")
 def html(run, tmp_path_factory):
+    """The run's report, its figures built and not drawn: the tests below read its
+    sections, tables and downloads (the drawn page: the Chromium test)."""
     path = tmp_path_factory.mktemp("report") / "report.html"
-    run.report(path)
+    with figures_not_drawn():
+        run.report(path)
     return path.read_text(encoding="utf-8")
 
 

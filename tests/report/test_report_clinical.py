@@ -2,7 +2,8 @@
 
 Oracles: the values put in (the quantile strata of y), the per-class panels the run holds,
 and invariants of the page's order (the tables' number format, the dot plot's genes and
-the order of cluster names: ``tests/kernels/test_report_helpers.py``).
+the order of cluster names: ``tests/kernels/test_report_helpers.py``). The pages' figures
+are built, not drawn (``not_drawn``): their words are under test.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import numpy as np
 import modelmine as mm
 
 
-def test_a_regression_report_names_quantile_strata_not_classes(tmp_path):
+def test_a_regression_report_names_quantile_strata_not_classes(tmp_path, not_drawn):
     rng = np.random.default_rng(0)
     X = rng.normal(size=(60, 30))
     y = 2 * X[:, 0] + rng.normal(size=60)
@@ -24,7 +25,7 @@ def test_a_regression_report_names_quantile_strata_not_classes(tmp_path):
     assert "<th>classes</th>" not in data
 
 
-def test_a_per_class_run_shows_its_panels_first(tmp_path):
+def test_a_per_class_run_shows_its_panels_first(tmp_path, not_drawn):
     rng = np.random.default_rng(1)
     n, p, K = 80, 40, 4
     y = np.repeat(np.arange(K), n // K)

@@ -35,7 +35,7 @@ def test_stable_and_controlled_gives_no_warning():
     assert trust_warnings(base, sigs) == []
 
 
-def test_poor_stability_and_fewer_controlled_features_are_said():
+def test_poor_stability_and_fewer_controlled_features_are_said(not_drawn):
     rng = np.random.default_rng(0)
     S = rng.random((20, 60)) < 0.1
     S[:, 0] = True  # one stable feature among noise
