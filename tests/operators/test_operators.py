@@ -34,19 +34,23 @@ def _memo(base, key, compute):
 def mean_rank(base, j):
     """Mean over the models of feature j's rank, exact ties sharing their average rank:
     1 + (features scoring strictly better) + (other features tied with it) / 2."""
-    return _memo(base, ("mean_rank", j), lambda: _mean_rank(base, j))
+    return _memo(base, "mean_ranks", lambda: _mean_ranks(base))[j]
 
 
-def _mean_rank(base, j):
+def _mean_ranks(base):
+    """Every feature's mean rank: each model's scores ranked by scipy's ``rankdata``
+    (descending, ties at their average rank: the formula above), summed model by model in
+    order, as a loop over the models would (the sums of half-integers are exact)."""
+    from scipy.stats import rankdata
+
     if base.scores is None:
-        return sum(int(base.ranks[i, j]) for i in range(base.n_models)) / base.n_models
-    total = 0.0
-    for i in range(base.n_models):
-        row = base.scores[i]
-        better = int(np.sum(row > row[j]))
-        tied = int(np.sum(row == row[j])) - 1
-        total += 1 + better + tied / 2
-    return total / base.n_models
+        ranks = np.asarray(base.ranks, dtype=float)
+    else:
+        ranks = rankdata(-np.asarray(base.scores, dtype=float), method="average", axis=1)
+    total = np.zeros(base.n_features_in)
+    for row in ranks:
+        total = total + row
+    return (total / base.n_models).tolist()
 
 
 def count(base, j):
