@@ -23,15 +23,17 @@ FAST = ["--selector", "anova", "-b", "12", "-m", "15", "--seed", str(SEED)]
 
 
 @pytest.fixture(scope="module")
-def quiet_run(tmp_path_factory):
+def quiet_run(tmp_path_factory, page_left_out):
     """One quiet run (every default operator, mining, report) shared by the tests that read
-    its directory: the directory and what it printed on stdout and stderr."""
+    its directory: the directory and what it printed on stdout and stderr. No test reads
+    its report's page, which is left out (`report` rebuilds a page from it below)."""
     import contextlib
     import io
 
     out = tmp_path_factory.mktemp("cli") / "colon-run"
     stdout, stderr = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+    with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr), \
+            page_left_out():
         # --quiet before the command (after it: the other runs below)
         code = main(["--quiet", "run", "embedded:colon", *FAST, "-k", "4", "--out", str(out)])
     assert code == 0
@@ -94,26 +96,45 @@ def test_run_record_and_diagnostics(run_dir):
     assert row["ci_low"] < row["value"] < row["ci_high"]
 
 
-def test_run_prints_a_concise_table(tmp_path, capsys):
+@pytest.fixture(scope="module")
+def verbose_csv_run(tmp_path_factory, page_left_out):
+    """colon exported to CSV by `modelmine datasets export`, then one -v run of that file
+    (FAST, mostFreq), shared by the tests of what a run prints and of the CSV round trip:
+    the CSV, the run directory, what the run printed on stdout and stderr, and the
+    ``modelmine`` logger's (level, handlers) before and after the run (its report's page,
+    which no test reads, left out)."""
+    import contextlib
+    import io
     import logging
 
+    root = tmp_path_factory.mktemp("cli-csv")
+    csv = root / "colon.csv"
+    assert main(["datasets", "export", "colon", str(csv), "--quiet"]) == 0
     logger = logging.getLogger("modelmine")
-    level, handlers = logger.level, list(logger.handlers)
-    out = tmp_path / "r"
-    assert main(["run", "embedded:colon", *FAST, "--operator", "mostFreq", "--out",
-                 str(out), "-v"]) == 0
-    printed = capsys.readouterr()
-    text = printed.out
+    before = (logger.level, list(logger.handlers))
+    out = root / "from-csv"
+    stdout, stderr = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr), \
+            page_left_out():
+        code = main(["run", str(csv), "--target", "class", *FAST, "--operator", "mostFreq",
+                     "--out", str(out), "-v"])
+    assert code == 0, stderr.getvalue()
+    after = (logger.level, list(logger.handlers))
+    return csv, out, stdout.getvalue(), stderr.getvalue(), before, after
+
+
+def test_run_prints_a_concise_table(verbose_csv_run):
+    _, _, text, err, before, after = verbose_csv_run  # the shared -v run, of the CSV
     assert "stability of the base models (Nogueira)" in text
     assert "mostFreq" in text and "report.html" in text
     assert len(_lines(text)) <= 8
     # -v: on stderr, a line as each phase starts and, at debug, each operator (issue 52)
-    lines = [line for line in printed.err.splitlines() if line.startswith("modelmine: ")]
+    lines = [line for line in err.splitlines() if line.startswith("modelmine: ")]
     assert lines[:2] == ["modelmine: operators: mostFreq on the 12 base models",
                          "modelmine: operator mostFreq (single-model)"], lines
     assert "modelmine: report: the figures and the page" in lines and any(
         line.startswith("modelmine: mining: ") for line in lines)
-    assert logger.level == level and logger.handlers == handlers  # as main() found them
+    assert after == before  # the logger as main() found it
 
 
 def test_quiet_prints_nothing(quiet_run):
@@ -121,15 +142,11 @@ def test_quiet_prints_nothing(quiet_run):
     assert out == "" and err == ""
 
 
-def test_csv_export_then_run_gives_the_same_models(tmp_path, run_dir):
-    csv = tmp_path / "colon.csv"
-    assert main(["datasets", "export", "colon", str(csv), "--quiet"]) == 0
+def test_csv_export_then_run_gives_the_same_models(verbose_csv_run, run_dir):
+    csv, out = verbose_csv_run[:2]  # the shared run of the exported CSV
     exported = pd.read_csv(csv)
     X, _ = mm.datasets.load_colon()
     np.testing.assert_array_equal(exported.drop(columns="class").to_numpy(), X)
-    out = tmp_path / "from-csv"
-    assert main(["run", str(csv), "--target", "class", *FAST, "-k", "4", "--quiet",
-                 "--out", str(out)]) == 0
     assert mm.BaseModels.load(out) == mm.BaseModels.load(run_dir)
 
 
@@ -206,9 +223,11 @@ def test_evaluate_writes_the_protocol_tables(tmp_path, capsys):
     np.testing.assert_allclose(evaluation["stability"], truth.to_frame("table2")["stability"])
 
 
-def test_report_with_an_evaluation(tmp_path, capsys):
+def test_report_with_an_evaluation(run_dir, tmp_path, capsys):
+    import shutil
+
     run, ev = tmp_path / "run", tmp_path / "eval"
-    assert main(["run", "embedded:colon", *FAST, "--out", str(run), "-q"]) == 0
+    shutil.copytree(run_dir, run)  # `report` rewrites report.html: a copy of the shared run
     pd.DataFrame({"operator": ["closedApr", "nobagg"], "error": [0.1, 0.2],
                   "stability": [0.5, 0.3]}).to_csv(tmp_path / "evaluation.csv", index=False)
     assert main(["report", str(run), "--evaluation", str(tmp_path / "evaluation.csv")]) == 0
@@ -369,7 +388,7 @@ def test_debug_shows_the_traceback(tmp_path, capsys):
 
 
 @pytest.mark.slow
-def test_force_replaces_a_run(tmp_path, run_dir):
+def test_force_replaces_a_run(tmp_path, run_dir, report_page_left_out):
     out = tmp_path / "again"
     for _ in range(2):
         assert main(["run", "embedded:colon", *FAST, "-o", "mostFreq", "--quiet", "--force",
@@ -378,7 +397,7 @@ def test_force_replaces_a_run(tmp_path, run_dir):
 
 
 @pytest.mark.slow
-def test_jobs_do_not_change_the_result(tmp_path, run_dir):
+def test_jobs_do_not_change_the_result(tmp_path, run_dir, report_page_left_out):
     out = tmp_path / "par"
     assert main(["run", "embedded:colon", *FAST, "-k", "4", "--jobs", "2", "--quiet",
                  "--out", str(out)]) == 0
@@ -486,11 +505,18 @@ def test_lattice_html_above_the_cap_keeps_the_top_and_says_so(run_dir, tmp_path,
     assert f"This page holds the {data['n_kept']:,} of highest support" in text
 
 
-def test_flags_match_the_api_and_the_default_seed_is_fixed(tmp_path):
+def test_flags_match_the_api_and_the_default_seed_is_fixed(tmp_path, report_page_left_out):
     """issue 23: the long flags are the API's names (--random-state, --n-jobs,
     --sample-fraction, --executor, --n-folds), the old ones (--seed, --jobs, --fraction,
-    --scheduler, --folds) are the same options, and two default runs give the same result
-    (the default seed is 0, as the API's)."""
+    --scheduler, --folds) are the same options (parsed to the same arguments; the runs
+    equal), and two default runs give the same result (the default seed is 0, as the
+    API's)."""
+    from modelmine.cli import build_parser
+
+    parser = build_parser()
+    assert vars(parser.parse_args(["evaluate", "embedded:colon", "--n-folds", "3",
+                                   "--executor", "tcp://h:1"])) == vars(parser.parse_args(
+        ["evaluate", "embedded:colon", "--folds", "3", "--scheduler", "tcp://h:1"]))
     base = ["run", "embedded:colon", "-s", "anova", "-b", "6", "-m", "5", "-k", "2", "-q"]
     outs = {}
     for tag, extra in {"default": [], "api": ["--random-state", "0", "--n-jobs", "1",
@@ -500,6 +526,8 @@ def test_flags_match_the_api_and_the_default_seed_is_fixed(tmp_path):
                                "--fraction", "0.8"]}.items():
         assert main([*base, *extra, "--out", str(tmp_path / tag)]) == 0
         outs[tag] = mm.MiningRun.load(tmp_path / tag)
+    assert vars(parser.parse_args([*base, "--random-state", "0", "--fraction", "0.8"])) == \
+        vars(parser.parse_args([*base, "--seed", "0", "--sample-fraction", "0.8"]))
     again = tmp_path / "default-again"
     assert main([*base, "--out", str(again)]) == 0
     assert mm.MiningRun.load(again) == outs["default"]
@@ -512,7 +540,7 @@ def test_flags_match_the_api_and_the_default_seed_is_fixed(tmp_path):
     assert np.array_equal(outs["default"].base_models.subsets, truth.base_models.subsets)
 
 
-def test_itemset_strategy_reaches_closed_and_max_apr(tmp_path):
+def test_itemset_strategy_reaches_closed_and_max_apr(tmp_path, report_page_left_out):
     # the paper's literal reading by default (closedApr = mostFreq up to ties); the
     # structure-seeking area reading on request, recorded in the run settings
     out = tmp_path / "area-run"
