@@ -4,9 +4,9 @@ negative values), the annotations file plotted by scanpy, the output directory's
 checks, GMT names, the combinations' cost bound, empty categories, binary selectors, the
 selector's direction, the clusters' order and the low-stability caution.
 
-``modelmine markers`` runs in-process (``modelmine.cli.main``, the ``cli`` fixture) where
-the test is about its outputs and messages; a separate process (``markers_process``) where
-it is about the process: a lock held by another one.
+``modelmine markers`` runs in-process (``modelmine.cli.main``, the ``cli`` fixture): the
+tests are about its outputs and messages; the lock of an output directory is held by
+another process (``HOLD_THE_LOCK``), as a second run would meet it.
 """
 
 from __future__ import annotations
@@ -44,16 +44,10 @@ def planted(labels, n_genes: int = 24, seed: int = 0, donors: int = 6):
                            var=pd.DataFrame(index=[f"g{j}" for j in range(n_genes)]))
 
 
-def markers_process(*argv, timeout=300):
-    """``python -m modelmine markers ARGV`` in a process of its own."""
-    return subprocess.run([sys.executable, "-m", "modelmine", "markers", *map(str, argv)],
-                          capture_output=True, text=True, timeout=timeout)
-
-
 @pytest.fixture
 def cli(capsys):
     """``modelmine markers ARGV`` in this process: its exit code (``returncode``) and what
-    it printed (``stdout``, ``stderr``), as :func:`markers_process` returns them."""
+    it printed (``stdout``, ``stderr``), as ``subprocess.run`` returns them."""
 
     def markers(*argv):
         capsys.readouterr()
@@ -214,10 +208,18 @@ def test_noise_around_zero_is_set_to_zero_and_scaled_data_refused():
         marker_panels(scaled, "cell_type", n_bootstraps=3)
 
 
+#: A process that holds the lock of the output directory sys.argv[1] until its input closes.
+HOLD_THE_LOCK = """
+import sys
+from modelmine._files import directory_lock
+with directory_lock(sys.argv[1]):
+    print("locked", flush=True)
+    sys.stdin.read()
+"""
+
+
 def test_an_existing_output_is_kept_without_force_and_a_running_one_locked(tmp_path, cli):
     # issue 40.10: no lock, existing output replaced; 40.18: dangling symlink after the work
-    from modelmine._files import directory_lock
-
     planted(np.repeat(["x", "y", "z"], 30)).write_h5ad(tmp_path / "cells.h5ad")
     out = tmp_path / "out"
     out.mkdir()
@@ -226,9 +228,14 @@ def test_an_existing_output_is_kept_without_force_and_a_running_one_locked(tmp_p
     assert done.returncode == 2 and "--force" in done.stderr
     assert (out / "mine.txt").read_text() == "keep"
     fresh = tmp_path / "fresh"
-    with directory_lock(fresh):  # another markers run (this process) writing it
-        done = markers_process(tmp_path / "cells.h5ad", "--groupby", "cl", "--out", fresh,
-                               *FAST)
+    holder = subprocess.Popen([sys.executable, "-c", HOLD_THE_LOCK, str(fresh)],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:  # another process (a markers run writing it) holds the output's lock
+        assert holder.stdout.readline().strip() == "locked"
+        done = cli(tmp_path / "cells.h5ad", "--groupby", "cl", "--out", fresh, *FAST)
+    finally:
+        holder.stdin.close()
+        holder.wait(timeout=60)
     assert done.returncode == 2 and "Another modelmine" in done.stderr
     assert not fresh.exists()
     dangling = tmp_path / "dangling"
