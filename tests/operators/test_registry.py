@@ -312,3 +312,33 @@ def test_register_operator_takes_what_declare_operator_takes(base):
         assert op.variable_size is True and op.requires == ("artificial",)
     finally:
         default_registry().unregister("capTest")
+
+
+def test_the_installed_distributions_are_scanned_once_per_refresh(monkeypatch):
+    """The origin of a registered object is the distribution that provides its package
+    (importlib.metadata's packages_distributions, which reads every installed distribution's
+    file list): read once, and again after refresh(), which rescans for new plugins."""
+    import importlib.metadata
+
+    calls = []
+    real = importlib.metadata.packages_distributions
+
+    def counted():
+        calls.append(1)
+        return real()
+
+    monkeypatch.setattr(importlib.metadata, "packages_distributions", counted)
+    reg = OperatorRegistry(group=None)
+    reg.refresh()  # forget what an earlier test read
+    reg.register("fromTests", lambda base, *, n_features: np.arange(n_features))
+    def numpy_like(base, *, n_features):
+        return np.arange(n_features)
+
+    numpy_like.__module__ = "numpy.lib"  # as a function of numpy's distribution
+    reg.register("fromNumpy", numpy_like)
+    assert len(calls) == 1
+    assert reg.get("fromNumpy").origin == real()["numpy"][0] == "numpy"
+    assert reg.get("fromTests").origin == __name__.split(".")[0]  # no distribution
+    reg.refresh()
+    reg.register("again", lambda base, *, n_features: np.arange(n_features))
+    assert len(calls) == 2
