@@ -1,8 +1,9 @@
 """--figures DIR and the report's figure downloads (issue 26, item 3): every figure of the
 report as SVG, PDF and a 300-dpi PNG, checked as files (an SVG parses as XML, a PDF starts
 with its header, the PNG's pixels are 300/110 of the page's), and --figures refused where it
-would mix with other files. The pages written with --figures are drawn; the run's own page
-before its --figures step is built, not drawn (that step replaces it)."""
+would mix with other files. The run's --figures step is drawn and its files checked; the
+run's own page before that step (which replaces it) and `modelmine report --figures` (the
+same writer, checked for the files it names) build their figures without drawing them."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import struct
 import xml.etree.ElementTree as ET
 
 import pytest
+from matplotlib.figure import Figure
 
 from modelmine.cli import main
 
@@ -26,8 +28,6 @@ def pages_drawn_with_figures_only(monkeypatch):
     """A page written with --figures (``render``'s ``figures_dir``) is drawn; any other is
     built, not drawn: the run's own page, which its --figures step replaces before any
     check reads it (``Figure.savefig`` writes an empty file while it is built)."""
-    from matplotlib.figure import Figure
-
     from modelmine.report import _html
 
     real = _html.render
@@ -75,11 +75,17 @@ def test_figures_for_a_paper(tmp_path, capsys, pages_drawn_with_figures_only):
     # every figure of the page offers its SVG and PDF as downloads
     assert html.count('download="') >= 2 * len(figures_in_page)
     assert html.count("data:image/svg+xml;base64,") >= len(figures_in_page) - 3  # thumbs
-    # `modelmine report --figures` writes them too; a non-empty DIR needs --force
+    # `modelmine report --figures` writes them too (the same writer as the run's step, whose
+    # drawn files are checked above: here its figures are built, not drawn, and the files
+    # it names are checked); a non-empty DIR needs --force
     assert main(["report", str(out), "--figures", str(figures), "-q"]) == 2
     assert "--figures" in capsys.readouterr().err
-    assert main(["report", str(out), "--figures", str(figures), "--force", "-q"]) == 0
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Figure, "savefig", _write_nothing)
+        assert main(["report", str(out), "--figures", str(figures), "--force", "-q"]) == 0
     assert sorted(p.stem for p in figures.glob("*.png")) == names
+    assert sorted(p.name for p in figures.iterdir()) == sorted(
+        f"{stem}.{form}" for stem in names for form in ("png", "svg", "pdf"))
     (figures / "notes.txt").write_text("mine")
     assert main(["report", str(out), "--figures", str(figures), "--force", "-q"]) == 2
     assert "not figures" in capsys.readouterr().err
