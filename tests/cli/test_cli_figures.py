@@ -1,9 +1,10 @@
 """--figures DIR and the report's figure downloads (issue 26, item 3): every figure of the
 report as SVG, PDF and a 300-dpi PNG, checked as files (an SVG parses as XML, a PDF starts
 with its header, the PNG's pixels are 300/110 of the page's), and --figures refused where it
-would mix with other files. The run's --figures step is drawn and its files checked; the
-run's own page before that step (which replaces it) and `modelmine report --figures` (the
-same writer, checked for the files it names) build their figures without drawing them."""
+would mix with other files. What is read is drawn: the page of the run's --figures step (its
+PNGs) and the files it writes. The run's own page before that step (which replaces it), the
+page's SVG and PDF downloads (counted) and `modelmine report --figures` (the same writer,
+checked for the files it names) build their figures without drawing them."""
 
 from __future__ import annotations
 
@@ -24,22 +25,30 @@ def _png_size(data: bytes) -> tuple[int, int]:
 
 
 @pytest.fixture
-def pages_drawn_with_figures_only(monkeypatch):
-    """A page written with --figures (``render``'s ``figures_dir``) is drawn; any other is
-    built, not drawn: the run's own page, which its --figures step replaces before any
-    check reads it (``Figure.savefig`` writes an empty file while it is built)."""
+def drawn_where_read(monkeypatch):
+    """Drawn: what the test reads, the page of the run's --figures step (its PNGs) and the
+    files --figures writes. Built, not drawn (``Figure.savefig`` writes an empty file): the
+    run's own page before that step (which replaces it before any check reads it) and the
+    page's SVG and PDF downloads (counted, not read; the same figures are drawn as SVG and
+    PDF into the --figures files, which are parsed)."""
     from modelmine.report import _html
 
-    real = _html.render
+    real_render, real_savefig = _html.render, Figure.savefig
 
     def render(page, figures_dir=None):
         if figures_dir is not None:
-            return real(page, figures_dir)
+            return real_render(page, figures_dir)
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(Figure, "savefig", _write_nothing)
-            return real(page, figures_dir)
+            return real_render(page, figures_dir)
+
+    def savefig(self, fname, *args, **kwargs):
+        if hasattr(fname, "write") and kwargs.get("format") in ("svg", "pdf"):
+            return _write_nothing(self, fname)  # a download of the page
+        return real_savefig(self, fname, *args, **kwargs)
 
     monkeypatch.setattr(_html, "render", render)
+    monkeypatch.setattr(Figure, "savefig", savefig)
 
 
 def _write_nothing(self, fname, *args, **kwargs):
@@ -53,7 +62,7 @@ def _write_nothing(self, fname, *args, **kwargs):
             pass
 
 
-def test_figures_for_a_paper(tmp_path, capsys, pages_drawn_with_figures_only):
+def test_figures_for_a_paper(tmp_path, capsys, drawn_where_read):
     figures, out = tmp_path / "figs", tmp_path / "run"
     assert main(["run", "embedded:colon", "-s", "anova", "-b", "6", "-m", "5", "-o",
                  "mostFreq", "--figures", str(figures), "-q", "--out", str(out)]) == 0
