@@ -38,3 +38,22 @@ def figures_not_drawn() -> Iterator[None]:
         patch.setattr(Figure, "savefig", _write_nothing)
         yield
 
+
+
+@contextlib.contextmanager
+def downloads_not_drawn() -> Iterator[None]:
+    """Within the block, a page's PNGs are drawn and its SVG and PDF downloads (a savefig
+    into a buffer as SVG or PDF) are built, not drawn: for a test that reads the page's
+    images and only counts its downloads."""
+    from matplotlib.figure import Figure
+
+    real = Figure.savefig
+
+    def savefig(self, fname, *args, **kwargs):
+        if hasattr(fname, "write") and kwargs.get("format") in ("svg", "pdf"):
+            return _write_nothing(self, fname)
+        return real(self, fname, *args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Figure, "savefig", savefig)
+        yield

@@ -27,7 +27,7 @@ from modelmine.report import (
 
 sys.path.insert(0, str(Path(__file__).parent))
 from browser import find_chromium, inspect_page
-from not_drawn import figures_not_drawn
+from not_drawn import downloads_not_drawn, figures_not_drawn
 
 SEED = 5
 
@@ -46,12 +46,15 @@ def run():
 
 @pytest.fixture(scope="module")
 def html(run):
+    """The page, its PNGs drawn (their sizes are checked); its SVG and PDF downloads, which
+    no test here reads, built without drawing."""
     base, results, itemsets = run
     evaluation = pd.DataFrame({"operator": ["closedApr", "mostFreq", "nobagg"],
                                "error": [0.16, 0.18, 0.2], "stability": [0.6, 0.55, 0.3]})
-    return build_report(base, results, itemsets=itemsets, evaluation=evaluation,
-                        settings={"k (alternatives)": 5},
-                        data_description={"source": "embedded:colon"})
+    with downloads_not_drawn():
+        return build_report(base, results, itemsets=itemsets, evaluation=evaluation,
+                            settings={"k (alternatives)": 5},
+                            data_description={"source": "embedded:colon"})
 
 
 def _png_size(data: bytes) -> tuple[int, int]:
