@@ -46,3 +46,29 @@ def page_left_out():
     """A context manager: inside it, the report's page is :data:`STUB_PAGE` (for a module's
     fixture, or for one call of a test that reads another run's page)."""
     return _page_left_out
+
+
+@contextlib.contextmanager
+def _first_page_left_out() -> Iterator[None]:
+    from modelmine.report import _html
+
+    real = _html.render
+    calls = []
+
+    def render(page, figures_dir=None):
+        calls.append(1)
+        return STUB_PAGE if len(calls) == 1 else real(page, figures_dir)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_html, "render", render)
+        yield
+    assert len(calls) >= 2, "no page replaced the first one: the test would read a stub"
+
+
+@pytest.fixture(scope="session")
+def first_page_left_out():
+    """A context manager for one ``modelmine run`` with extras (--evaluate, --null,
+    --pfer/--fdr): the finished run's page, which the extras' step writes again before any
+    check reads it, is :data:`STUB_PAGE`; the pages after it are built. It fails when no
+    second page was written."""
+    return _first_page_left_out
