@@ -65,12 +65,14 @@ def annotated_run(tmp_path_factory, h5ad):
 
 
 @pytest.fixture(scope="module")
-def evaluated_run(tmp_path_factory, h5ad):
+def evaluated_run(tmp_path_factory, h5ad, first_page_left_out):
     """The h5ad run with closedApr, mostFreq, --evaluate (3 folds) and --annotate-full (a
-    full copy of the data): shared by the tests that read it."""
+    full copy of the data): shared by the tests that read it (the page they read is the one
+    --evaluate writes; the finished run's page before it is left out)."""
     out = tmp_path_factory.mktemp("evaluated") / "run"
-    assert _run_h5ad(h5ad, out, "-o", "closedApr", "-o", "mostFreq", "--evaluate",
-                     "--folds", "3", "--annotate-full") == 0
+    with first_page_left_out():
+        assert _run_h5ad(h5ad, out, "-o", "closedApr", "-o", "mostFreq", "--evaluate",
+                         "--folds", "3", "--annotate-full") == 0
     return out
 
 
