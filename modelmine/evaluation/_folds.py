@@ -29,6 +29,7 @@ result's ``settings["seed_derivation"]`` (:data:`SEED_DERIVATIONS`).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import re
@@ -273,8 +274,16 @@ class BaseModelCache:
         return str(self.directory / f"{safe}_fold{key['fold']:02d}_{digest}.npz")
 
     @staticmethod
-    def load(path: str | None, key: Mapping[str, Any]) -> BaseModels | None:
-        """The cached base models when they exist and match the key, else None."""
+    def load(path: str | None, key: Mapping[str, Any],
+             feature_names: Any = None) -> BaseModels | None:
+        """The cached base models when they exist and match the key, else None.
+
+        With ``feature_names`` (the names a fit of the data as given now would record),
+        models cached under other names of the same columns are given these names: the
+        key's fingerprint is of the values, so a cache written before a renaming (issue
+        52's positional ``x{j}`` for unnamed columns) or for a copy of the data with other
+        column names holds the same selections, and must not put the old names in the
+        signatures."""
         if path is None or not Path(path).exists():
             return None
         try:
@@ -285,6 +294,12 @@ class BaseModelCache:
                 or base.n_features != key["n_features"] or base.random_state != key["seed"]
                 or base.n_samples != key["n_train"]):
             return None
+        if feature_names is not None:
+            names = np.asarray(feature_names).astype(str)
+            if names.shape != base.feature_names.shape:
+                return None
+            if not np.array_equal(names, base.feature_names):
+                base = dataclasses.replace(base, feature_names=names)
         return base
 
     @staticmethod

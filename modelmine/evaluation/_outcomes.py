@@ -45,7 +45,8 @@ _FUNC = "evaluate"
 
 def _outcome_task(X: Any, values: np.ndarray, payload: dict[str, Any], *, outcome: Any,
                   operators: list[str], models: list[str], n_signatures: int,
-                  operator_params: Mapping[str, Mapping[str, Any]] | None) -> dict[str, Any]:
+                  operator_params: Mapping[str, Mapping[str, Any]] | None,
+                  feature_names: np.ndarray) -> dict[str, Any]:
     """One (selector, fold): base models on the training part, each operator's signature,
     each model fitted on the signature's genes and measured on the test part."""
     import dataclasses
@@ -61,10 +62,12 @@ def _outcome_task(X: Any, values: np.ndarray, payload: dict[str, Any], *, outcom
     assert kind.measure is not None
     with threadpool_limits(limits=1):
         path, key = payload["cache_path"], payload["key"]
-        base = BaseModelCache.load(path, key)
+        base = BaseModelCache.load(path, key, feature_names)
         if base is None:
             fold = payload["spec"].replace(_FUNC, random_state=key["seed"], operators=())
+            # the data's names, as evaluate's classes give them (not x0, x1, ...)
             checked = check_run_data(X[train], values[train], fold, n_jobs=1, func=_FUNC,
+                                     feature_names=feature_names,
                                      groups=payload.get("groups"),
                                      sample_weight=payload.get("sample_weight"))
             if payload.get("covariates") is not None:  # the training part's covariates
@@ -278,7 +281,8 @@ def evaluate_outcome(X: Any, y: Any, outcome: str, selectors: Any = None,
     results = run_tasks(
         _outcome_task, data.X, values, tasks,
         {"outcome": kind, "operators": ops, "models": chosen,
-         "n_signatures": spec.n_signatures, "operator_params": params},
+         "n_signatures": spec.n_signatures, "operator_params": params,
+         "feature_names": np.asarray(data.feature_names)},
         executor=executor, n_jobs=jobs, func=_FUNC,
         label=f"evaluate {outcome} (selector x fold)", progress=progress)
     fold_rows, pred_rows = [], []

@@ -126,7 +126,7 @@ def _run_task(X: Any, y: np.ndarray, payload: dict[str, Any], *, operators: list
     X_tr, y_tr, X_te, y_te = X[train], y[train], X[test], y[test]
     with threadpool_limits(limits=1):
         path = payload["cache_path"]
-        base = BaseModelCache.load(path, key)
+        base = BaseModelCache.load(path, key, feature_names)
         cached = base is not None
         if base is None:
             # The fold's run specification: mm.run(X[train], y[train], spec=spec) gives

@@ -86,3 +86,62 @@ def test_outcome_weights_need_a_weighted_selector_before_any_fit():
         mm.evaluate(X, y, outcome="regression", selectors=["pearson"],
                     operators=["mostFreq"], n_folds=2, n_bootstraps=3,
                     sample_weight=np.ones(y.size))
+
+
+def _named(X):
+    return pd.DataFrame(X, columns=[f"gene{j}" for j in range(X.shape[1])])
+
+
+def _all_names(result):
+    out = []
+    for sig in result.signatures.values():
+        for one in getattr(sig, "signatures", [sig]):
+            out.append((list(one.names), list(one.features)))
+    return out
+
+
+def test_outcome_signatures_carry_the_datas_names():
+    """evaluate(outcome=...) named every signature's features x0, x1, ... whatever the
+    data's columns were called; now by the columns, as the classes' protocol does."""
+    X, y = _regression(n=40)
+    ev = mm.evaluate(_named(X), y, outcome="regression", selectors=["pearson"],
+                     operators=["mostFreq"], n_folds=2, n_bootstraps=4, n_features=3,
+                     random_state=1)
+    pairs = _all_names(ev)
+    assert pairs
+    for names, features in pairs:
+        assert names == [f"gene{j}" for j in features]
+    assert all("gene0" in names for names, _ in pairs)  # y = 2 x0 - x1 + noise
+
+
+@pytest.mark.parametrize("outcome", ["classes", "regression"])
+def test_a_cache_written_under_other_names_gives_the_data_its_own_names(tmp_path, outcome):
+    """A cache is keyed by the data's values, not its column names: base models cached
+    under other names (before issue 52's positional names, or for a copy of the data with
+    other columns names) are reused, and the signatures carry the names of the data as
+    given now, not those of the file (the full KDD'12 rerun at 2d31436 put g0245 in
+    colon's signatures from a cache written before the renaming)."""
+    X, y = _regression(n=40)
+    if outcome == "classes":
+        y = (y > np.median(y)).astype(int)
+        kw = dict(selectors=["anova"], classifiers=["svm"])
+    else:
+        kw = dict(outcome="regression", selectors=["pearson"])
+    kw.update(operators=["mostFreq"], n_folds=2, n_bootstraps=4, n_features=3,
+              random_state=3, cache_dir=tmp_path / "cache", n_jobs=1)
+    first = mm.evaluate(X, y, **kw)  # unnamed columns: x0, x1, ...
+    again = mm.evaluate(_named(X), y, **kw)
+    if outcome == "classes":
+        assert not first.tasks.cached.any() and again.tasks.cached.all()
+    assert len(list((tmp_path / "cache").glob("*.npz"))) == 2  # nothing refitted
+    numbers = [c for c in first.folds.columns if c != "features"]
+    pd.testing.assert_frame_equal(first.folds[numbers], again.folds[numbers],
+                                  check_exact=True)
+    if "features" in first.folds:  # the table's names are the data's too
+        assert (first.folds.features.str.replace("x", "gene") == again.folds.features).all()
+    before, after = _all_names(first), _all_names(again)
+    assert [f for _, f in before] == [f for _, f in after]
+    for names, features in before:
+        assert names == [f"x{j}" for j in features]
+    for names, features in after:
+        assert names == [f"gene{j}" for j in features]
