@@ -128,7 +128,9 @@ class Scores:
         return {s: np.where(ok, v, -np.inf) for s, v in out.items()}
 
 
-def one_run(run: int, f0: float, rate: float, R: int, level: float) -> list[dict]:
+def draw(run: int, f0: float, rate: float) -> tuple[np.ndarray, np.ndarray]:
+    """Run ``run``'s base models (b x p, the triple 0, 1, 2 planted) and the design's
+    probabilities of the models without the plant."""
     rng = np.random.default_rng([run, 49])
     f = rng.uniform(0.1, 0.5, P)
     f[:3] = f0
@@ -138,12 +140,17 @@ def one_run(run: int, f0: float, rate: float, R: int, level: float) -> list[dict
     M[np.ix_(rng.choice(B, round(rate * B), replace=False), [0, 1, 2])] = True
     if not M.any(axis=0).all():  # randomised() leaves out features selected nowhere
         raise RuntimeError(f"run {run}: a feature is selected in no model")
+    return M, truth
+
+
+def one_run(run: int, f0: float, rate: float, R: int, level: float) -> list[dict]:
+    M, truth = draw(run, f0, rate)
     start = time.process_time()
     scores = Scores(M, truth, rate)
     observed = scores(M)
     best = {s: [] for s in STATS}
-    for draw in randomised(M, R, np.random.SeedSequence([run, 4949])):
-        for s, v in scores(draw).items():
+    for other in randomised(M, R, np.random.SeedSequence([run, 4949])):
+        for s, v in scores(other).items():
             best[s].append(v.max())
     allowed = allowed_at_or_below(R, level, 1)
     rows = []

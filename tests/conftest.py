@@ -6,6 +6,7 @@ import os
 
 import numpy as np
 import pytest
+from figures_built import write_nothing as _write_nothing
 from shared_data import pytest_runtest_call, pytest_runtest_setup  # noqa: F401 (hooks)
 
 import modelmine as mm
@@ -127,16 +128,6 @@ def _savefig():
 _SAVEFIG = _savefig()
 
 
-def _write_nothing(self, fname, *args, **kwargs):
-    """``Figure.savefig`` that writes an empty file: the figure is built, not drawn."""
-    if hasattr(fname, "write"):
-        try:
-            fname.write(b"")
-        except TypeError:  # a text buffer (SVG)
-            fname.write("")
-    else:
-        with open(fname, "wb"):
-            pass
 
 
 def _drawn(node) -> bool:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from figures_built import write_nothing as _write_nothing
 from matplotlib.figure import Figure
 
 from modelmine.base_models import _base_models
@@ -39,17 +40,6 @@ def no_hang(seconds: int):
 _SAVEFIG = Figure.savefig
 
 
-def _write_nothing(self, fname, *args, **kwargs):
-    """``Figure.savefig`` that writes an empty file: the figure is built, not drawn (the rule
-    of tests/conftest.py)."""
-    if hasattr(fname, "write"):
-        try:
-            fname.write(b"")
-        except TypeError:  # a text buffer (SVG)
-            fname.write("")
-    else:
-        with open(fname, "wb"):
-            pass
 
 
 @contextlib.contextmanager

@@ -15,18 +15,7 @@ import contextlib
 from collections.abc import Iterator
 
 import pytest
-
-
-def _write_nothing(self, fname, *args, **kwargs):
-    """``Figure.savefig`` that writes an empty file: the figure is built, not drawn."""
-    if hasattr(fname, "write"):
-        try:
-            fname.write(b"")
-        except TypeError:  # a text buffer (SVG)
-            fname.write("")
-    else:
-        with open(fname, "wb"):
-            pass
+from figures_built import write_nothing as _write_nothing
 
 
 @contextlib.contextmanager
