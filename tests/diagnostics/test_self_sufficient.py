@@ -224,3 +224,33 @@ def test_committed_swap_benchmark_slice_recomputed():
         assert got.attrs["n_strata"] == row["n_strata"]
         for k, value in got.attrs["critical_p"].items():
             assert value == pytest.approx(row[f"critical_{k}"], rel=1e-9, nan_ok=True)
+
+
+def test_committed_coselect_limit_slice_recomputed():
+    """``benchmarks/results/coselect_limit.csv`` (docs/diagnostics.md, the limit of a
+    search of the triples): run 0's four statistics of the planted triple and its
+    rank among the 280,840 triples recomputed from the base models; the productivity
+    statistic equals the library's ``productivity_pvalue`` (scipy's Fisher tails per
+    split), and the Rasch fit that the Poisson and likelihood-ratio statistics use has the
+    base models' margins."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import bench_coselect_limit as bench
+
+    table = pd.read_csv(ROOT / "benchmarks" / "results" / "coselect_limit.csv")
+    for run in (0,):
+        rows = table[(table.run == run) & (table.f0 == 0.2) & (table.rate == 0.12)]
+        rows = rows.set_index("statistic")
+        assert set(rows.index) == set(bench.STATS)
+        M, truth = bench.draw(run, 0.2, 0.12)
+        fitted = bench.rasch_fit(M)
+        np.testing.assert_allclose(fitted.sum(axis=1), M.sum(axis=1), atol=1e-6)
+        np.testing.assert_allclose(fitted.sum(axis=0), M.sum(axis=0), atol=1e-6)
+        scores = bench.Scores(M, truth, 0.12)(M)
+        library = productivity_pvalue(M, (0, 1, 2))["p_value"]
+        assert scores["productive"][bench.PLANTED] == pytest.approx(-np.log(library),
+                                                                    rel=1e-9)
+        assert rows.loc["productive", "count"] == M[:, :3].all(axis=1).sum()
+        for stat in bench.STATS:
+            mine = scores[stat][bench.PLANTED]
+            assert mine == pytest.approx(rows.loc[stat, "score"], rel=1e-6), (run, stat)
+            assert int((scores[stat] > mine).sum()) + 1 == rows.loc[stat, "rank"], stat
