@@ -14,6 +14,7 @@ import struct
 import xml.etree.ElementTree as ET
 
 import pytest
+from figures_built import write_nothing as _write_nothing
 from matplotlib.figure import Figure
 
 from modelmine.cli import main
@@ -49,17 +50,6 @@ def drawn_where_read(monkeypatch):
 
     monkeypatch.setattr(_html, "render", render)
     monkeypatch.setattr(Figure, "savefig", savefig)
-
-
-def _write_nothing(self, fname, *args, **kwargs):
-    if hasattr(fname, "write"):
-        try:
-            fname.write(b"")
-        except TypeError:  # a text buffer (SVG)
-            fname.write("")
-    else:
-        with open(fname, "wb"):
-            pass
 
 
 def test_figures_for_a_paper(tmp_path, capsys, drawn_where_read):
