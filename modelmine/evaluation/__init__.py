@@ -19,6 +19,7 @@ from .._deprecation import moved_names
 from ._aggregations import SALMAN_AGGREGATIONS, AggregationComparison, compare_aggregations
 from ._classifiers import (
     ClassifierRegistry,
+    IBkClassifier,
     available_classifiers,
     get_classifier,
     make_classifier,
@@ -60,6 +61,7 @@ __all__ = [
     "ClassifierRegistry",
     "ErrorControlCheck",
     "EvaluationResult",
+    "IBkClassifier",
     "LeaveOneGroupOutResult",
     "SelectionNullResult",
     "ThresholdResult",

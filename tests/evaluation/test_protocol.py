@@ -17,13 +17,12 @@ import pytest
 from sklearn.feature_selection import f_classif
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import StratifiedKFold
-from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import MinMaxScaler
 from sklearn.svm import SVC
 
 import modelmine as mm
-from modelmine.evaluation import EvaluationResult, evaluate
+from modelmine.evaluation import EvaluationResult, IBkClassifier, evaluate
 from modelmine.selectors import Selector, SelectorOutput
 
 SMALL = dict(n_folds=3, n_bootstraps=10, n_features=10, n_signatures=4, random_state=7,
@@ -115,8 +114,7 @@ def test_nobagg_signature_and_error_recompute_with_sklearn(small, colon):
         assert set(sig.features.tolist()) == set(top.tolist())
         for name, model in (("svm", make_pipeline(MinMaxScaler(), SVC(kernel="linear",
                                                                       C=0.5))),
-                            ("1nn", make_pipeline(MinMaxScaler(),
-                                                  KNeighborsClassifier(n_neighbors=1)))):
+                            ("1nn", IBkClassifier())):  # WEKA's: test_ibk_weka.py
             pred = model.fit(X[train][:, sig.features], y[train]).predict(
                 X[test][:, sig.features])
             row = small.folds[(small.folds.selector == "anova")
