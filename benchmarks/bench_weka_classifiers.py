@@ -3,8 +3,9 @@
 Woznica, Nguyen and Kalousis (KDD 2012, Section 3) train WEKA's SMO (C = 0.5, attributes
 normalised to [0, 1]), IBk (k = 1, normalised distances) and J48 (C4.5, confidence 0.25, at
 least 2 instances per leaf) on each signature. Ours (:mod:`modelmine.evaluation`) are
-``"svm"`` (``RangeScaler`` + ``SVC(kernel="linear", C=0.5)``), ``"1nn"`` (``RangeScaler`` +
-1-NN) and ``"tree"`` (CART, entropy, ``min_samples_leaf=2``, no C4.5 pruning).
+``"svm"`` (``RangeScaler`` + ``SVC(kernel="linear", C=0.5)``), ``"1nn"``
+(:class:`~modelmine.evaluation.IBkClassifier`, WEKA's distances and tie rule) and ``"tree"``
+(CART, entropy, ``min_samples_leaf=2``, no C4.5 pruning).
 
 On the shared microarrays (colon, leukemia, prostate) and the protocol's splits (stratified
 10-fold cross-validation, ``StratifiedKFold(shuffle=True, random_state=0)``), each training
@@ -12,7 +13,11 @@ fold's signature is its top m features by the ANOVA F score (the classifier comp
 not depend on which selector made the signature). For every fold and classifier, the same
 train/test data go to WEKA (``-t train.arff -T test.arff -p 0``) and to ours; the script
 records the per-sample agreement of the predictions and both error rates, one CSV row per
-(dataset, m, classifier, fold), and prints the totals.
+(dataset, m, classifier, fold), and prints the totals. For 1-NN it also records the agreement
+of scikit-learn's ``KNeighborsClassifier(n_neighbors=1)`` on ``MinMaxScaler``-scaled data
+(``agree_knn``: the ``"1nn"`` before issue 49, which kept whichever tied neighbour its search
+met first). ``--datasets`` takes the text sets and madelon too (``basehock pcmac madelon``),
+where distance ties are frequent.
 
 Run: ``.venv/bin/python benchmarks/bench_weka_classifiers.py [--quick] [--out CSV]``
 (``--quick``: 3 folds, m = 20; needs ``java`` and WEKA 3.6's ``weka.jar``, by default
@@ -30,9 +35,12 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import scipy.sparse as sp
 from sklearn.base import clone
 from sklearn.feature_selection import f_classif
 from sklearn.model_selection import StratifiedKFold
+from sklearn.neighbors import KNeighborsClassifier
+from sklearn.preprocessing import MinMaxScaler
 
 import modelmine as mm
 from modelmine.evaluation._classifiers import make_classifier
@@ -76,7 +84,7 @@ def main() -> None:
         train_arff, test_arff = Path(tmp, "train.arff"), Path(tmp, "test.arff")
         for ds in args.datasets:
             X, y_raw = mm.datasets.load(ds)
-            X = np.asarray(X, dtype=np.float64)
+            X = X.toarray() if sp.issparse(X) else np.asarray(X, dtype=np.float64)
             y = np.unique(y_raw, return_inverse=True)[1].astype(np.int64)
             K = int(y.max()) + 1
             skf = StratifiedKFold(n_splits=folds, shuffle=True, random_state=0)
@@ -92,28 +100,36 @@ def main() -> None:
                         ours = est.predict(X[np.ix_(te, cols)])
                         weka = _weka_predict(name, train_arff, test_arff)
                         assert weka.size == te.size
+                        knn = KNeighborsClassifier(n_neighbors=1).fit(
+                            MinMaxScaler().fit_transform(X[np.ix_(tr, cols)]), y[tr])
+                        old = knn.predict(MinMaxScaler().fit(X[np.ix_(tr, cols)]).transform(
+                            X[np.ix_(te, cols)]))
                         records.append({
                             "dataset": ds, "m": m, "classifier": name, "fold": f,
                             "n_test": te.size, "agree": int((ours == weka).sum()),
                             "errors_ours": int((ours != y[te]).sum()),
                             "errors_weka": int((weka != y[te]).sum()),
+                            "agree_knn": (int((old == weka).sum()) if name == "1nn"
+                                          else None),
                         })
                 print(f"{ds} fold {f} done", flush=True)
     df = pd.DataFrame(records)
     if args.out:
         df.to_csv(args.out, index=False)
     tot = df.groupby(["dataset", "m", "classifier"])[
-        ["n_test", "agree", "errors_ours", "errors_weka"]].sum().reset_index()
+        ["n_test", "agree", "errors_ours", "errors_weka", "agree_knn"]].sum(
+            min_count=1).reset_index()
     tot["agreement"] = tot["agree"] / tot["n_test"]
+    tot["agreement_knn"] = tot["agree_knn"] / tot["n_test"]
     tot["error_ours"] = tot["errors_ours"] / tot["n_test"]
     tot["error_weka"] = tot["errors_weka"] / tot["n_test"]
     tot["error_diff"] = tot["error_ours"] - tot["error_weka"]
     cols = ["dataset", "m", "classifier", "n_test", "agreement", "error_ours", "error_weka",
-            "error_diff"]
+            "error_diff", "agreement_knn"]
     print("| " + " | ".join(cols) + " |\n|" + "---|" * len(cols))
     for row in tot[cols].itertuples(index=False):
-        print("| " + " | ".join(f"{v:.3f}" if isinstance(v, float) else str(v)
-                                for v in row) + " |")
+        print("| " + " | ".join(("" if np.isnan(v) else f"{v:.3f}")
+                                if isinstance(v, float) else str(v) for v in row) + " |")
 
 
 if __name__ == "__main__":
