@@ -91,3 +91,33 @@ def test_svm_speed_table_is_the_committed_csv_and_its_rankings_recompute():
                   & set(np.argsort(ref, kind="stable")[:20]))
     expected = table[(table["case"] == case) & (table["scale"] == "minmax")]
     assert overlap == int(expected["top20_overlap"].iloc[0])
+
+
+CLASSIFIERS_CSV = ROOT / "benchmarks" / "results" / "weka_classifiers.csv"
+
+
+def test_classifier_table_is_the_committed_csv():
+    """``docs/weka_relieff_svm.md``'s table of the protocol's classifiers against WEKA's
+    (``benchmarks/bench_weka_classifiers.py``'s per-fold CSV, summed); the predictions it
+    counts are recomputed with WEKA by ``tests/evaluation/test_ibk_weka.py`` (a fold set of
+    colon) and ``tests/test_published_kdd12.py`` (the committed 1NN predictions)."""
+    per_fold = pd.read_csv(CLASSIFIERS_CSV)
+    text = (ROOT / "docs" / "weka_relieff_svm.md").read_text()
+    sums = per_fold.groupby(["dataset", "m", "classifier"], sort=False)[
+        ["n_test", "agree", "errors_ours", "errors_weka", "agree_knn"]].sum(min_count=1)
+    assert set(per_fold.dataset) == {"colon", "leukemia", "prostate", "basehock", "pcmac",
+                                     "madelon"}
+    for (ds, m, clf), r in sums.iterrows():
+        eo, ew = r.errors_ours / r.n_test, r.errors_weka / r.n_test
+        knn = "" if np.isnan(r.agree_knn) else f"{r.agree_knn / r.n_test:.3f}"
+        line = (f"| {ds} | {m} | {clf} | {int(r.n_test)} | {r.agree / r.n_test:.3f} | "
+                f"{eo:.3f} | {ew:.3f} | {eo - ew:.3f} | {knn} |")
+        assert line in text, line
+    one_nn = sums.xs("1nn", level="classifier")
+    # what the page says: 1-NN agrees with WEKA on every test sample, the SVM on all but
+    # one of madelon's at m = 20
+    assert (one_nn.agree == one_nn.n_test).all()
+    svm = sums.xs("svm", level="classifier")
+    assert int((svm.n_test - svm.agree).sum()) == 1
+    assert svm.loc[("madelon", 20)].agree == 2599
+    assert int(one_nn.n_test.sum()) == 13544
