@@ -115,6 +115,11 @@ class IBkClassifier(ClassifierMixin, BaseEstimator):
         self.n_neighbors = n_neighbors
         self.widen_ranges = widen_ranges
 
+    def __sklearn_tags__(self) -> Any:
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
     def fit(self, X: Any, y: Any) -> IBkClassifier:
         if (isinstance(self.n_neighbors, bool) or not isinstance(self.n_neighbors,
                                                                  (int, np.integer))
@@ -174,7 +179,8 @@ class IBkClassifier(ClassifierMixin, BaseEstimator):
 
     def predict(self, X: Any) -> np.ndarray:
         """The class with the most neighbours; the first in ``classes_`` on a tie."""
-        return self.classes_[np.argmax(self._counts(X), axis=1)]
+        counts = self._counts(X)
+        return self.classes_[np.argmax(counts, axis=1)]
 
 
 def _svm() -> Any:

@@ -12,6 +12,7 @@ widen to), a constant column, several classes, k = 3, and a fold of colon.
 from __future__ import annotations
 
 import re
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -25,8 +26,6 @@ from weka_oracle import requires_weka
 import modelmine as mm
 from modelmine.datasets import write_arff
 from modelmine.evaluation import IBkClassifier, make_classifier
-
-pytestmark = requires_weka
 
 _ROW = re.compile(r"^\s*\d+\s+\d+:\S+\s+(\d+):\S+\s+\+?\s*(\S+)\s*$", re.MULTILINE)
 
@@ -78,6 +77,7 @@ def _weka(cases: list[dict]) -> list[tuple[np.ndarray, np.ndarray]]:
     return out
 
 
+@requires_weka
 def test_predictions_and_distributions_are_wekas(tmp_path: Path):
     cases = _cases(tmp_path)
     several = 0
@@ -100,6 +100,7 @@ def test_predictions_and_distributions_are_wekas(tmp_path: Path):
     assert (knn.predict(counts["X"][n:]) != pred).sum() >= 5
 
 
+@requires_weka
 def test_the_protocols_1nn_is_wekas_on_a_fold_of_colon(tmp_path: Path):
     """A fold of colon and its top 50 genes by F, where scikit-learn's 1-NN on MinMax-scaled
     data disagreed with WEKA on 3 of 7 test samples (docs/weka_relieff_svm.md)."""
@@ -160,3 +161,14 @@ def test_without_widening_a_prediction_depends_on_its_own_sample_only():
 def test_a_bad_n_neighbors_is_named(k):
     with pytest.raises(ValueError, match="n_neighbors"):
         IBkClassifier(n_neighbors=k).fit(np.eye(3), [0, 1, 1])
+
+
+@pytest.mark.parametrize("widen", [False, True])
+def test_scikit_learns_estimator_checks_pass(widen):
+    """scikit-learn's contract for a classifier (cloning, fitted state, sparse input, labels
+    of any type, errors before fit, ...): every check of ``check_estimator``."""
+    from sklearn.utils.estimator_checks import check_estimator
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_estimator(IBkClassifier(widen_ranges=widen))
