@@ -149,25 +149,51 @@ class IBkClassifier(ClassifierMixin, BaseEstimator):
         new[1:] = (lo[1:] != lo[:-1]).any(axis=1) | (hi[1:] != hi[:-1]).any(axis=1)
         starts = [*np.flatnonzero(new).tolist(), X.shape[0]]
         k = min(int(self.n_neighbors), self._X.shape[0])
-        n_classes = self.classes_.size
-        counts = np.zeros((X.shape[0], n_classes), dtype=np.int64)
+        counts = np.zeros((X.shape[0], self.classes_.size), dtype=np.int64)
         block = max(1, (1 << 22) // max(1, self._X.shape[0]))
         for a, b in itertools.pairwise(starts):
             mn, width = lo[a], hi[a] - lo[a]
             flat = width == 0  # WEKA's norm: 0 for a constant attribute
             div = np.where(flat, 1.0, width)
             train = np.where(flat, 0.0, (self._X - mn) / div)
+            train_sq = np.einsum("ij,ij->i", train, train)
             for c in range(a, b, block):
                 test = np.where(flat, 0.0, (X[c:min(b, c + block)] - mn) / div)
-                d = np.zeros((test.shape[0], train.shape[0]))
-                for j in range(train.shape[1]):  # summed attribute by attribute, as WEKA
-                    diff = test[:, j, None] - train[None, :, j]
-                    d += diff * diff
-                kth = np.partition(d, k - 1, axis=1)[:, k - 1, None]
-                near = d <= kth
-                for cls in range(n_classes):
-                    counts[c:c + test.shape[0], cls] = near[:, self._codes == cls].sum(1)
+                counts[c:c + test.shape[0]] = self._block_counts(test, train, train_sq, k)
         return counts
+
+    def _block_counts(self, test: np.ndarray, train: np.ndarray, train_sq: np.ndarray,
+                      k: int) -> np.ndarray:
+        """Neighbours per class of each test row: WEKA's exact sums, on the candidates.
+
+        The squared distances by ``|a|^2 + |b|^2 - 2 a.b`` (one matrix product) are within
+        ``tol`` of the exact ones, so every training row whose exact distance is at most the
+        exact k-th smallest is within ``2 tol`` of the approximate k-th smallest. Those
+        candidates (the ties and near ties) get WEKA's sum, attribute by attribute in
+        column order, and the neighbours are chosen on it: the same as summing every pair.
+        """
+        test_sq = np.einsum("ij,ij->i", test, test)
+        approx = test @ train.T
+        approx *= -2.0
+        approx += test_sq[:, None]
+        approx += train_sq[None, :]
+        m = train.shape[1]
+        # rounding of a dot product of length m: at most m * eps * (|a|^2 + |b|^2) / 2
+        tol = 1e3 * (m + 1) * np.finfo(np.float64).eps * (test_sq + train_sq.max() + 1.0)
+        kth = np.partition(approx, k - 1, axis=1)[:, k - 1]
+        rows, cols = np.nonzero(approx <= (kth + 2.0 * tol)[:, None])
+        exact = np.zeros(rows.size)
+        for j in range(m):  # summed attribute by attribute, as WEKA
+            diff = test[rows, j] - train[cols, j]
+            exact += diff * diff
+        # the exact k-th smallest distance of each row, among its candidates
+        order = np.lexsort((exact, rows))
+        start = np.searchsorted(rows[order], np.arange(test.shape[0]))
+        kth_exact = exact[order][start + k - 1]
+        near = exact <= kth_exact[rows]
+        n_classes = self.classes_.size
+        return np.bincount(rows[near] * n_classes + self._codes[cols[near]],
+                           minlength=test.shape[0] * n_classes).reshape(-1, n_classes)
 
     def predict_proba(self, X: Any) -> np.ndarray:
         """WEKA's class distribution: ``(1 / n_train + neighbours of the class)``,

@@ -172,3 +172,43 @@ def test_scikit_learns_estimator_checks_pass(widen):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         check_estimator(IBkClassifier(widen_ranges=widen))
+
+
+def _every_pair(train: np.ndarray, y: np.ndarray, test: np.ndarray, k: int,
+                widen: bool) -> np.ndarray:
+    """IBk's rules by brute force: every pair's sum, attribute by attribute, one test row at
+    a time (the ranges widened by each), all training rows at or under the k-th distance."""
+    classes, codes = np.unique(y, return_inverse=True)
+    lo, hi = train.min(0), train.max(0)
+    out = []
+    for x in test:
+        if widen:
+            lo, hi = np.minimum(lo, x), np.maximum(hi, x)
+        w = hi - lo
+        def norm(v, lo=lo, w=w):
+            return np.where(w == 0, 0.0, (v - lo) / np.where(w == 0, 1.0, w))
+        a, b = norm(train), norm(x)
+        d = np.zeros(len(train))
+        for j in range(train.shape[1]):
+            d = d + (b[j] - a[:, j]) ** 2
+        near = d <= np.sort(d)[k - 1]
+        out.append(classes[np.argmax(np.bincount(codes[near], minlength=classes.size))])
+    return np.array(out)
+
+
+@pytest.mark.parametrize("k", [1, 3])
+@pytest.mark.parametrize("widen", [True, False])
+def test_the_candidate_search_equals_every_pair(k, widen):
+    """The matrix-product filter (the speed of scikit-learn's brute force) loses no exact
+    tie: counts with many ties, intensities in the tens of thousands with 1-ulp gaps, and
+    test values far outside the training ranges."""
+    rng = np.random.default_rng(3)
+    counts = rng.poisson(0.6, size=(400, 7)).astype(float)
+    raw = np.round(rng.lognormal(9.5, 1.2, size=(300, 6)), 1)
+    raw[::7] = np.nextafter(raw[::7], np.inf)  # neighbours one ulp apart
+    raw[250:, 2] *= 50.0  # far beyond the training ranges
+    for X, n in ((counts, 300), (raw, 200)):
+        y = rng.integers(0, 3, size=len(X))
+        ours = IBkClassifier(n_neighbors=k, widen_ranges=widen).fit(X[:n], y[:n])
+        np.testing.assert_array_equal(ours.predict(X[n:]),
+                                      _every_pair(X[:n], y[:n], X[n:], k, widen))
