@@ -7,7 +7,9 @@ scikit-learn's brute force. This script times, on the shared text sets and madel
 top m features of a 90 % training part by ANOVA F) and on simulated single-cell-like counts
 with 10^4-10^5 rows, the fit and prediction of:
 
-- ours (``IBkClassifier()``);
+- ours (``IBkClassifier()``), and the fractions of test samples with several training
+  samples at the nearest distance (``several_nearest``) and with nearest ones of two or more
+  classes (``nearest_of_two_classes``), where the tie rule decides;
 - scikit-learn's ``MinMaxScaler`` + ``KNeighborsClassifier(n_neighbors=1)`` (the former
   ``"1nn"``), and how many of its predictions differ from ours;
 - WEKA (``java weka.classifiers.lazy.IBk -K 1 -t train.arff -T test.arff -p 0``, the JVM's
@@ -83,8 +85,10 @@ def main() -> None:
             cols = np.argsort(-np.nan_to_num(F, nan=-1.0), kind="stable")[:args.m]
             A, B = X[np.ix_(tr, cols)], X[np.ix_(te, cols)]
             t = time.perf_counter()
-            ours = IBkClassifier().fit(A, y[tr]).predict(B)
+            model = IBkClassifier().fit(A, y[tr])
+            ours = model.predict(B)
             ours_s = time.perf_counter() - t
+            nearest = model._counts(B)  # neighbours per class of each test sample
             t = time.perf_counter()
             knn = make_pipeline(MinMaxScaler(), KNeighborsClassifier(1)).fit(A, y[tr])
             old = knn.predict(B)
@@ -92,6 +96,8 @@ def main() -> None:
             row = {"data": name, "n_train": tr.size, "n_test": te.size, "m": args.m,
                    "ours_s": ours_s, "sklearn_s": sk_s, "ours_over_sklearn": ours_s / sk_s,
                    "differ_sklearn": int((old != ours).sum()),
+                   "several_nearest": float(np.mean(nearest.sum(axis=1) > 1)),
+                   "nearest_of_two_classes": float(np.mean((nearest > 0).sum(axis=1) > 1)),
                    "weka_s": np.nan, "differ_weka": np.nan}
             if weka and have_weka:
                 rows_all = np.concatenate([tr, te])
@@ -112,7 +118,7 @@ def main() -> None:
     if args.out:
         df.to_csv(args.out, index=False)
     cols = ["data", "n_train", "m", "ours_s", "sklearn_s", "ours_over_sklearn", "weka_s",
-            "differ_sklearn", "differ_weka"]
+            "several_nearest", "nearest_of_two_classes", "differ_sklearn", "differ_weka"]
     print("| " + " | ".join(cols) + " |\n|" + "---|" * len(cols))
     for r in df[cols].itertuples(index=False):
         print("| " + " | ".join("" if isinstance(v, float) and np.isnan(v) else

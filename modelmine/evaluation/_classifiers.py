@@ -65,11 +65,11 @@ class IBkClassifier(ClassifierMixin, BaseEstimator):
     """k-nearest-neighbour classification exactly as WEKA 3.6's ``IBk`` (the default options).
 
     Woznica, Nguyen and Kalousis (KDD 2012, Section 3) classify with WEKA's ``IBk -K 1``.
-    On count data most test samples have several training samples at exactly the same
-    smallest distance (word counts of 20 features: 80 % of a BASEHOCK fold's test
-    documents, 65 % with neighbours of both classes), and 1-NN's answer is then decided by
-    the tie rule. This estimator reproduces WEKA's arithmetic and rules, so its predictions
-    equal WEKA's (tested against ``weka.jar`` on the microarrays, text and madelon):
+    On count data many test samples have several training samples at exactly the same
+    smallest distance, often of both classes (``benchmarks/bench_ibk.py`` measures how many
+    on the text sets), and 1-NN's answer is then decided by the tie rule. This estimator
+    reproduces WEKA's arithmetic and rules, so its predictions equal WEKA's (tested
+    against ``weka.jar`` on the microarrays, text and madelon):
 
     - **Distance** (``EuclideanDistance``, ``NormalizableDistance``): every attribute is
       normalised to ``(x - min) / (max - min)`` by its range (0 for a constant attribute),
@@ -106,7 +106,10 @@ class IBkClassifier(ClassifierMixin, BaseEstimator):
 
     Notes
     -----
-    Sparse input is densified (the protocol passes one signature's columns). Distance
+    The candidates for the nearest neighbours come from one matrix product, as in
+    scikit-learn's brute-force search; only the training rows within a rounding bound of the
+    k-th smallest distance get WEKA's exact sum (the result is the same as summing every
+    pair). Sparse input is densified (the protocol passes one signature's columns). Distance
     weighting (WEKA's ``-I`` and ``-F``), windowing (``-W``) and choosing k by
     cross-validation (``-X``) are not implemented.
     """
