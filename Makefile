@@ -89,7 +89,7 @@ bench: install
 
 # KDD'12 Tables 2-4 on the three domains (docs/reproduction.md). The setting below is the
 # one the committed tables were made with on a shared 2-core machine; the papers' full
-# setting is `make reproduce-full` below (1 h 29 min on two cores, docs/kdd12/run.log).
+# setting is `make reproduce-full` below (1 h 29 min on two cores, docs/kdd12/timing_c405d0e/run.log).
 REPRO_OUT   ?= results/kdd12
 REPRO_MICRO ?= --folds 10 --bootstraps 30
 REPRO_LARGE ?= --large-folds 3 --large-bootstraps 10

@@ -14,6 +14,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+import scipy.sparse as sp
+from weka_oracle import requires_weka
+
+import modelmine as mm
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs" / "kdd12"
@@ -205,17 +209,17 @@ def _wrong(ds: str) -> tuple[pd.DataFrame, pd.DataFrame]:
     return wrong, folds
 
 
-#: The domains whose every dataset's predictions and itemset counts are committed (text and
-#: madelon wait for 1NN's distance ties to be broken as WEKA's IBk does: docs/reproduction.md).
-RECORDED = ("microarray",)
+#: Every domain's predictions and itemset counts are committed, from the run of run.log
+#: (1NN breaking distance ties as WEKA's IBk does, so that a rerun gives the same ones).
+RECORDED = tuple(DOMAINS)
 
 
 @pytest.mark.parametrize("domain", RECORDED)
 def test_error_points_and_table3_from_the_committed_predictions_and_itemsets(domain):
     """Issue 49, item 3: every dataset's test predictions and per-fold itemset counts are
     committed (``<dataset>_predictions.csv.gz``, ``<dataset>_itemsets.csv.gz``, from the
-    run of ``run_predictions.log``). From them, per domain: every per-fold error of the
-    committed ``<dataset>_folds.csv.gz``; every row of ``paired_differences.csv``; the
+    run of ``run.log``, which made every table). From them, per domain: every per-fold
+    error of the committed ``<dataset>_folds.csv.gz``; every row of ``paired_differences.csv``; the
     error points of Table 2 (``table2_<domain>.csv``, both readings of closedApr and
     maxApr) by McNemar's exact test (scipy's binomial test, and the library's
     ``points_ranking`` on the same samples), averaged over selectors and datasets; and
@@ -223,7 +227,7 @@ def test_error_points_and_table3_from_the_committed_predictions_and_itemsets(dom
     itemsets used, their size and support, per selector, operator and reading)."""
     from modelmine.diagnostics import points_ranking
 
-    log = (DOCS / "run_predictions.log").read_text()  # the run that recorded them
+    log = (DOCS / "run.log").read_text()  # the run that recorded them and made the tables
     assert re.search(r"^commit: [0-9a-f]{40}$", log, flags=re.M), "a clean commit"
     assert "--folds 10 --bootstraps 150" in log and "--relieff weka" in log
     assert "--large-folds 10 --large-bootstraps 150 --min-df 1" in log
@@ -286,3 +290,67 @@ def test_colon_error_points_are_all_four_as_the_microarrays_table2_says():
     for sel in dict.fromkeys(folds.selector):
         correct = {o: wrong[f"{sel}/{o}/svm/0"].to_numpy() == 0 for o in NINE}
         assert set(_mcnemar_points(correct).values()) == {4.0}, sel
+
+
+@requires_weka
+def test_the_committed_1nn_predictions_are_wekas_ibk(tmp_path):
+    """The committed 1NN predictions are WEKA's: for colon and BASEHOCK (most of whose test
+    documents have several nearest neighbours), two folds, two selectors, nobagg's and
+    closedApr's signatures, WEKA 3.6's ``IBk -K 1`` trained on the fold's training part
+    with the signature's columns in the signature's order predicts every test sample as
+    the committed column does."""
+    import weka_batch
+
+    from modelmine.datasets import write_arff
+
+    jobs, expected = [], []
+    for ds in ("colon", "basehock"):
+        X, y, names = mm.datasets.load(ds, return_names=True, min_df=1)
+        X = X.toarray() if sp.issparse(X) else np.asarray(X, dtype=np.float64)
+        column = {n: j for j, n in enumerate(names)}
+        preds = pd.read_csv(DOCS / f"{ds}_predictions.csv.gz")
+        folds = pd.read_csv(DOCS / f"{ds}_folds.csv.gz")
+        classes = np.unique(y)
+        for fold in (0, 1):
+            test = preds["sample"][preds.fold == fold].to_numpy()
+            train = np.setdiff1d(np.arange(len(y)), test)
+            for sel in ("ig", "relieff"):
+                for op in ("nobagg", "closedApr"):
+                    row = folds[(folds.selector == sel) & (folds.operator == op)
+                                & (folds.classifier == "1nn") & (folds.fold == fold)]
+                    cols = [column[n] for n in row.features.item().split()]
+                    d = tmp_path / f"{ds}-{fold}-{sel}-{op}"
+                    d.mkdir()
+                    rows = np.concatenate([train, test])
+                    full = write_arff(d / "full.arff", X[np.ix_(rows, cols)], y[rows])
+                    head, data = full.read_text().split("@data\n")
+                    lines = data.strip("\n").split("\n")
+                    (d / "train.arff").write_text(head + "@data\n"
+                                                  + "\n".join(lines[:train.size]) + "\n")
+                    (d / "test.arff").write_text(head + "@data\n"
+                                                 + "\n".join(lines[train.size:]) + "\n")
+                    jobs.append(weka_batch.Classify(
+                        d / "train.arff", "weka.classifiers.lazy.IBk",
+                        ("-K", "1", "-T", str(d / "test.arff"), "-p", "0")))
+                    expected.append((ds, fold, sel, op, classes,
+                                     preds.loc[preds.fold == fold, f"{sel}/{op}/1nn/0"]))
+    for (ds, fold, sel, op, classes, committed), text in zip(expected, weka_batch.run(jobs)):
+        weka = [int(m) - 1 for m in re.findall(r"^\s*\d+\s+\d+:\S+\s+(\d+):", text,
+                                               re.MULTILINE)]
+        assert len(weka) == len(committed)
+        np.testing.assert_array_equal(committed.astype(str).to_numpy(),
+                                      classes[weka].astype(str), err_msg=f"{ds} {fold} "
+                                      f"{sel} {op}")
+
+
+def test_the_tables_shown_in_reproduction_md_are_the_committed_ones():
+    """docs/reproduction.md shows Table 2 and Table 4 as the run wrote them: each row of
+    ``table2.md`` and ``table4.md`` (with its header) is a line of the page, in order."""
+    page = (ROOT / "docs" / "reproduction.md").read_text()
+    for name, section in (("table2.md", "### Table 2: points (SVM)"),
+                          ("table4.md", "### Table 4: k = 10 alternative signatures")):
+        rows = [line for line in (DOCS / name).read_text().splitlines()
+                if line.startswith("|")]
+        shown = [line for line in page.split(section)[1].split("\n### ")[0].split(
+            "\n## ")[0].splitlines() if line.startswith("|")]
+        assert shown == rows, name
