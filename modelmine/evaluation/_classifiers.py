@@ -101,7 +101,7 @@ class IBkClassifier(ClassifierMixin, BaseEstimator):
     ----------
     classes_ : ndarray of shape (n_classes,)
     n_features_in_ : int
-    data_min_, data_max_ : ndarray of shape (n_features_in_,)
+    data_min_, data_max_ : ndarray of shape (n_features,)
         The attribute ranges of the training data.
 
     Notes
